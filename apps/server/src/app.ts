@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { loggerOptions } from './http/logging.ts';
+import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { publicRoutes } from './modules/public/routes.ts';
+import { registerWebApp } from './modules/web/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Marks a route that answers without a token; everything else requires one. */
+    public?: boolean;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** Where the built web app is; defaults to apps/web/dist next to this package. */
+  webDistDir?: string;
+  /** Overrides the pino destination (tests capture log lines to check redaction). */
+  logStream?: NodeJS.WritableStream;
+}
+
+const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/**
+ * Builds the whole server without listening: `main.ts` listens, tests call `inject`. One process
+ * serves the web app at `/`, the API at `/backend`, and the chat (`/chainlit`), demo (`/demos`) and
+ * identity (`/idp`) modules.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: loggerOptions(config, options.logStream),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app, config);
+  await registerOpenApi(app);
+
+  await app.register(
+    async (api) => {
+      await api.register(publicRoutes, { db });
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+        openApiDocument(app),
+      );
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await registerWebApp(app, config, options.webDistDir ?? defaultWebDist());
+  return app;
+}

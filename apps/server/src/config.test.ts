@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.env).toBe('production');
+    expect(config.port).toBe(8080);
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('./data/cadre.sqlite') });
+    expect(config.auth).toMatchObject({
+      disabled: false,
+      issuer: 'http://localhost:8080/idp',
+      audience: 'http://localhost:8080/backend',
+      builtInIssuer: true,
+    });
+  });
+
+  it('builds URLs from PORT and PUBLIC_URL without a trailing slash', () => {
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    const config = loadConfig({ PUBLIC_URL: 'https://cadre.example.com/' });
+    expect(config.publicUrl).toBe('https://cadre.example.com');
+    expect(config.auth.issuer).toBe('https://cadre.example.com/idp');
+  });
+
+  it('names each bad variable', () => {
+    const problems = problemsOf({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
+    expect(problems).toHaveLength(3);
+    expect(problems.find((p) => p.startsWith('PORT:'))).toContain('"abc"');
+    expect(problems.some((p) => p.startsWith('LOG_LEVEL:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('DATABASE_URL:'))).toBe(true);
+  });
+
+  it('refuses DISABLE_AUTH in production and allows it in development', () => {
+    expect(problemsOf({ DISABLE_AUTH: 'true', NODE_ENV: 'production' })[0]).toMatch(/^DISABLE_AUTH:/);
+    expect(loadConfig({ DISABLE_AUTH: 'true', NODE_ENV: 'development' }).auth.disabled).toBe(true);
+  });
+
+  it('selects PostgreSQL when DATABASE_URL is a postgres URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@localhost/cadre' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@localhost/cadre', poolSize: 10 });
+  });
+
+  it('uses an external issuer when one is configured', () => {
+    const config = loadConfig({ OIDC_ISSUER: 'https://tenant.eu.auth0.com/', OIDC_AUDIENCE: 'https://api' });
+    expect(config.auth).toMatchObject({
+      issuer: 'https://tenant.eu.auth0.com',
+      audience: 'https://api',
+      builtInIssuer: false,
+    });
+  });
+});

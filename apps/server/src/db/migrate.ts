@@ -1,0 +1,30 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db, Dialect } from './database.ts';
+import { initialSchema } from './migrations/0001-initial.ts';
+
+/**
+ * Migrations are TypeScript functions listed here in order, so the bundled server carries them
+ * with no files to find at run time. Each receives the dialect, for the few column types that
+ * differ (auto-increment ids); everything else is written once for both databases.
+ */
+export type VersionedMigration = (dialect: Dialect) => Migration;
+
+const migrations: Record<string, VersionedMigration> = {
+  '0001-initial': initialSchema,
+};
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const provider: MigrationProvider = {
+    getMigrations: async () =>
+      Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, m(db.dialect)])),
+  };
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider,
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

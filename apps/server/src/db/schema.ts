@@ -1,0 +1,203 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types for Kysely. Conventions that keep one schema working on SQLite and PostgreSQL
+ * (see docs/architecture.md, "Database"):
+ * - timestamps are ISO-8601 UTC strings (`text`), which sort correctly on both;
+ * - flags are integers 0/1;
+ * - structured values (JSON schemas, message parts, audit details) are JSON text.
+ */
+export interface Database {
+  users: UsersTable;
+  agents: AgentsTable;
+  services: ServicesTable;
+  actions: ActionsTable;
+  agent_tools: AgentToolsTable;
+  connections: ConnectionsTable;
+  oauth_states: OAuthStatesTable;
+  threads: ThreadsTable;
+  messages: MessagesTable;
+  approvals: ApprovalsTable;
+  trigger_events: TriggerEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  audit_events: AuditEventsTable;
+  rate_limits: RateLimitsTable;
+  settings: SettingsTable;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  name: string | null;
+  picture: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: string;
+  guidelines: string | null;
+  /** Whether triggered (unattended) runs may execute write and send actions. */
+  allow_unattended_writes: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServicesTable {
+  id: Generated<number>;
+  /** 'builtin' | 'composio' | 'mcp' */
+  provider: string;
+  /** The provider's own key for the service (toolkit slug, MCP server name...). */
+  provider_key: string;
+  /** Set for a service only its owner sees (a user's own MCP server). */
+  owner_user_id: number | null;
+  name: string;
+  description: string;
+  logo: string | null;
+  /** API_KEY | NO_AUTH | NO_OAUTH | OAUTH2 | ... (spec section 3). */
+  auth_scheme: string;
+  enabled: Generated<number>;
+  /** Provider-specific settings as JSON text (never secrets). */
+  metadata: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ActionsTable {
+  id: Generated<number>;
+  service_id: number;
+  /** The provider's slug for the action; stable, so ids survive catalog syncs. */
+  name: string;
+  display_name: string;
+  description: string;
+  /** JSON Schema of the input, as JSON text. */
+  input_schema: string;
+  /** 'read' | 'write' | 'send' — write and send need the user's approval in chat. */
+  effect: string;
+  version: string | null;
+  /** 1 when the provider no longer lists the action; kept so attached tools keep their ids. */
+  deprecated: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentToolsTable {
+  agent_id: number;
+  action_id: number;
+  /** The provider version pinned when the tool was attached. */
+  version: string | null;
+  position: number;
+}
+
+export interface ConnectionsTable {
+  id: Generated<number>;
+  user_id: number;
+  service_id: number;
+  /** ACTIVE | INITIATED | EXPIRED | FAILED | INACTIVE */
+  status: string;
+  /** The provider's id for the connection (e.g. a Composio connected account). */
+  external_id: string | null;
+  /** Credentials sealed by the secrets vault; never returned or logged. */
+  credentials: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OAuthStatesTable {
+  /** SHA-256 of the state value; the value itself is only ever in the browser's redirect. */
+  state_hash: string;
+  user_id: number;
+  service_id: number;
+  /** The PKCE verifier, sealed by the vault. */
+  verifier: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface ThreadsTable {
+  id: string;
+  user_id: number;
+  agent_id: number;
+  name: string;
+  /** 'chat' | 'trigger' */
+  origin: Generated<string>;
+  metadata: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  thread_id: string;
+  /** 'user' | 'assistant' | 'system' */
+  role: string;
+  /** The message parts (text, tool calls and results) as JSON text. */
+  parts: string;
+  /** 'complete' | 'interrupted' | 'error' */
+  status: string;
+  created_at: string;
+}
+
+export interface ApprovalsTable {
+  id: string;
+  user_id: number;
+  thread_id: string;
+  run_id: string;
+  tool_call_id: string;
+  action_id: number;
+  /** SHA-256 of the canonical JSON of the arguments the model asked for. */
+  args_hash: string;
+  args: string;
+  /** 'pending' | 'approved' | 'denied' | 'executed' | 'expired' */
+  status: string;
+  expires_at: string;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export interface TriggerEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  agent_id: number;
+  trigger_id: string;
+  payload: string;
+  /** 'pending' | 'running' | 'done' | 'failed' */
+  status: string;
+  thread_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The provider's delivery id (`webhook-id`), unique: a replay is processed once. */
+  id: string;
+  provider: string;
+  received_at: string;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  action: string;
+  object_type: string | null;
+  object_id: string | null;
+  /** Extra facts as JSON text; never secrets. */
+  detail: Generated<string>;
+  created_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}

@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ValidationIssue } from '@cadre/contract';
+
+/**
+ * The one error vocabulary of the API (docs/architecture.md, "Errors"): 422 with a list of
+ * `{loc, msg, type}` for bad input, `{detail}` for everything else, and never internals in a 5xx.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'HttpError';
+  }
+}
+
+/** A 422 raised by a rule the schema cannot express (an unknown tool id, a blank name...). */
+export class ValidationFailure extends Error {
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.name = 'ValidationFailure';
+  }
+}
+
+export const notFound = (what = 'Not Found') => new HttpError(404, what);
+
+const STATUS_DETAIL: Record<string, { status: number; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, detail: 'Unsupported content type; send JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, detail: 'Content-Length does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, detail: 'Request body is empty but declared as JSON' },
+};
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? 'body';
+      const detail: ValidationIssue[] = error.validation.map((v) => ({
+        loc: [where, ...pathOf(v.instancePath, v.params)],
+        msg: v.message ?? 'Invalid value',
+        type: v.keyword,
+      }));
+      return reply.code(422).send({ detail });
+    }
+    if (error instanceof ValidationFailure) {
+      return reply.code(422).send({ detail: error.issues });
+    }
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+    }
+    const known = error.code ? STATUS_DETAIL[error.code] : undefined;
+    if (known) return reply.code(known.status).send({ detail: known.detail });
+    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return reply.code(400).send({ detail: 'Request body is not valid JSON' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ detail: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(status >= 500 ? status : 500).send({ detail: 'Internal Server Error' });
+  });
+}
+
+function pathOf(instancePath: string, params: unknown): (string | number)[] {
+  const fromPointer = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  // zod reports an unknown key as an issue on the object; name the key so the field is clear.
+  const keys = (params as { keys?: string[] }).keys;
+  return keys?.length ? [...fromPointer, ...keys] : fromPointer;
+}

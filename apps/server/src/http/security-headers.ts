@@ -1,0 +1,36 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+
+/**
+ * Security headers on every response. The CSP allows only our own scripts; styles may be inline
+ * because the UI library injects them at run time. `frame-ancestors 'none'` is the default; the
+ * chat frame (served under /chainlit) relaxes it to 'self' on its own responses so that the web app,
+ * and nothing else, can embed it.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config) {
+  const issuerOrigin = new URL(config.auth.issuer).origin;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", issuerOrigin],
+        frameSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'", issuerOrigin],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    },
+    // The identity provider's pages post forms to the issuer and redirect back to the app.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: config.publicUrl.startsWith('https:'),
+  });
+}

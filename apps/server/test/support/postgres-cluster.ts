@@ -1,0 +1,108 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A throwaway PostgreSQL cluster for the test suite, started from the installed server binaries
+ * (`initdb` + `pg_ctl`) in a temporary folder on a free port, and removed afterwards. PostgreSQL
+ * refuses to run as root, so as root the cluster runs as the `postgres` system user that the
+ * Debian package creates.
+ */
+export interface PostgresCluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const MISSING =
+  "PostgreSQL server binaries (initdb, pg_ctl) were not found. Install the Debian package 'postgresql' " +
+  '(apt-get install -y postgresql); the integration tests run on PostgreSQL as well as SQLite.';
+
+function findBinDir(): string {
+  const root = '/usr/lib/postgresql';
+  if (fs.existsSync(root)) {
+    const versions = fs
+      .readdirSync(root)
+      .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(root, versions[0], 'bin');
+  }
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir;
+  }
+  throw new Error(MISSING);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    return { uid, gid };
+  } catch {
+    throw new Error(`Running as root, but there is no 'postgres' user to run the test cluster. ${MISSING}`);
+  }
+}
+
+function run(binary: string, args: string[], user: { uid: number; gid: number } | undefined) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], ...user });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(binary)} failed (${code}):\n${output}`)),
+    );
+  });
+}
+
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const binDir = findBinDir();
+  const user = runAs();
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-pg-'));
+  const dataDir = path.join(base, 'data');
+  fs.mkdirSync(dataDir);
+  if (user) {
+    fs.chownSync(base, user.uid, user.gid);
+    fs.chownSync(dataDir, user.uid, user.gid);
+  }
+  const port = await freePort();
+
+  await run(
+    path.join(binDir, 'initdb'),
+    ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
+    user,
+  );
+  // fsync off: a test cluster is thrown away, so durability is not worth the time here.
+  const serverOptions = `-p ${port} -k ${base} -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  await run(
+    path.join(binDir, 'pg_ctl'),
+    ['start', '-w', '-t', '60', '-D', dataDir, '-l', path.join(base, 'server.log'), '-o', serverOptions],
+    user,
+  );
+
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      try {
+        await run(path.join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'immediate', '-D', dataDir], user);
+      } finally {
+        fs.rmSync(base, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Errors raised by the API client (spec section 8, "API client errors"): a failed response raises
+ * an `ApiError` carrying url, status, status text and body; a cancelled request raises a
+ * `CancelError` whose message is 'Request aborted'.
+ */
+
+/** What each status is called in an ApiError's message; 422 is the API's validation answer. */
+export const STATUS_LABELS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Validation Error',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export class ApiError extends Error {
+  readonly url: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly body: unknown;
+
+  constructor(init: { url: string; status: number; statusText: string; body: unknown }) {
+    const label = STATUS_LABELS[init.status];
+    super(
+      label ??
+        `Generic Error: status: ${init.status}; status text: ${init.statusText}; body: ${stringify(init.body)}`,
+    );
+    this.name = 'ApiError';
+    this.url = init.url;
+    this.status = init.status;
+    this.statusText = init.statusText;
+    this.body = init.body;
+  }
+}
+
+export class CancelError extends Error {
+  constructor() {
+    super('Request aborted');
+    this.name = 'CancelError';
+  }
+
+  get isCancelled() {
+    return true;
+  }
+}
+
+function stringify(body: unknown) {
+  try {
+    return typeof body === 'string' ? body : JSON.stringify(body);
+  } catch {
+    return String(body);
+  }
+}
+
+/** The server's human-readable message for an error, when it sent one. */
+export function errorDetail(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const detail = (error.body as { detail?: unknown } | null)?.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).slice(1).join('.')}: ${d.msg ?? ''}`)
+      .join('; ');
+  }
+  return undefined;
+}

@@ -1,0 +1,44 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { configureApiClient } from './api/api-client';
+import { ConfigErrorScreen } from './components/config-error-screen';
+import { UiProvider } from './components/ui/provider';
+import { RuntimeConfigProvider } from './config/runtime-config-context';
+import { loadRuntimeConfig } from './config/runtime-config';
+import { createAppRouter } from './router';
+
+const root = createRoot(document.getElementById('root')!);
+
+// The runtime configuration decides everything else (API origin, sign-in), so it is fetched and
+// checked before the first render; a bad one gets a screen that names the bad fields.
+const result = await loadRuntimeConfig();
+
+if (!result.ok) {
+  root.render(
+    <StrictMode>
+      <UiProvider>
+        <ConfigErrorScreen problems={result.problems} />
+      </UiProvider>
+    </StrictMode>,
+  );
+} else {
+  const config = result.config;
+  configureApiClient({ baseUrl: config.apiUrl, getAccessToken: () => undefined });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+  });
+  const router = createAppRouter({ queryClient, config });
+  root.render(
+    <StrictMode>
+      <RuntimeConfigProvider config={config}>
+        <QueryClientProvider client={queryClient}>
+          <UiProvider>
+            <RouterProvider router={router} />
+          </UiProvider>
+        </QueryClientProvider>
+      </RuntimeConfigProvider>
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,19 @@
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// During `npm run dev -w apps/web`, the server (port 8080 by default) answers everything that is
+// not the web app itself.
+const server = process.env.CADRE_DEV_SERVER ?? 'http://localhost:8080';
+const proxied = ['/backend', '/chainlit', '/demos', '/idp', '/runtime-config.json'];
+
+export default defineConfig({
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }), react()],
+  server: {
+    proxy: Object.fromEntries(proxied.map((path) => [path, { target: server, changeOrigin: false }])),
+  },
+  build: {
+    sourcemap: false,
+    chunkSizeWarningLimit: 700,
+  },
+});

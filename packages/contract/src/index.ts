@@ -1,0 +1,3 @@
+export * from './runtime-config.ts';
+export * from './errors.ts';
+export * from './health.ts';
