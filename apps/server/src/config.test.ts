@@ -56,7 +56,7 @@ describe('loadConfig', () => {
   it('uses an external issuer when one is configured', () => {
     const config = loadConfig({ OIDC_ISSUER: 'https://tenant.eu.auth0.com/', OIDC_AUDIENCE: 'https://api' });
     expect(config.auth).toMatchObject({
-      issuer: 'https://tenant.eu.auth0.com',
+      issuer: 'https://tenant.eu.auth0.com/',
       audience: 'https://api',
       builtInIssuer: false,
     });

@@ -123,7 +123,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const env = parsed.data;
   const publicUrl = stripSlash(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
-  const issuer = stripSlash(env.OIDC_ISSUER ?? `${publicUrl}/idp`);
+  // An external issuer is kept exactly as configured: Auth0's `iss` claim ends with a slash.
+  const issuer = env.OIDC_ISSUER ?? `${publicUrl}/idp`;
   return {
     env: env.NODE_ENV,
     host: env.HOST,
