@@ -9,6 +9,7 @@ import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts'
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { publicRoutes } from './modules/public/routes.ts';
 import { registerWebApp } from './modules/web/routes.ts';
+import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,6 +27,13 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
+/** What every module receives: settings, the database and the secrets vault. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  vault: Vault;
+}
+
 const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /**
@@ -35,6 +43,8 @@ const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
+  const deps: AppDeps = { config, db, vault };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,
@@ -52,7 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      await api.register(publicRoutes, { db });
+      await api.register(publicRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),
       );

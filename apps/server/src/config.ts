@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSecretsKey } from './security/vault.ts';
 
 /**
  * The only reader of `process.env`. Every setting is validated here once, at start-up; the rest of
@@ -37,6 +38,15 @@ const envSchema = z
     TRUST_PROXY: booleanFlag,
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(262_144),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    SECRETS_KEY: optionalString.pipe(
+      z
+        .string()
+        .refine(
+          (value) => parseSecretsKey(value) !== undefined,
+          'must be 32 bytes as 64 hex characters or base64',
+        )
+        .optional(),
+    ),
 
     // Sign-in: the built-in provider at /idp unless an external issuer is configured.
     DISABLE_AUTH: booleanFlag,
@@ -79,6 +89,8 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** The vault key from SECRETS_KEY; when unset, a key file in the data folder is used. */
+  secretsKey?: Buffer;
   auth: {
     disabled: boolean;
     issuer: string;
@@ -138,6 +150,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
     auth: {
       disabled: env.DISABLE_AUTH,
       issuer,

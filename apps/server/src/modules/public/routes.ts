@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthSchema } from '@cadre/contract';
-import type { Db } from '../../db/database.ts';
+import type { AppDeps } from '../../app.ts';
 
 /** Routes anyone may call without a token. The API core's route inventory test lists them. */
-export const publicRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
     '/api/v1/public/health/healthcheck',
     {

@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+/**
+ * Fixed-window rate limiting kept in the database, so every instance behind a load balancer sees
+ * the same counters (DESIGN.md section 1: nothing that matters lives in process memory).
+ */
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Hits counted in the current window, including this one. */
+  count: number;
+  /** Seconds until the window resets; send as `Retry-After` when not allowed. */
+  retryAfterSeconds: number;
+}
+
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  options: { limit: number; windowSeconds: number; now?: number },
+): Promise<RateLimitResult> {
+  const nowSeconds = Math.floor((options.now ?? Date.now()) / 1000);
+  const windowStart = nowSeconds - (nowSeconds % options.windowSeconds);
+  // One statement on both databases: a new window resets the count, the same window adds one.
+  const row = await db.kysely
+    .insertInto('rate_limits')
+    .values({ key, window_start: windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql<number>`case when rate_limits.window_start = ${windowStart} then rate_limits.count + 1 else 1 end`,
+        window_start: windowStart,
+      }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  const count = Number(row.count);
+  return {
+    allowed: count <= options.limit,
+    count,
+    retryAfterSeconds: Math.max(1, windowStart + options.windowSeconds - nowSeconds),
+  };
+}
+
+/** Forgets a key's counter (after a successful sign-in, for example). */
+export async function resetRateLimit(db: Db, key: string) {
+  await db.kysely.deleteFrom('rate_limits').where('key', '=', key).execute();
+}
