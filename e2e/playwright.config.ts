@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
+
+/**
+ * End-to-end tests run in Debian's Chromium against the built server (`npm run build`), started on
+ * a free port with a fresh data folder. The port and folder are chosen once in the main process and
+ * passed to workers through the environment. Set E2E_BASE_URL to test a server you started yourself.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-e2e-'));
+const port = Number(process.env.E2E_PORT);
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://localhost:${port}`;
+
+export const E2E_ACCESS_CODE = 'e2e-access-code';
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: true,
+  reporter: [['list']],
+  outputDir: './test-results',
+  globalTeardown: './support/global-teardown.ts',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: external
+    ? undefined
+    : {
+        command: 'node apps/server/dist/main.js',
+        cwd: root,
+        url: `${baseURL}/backend/api/v1/public/health/healthcheck`,
+        reuseExistingServer: false,
+        timeout: 60_000,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        env: {
+          NODE_ENV: 'production',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          PUBLIC_URL: baseURL,
+          DATA_DIR: process.env.E2E_DATA_DIR,
+          BETA_ACCESS_CODES: E2E_ACCESS_CODE,
+          LOG_LEVEL: 'warn',
+        },
+      },
+});
