@@ -12,7 +12,7 @@ export async function generateClient(outputDir: string = CLIENT_DIR) {
   const spec = await generateOpenApiDocument();
   await createClient({
     input: spec as Record<string, unknown>,
-    output: { path: outputDir, postProcess: ['prettier'] },
+    output: { path: outputDir },
     logs: { level: 'silent' },
     plugins: [
       { name: '@hey-api/client-fetch', throwOnError: true, baseUrl: false },
