@@ -69,15 +69,15 @@ function OidcSessionBridge({ children }: { children: ReactNode }) {
   return <AuthSessionContext.Provider value={session}>{children}</AuthSessionContext.Provider>;
 }
 
-const MOCK_SESSION: AuthSession = {
+const mockSession = (logoutRedirect: string): AuthSession => ({
   disabled: true,
   status: 'signedIn',
   user: MOCK_USER,
   signIn: async () => {},
   signOut: async () => {
-    window.location.assign('/');
+    window.location.assign(logoutRedirect);
   },
-};
+});
 
 /**
  * Sign-in for the whole app. `navigate` moves the router after the provider's redirect back (the
@@ -102,7 +102,11 @@ export function AuthProvider({
   });
 
   if (!userManager) {
-    return <AuthSessionContext.Provider value={MOCK_SESSION}>{children}</AuthSessionContext.Provider>;
+    return (
+      <AuthSessionContext.Provider value={mockSession(config.auth0LogoutRedirect)}>
+        {children}
+      </AuthSessionContext.Provider>
+    );
   }
   return (
     <OidcProvider
