@@ -7,6 +7,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { createIdentity, identityRoutes } from './modules/identity/index.ts';
 import { publicRoutes } from './modules/public/routes.ts';
 import { registerWebApp } from './modules/web/routes.ts';
 import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
@@ -59,6 +60,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
+
+  // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
+  const identity = config.auth.builtInIssuer ? await createIdentity(deps) : undefined;
+  if (identity) await app.register(identityRoutes, { ...deps, identity });
 
   await app.register(
     async (api) => {

@@ -114,7 +114,7 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
       .selectFrom('schema_migrations' as never)
       .select(sql<string>`name`.as('name'))
       .execute();
-    expect(before.map((r) => r.name)).toEqual(['0001-initial']);
+    expect(before.map((r) => r.name)).toEqual(['0001-initial', '0003-identity']);
     expect(await migrateToLatest(t.db)).toEqual([]);
   });
 

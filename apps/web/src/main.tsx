@@ -7,6 +7,7 @@ import { ConfigErrorScreen } from './components/config-error-screen';
 import { UiProvider } from './components/ui/provider';
 import { RuntimeConfigProvider } from './config/runtime-config-context';
 import { loadRuntimeConfig } from './config/runtime-config';
+import { AuthProvider, getAccessToken } from './features/auth';
 import { createAppRouter } from './router';
 
 const root = createRoot(document.getElementById('root')!);
@@ -25,7 +26,7 @@ if (!result.ok) {
   );
 } else {
   const config = result.config;
-  configureApiClient({ baseUrl: config.apiUrl, getAccessToken: () => undefined });
+  configureApiClient({ baseUrl: config.apiUrl, getAccessToken });
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
   });
@@ -35,7 +36,9 @@ if (!result.ok) {
       <RuntimeConfigProvider config={config}>
         <QueryClientProvider client={queryClient}>
           <UiProvider>
-            <RouterProvider router={router} />
+            <AuthProvider navigate={(path) => void router.navigate({ to: path, replace: true })}>
+              <RouterProvider router={router} />
+            </AuthProvider>
           </UiProvider>
         </QueryClientProvider>
       </RuntimeConfigProvider>

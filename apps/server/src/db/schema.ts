@@ -23,6 +23,8 @@ export interface Database {
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
+  idp_accounts: IdpAccountsTable;
+  idp_payloads: IdpPayloadsTable;
 }
 
 export interface UsersTable {
@@ -200,4 +202,30 @@ export interface RateLimitsTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+/** Accounts of the built-in identity provider (not the API's `users`, which any issuer fills). */
+export interface IdpAccountsTable {
+  id: Generated<number>;
+  subject: string;
+  /** Lower-cased. */
+  email: string;
+  name: string;
+  /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** oidc-provider's stored models (Session, Grant, AccessToken, RefreshToken, Interaction...). */
+export interface IdpPayloadsTable {
+  kind: string;
+  id: string;
+  /** The model's payload as JSON text. */
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  consumed_at: string | null;
+  expires_at: string | null;
 }

@@ -10,6 +10,15 @@ import type { Config } from '../config.ts';
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   const issuerOrigin = new URL(config.auth.issuer).origin;
+  // A sign-in or sign-out form posted to the provider ends in a redirect back to the app; Chromium
+  // checks `form-action` against every hop of that redirect chain, so the app's origins are listed.
+  const formTargets = [
+    ...new Set([
+      issuerOrigin,
+      new URL(config.auth.redirectUri).origin,
+      new URL(config.auth.logoutRedirectUri).origin,
+    ]),
+  ];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -22,7 +31,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         connectSrc: ["'self'", issuerOrigin],
         frameSrc: ["'self'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'", issuerOrigin],
+        formAction: ["'self'", ...formTargets],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
       },

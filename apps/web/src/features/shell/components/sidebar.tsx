@@ -2,6 +2,7 @@ import { Box, Drawer, Flex, IconButton, Portal, Stack, Text } from '@chakra-ui/r
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { FiInfo, FiMenu } from 'react-icons/fi';
+import { LogoutButton } from '../../auth/components/logout-button';
 
 /** Width of the sidebar, and the maximum width of the mobile drawer (spec section 9). */
 export const SIDEBAR_WIDTH = '250px';
@@ -73,6 +74,9 @@ export function Sidebar() {
       >
         <Brand />
         <NavLinks />
+        <Box mt="auto">
+          <LogoutButton />
+        </Box>
       </Box>
       <Flex
         display={{ base: 'flex', md: 'none' }}
@@ -103,6 +107,9 @@ export function Sidebar() {
                 </Drawer.Header>
                 <Drawer.Body>
                   <NavLinks onNavigate={() => setOpen(false)} />
+                  <Box mt="4">
+                    <LogoutButton />
+                  </Box>
                 </Drawer.Body>
                 <Drawer.CloseTrigger />
               </Drawer.Content>

@@ -1,0 +1,147 @@
+import type { JWTVerifyGetKey } from 'jose';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { AppDeps } from '../../app.ts';
+import { kyselyAdapterFactory } from './adapter.ts';
+import { loadIdentityKeys, localKeySet, publicJwks, type IdentityKeys } from './keys.ts';
+import { createAccountService, type AccountService } from './service.ts';
+import { logoutPage, messagePage } from './views.ts';
+
+/** Scopes the web app asks for; the API's access tokens carry them in `scope`, as Auth0's do. */
+export const WEB_SCOPES = 'openid profile email';
+export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
+
+export interface Identity {
+  provider: Provider;
+  accounts: AccountService;
+  keys: IdentityKeys;
+  /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
+  localKeySet(): JWTVerifyGetKey;
+  /** The public JWKS, as `/idp/jwks` serves it. */
+  publicJwks(): ReturnType<typeof publicJwks>;
+}
+
+const originOf = (url: string) => new URL(url).origin;
+
+/**
+ * The built-in OpenID Connect provider (oidc-provider 8): authorization code with PKCE S256 only,
+ * exact redirect URIs, JWT access tokens for the API audience, rotating refresh tokens with reuse
+ * detection, RP-initiated logout. Keys and all state live in the database, so any number of
+ * instances behave as one provider.
+ */
+export async function createIdentity({ config, db, vault }: AppDeps): Promise<Identity> {
+  const keys = await loadIdentityKeys(db, vault);
+  const accounts = createAccountService(db);
+  const { issuer, clientId, audience, redirectUri, logoutRedirectUri } = config.auth;
+  const appOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri)]);
+
+  const configuration: Configuration = {
+    adapter: kyselyAdapterFactory(db),
+    jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: { keys: keys.cookie },
+    clients: [
+      {
+        client_id: clientId,
+        client_name: 'Cadre',
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        // Exact strings: oidc-provider compares redirect URIs without any normalisation.
+        redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [logoutRedirectUri],
+      },
+    ],
+    responseTypes: ['code'],
+    pkce: { methods: ['S256'], required: () => true },
+    scopes: ['openid', 'profile', 'email', 'offline_access'],
+    claims: { openid: ['sub'], profile: ['name', 'picture'], email: ['email', 'email_verified'] },
+    // The web app reads the profile from the ID token (its access token is for the API only).
+    conformIdTokenClaims: false,
+    // The single-page app renews by refresh token; each use returns a new one and replaying a used
+    // one revokes the whole grant (oidc-provider's reuse detection). Rotation never extends the
+    // absolute lifetime of a public client's refresh token (the library's default TTL policy).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Session: 14 * 24 * 60 * 60,
+      Grant: 14 * 24 * 60 * 60,
+      // 14 days from sign-in: a rotated refresh token inherits what is left of its parent's life.
+      RefreshToken: (ctx, token) => {
+        const rotated = ctx?.oidc.entities.RotatedRefreshToken;
+        return rotated && token.kind === 'RefreshToken' ? rotated.remainingTTL : 14 * 24 * 60 * 60;
+      },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator) => {
+          if (resourceIndicator !== audience) throw new errors.InvalidTarget();
+          return {
+            scope: WEB_SCOPES,
+            audience,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form, Boolean(ctx.oidc.params?.id_token_hint));
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = messagePage('Signed out', 'You have been signed out of Cadre. You can close this page.');
+        },
+      },
+    },
+    // The app's own origins may call the token endpoint from the browser (a separate dev server).
+    clientBasedCORS: (_ctx, origin) => appOrigins.has(origin) || origin === originOf(issuer),
+    interactions: { url: (_ctx, interaction) => `/idp/interaction/${interaction.uid}` },
+    findAccount: async (_ctx, sub) => {
+      const account = await accounts.findBySubject(sub);
+      if (!account) return undefined;
+      return {
+        accountId: sub,
+        claims: async () => ({
+          sub,
+          name: account.name,
+          email: account.email,
+          // Addresses are not verified by the built-in provider.
+          email_verified: false,
+          picture: `${issuer}/avatars/${encodeURIComponent(sub)}.svg`,
+        }),
+      };
+    },
+    renderError: async (ctx: KoaContextWithOIDC, out) => {
+      ctx.type = 'html';
+      const description = out.error_description ?? out.error;
+      ctx.body = messagePage('Sign-in problem', `${String(out.error)}: ${String(description)}`, {
+        alert: true,
+      });
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  // Behind a reverse proxy the scheme and host come from X-Forwarded-* only when it is trusted.
+  provider.proxy = config.trustProxy;
+
+  return {
+    provider,
+    accounts,
+    keys,
+    localKeySet: () => localKeySet(db, vault, keys),
+    publicJwks: () => publicJwks(keys),
+  };
+}

@@ -1,0 +1,273 @@
+import type { IncomingMessage } from 'node:http';
+import formBody from '@fastify/formbody';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { InteractionResults } from 'oidc-provider';
+import type { AppDeps } from '../../app.ts';
+import type { Identity } from './provider.ts';
+import { MIN_PASSWORD_LENGTH } from './passwords.ts';
+import { escapeHtml, messagePage, signInPage, signUpPage } from './views.ts';
+
+export const IDP_PREFIX = '/idp';
+
+interface IdentityRouteOptions extends AppDeps {
+  identity: Identity;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function sendPage(reply: FastifyReply, status: number, body: string) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+}
+
+const field = (body: unknown, name: string): string => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/**
+ * The provider's endpoints under /idp: oidc-provider (a Koa app) answers everything except the
+ * interaction pages and the avatars below, which are Fastify routes. All of them are public.
+ */
+export const identityRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, options) => {
+  await app.register(providerPassthrough, options);
+  await app.register(interactionRoutes, options);
+};
+
+/** The provider endpoints Cadre enables; anything else under /idp is the server's JSON 404. */
+const PROVIDER_PATHS =
+  /^\/(\.well-known\/openid-configuration|auth|auth\/[\w-]+|token|token\/revocation|jwks|me|session\/end|session\/end\/confirm|session\/end\/success)$/;
+
+/** Hands requests to oidc-provider untouched: it parses its own bodies and writes its own answers. */
+const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity }) => {
+  const callback = identity.provider.callback();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = (request.raw.url ?? '').split('?')[0]!.slice(IDP_PREFIX.length);
+    if (!PROVIDER_PATHS.test(pathname)) return reply.callNotFound();
+    reply.hijack();
+    const raw = request.raw as IncomingMessage & { originalUrl?: string };
+    const original = raw.url ?? IDP_PREFIX;
+    let rest = original.slice(IDP_PREFIX.length);
+    if (!rest.startsWith('/')) rest = `/${rest}`;
+    raw.url = withResourceFromAudience(rest);
+    // oidc-provider finds its mount path as the part of `originalUrl` before `url` (Express style).
+    raw.originalUrl = `${IDP_PREFIX}${raw.url}`;
+    return callback(raw, reply.raw);
+  };
+  app.all(IDP_PREFIX, { config: { public: true }, schema: { hide: true } }, handler);
+  app.all(`${IDP_PREFIX}/*`, { config: { public: true }, schema: { hide: true } }, handler);
+};
+
+/**
+ * Auth0 takes the API as `audience`; the standard (RFC 8707) says `resource`. The web app sends
+ * `audience`, so on the authorization endpoint it is read as `resource` when that is absent.
+ */
+export function withResourceFromAudience(url: string): string {
+  const [pathname, query = ''] = url.split('?', 2) as [string, string?];
+  if (pathname !== '/auth' || !query) return url;
+  const params = new URLSearchParams(query);
+  const requested = params.get('audience');
+  if (requested === null || params.has('resource')) return url;
+  params.delete('audience');
+  params.set('resource', requested);
+  return `${pathname}?${params.toString()}`;
+}
+
+const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity, config }) => {
+  await app.register(formBody, { bodyLimit: 16_384 });
+  const { provider, accounts } = identity;
+  const routeOptions = { config: { public: true }, schema: { hide: true } } as const;
+
+  /** The interaction bound to this browser (its signed cookie), or a page explaining it expired. */
+  async function loadInteraction(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+    try {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      if (details.uid === request.params.uid) return details;
+    } catch (err) {
+      request.log.info({ err }, 'sign-in interaction not found');
+    }
+    await sendPage(
+      reply,
+      400,
+      messagePage(
+        'Sign-in expired',
+        'This sign-in page has expired or was opened in another browser. Go back to Cadre and sign in again.',
+        { alert: true },
+      ),
+    );
+    return undefined;
+  }
+
+  async function finish(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: InteractionResults,
+    merge = false,
+  ) {
+    const url = await provider.interactionResult(request.raw, reply.raw, result, {
+      mergeWithLastSubmission: merge,
+    });
+    return reply.header('cache-control', 'no-store').redirect(url, 303);
+  }
+
+  function lockedPage(reply: FastifyReply, retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    reply.header('retry-after', String(retryAfterSeconds));
+    return sendPage(
+      reply,
+      429,
+      messagePage(
+        'Too many attempts',
+        `Too many sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+        { alert: true },
+      ),
+    );
+  }
+
+  app.get<{ Params: { uid: string } }>('/idp/interaction/:uid', routeOptions, async (request, reply) => {
+    const details = await loadInteraction(request, reply);
+    if (!details) return reply;
+    if (details.prompt.name === 'login') {
+      return sendPage(
+        reply,
+        200,
+        signInPage({ uid: details.uid, email: field(details.params, 'login_hint') || undefined }),
+      );
+    }
+    if (details.prompt.name === 'consent') {
+      // Cadre's own web app is first-party: its consent is given on the person's behalf.
+      if (details.params.client_id !== config.auth.clientId || !details.session?.accountId) {
+        return finish(request, reply, {
+          error: 'access_denied',
+          error_description: 'Consent is not available',
+        });
+      }
+      const missing = details.prompt.details as {
+        missingOIDCScope?: string[];
+        missingOIDCClaims?: string[];
+        missingResourceScopes?: Record<string, string[]>;
+      };
+      const grant = details.grantId
+        ? await provider.Grant.find(details.grantId)
+        : new provider.Grant({ accountId: details.session.accountId, clientId: config.auth.clientId });
+      if (!grant) return finish(request, reply, { error: 'access_denied' });
+      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+        grant.addResourceScope(resource, scopes.join(' '));
+      }
+      const grantId = await grant.save();
+      return finish(request, reply, { consent: { grantId } }, true);
+    }
+    return finish(request, reply, { error: 'invalid_request', error_description: 'Unsupported prompt' });
+  });
+
+  app.get<{ Params: { uid: string } }>(
+    '/idp/interaction/:uid/signup',
+    routeOptions,
+    async (request, reply) => {
+      const details = await loadInteraction(request, reply);
+      if (!details) return reply;
+      return sendPage(reply, 200, signUpPage({ uid: details.uid, minPasswordLength: MIN_PASSWORD_LENGTH }));
+    },
+  );
+
+  app.post<{ Params: { uid: string } }>(
+    '/idp/interaction/:uid/login',
+    routeOptions,
+    async (request, reply) => {
+      const details = await loadInteraction(request, reply);
+      if (!details) return reply;
+      const email = field(request.body, 'email');
+      const password = field(request.body, 'password');
+      if (!email.trim() || !password) {
+        return sendPage(
+          reply,
+          400,
+          signInPage({ uid: details.uid, email, error: 'Enter your email and password.' }),
+        );
+      }
+      const result = await accounts.signIn({ email, password, address: request.ip });
+      if (!result.ok && result.reason === 'locked') return lockedPage(reply, result.retryAfterSeconds);
+      if (!result.ok) {
+        // Each failure for the same account waits longer before answering (up to a cap).
+        await sleep(result.delayMs);
+        return sendPage(
+          reply,
+          401,
+          signInPage({ uid: details.uid, email, error: 'The email or password is incorrect.' }),
+        );
+      }
+      return finish(request, reply, { login: { accountId: result.account.subject } });
+    },
+  );
+
+  app.post<{ Params: { uid: string } }>(
+    '/idp/interaction/:uid/signup',
+    routeOptions,
+    async (request, reply) => {
+      const details = await loadInteraction(request, reply);
+      if (!details) return reply;
+      const input = {
+        name: field(request.body, 'name'),
+        email: field(request.body, 'email'),
+        password: field(request.body, 'password'),
+      };
+      const result = await accounts.signUp({ ...input, address: request.ip });
+      if (!result.ok && result.reason === 'locked') return lockedPage(reply, result.retryAfterSeconds);
+      if (!result.ok) {
+        return sendPage(
+          reply,
+          400,
+          signUpPage({
+            uid: details.uid,
+            name: input.name,
+            email: input.email,
+            errors: result.errors,
+            minPasswordLength: MIN_PASSWORD_LENGTH,
+          }),
+        );
+      }
+      return finish(request, reply, { login: { accountId: result.account.subject } });
+    },
+  );
+
+  app.post<{ Params: { uid: string } }>(
+    '/idp/interaction/:uid/abort',
+    routeOptions,
+    async (request, reply) => {
+      const details = await loadInteraction(request, reply);
+      if (!details) return reply;
+      return finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled' });
+    },
+  );
+
+  // Submits the logout confirmation when the app already asked (see views.logoutPage).
+  app.get('/idp/assets/logout.js', routeOptions, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send('document.querySelector(\'button[name="logout"]\')?.click();\n'),
+  );
+
+  // The `picture` claim: initials on the brand colour, so no external image host is involved.
+  app.get<{ Params: { file: string } }>('/idp/avatars/:file', routeOptions, async (request, reply) => {
+    const subject = request.params.file.replace(/\.svg$/, '');
+    const account = await accounts.findBySubject(subject);
+    if (!account) return reply.code(404).send({ detail: 'Not Found' });
+    const initials = account.name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((part) => part[0]!.toUpperCase())
+      .join('');
+    return reply
+      .type('image/svg+xml')
+      .header('cache-control', 'private, max-age=3600')
+      .send(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96"><rect width="96" height="96" rx="48" fill="#0f766e"/><text x="48" y="60" font-family="system-ui,sans-serif" font-size="36" font-weight="600" fill="#fff" text-anchor="middle">${escapeHtml(initials)}</text></svg>`,
+      );
+  });
+};

@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import { hitRateLimit, resetRateLimit } from '../../security/rate-limit.ts';
+import {
+  decoyHash,
+  hashPassword,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  verifyPassword,
+} from './passwords.ts';
+import { createAccountRepository, type IdpAccount } from './repository.ts';
+
+/** Sign-in attempts allowed per account (email) and per client address in one window. */
+export const SIGN_IN_LIMITS = {
+  perAccount: 5,
+  perAddress: 30,
+  windowSeconds: 15 * 60,
+  /** The answer to a failed attempt is delayed by base * 2^(failures - 1), up to the cap. */
+  delayBaseMs: 100,
+  delayCapMs: 3_200,
+};
+export const SIGN_UP_LIMIT = { perAddress: 10, windowSeconds: 60 * 60 };
+
+export type FieldErrors = Partial<Record<'email' | 'password' | 'name', string>>;
+
+export type SignInResult =
+  | { ok: true; account: IdpAccount }
+  | { ok: false; reason: 'invalid'; delayMs: number }
+  | { ok: false; reason: 'locked'; retryAfterSeconds: number };
+
+export type SignUpResult =
+  | { ok: true; account: IdpAccount }
+  | { ok: false; reason: 'invalid'; errors: FieldErrors }
+  | { ok: false; reason: 'locked'; retryAfterSeconds: number };
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** The built-in provider's accounts: sign-up, sign-in with lockout, claims for tokens. */
+export function createAccountService(db: Db) {
+  const accounts = createAccountRepository(db);
+  return {
+    findBySubject: (subject: string) => accounts.findBySubject(subject),
+
+    async signIn(input: { email: string; password: string; address: string }): Promise<SignInResult> {
+      const email = normalizeEmail(input.email);
+      const accountKey = `idp-signin:account:${email}`;
+      const addressKey = `idp-signin:address:${input.address}`;
+      const options = { windowSeconds: SIGN_IN_LIMITS.windowSeconds };
+      const byAccount = await hitRateLimit(db, accountKey, { ...options, limit: SIGN_IN_LIMITS.perAccount });
+      const byAddress = await hitRateLimit(db, addressKey, { ...options, limit: SIGN_IN_LIMITS.perAddress });
+      if (!byAccount.allowed || !byAddress.allowed) {
+        const retryAfterSeconds = Math.max(
+          byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
+          byAddress.allowed ? 0 : byAddress.retryAfterSeconds,
+        );
+        return { ok: false, reason: 'locked', retryAfterSeconds };
+      }
+      const account = await accounts.findByEmail(email);
+      // Unknown accounts cost the same scrypt work, so timing does not tell which emails exist.
+      const matches = await verifyPassword(input.password, account?.password_hash ?? (await decoyHash()));
+      if (account && matches) {
+        await resetRateLimit(db, accountKey);
+        return { ok: true, account };
+      }
+      const failures = Math.max(byAccount.count, 1);
+      const delayMs = Math.min(SIGN_IN_LIMITS.delayBaseMs * 2 ** (failures - 1), SIGN_IN_LIMITS.delayCapMs);
+      return { ok: false, reason: 'invalid', delayMs };
+    },
+
+    async signUp(input: {
+      email: string;
+      password: string;
+      name: string;
+      address: string;
+    }): Promise<SignUpResult> {
+      const email = normalizeEmail(input.email);
+      const name = input.name.trim();
+      const errors: FieldErrors = {};
+      if (!name) errors.name = 'Enter your name.';
+      else if (name.length > 100) errors.name = 'Use at most 100 characters.';
+      if (!EMAIL_PATTERN.test(email) || email.length > 254) errors.email = 'Enter a valid email address.';
+      if (input.password.length < MIN_PASSWORD_LENGTH)
+        errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+      else if (input.password.length > MAX_PASSWORD_LENGTH)
+        errors.password = `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
+      if (Object.keys(errors).length) return { ok: false, reason: 'invalid', errors };
+
+      const limit = await hitRateLimit(db, `idp-signup:address:${input.address}`, {
+        limit: SIGN_UP_LIMIT.perAddress,
+        windowSeconds: SIGN_UP_LIMIT.windowSeconds,
+      });
+      if (!limit.allowed) return { ok: false, reason: 'locked', retryAfterSeconds: limit.retryAfterSeconds };
+
+      const account = await accounts.insert({
+        subject: crypto.randomUUID(),
+        email,
+        name,
+        password_hash: await hashPassword(input.password),
+      });
+      if (!account) {
+        return {
+          ok: false,
+          reason: 'invalid',
+          errors: { email: 'An account with this email already exists. Sign in instead.' },
+        };
+      }
+      return { ok: true, account };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,76 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const ACCESS_CODE = process.env.E2E_ACCESS_CODE ?? 'e2e-code';
+
+async function enterAccessCode(page: Page, code: string) {
+  await page.getByLabel('Access Code').fill(code);
+  await page.getByRole('button', { name: 'Access' }).click();
+}
+
+test('a new visitor passes the access code, signs up, stays signed in and logs out', async ({ page }) => {
+  const email = `person-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const password = 'a long enough password';
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+
+  await page.goto('/info');
+  await expect(page.getByRole('heading', { name: 'Cadre' })).toBeVisible();
+  await expect(page.getByText('Please enter the code shared with you')).toBeVisible();
+
+  // A wrong code: the toast, and the page stays.
+  await enterAccessCode(page, 'not-the-code');
+  await expect(page.getByText('Incorrect password')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Access' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('passwordSignedIn'))).toBeNull();
+
+  // The right code: the flag is set and sign-in at the built-in provider follows.
+  await enterAccessCode(page, ACCESS_CODE);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toMatch(/^\/idp\/interaction\//);
+  expect(await page.evaluate(() => localStorage.getItem('passwordSignedIn'))).toBe('true');
+
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('Name').fill('E2E Person');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+
+  // Back in the app, signed in, on the info page with the sidebar.
+  await expect(page).toHaveURL(/\/info$/);
+  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+  expect(page.url()).not.toContain('code=');
+  // Tokens are kept in memory only.
+  const stored = await page.evaluate(
+    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+  );
+  expect(stored).not.toMatch(/access_token|refresh_token|id_token/);
+
+  // A reload signs in again through the provider's session, without a form.
+  await page.reload();
+  await expect(page).toHaveURL(/\/info$/);
+  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+
+  // Another protected page.
+  await page.goto('/agents');
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await page.goto('/info');
+  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+
+  // Log out through the dialog.
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog.getByText('Logout Confirmation')).toBeVisible();
+  await expect(dialog.getByText('Are you sure you want to log out?')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Logout' }).click();
+
+  // The provider session has ended: a protected page sends the person to sign in again.
+  await page.waitForURL((url) => !url.pathname.startsWith('/idp/session'));
+  await page.goto('/info');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  expect(cspViolations).toEqual([]);
+});
