@@ -16,7 +16,8 @@ const port = Number(process.env.E2E_PORT);
 const external = process.env.E2E_BASE_URL;
 const baseURL = external ?? `http://localhost:${port}`;
 
-export const E2E_ACCESS_CODE = 'e2e-access-code';
+// The beta access code the server under test accepts; tests read it from the environment.
+process.env.E2E_ACCESS_CODE ??= 'e2e-access-code';
 
 export default defineConfig({
   testDir: './tests',
@@ -52,7 +53,7 @@ export default defineConfig({
           PORT: String(port),
           PUBLIC_URL: baseURL,
           DATA_DIR: process.env.E2E_DATA_DIR,
-          BETA_ACCESS_CODES: E2E_ACCESS_CODE,
+          BETA_ACCESS_CODES: process.env.E2E_ACCESS_CODE,
           LOG_LEVEL: 'warn',
         },
       },

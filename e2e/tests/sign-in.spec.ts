@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-const ACCESS_CODE = process.env.E2E_ACCESS_CODE ?? 'e2e-code';
+const ACCESS_CODE = process.env.E2E_ACCESS_CODE ?? 'e2e-access-code';
 
 async function enterAccessCode(page: Page, code: string) {
   await page.getByLabel('Access Code').fill(code);
