@@ -23,6 +23,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
+  chat_sessions: ChatSessionsTable;
 }
 
 export interface UsersTable {
@@ -200,4 +201,13 @@ export interface RateLimitsTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+export interface ChatSessionsTable {
+  /** SHA-256 (hex) of the random session value in the `/chainlit` cookie. */
+  id_hash: string;
+  user_id: number;
+  agent_id: number;
+  expires_at: string;
+  created_at: string;
 }
