@@ -125,7 +125,11 @@ function fallbackExecutor(deps: AppDeps): ToolExecutor {
   const repo = createChatRepository(deps.db);
   return {
     listAgentTools: (userId, agentId) => repo.listAgentTools(userId, agentId),
-    execute: async () => ({ ok: false, error: 'Tool execution is not available on this server.', code: 'unavailable' }),
+    execute: async () => ({
+      ok: false,
+      error: 'Tool execution is not available on this server.',
+      code: 'unavailable',
+    }),
   };
 }
 
@@ -199,7 +203,9 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     const token = bearer(request);
     let principal: ChatPrincipal | undefined;
     if (token !== undefined) {
-      const verified = options.verifyCopilotToken ? await options.verifyCopilotToken(token).catch(() => null) : null;
+      const verified = options.verifyCopilotToken
+        ? await options.verifyCopilotToken(token).catch(() => null)
+        : null;
       if (!verified) throw new HttpError(401, 'Invalid copilot token');
       const agent = await repo.findOwnedAgent(verified.userId, verified.agentId);
       if (!agent) throw new HttpError(401, 'Invalid copilot token');
@@ -253,8 +259,10 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     async (request, reply) => {
       const token = bearer(request);
       const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
-      const agentId = typeof rawAgent === 'string' && /^\d{1,12}$/.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
-      const user = token && options.verifyAccessToken ? await options.verifyAccessToken(token).catch(() => null) : null;
+      const agentId =
+        typeof rawAgent === 'string' && /^\d{1,12}$/.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
+      const user =
+        token && options.verifyAccessToken ? await options.verifyAccessToken(token).catch(() => null) : null;
       const agent = user && agentId !== undefined ? await repo.findOwnedAgent(user.id, agentId) : undefined;
       if (!user || !agent) return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
       const value = randomBytes(32).toString('base64url');
@@ -287,7 +295,12 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
         assertSameOriginRequest(request);
         await repo.deleteSession(hashSession(value));
       }
-      reply.clearCookie(CHAT_SESSION_COOKIE, { path: '/chainlit', httpOnly: true, sameSite: 'strict', secure: secureCookie });
+      reply.clearCookie(CHAT_SESSION_COOKIE, {
+        path: '/chainlit',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookie,
+      });
       return { success: true as const };
     },
   );
@@ -311,7 +324,12 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
           name: agent.name,
           description: agent.description,
           suggestedPrompts,
-          tools: tools.map((t) => ({ name: t.name, displayName: t.displayName, description: t.description, effect: t.effect })),
+          tools: tools.map((t) => ({
+            name: t.name,
+            displayName: t.displayName,
+            description: t.description,
+            effect: t.effect,
+          })),
         },
         model: {
           provider: selection.provider,
@@ -327,7 +345,10 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
 
   app.get(
     '/threads',
-    { config: { public: true }, schema: { hide: true, operationId: 'chatListThreads', tags, response: { 200: chatThreadListSchema } } },
+    {
+      config: { public: true },
+      schema: { hide: true, operationId: 'chatListThreads', tags, response: { 200: chatThreadListSchema } },
+    },
     async (request) => {
       const { userId, agentId } = principalOf(request);
       return { data: (await service.listThreads(userId, agentId)).map(threadOut) };
@@ -338,7 +359,13 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     '/threads',
     {
       config: { public: true },
-      schema: { hide: true, operationId: 'chatCreateThread', tags, body: chatThreadCreateSchema, response: { 201: chatThreadSchema } },
+      schema: {
+        hide: true,
+        operationId: 'chatCreateThread',
+        tags,
+        body: chatThreadCreateSchema,
+        response: { 201: chatThreadSchema },
+      },
     },
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
@@ -362,13 +389,18 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     async (request) => {
       const { userId, agentId } = principalOf(request);
-      return threadOut(await service.renameThread(userId, agentId, request.params.threadId, request.body.name));
+      return threadOut(
+        await service.renameThread(userId, agentId, request.params.threadId, request.body.name),
+      );
     },
   );
 
   app.delete(
     '/threads/:threadId',
-    { config: { public: true }, schema: { hide: true, operationId: 'chatDeleteThread', tags, params: threadParams } },
+    {
+      config: { public: true },
+      schema: { hide: true, operationId: 'chatDeleteThread', tags, params: threadParams },
+    },
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
       await service.deleteThread(userId, agentId, request.params.threadId);
@@ -390,7 +422,11 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     async (request) => {
       const { userId, agentId } = principalOf(request);
-      const { thread, messages, approvals } = await service.threadMessages(userId, agentId, request.params.threadId);
+      const { thread, messages, approvals } = await service.threadMessages(
+        userId,
+        agentId,
+        request.params.threadId,
+      );
       return {
         thread: threadOut(thread),
         messages: messages.map(messageOut),
@@ -410,7 +446,13 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     '/threads/:threadId/stop',
     {
       config: { public: true },
-      schema: { hide: true, operationId: 'chatStop', tags, params: threadParams, response: { 200: chatStopResultSchema } },
+      schema: {
+        hide: true,
+        operationId: 'chatStop',
+        tags,
+        params: threadParams,
+        response: { 200: chatStopResultSchema },
+      },
     },
     async (request) => {
       const { userId, agentId } = principalOf(request);
@@ -480,7 +522,9 @@ function lastUserText(messages: unknown[] | undefined): string | undefined {
     const m = messages[i] as { role?: unknown; parts?: unknown } | null;
     if (m?.role !== 'user' || !Array.isArray(m.parts)) continue;
     return m.parts
-      .map((p: { type?: unknown; text?: unknown }) => (p?.type === 'text' && typeof p.text === 'string' ? p.text : ''))
+      .map((p: { type?: unknown; text?: unknown }) =>
+        p?.type === 'text' && typeof p.text === 'string' ? p.text : '',
+      )
       .join('');
   }
   return undefined;

@@ -141,19 +141,26 @@ export function createChatService(deps: ChatServiceDeps) {
 
     async createThread(userId: number, agentId: number, name?: string) {
       await requireAgent(userId, agentId);
-      const thread = await repo.createThread({ id: crypto.randomUUID(), userId, agentId, name: name?.trim() || 'New chat' });
+      const thread = await repo.createThread({
+        id: crypto.randomUUID(),
+        userId,
+        agentId,
+        name: name?.trim() || 'New chat',
+      });
       await audit({ userId, action: 'chat.thread.created', objectType: 'thread', objectId: thread.id });
       return thread;
     },
 
     async renameThread(userId: number, agentId: number, threadId: string, name: string) {
-      if (!(await repo.renameThread(userId, agentId, threadId, name.trim()))) throw notFound('Thread not found');
+      if (!(await repo.renameThread(userId, agentId, threadId, name.trim())))
+        throw notFound('Thread not found');
       return requireThread(userId, agentId, threadId);
     },
 
     async deleteThread(userId: number, agentId: number, threadId: string) {
       for (const run of active.values()) {
-        if (run.userId === userId && run.threadId === threadId) run.controller.abort(new Error('thread deleted'));
+        if (run.userId === userId && run.threadId === threadId)
+          run.controller.abort(new Error('thread deleted'));
       }
       if (!(await repo.deleteThread(userId, agentId, threadId))) throw notFound('Thread not found');
       await audit({ userId, action: 'chat.thread.deleted', objectType: 'thread', objectId: threadId });
@@ -202,13 +209,26 @@ export function createChatService(deps: ChatServiceDeps) {
         for (const message of history) {
           let changed = false;
           for (const part of message.parts) {
-            if (part.type === 'dynamic-tool' && lapsed.includes(part.toolCallId) && part.state === 'approval-requested') {
+            if (
+              part.type === 'dynamic-tool' &&
+              lapsed.includes(part.toolCallId) &&
+              part.state === 'approval-requested'
+            ) {
               part.state = 'output-denied';
-              part.approval = { id: part.approval?.id ?? '', approved: false, reason: 'Not approved before the conversation continued.' };
+              part.approval = {
+                id: part.approval?.id ?? '',
+                approved: false,
+                reason: 'Not approved before the conversation continued.',
+              };
               changed = true;
             }
           }
-          if (changed) await repo.updateMessage(userId, threadId, { id: message.id, parts: message.parts, status: message.status === 'awaiting_approval' ? 'complete' : message.status });
+          if (changed)
+            await repo.updateMessage(userId, threadId, {
+              id: message.id,
+              parts: message.parts,
+              status: message.status === 'awaiting_approval' ? 'complete' : message.status,
+            });
         }
       }
       if (input.regenerate) {
@@ -238,7 +258,14 @@ export function createChatService(deps: ChatServiceDeps) {
         createdAt: laterThan(history.at(-1)?.createdAt),
       };
       await repo.insertMessage(threadId, assistant);
-      const stream = streamRun({ userId, agent, threadId, history, message: assistant, signal: input.signal });
+      const stream = streamRun({
+        userId,
+        agent,
+        threadId,
+        history,
+        message: assistant,
+        signal: input.signal,
+      });
       return { threadId, stream };
     },
 
@@ -282,7 +309,8 @@ export function createChatService(deps: ChatServiceDeps) {
       if (input.args !== undefined && argsHash(input.args) !== approval.args_hash) {
         throw new HttpError(409, 'The arguments differ from the ones the agent asked to use');
       }
-      if (approval.status !== 'pending') throw new HttpError(409, `This approval was already ${approval.status}`);
+      if (approval.status !== 'pending')
+        throw new HttpError(409, `This approval was already ${approval.status}`);
       if (approval.expires_at <= nowIso()) {
         await repo.transitionApproval(userId, approvalId, 'pending', 'expired').catch(() => false);
         throw new HttpError(410, 'This approval has expired; ask the agent again');
@@ -308,7 +336,11 @@ export function createChatService(deps: ChatServiceDeps) {
           throw new HttpError(409, 'This approval was already decided');
         }
         part.state = 'output-denied';
-        part.approval = { id: approvalId, approved: false, reason: input.reason?.trim() || 'The user denied this action.' };
+        part.approval = {
+          id: approvalId,
+          approved: false,
+          reason: input.reason?.trim() || 'The user denied this action.',
+        };
         prelude.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
         await audit({
           userId,
@@ -346,11 +378,21 @@ export function createChatService(deps: ChatServiceDeps) {
         if (result.ok) {
           part.state = 'output-available';
           part.output = result.data ?? null;
-          prelude.push({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output, dynamic: true });
+          prelude.push({
+            type: 'tool-output-available',
+            toolCallId: part.toolCallId,
+            output: part.output,
+            dynamic: true,
+          });
         } else {
           part.state = 'output-error';
           part.errorText = result.error;
-          prelude.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: result.error, dynamic: true });
+          prelude.push({
+            type: 'tool-output-error',
+            toolCallId: part.toolCallId,
+            errorText: result.error,
+            dynamic: true,
+          });
         }
         await audit({
           userId,
@@ -361,7 +403,9 @@ export function createChatService(deps: ChatServiceDeps) {
         });
       }
 
-      const stillPending = message.parts.some((p) => p.type === 'dynamic-tool' && p.state === 'approval-requested');
+      const stillPending = message.parts.some(
+        (p) => p.type === 'dynamic-tool' && p.state === 'approval-requested',
+      );
       await repo.updateMessage(userId, thread.id, {
         id: message.id,
         parts: message.parts,
