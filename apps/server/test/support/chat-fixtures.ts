@@ -228,13 +228,19 @@ export function uiChunks(payload: string): UIMessageChunk[] {
 export const streamedText = (chunks: UIMessageChunk[]) =>
   chunks.map((c) => (c.type === 'text-delta' ? c.delta : '')).join('');
 
+export interface ChatHeaders extends Record<string, string> {
+  cookie: string;
+  origin: string;
+  'x-requested-with': string;
+}
+
 export interface ChatHarness {
   t: TestApp;
   db: Db;
   tools: ReturnType<typeof recordingExecutor>;
   model: ReturnType<typeof switchableModel>;
   /** Signs in through /chainlit/auth/header and returns request headers for state-changing calls. */
-  signIn(userId: number, agentId: number): Promise<Record<string, string>>;
+  signIn(userId: number, agentId: number): Promise<ChatHeaders>;
 }
 
 export const ORIGIN = 'http://cadre.test';
