@@ -246,11 +246,11 @@ export interface ChatHarness {
 export const ORIGIN = 'http://cadre.test';
 
 export async function chatHarness(env: Record<string, string> = {}): Promise<ChatHarness> {
-  let tools!: ReturnType<typeof recordingExecutor>;
+  const holder: { tools?: ReturnType<typeof recordingExecutor> } = {};
   const model = switchableModel();
   const lazyExecutor: ToolExecutor = {
-    listAgentTools: (u, a) => tools.executor.listAgentTools(u, a),
-    execute: (u, a, args, s) => tools.executor.execute(u, a, args, s),
+    listAgentTools: (u, a) => holder.tools!.executor.listAgentTools(u, a),
+    execute: (u, a, args, s) => holder.tools!.executor.execute(u, a, args, s),
   };
   const t = await createTestApp(env, {
     chat: {
@@ -266,7 +266,8 @@ export async function chatHarness(env: Record<string, string> = {}): Promise<Cha
       modelSelection: model.selection,
     },
   });
-  tools = recordingExecutor(t.db);
+  const tools = recordingExecutor(t.db);
+  holder.tools = tools;
   return {
     t,
     db: t.db,
