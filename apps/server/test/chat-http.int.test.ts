@@ -273,3 +273,28 @@ describe('chat service HTTP', () => {
     expect(JSON.parse(stored[0]!.parts)).toEqual([{ type: 'text', text: 'add 10 and 20' }]);
   });
 });
+
+describe('chat turn rate limit', () => {
+  it('answers 429 with Retry-After past CHAT_TURNS_PER_MINUTE', async () => {
+    const {
+      chatHarness: harness,
+      seedUser: user,
+      seedAgent: agentOf,
+    } = await import('./support/chat-fixtures.ts');
+    const h = await harness({ CHAT_TURNS_PER_MINUTE: '2' });
+    try {
+      const carol = await user(h.db, 'carol');
+      const agent = await agentOf(h.db, carol);
+      const headers = await h.signIn(carol, agent);
+      const send = () =>
+        h.t.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text: 'hello' } });
+      expect((await send()).statusCode).toBe(200);
+      expect((await send()).statusCode).toBe(200);
+      const limited = await send();
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await h.t.close();
+    }
+  });
+});
