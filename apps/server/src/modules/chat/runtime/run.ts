@@ -39,6 +39,11 @@ export interface RunContext {
   message: StoredMessage;
   signal: AbortSignal;
   write: (chunk: UIMessageChunk) => void;
+  /**
+   * 'unattended' (trigger runs): nobody is there to approve, so write and send tools run only if
+   * the owner allowed unattended writes for this agent, and are refused otherwise.
+   */
+  mode?: 'interactive' | 'unattended';
 }
 
 export type RunErrorCategory = LlmError['category'] | 'limit';
@@ -121,7 +126,9 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const durations = new Map<string, number>();
   const tools: ToolSet = {};
   for (const [name, agentTool] of byName) {
-    const needsApproval = agentTool.effect !== 'read';
+    const unattended = ctx.mode === 'unattended';
+    const needsApproval = agentTool.effect !== 'read' && !unattended;
+    const refused = agentTool.effect !== 'read' && unattended && ctx.agent.allow_unattended_writes !== 1;
     const description = agentTool.description || agentTool.displayName;
     const inputSchema = jsonSchema<Record<string, unknown>>(objectSchema(agentTool.inputSchema));
     if (needsApproval) {
@@ -134,6 +141,12 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       inputSchema,
       execute: async (input, options) => {
         toolCalls += 1;
+        if (refused) {
+          throw new ToolFailure(
+            'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.',
+            'refused',
+          );
+        }
         if (toolCalls > limits.maxToolCallsPerTurn) {
           throw new ToolFailure(
             `Tool-call limit for this turn (${limits.maxToolCallsPerTurn}) reached; the tool was not run.`,
@@ -231,7 +244,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
             toolMetadata: toolPart.toolMetadata,
           });
           if ('invalid' in part && part.invalid) break; // the SDK reports it as a tool-error next
-          if (agentTool && agentTool.effect !== 'read') {
+          if (agentTool && agentTool.effect !== 'read' && ctx.mode !== 'unattended') {
             await requestApproval(ctx, toolPart, agentTool, pendingApprovals);
           }
           break;
