@@ -298,3 +298,42 @@ describe('chat turn rate limit', () => {
     }
   });
 });
+
+describe('no model configured', () => {
+  it('says so in the session info and as a categorised error in the turn', async () => {
+    const {
+      chatHarness: harness,
+      seedUser: user,
+      seedAgent: agentOf,
+    } = await import('./support/chat-fixtures.ts');
+    const h = await harness({ LLM_PROVIDER: 'anthropic' }, { modelFromConfig: true });
+    try {
+      const dave = await user(h.db, 'dave');
+      const agent = await agentOf(h.db, dave);
+      const headers = await h.signIn(dave, agent);
+      const info = await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers });
+      expect(info.json().model).toMatchObject({ provider: 'anthropic', offline: false, configured: false });
+      const res = await h.t.app.inject({
+        method: 'POST',
+        url: '/chainlit/chat',
+        headers,
+        payload: { text: 'hello' },
+      });
+      const chunks = uiChunks(res.body);
+      expect(chunks).toContainEqual({
+        type: 'data-error',
+        data: { category: 'no_model', message: expect.stringContaining('LLM_PROVIDER') },
+      });
+      expect(chunks).toContainEqual(expect.objectContaining({ type: 'error' }));
+      const stored = await h.db.kysely
+        .selectFrom('messages')
+        .selectAll()
+        .where('role', '=', 'assistant')
+        .executeTakeFirstOrThrow();
+      expect(stored.status).toBe('error');
+      expect(JSON.parse(stored.parts)).toEqual([expect.objectContaining({ type: 'data-error' })]);
+    } finally {
+      await h.t.close();
+    }
+  });
+});

@@ -245,7 +245,10 @@ export interface ChatHarness {
 
 export const ORIGIN = 'http://cadre.test';
 
-export async function chatHarness(env: Record<string, string> = {}): Promise<ChatHarness> {
+export async function chatHarness(
+  env: Record<string, string> = {},
+  options: { modelFromConfig?: boolean } = {},
+): Promise<ChatHarness> {
   const holder: { tools?: ReturnType<typeof recordingExecutor> } = {};
   const model = switchableModel();
   const lazyExecutor: ToolExecutor = {
@@ -263,7 +266,7 @@ export async function chatHarness(env: Record<string, string> = {}): Promise<Cha
         return match ? { userId: Number(match[1]), agentId: Number(match[2]) } : null;
       },
       toolExecutor: lazyExecutor,
-      modelSelection: model.selection,
+      modelSelection: options.modelFromConfig ? undefined : model.selection,
     },
   });
   const tools = recordingExecutor(t.db);

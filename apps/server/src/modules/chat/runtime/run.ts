@@ -110,11 +110,20 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const save = (status: StoredMessage['status']) =>
     ctx.repo.updateMessage(ctx.userId, ctx.threadId, { id: message.id, parts, status });
 
+  const fail = (category: RunErrorCategory, text: string) => {
+    errorCategory = category;
+    errorText = text;
+    ctx.write({ type: 'data-error', data: { category, message: text } });
+    ctx.write({ type: 'error', errorText: text });
+  };
+
   const findTool = (toolCallId: string) =>
     parts.find((p): p is ToolPart => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
 
   if (!ctx.selection.model) {
     const problem = ctx.selection.problem ?? new LlmError('no_model');
+    parts.push({ type: 'data-error', data: { category: problem.category, message: problem.message } });
+    ctx.write({ type: 'data-error', data: { category: problem.category, message: problem.message } });
     ctx.write({ type: 'error', errorText: problem.message });
     await save('error');
     return { status: 'error', errorCategory: problem.category, pendingApprovals };
@@ -306,9 +315,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
           break;
         case 'error': {
           const error = toLlmError(part.error);
-          errorCategory = error.category;
-          errorText = error.message;
-          ctx.write({ type: 'error', errorText: error.message });
+          fail(error.category, error.message);
           break;
         }
         default:
@@ -318,9 +325,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   } catch (error) {
     if (!ctx.signal.aborted) {
       const llmError = toLlmError(error);
-      errorCategory = llmError.category;
-      errorText = llmError.message;
-      ctx.write({ type: 'error', errorText: llmError.message });
+      fail(llmError.category, llmError.message);
     }
   }
 
@@ -335,13 +340,12 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   } else if (lastFinishReason === 'tool-calls') {
     // The loop guard ended a model that still wanted to call tools (K5).
     status = 'error';
-    errorCategory = 'limit';
-    errorText = LIMIT_MESSAGE(limits.maxSteps, limits.maxToolCallsPerTurn);
-    ctx.write({ type: 'error', errorText });
+    fail('limit', LIMIT_MESSAGE(limits.maxSteps, limits.maxToolCallsPerTurn));
   } else {
     status = 'complete';
   }
-  if (errorText) parts.push({ type: 'text', text: `\n\n> ⚠️ ${errorText}` });
+  if (errorCategory && errorText)
+    parts.push({ type: 'data-error', data: { category: errorCategory, message: errorText } });
   // A tool still marked as waiting for input never ran (stop or disconnect mid-call).
   for (const p of parts) {
     if (p.type === 'dynamic-tool' && p.state === 'input-available') {
