@@ -173,6 +173,7 @@ async function run(config: LlmConfig) {
   const result = streamText({
     model: selection.model!,
     prompt: 'add 2 and 3',
+    maxOutputTokens: 256,
     tools,
     maxRetries: 0,
     onError: () => {},
