@@ -64,6 +64,18 @@ const envSchema = z
     CHAINLIT_DEMOS_URL: optionalUrl,
     API_URL: optionalUrl,
     FEEDBACK_URL: optionalUrl,
+
+    // The chat runtime's language model (the built-in offline model unless a provider is set).
+    LLM_PROVIDER: z.enum(['offline', 'openai', 'anthropic', 'openai-compatible']).default('offline'),
+    LLM_MODEL: optionalString,
+    LLM_API_KEY: optionalString,
+    LLM_BASE_URL: optionalUrl,
+    LLM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+    LLM_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
+    LLM_MAX_TOOL_CALLS_PER_TURN: z.coerce.number().int().min(1).max(200).default(10),
+    LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).max(200_000).default(4096),
+    CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.DISABLE_AUTH && env.NODE_ENV === 'production') {
@@ -109,6 +121,22 @@ export interface Config {
     apiUrl?: string;
     feedbackUrl: string;
   };
+  llm: LlmConfig;
+}
+
+export interface LlmConfig {
+  provider: 'offline' | 'openai' | 'anthropic' | 'openai-compatible';
+  model?: string;
+  /** Never logged or returned. */
+  apiKey?: string;
+  baseUrl?: string;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxSteps: number;
+  maxToolCallsPerTurn: number;
+  maxOutputTokens: number;
+  /** Chat turns (and approval decisions) one user may start per minute. */
+  turnsPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -167,6 +195,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       chainlitDemosUrl: env.CHAINLIT_DEMOS_URL,
       apiUrl: env.API_URL,
       feedbackUrl: env.FEEDBACK_URL ?? '',
+    },
+    llm: {
+      provider: env.LLM_PROVIDER,
+      model: env.LLM_MODEL,
+      apiKey: env.LLM_API_KEY,
+      baseUrl: env.LLM_BASE_URL ? stripSlash(env.LLM_BASE_URL) : undefined,
+      firstByteTimeoutMs: env.LLM_FIRST_BYTE_TIMEOUT_MS,
+      idleTimeoutMs: env.LLM_IDLE_TIMEOUT_MS,
+      maxSteps: env.LLM_MAX_STEPS,
+      maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
+      maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
     },
   };
 }

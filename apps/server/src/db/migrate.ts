@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
 import { identitySchema } from './migrations/0003-identity.ts';
+import { chatSessions } from './migrations/0005-chat-sessions.ts';
 
 /**
  * Migrations are TypeScript functions listed here in order, so the bundled server carries them
@@ -13,7 +14,11 @@ export type VersionedMigration = (dialect: Dialect) => Migration;
 const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
   '0003-identity': identitySchema,
+  '0005-chat-sessions': chatSessions,
 };
+
+/** Every migration, in the order it runs. */
+export const MIGRATION_NAMES = Object.keys(migrations);
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const provider: MigrationProvider = {

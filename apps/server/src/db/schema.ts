@@ -25,6 +25,7 @@ export interface Database {
   settings: SettingsTable;
   idp_accounts: IdpAccountsTable;
   idp_payloads: IdpPayloadsTable;
+  chat_sessions: ChatSessionsTable;
 }
 
 export interface UsersTable {
@@ -228,4 +229,13 @@ export interface IdpPayloadsTable {
   user_code: string | null;
   consumed_at: string | null;
   expires_at: string | null;
+}
+
+export interface ChatSessionsTable {
+  /** SHA-256 (hex) of the random session value in the `/chainlit` cookie. */
+  id_hash: string;
+  user_id: number;
+  agent_id: number;
+  expires_at: string;
+  created_at: string;
 }

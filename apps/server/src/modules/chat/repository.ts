@@ -1,0 +1,353 @@
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Db } from '../../db/database.ts';
+import type { AgentTool, ToolEffect } from './runtime/ports.ts';
+import type { StoredMessage, StoredPart } from './runtime/messages.ts';
+
+/**
+ * Chat persistence: sessions, threads, messages and approvals. Every query that reads or writes a
+ * user's row carries the owner (`user_id`) in its WHERE clause; messages are reached only through a
+ * thread the caller owns.
+ */
+
+const nowIso = () => new Date().toISOString();
+
+export interface AgentRow {
+  id: number;
+  user_id: number;
+  name: string;
+  description: string;
+  guidelines: string | null;
+  allow_unattended_writes: number;
+}
+
+export interface ThreadRow {
+  id: string;
+  user_id: number;
+  agent_id: number;
+  name: string;
+  origin: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApprovalRow {
+  id: string;
+  user_id: number;
+  thread_id: string;
+  run_id: string;
+  tool_call_id: string;
+  action_id: number;
+  args_hash: string;
+  args: string;
+  status: string;
+  expires_at: string;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export function createChatRepository(db: Db) {
+  const k = db.kysely;
+  return {
+    async findOwnedAgent(userId: number, agentId: number): Promise<AgentRow | undefined> {
+      return k
+        .selectFrom('agents')
+        .select(['id', 'user_id', 'name', 'description', 'guidelines', 'allow_unattended_writes'])
+        .where('id', '=', agentId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    /** The tools attached to the user's agent, straight from `agent_tools` and `actions`. */
+    async listAgentTools(userId: number, agentId: number): Promise<AgentTool[]> {
+      const rows = await k
+        .selectFrom('agent_tools')
+        .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
+        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+        .innerJoin('services', 'services.id', 'actions.service_id')
+        .select([
+          'actions.id as action_id',
+          'actions.name',
+          'actions.display_name',
+          'actions.description',
+          'actions.input_schema',
+          'actions.effect',
+        ])
+        .where('agent_tools.agent_id', '=', agentId)
+        .where('agents.user_id', '=', userId)
+        .where('services.enabled', '=', 1)
+        .orderBy('agent_tools.position')
+        .orderBy('actions.id')
+        .execute();
+      return rows.map((row) => ({
+        actionId: row.action_id,
+        name: row.name,
+        displayName: row.display_name,
+        description: row.description,
+        inputSchema: parseSchema(row.input_schema),
+        effect: (['read', 'write', 'send'].includes(row.effect) ? row.effect : 'write') as ToolEffect,
+      }));
+    },
+
+    // ---- sessions
+
+    async createSession(row: { idHash: string; userId: number; agentId: number; expiresAt: string }) {
+      await k
+        .insertInto('chat_sessions')
+        .values({
+          id_hash: row.idHash,
+          user_id: row.userId,
+          agent_id: row.agentId,
+          expires_at: row.expiresAt,
+          created_at: nowIso(),
+        })
+        .execute();
+    },
+
+    async findSession(idHash: string) {
+      return (
+        k
+          .selectFrom('chat_sessions')
+          .innerJoin('agents', 'agents.id', 'chat_sessions.agent_id')
+          .select(['chat_sessions.user_id', 'chat_sessions.agent_id'])
+          .where('chat_sessions.id_hash', '=', idHash)
+          .where('chat_sessions.expires_at', '>', nowIso())
+          // The agent must still belong to the session's user.
+          .whereRef('agents.user_id', '=', 'chat_sessions.user_id')
+          .executeTakeFirst()
+      );
+    },
+
+    async deleteSession(idHash: string) {
+      await k.deleteFrom('chat_sessions').where('id_hash', '=', idHash).execute();
+      await k.deleteFrom('chat_sessions').where('expires_at', '<=', nowIso()).execute();
+    },
+
+    // ---- threads
+
+    async listThreads(userId: number, agentId: number): Promise<ThreadRow[]> {
+      return k
+        .selectFrom('threads')
+        .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
+        .where('user_id', '=', userId)
+        .where('agent_id', '=', agentId)
+        .orderBy('updated_at', 'desc')
+        .orderBy('id')
+        .limit(200)
+        .execute();
+    },
+
+    async findThread(userId: number, agentId: number, threadId: string): Promise<ThreadRow | undefined> {
+      return k
+        .selectFrom('threads')
+        .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
+        .where('id', '=', threadId)
+        .where('user_id', '=', userId)
+        .where('agent_id', '=', agentId)
+        .executeTakeFirst();
+    },
+
+    /** Whether a thread id is taken by anyone (client-chosen ids must not collide). */
+    async threadIdExists(threadId: string): Promise<boolean> {
+      const row = await k.selectFrom('threads').select('id').where('id', '=', threadId).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async createThread(row: { id: string; userId: number; agentId: number; name: string; origin?: string }) {
+      const at = nowIso();
+      await k
+        .insertInto('threads')
+        .values({
+          id: row.id,
+          user_id: row.userId,
+          agent_id: row.agentId,
+          name: row.name,
+          origin: row.origin ?? 'chat',
+          metadata: '{}',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      return {
+        id: row.id,
+        user_id: row.userId,
+        agent_id: row.agentId,
+        name: row.name,
+        origin: row.origin ?? 'chat',
+        created_at: at,
+        updated_at: at,
+      };
+    },
+
+    async renameThread(userId: number, agentId: number, threadId: string, name: string): Promise<boolean> {
+      const result = await k
+        .updateTable('threads')
+        .set({ name, updated_at: nowIso() })
+        .where('id', '=', threadId)
+        .where('user_id', '=', userId)
+        .where('agent_id', '=', agentId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async touchThread(userId: number, threadId: string) {
+      await k
+        .updateTable('threads')
+        .set({ updated_at: nowIso() })
+        .where('id', '=', threadId)
+        .where('user_id', '=', userId)
+        .execute();
+    },
+
+    async deleteThread(userId: number, agentId: number, threadId: string): Promise<boolean> {
+      const result = await k
+        .deleteFrom('threads')
+        .where('id', '=', threadId)
+        .where('user_id', '=', userId)
+        .where('agent_id', '=', agentId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
+    // ---- messages (always through an owned thread)
+
+    async listMessages(userId: number, threadId: string): Promise<StoredMessage[]> {
+      const rows = await k
+        .selectFrom('messages')
+        .innerJoin('threads', 'threads.id', 'messages.thread_id')
+        .select(['messages.id', 'messages.role', 'messages.parts', 'messages.status', 'messages.created_at'])
+        .where('messages.thread_id', '=', threadId)
+        .where('threads.user_id', '=', userId)
+        .orderBy('messages.created_at')
+        .orderBy('messages.id')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        role: row.role as StoredMessage['role'],
+        parts: JSON.parse(row.parts) as StoredPart[],
+        status: row.status as StoredMessage['status'],
+        createdAt: row.created_at,
+      }));
+    },
+
+    async insertMessage(threadId: string, message: StoredMessage) {
+      await k
+        .insertInto('messages')
+        .values({
+          id: message.id,
+          thread_id: threadId,
+          role: message.role,
+          parts: JSON.stringify(message.parts),
+          status: message.status,
+          created_at: message.createdAt,
+        })
+        .execute();
+    },
+
+    async updateMessage(
+      userId: number,
+      threadId: string,
+      message: Pick<StoredMessage, 'id' | 'parts' | 'status'>,
+    ) {
+      const owned = await k
+        .selectFrom('threads')
+        .select('id')
+        .where('id', '=', threadId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!owned) return;
+      await k
+        .updateTable('messages')
+        .set({ parts: JSON.stringify(message.parts), status: message.status })
+        .where('id', '=', message.id)
+        .where('thread_id', '=', threadId)
+        .execute();
+    },
+
+    async deleteMessages(userId: number, threadId: string, ids: string[]) {
+      if (ids.length === 0) return;
+      const owned = await k
+        .selectFrom('threads')
+        .select('id')
+        .where('id', '=', threadId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!owned) return;
+      await k.deleteFrom('messages').where('thread_id', '=', threadId).where('id', 'in', ids).execute();
+    },
+
+    // ---- approvals
+
+    async insertApproval(row: Omit<ApprovalRow, 'decided_at' | 'created_at'>) {
+      await k
+        .insertInto('approvals')
+        .values({ ...row, created_at: nowIso(), decided_at: null })
+        .execute();
+    },
+
+    async findApproval(userId: number, approvalId: string): Promise<ApprovalRow | undefined> {
+      return k
+        .selectFrom('approvals')
+        .selectAll()
+        .where('id', '=', approvalId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    async listApprovals(userId: number, threadId: string): Promise<ApprovalRow[]> {
+      return k
+        .selectFrom('approvals')
+        .selectAll()
+        .where('thread_id', '=', threadId)
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+    },
+
+    /**
+     * The atomic step of an approval: moves `from` to `to` only if the row is still `from`, belongs
+     * to the user and (for pending rows) has not expired. Returns whether this caller won.
+     */
+    async transitionApproval(userId: number, approvalId: string, from: string, to: string): Promise<boolean> {
+      let query = k
+        .updateTable('approvals')
+        .set({ status: to, decided_at: nowIso() })
+        .where('id', '=', approvalId)
+        .where('user_id', '=', userId)
+        .where('status', '=', from);
+      if (from === 'pending') query = query.where('expires_at', '>', nowIso());
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async expirePendingApprovals(userId: number, threadId: string): Promise<string[]> {
+      const pending = await k
+        .selectFrom('approvals')
+        .select(['id', 'tool_call_id'])
+        .where('thread_id', '=', threadId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending')
+        .execute();
+      if (pending.length === 0) return [];
+      await k
+        .updateTable('approvals')
+        .set({ status: 'expired', decided_at: nowIso() })
+        .where('thread_id', '=', threadId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending')
+        .execute();
+      return pending.map((p) => p.tool_call_id);
+    },
+  };
+}
+
+export type ChatRepository = ReturnType<typeof createChatRepository>;
+
+function parseSchema(text: string): JSONSchema7 {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as JSONSchema7;
+  } catch {
+    // A broken schema becomes an empty object schema: the tool still shows, with no arguments.
+  }
+  return { type: 'object', properties: {} };
+}
