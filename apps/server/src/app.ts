@@ -7,6 +7,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { publicRoutes } from './modules/public/routes.ts';
 import { registerWebApp } from './modules/web/routes.ts';
 import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
@@ -25,6 +26,8 @@ export interface AppOptions {
   webDistDir?: string;
   /** Overrides the pino destination (tests capture log lines to check redaction). */
   logStream?: NodeJS.WritableStream;
+  /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/routes.ts. */
+  chat?: ChatModuleOptions;
 }
 
 /** What every module receives: settings, the database and the secrets vault. */
@@ -69,6 +72,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: API_PREFIX },
   );
+
+  // The chat service at /chainlit authenticates with its own session cookie or a copilot token.
+  await app.register(chatRoutes, { ...deps, ...options.chat, prefix: '/chainlit' });
 
   await registerWebApp(app, config, options.webDistDir ?? defaultWebDist());
   return app;

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -30,7 +30,10 @@ export interface TestApp {
  * Boots the real app in-process on a fresh database: a temporary SQLite file, or a new database
  * in the test PostgreSQL cluster. `env` overrides settings exactly as the environment would.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  extra: Pick<AppOptions, 'chat'> = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-test-'));
   const kind = testDatabaseKind();
   let dropDatabase = async () => {};
@@ -67,7 +70,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       callback();
     },
   });
-  const app = await buildApp({ config, db, logStream, webDistDir: path.join(dataDir, 'no-web') });
+  const app = await buildApp({ config, db, logStream, webDistDir: path.join(dataDir, 'no-web'), ...extra });
   await app.ready();
   return {
     app,

@@ -1,0 +1,531 @@
+/**
+ * The chat service at `/chainlit` — HTTP contract (the chat frame and the copilot widget use it).
+ *
+ * Authentication
+ * - `POST /chainlit/auth/header` — `Authorization: Bearer <API access token>` and `X-Agent-Id: <id>`
+ *   (or `agent-id`). Verifies the token exactly as the API does (the injected `verifyAccessToken`),
+ *   checks that the agent belongs to the user, stores a session (table `chat_sessions`, only the
+ *   SHA-256 of the value) and sets the cookie `cadre_chat_session` (HttpOnly, SameSite=Strict,
+ *   Path=/chainlit, Secure on https, 8 hours). 200 `{"success": true}`; any failure 401
+ *   `{"detail": "credentialssignin"}`.
+ * - `POST /chainlit/logout` — deletes the session and clears the cookie. 200 `{"success": true}`.
+ * - Every other route is authenticated by EITHER the session cookie OR, for the copilot widget,
+ *   `Authorization: Bearer <copilot token>` (the injected `verifyCopilotToken`; no third-party
+ *   cookie). A session is bound to one user and one agent. Missing/invalid: 401.
+ * - CSRF: with the cookie, every POST/PATCH/DELETE needs `X-Requested-With: cadre-chat` and an
+ *   `Origin` equal to PUBLIC_URL's origin (else 403). Bearer requests carry no ambient credential.
+ *
+ * Endpoints (JSON unless noted; another user's thread or approval answers 404)
+ * - `GET    /chainlit/session` — `{user:{id}, agent:{id,name,description,suggestedPrompts,tools}, model:{provider,modelId,offline,label,configured}, via}`.
+ * - `GET    /chainlit/threads` — `{data: Thread[]}` for this user and agent, newest first.
+ * - `POST   /chainlit/threads` `{name?}` — 201 Thread.
+ * - `PATCH  /chainlit/threads/:threadId` `{name}` — Thread.
+ * - `DELETE /chainlit/threads/:threadId` — 204 (stops a run in it first).
+ * - `GET    /chainlit/threads/:threadId/messages` — `{thread, messages: UIMessage[], approvals}`;
+ *   messages are AI SDK `UIMessage`s (parts `text`, `step-start`, `dynamic-tool` with `toolMetadata
+ *   {actionId, effect, durationMs}` and `approval {id, approved?, reason?}`), `metadata {status,
+ *   createdAt}` where status is complete | interrupted | error | awaiting_approval | streaming.
+ * - `POST   /chainlit/chat` — a turn. Body `{threadId?, text}` or useChat's default body `{id,
+ *   messages, trigger}` (`id` = thread id; only the last user message's text is used; `trigger:
+ *   'regenerate-message'` re-runs the last user message). A new thread is created when the id is
+ *   unknown. Answer: an AI SDK UI message stream (SSE, header `x-vercel-ai-ui-message-stream: v1`,
+ *   plus `x-thread-id`), readable by `@ai-sdk/react` v3 `useChat` with `DefaultChatTransport`. The
+ *   `start` chunk's metadata is `{threadId, runId, offline}`; the `finish` chunk's is `{status,
+ *   errorCategory?, pendingApprovals}`. Errors arrive as `error` chunks whose text is the
+ *   user-facing message; `errorCategory` is no_model | rate_limited | spend_limit | provider_down |
+ *   timeout | provider_error | limit. A write/send tool call arrives as `tool-input-available`
+ *   followed by `tool-approval-request {approvalId, toolCallId}` and the turn ends. Closing the
+ *   connection stops the run; the partial answer is saved with status `interrupted`.
+ * - `POST   /chainlit/threads/:threadId/stop` — `{stopped}`; aborts the model call and running tools.
+ * - `POST   /chainlit/approvals/:approvalId/approve` `{toolCallId?, args?}` — runs exactly the stored
+ *   call once and continues the same assistant message: a UI message stream that starts with
+ *   `tool-output-available` (or `tool-output-error`) for the call. 404 unknown or someone else's,
+ *   409 already decided / mismatching toolCallId or args / tool no longer attached, 410 expired.
+ * - `POST   /chainlit/approvals/:approvalId/deny` `{toolCallId?, reason?}` — records the denial,
+ *   reports it to the model and streams the continuation (starts with `tool-output-denied`).
+ *
+ * Every response under /chainlit sends `Content-Security-Policy: ... frame-ancestors 'self'` and
+ * `X-Frame-Options: SAMEORIGIN` (the rest of the app sends 'none' / DENY).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import cookie from '@fastify/cookie';
+import { createUIMessageStreamResponse, type UIMessageChunk } from 'ai';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CHAT_CSRF_HEADER,
+  CHAT_CSRF_VALUE,
+  CHAT_SESSION_COOKIE,
+  chatApproveRequestSchema,
+  chatAuthSuccessSchema,
+  chatDenyRequestSchema,
+  chatSessionInfoSchema,
+  chatStopResultSchema,
+  chatThreadCreateSchema,
+  chatThreadListSchema,
+  chatThreadMessagesSchema,
+  chatThreadRenameSchema,
+  chatThreadSchema,
+  chatTurnRequestSchema,
+} from '@cadre/contract';
+import type { AppDeps } from '../../app.ts';
+import { HttpError } from '../../http/errors.ts';
+import { selectModel, type ModelSelection } from './llm/select-model.ts';
+import { createChatRepository, type ThreadRow } from './repository.ts';
+import type { StoredMessage } from './runtime/messages.ts';
+import type { ToolExecutor } from './runtime/ports.ts';
+import { createChatService } from './service.ts';
+
+export interface ChatModuleOptions {
+  /** Verifies an API access token exactly as the API does (wired by the lead to the API core). */
+  verifyAccessToken?: (token: string) => Promise<{ id: number } | null>;
+  /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`). */
+  verifyCopilotToken?: (token: string) => Promise<{ userId: number; agentId: number } | null>;
+  /** The tools layer (lists attached tools, executes with the user's own connection). */
+  toolExecutor?: ToolExecutor;
+  /** Overrides the model chosen from configuration (tests). */
+  modelSelection?: ModelSelection;
+}
+
+export type ChatPluginOptions = AppDeps & ChatModuleOptions;
+
+interface ChatPrincipal {
+  userId: number;
+  agentId: number;
+  via: 'cookie' | 'copilot';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Chat routes: 'none' for the sign-in routes, otherwise a chat session or copilot token. */
+    chatAuth?: 'none' | 'session';
+  }
+}
+
+const SESSION_TTL_SECONDS = 8 * 60 * 60;
+const CREDENTIALS_SIGN_IN = 'credentialssignin';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const hashSession = (value: string) => createHash('sha256').update(value).digest('hex');
+
+const principals = new WeakMap<FastifyRequest, ChatPrincipal>();
+const principalOf = (request: FastifyRequest): ChatPrincipal => {
+  const principal = principals.get(request);
+  if (!principal) throw new HttpError(401, 'Not signed in to the chat');
+  return principal;
+};
+
+/**
+ * Without the tools layer wired in, attached tools are listed from the database and execution
+ * reports that tools are unavailable (the lead replaces this with the tools service).
+ */
+function fallbackExecutor(deps: AppDeps): ToolExecutor {
+  const repo = createChatRepository(deps.db);
+  return {
+    listAgentTools: (userId, agentId) => repo.listAgentTools(userId, agentId),
+    execute: async () => ({
+      ok: false,
+      error: 'Tool execution is not available on this server.',
+      code: 'unavailable',
+    }),
+  };
+}
+
+const bearer = (request: FastifyRequest): string | undefined => {
+  const header = request.headers.authorization;
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1];
+};
+
+const threadOut = (t: ThreadRow) => ({
+  id: t.id,
+  name: t.name,
+  origin: t.origin,
+  createdAt: t.created_at,
+  updatedAt: t.updated_at,
+});
+
+const messageOut = (m: StoredMessage) => ({
+  id: m.id,
+  role: m.role,
+  parts: m.parts as unknown as Record<string, unknown>[],
+  metadata: { status: m.status, createdAt: m.createdAt },
+});
+
+const threadParams = z.object({ threadId: z.string().max(100) });
+const approvalParams = z.object({ approvalId: z.string().max(100) });
+const errorSchema = z.object({ detail: z.string() });
+
+export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, options) => {
+  const { config, db } = options;
+  const executor = options.toolExecutor ?? fallbackExecutor(options);
+  const selection = options.modelSelection ?? selectModel(config.llm);
+  const service = createChatService({
+    db,
+    executor,
+    selection,
+    limits: {
+      maxSteps: config.llm.maxSteps,
+      maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,
+      maxOutputTokens: config.llm.maxOutputTokens,
+    },
+  });
+  const repo = service.repo;
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const secureCookie = config.publicUrl.startsWith('https:');
+
+  await app.register(cookie);
+
+  // The chat frame may be embedded by our own origin only.
+  const frameCsp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('content-security-policy', frameCsp);
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.chatAuth === 'none') return;
+    const token = bearer(request);
+    let principal: ChatPrincipal | undefined;
+    if (token !== undefined) {
+      const verified = options.verifyCopilotToken
+        ? await options.verifyCopilotToken(token).catch(() => null)
+        : null;
+      if (!verified) throw new HttpError(401, 'Invalid copilot token');
+      const agent = await repo.findOwnedAgent(verified.userId, verified.agentId);
+      if (!agent) throw new HttpError(401, 'Invalid copilot token');
+      principal = { userId: verified.userId, agentId: verified.agentId, via: 'copilot' };
+    } else {
+      const value = request.cookies[CHAT_SESSION_COOKIE];
+      const session = value ? await repo.findSession(hashSession(value)) : undefined;
+      if (!session) throw new HttpError(401, 'Not signed in to the chat');
+      if (STATE_CHANGING.has(request.method)) assertSameOriginRequest(request);
+      principal = { userId: session.user_id, agentId: session.agent_id, via: 'cookie' };
+    }
+    principals.set(request, principal);
+  });
+
+  function assertSameOriginRequest(request: FastifyRequest) {
+    if (request.headers[CHAT_CSRF_HEADER] !== CHAT_CSRF_VALUE) {
+      throw new HttpError(403, `Missing the ${CHAT_CSRF_HEADER}: ${CHAT_CSRF_VALUE} header`);
+    }
+    if (request.headers.origin !== publicOrigin) throw new HttpError(403, 'Cross-origin request refused');
+  }
+
+  /** Sends a UI message stream; a client that goes away aborts `controller`. */
+  function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>, threadId: string) {
+    const response = createUIMessageStreamResponse({ stream, headers: { 'x-thread-id': threadId } });
+    response.headers.forEach((value, key) => void reply.header(key, value));
+    reply.code(response.status);
+    return reply.send(Readable.fromWeb(response.body as unknown as NodeWebReadableStream));
+  }
+
+  function disconnectSignal(reply: FastifyReply): AbortSignal {
+    const controller = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
+    });
+    return controller.signal;
+  }
+
+  const tags = ['chat'];
+
+  app.post(
+    '/auth/header',
+    {
+      config: { public: true, chatAuth: 'none' },
+      schema: {
+        hide: true,
+        operationId: 'chatAuthHeader',
+        tags,
+        response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const token = bearer(request);
+      const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
+      const agentId =
+        typeof rawAgent === 'string' && /^\d{1,12}$/.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
+      const user =
+        token && options.verifyAccessToken ? await options.verifyAccessToken(token).catch(() => null) : null;
+      const agent = user && agentId !== undefined ? await repo.findOwnedAgent(user.id, agentId) : undefined;
+      if (!user || !agent) return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
+      const value = randomBytes(32).toString('base64url');
+      await repo.createSession({
+        idHash: hashSession(value),
+        userId: user.id,
+        agentId: agent.id,
+        expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
+      });
+      reply.setCookie(CHAT_SESSION_COOKIE, value, {
+        path: '/chainlit',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookie,
+        maxAge: SESSION_TTL_SECONDS,
+      });
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      config: { public: true, chatAuth: 'none' },
+      schema: { hide: true, operationId: 'chatLogout', tags, response: { 200: chatAuthSuccessSchema } },
+    },
+    async (request, reply) => {
+      const value = request.cookies[CHAT_SESSION_COOKIE];
+      if (value) {
+        assertSameOriginRequest(request);
+        await repo.deleteSession(hashSession(value));
+      }
+      reply.clearCookie(CHAT_SESSION_COOKIE, {
+        path: '/chainlit',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookie,
+      });
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/session',
+    {
+      config: { public: true },
+      schema: { hide: true, operationId: 'chatSession', tags, response: { 200: chatSessionInfoSchema } },
+    },
+    async (request) => {
+      const { userId, agentId, via } = principalOf(request);
+      const { agent, tools } = await service.sessionInfo(userId, agentId);
+      const suggestedPrompts = tools.length
+        ? tools.slice(0, 3).map((t) => (t.description ? `${t.displayName}: ${t.description}` : t.displayName))
+        : ['What can you do?'];
+      return {
+        user: { id: userId },
+        agent: {
+          id: agent.id,
+          name: agent.name,
+          description: agent.description,
+          suggestedPrompts,
+          tools: tools.map((t) => ({
+            name: t.name,
+            displayName: t.displayName,
+            description: t.description,
+            effect: t.effect,
+          })),
+        },
+        model: {
+          provider: selection.provider,
+          modelId: selection.modelId,
+          offline: selection.isOffline,
+          label: selection.label ?? null,
+          configured: selection.model !== undefined,
+        },
+        via,
+      };
+    },
+  );
+
+  app.get(
+    '/threads',
+    {
+      config: { public: true },
+      schema: { hide: true, operationId: 'chatListThreads', tags, response: { 200: chatThreadListSchema } },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      return { data: (await service.listThreads(userId, agentId)).map(threadOut) };
+    },
+  );
+
+  app.post(
+    '/threads',
+    {
+      config: { public: true },
+      schema: {
+        hide: true,
+        operationId: 'chatCreateThread',
+        tags,
+        body: chatThreadCreateSchema,
+        response: { 201: chatThreadSchema },
+      },
+    },
+    async (request, reply) => {
+      const { userId, agentId } = principalOf(request);
+      const thread = await service.createThread(userId, agentId, request.body?.name);
+      return reply.code(201).send(threadOut(thread));
+    },
+  );
+
+  app.patch(
+    '/threads/:threadId',
+    {
+      config: { public: true },
+      schema: {
+        hide: true,
+        operationId: 'chatRenameThread',
+        tags,
+        params: threadParams,
+        body: chatThreadRenameSchema,
+        response: { 200: chatThreadSchema },
+      },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      return threadOut(
+        await service.renameThread(userId, agentId, request.params.threadId, request.body.name),
+      );
+    },
+  );
+
+  app.delete(
+    '/threads/:threadId',
+    {
+      config: { public: true },
+      schema: { hide: true, operationId: 'chatDeleteThread', tags, params: threadParams },
+    },
+    async (request, reply) => {
+      const { userId, agentId } = principalOf(request);
+      await service.deleteThread(userId, agentId, request.params.threadId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/threads/:threadId/messages',
+    {
+      config: { public: true },
+      schema: {
+        hide: true,
+        operationId: 'chatThreadMessages',
+        tags,
+        params: threadParams,
+        response: { 200: chatThreadMessagesSchema },
+      },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      const { thread, messages, approvals } = await service.threadMessages(
+        userId,
+        agentId,
+        request.params.threadId,
+      );
+      return {
+        thread: threadOut(thread),
+        messages: messages.map(messageOut),
+        approvals: approvals.map((a) => ({
+          id: a.id,
+          toolCallId: a.tool_call_id,
+          actionId: a.action_id,
+          args: JSON.parse(a.args) as unknown,
+          status: a.status as 'pending',
+          expiresAt: a.expires_at,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/threads/:threadId/stop',
+    {
+      config: { public: true },
+      schema: {
+        hide: true,
+        operationId: 'chatStop',
+        tags,
+        params: threadParams,
+        response: { 200: chatStopResultSchema },
+      },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      return { stopped: await service.stop(userId, agentId, request.params.threadId) };
+    },
+  );
+
+  app.post(
+    '/chat',
+    {
+      config: { public: true },
+      bodyLimit: 2 * 1024 * 1024,
+      schema: { hide: true, operationId: 'chatTurn', tags, body: chatTurnRequestSchema },
+    },
+    async (request, reply) => {
+      const { userId, agentId } = principalOf(request);
+      const body = request.body;
+      const regenerate = body.trigger === 'regenerate-message';
+      const text = body.text ?? lastUserText(body.messages);
+      const { threadId, stream } = await service.startTurn({
+        userId,
+        agentId,
+        threadId: body.threadId ?? body.id,
+        text,
+        regenerate,
+        signal: disconnectSignal(reply),
+      });
+      return sendStream(reply, stream, threadId);
+    },
+  );
+
+  for (const decision of ['approve', 'deny'] as const) {
+    app.post(
+      `/approvals/:approvalId/${decision}`,
+      {
+        config: { public: true },
+        schema: {
+          hide: true,
+          operationId: decision === 'approve' ? 'chatApprove' : 'chatDeny',
+          tags,
+          params: approvalParams,
+          body: (decision === 'approve' ? chatApproveRequestSchema : chatDenyRequestSchema).optional(),
+        },
+      },
+      async (request, reply) => {
+        const { userId, agentId } = principalOf(request);
+        const body = (request.body ?? {}) as { toolCallId?: string; args?: unknown; reason?: string };
+        const { threadId, stream } = await service.decide({
+          userId,
+          agentId,
+          approvalId: request.params.approvalId,
+          decision,
+          toolCallId: body.toolCallId,
+          args: 'args' in body ? body.args : undefined,
+          reason: body.reason,
+          signal: disconnectSignal(reply),
+        });
+        return sendStream(reply, stream, threadId);
+      },
+    );
+  }
+};
+
+function lastUserText(messages: unknown[] | undefined): string | undefined {
+  if (!messages) return undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as { role?: unknown; parts?: unknown } | null;
+    if (m?.role !== 'user' || !Array.isArray(m.parts)) continue;
+    return m.parts
+      .map((p: { type?: unknown; text?: unknown }) =>
+        p?.type === 'text' && typeof p.text === 'string' ? p.text : '',
+      )
+      .join('');
+  }
+  return undefined;
+}
