@@ -18,7 +18,12 @@ function sourceFiles(dir: string): string[] {
 const files = [...sourceFiles(path.join(appsDir, 'chat/src')), ...sourceFiles(path.join(appsDir, 'web/src'))];
 // This file names the forbidden patterns in order to look for them.
 const self = fileURLToPath(import.meta.url);
-const FORBIDDEN = ['dangerously' + 'SetInnerHTML', '.inner' + 'HTML =', 'outer' + 'HTML =', 'insertAdjacent' + 'HTML'];
+const FORBIDDEN = [
+  'dangerously' + 'SetInnerHTML',
+  '.inner' + 'HTML =',
+  'outer' + 'HTML =',
+  'insertAdjacent' + 'HTML',
+];
 
 describe('code rule D4', () => {
   it('scans the chat frame and web app sources', () => {
@@ -38,7 +43,9 @@ describe('code rule D4', () => {
   it('never sandboxes an iframe with both allow-scripts and allow-same-origin', () => {
     const offenders = files.filter((f) => {
       const text = fs.readFileSync(f, 'utf8');
-      return /sandbox=[^>]*allow-scripts[^>]*allow-same-origin|sandbox=[^>]*allow-same-origin[^>]*allow-scripts/.test(text);
+      return /sandbox=[^>]*allow-scripts[^>]*allow-same-origin|sandbox=[^>]*allow-same-origin[^>]*allow-scripts/.test(
+        text,
+      );
     });
     expect(offenders).toEqual([]);
   });

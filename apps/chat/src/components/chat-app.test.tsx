@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
@@ -40,8 +40,7 @@ describe('ChatApp', () => {
     const { requests } = installFakeServer({
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': () => json({ data: [] }),
-      'POST /chainlit/chat': (r) =>
-        sse(answer((r.body as { id: string }).id, 'The sum of 2 and 3 is 5.')),
+      'POST /chainlit/chat': (r) => sse(answer((r.body as { id: string }).id, 'The sum of 2 and 3 is 5.')),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
     const empty = await screen.findByTestId('empty-state');
@@ -93,9 +92,9 @@ describe('ChatApp', () => {
     expect(alert).toHaveTextContent('The model provider is rate-limiting requests.');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Recovered answer.')).toBeInTheDocument();
-    expect((requests.filter((r) => r.url === '/chainlit/chat').at(-1)!.body as { trigger: string }).trigger).toBe(
-      'regenerate-message',
-    );
+    expect(
+      (requests.filter((r) => r.url === '/chainlit/chat').at(-1)!.body as { trigger: string }).trigger,
+    ).toBe('regenerate-message');
     expect(screen.queryByTestId('chat-error')).toBeNull();
   });
 
@@ -166,7 +165,9 @@ describe('ChatApp', () => {
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': () => json({ data: threads }),
       'PATCH /chainlit/threads/th-2': (r) => {
-        threads = threads.map((t) => (t.id === 'th-2' ? { ...t, name: (r.body as { name: string }).name } : t));
+        threads = threads.map((t) =>
+          t.id === 'th-2' ? { ...t, name: (r.body as { name: string }).name } : t,
+        );
         return json(threads[1]);
       },
       'DELETE /chainlit/threads/th-1': () => {
@@ -176,14 +177,20 @@ describe('ChatApp', () => {
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
     await screen.findByTestId('empty-state');
-    fireEvent.click(screen.getByRole('button', { name: 'Rename Second' }));
+    // jsdom has no layout: the list is reached through the drawer, as on a 375 px screen.
+    fireEvent.click(screen.getByRole('button', { name: 'Show conversations' }));
+    expect(screen.getByTestId('thread-drawer')).toBeInTheDocument();
+    fireEvent.click(
+      within(screen.getByTestId('thread-drawer')).getByRole('button', { name: 'Rename Second' }),
+    );
     const input = screen.getByRole('textbox', { name: 'Thread name' });
     await userEvent.clear(input);
     await userEvent.type(input, 'Renamed{Enter}');
-    expect(await screen.findByText('Renamed')).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: 'Delete First' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(screen.queryByText('First')).toBeNull());
+    expect((await screen.findAllByText('Renamed')).length).toBeGreaterThan(0);
+    const drawer = within(screen.getByTestId('thread-drawer'));
+    fireEvent.click(drawer.getByRole('button', { name: 'Delete First' }));
+    fireEvent.click(drawer.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryAllByText('First')).toHaveLength(0));
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(
       expect.arrayContaining(['PATCH /chainlit/threads/th-2', 'DELETE /chainlit/threads/th-1']),
     );

@@ -163,9 +163,7 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
       currentId={open?.id ?? ''}
       onNew={() => startNew(session)}
       onSelect={(id) => void openThread(session, id)}
-      onRename={(id, name) =>
-        void api.renameThread(id, name).then(refreshThreads, handleFailure)
-      }
+      onRename={(id, name) => void api.renameThread(id, name).then(refreshThreads, handleFailure)}
       onDelete={(id) =>
         void api.deleteThread(id).then(async () => {
           await refreshThreads();
@@ -233,7 +231,13 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
             {session.agent.name}
           </Text>
           {session.model.offline && (
-            <Badge colorPalette="orange" whiteSpace="normal" textAlign="end" maxW="60%" data-testid="offline-label">
+            <Badge
+              colorPalette="orange"
+              whiteSpace="normal"
+              textAlign="end"
+              maxW="60%"
+              data-testid="offline-label"
+            >
               {OFFLINE_LABEL(session)}
             </Badge>
           )}

@@ -283,7 +283,13 @@ function EditBox({
   );
 }
 
-export function EmptyState({ session, onPick }: { session: ChatSessionInfo; onPick: (text: string) => void }) {
+export function EmptyState({
+  session,
+  onPick,
+}: {
+  session: ChatSessionInfo;
+  onPick: (text: string) => void;
+}) {
   return (
     <Stack gap="3" py="8" textAlign="center" align="center" data-testid="empty-state">
       <Text fontSize="xl" fontWeight="semibold">

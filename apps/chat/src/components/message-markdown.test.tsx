@@ -36,7 +36,9 @@ const ALLOWED_SCHEMES = ['http:', 'https:', 'mailto:'];
 function assertInert(container: HTMLElement) {
   for (const element of Array.from(container.querySelectorAll('*'))) {
     for (const attribute of Array.from(element.attributes)) {
-      expect(attribute.name.toLowerCase().startsWith('on'), `${element.tagName} ${attribute.name}`).toBe(false);
+      expect(attribute.name.toLowerCase().startsWith('on'), `${element.tagName} ${attribute.name}`).toBe(
+        false,
+      );
       if (['href', 'src', 'action', 'formaction', 'xlink:href', 'srcdoc', 'data'].includes(attribute.name)) {
         const value = attribute.value.trim();
         expect(attribute.name, `${element.tagName} ${attribute.name}=${value}`).toBe('href');
@@ -44,7 +46,9 @@ function assertInert(container: HTMLElement) {
       }
     }
   }
-  expect(container.querySelector('script, iframe, object, embed, form, style, img, svg, math, input')).toBeNull();
+  expect(
+    container.querySelector('script, iframe, object, embed, form, style, img, svg, math, input'),
+  ).toBeNull();
   for (const link of Array.from(container.querySelectorAll('a'))) {
     expect(link.getAttribute('rel')).toContain('noopener');
     expect(link.getAttribute('rel')).toContain('noreferrer');
@@ -74,7 +78,9 @@ describe('MessageMarkdown renderer corpus (D1, K3)', () => {
   });
 
   it('opens links in a new tab and shows where they go', () => {
-    const { getByRole, getByText } = renderUi(<MessageMarkdown text="[the docs](https://docs.example/a?b=1)" />);
+    const { getByRole, getByText } = renderUi(
+      <MessageMarkdown text="[the docs](https://docs.example/a?b=1)" />,
+    );
     const link = getByRole('link', { name: 'the docs' });
     expect(link).toHaveAttribute('href', 'https://docs.example/a?b=1');
     expect(link).toHaveAttribute('title', 'https://docs.example/a?b=1');
@@ -102,7 +108,14 @@ describe('safeLinkUrl', () => {
   it('accepts only absolute http, https and mailto URLs', () => {
     expect(safeLinkUrl('https://a.example/x')).toBe('https://a.example/x');
     expect(safeLinkUrl('mailto:a@b.example')).toBe('mailto:a@b.example');
-    for (const bad of ['javascript:alert(1)', 'data:text/html,x', '/relative', '//evil.example', 'ftp://x', '']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      '/relative',
+      '//evil.example',
+      'ftp://x',
+      '',
+    ]) {
       expect(safeLinkUrl(bad)).toBeUndefined();
     }
   });

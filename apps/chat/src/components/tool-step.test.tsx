@@ -4,7 +4,11 @@ import type { ChatEndpoint } from '../lib/endpoint';
 import { renderUi } from '../test/render';
 import { ToolStep, type ToolCallPart } from './tool-step';
 
-const endpoint: ChatEndpoint = { baseUrl: '/chainlit', servicesUrl: 'https://app.example/services', linkTarget: '_top' };
+const endpoint: ChatEndpoint = {
+  baseUrl: '/chainlit',
+  servicesUrl: 'https://app.example/services',
+  linkTarget: '_top',
+};
 
 const part = (over: Partial<ToolCallPart>): ToolCallPart => ({
   type: 'dynamic-tool',
@@ -34,7 +38,11 @@ describe('ToolStep', () => {
   it('shows a tool error, with a reconnect link to the parent app when the connection expired', () => {
     renderUi(
       <ToolStep
-        part={part({ state: 'output-error', output: undefined, errorText: 'The Gmail connection has expired.' })}
+        part={part({
+          state: 'output-error',
+          output: undefined,
+          errorText: 'The Gmail connection has expired.',
+        })}
         endpoint={endpoint}
       />,
     );
@@ -48,7 +56,11 @@ describe('ToolStep', () => {
 
   it('shows the full arguments of a pending write and decides with the approval and call ids', () => {
     const onDecide = vi.fn();
-    const input = { title: 'Quarterly review', body: 'A'.repeat(500), attendees: ['a@x.example', 'b@x.example'] };
+    const input = {
+      title: 'Quarterly review',
+      body: 'A'.repeat(500),
+      attendees: ['a@x.example', 'b@x.example'],
+    };
     renderUi(
       <ToolStep
         part={part({

@@ -133,7 +133,12 @@ export function ToolStep({ part, endpoint, onDecide }: ToolStepProps) {
               {expired && (
                 <>
                   {' '}
-                  <Link href={endpoint.servicesUrl} target={endpoint.linkTarget} rel="noopener" color="brand.fg">
+                  <Link
+                    href={endpoint.servicesUrl}
+                    target={endpoint.linkTarget}
+                    rel="noopener"
+                    color="brand.fg"
+                  >
                     Reconnect the service
                   </Link>
                 </>

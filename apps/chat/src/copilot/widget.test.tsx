@@ -37,7 +37,9 @@ describe('copilot widget', () => {
       'GET /chainlit/session': () => json({ ...session(), via: 'copilot' }),
       'GET /chainlit/threads': () => json({ data: [] }),
     });
-    act(() => mountWidget({ chainlitServer: 'https://cadre.example/chainlit', accessToken: 'cop-tok', opened: true }));
+    act(() =>
+      mountWidget({ chainlitServer: 'https://cadre.example/chainlit', accessToken: 'cop-tok', opened: true }),
+    );
     await waitFor(() => expect(shadow().textContent).toContain('Ledger Helper'));
     expect(requests.map((r) => r.url)).toEqual([
       'https://cadre.example/chainlit/session',

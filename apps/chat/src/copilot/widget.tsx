@@ -31,7 +31,9 @@ export function callHostFunction(call: Pick<HostFunctionCall, 'name' | 'args'>):
       settled = true;
       resolve(result);
     };
-    window.dispatchEvent(new CustomEvent('chainlit-call-fn', { detail: { name: call.name, args: call.args, callback } }));
+    window.dispatchEvent(
+      new CustomEvent('chainlit-call-fn', { detail: { name: call.name, args: call.args, callback } }),
+    );
   });
 }
 

@@ -12,8 +12,11 @@ describe('frame message listener', () => {
       currentThreadId: () => 'thread-1',
       reply,
     });
-    const post = (data: unknown, origin = 'https://cadre.example', source: MessageEventSource | null = parent) =>
-      listener(new MessageEvent('message', { data, origin, source: source as Window | null }));
+    const post = (
+      data: unknown,
+      origin = 'https://cadre.example',
+      source: MessageEventSource | null = parent,
+    ) => listener(new MessageEvent('message', { data, origin, source: source as Window | null }));
     return { reply, post };
   };
 

@@ -44,6 +44,7 @@ export function describeProblem(input: {
           ? 'rate_limited'
           : undefined);
   const title = (category && TITLES[category]) ?? 'Something went wrong';
-  const detail = input.message?.trim() || (category && DETAILS[category]) || 'The answer could not be completed.';
+  const detail =
+    input.message?.trim() || (category && DETAILS[category]) || 'The answer could not be completed.';
   return { title, detail, reconnect: category === 'connection_expired' };
 }

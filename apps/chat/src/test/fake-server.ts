@@ -37,7 +37,9 @@ export const sse = (chunks: unknown[]) =>
 export const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-export function installFakeServer(routes: Record<string, (request: RecordedRequest) => Response | Promise<Response>>) {
+export function installFakeServer(
+  routes: Record<string, (request: RecordedRequest) => Response | Promise<Response>>,
+) {
   const requests: RecordedRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

@@ -21,3 +21,12 @@ if (!window.matchMedia) {
 
 // jsdom lacks scrollIntoView; the conversation keeps the newest message in view.
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
+
+// jsdom lacks ResizeObserver; Chakra's auto-resizing textarea observes its size.
+if (!('ResizeObserver' in window)) {
+  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}

@@ -12,9 +12,17 @@ describe('host-page function bridge', () => {
   it('streams a data-call-fn chunk and resolves with the answer from the same principal, once', async () => {
     const bridge = createHostFunctionBridge();
     const written: UIMessageChunk[] = [];
-    const pending = bridge.call({ ...alice, name: 'getCart', args: { id: 3 }, write: (c) => written.push(c) });
+    const pending = bridge.call({
+      ...alice,
+      name: 'getCart',
+      args: { id: 3 },
+      write: (c) => written.push(c),
+    });
     expect(written).toHaveLength(1);
-    const chunk = written[0] as unknown as { type: string; data: { callId: string; name: string; args: unknown } };
+    const chunk = written[0] as unknown as {
+      type: string;
+      data: { callId: string; name: string; args: unknown };
+    };
     expect(chunk.type).toBe('data-call-fn');
     expect(chunk.data).toMatchObject({ name: 'getCart', args: { id: 3 } });
     expect(bridge.settle(bob, chunk.data.callId, 'forged')).toBe(false);
@@ -28,7 +36,13 @@ describe('host-page function bridge', () => {
   it('settles as an error when the run stops or nobody answers', async () => {
     const bridge = createHostFunctionBridge({ timeoutMs: 5 });
     const controller = new AbortController();
-    const stopped = bridge.call({ ...alice, name: 'f', args: {}, write: () => {}, signal: controller.signal });
+    const stopped = bridge.call({
+      ...alice,
+      name: 'f',
+      args: {},
+      write: () => {},
+      signal: controller.signal,
+    });
     controller.abort();
     await expect(stopped).resolves.toMatchObject({ ok: false });
     await expect(bridge.call({ ...alice, name: 'g', args: {}, write: () => {} })).resolves.toMatchObject({
@@ -84,7 +98,12 @@ describe('POST /chainlit/fn-results/:callId', () => {
       write: (c) => (callId = (c as unknown as { data: { callId: string } }).data.callId),
     });
     const post = (id: string, body: unknown, user = 'alice') =>
-      app.inject({ method: 'POST', url: `/chainlit/fn-results/${id}`, payload: body as object, headers: { 'x-test-user': user } });
+      app.inject({
+        method: 'POST',
+        url: `/chainlit/fn-results/${id}`,
+        payload: body as object,
+        headers: { 'x-test-user': user },
+      });
     expect((await post(callId, { result: 1 }, 'bob')).statusCode).toBe(404);
     expect((await post('nope', { result: 1 })).statusCode).toBe(404);
     expect((await post(callId, { result: 1, extra: true })).statusCode).toBeGreaterThanOrEqual(400);

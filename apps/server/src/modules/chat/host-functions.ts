@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dynamicTool, jsonSchema, type UIMessageChunk } from 'ai';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.ts';
@@ -118,7 +119,7 @@ const resultBody = z.strictObject({ result: z.unknown() });
  */
 export const hostFunctionRoutes: FastifyPluginAsyncZod<{
   bridge: HostFunctionBridge;
-  principalOf: (request: import('fastify').FastifyRequest) => { userId: number; agentId: number };
+  principalOf: (request: FastifyRequest) => { userId: number; agentId: number };
 }> = async (app, { bridge, principalOf }) => {
   app.post(
     '/fn-results/:callId',

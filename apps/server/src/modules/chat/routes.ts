@@ -73,11 +73,13 @@ import {
 } from '@cadre/contract';
 import type { AppDeps } from '../../app.ts';
 import { HttpError } from '../../http/errors.ts';
+import { createHostFunctionBridge, hostFunctionRoutes } from './host-functions.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type ThreadRow } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import { createChatService } from './service.ts';
+import { registerChatStatic } from './static.ts';
 
 export interface ChatModuleOptions {
   /** Verifies an API access token exactly as the API does (wired by the lead to the API core). */
@@ -244,6 +246,11 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   }
 
   const tags = ['chat'];
+
+  // The chat frame's page and assets, the copilot bundle (static.ts), and host-page function results
+  // for the copilot (host-functions.ts).
+  await registerChatStatic(app);
+  await app.register(hostFunctionRoutes, { bridge: createHostFunctionBridge(), principalOf });
 
   app.post(
     '/auth/header',

@@ -57,7 +57,11 @@ describe('chat frame static files', () => {
     const api = await app.inject({ url: '/chainlit/unknown', headers: { accept: 'application/json' } });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ detail: 'Not Found' });
-    for (const url of ['/chainlit/assets/..%2Fsecret.txt', '/chainlit/assets/../secret.txt', '/chainlit/secret.txt']) {
+    for (const url of [
+      '/chainlit/assets/..%2Fsecret.txt',
+      '/chainlit/assets/../secret.txt',
+      '/chainlit/secret.txt',
+    ]) {
       const res = await app.inject({ url, headers: { accept: 'application/json' } });
       expect(res.body).not.toContain('not served');
     }

@@ -59,11 +59,14 @@ export async function registerChatStatic(app: FastifyInstance, distDir: string =
     hasFrame ? send(reply, indexFile, 'no-cache') : notFound(reply),
   );
 
-  app.get<{ Params: { file: string } }>('/assets/:file', { config, schema: { hide: true } }, (request, reply) =>
-    assets.has(request.params.file)
-      ? // Vite puts content hashes in asset names, so they never change under the same URL.
-        send(reply, path.join(assetsDir, request.params.file), 'public, max-age=31536000, immutable')
-      : notFound(reply),
+  app.get<{ Params: { file: string } }>(
+    '/assets/:file',
+    { config, schema: { hide: true } },
+    (request, reply) =>
+      assets.has(request.params.file)
+        ? // Vite puts content hashes in asset names, so they never change under the same URL.
+          send(reply, path.join(assetsDir, request.params.file), 'public, max-age=31536000, immutable')
+        : notFound(reply),
   );
 
   app.get('/copilot/index.js', { config, schema: { hide: true } }, (_request, reply) => {
