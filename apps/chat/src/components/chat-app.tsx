@@ -235,10 +235,21 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
               colorPalette="orange"
               whiteSpace="normal"
               textAlign="end"
-              maxW="60%"
               data-testid="offline-label"
+              title={OFFLINE_LABEL(session)}
+              display={drawerOnly ? 'none' : { base: 'none', md: 'inline-flex' }}
             >
               {OFFLINE_LABEL(session)}
+            </Badge>
+          )}
+          {session.model.offline && (
+            <Badge
+              colorPalette="orange"
+              flexShrink={0}
+              title={OFFLINE_LABEL(session)}
+              display={drawerOnly ? 'inline-flex' : { base: 'inline-flex', md: 'none' }}
+            >
+              Offline model
             </Badge>
           )}
           {!session.model.offline && !session.model.configured && (
