@@ -75,6 +75,7 @@ const envSchema = z
     LLM_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
     LLM_MAX_TOOL_CALLS_PER_TURN: z.coerce.number().int().min(1).max(200).default(10),
     LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).max(200_000).default(4096),
+    CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.DISABLE_AUTH && env.NODE_ENV === 'production') {
@@ -134,6 +135,8 @@ export interface LlmConfig {
   maxSteps: number;
   maxToolCallsPerTurn: number;
   maxOutputTokens: number;
+  /** Chat turns (and approval decisions) one user may start per minute. */
+  turnsPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -203,6 +206,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxSteps: env.LLM_MAX_STEPS,
       maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
       maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
     },
   };
 }

@@ -273,3 +273,67 @@ describe('chat service HTTP', () => {
     expect(JSON.parse(stored[0]!.parts)).toEqual([{ type: 'text', text: 'add 10 and 20' }]);
   });
 });
+
+describe('chat turn rate limit', () => {
+  it('answers 429 with Retry-After past CHAT_TURNS_PER_MINUTE', async () => {
+    const {
+      chatHarness: harness,
+      seedUser: user,
+      seedAgent: agentOf,
+    } = await import('./support/chat-fixtures.ts');
+    const h = await harness({ CHAT_TURNS_PER_MINUTE: '2' });
+    try {
+      const carol = await user(h.db, 'carol');
+      const agent = await agentOf(h.db, carol);
+      const headers = await h.signIn(carol, agent);
+      const send = () =>
+        h.t.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text: 'hello' } });
+      expect((await send()).statusCode).toBe(200);
+      expect((await send()).statusCode).toBe(200);
+      const limited = await send();
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await h.t.close();
+    }
+  });
+});
+
+describe('no model configured', () => {
+  it('says so in the session info and as a categorised error in the turn', async () => {
+    const {
+      chatHarness: harness,
+      seedUser: user,
+      seedAgent: agentOf,
+    } = await import('./support/chat-fixtures.ts');
+    const h = await harness({ LLM_PROVIDER: 'anthropic' }, { modelFromConfig: true });
+    try {
+      const dave = await user(h.db, 'dave');
+      const agent = await agentOf(h.db, dave);
+      const headers = await h.signIn(dave, agent);
+      const info = await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers });
+      expect(info.json().model).toMatchObject({ provider: 'anthropic', offline: false, configured: false });
+      const res = await h.t.app.inject({
+        method: 'POST',
+        url: '/chainlit/chat',
+        headers,
+        payload: { text: 'hello' },
+      });
+      const chunks = uiChunks(res.body);
+      expect(chunks).toContainEqual({
+        type: 'data-error',
+        data: { category: 'no_model', message: expect.stringContaining('LLM_PROVIDER') },
+      });
+      expect(chunks).toContainEqual(expect.objectContaining({ type: 'error' }));
+      const stored = await h.db.kysely
+        .selectFrom('messages')
+        .selectAll()
+        .where('role', '=', 'assistant')
+        .executeTakeFirstOrThrow();
+      expect(stored.status).toBe('error');
+      expect(JSON.parse(stored.parts)).toEqual([expect.objectContaining({ type: 'data-error' })]);
+    } finally {
+      await h.t.close();
+    }
+  });
+});

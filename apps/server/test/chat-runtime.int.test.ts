@@ -22,6 +22,7 @@ import {
 } from './support/chat-fixtures.ts';
 import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
+import { createChatService } from '../src/modules/chat/service.ts';
 
 /**
  * The agent runtime behind /chainlit/chat: the offline model end to end, multi-step tool use,
@@ -437,6 +438,80 @@ describe('chat runtime', () => {
     const res = await turn({ text: 'hi' });
     const error = uiChunks(res.body).find((c) => c.type === 'error') as { errorText: string };
     expect(error.errorText).toContain('spend limit');
+  });
+
+  it('unattended (trigger) runs refuse write/send tools unless the owner allowed them', async () => {
+    const service = createChatService({
+      db: h.db,
+      executor: h.tools.executor,
+      selection: h.model.selection,
+      limits: { maxSteps: 4, maxToolCallsPerTurn: 4, maxOutputTokens: 256 },
+    });
+    const script = () =>
+      scriptedModel((_o, n) =>
+        n === 0
+          ? [
+              toolCallPart(`u-${crypto.randomUUID()}`, 'gmail_send', { to: 'a@b.c', body: 'event' }),
+              finishPart('tool-calls'),
+            ]
+          : [...textParts('ok'), finishPart('stop')],
+      );
+    h.model.slot.model = script();
+    const refused = await service.runUnattended({
+      userId: alice,
+      agentId: agent,
+      text: 'new event: invoice paid',
+    });
+    expect(refused.status).toBe('complete');
+    expect(h.tools.calls).toHaveLength(0);
+    const thread = await h.db.kysely
+      .selectFrom('threads')
+      .selectAll()
+      .where('id', '=', refused.threadId)
+      .executeTakeFirstOrThrow();
+    expect(thread).toMatchObject({ origin: 'trigger', user_id: alice });
+    const stored = await messages(refused.threadId);
+    expect(stored.messages[1].parts).toContainEqual(
+      expect.objectContaining({
+        type: 'dynamic-tool',
+        state: 'output-error',
+        errorText: expect.stringContaining('unattended'),
+      }),
+    );
+    expect(
+      await h.db.kysely
+        .selectFrom('approvals')
+        .select('id')
+        .where('thread_id', '=', refused.threadId)
+        .execute(),
+    ).toEqual([]);
+
+    await h.db.kysely
+      .updateTable('agents')
+      .set({ allow_unattended_writes: 1 })
+      .where('id', '=', agent)
+      .execute();
+    try {
+      h.model.slot.model = script();
+      const allowed = await service.runUnattended({
+        userId: alice,
+        agentId: agent,
+        text: 'new event: invoice paid',
+      });
+      expect(allowed.status).toBe('complete');
+      expect(h.tools.calls).toEqual([
+        expect.objectContaining({ userId: alice, actionId: email, args: { to: 'a@b.c', body: 'event' } }),
+      ]);
+    } finally {
+      await h.db.kysely
+        .updateTable('agents')
+        .set({ allow_unattended_writes: 0 })
+        .where('id', '=', agent)
+        .execute();
+    }
+    await expect(service.runUnattended({ userId: bob, agentId: agent, text: 'x' })).rejects.toMatchObject({
+      statusCode: 404,
+    });
   });
 
   describe('stop and disconnect (R8)', () => {

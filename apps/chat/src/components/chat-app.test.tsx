@@ -98,6 +98,29 @@ describe('ChatApp', () => {
     expect(screen.queryByTestId('chat-error')).toBeNull();
   });
 
+  it('shows the run error the server streams as a data-error part (no model configured)', async () => {
+    installFakeServer({
+      'GET /chainlit/session': () =>
+        json(session({ offline: false, provider: 'openai', label: null, configured: false })),
+      'GET /chainlit/threads': () => json({ data: [] }),
+      'POST /chainlit/chat': (r) =>
+        sse([
+          { type: 'start', messageId: 'a-1', messageMetadata: { threadId: (r.body as { id: string }).id } },
+          { type: 'data-error', data: { category: 'no_model', message: 'No LLM provider is configured.' } },
+          { type: 'error', errorText: 'No LLM provider is configured.' },
+          { type: 'finish', messageMetadata: { status: 'error', errorCategory: 'no_model' } },
+        ]),
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
+    await screen.findByTestId('empty-state');
+    expect(screen.getByText('No model configured')).toBeInTheDocument();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hi{Enter}');
+    const alert = await screen.findByTestId('chat-error');
+    expect(alert).toHaveTextContent('No model is configured');
+    expect(alert).toHaveTextContent('No LLM provider is configured.');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
   it('resumes the remembered thread; Approve posts to that approval and streams into the same message', async () => {
     sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
     const pending = {

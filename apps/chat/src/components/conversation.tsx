@@ -18,6 +18,11 @@ export interface HostFunctionCall {
   args: unknown;
 }
 
+interface RunErrorPart {
+  type: 'data-error';
+  data: { category?: string; message?: string };
+}
+
 interface FinishMetadata {
   status?: string;
   errorCategory?: string;
@@ -140,13 +145,20 @@ export function Conversation({
 
   const last = messages.at(-1);
   const lastMeta = (last?.role === 'assistant' ? last.metadata : undefined) as FinishMetadata | undefined;
+  // A run error arrives as a `data-error` part {category, message} (stored with the message too).
+  const lastRunError =
+    last?.role === 'assistant'
+      ? (last.parts.findLast((p) => p.type === 'data-error') as RunErrorPart | undefined)
+      : undefined;
   const problem: ChatProblem | null =
     decideProblem ??
-    (error
-      ? describeProblem({ category: lastMeta?.errorCategory, message: error.message })
-      : lastMeta?.errorCategory && status === 'ready'
-        ? describeProblem({ category: lastMeta.errorCategory })
-        : null);
+    (lastRunError
+      ? describeProblem({ category: lastRunError.data.category, message: lastRunError.data.message })
+      : error
+        ? describeProblem({ category: lastMeta?.errorCategory, message: error.message })
+        : lastMeta?.errorCategory && status === 'ready'
+          ? describeProblem({ category: lastMeta.errorCategory })
+          : null);
   const lastUserIndex = messages.findLastIndex((m) => m.role === 'user');
 
   const retry = () => {
@@ -194,6 +206,10 @@ export function Conversation({
                 {message.parts.map((part, i) =>
                   part.type === 'text' ? (
                     <MessageMarkdown key={i} text={part.text} />
+                  ) : part.type === 'data-error' && index !== messages.length - 1 ? (
+                    <Text key={i} color="fg.error" fontSize="sm" role="note">
+                      {(part as RunErrorPart).data.message ?? 'This answer ended with an error.'}
+                    </Text>
                   ) : isToolCallPart(part) ? (
                     <ToolStep
                       key={part.toolCallId}

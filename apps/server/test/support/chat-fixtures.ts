@@ -245,12 +245,15 @@ export interface ChatHarness {
 
 export const ORIGIN = 'http://cadre.test';
 
-export async function chatHarness(env: Record<string, string> = {}): Promise<ChatHarness> {
-  let tools!: ReturnType<typeof recordingExecutor>;
+export async function chatHarness(
+  env: Record<string, string> = {},
+  options: { modelFromConfig?: boolean } = {},
+): Promise<ChatHarness> {
+  const holder: { tools?: ReturnType<typeof recordingExecutor> } = {};
   const model = switchableModel();
   const lazyExecutor: ToolExecutor = {
-    listAgentTools: (u, a) => tools.executor.listAgentTools(u, a),
-    execute: (u, a, args, s) => tools.executor.execute(u, a, args, s),
+    listAgentTools: (u, a) => holder.tools!.executor.listAgentTools(u, a),
+    execute: (u, a, args, s) => holder.tools!.executor.execute(u, a, args, s),
   };
   const t = await createTestApp(env, {
     chat: {
@@ -263,10 +266,11 @@ export async function chatHarness(env: Record<string, string> = {}): Promise<Cha
         return match ? { userId: Number(match[1]), agentId: Number(match[2]) } : null;
       },
       toolExecutor: lazyExecutor,
-      modelSelection: model.selection,
+      modelSelection: options.modelFromConfig ? undefined : model.selection,
     },
   });
-  tools = recordingExecutor(t.db);
+  const tools = recordingExecutor(t.db);
+  holder.tools = tools;
   return {
     t,
     db: t.db,

@@ -36,6 +36,7 @@
  *   timeout | provider_error | limit. A write/send tool call arrives as `tool-input-available`
  *   followed by `tool-approval-request {approvalId, toolCallId}` and the turn ends. Closing the
  *   connection stops the run; the partial answer is saved with status `interrupted`.
+ *   More than CHAT_TURNS_PER_MINUTE turns/decisions per user per minute: 429 with Retry-After.
  * - `POST   /chainlit/threads/:threadId/stop` — `{stopped}`; aborts the model call and running tools.
  * - `POST   /chainlit/approvals/:approvalId/approve` `{toolCallId?, args?}` — runs exactly the stored
  *   call once and continues the same assistant message: a UI message stream that starts with
@@ -73,6 +74,7 @@ import {
 } from '@cadre/contract';
 import type { AppDeps } from '../../app.ts';
 import { HttpError } from '../../http/errors.ts';
+import { hitRateLimit } from '../../security/rate-limit.ts';
 import { createHostFunctionBridge, hostFunctionRoutes } from './host-functions.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type ThreadRow } from './repository.ts';
@@ -243,6 +245,19 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
     });
     return controller.signal;
+  }
+
+  /** Chat turns cost model tokens: one user gets CHAT_TURNS_PER_MINUTE, then 429 with Retry-After. */
+  async function limitTurns(userId: number) {
+    const hit = await hitRateLimit(db, `chat-turn:${userId}`, {
+      limit: config.llm.turnsPerMinute,
+      windowSeconds: 60,
+    });
+    if (!hit.allowed) {
+      throw new HttpError(429, 'Too many chat messages; wait a moment', {
+        'retry-after': String(hit.retryAfterSeconds),
+      });
+    }
   }
 
   const tags = ['chat'];
@@ -476,6 +491,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
+      await limitTurns(userId);
       const body = request.body;
       const regenerate = body.trigger === 'regenerate-message';
       const text = body.text ?? lastUserText(body.messages);
@@ -506,6 +522,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       },
       async (request, reply) => {
         const { userId, agentId } = principalOf(request);
+        await limitTurns(userId);
         const body = (request.body ?? {}) as { toolCallId?: string; args?: unknown; reason?: string };
         const { threadId, stream } = await service.decide({
           userId,

@@ -66,6 +66,7 @@ export function createChatService(deps: ChatServiceDeps) {
     signal: AbortSignal;
     prelude?: UIMessageChunk[];
     runId?: string;
+    mode?: 'interactive' | 'unattended';
   }): ReadableStream<UIMessageChunk> {
     const runId = args.runId ?? crypto.randomUUID();
     const controller = new AbortController();
@@ -96,6 +97,7 @@ export function createChatService(deps: ChatServiceDeps) {
             message: args.message,
             signal: controller.signal,
             write: (chunk) => writer.write(chunk),
+            mode: args.mode,
           });
           await repo.touchThread(args.userId, args.threadId);
           await audit({
@@ -267,6 +269,61 @@ export function createChatService(deps: ChatServiceDeps) {
         signal: input.signal,
       });
       return { threadId, stream };
+    },
+
+    /**
+     * Runs the agent without a person present (a stored trigger event): its own thread (origin
+     * 'trigger'), the same limits, and write/send tools refused unless the owner allowed
+     * unattended writes for the agent. Resolves when the run has ended.
+     */
+    async runUnattended(input: {
+      userId: number;
+      agentId: number;
+      text: string;
+      threadName?: string;
+      signal?: AbortSignal;
+    }) {
+      const { userId, agentId } = input;
+      const agent = await requireAgent(userId, agentId);
+      const threadId = crypto.randomUUID();
+      await repo.createThread({
+        id: threadId,
+        userId,
+        agentId,
+        name: (input.threadName ?? input.text).replace(/\s+/g, ' ').trim().slice(0, 60) || 'Triggered run',
+        origin: 'trigger',
+      });
+      const userMessage: StoredMessage = {
+        id: crypto.randomUUID(),
+        role: 'user',
+        parts: [{ type: 'text', text: input.text }],
+        status: 'complete',
+        createdAt: nowIso(),
+      };
+      await repo.insertMessage(threadId, userMessage);
+      const assistant: StoredMessage = {
+        id: crypto.randomUUID(),
+        role: 'assistant',
+        parts: [],
+        status: 'streaming',
+        createdAt: laterThan(userMessage.createdAt),
+      };
+      await repo.insertMessage(threadId, assistant);
+      const stream = streamRun({
+        userId,
+        agent,
+        threadId,
+        history: [userMessage],
+        message: assistant,
+        signal: input.signal ?? new AbortController().signal,
+        mode: 'unattended',
+      });
+      const reader = stream.getReader();
+      while (!(await reader.read()).done) {
+        // Drained: the run writes its results to the thread.
+      }
+      const stored = await repo.listMessages(userId, threadId);
+      return { threadId, status: stored.at(-1)?.status ?? 'error' };
     },
 
     /** Stops this user's runs in the thread. */

@@ -144,6 +144,7 @@ const llm = (
   maxSteps: 10,
   maxToolCallsPerTurn: 10,
   maxOutputTokens: 256,
+  turnsPerMinute: 30,
   ...overrides,
 });
 
