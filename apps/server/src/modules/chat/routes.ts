@@ -75,11 +75,13 @@ import {
 import type { AppDeps } from '../../app.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
+import { createHostFunctionBridge, hostFunctionRoutes } from './host-functions.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type ThreadRow } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import { createChatService } from './service.ts';
+import { registerChatStatic } from './static.ts';
 
 export interface ChatModuleOptions {
   /** Verifies an API access token exactly as the API does (wired by the lead to the API core). */
@@ -259,6 +261,11 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   }
 
   const tags = ['chat'];
+
+  // The chat frame's page and assets, the copilot bundle (static.ts), and host-page function results
+  // for the copilot (host-functions.ts).
+  await registerChatStatic(app);
+  await app.register(hostFunctionRoutes, { bridge: createHostFunctionBridge(), principalOf });
 
   app.post(
     '/auth/header',

@@ -1,0 +1,221 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChatEndpoint } from '../lib/endpoint';
+import { installFakeServer, json, session, sse } from '../test/fake-server';
+import { renderUi } from '../test/render';
+import { ChatApp } from './chat-app';
+
+const endpoint: ChatEndpoint = {
+  baseUrl: '/chainlit',
+  servicesUrl: 'https://cadre.example/services',
+  linkTarget: '_top',
+};
+
+const thread = (id: string, name: string) => ({
+  id,
+  name,
+  origin: 'chat',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+const answer = (threadId: string, text: string, finish: Record<string, unknown> = { status: 'complete' }) => [
+  { type: 'start', messageId: 'a-1', messageMetadata: { threadId, runId: 'r-1', offline: true } },
+  { type: 'start-step' },
+  { type: 'text-start', id: 't1' },
+  ...text.split(' ').map((w, i) => ({ type: 'text-delta', id: 't1', delta: i ? ` ${w}` : w })),
+  { type: 'text-end', id: 't1' },
+  { type: 'finish-step' },
+  { type: 'finish', messageMetadata: finish },
+];
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+describe('ChatApp', () => {
+  it('shows the empty state with the agent and its prompts; a prompt is sent and the answer streams in', async () => {
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: [] }),
+      'POST /chainlit/chat': (r) => sse(answer((r.body as { id: string }).id, 'The sum of 2 and 3 is 5.')),
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    const empty = await screen.findByTestId('empty-state');
+    expect(empty).toHaveTextContent('Ledger Helper');
+    expect(empty).toHaveTextContent('Adds up numbers and keeps notes.');
+    expect(screen.getByTestId('offline-label')).toHaveTextContent(
+      'Offline model — configure an LLM provider for full answers',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Add 2 and 3' }));
+    expect(await screen.findByText('The sum of 2 and 3 is 5.')).toBeInTheDocument();
+    const chat = requests.find((r) => r.url === '/chainlit/chat')!;
+    expect(chat.headers['x-requested-with']).toBe('cadre-chat');
+    const body = chat.body as { id: string; trigger: string; messages: { role: string; parts: unknown[] }[] };
+    expect(body.trigger).toBe('submit-message');
+    expect(body.messages).toHaveLength(1);
+    expect(body.messages[0]!.parts).toEqual([{ type: 'text', text: 'Add 2 and 3' }]);
+    expect(sessionStorage.getItem('cadre-chat:frame:last-thread:7')).toBe(body.id);
+  });
+
+  it('says the session has ended when the session answers 401', async () => {
+    installFakeServer({ 'GET /chainlit/session': () => json({ detail: 'Not signed in to the chat' }, 401) });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
+    expect(await screen.findByText('Your chat session has ended — reopen the agent')).toBeInTheDocument();
+  });
+
+  it('shows a clear error from the stream and retries by regenerating', async () => {
+    let calls = 0;
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session({ offline: false, provider: 'openai', label: null })),
+      'GET /chainlit/threads': () => json({ data: [] }),
+      'POST /chainlit/chat': (r) => {
+        calls += 1;
+        const id = (r.body as { id: string }).id;
+        return calls === 1
+          ? sse([
+              { type: 'start', messageId: 'a-1', messageMetadata: { threadId: id } },
+              { type: 'error', errorText: 'The model provider is rate-limiting requests.' },
+              { type: 'finish', messageMetadata: { status: 'error', errorCategory: 'rate_limited' } },
+            ])
+          : sse(answer(id, 'Recovered answer.'));
+      },
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
+    await screen.findByTestId('empty-state');
+    expect(screen.queryByTestId('offline-label')).toBeNull();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+    const alert = await screen.findByTestId('chat-error');
+    expect(alert).toHaveTextContent('The model is rate-limited');
+    expect(alert).toHaveTextContent('The model provider is rate-limiting requests.');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Recovered answer.')).toBeInTheDocument();
+    expect(
+      (requests.filter((r) => r.url === '/chainlit/chat').at(-1)!.body as { trigger: string }).trigger,
+    ).toBe('regenerate-message');
+    expect(screen.queryByTestId('chat-error')).toBeNull();
+  });
+
+  it('shows the run error the server streams as a data-error part (no model configured)', async () => {
+    installFakeServer({
+      'GET /chainlit/session': () =>
+        json(session({ offline: false, provider: 'openai', label: null, configured: false })),
+      'GET /chainlit/threads': () => json({ data: [] }),
+      'POST /chainlit/chat': (r) =>
+        sse([
+          { type: 'start', messageId: 'a-1', messageMetadata: { threadId: (r.body as { id: string }).id } },
+          { type: 'data-error', data: { category: 'no_model', message: 'No LLM provider is configured.' } },
+          { type: 'error', errorText: 'No LLM provider is configured.' },
+          { type: 'finish', messageMetadata: { status: 'error', errorCategory: 'no_model' } },
+        ]),
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
+    await screen.findByTestId('empty-state');
+    expect(screen.getByText('No model configured')).toBeInTheDocument();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hi{Enter}');
+    const alert = await screen.findByTestId('chat-error');
+    expect(alert).toHaveTextContent('No model is configured');
+    expect(alert).toHaveTextContent('No LLM provider is configured.');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  it('resumes the remembered thread; Approve posts to that approval and streams into the same message', async () => {
+    sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
+    const pending = {
+      type: 'dynamic-tool',
+      toolCallId: 'call-1',
+      toolName: 'notes_create',
+      title: 'Create note',
+      state: 'approval-requested',
+      input: { title: 'Groceries', body: 'milk, eggs' },
+      approval: { id: 'ap-42' },
+      toolMetadata: { actionId: 3, effect: 'write' },
+    };
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Groceries'), thread('th-2', 'Older')] }),
+      'GET /chainlit/threads/th-1/messages': () =>
+        json({
+          thread: thread('th-1', 'Groceries'),
+          messages: [
+            {
+              id: 'u-1',
+              role: 'user',
+              parts: [{ type: 'text', text: 'note groceries' }],
+              metadata: { status: 'complete', createdAt: '2026-01-01T00:00:00.000Z' },
+            },
+            {
+              id: 'a-1',
+              role: 'assistant',
+              parts: [{ type: 'step-start' }, pending],
+              metadata: { status: 'awaiting_approval', createdAt: '2026-01-01T00:00:01.000Z' },
+            },
+          ],
+          approvals: [],
+        }),
+      'POST /chainlit/approvals/ap-42/approve': () =>
+        sse([
+          { type: 'start', messageId: 'a-1', messageMetadata: { threadId: 'th-1' } },
+          { type: 'tool-output-available', toolCallId: 'call-1', output: { id: 'note-9' }, dynamic: true },
+          { type: 'start-step' },
+          { type: 'text-start', id: 't2' },
+          { type: 'text-delta', id: 't2', delta: 'Saved the note.' },
+          { type: 'text-end', id: 't2' },
+          { type: 'finish-step' },
+          { type: 'finish', messageMetadata: { status: 'complete' } },
+        ]),
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    expect(await screen.findByText('note groceries')).toBeInTheDocument();
+    expect(screen.getByText(/"body": "milk, eggs"/)).toBeInTheDocument();
+    expect(screen.getAllByTestId('thread-item')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Saved the note.')).toBeInTheDocument();
+    const approve = requests.find((r) => r.method === 'POST' && r.url.includes('/approvals/'))!;
+    expect(approve.url).toBe('/chainlit/approvals/ap-42/approve');
+    expect(approve.body).toEqual({ toolCallId: 'call-1' });
+    expect(approve.headers['x-requested-with']).toBe('cadre-chat');
+    expect(screen.getAllByTestId('assistant-message')).toHaveLength(1);
+    expect(screen.getByTestId('tool-step')).toHaveAttribute('data-state', 'output-available');
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('renames and deletes threads', async () => {
+    let threads = [thread('th-1', 'First'), thread('th-2', 'Second')];
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: threads }),
+      'PATCH /chainlit/threads/th-2': (r) => {
+        threads = threads.map((t) =>
+          t.id === 'th-2' ? { ...t, name: (r.body as { name: string }).name } : t,
+        );
+        return json(threads[1]);
+      },
+      'DELETE /chainlit/threads/th-1': () => {
+        threads = threads.filter((t) => t.id !== 'th-1');
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
+    await screen.findByTestId('empty-state');
+    // jsdom has no layout: the list is reached through the drawer, as on a 375 px screen.
+    fireEvent.click(screen.getByRole('button', { name: 'Show conversations' }));
+    expect(screen.getByTestId('thread-drawer')).toBeInTheDocument();
+    fireEvent.click(
+      within(screen.getByTestId('thread-drawer')).getByRole('button', { name: 'Rename Second' }),
+    );
+    const input = screen.getByRole('textbox', { name: 'Thread name' });
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Renamed{Enter}');
+    expect((await screen.findAllByText('Renamed')).length).toBeGreaterThan(0);
+    const drawer = within(screen.getByTestId('thread-drawer'));
+    fireEvent.click(drawer.getByRole('button', { name: 'Delete First' }));
+    fireEvent.click(drawer.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryAllByText('First')).toHaveLength(0));
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['PATCH /chainlit/threads/th-2', 'DELETE /chainlit/threads/th-1']),
+    );
+  });
+});

@@ -1,0 +1,280 @@
+import { Badge, Box, Button, Flex, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import type { ChatSessionInfo, ChatThread } from '@cadre/contract';
+import type { UIMessage } from 'ai';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
+import type { ChatEndpoint } from '../lib/endpoint';
+import { Conversation, OFFLINE_LABEL, type HostFunctionCall } from './conversation';
+import { ThreadList } from './thread-list';
+
+export interface ChatAppProps {
+  endpoint: ChatEndpoint;
+  /** 'frame': side panel on wide screens, drawer on narrow ones. 'copilot': always a drawer. */
+  variant: 'frame' | 'copilot';
+  /** Where the last thread id per agent is remembered (survives a reload of the frame). */
+  storage?: Storage;
+  onCallFunction?: (call: HostFunctionCall) => Promise<unknown>;
+  onThreadChange?: (threadId: string) => void;
+}
+
+type SessionState =
+  | { kind: 'loading' }
+  | { kind: 'ready'; session: ChatSessionInfo }
+  | { kind: 'ended' }
+  | { kind: 'failed'; message: string };
+
+interface OpenThread {
+  id: string;
+  messages: UIMessage[];
+  /** Bumped to remount the conversation (a new chat or another thread). */
+  key: number;
+}
+
+const storageKey = (variant: string, agentId: number) => `cadre-chat:${variant}:last-thread:${agentId}`;
+
+export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadChange }: ChatAppProps) {
+  const api = useMemo(() => createChatApi(endpoint), [endpoint]);
+  const [state, setState] = useState<SessionState>({ kind: 'loading' });
+  const [threads, setThreads] = useState<ChatThread[]>([]);
+  const [open, setOpen] = useState<OpenThread | null>(null);
+  const [drawer, setDrawer] = useState(false);
+  const [listProblem, setListProblem] = useState<string | null>(null);
+
+  const handleFailure = useCallback((e: unknown) => {
+    if (e instanceof ChatHttpError && e.status === 401) setState({ kind: 'ended' });
+    else setListProblem(e instanceof Error ? e.message : 'The chat service could not be reached.');
+  }, []);
+
+  const remember = useCallback(
+    (session: ChatSessionInfo, threadId: string) => {
+      try {
+        storage?.setItem(storageKey(variant, session.agent.id), threadId);
+      } catch {
+        // storage may be unavailable (private mode); the thread list still works
+      }
+      onThreadChange?.(threadId);
+    },
+    [storage, variant, onThreadChange],
+  );
+
+  const startNew = useCallback(
+    (session: ChatSessionInfo) => {
+      const id = crypto.randomUUID();
+      setOpen((prev) => ({ id, messages: [], key: (prev?.key ?? 0) + 1 }));
+      remember(session, id);
+      setDrawer(false);
+    },
+    [remember],
+  );
+
+  const openThread = useCallback(
+    async (session: ChatSessionInfo, id: string) => {
+      try {
+        const loaded = await api.messages(id);
+        setOpen((prev) => ({ id, messages: toUiMessages(loaded.messages), key: (prev?.key ?? 0) + 1 }));
+        remember(session, id);
+        setDrawer(false);
+      } catch (e) {
+        if (e instanceof ChatHttpError && e.status === 404) startNew(session);
+        else handleFailure(e);
+      }
+    },
+    [api, remember, startNew, handleFailure],
+  );
+
+  const refreshThreads = useCallback(async () => {
+    try {
+      setThreads(await api.listThreads());
+      setListProblem(null);
+    } catch (e) {
+      handleFailure(e);
+    }
+  }, [api, handleFailure]);
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        const session = await api.session();
+        if (cancelled) return;
+        setState({ kind: 'ready', session });
+        const list = await api.listThreads();
+        if (cancelled) return;
+        setThreads(list);
+        let last: string | null = null;
+        try {
+          last = storage?.getItem(storageKey(variant, session.agent.id)) ?? null;
+        } catch {
+          last = null;
+        }
+        if (last && list.some((t) => t.id === last)) await openThread(session, last);
+        else startNew(session);
+      } catch (e) {
+        if (cancelled) return;
+        if (e instanceof ChatHttpError && e.status === 401) setState({ kind: 'ended' });
+        else setState({ kind: 'failed', message: e instanceof Error ? e.message : 'Unknown error' });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load once per endpoint
+  }, [api]);
+
+  if (state.kind === 'loading') {
+    return (
+      <Flex h="full" align="center" justify="center">
+        <Spinner aria-label="Loading" />
+      </Flex>
+    );
+  }
+  if (state.kind === 'ended') {
+    return (
+      <Flex h="full" align="center" justify="center" p="6" data-testid="session-ended">
+        <Stack textAlign="center" gap="2">
+          <Text fontWeight="semibold">Your chat session has ended — reopen the agent</Text>
+          <Text color="fg.muted" fontSize="sm">
+            Open the agent again from your agents list to continue.
+          </Text>
+        </Stack>
+      </Flex>
+    );
+  }
+  if (state.kind === 'failed') {
+    return (
+      <Flex h="full" align="center" justify="center" p="6">
+        <Stack textAlign="center" gap="3" role="alert">
+          <Text fontWeight="semibold">The chat could not load</Text>
+          <Text color="fg.muted" fontSize="sm">
+            {state.message}
+          </Text>
+          <Button size="sm" onClick={() => window.location.reload()}>
+            Retry
+          </Button>
+        </Stack>
+      </Flex>
+    );
+  }
+
+  const { session } = state;
+  const list = (
+    <ThreadList
+      threads={threads}
+      currentId={open?.id ?? ''}
+      onNew={() => startNew(session)}
+      onSelect={(id) => void openThread(session, id)}
+      onRename={(id, name) => void api.renameThread(id, name).then(refreshThreads, handleFailure)}
+      onDelete={(id) =>
+        void api.deleteThread(id).then(async () => {
+          await refreshThreads();
+          if (id === open?.id) startNew(session);
+        }, handleFailure)
+      }
+    />
+  );
+  const drawerOnly = variant === 'copilot';
+
+  return (
+    <Flex h="full" minH="0" position="relative" bg="bg" color="fg">
+      {!drawerOnly && (
+        <Box
+          w="64"
+          flexShrink={0}
+          borderEndWidth="1px"
+          display={{ base: 'none', md: 'block' }}
+          bg="bg.subtle"
+          data-testid="thread-panel"
+        >
+          {list}
+        </Box>
+      )}
+      {drawer && (
+        <>
+          <Box
+            position="absolute"
+            inset="0"
+            bg="blackAlpha.500"
+            zIndex="overlay"
+            onClick={() => setDrawer(false)}
+            aria-hidden
+          />
+          <Box
+            position="absolute"
+            top="0"
+            bottom="0"
+            left="0"
+            w="72"
+            maxW="85%"
+            bg="bg.panel"
+            zIndex="modal"
+            borderEndWidth="1px"
+            role="dialog"
+            aria-label="Conversations"
+            data-testid="thread-drawer"
+          >
+            {list}
+          </Box>
+        </>
+      )}
+      <Flex direction="column" flex="1" minW="0" minH="0">
+        <HStack px="3" py="2" borderBottomWidth="1px" gap="2" minH="12">
+          <Button
+            size="sm"
+            variant="ghost"
+            display={drawerOnly ? 'inline-flex' : { base: 'inline-flex', md: 'none' }}
+            onClick={() => setDrawer(true)}
+            aria-label="Show conversations"
+          >
+            ☰
+          </Button>
+          <Text fontWeight="semibold" truncate flex="1" minW="0">
+            {session.agent.name}
+          </Text>
+          {session.model.offline && (
+            <Badge
+              colorPalette="orange"
+              whiteSpace="normal"
+              textAlign="end"
+              data-testid="offline-label"
+              title={OFFLINE_LABEL(session)}
+              display={drawerOnly ? 'none' : { base: 'none', md: 'inline-flex' }}
+            >
+              {OFFLINE_LABEL(session)}
+            </Badge>
+          )}
+          {session.model.offline && (
+            <Badge
+              colorPalette="orange"
+              flexShrink={0}
+              title={OFFLINE_LABEL(session)}
+              display={drawerOnly ? 'inline-flex' : { base: 'inline-flex', md: 'none' }}
+            >
+              Offline model
+            </Badge>
+          )}
+          {!session.model.offline && !session.model.configured && (
+            <Badge colorPalette="red">No model configured</Badge>
+          )}
+        </HStack>
+        {listProblem && (
+          <Text role="alert" color="fg.error" fontSize="sm" px="3" py="1">
+            {listProblem}
+          </Text>
+        )}
+        {open && (
+          <Box flex="1" minH="0">
+            <Conversation
+              key={open.key}
+              api={api}
+              session={session}
+              threadId={open.id}
+              initialMessages={open.messages}
+              onTurnFinished={() => void refreshThreads()}
+              onCallFunction={onCallFunction}
+            />
+          </Box>
+        )}
+      </Flex>
+    </Flex>
+  );
+}

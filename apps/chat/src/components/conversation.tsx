@@ -1,0 +1,342 @@
+import { useChat } from '@ai-sdk/react';
+import { Alert, Badge, Box, Button, HStack, Link, Stack, Text, Textarea } from '@chakra-ui/react';
+import type { ChatSessionInfo } from '@cadre/contract';
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ChatApi } from '../lib/api';
+import { authHeaders, credentialsFor } from '../lib/endpoint';
+import { describeProblem, type ChatProblem } from '../lib/errors';
+import { parseUiMessageStream } from '../lib/sse';
+import { Composer } from './composer';
+import { MessageMarkdown } from './message-markdown';
+import { isToolCallPart, ToolStep } from './tool-step';
+
+/** A request from the agent to call a function of the host page (copilot only). */
+export interface HostFunctionCall {
+  callId: string;
+  name: string;
+  args: unknown;
+}
+
+interface RunErrorPart {
+  type: 'data-error';
+  data: { category?: string; message?: string };
+}
+
+interface FinishMetadata {
+  status?: string;
+  errorCategory?: string;
+}
+
+export interface ConversationProps {
+  api: ChatApi;
+  session: ChatSessionInfo;
+  threadId: string;
+  initialMessages: UIMessage[];
+  /** A turn ended (the thread list may have a new or renamed thread). */
+  onTurnFinished?: () => void;
+  /** Copilot: runs a host-page function and resolves with its result. */
+  onCallFunction?: (call: HostFunctionCall) => Promise<unknown>;
+}
+
+const textOfMessage = (message: UIMessage) =>
+  message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+
+export function Conversation({
+  api,
+  session,
+  threadId,
+  initialMessages,
+  onTurnFinished,
+  onCallFunction,
+}: ConversationProps) {
+  const endpoint = api.endpoint;
+  const callFunctionRef = useRef(onCallFunction);
+  const finishedRef = useRef(onTurnFinished);
+  useEffect(() => {
+    callFunctionRef.current = onCallFunction;
+    finishedRef.current = onTurnFinished;
+  });
+
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<UIMessage>({
+        api: `${endpoint.baseUrl}/chat`,
+        headers: authHeaders(endpoint),
+        credentials: credentialsFor(endpoint),
+        // The server keeps the history; it reads only the last user message.
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
+          const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+          return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [] } };
+        },
+      }),
+    [endpoint],
+  );
+
+  const { messages, setMessages, sendMessage, regenerate, stop, status, error, clearError } = useChat({
+    id: threadId,
+    messages: initialMessages,
+    transport,
+    experimental_throttle: 30,
+    onData: (part) => {
+      if (part.type !== 'data-call-fn') return;
+      const call = part.data as HostFunctionCall;
+      const run = callFunctionRef.current;
+      if (!run) return;
+      void run(call)
+        .then((result) => api.sendFunctionResult(call.callId, result))
+        .catch(() => api.sendFunctionResult(call.callId, { error: 'The page could not run this function.' }))
+        .catch(() => undefined);
+    },
+    onFinish: () => finishedRef.current?.(),
+  });
+
+  const [deciding, setDeciding] = useState(false);
+  const [decideProblem, setDecideProblem] = useState<ChatProblem | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const busy = status === 'submitted' || status === 'streaming' || deciding;
+
+  const bottomRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    bottomRef.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages]);
+
+  const send = (text: string) => {
+    clearError();
+    setDecideProblem(null);
+    void sendMessage({ text });
+  };
+
+  const onStop = () => {
+    void api.stop(threadId).catch(() => undefined);
+    void stop();
+  };
+
+  /** Approve/deny, then stream the run's continuation into the same assistant message. */
+  const decide = async (approvalId: string, decision: 'approve' | 'deny', toolCallId: string) => {
+    const target = messages.find((m) =>
+      m.parts.some((p) => isToolCallPart(p) && 'toolCallId' in p && p.toolCallId === toolCallId),
+    );
+    if (!target) return;
+    setDeciding(true);
+    setDecideProblem(null);
+    clearError();
+    try {
+      const body = await api.decide(approvalId, decision, toolCallId);
+      let streamError: string | undefined;
+      const updates = readUIMessageStream<UIMessage>({
+        message: target,
+        stream: parseUiMessageStream(body),
+        onError: (e) => {
+          streamError = e instanceof Error ? e.message : String(e);
+        },
+      });
+      for await (const updated of updates) {
+        setMessages((current) => current.map((m) => (m.id === updated.id ? updated : m)));
+      }
+      if (streamError) setDecideProblem(describeProblem({ message: streamError }));
+      finishedRef.current?.();
+    } catch (e) {
+      setDecideProblem(describeProblem({ message: e instanceof Error ? e.message : undefined }));
+    } finally {
+      setDeciding(false);
+    }
+  };
+
+  const last = messages.at(-1);
+  const lastMeta = (last?.role === 'assistant' ? last.metadata : undefined) as FinishMetadata | undefined;
+  // A run error arrives as a `data-error` part {category, message} (stored with the message too).
+  const lastRunError =
+    last?.role === 'assistant'
+      ? (last.parts.findLast((p) => p.type === 'data-error') as RunErrorPart | undefined)
+      : undefined;
+  const problem: ChatProblem | null =
+    decideProblem ??
+    (lastRunError
+      ? describeProblem({ category: lastRunError.data.category, message: lastRunError.data.message })
+      : error
+        ? describeProblem({ category: lastMeta?.errorCategory, message: error.message })
+        : lastMeta?.errorCategory && status === 'ready'
+          ? describeProblem({ category: lastMeta.errorCategory })
+          : null);
+  const lastUserIndex = messages.findLastIndex((m) => m.role === 'user');
+
+  const retry = () => {
+    clearError();
+    setDecideProblem(null);
+    // Re-runs the last user message (the server drops the failed answer first).
+    void regenerate();
+  };
+
+  return (
+    <Stack h="full" gap="0" minH="0">
+      <Box flex="1" overflowY="auto" px={{ base: '3', md: '6' }} py="4" minH="0">
+        <Stack gap="4" maxW="3xl" mx="auto">
+          {messages.length === 0 && <EmptyState session={session} onPick={send} />}
+          {messages.map((message, index) =>
+            message.role === 'user' ? (
+              <Box key={message.id} alignSelf="flex-end" maxW="85%" data-testid="user-message">
+                {editing !== null && index === lastUserIndex ? (
+                  <EditBox
+                    initial={editing}
+                    onCancel={() => setEditing(null)}
+                    onSave={(text) => {
+                      setEditing(null);
+                      clearError();
+                      void sendMessage({ text, messageId: message.id });
+                    }}
+                  />
+                ) : (
+                  <>
+                    <Box bg="brand.subtle" borderRadius="lg" px="3" py="2" whiteSpace="pre-wrap">
+                      <MessageMarkdown text={textOfMessage(message)} />
+                    </Box>
+                    {index === lastUserIndex && !busy && (
+                      <HStack justify="end">
+                        <Button size="2xs" variant="ghost" onClick={() => setEditing(textOfMessage(message))}>
+                          Edit
+                        </Button>
+                      </HStack>
+                    )}
+                  </>
+                )}
+              </Box>
+            ) : (
+              <Box key={message.id} data-testid="assistant-message">
+                {message.parts.map((part, i) =>
+                  part.type === 'text' ? (
+                    <MessageMarkdown key={i} text={part.text} />
+                  ) : part.type === 'data-error' && index !== messages.length - 1 ? (
+                    <Text key={i} color="fg.error" fontSize="sm" role="note">
+                      {(part as RunErrorPart).data.message ?? 'This answer ended with an error.'}
+                    </Text>
+                  ) : isToolCallPart(part) ? (
+                    <ToolStep
+                      key={part.toolCallId}
+                      part={part}
+                      endpoint={endpoint}
+                      onDecide={busy ? undefined : (id, d, callId) => void decide(id, d, callId)}
+                    />
+                  ) : null,
+                )}
+                {index === messages.length - 1 && !busy && (
+                  <HStack>
+                    <Button size="2xs" variant="ghost" onClick={() => void regenerate()}>
+                      Regenerate
+                    </Button>
+                  </HStack>
+                )}
+              </Box>
+            ),
+          )}
+          {status === 'submitted' && (
+            <Text color="fg.muted" fontSize="sm" aria-live="polite">
+              Thinking…
+            </Text>
+          )}
+          {problem && (
+            <Alert.Root status="error" data-testid="chat-error">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>{problem.title}</Alert.Title>
+                <Alert.Description>
+                  {problem.detail}
+                  {problem.reconnect && (
+                    <>
+                      {' '}
+                      <Link href={endpoint.servicesUrl} target={endpoint.linkTarget} rel="noopener">
+                        Reconnect on the Services page
+                      </Link>
+                    </>
+                  )}
+                </Alert.Description>
+              </Alert.Content>
+              <Button size="sm" variant="outline" onClick={retry} disabled={busy || lastUserIndex < 0}>
+                Retry
+              </Button>
+            </Alert.Root>
+          )}
+          <div ref={bottomRef} />
+        </Stack>
+      </Box>
+      <Box borderTopWidth="1px" px={{ base: '3', md: '6' }} py="3">
+        <Box maxW="3xl" mx="auto">
+          <Composer busy={busy} onSend={send} onStop={onStop} />
+        </Box>
+      </Box>
+    </Stack>
+  );
+}
+
+function EditBox({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave: (text: string) => void;
+  onCancel: () => void;
+}) {
+  const [text, setText] = useState(initial);
+  return (
+    <Stack gap="2" minW={{ base: '60vw', md: 'md' }}>
+      <Textarea aria-label="Edit message" value={text} onChange={(e) => setText(e.target.value)} autoresize />
+      <HStack justify="end">
+        <Button size="xs" variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button
+          size="xs"
+          bg="brand.solid"
+          color="brand.contrast"
+          disabled={!text.trim()}
+          onClick={() => onSave(text.trim())}
+        >
+          Save and resend
+        </Button>
+      </HStack>
+    </Stack>
+  );
+}
+
+export function EmptyState({
+  session,
+  onPick,
+}: {
+  session: ChatSessionInfo;
+  onPick: (text: string) => void;
+}) {
+  return (
+    <Stack gap="3" py="8" textAlign="center" align="center" data-testid="empty-state">
+      <Text fontSize="xl" fontWeight="semibold">
+        {session.agent.name}
+      </Text>
+      {session.agent.description && (
+        <Text color="fg.muted" maxW="lg">
+          {session.agent.description}
+        </Text>
+      )}
+      {session.model.offline && <Badge colorPalette="orange">{OFFLINE_LABEL(session)}</Badge>}
+      <Stack gap="2" w="full" maxW="md" pt="2">
+        {session.agent.suggestedPrompts.map((prompt) => (
+          <Button
+            key={prompt}
+            variant="outline"
+            size="sm"
+            whiteSpace="normal"
+            h="auto"
+            py="2"
+            textAlign="start"
+            justifyContent="flex-start"
+            onClick={() => onPick(prompt)}
+          >
+            {prompt}
+          </Button>
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
+
+export const OFFLINE_LABEL = (session: ChatSessionInfo) =>
+  session.model.label ?? 'Offline model — configure an LLM provider for full answers';

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * The frame <-> parent channel (H3). The frame never acts on commands from postMessage: the only
+ * message it understands is a same-origin parent asking which thread is shown, and it answers with
+ * the thread id (never a token) to our own origin only.
+ */
+export const parentMessageSchema = z.strictObject({ type: z.literal('cadre-chat:get-thread') });
+
+export interface FrameNotice {
+  type: 'cadre-chat:thread';
+  threadId: string;
+}
+
+export function createParentMessageListener(options: {
+  /** Our exact origin (location.origin). */
+  origin: string;
+  /** The window allowed to talk to us (window.parent). */
+  parent: MessageEventSource | null;
+  currentThreadId: () => string | null;
+  reply: (notice: FrameNotice) => void;
+}) {
+  return (event: MessageEvent) => {
+    if (event.origin !== options.origin) return;
+    if (!options.parent || event.source !== options.parent) return;
+    const parsed = parentMessageSchema.safeParse(event.data);
+    if (!parsed.success) return;
+    const threadId = options.currentThreadId();
+    if (threadId) options.reply({ type: 'cadre-chat:thread', threadId });
+  };
+}
+
+/** Tells the embedding page (same origin only) which thread is shown. */
+export function notifyParent(notice: FrameNotice) {
+  if (window.parent === window) return;
+  window.parent.postMessage(notice, window.location.origin);
+}

@@ -1,0 +1,89 @@
+import {
+  chatSessionInfoSchema,
+  chatThreadListSchema,
+  chatThreadMessagesSchema,
+  chatThreadSchema,
+  type ChatSessionInfo,
+  type ChatThread,
+} from '@cadre/contract';
+import type { UIMessage } from 'ai';
+import type { z } from 'zod';
+import { authHeaders, credentialsFor, type ChatEndpoint } from './endpoint';
+
+export class ChatHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function detailOf(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { detail?: unknown };
+    if (typeof body.detail === 'string') return body.detail;
+  } catch {
+    // not JSON
+  }
+  return `The chat service answered ${response.status}.`;
+}
+
+export type ThreadMessages = z.infer<typeof chatThreadMessagesSchema>;
+
+/** The chat service's JSON endpoints (see apps/server/src/modules/chat/routes.ts). */
+export function createChatApi(endpoint: ChatEndpoint) {
+  async function send(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { ...authHeaders(endpoint) };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(`${endpoint.baseUrl}${path}`, {
+      method,
+      headers,
+      credentials: credentialsFor(endpoint),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new ChatHttpError(response.status, await detailOf(response));
+    return response;
+  }
+  const json = async <T>(schema: z.ZodType<T>, method: string, path: string, body?: unknown): Promise<T> =>
+    schema.parse(await (await send(method, path, body)).json());
+
+  return {
+    endpoint,
+    session: (): Promise<ChatSessionInfo> => json(chatSessionInfoSchema, 'GET', '/session'),
+    listThreads: async (): Promise<ChatThread[]> =>
+      (await json(chatThreadListSchema, 'GET', '/threads')).data,
+    renameThread: (id: string, name: string): Promise<ChatThread> =>
+      json(chatThreadSchema, 'PATCH', `/threads/${encodeURIComponent(id)}`, { name }),
+    deleteThread: async (id: string): Promise<void> => {
+      await send('DELETE', `/threads/${encodeURIComponent(id)}`);
+    },
+    messages: (id: string): Promise<ThreadMessages> =>
+      json(chatThreadMessagesSchema, 'GET', `/threads/${encodeURIComponent(id)}/messages`),
+    stop: async (id: string): Promise<void> => {
+      await send('POST', `/threads/${encodeURIComponent(id)}/stop`);
+    },
+    /** Approves or denies a pending call; the answer is the run's continuation as a UI message stream. */
+    decide: async (
+      approvalId: string,
+      decision: 'approve' | 'deny',
+      toolCallId: string,
+    ): Promise<ReadableStream<Uint8Array>> => {
+      const response = await send('POST', `/approvals/${encodeURIComponent(approvalId)}/${decision}`, {
+        toolCallId,
+      });
+      if (!response.body) throw new ChatHttpError(502, 'The chat service sent no answer.');
+      return response.body;
+    },
+    /** Returns a host-page function's result to the run that asked for it (copilot only). */
+    sendFunctionResult: async (callId: string, result: unknown): Promise<void> => {
+      await send('POST', `/fn-results/${encodeURIComponent(callId)}`, { result: result ?? null });
+    },
+  };
+}
+
+export type ChatApi = ReturnType<typeof createChatApi>;
+
+/** Stored messages are AI SDK UI messages already. */
+export const toUiMessages = (messages: ThreadMessages['messages']): UIMessage[] =>
+  messages as unknown as UIMessage[];

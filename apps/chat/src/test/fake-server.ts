@@ -1,0 +1,57 @@
+import type { ChatSessionInfo } from '@cadre/contract';
+import { vi } from 'vitest';
+
+/** A fetch stub that answers like the chat service, and records what the frame sent. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export const session = (over: Partial<ChatSessionInfo['model']> = {}): ChatSessionInfo => ({
+  user: { id: 1 },
+  agent: {
+    id: 7,
+    name: 'Ledger Helper',
+    description: 'Adds up numbers and keeps notes.',
+    suggestedPrompts: ['Add 2 and 3', 'What can you do?'],
+    tools: [{ name: 'calculator_add', displayName: 'Add', description: 'Adds', effect: 'read' }],
+  },
+  model: {
+    provider: 'offline',
+    modelId: 'cadre-offline',
+    offline: true,
+    label: 'Offline model — configure an LLM provider for full answers',
+    configured: true,
+    ...over,
+  },
+  via: 'cookie',
+});
+
+export const sse = (chunks: unknown[]) =>
+  new Response(chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n', {
+    headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
+  });
+
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+export function installFakeServer(
+  routes: Record<string, (request: RecordedRequest) => Response | Promise<Response>>,
+) {
+  const requests: RecordedRequest[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const request = { method, url, headers, body };
+    requests.push(request);
+    const path = new URL(url, 'https://cadre.example').pathname;
+    const handler = routes[`${method} ${path}`];
+    return handler ? handler(request) : json({ detail: 'Not Found' }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { requests };
+}
