@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
+import { toolsSchema } from './migrations/0004-tools.ts';
 
 /**
  * Migrations are TypeScript functions listed here in order, so the bundled server carries them
@@ -11,6 +12,7 @@ export type VersionedMigration = (dialect: Dialect) => Migration;
 
 const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
+  '0004-tools': toolsSchema,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -23,6 +23,8 @@ export interface Database {
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
+  notes: NotesTable;
+  calendar_events: CalendarEventsTable;
 }
 
 export interface UsersTable {
@@ -200,4 +202,26 @@ export interface RateLimitsTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CalendarEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  description: Generated<string>;
+  location: Generated<string>;
+  /** ISO-8601 UTC instants. */
+  starts_at: string;
+  ends_at: string;
+  created_at: string;
+  updated_at: string;
 }
