@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import type { Config } from '../../../../config.ts';
 import type { Db } from '../../../../db/database.ts';
 import { authorizeUrl, exchangeCode } from '../../oauth2.ts';
