@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import type { ToolProvider } from './provider.ts';
 import { createBuiltinProvider } from './providers/builtin/index.ts';
+import { createComposioProvider } from './providers/composio/index.ts';
 import { createToolsService, type ToolsService } from './service.ts';
 
 declare module 'fastify' {
@@ -13,7 +14,9 @@ declare module 'fastify' {
 
 /** Builds the enabled providers and the tools service, and syncs the catalog when the app is ready. */
 export function createProviders(deps: AppDeps): ToolProvider[] {
-  return [createBuiltinProvider(deps)];
+  const providers: ToolProvider[] = [createBuiltinProvider(deps)];
+  if (deps.config.tools.composio) providers.push(createComposioProvider(deps.config));
+  return providers;
 }
 
 export async function registerTools(app: FastifyInstance, deps: AppDeps, providers = createProviders(deps)) {

@@ -3,6 +3,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound, ValidationFailure } from '../../http/errors.ts';
 import type { Vault } from '../../security/vault.ts';
+import { composioUserId } from './providers/composio/index.ts';
+import { verifyWebhook } from './providers/composio/webhook.ts';
 import { hashState, newPkce, newState, OAUTH_STATE_TTL_MS } from './oauth2.ts';
 import {
   toToolResult,
@@ -48,11 +50,28 @@ export interface RegistrationResponse {
   connectionStatus: string;
 }
 
+/** A Composio trigger event, resolved to its owner from our own connection rows (J5). */
+export interface TriggerDelivery {
+  userId: number;
+  serviceId: number;
+  triggerId: string | null;
+  triggerSlug: string | null;
+  payload: unknown;
+}
+
 export interface ToolsDeps {
   config: Config;
   db: Db;
   vault: Vault;
   providers: ToolProvider[];
+  /** Hands trigger events to the agent trigger store (the agents module sets this). */
+  onTrigger?: (event: TriggerDelivery) => Promise<void>;
+}
+
+export interface WebhookOutcome {
+  status: 200 | 400 | 401 | 503;
+  detail: string;
+  event?: { type: string; duplicate?: boolean; userIds?: number[] };
 }
 
 /** Actions of lazily synced providers (Composio) are listed again after this long. */
@@ -301,6 +320,73 @@ export function createToolsService(deps: ToolsDeps) {
         connection.external_id,
       );
       await repo.deleteConnection(db, userId, service.id);
+    },
+
+    /**
+     * `POST /api/v1/public/composio-webhook`: verifies the signature over the raw body, refuses
+     * replays by webhook id, then marks expired accounts and hands trigger messages on. Owners are
+     * found from our connection rows by account id; the payload's user id must agree.
+     */
+    async handleComposioWebhook(
+      rawBody: Buffer,
+      headers: Record<string, string | string[] | undefined>,
+    ): Promise<WebhookOutcome> {
+      const verdict = verifyWebhook({ secret: config.tools.composioWebhookSecret, headers, rawBody });
+      if (!verdict.ok) return { status: verdict.status, detail: verdict.reason };
+      let event: {
+        type?: string;
+        metadata?: {
+          connected_account_id?: string;
+          trigger_id?: string;
+          trigger_slug?: string;
+          user_id?: string;
+        };
+        data?: Record<string, unknown>;
+      };
+      try {
+        event = JSON.parse(rawBody.toString('utf8')) as typeof event;
+      } catch {
+        return { status: 400, detail: 'The webhook body is not JSON' };
+      }
+      const type = typeof event?.type === 'string' ? event.type : 'unknown';
+      if (!(await repo.recordWebhookDelivery(db, 'composio', verdict.id))) {
+        return { status: 200, detail: 'Already processed', event: { type, duplicate: true } };
+      }
+      const composioServiceIds = (
+        await db.kysely.selectFrom('services').select('id').where('provider', '=', 'composio').execute()
+      ).map((r) => r.id);
+      if (type === 'composio.connected_account.expired') {
+        const accountId = typeof event.data?.id === 'string' ? event.data.id : undefined;
+        const changed = accountId
+          ? await repo.setStatusByExternalId(db, composioServiceIds, accountId, 'EXPIRED')
+          : [];
+        return { status: 200, detail: 'Processed', event: { type, userIds: changed.map((c) => c.user_id) } };
+      }
+      if (type === 'composio.trigger.message') {
+        const accountId = event.metadata?.connected_account_id;
+        if (!accountId || !composioServiceIds.length)
+          return { status: 200, detail: 'Ignored', event: { type, userIds: [] } };
+        const owners = await db.kysely
+          .selectFrom('connections')
+          .select(['user_id', 'service_id'])
+          .where('external_id', '=', accountId)
+          .where('service_id', 'in', composioServiceIds)
+          .execute();
+        const matching = owners.filter(
+          (o) => !event.metadata?.user_id || event.metadata.user_id === composioUserId(o.user_id),
+        );
+        for (const owner of matching) {
+          await deps.onTrigger?.({
+            userId: owner.user_id,
+            serviceId: owner.service_id,
+            triggerId: event.metadata?.trigger_id ?? null,
+            triggerSlug: event.metadata?.trigger_slug ?? null,
+            payload: event.data ?? null,
+          });
+        }
+        return { status: 200, detail: 'Processed', event: { type, userIds: matching.map((o) => o.user_id) } };
+      }
+      return { status: 200, detail: 'Ignored', event: { type } };
     },
 
     /** Runs an action for a user with their own connection; the chat runtime calls this. */
