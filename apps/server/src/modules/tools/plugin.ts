@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app.ts';
 import type { ToolProvider } from './provider.ts';
 import { createBuiltinProvider } from './providers/builtin/index.ts';
 import { createComposioProvider } from './providers/composio/index.ts';
+import { createMcpProvider } from './providers/mcp/index.ts';
 import { createToolsService, type ToolsService } from './service.ts';
 
 declare module 'fastify' {
@@ -16,6 +17,7 @@ declare module 'fastify' {
 export function createProviders(deps: AppDeps): ToolProvider[] {
   const providers: ToolProvider[] = [createBuiltinProvider(deps)];
   if (deps.config.tools.composio) providers.push(createComposioProvider(deps.config));
+  providers.push(createMcpProvider(deps.config));
   return providers;
 }
 

@@ -3,7 +3,9 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound, ValidationFailure } from '../../http/errors.ts';
 import type { Vault } from '../../security/vault.ts';
+import { checkUrl, EgressError } from './egress.ts';
 import { composioUserId } from './providers/composio/index.ts';
+import { probeHttpServer, USER_SERVER_PREFIX } from './providers/mcp/index.ts';
 import { verifyWebhook } from './providers/composio/webhook.ts';
 import { hashState, newPkce, newState, OAUTH_STATE_TTL_MS } from './oauth2.ts';
 import {
@@ -131,6 +133,89 @@ export function createToolsService(deps: ToolsDeps) {
       .set({ metadata: JSON.stringify({ ...ref.metadata, actions_synced_at: Date.now() }) })
       .where('id', '=', service.id)
       .execute();
+  }
+
+  async function addCustomMcpServer(userId: number, body: unknown): Promise<ServiceView> {
+    const fail = (field: string, msg: string, type = 'value_error'): never => {
+      throw new ValidationFailure([{ loc: ['body', field], msg, type }]);
+    };
+    if (!body || typeof body !== 'object' || Array.isArray(body)) fail('body', 'Send a JSON object');
+    const input = body as Record<string, unknown>;
+    for (const forbidden of ['command', 'args', 'env', 'stdio', 'transport', 'cwd']) {
+      if (forbidden in input)
+        fail(forbidden, 'MCP servers are added by URL only; commands are never run', 'forbidden_field');
+    }
+    const allowed = new Set(['name', 'url', 'description', 'bearer_token', 'header_name', 'header_value']);
+    for (const key of Object.keys(input))
+      if (!allowed.has(key)) fail(key, 'Unknown field', 'extra_forbidden');
+    const str = (key: string, max: number, required = false) => {
+      const value = input[key];
+      if (value === undefined || value === null || value === '') {
+        if (required) fail(key, 'This field is required', 'missing');
+        return undefined;
+      }
+      if (typeof value !== 'string') return fail(key, 'Must be a string', 'string_type');
+      const trimmed = value.trim();
+      if (required && !trimmed) fail(key, 'Must not be empty');
+      if (trimmed.length > max) fail(key, `At most ${max} characters`);
+      return trimmed;
+    };
+    const name = str('name', 80, true)!;
+    const url = str('url', 2000, true)!;
+    const description = str('description', 500);
+    const bearer = str('bearer_token', 4096);
+    const headerName = str('header_name', 100);
+    const headerValue = str('header_value', 4096);
+    if ((headerName === undefined) !== (headerValue === undefined))
+      fail('header_value', 'Give both header_name and header_value');
+    if (headerName && !/^[A-Za-z0-9-]+$/.test(headerName)) fail('header_name', 'Not a valid header name');
+    if (headerName && /^(host|cookie|content-length|connection|transfer-encoding)$/i.test(headerName)) {
+      fail('header_name', 'This header cannot be set');
+    }
+    try {
+      checkUrl(url, { allowPrivate: config.tools.egressAllowPrivate });
+    } catch (err) {
+      fail('url', err instanceof EgressError ? err.message : 'The URL is not allowed');
+    }
+    const headers: Record<string, string> = {};
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    if (headerName && headerValue) headers[headerName.toLowerCase()] = headerValue;
+
+    let actions;
+    try {
+      actions = await probeHttpServer(config, { kind: 'http', url, headers });
+    } catch (err) {
+      const reason = err instanceof EgressError ? err.message : 'it did not answer as an MCP server';
+      return fail('url', `Could not connect to the MCP server: ${redactSecrets(reason, headers)}`);
+    }
+    const slug =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 60) || 'server';
+    const serviceId = await repo.upsertOwnedService(db, 'mcp', userId, {
+      key: `${USER_SERVER_PREFIX}${slug}`,
+      name,
+      description: description ?? `Your MCP server at ${new URL(url).host}`,
+      logo: null,
+      authScheme: 'NO_AUTH',
+      metadata: { url, custom: true },
+    });
+    await repo.syncActions(db, serviceId, actions);
+    await repo.saveConnection(db, userId, serviceId, {
+      status: 'ACTIVE',
+      external_id: null,
+      credentials: sealCredentials(Object.keys(headers).length ? { headers } : null),
+    });
+    return {
+      id: serviceId,
+      name,
+      description: description ?? `Your MCP server at ${new URL(url).host}`,
+      logo: null,
+      status: 'ACTIVE',
+      auth_schemes: ['NO_AUTH'],
+    };
   }
 
   return {
@@ -320,6 +405,16 @@ export function createToolsService(deps: ToolsDeps) {
         connection.external_id,
       );
       await repo.deleteConnection(db, userId, service.id);
+    },
+
+    /**
+     * A user's own remote MCP server (Streamable HTTP), visible only to them. Only a name, a URL
+     * and an optional bearer token or header are accepted: anything that could start a process
+     * (`command`, `args`, `env`, `stdio`, `transport`) is refused (F2), the URL goes through the
+     * egress guard, and nothing is expanded against the environment (G4).
+     */
+    async addCustomMcpServer(userId: number, body: unknown): Promise<ServiceView> {
+      return addCustomMcpServer(userId, body);
     },
 
     /**
