@@ -10,6 +10,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes } from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { publicRoutes } from './modules/public/routes.ts';
+import { registerTools } from './modules/tools/plugin.ts';
 import { registerWebApp } from './modules/web/routes.ts';
 import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
 
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
+  await registerTools(app, deps);
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   const identity = config.auth.builtInIssuer ? await createIdentity(deps) : undefined;

@@ -121,8 +121,9 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
   it('keeps catalog services unique per provider key, and owned ones per owner', async () => {
     const now = new Date().toISOString();
     const service = (owner: number | null) => ({
-      provider: 'builtin',
-      provider_key: 'calculator',
+      // Not a key the start-up catalog sync writes (builtin/calculator is synced at boot).
+      provider: 'mcp',
+      provider_key: 'foundation-test',
       owner_user_id: owner,
       name: 'Calculator',
       description: 'Arithmetic',

@@ -3,6 +3,7 @@ import type { Db, Dialect } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
 import { identitySchema } from './migrations/0003-identity.ts';
 import { chatSessions } from './migrations/0005-chat-sessions.ts';
+import { toolsSchema } from './migrations/0004-tools.ts';
 
 /**
  * Migrations are TypeScript functions listed here in order, so the bundled server carries them
@@ -15,6 +16,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
   '0003-identity': identitySchema,
   '0005-chat-sessions': chatSessions,
+  '0004-tools': toolsSchema,
 };
 
 /** Every migration, in the order it runs. */

@@ -26,6 +26,8 @@ export interface Database {
   idp_accounts: IdpAccountsTable;
   idp_payloads: IdpPayloadsTable;
   chat_sessions: ChatSessionsTable;
+  notes: NotesTable;
+  calendar_events: CalendarEventsTable;
 }
 
 export interface UsersTable {
@@ -238,4 +240,26 @@ export interface ChatSessionsTable {
   agent_id: number;
   expires_at: string;
   created_at: string;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CalendarEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  description: Generated<string>;
+  location: Generated<string>;
+  /** ISO-8601 UTC instants. */
+  starts_at: string;
+  ends_at: string;
+  created_at: string;
+  updated_at: string;
 }

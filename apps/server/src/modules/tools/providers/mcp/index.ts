@@ -1,0 +1,235 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Config, McpServerConfig } from '../../../../config.ts';
+import { createGuardedFetch, type EgressPolicy } from '../../egress.ts';
+import {
+  toToolResult,
+  ToolError,
+  type ActionDefinition,
+  type ActionEffect,
+  type Credentials,
+  type ServiceRef,
+  type ToolProvider,
+} from '../../provider.ts';
+
+/**
+ * MCP servers as services, their tools as actions. Operators declare servers in MCP_SERVERS
+ * (Streamable HTTP by URL, or stdio by command: configuration only, run by the SDK's
+ * StdioClientTransport, which passes only a minimal environment). Users add their own remote
+ * servers by URL only. Every HTTP request goes through the egress guard.
+ */
+
+const CALL_TIMEOUT_MS = 60_000;
+export const USER_SERVER_PREFIX = 'user-';
+
+interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+export function effectFromAnnotations(annotations: McpTool['annotations'] = {}): ActionEffect {
+  if (annotations.readOnlyHint) return 'read';
+  if (annotations.destructiveHint === false && annotations.openWorldHint) return 'send';
+  return 'write';
+}
+
+/** A remote server a client connects to: its URL and the headers to send (from config or the vault). */
+export interface HttpTarget {
+  kind: 'http';
+  url: string;
+  headers: Record<string, string>;
+}
+type Target = HttpTarget | { kind: 'stdio'; command: string; args: string[] };
+
+export function egressPolicyFor(config: Config, url: string): EgressPolicy {
+  return {
+    allowHosts: [new URL(url).hostname],
+    allowPrivate: config.tools.egressAllowPrivate,
+    timeoutMs: CALL_TIMEOUT_MS,
+  };
+}
+
+async function openClient(
+  config: Config,
+  target: Target,
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const client = new Client({ name: 'cadre', version: '1.0.0' });
+  let transport: Transport;
+  let closeFetch = async () => {};
+  if (target.kind === 'http') {
+    const guarded = createGuardedFetch(egressPolicyFor(config, target.url));
+    closeFetch = guarded.close;
+    transport = new StreamableHTTPClientTransport(new URL(target.url), {
+      fetch: guarded,
+      requestInit: { headers: target.headers },
+    });
+  } else {
+    transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'ignore' });
+  }
+  try {
+    await client.connect(transport, { timeout: 15_000 });
+  } catch (err) {
+    await client.close().catch(() => {});
+    await closeFetch().catch(() => {});
+    throw err;
+  }
+  return {
+    client,
+    close: async () => {
+      await client.close().catch(() => {});
+      await closeFetch().catch(() => {});
+    },
+  };
+}
+
+export async function listServerTools(client: Client): Promise<ActionDefinition[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const result = await client.listTools(cursor ? { cursor } : {}, { timeout: 15_000 });
+    tools.push(...(result.tools as McpTool[]));
+    if (!result.nextCursor) break;
+    cursor = result.nextCursor;
+  }
+  return tools.map((t) => ({
+    name: t.name,
+    displayName: t.annotations?.title ?? t.title ?? t.name,
+    description: t.description ?? '',
+    inputSchema: t.inputSchema ?? { type: 'object', properties: {} },
+    effect: effectFromAnnotations(t.annotations),
+    version: null,
+  }));
+}
+
+function resultText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((c: { type?: string; text?: string }) =>
+      c?.type === 'text' && typeof c.text === 'string' ? c.text : '',
+    )
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** Lists a remote server's tools once (used when a user adds their own server). */
+export async function probeHttpServer(config: Config, target: HttpTarget): Promise<ActionDefinition[]> {
+  const { client, close } = await openClient(config, target);
+  try {
+    return await listServerTools(client);
+  } finally {
+    await close();
+  }
+}
+
+export function createMcpProvider(config: Config): ToolProvider {
+  const servers = new Map<string, McpServerConfig>(config.tools.mcpServers.map((s) => [s.name, s]));
+  /** Operator servers keep one client each; a failed call drops it so the next call reconnects. */
+  const clients = new Map<string, Promise<{ client: Client; close: () => Promise<void> }>>();
+
+  function targetOf(service: ServiceRef, credentials: Credentials | null | undefined): Target {
+    if (service.key.startsWith(USER_SERVER_PREFIX)) {
+      const url = service.metadata.url;
+      if (typeof url !== 'string') throw new ToolError('provider_error', 'This MCP server has no URL');
+      const headers = (credentials?.headers ?? {}) as Record<string, string>;
+      return { kind: 'http', url, headers };
+    }
+    const server = servers.get(service.key);
+    if (!server) throw new ToolError('not_found', 'This MCP server is no longer configured');
+    return 'url' in server
+      ? { kind: 'http', url: server.url, headers: server.headers ?? {} }
+      : { kind: 'stdio', command: server.command, args: server.args };
+  }
+
+  async function withClient<T>(
+    service: ServiceRef,
+    credentials: Credentials | null | undefined,
+    fn: (c: Client) => Promise<T>,
+  ) {
+    const target = targetOf(service, credentials);
+    if (service.key.startsWith(USER_SERVER_PREFIX)) {
+      const { client, close } = await openClient(config, target);
+      try {
+        return await fn(client);
+      } finally {
+        await close();
+      }
+    }
+    let entry = clients.get(service.key);
+    if (!entry) {
+      entry = openClient(config, target);
+      clients.set(service.key, entry);
+      entry.catch(() => clients.delete(service.key));
+    }
+    try {
+      return await fn((await entry).client);
+    } catch (err) {
+      clients.delete(service.key);
+      await entry.then((e) => e.close()).catch(() => {});
+      throw err;
+    }
+  }
+
+  return {
+    id: 'mcp',
+    async listServices() {
+      return [...servers.values()].map((s) => ({
+        key: s.name,
+        name: s.name,
+        description: `Tools from the MCP server "${s.name}", set up by the operator of this Cadre server.`,
+        logo: null,
+        authScheme: 'NO_AUTH',
+        metadata: { transport: 'url' in s ? 'streamable-http' : 'stdio' },
+      }));
+    },
+    async listActions(service, credentials) {
+      return withClient(service, credentials, listServerTools);
+    },
+    async connect() {
+      return { status: 'ACTIVE' };
+    },
+    async disconnect() {
+      // Nothing is held at the server for a user.
+    },
+    async execute(_ctx, service, action, args, credentials) {
+      try {
+        const result = await withClient(service, credentials, (client) =>
+          client.callTool(
+            { name: action.name, arguments: (args ?? {}) as Record<string, unknown> },
+            undefined,
+            {
+              timeout: CALL_TIMEOUT_MS,
+            },
+          ),
+        );
+        const text = resultText(result.content);
+        if (result.isError) {
+          return { ok: false, code: 'provider_error', error: (text || 'The MCP tool failed').slice(0, 2000) };
+        }
+        return { ok: true, data: result.structuredContent ?? (text || result.content) };
+      } catch (err) {
+        const code = (err as { code?: number })?.code;
+        if (code === -32001)
+          return { ok: false, code: 'timeout', error: 'The MCP server did not answer in time' };
+        if (err instanceof Error && err.name === 'McpError') {
+          return { ok: false, code: 'provider_error', error: 'The MCP server refused the call' };
+        }
+        return toToolResult(err);
+      }
+    },
+    async close() {
+      const open = [...clients.values()];
+      clients.clear();
+      await Promise.allSettled(open.map((e) => e.then((c) => c.close())));
+    },
+  };
+}

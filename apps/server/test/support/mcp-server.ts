@@ -1,0 +1,88 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+export interface TestMcpServer {
+  url: string;
+  /** Headers of every HTTP request the server received. */
+  seenHeaders: http.IncomingHttpHeaders[];
+  seenPaths: string[];
+  close(): Promise<void>;
+}
+
+function buildServer() {
+  const server = new McpServer({ name: 'test-mcp', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    {
+      title: 'Echo',
+      description: 'Returns the text it is given',
+      inputSchema: { text: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }),
+  );
+  server.registerTool(
+    'delete_item',
+    {
+      description: 'Deletes an item',
+      inputSchema: { id: z.number() },
+      annotations: { destructiveHint: true },
+    },
+    async ({ id }) => ({ content: [{ type: 'text', text: `deleted ${id}` }] }),
+  );
+  server.registerTool(
+    'post_message',
+    {
+      description: 'Posts a message',
+      inputSchema: { text: z.string() },
+      annotations: { destructiveHint: false, openWorldHint: true },
+    },
+    async () => ({ content: [{ type: 'text', text: 'posted' }] }),
+  );
+  server.registerTool('fail', { description: 'Always fails', inputSchema: {} }, async () => ({
+    isError: true,
+    content: [{ type: 'text', text: 'upstream exploded' }],
+  }));
+  return server;
+}
+
+/** A Streamable HTTP MCP server (stateless) on 127.0.0.1, built with the SDK's own server classes. */
+export async function startMcpServer(requiredAuth?: string): Promise<TestMcpServer> {
+  const seenHeaders: http.IncomingHttpHeaders[] = [];
+  const seenPaths: string[] = [];
+  const httpServer = http.createServer(async (req, res) => {
+    seenHeaders.push(req.headers);
+    seenPaths.push(req.url ?? '');
+    if (requiredAuth && req.headers.authorization !== requiredAuth) {
+      res.writeHead(401).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const server = buildServer();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`,
+    seenHeaders,
+    seenPaths,
+    close: async () => {
+      httpServer.closeAllConnections();
+      await new Promise((resolve) => httpServer.close(resolve));
+    },
+  };
+}
