@@ -75,8 +75,32 @@ const envSchema = z
     LLM_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
     LLM_MAX_TOOL_CALLS_PER_TURN: z.coerce.number().int().min(1).max(200).default(10),
     LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).max(200_000).default(4096),
+    // Tools: the egress guard, built-in services' API hosts, OAuth2 apps, Composio, MCP servers.
+    EGRESS_ALLOW_PRIVATE: z.string().default(''),
+    BUILTIN_HACKERNEWS_URL: z.url().default('https://hacker-news.firebaseio.com'),
+    BUILTIN_HACKERNEWS_SEARCH_URL: z.url().default('https://hn.algolia.com'),
+    BUILTIN_WIKIPEDIA_URL: z.url().default('https://en.wikipedia.org'),
+    BUILTIN_BRAVE_SEARCH_URL: z.url().default('https://api.search.brave.com'),
+    BUILTIN_YOUTUBE_URL: z.url().default('https://www.googleapis.com'),
+    BUILTIN_PLACES_URL: z.url().default('https://places.googleapis.com'),
+    BUILTIN_WEATHER_URL: z.url().default('https://api.openweathermap.org'),
+    GITHUB_CLIENT_ID: optionalString,
+    GITHUB_CLIENT_SECRET: optionalString,
+    GITHUB_AUTHORIZE_URL: z.url().default('https://github.com/login/oauth/authorize'),
+    GITHUB_TOKEN_URL: z.url().default('https://github.com/login/oauth/access_token'),
+    GITHUB_API_URL: z.url().default('https://api.github.com'),
+    COMPOSIO_API_KEY: optionalString,
+    COMPOSIO_BASE_URL: z.url().default('https://backend.composio.dev'),
+    COMPOSIO_API_PREFIX: z
+      .string()
+      .regex(/^\/[A-Za-z0-9._/-]*$/, 'must be a path such as /api/v3')
+      .default('/api/v3'),
+    COMPOSIO_WEBHOOK_SECRET: optionalString,
+    MCP_SERVERS: z.string().default('[]'),
   })
   .superRefine((env, ctx) => {
+    const mcp = parseMcpServers(env.MCP_SERVERS);
+    if (typeof mcp === 'string') ctx.addIssue({ code: 'custom', path: ['MCP_SERVERS'], message: mcp });
     if (env.DISABLE_AUTH && env.NODE_ENV === 'production') {
       ctx.addIssue({
         code: 'custom',
@@ -87,6 +111,35 @@ const envSchema = z
   });
 
 export type Env = z.input<typeof envSchema>;
+
+/** An operator-declared MCP server: Streamable HTTP by URL, or stdio by command (configuration only). */
+const mcpServerSchema = z.union([
+  z.strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'letters, digits, - and _'),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+  z.strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'letters, digits, - and _'),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+  }),
+]);
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+
+function parseMcpServers(text: string): McpServerConfig[] | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return 'must be a JSON array';
+  }
+  const parsed = z.array(mcpServerSchema).safeParse(raw);
+  if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  const names = parsed.data.map((s) => s.name.toLowerCase());
+  if (new Set(names).size !== names.length) return 'server names must be unique';
+  return parsed.data;
+}
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -119,6 +172,29 @@ export interface Config {
     chainlitDemosUrl?: string;
     apiUrl?: string;
     feedbackUrl: string;
+  };
+  tools: {
+    /** Hosts or CIDRs tools may reach although private (EGRESS_ALLOW_PRIVATE). */
+    egressAllowPrivate: string[];
+    builtin: {
+      hackerNewsUrl: string;
+      hackerNewsSearchUrl: string;
+      wikipediaUrl: string;
+      braveSearchUrl: string;
+      youtubeUrl: string;
+      placesUrl: string;
+      weatherUrl: string;
+    };
+    github?: {
+      clientId: string;
+      clientSecret: string;
+      authorizeUrl: string;
+      tokenUrl: string;
+      apiUrl: string;
+    };
+    composio?: { apiKey: string; baseUrl: string; apiPrefix: string };
+    composioWebhookSecret?: string;
+    mcpServers: McpServerConfig[];
   };
   llm: LlmConfig;
 }
@@ -203,6 +279,39 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxSteps: env.LLM_MAX_STEPS,
       maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
       maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+    },
+    tools: {
+      egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      builtin: {
+        hackerNewsUrl: stripSlash(env.BUILTIN_HACKERNEWS_URL),
+        hackerNewsSearchUrl: stripSlash(env.BUILTIN_HACKERNEWS_SEARCH_URL),
+        wikipediaUrl: stripSlash(env.BUILTIN_WIKIPEDIA_URL),
+        braveSearchUrl: stripSlash(env.BUILTIN_BRAVE_SEARCH_URL),
+        youtubeUrl: stripSlash(env.BUILTIN_YOUTUBE_URL),
+        placesUrl: stripSlash(env.BUILTIN_PLACES_URL),
+        weatherUrl: stripSlash(env.BUILTIN_WEATHER_URL),
+      },
+      github:
+        env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+          ? {
+              clientId: env.GITHUB_CLIENT_ID,
+              clientSecret: env.GITHUB_CLIENT_SECRET,
+              authorizeUrl: env.GITHUB_AUTHORIZE_URL,
+              tokenUrl: env.GITHUB_TOKEN_URL,
+              apiUrl: stripSlash(env.GITHUB_API_URL),
+            }
+          : undefined,
+      composio: env.COMPOSIO_API_KEY
+        ? {
+            apiKey: env.COMPOSIO_API_KEY,
+            baseUrl: stripSlash(env.COMPOSIO_BASE_URL),
+            apiPrefix: stripSlash(env.COMPOSIO_API_PREFIX),
+          }
+        : undefined,
+      composioWebhookSecret: env.COMPOSIO_WEBHOOK_SECRET,
+      mcpServers: parseMcpServers(env.MCP_SERVERS) as McpServerConfig[],
     },
   };
 }
