@@ -24,6 +24,11 @@ export interface Database {
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
   chat_sessions: ChatSessionsTable;
+  demo_sessions: DemoSessionsTable;
+  demo_orders: DemoOrdersTable;
+  demo_refunds: DemoRefundsTable;
+  demo_tickets: DemoTicketsTable;
+  demo_activities: DemoActivitiesTable;
 }
 
 export interface UsersTable {
@@ -209,5 +214,56 @@ export interface ChatSessionsTable {
   user_id: number;
   agent_id: number;
   expires_at: string;
+  created_at: string;
+}
+
+export interface DemoSessionsTable {
+  /** SHA-256 (hex) of the random session value in the `/demos` cookie. */
+  id_hash: string;
+  user_id: number;
+  agent_id: number;
+  demo: string;
+  /** The rate-limit key of the client address that logged in. */
+  client_key: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Absolute end of the session, whatever the activity. */
+  expires_at: string;
+}
+
+export interface DemoOrdersTable {
+  user_id: number;
+  order_id: string;
+  status: string;
+  refunded_cents: number;
+  updated_at: string;
+}
+
+export interface DemoRefundsTable {
+  user_id: number;
+  id: string;
+  order_id: string;
+  amount_cents: number;
+  reason: string;
+  created_at: string;
+}
+
+export interface DemoTicketsTable {
+  user_id: number;
+  id: string;
+  subject: string;
+  order_id: string | null;
+  customer_email: string | null;
+  priority: string;
+  status: string;
+  created_at: string;
+}
+
+export interface DemoActivitiesTable {
+  user_id: number;
+  id: string;
+  lead_id: string;
+  type: string;
+  notes: string;
   created_at: string;
 }

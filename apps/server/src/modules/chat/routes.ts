@@ -88,6 +88,22 @@ export interface ChatModuleOptions {
   toolExecutor?: ToolExecutor;
   /** Overrides the model chosen from configuration (tests). */
   modelSelection?: ModelSelection;
+  /**
+   * How cookie sessions are authenticated. Default: the `/chainlit` sessions that
+   * `POST /auth/header` creates (those sign-in routes are then registered). A mount with its own
+   * strategy (the demos at `/demos`) brings its own sign-in and sign-out, so `/auth/header` and
+   * `/logout` are not registered there, and sessions of one mount are never accepted by another.
+   */
+  sessionStrategy?: ChatSessionStrategy;
+  /** Suggested prompts for the session's agent; when it gives none they are derived from the tools. */
+  suggestedPrompts?: (userId: number, agentId: number) => Promise<string[] | undefined>;
+}
+
+export interface ChatSessionStrategy {
+  /** The cookie that carries the session value. */
+  cookieName: string;
+  /** The user and agent of a session value, or undefined when it is unknown or expired. */
+  resolve(value: string): Promise<{ userId: number; agentId: number } | undefined>;
 }
 
 export type ChatPluginOptions = AppDeps & ChatModuleOptions;
@@ -172,7 +188,17 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   const publicOrigin = new URL(config.publicUrl).origin;
   const secureCookie = config.publicUrl.startsWith('https:');
 
-  await app.register(cookie);
+  const ownSignIn = options.sessionStrategy === undefined;
+  const sessions: ChatSessionStrategy = options.sessionStrategy ?? {
+    cookieName: CHAT_SESSION_COOKIE,
+    resolve: async (value) => {
+      const row = await repo.findSession(hashSession(value));
+      return row && { userId: row.user_id, agentId: row.agent_id };
+    },
+  };
+
+  // A parent plugin (the demos) may have registered the cookie parser already.
+  if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
 
   // The chat frame may be embedded by our own origin only.
   const frameCsp = [
@@ -205,11 +231,11 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       if (!agent) throw new HttpError(401, 'Invalid copilot token');
       principal = { userId: verified.userId, agentId: verified.agentId, via: 'copilot' };
     } else {
-      const value = request.cookies[CHAT_SESSION_COOKIE];
-      const session = value ? await repo.findSession(hashSession(value)) : undefined;
+      const value = request.cookies[sessions.cookieName];
+      const session = value ? await sessions.resolve(value) : undefined;
       if (!session) throw new HttpError(401, 'Not signed in to the chat');
       if (STATE_CHANGING.has(request.method)) assertSameOriginRequest(request);
-      principal = { userId: session.user_id, agentId: session.agent_id, via: 'cookie' };
+      principal = { userId: session.userId, agentId: session.agentId, via: 'cookie' };
     }
     principals.set(request, principal);
   });
@@ -239,6 +265,9 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
 
   const tags = ['chat'];
 
+  if (ownSignIn) registerSignInRoutes();
+
+  function registerSignInRoutes() {
   app.post(
     '/auth/header',
     {
@@ -291,6 +320,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       return { success: true as const };
     },
   );
+  }
 
   app.get(
     '/session',
@@ -301,7 +331,10 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     async (request) => {
       const { userId, agentId, via } = principalOf(request);
       const { agent, tools } = await service.sessionInfo(userId, agentId);
-      const suggestedPrompts = tools.length
+      const custom = options.suggestedPrompts ? await options.suggestedPrompts(userId, agentId) : undefined;
+      const suggestedPrompts = custom?.length
+        ? custom
+        : tools.length
         ? tools.slice(0, 3).map((t) => (t.description ? `${t.displayName}: ${t.description}` : t.displayName))
         : ['What can you do?'];
       return {
