@@ -9,6 +9,7 @@ import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts'
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { publicRoutes } from './modules/public/routes.ts';
+import { registerTools } from './modules/tools/plugin.ts';
 import { registerWebApp } from './modules/web/routes.ts';
 import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
 
@@ -62,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
+  await registerTools(app, deps);
 
   await app.register(
     async (api) => {

@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
+import { toolsSchema } from './migrations/0004-tools.ts';
 import { chatSessions } from './migrations/0005-chat-sessions.ts';
 import { demos } from './migrations/0006-demos.ts';
 
@@ -13,6 +14,7 @@ export type VersionedMigration = (dialect: Dialect) => Migration;
 
 const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
+  '0004-tools': toolsSchema,
   '0005-chat-sessions': chatSessions,
   '0006-demos': demos,
 };

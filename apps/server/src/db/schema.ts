@@ -29,6 +29,8 @@ export interface Database {
   demo_refunds: DemoRefundsTable;
   demo_tickets: DemoTicketsTable;
   demo_activities: DemoActivitiesTable;
+  notes: NotesTable;
+  calendar_events: CalendarEventsTable;
 }
 
 export interface UsersTable {
@@ -266,4 +268,26 @@ export interface DemoActivitiesTable {
   type: string;
   notes: string;
   created_at: string;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CalendarEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  description: Generated<string>;
+  location: Generated<string>;
+  /** ISO-8601 UTC instants. */
+  starts_at: string;
+  ends_at: string;
+  created_at: string;
+  updated_at: string;
 }

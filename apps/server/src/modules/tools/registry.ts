@@ -1,0 +1,73 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import type { ServiceRef, ToolProvider } from './provider.ts';
+import * as repo from './repository.ts';
+
+/**
+ * Copies every enabled provider's catalog into the services and actions tables. Upserts keyed by
+ * (provider, provider_key) and (service_id, name) keep ids stable across syncs and safe when
+ * several instances start at once; what a provider stops listing is disabled or deprecated,
+ * never deleted, so agents' attached tools keep their ids.
+ */
+
+export function serviceRef(row: {
+  id: number;
+  provider_key: string;
+  auth_scheme: string;
+  metadata: string;
+}): ServiceRef {
+  let metadata: Record<string, unknown> = {};
+  try {
+    metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  } catch {
+    metadata = {};
+  }
+  return { id: row.id, key: row.provider_key, authScheme: row.auth_scheme, metadata };
+}
+
+/** Syncs one provider; returns the number of services it listed. */
+export async function syncProvider(db: Db, provider: ToolProvider, log?: FastifyBaseLogger): Promise<number> {
+  const services = await provider.listServices();
+  for (const def of services) {
+    const id = await repo.upsertCatalogService(db, provider.id, def);
+    if (provider.lazyActions) continue;
+    try {
+      const actions = await provider.listActions({
+        id,
+        key: def.key,
+        authScheme: def.authScheme,
+        metadata: def.metadata ?? {},
+      });
+      await repo.syncActions(db, id, actions);
+    } catch (err) {
+      // Keep the actions listed last time; the next sync tries again.
+      log?.warn(
+        { provider: provider.id, service: def.key, err: err instanceof Error ? err.message : String(err) },
+        'could not list the actions of a service',
+      );
+    }
+  }
+  await repo.disableMissingServices(
+    db,
+    provider.id,
+    services.map((s) => s.key),
+  );
+  return services.length;
+}
+
+/** Syncs every provider; one provider failing (a remote MCP server down) does not stop the others. */
+export async function syncCatalog(db: Db, providers: ToolProvider[], log?: FastifyBaseLogger) {
+  const results: Record<string, number | 'failed'> = {};
+  for (const provider of providers) {
+    try {
+      results[provider.id] = await syncProvider(db, provider, log);
+    } catch (err) {
+      results[provider.id] = 'failed';
+      log?.warn(
+        { provider: provider.id, err: err instanceof Error ? err.message : String(err) },
+        'tool catalog sync failed',
+      );
+    }
+  }
+  return results;
+}
