@@ -75,6 +75,13 @@ const envSchema = z
     LLM_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
     LLM_MAX_TOOL_CALLS_PER_TURN: z.coerce.number().int().min(1).max(200).default(10),
     LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).max(200_000).default(4096),
+
+    // The public demos at /demos: session lifetime and per-address rate limits.
+    DEMOS_ENABLED: booleanFlag.default(true),
+    DEMO_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+    DEMO_MAX_HOURS: z.coerce.number().int().min(1).max(72).default(4),
+    DEMO_LOGINS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
+    DEMO_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
     // Tools: the egress guard, built-in services' API hosts, OAuth2 apps, Composio, MCP servers.
     EGRESS_ALLOW_PRIVATE: z.string().default(''),
     BUILTIN_HACKERNEWS_URL: z.url().default('https://hacker-news.firebaseio.com'),
@@ -197,6 +204,13 @@ export interface Config {
     mcpServers: McpServerConfig[];
   };
   llm: LlmConfig;
+  demos: {
+    enabled: boolean;
+    idleMinutes: number;
+    maxHours: number;
+    loginsPerHour: number;
+    chatTurnsPerMinute: number;
+  };
 }
 
 export interface LlmConfig {
@@ -268,6 +282,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       chainlitDemosUrl: env.CHAINLIT_DEMOS_URL,
       apiUrl: env.API_URL,
       feedbackUrl: env.FEEDBACK_URL ?? '',
+    },
+    demos: {
+      enabled: env.DEMOS_ENABLED,
+      idleMinutes: env.DEMO_IDLE_MINUTES,
+      maxHours: env.DEMO_MAX_HOURS,
+      loginsPerHour: env.DEMO_LOGINS_PER_HOUR,
+      chatTurnsPerMinute: env.DEMO_CHAT_TURNS_PER_MINUTE,
     },
     llm: {
       provider: env.LLM_PROVIDER,
