@@ -104,6 +104,7 @@ const envSchema = z
       .default('/api/v3'),
     COMPOSIO_WEBHOOK_SECRET: optionalString,
     MCP_SERVERS: z.string().default('[]'),
+    CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   })
   .superRefine((env, ctx) => {
     const mcp = parseMcpServers(env.MCP_SERVERS);
@@ -224,6 +225,8 @@ export interface LlmConfig {
   maxSteps: number;
   maxToolCallsPerTurn: number;
   maxOutputTokens: number;
+  /** Chat turns (and approval decisions) one user may start per minute. */
+  turnsPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -300,6 +303,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxSteps: env.LLM_MAX_STEPS,
       maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
       maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
     },
     tools: {
       egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE.split(',')

@@ -114,7 +114,9 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
       .selectFrom('schema_migrations' as never)
       .select(sql<string>`name`.as('name'))
       .execute();
-    expect(before.map((r) => r.name)).toEqual(['0001-initial']);
+    // Each module adds its own numbered migration; the first one is always the initial schema.
+    expect(before.map((r) => r.name)[0]).toBe('0001-initial');
+    expect(new Set(before.map((r) => r.name)).size).toBe(before.length);
     expect(await migrateToLatest(t.db)).toEqual([]);
   });
 

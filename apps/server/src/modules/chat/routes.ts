@@ -36,6 +36,7 @@
  *   timeout | provider_error | limit. A write/send tool call arrives as `tool-input-available`
  *   followed by `tool-approval-request {approvalId, toolCallId}` and the turn ends. Closing the
  *   connection stops the run; the partial answer is saved with status `interrupted`.
+ *   More than CHAT_TURNS_PER_MINUTE turns/decisions per user per minute: 429 with Retry-After.
  * - `POST   /chainlit/threads/:threadId/stop` — `{stopped}`; aborts the model call and running tools.
  * - `POST   /chainlit/approvals/:approvalId/approve` `{toolCallId?, args?}` — runs exactly the stored
  *   call once and continues the same assistant message: a UI message stream that starts with
@@ -73,6 +74,7 @@ import {
 } from '@cadre/contract';
 import type { AppDeps } from '../../app.ts';
 import { HttpError } from '../../http/errors.ts';
+import { hitRateLimit } from '../../security/rate-limit.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type ThreadRow } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
@@ -141,7 +143,11 @@ function fallbackExecutor(deps: AppDeps): ToolExecutor {
   const repo = createChatRepository(deps.db);
   return {
     listAgentTools: (userId, agentId) => repo.listAgentTools(userId, agentId),
-    execute: async () => ({ ok: false, error: 'Tool execution is not available on this server.', code: 'unavailable' }),
+    execute: async () => ({
+      ok: false,
+      error: 'Tool execution is not available on this server.',
+      code: 'unavailable',
+    }),
   };
 }
 
@@ -225,7 +231,9 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     const token = bearer(request);
     let principal: ChatPrincipal | undefined;
     if (token !== undefined) {
-      const verified = options.verifyCopilotToken ? await options.verifyCopilotToken(token).catch(() => null) : null;
+      const verified = options.verifyCopilotToken
+        ? await options.verifyCopilotToken(token).catch(() => null)
+        : null;
       if (!verified) throw new HttpError(401, 'Invalid copilot token');
       const agent = await repo.findOwnedAgent(verified.userId, verified.agentId);
       if (!agent) throw new HttpError(401, 'Invalid copilot token');
@@ -263,6 +271,19 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     return controller.signal;
   }
 
+  /** Chat turns cost model tokens: one user gets CHAT_TURNS_PER_MINUTE, then 429 with Retry-After. */
+  async function limitTurns(userId: number) {
+    const hit = await hitRateLimit(db, `chat-turn:${userId}`, {
+      limit: config.llm.turnsPerMinute,
+      windowSeconds: 60,
+    });
+    if (!hit.allowed) {
+      throw new HttpError(429, 'Too many chat messages; wait a moment', {
+        'retry-after': String(hit.retryAfterSeconds),
+      });
+    }
+  }
+
   const tags = ['chat'];
 
   if (ownSignIn) registerSignInRoutes();
@@ -282,8 +303,10 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     async (request, reply) => {
       const token = bearer(request);
       const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
-      const agentId = typeof rawAgent === 'string' && /^\d{1,12}$/.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
-      const user = token && options.verifyAccessToken ? await options.verifyAccessToken(token).catch(() => null) : null;
+      const agentId =
+        typeof rawAgent === 'string' && /^\d{1,12}$/.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
+      const user =
+        token && options.verifyAccessToken ? await options.verifyAccessToken(token).catch(() => null) : null;
       const agent = user && agentId !== undefined ? await repo.findOwnedAgent(user.id, agentId) : undefined;
       if (!user || !agent) return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
       const value = randomBytes(32).toString('base64url');
@@ -316,7 +339,12 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
         assertSameOriginRequest(request);
         await repo.deleteSession(hashSession(value));
       }
-      reply.clearCookie(CHAT_SESSION_COOKIE, { path: '/chainlit', httpOnly: true, sameSite: 'strict', secure: secureCookie });
+      reply.clearCookie(CHAT_SESSION_COOKIE, {
+        path: '/chainlit',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookie,
+      });
       return { success: true as const };
     },
   );
@@ -344,7 +372,12 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
           name: agent.name,
           description: agent.description,
           suggestedPrompts,
-          tools: tools.map((t) => ({ name: t.name, displayName: t.displayName, description: t.description, effect: t.effect })),
+          tools: tools.map((t) => ({
+            name: t.name,
+            displayName: t.displayName,
+            description: t.description,
+            effect: t.effect,
+          })),
         },
         model: {
           provider: selection.provider,
@@ -360,7 +393,10 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
 
   app.get(
     '/threads',
-    { config: { public: true }, schema: { hide: true, operationId: 'chatListThreads', tags, response: { 200: chatThreadListSchema } } },
+    {
+      config: { public: true },
+      schema: { hide: true, operationId: 'chatListThreads', tags, response: { 200: chatThreadListSchema } },
+    },
     async (request) => {
       const { userId, agentId } = principalOf(request);
       return { data: (await service.listThreads(userId, agentId)).map(threadOut) };
@@ -371,7 +407,13 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     '/threads',
     {
       config: { public: true },
-      schema: { hide: true, operationId: 'chatCreateThread', tags, body: chatThreadCreateSchema, response: { 201: chatThreadSchema } },
+      schema: {
+        hide: true,
+        operationId: 'chatCreateThread',
+        tags,
+        body: chatThreadCreateSchema,
+        response: { 201: chatThreadSchema },
+      },
     },
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
@@ -395,13 +437,18 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     async (request) => {
       const { userId, agentId } = principalOf(request);
-      return threadOut(await service.renameThread(userId, agentId, request.params.threadId, request.body.name));
+      return threadOut(
+        await service.renameThread(userId, agentId, request.params.threadId, request.body.name),
+      );
     },
   );
 
   app.delete(
     '/threads/:threadId',
-    { config: { public: true }, schema: { hide: true, operationId: 'chatDeleteThread', tags, params: threadParams } },
+    {
+      config: { public: true },
+      schema: { hide: true, operationId: 'chatDeleteThread', tags, params: threadParams },
+    },
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
       await service.deleteThread(userId, agentId, request.params.threadId);
@@ -423,7 +470,11 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     async (request) => {
       const { userId, agentId } = principalOf(request);
-      const { thread, messages, approvals } = await service.threadMessages(userId, agentId, request.params.threadId);
+      const { thread, messages, approvals } = await service.threadMessages(
+        userId,
+        agentId,
+        request.params.threadId,
+      );
       return {
         thread: threadOut(thread),
         messages: messages.map(messageOut),
@@ -443,7 +494,13 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     '/threads/:threadId/stop',
     {
       config: { public: true },
-      schema: { hide: true, operationId: 'chatStop', tags, params: threadParams, response: { 200: chatStopResultSchema } },
+      schema: {
+        hide: true,
+        operationId: 'chatStop',
+        tags,
+        params: threadParams,
+        response: { 200: chatStopResultSchema },
+      },
     },
     async (request) => {
       const { userId, agentId } = principalOf(request);
@@ -460,6 +517,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
+      await limitTurns(userId);
       const body = request.body;
       const regenerate = body.trigger === 'regenerate-message';
       const text = body.text ?? lastUserText(body.messages);
@@ -490,6 +548,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       },
       async (request, reply) => {
         const { userId, agentId } = principalOf(request);
+        await limitTurns(userId);
         const body = (request.body ?? {}) as { toolCallId?: string; args?: unknown; reason?: string };
         const { threadId, stream } = await service.decide({
           userId,
@@ -513,7 +572,9 @@ function lastUserText(messages: unknown[] | undefined): string | undefined {
     const m = messages[i] as { role?: unknown; parts?: unknown } | null;
     if (m?.role !== 'user' || !Array.isArray(m.parts)) continue;
     return m.parts
-      .map((p: { type?: unknown; text?: unknown }) => (p?.type === 'text' && typeof p.text === 'string' ? p.text : ''))
+      .map((p: { type?: unknown; text?: unknown }) =>
+        p?.type === 'text' && typeof p.text === 'string' ? p.text : '',
+      )
       .join('');
   }
   return undefined;

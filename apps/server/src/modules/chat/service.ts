@@ -66,6 +66,7 @@ export function createChatService(deps: ChatServiceDeps) {
     signal: AbortSignal;
     prelude?: UIMessageChunk[];
     runId?: string;
+    mode?: 'interactive' | 'unattended';
   }): ReadableStream<UIMessageChunk> {
     const runId = args.runId ?? crypto.randomUUID();
     const controller = new AbortController();
@@ -96,6 +97,7 @@ export function createChatService(deps: ChatServiceDeps) {
             message: args.message,
             signal: controller.signal,
             write: (chunk) => writer.write(chunk),
+            mode: args.mode,
           });
           await repo.touchThread(args.userId, args.threadId);
           await audit({
@@ -141,19 +143,26 @@ export function createChatService(deps: ChatServiceDeps) {
 
     async createThread(userId: number, agentId: number, name?: string) {
       await requireAgent(userId, agentId);
-      const thread = await repo.createThread({ id: crypto.randomUUID(), userId, agentId, name: name?.trim() || 'New chat' });
+      const thread = await repo.createThread({
+        id: crypto.randomUUID(),
+        userId,
+        agentId,
+        name: name?.trim() || 'New chat',
+      });
       await audit({ userId, action: 'chat.thread.created', objectType: 'thread', objectId: thread.id });
       return thread;
     },
 
     async renameThread(userId: number, agentId: number, threadId: string, name: string) {
-      if (!(await repo.renameThread(userId, agentId, threadId, name.trim()))) throw notFound('Thread not found');
+      if (!(await repo.renameThread(userId, agentId, threadId, name.trim())))
+        throw notFound('Thread not found');
       return requireThread(userId, agentId, threadId);
     },
 
     async deleteThread(userId: number, agentId: number, threadId: string) {
       for (const run of active.values()) {
-        if (run.userId === userId && run.threadId === threadId) run.controller.abort(new Error('thread deleted'));
+        if (run.userId === userId && run.threadId === threadId)
+          run.controller.abort(new Error('thread deleted'));
       }
       if (!(await repo.deleteThread(userId, agentId, threadId))) throw notFound('Thread not found');
       await audit({ userId, action: 'chat.thread.deleted', objectType: 'thread', objectId: threadId });
@@ -202,13 +211,26 @@ export function createChatService(deps: ChatServiceDeps) {
         for (const message of history) {
           let changed = false;
           for (const part of message.parts) {
-            if (part.type === 'dynamic-tool' && lapsed.includes(part.toolCallId) && part.state === 'approval-requested') {
+            if (
+              part.type === 'dynamic-tool' &&
+              lapsed.includes(part.toolCallId) &&
+              part.state === 'approval-requested'
+            ) {
               part.state = 'output-denied';
-              part.approval = { id: part.approval?.id ?? '', approved: false, reason: 'Not approved before the conversation continued.' };
+              part.approval = {
+                id: part.approval?.id ?? '',
+                approved: false,
+                reason: 'Not approved before the conversation continued.',
+              };
               changed = true;
             }
           }
-          if (changed) await repo.updateMessage(userId, threadId, { id: message.id, parts: message.parts, status: message.status === 'awaiting_approval' ? 'complete' : message.status });
+          if (changed)
+            await repo.updateMessage(userId, threadId, {
+              id: message.id,
+              parts: message.parts,
+              status: message.status === 'awaiting_approval' ? 'complete' : message.status,
+            });
         }
       }
       if (input.regenerate) {
@@ -238,8 +260,70 @@ export function createChatService(deps: ChatServiceDeps) {
         createdAt: laterThan(history.at(-1)?.createdAt),
       };
       await repo.insertMessage(threadId, assistant);
-      const stream = streamRun({ userId, agent, threadId, history, message: assistant, signal: input.signal });
+      const stream = streamRun({
+        userId,
+        agent,
+        threadId,
+        history,
+        message: assistant,
+        signal: input.signal,
+      });
       return { threadId, stream };
+    },
+
+    /**
+     * Runs the agent without a person present (a stored trigger event): its own thread (origin
+     * 'trigger'), the same limits, and write/send tools refused unless the owner allowed
+     * unattended writes for the agent. Resolves when the run has ended.
+     */
+    async runUnattended(input: {
+      userId: number;
+      agentId: number;
+      text: string;
+      threadName?: string;
+      signal?: AbortSignal;
+    }) {
+      const { userId, agentId } = input;
+      const agent = await requireAgent(userId, agentId);
+      const threadId = crypto.randomUUID();
+      await repo.createThread({
+        id: threadId,
+        userId,
+        agentId,
+        name: (input.threadName ?? input.text).replace(/\s+/g, ' ').trim().slice(0, 60) || 'Triggered run',
+        origin: 'trigger',
+      });
+      const userMessage: StoredMessage = {
+        id: crypto.randomUUID(),
+        role: 'user',
+        parts: [{ type: 'text', text: input.text }],
+        status: 'complete',
+        createdAt: nowIso(),
+      };
+      await repo.insertMessage(threadId, userMessage);
+      const assistant: StoredMessage = {
+        id: crypto.randomUUID(),
+        role: 'assistant',
+        parts: [],
+        status: 'streaming',
+        createdAt: laterThan(userMessage.createdAt),
+      };
+      await repo.insertMessage(threadId, assistant);
+      const stream = streamRun({
+        userId,
+        agent,
+        threadId,
+        history: [userMessage],
+        message: assistant,
+        signal: input.signal ?? new AbortController().signal,
+        mode: 'unattended',
+      });
+      const reader = stream.getReader();
+      while (!(await reader.read()).done) {
+        // Drained: the run writes its results to the thread.
+      }
+      const stored = await repo.listMessages(userId, threadId);
+      return { threadId, status: stored.at(-1)?.status ?? 'error' };
     },
 
     /** Stops this user's runs in the thread. */
@@ -282,7 +366,8 @@ export function createChatService(deps: ChatServiceDeps) {
       if (input.args !== undefined && argsHash(input.args) !== approval.args_hash) {
         throw new HttpError(409, 'The arguments differ from the ones the agent asked to use');
       }
-      if (approval.status !== 'pending') throw new HttpError(409, `This approval was already ${approval.status}`);
+      if (approval.status !== 'pending')
+        throw new HttpError(409, `This approval was already ${approval.status}`);
       if (approval.expires_at <= nowIso()) {
         await repo.transitionApproval(userId, approvalId, 'pending', 'expired').catch(() => false);
         throw new HttpError(410, 'This approval has expired; ask the agent again');
@@ -308,7 +393,11 @@ export function createChatService(deps: ChatServiceDeps) {
           throw new HttpError(409, 'This approval was already decided');
         }
         part.state = 'output-denied';
-        part.approval = { id: approvalId, approved: false, reason: input.reason?.trim() || 'The user denied this action.' };
+        part.approval = {
+          id: approvalId,
+          approved: false,
+          reason: input.reason?.trim() || 'The user denied this action.',
+        };
         prelude.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
         await audit({
           userId,
@@ -346,11 +435,21 @@ export function createChatService(deps: ChatServiceDeps) {
         if (result.ok) {
           part.state = 'output-available';
           part.output = result.data ?? null;
-          prelude.push({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output, dynamic: true });
+          prelude.push({
+            type: 'tool-output-available',
+            toolCallId: part.toolCallId,
+            output: part.output,
+            dynamic: true,
+          });
         } else {
           part.state = 'output-error';
           part.errorText = result.error;
-          prelude.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: result.error, dynamic: true });
+          prelude.push({
+            type: 'tool-output-error',
+            toolCallId: part.toolCallId,
+            errorText: result.error,
+            dynamic: true,
+          });
         }
         await audit({
           userId,
@@ -361,7 +460,9 @@ export function createChatService(deps: ChatServiceDeps) {
         });
       }
 
-      const stillPending = message.parts.some((p) => p.type === 'dynamic-tool' && p.state === 'approval-requested');
+      const stillPending = message.parts.some(
+        (p) => p.type === 'dynamic-tool' && p.state === 'approval-requested',
+      );
       await repo.updateMessage(userId, thread.id, {
         id: message.id,
         parts: message.parts,

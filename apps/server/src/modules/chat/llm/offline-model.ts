@@ -322,7 +322,14 @@ export function fillArguments(
   // 6. One free-text field left: it gets the rest of the message.
   const left = stringFields();
   const requiredLeft = left.filter(([name]) => required.has(name));
-  const target = left.length === 1 ? left[0] : requiredLeft.length === 1 ? requiredLeft[0] : undefined;
+  const allStrings = properties.filter(([, s]) => typeOf(s) === 'string' && !s.enum);
+  // An optional field only takes the rest when it is the schema's one string field.
+  const target =
+    requiredLeft.length === 1
+      ? requiredLeft[0]
+      : left.length === 1 && allStrings.length === 1
+        ? left[0]
+        : undefined;
   if (target) {
     const text = rest.replace(/\s+/g, ' ').trim();
     if (text) input[target[0]] = text;

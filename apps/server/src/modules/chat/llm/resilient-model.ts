@@ -188,8 +188,16 @@ export function withResilience(model: LanguageModelV3, options: ResilienceOption
           ended = true;
           cleanup();
           void reader.cancel().catch(() => {});
-          if (idle) out.error(new LlmError('timeout', { cause: error }));
-          else out.error(outer?.aborted ? (outer.reason ?? error) : toLlmError(error));
+          if (outer?.aborted) {
+            out.error(outer.reason ?? error);
+          } else {
+            // Reported in-band, as providers report stream errors, so the answer so far is kept.
+            out.enqueue({
+              type: 'error',
+              error: idle ? new LlmError('timeout', { cause: error }) : toLlmError(error),
+            });
+            out.close();
+          }
         } finally {
           clearTimeout(idleTimer);
         }

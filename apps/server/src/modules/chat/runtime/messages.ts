@@ -27,7 +27,13 @@ export interface ToolPart {
   };
 }
 
-export type StoredPart = { type: 'text'; text: string } | { type: 'step-start' } | ToolPart;
+/** Why a run ended badly; the frame picks its error state (and retry) from `category`. */
+export interface ErrorPart {
+  type: 'data-error';
+  data: { category: string; message: string };
+}
+
+export type StoredPart = { type: 'text'; text: string } | { type: 'step-start' } | ToolPart | ErrorPart;
 
 export type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error' | 'awaiting_approval';
 
@@ -37,8 +43,6 @@ export interface StoredMessage {
   parts: StoredPart[];
   status: MessageStatus;
   createdAt: string;
-  /** Set on assistant messages that ended with an LLM or limit error. */
-  errorCategory?: string;
 }
 
 /** JSON with object keys sorted at every level: the same arguments always give the same text. */

@@ -39,6 +39,11 @@ export interface RunContext {
   message: StoredMessage;
   signal: AbortSignal;
   write: (chunk: UIMessageChunk) => void;
+  /**
+   * 'unattended' (trigger runs): nobody is there to approve, so write and send tools run only if
+   * the owner allowed unattended writes for this agent, and are refused otherwise.
+   */
+  mode?: 'interactive' | 'unattended';
 }
 
 export type RunErrorCategory = LlmError['category'] | 'limit';
@@ -105,11 +110,20 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const save = (status: StoredMessage['status']) =>
     ctx.repo.updateMessage(ctx.userId, ctx.threadId, { id: message.id, parts, status });
 
+  const fail = (category: RunErrorCategory, text: string) => {
+    errorCategory = category;
+    errorText = text;
+    ctx.write({ type: 'data-error', data: { category, message: text } });
+    ctx.write({ type: 'error', errorText: text });
+  };
+
   const findTool = (toolCallId: string) =>
     parts.find((p): p is ToolPart => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
 
   if (!ctx.selection.model) {
     const problem = ctx.selection.problem ?? new LlmError('no_model');
+    parts.push({ type: 'data-error', data: { category: problem.category, message: problem.message } });
+    ctx.write({ type: 'data-error', data: { category: problem.category, message: problem.message } });
     ctx.write({ type: 'error', errorText: problem.message });
     await save('error');
     return { status: 'error', errorCategory: problem.category, pendingApprovals };
@@ -121,7 +135,9 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const durations = new Map<string, number>();
   const tools: ToolSet = {};
   for (const [name, agentTool] of byName) {
-    const needsApproval = agentTool.effect !== 'read';
+    const unattended = ctx.mode === 'unattended';
+    const needsApproval = agentTool.effect !== 'read' && !unattended;
+    const refused = agentTool.effect !== 'read' && unattended && ctx.agent.allow_unattended_writes !== 1;
     const description = agentTool.description || agentTool.displayName;
     const inputSchema = jsonSchema<Record<string, unknown>>(objectSchema(agentTool.inputSchema));
     if (needsApproval) {
@@ -134,6 +150,12 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       inputSchema,
       execute: async (input, options) => {
         toolCalls += 1;
+        if (refused) {
+          throw new ToolFailure(
+            'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.',
+            'refused',
+          );
+        }
         if (toolCalls > limits.maxToolCallsPerTurn) {
           throw new ToolFailure(
             `Tool-call limit for this turn (${limits.maxToolCallsPerTurn}) reached; the tool was not run.`,
@@ -231,7 +253,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
             toolMetadata: toolPart.toolMetadata,
           });
           if ('invalid' in part && part.invalid) break; // the SDK reports it as a tool-error next
-          if (agentTool && agentTool.effect !== 'read') {
+          if (agentTool && agentTool.effect !== 'read' && ctx.mode !== 'unattended') {
             await requestApproval(ctx, toolPart, agentTool, pendingApprovals);
           }
           break;
@@ -293,9 +315,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
           break;
         case 'error': {
           const error = toLlmError(part.error);
-          errorCategory = error.category;
-          errorText = error.message;
-          ctx.write({ type: 'error', errorText: error.message });
+          fail(error.category, error.message);
           break;
         }
         default:
@@ -305,9 +325,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   } catch (error) {
     if (!ctx.signal.aborted) {
       const llmError = toLlmError(error);
-      errorCategory = llmError.category;
-      errorText = llmError.message;
-      ctx.write({ type: 'error', errorText: llmError.message });
+      fail(llmError.category, llmError.message);
     }
   }
 
@@ -322,13 +340,12 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   } else if (lastFinishReason === 'tool-calls') {
     // The loop guard ended a model that still wanted to call tools (K5).
     status = 'error';
-    errorCategory = 'limit';
-    errorText = LIMIT_MESSAGE(limits.maxSteps, limits.maxToolCallsPerTurn);
-    ctx.write({ type: 'error', errorText });
+    fail('limit', LIMIT_MESSAGE(limits.maxSteps, limits.maxToolCallsPerTurn));
   } else {
     status = 'complete';
   }
-  if (errorText) parts.push({ type: 'text', text: `\n\n> ⚠️ ${errorText}` });
+  if (errorCategory && errorText)
+    parts.push({ type: 'data-error', data: { category: errorCategory, message: errorText } });
   // A tool still marked as waiting for input never ran (stop or disconnect mid-call).
   for (const p of parts) {
     if (p.type === 'dynamic-tool' && p.state === 'input-available') {

@@ -1,0 +1,181 @@
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { bestTool, createOfflineModel, fillArguments, OFFLINE_LABEL, tokens } from './offline-model.ts';
+
+const calculator = {
+  type: 'function' as const,
+  name: 'calculator_add',
+  description: 'Add two numbers',
+  inputSchema: {
+    type: 'object' as const,
+    properties: { a: { type: 'number' as const }, b: { type: 'number' as const } },
+    required: ['a', 'b'],
+  },
+};
+const notes = {
+  type: 'function' as const,
+  name: 'notes_create',
+  description: 'Create a note with a title and body',
+  inputSchema: {
+    type: 'object' as const,
+    properties: { title: { type: 'string' as const }, body: { type: 'string' as const } },
+    required: ['title'],
+  },
+};
+const calendar = {
+  type: 'function' as const,
+  name: 'calendar_create_event',
+  description: 'Create a calendar event',
+  inputSchema: {
+    type: 'object' as const,
+    properties: {
+      summary: { type: 'string' as const },
+      date: { type: 'string' as const, format: 'date' },
+      priority: { type: 'string' as const, enum: ['low', 'high'] },
+    },
+    required: ['summary', 'date'],
+  },
+};
+
+async function collect(options: Partial<LanguageModelV3CallOptions>) {
+  const model = createOfflineModel();
+  const { stream } = await model.doStream({ prompt: [], ...options } as LanguageModelV3CallOptions);
+  const parts: LanguageModelV3StreamPart[] = [];
+  for await (const part of stream as unknown as AsyncIterable<LanguageModelV3StreamPart>) parts.push(part);
+  return parts;
+}
+
+const userSays = (text: string) => [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }];
+const textOf = (parts: LanguageModelV3StreamPart[]) =>
+  parts.map((p) => (p.type === 'text-delta' ? p.delta : '')).join('');
+
+describe('offline model', () => {
+  it('picks the matching tool and fills numbers from the message', async () => {
+    const parts = await collect({ prompt: userSays('Please add 2 and 3.5'), tools: [notes, calculator] });
+    const call = parts.find((p) => p.type === 'tool-call');
+    expect(call).toMatchObject({ type: 'tool-call', toolName: 'calculator_add' });
+    expect(JSON.parse((call as { input: string }).input)).toEqual({ a: 2, b: 3.5 });
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'tool-calls' } });
+  });
+
+  it('fills quoted strings, key: value pairs, dates and enum words', () => {
+    const now = new Date('2026-03-09T15:00:00Z');
+    expect(
+      fillArguments('create a note "Groceries" body: milk and eggs', notes.inputSchema, now).input,
+    ).toEqual({
+      title: 'Groceries',
+      body: 'milk and eggs',
+    });
+    expect(
+      fillArguments('add event "Dentist" tomorrow, high priority', calendar.inputSchema, now).input,
+    ).toEqual({
+      summary: 'Dentist',
+      date: '2026-03-10',
+      priority: 'high',
+    });
+    expect(fillArguments('event on 2026-04-01 "Launch"', calendar.inputSchema, now).input).toMatchObject({
+      date: '2026-04-01',
+      summary: 'Launch',
+    });
+  });
+
+  it('gives the remaining text to a single free-text field', () => {
+    const search = {
+      type: 'object' as const,
+      properties: { query: { type: 'string' as const }, limit: { type: 'integer' as const } },
+      required: ['query'],
+    };
+    expect(fillArguments('search 5 cheap flights to Lisbon', search).input).toEqual({
+      query: 'search cheap flights to Lisbon',
+      limit: 5,
+    });
+  });
+
+  it('asks for missing required arguments instead of calling', async () => {
+    const parts = await collect({ prompt: userSays('add numbers please'), tools: [calculator] });
+    expect(parts.some((p) => p.type === 'tool-call')).toBe(false);
+    expect(textOf(parts)).toContain('`a`, `b`');
+  });
+
+  it('lists the tools when nothing matches', async () => {
+    const parts = await collect({
+      prompt: userSays('what is the weather in Oslo'),
+      tools: [calculator, notes],
+    });
+    const text = textOf(parts);
+    expect(text).toContain(OFFLINE_LABEL);
+    expect(text).toContain('calculator_add');
+    expect(text).toContain('notes_create');
+  });
+
+  it('explains itself when the agent has no tools', async () => {
+    const parts = await collect({ prompt: userSays('hello') });
+    expect(textOf(parts)).toContain('offline model');
+  });
+
+  it('reports a tool result as markdown, streamed word by word, and stops', async () => {
+    const parts = await collect({
+      prompt: [
+        ...userSays('add 2 and 3'),
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 'c1', toolName: 'calculator_add', input: { a: 2, b: 3 } },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'c1',
+              toolName: 'calculator_add',
+              output: { type: 'json', value: { sum: 5 } },
+            },
+          ],
+        },
+      ],
+      tools: [calculator],
+    });
+    expect(textOf(parts)).toContain('**calculator_add** returned:\n\n- **sum**: 5');
+    expect(parts.filter((p) => p.type === 'text-delta').length).toBeGreaterThan(5);
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
+  });
+
+  it('reports a denial', async () => {
+    const parts = await collect({
+      prompt: [
+        ...userSays('note "x"'),
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'notes_create', input: {} }],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'c1',
+              toolName: 'notes_create',
+              output: { type: 'execution-denied' },
+            },
+          ],
+        },
+      ],
+      tools: [notes],
+    });
+    expect(textOf(parts)).toContain('you denied it');
+  });
+
+  it('is deterministic for the same prompt', async () => {
+    const a = await collect({ prompt: userSays('what now'), tools: [calculator] });
+    const b = await collect({ prompt: userSays('what now'), tools: [calculator] });
+    expect(textOf(a)).toBe(textOf(b));
+  });
+
+  it('matches tool names fuzzily and splits text into word deltas', () => {
+    expect(bestTool('calculater please', [notes, calculator])?.name).toBe('calculator_add');
+    expect(bestTool('zzz qqq', [notes, calculator])).toBeUndefined();
+    expect(tokens('a bc  d')).toEqual(['a ', 'bc  ', 'd']);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../config.ts';
+import { retryAfterMs } from './resilient-model.ts';
+
+describe('LLM settings', () => {
+  it('defaults to the offline model with the documented limits', () => {
+    expect(loadConfig({}).llm).toEqual({
+      provider: 'offline',
+      model: undefined,
+      apiKey: undefined,
+      baseUrl: undefined,
+      firstByteTimeoutMs: 30_000,
+      idleTimeoutMs: 20_000,
+      maxSteps: 10,
+      maxToolCallsPerTurn: 10,
+      maxOutputTokens: 4096,
+      turnsPerMinute: 30,
+    });
+  });
+
+  it('reads a provider, model, key and base URL', () => {
+    const llm = loadConfig({
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_MODEL: 'llama3.1',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1/',
+      LLM_MAX_STEPS: '4',
+    }).llm;
+    expect(llm).toMatchObject({
+      provider: 'openai-compatible',
+      model: 'llama3.1',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      maxSteps: 4,
+    });
+  });
+
+  it('rejects an unknown provider and a bad base URL by name', () => {
+    expect(() => loadConfig({ LLM_PROVIDER: 'gemini' })).toThrow(ConfigError);
+    try {
+      loadConfig({ LLM_BASE_URL: 'not a url' });
+    } catch (err) {
+      expect((err as ConfigError).problems.join('\n')).toContain('LLM_BASE_URL');
+    }
+  });
+});
+
+describe('retry-after parsing', () => {
+  it('reads seconds, milliseconds and HTTP dates', () => {
+    expect(retryAfterMs({ 'retry-after': '3' })).toBe(3000);
+    expect(retryAfterMs({ 'Retry-After-Ms': '250' })).toBe(250);
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, now)).toBe(5000);
+    expect(retryAfterMs({ 'retry-after': 'soon' })).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});

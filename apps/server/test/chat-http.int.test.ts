@@ -1,0 +1,339 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  attach,
+  calculatorSchema,
+  chatHarness,
+  ORIGIN,
+  seedAction,
+  seedAgent,
+  seedUser,
+  uiChunks,
+  type ChatHarness,
+} from './support/chat-fixtures.ts';
+
+/** The /chainlit HTTP surface: sign-in, cookie, CSRF, frame headers, threads and isolation (B1). */
+describe('chat service HTTP', () => {
+  let h: ChatHarness;
+  let alice: number;
+  let bob: number;
+  let aliceAgent: number;
+  let bobAgent: number;
+
+  beforeAll(async () => {
+    h = await chatHarness();
+    alice = await seedUser(h.db, 'alice');
+    bob = await seedUser(h.db, 'bob');
+    aliceAgent = await seedAgent(h.db, alice, 'Alice agent');
+    bobAgent = await seedAgent(h.db, bob, 'Bob agent');
+    const add = await seedAction(h.db, {
+      name: 'calculator_add',
+      description: 'Add two numbers',
+      effect: 'read',
+      schema: calculatorSchema,
+      displayName: 'Add',
+    });
+    await attach(h.db, aliceAgent, add);
+  });
+  afterAll(() => h.t.close());
+
+  const post = (url: string, headers: Record<string, string>, payload?: object) =>
+    h.t.app.inject({ method: 'POST', url, headers, payload });
+
+  it('signs in from the bearer token and agent header, with a strict httpOnly cookie scoped to /chainlit', async () => {
+    const res = await post('/chainlit/auth/header', {
+      authorization: `Bearer access-${alice}`,
+      'agent-id': String(aliceAgent),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    const cookie = res.cookies.find((c) => c.name === 'cadre_chat_session')!;
+    expect(cookie).toMatchObject({ path: '/chainlit', httpOnly: true, sameSite: 'Strict' });
+    expect(cookie.value.length).toBeGreaterThanOrEqual(40);
+    // Only a hash of the value is stored.
+    const rows = await h.db.kysely.selectFrom('chat_sessions').selectAll().execute();
+    expect(rows.some((r) => r.id_hash === cookie.value)).toBe(false);
+  });
+
+  it.each([
+    ['no token', {}],
+    ['a bad token', { authorization: 'Bearer nope', 'x-agent-id': '1' }],
+    ['no agent header', { authorization: 'Bearer access-1' }],
+    ['a non-numeric agent', { authorization: 'Bearer access-1', 'x-agent-id': 'abc' }],
+  ])('refuses sign-in with %s: 401 credentialssignin', async (_name, headers) => {
+    const res = await post('/chainlit/auth/header', headers as Record<string, string>);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ detail: 'credentialssignin' });
+    expect(res.cookies).toHaveLength(0);
+  });
+
+  it("refuses sign-in to another user's agent", async () => {
+    const res = await post('/chainlit/auth/header', {
+      authorization: `Bearer access-${alice}`,
+      'x-agent-id': String(bobAgent),
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ detail: 'credentialssignin' });
+  });
+
+  it('sends frame-ancestors self and SAMEORIGIN under /chainlit only', async () => {
+    const res = await h.t.app.inject({ method: 'GET', url: '/chainlit/session' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(res.headers['content-security-policy']).not.toContain("frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const api = await h.t.app.inject({ method: 'GET', url: '/backend/api/v1/public/health/healthcheck' });
+    expect(api.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  it('returns session info: agent, suggested prompts and the offline flag', async () => {
+    const headers = await h.signIn(alice, aliceAgent);
+    const res = await h.t.app.inject({
+      method: 'GET',
+      url: '/chainlit/session',
+      headers: { cookie: headers.cookie },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      user: { id: alice },
+      agent: { id: aliceAgent, name: 'Alice agent', tools: [{ name: 'calculator_add', effect: 'read' }] },
+      model: { offline: true, configured: true },
+      via: 'cookie',
+    });
+    expect(res.json().agent.suggestedPrompts.length).toBeGreaterThan(0);
+  });
+
+  it('refuses state-changing calls without the CSRF header or from another origin', async () => {
+    const headers = await h.signIn(alice, aliceAgent);
+    const noHeader = await post('/chainlit/threads', { cookie: headers.cookie, origin: ORIGIN }, {});
+    expect(noHeader.statusCode).toBe(403);
+    const evil = await post('/chainlit/threads', { ...headers, origin: 'https://evil.example' }, {});
+    expect(evil.statusCode).toBe(403);
+    const noOrigin = await post(
+      '/chainlit/threads',
+      { cookie: headers.cookie, 'x-requested-with': 'cadre-chat' },
+      {},
+    );
+    expect(noOrigin.statusCode).toBe(403);
+    const ok = await post('/chainlit/threads', headers, {});
+    expect(ok.statusCode).toBe(201);
+    expect(
+      await h.db.kysely.selectFrom('threads').select('id').where('user_id', '=', alice).execute(),
+    ).toHaveLength(1);
+  });
+
+  it('rejects unknown fields in bodies with 422', async () => {
+    const headers = await h.signIn(alice, aliceAgent);
+    const res = await post('/chainlit/threads', headers, { name: 'x', owner: 2 });
+    expect(res.statusCode).toBe(422);
+  });
+
+  it('logout deletes the session so the cookie stops working', async () => {
+    const headers = await h.signIn(alice, aliceAgent);
+    const out = await post('/chainlit/logout', headers);
+    expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((c) => c.name === 'cadre_chat_session')?.value).toBe('');
+    const res = await h.t.app.inject({
+      method: 'GET',
+      url: '/chainlit/threads',
+      headers: { cookie: headers.cookie },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('accepts the copilot token instead of the cookie (no CSRF header needed, no cookie set)', async () => {
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: '/chainlit/threads',
+      headers: { authorization: `Bearer copilot-${alice}-${aliceAgent}`, origin: 'https://host.example' },
+      payload: { name: 'From copilot' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.cookies).toHaveLength(0);
+    const forged = await h.t.app.inject({
+      method: 'GET',
+      url: '/chainlit/threads',
+      headers: { authorization: `Bearer copilot-${alice}-${bobAgent}` },
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it("B1: Bob gets 404 for Alice's thread, messages, stop, rename, delete, approvals and turns", async () => {
+    const a = await h.signIn(alice, aliceAgent);
+    const turn = await post('/chainlit/chat', a, { text: 'add 4 and 5' });
+    expect(turn.statusCode).toBe(200);
+    const threadId = turn.headers['x-thread-id'] as string;
+    const approvalRow = await h.db.kysely
+      .insertInto('approvals')
+      .values({
+        id: crypto.randomUUID(),
+        user_id: alice,
+        thread_id: threadId,
+        run_id: 'r',
+        tool_call_id: `call-${crypto.randomUUID()}`,
+        action_id: (await h.db.kysely.selectFrom('actions').select('id').executeTakeFirstOrThrow()).id,
+        args_hash: 'x',
+        args: '{}',
+        status: 'pending',
+        expires_at: new Date(Date.now() + 60_000).toISOString(),
+        created_at: new Date().toISOString(),
+        decided_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    const b = await h.signIn(bob, bobAgent);
+    const calls = [
+      h.t.app.inject({ method: 'GET', url: `/chainlit/threads/${threadId}/messages`, headers: b }),
+      h.t.app.inject({
+        method: 'PATCH',
+        url: `/chainlit/threads/${threadId}`,
+        headers: b,
+        payload: { name: 'mine' },
+      }),
+      h.t.app.inject({ method: 'DELETE', url: `/chainlit/threads/${threadId}`, headers: b }),
+      post(`/chainlit/threads/${threadId}/stop`, b),
+      post(`/chainlit/approvals/${approvalRow.id}/approve`, b, {}),
+      post(`/chainlit/approvals/${approvalRow.id}/deny`, b, {}),
+      post('/chainlit/chat', b, { threadId, text: 'hello' }),
+      post('/chainlit/chat', b, {
+        id: threadId,
+        messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+      }),
+    ];
+    for (const res of await Promise.all(calls)) expect(res.statusCode).toBe(404);
+    const list = await h.t.app.inject({ method: 'GET', url: '/chainlit/threads', headers: b });
+    expect(list.json().data).toEqual([]);
+    // Alice's thread and approval are untouched.
+    const thread = await h.db.kysely
+      .selectFrom('threads')
+      .selectAll()
+      .where('id', '=', threadId)
+      .executeTakeFirstOrThrow();
+    expect(thread.user_id).toBe(alice);
+    expect(thread.name).not.toBe('mine');
+    const approval = await h.db.kysely
+      .selectFrom('approvals')
+      .selectAll()
+      .where('id', '=', approvalRow.id)
+      .executeTakeFirstOrThrow();
+    expect(approval.status).toBe('pending');
+    expect(
+      await h.db.kysely.selectFrom('messages').select('id').where('thread_id', '=', threadId).execute(),
+    ).toHaveLength(2);
+  });
+
+  it('lists, renames and deletes threads for the signed-in agent', async () => {
+    const a = await h.signIn(alice, aliceAgent);
+    const created = await post('/chainlit/threads', a, { name: 'Plans' });
+    const id = created.json().id as string;
+    const renamed = await h.t.app.inject({
+      method: 'PATCH',
+      url: `/chainlit/threads/${id}`,
+      headers: a,
+      payload: { name: 'Trip plans' },
+    });
+    expect(renamed.json()).toMatchObject({ id, name: 'Trip plans' });
+    const list = await h.t.app.inject({ method: 'GET', url: '/chainlit/threads', headers: a });
+    expect(list.json().data.map((t: { name: string }) => t.name)).toContain('Trip plans');
+    const del = await h.t.app.inject({ method: 'DELETE', url: `/chainlit/threads/${id}`, headers: a });
+    expect(del.statusCode).toBe(204);
+    const again = await h.t.app.inject({
+      method: 'GET',
+      url: `/chainlit/threads/${id}/messages`,
+      headers: a,
+    });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('accepts the body useChat sends and streams a UI message stream', async () => {
+    const a = await h.signIn(alice, aliceAgent);
+    const id = crypto.randomUUID();
+    const res = await post('/chainlit/chat', a, {
+      id,
+      trigger: 'submit-message',
+      messageId: 'm1',
+      messages: [
+        { id: 'u0', role: 'user', parts: [{ type: 'text', text: 'ignored earlier text' }] },
+        { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'add 10 and 20' }] },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-vercel-ai-ui-message-stream']).toBe('v1');
+    expect(res.headers['content-type']).toContain('text/event-stream');
+    expect(res.headers['x-thread-id']).toBe(id);
+    const chunks = uiChunks(res.body);
+    expect(chunks[0]).toMatchObject({ type: 'start', messageMetadata: { threadId: id, offline: true } });
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
+    const stored = await h.db.kysely
+      .selectFrom('messages')
+      .selectAll()
+      .where('thread_id', '=', id)
+      .orderBy('created_at')
+      .execute();
+    expect(JSON.parse(stored[0]!.parts)).toEqual([{ type: 'text', text: 'add 10 and 20' }]);
+  });
+});
+
+describe('chat turn rate limit', () => {
+  it('answers 429 with Retry-After past CHAT_TURNS_PER_MINUTE', async () => {
+    const {
+      chatHarness: harness,
+      seedUser: user,
+      seedAgent: agentOf,
+    } = await import('./support/chat-fixtures.ts');
+    const h = await harness({ CHAT_TURNS_PER_MINUTE: '2' });
+    try {
+      const carol = await user(h.db, 'carol');
+      const agent = await agentOf(h.db, carol);
+      const headers = await h.signIn(carol, agent);
+      const send = () =>
+        h.t.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text: 'hello' } });
+      expect((await send()).statusCode).toBe(200);
+      expect((await send()).statusCode).toBe(200);
+      const limited = await send();
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await h.t.close();
+    }
+  });
+});
+
+describe('no model configured', () => {
+  it('says so in the session info and as a categorised error in the turn', async () => {
+    const {
+      chatHarness: harness,
+      seedUser: user,
+      seedAgent: agentOf,
+    } = await import('./support/chat-fixtures.ts');
+    const h = await harness({ LLM_PROVIDER: 'anthropic' }, { modelFromConfig: true });
+    try {
+      const dave = await user(h.db, 'dave');
+      const agent = await agentOf(h.db, dave);
+      const headers = await h.signIn(dave, agent);
+      const info = await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers });
+      expect(info.json().model).toMatchObject({ provider: 'anthropic', offline: false, configured: false });
+      const res = await h.t.app.inject({
+        method: 'POST',
+        url: '/chainlit/chat',
+        headers,
+        payload: { text: 'hello' },
+      });
+      const chunks = uiChunks(res.body);
+      expect(chunks).toContainEqual({
+        type: 'data-error',
+        data: { category: 'no_model', message: expect.stringContaining('LLM_PROVIDER') },
+      });
+      expect(chunks).toContainEqual(expect.objectContaining({ type: 'error' }));
+      const stored = await h.db.kysely
+        .selectFrom('messages')
+        .selectAll()
+        .where('role', '=', 'assistant')
+        .executeTakeFirstOrThrow();
+      expect(stored.status).toBe('error');
+      expect(JSON.parse(stored.parts)).toEqual([expect.objectContaining({ type: 'data-error' })]);
+    } finally {
+      await h.t.close();
+    }
+  });
+});

@@ -1,0 +1,294 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
+import type { UIMessageChunk } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import type { Db } from '../../src/db/database.ts';
+import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
+import type { ModelSelection } from '../../src/modules/chat/llm/select-model.ts';
+import { createChatRepository } from '../../src/modules/chat/repository.ts';
+import type { ToolExecutionResult, ToolExecutor } from '../../src/modules/chat/runtime/ports.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+
+/** Real rows for chat tests: users, agents, a built-in service, its actions and attachments. */
+
+const at = () => new Date().toISOString();
+
+export async function seedUser(db: Db, subject: string): Promise<number> {
+  const row = await db.kysely
+    .insertInto('users')
+    .values({
+      issuer: 'https://idp.test',
+      subject,
+      email: `${subject}@example.com`,
+      name: subject,
+      picture: null,
+      created_at: at(),
+      updated_at: at(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function seedAgent(
+  db: Db,
+  userId: number,
+  name = 'Helper',
+  guidelines: string | null = null,
+): Promise<number> {
+  const row = await db.kysely
+    .insertInto('agents')
+    .values({
+      user_id: userId,
+      name,
+      description: `${name} does things`,
+      guidelines,
+      created_at: at(),
+      updated_at: at(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+let serviceSeq = 0;
+export async function seedAction(
+  db: Db,
+  action: {
+    name: string;
+    description: string;
+    effect: 'read' | 'write' | 'send';
+    schema: object;
+    displayName?: string;
+  },
+): Promise<number> {
+  serviceSeq += 1;
+  const service = await db.kysely
+    .insertInto('services')
+    .values({
+      provider: 'builtin',
+      provider_key: `svc-${serviceSeq}-${action.name}`,
+      owner_user_id: null,
+      name: `Service ${serviceSeq}`,
+      description: 'test service',
+      logo: null,
+      auth_scheme: 'NO_AUTH',
+      created_at: at(),
+      updated_at: at(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const row = await db.kysely
+    .insertInto('actions')
+    .values({
+      service_id: service.id,
+      name: action.name,
+      display_name: action.displayName ?? action.name,
+      description: action.description,
+      input_schema: JSON.stringify(action.schema),
+      effect: action.effect,
+      version: null,
+      created_at: at(),
+      updated_at: at(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function attach(db: Db, agentId: number, actionId: number, position = 0) {
+  await db.kysely
+    .insertInto('agent_tools')
+    .values({ agent_id: agentId, action_id: actionId, version: null, position })
+    .execute();
+}
+
+export const calculatorSchema = {
+  type: 'object',
+  properties: { a: { type: 'number' }, b: { type: 'number' } },
+  required: ['a', 'b'],
+};
+export const noteSchema = {
+  type: 'object',
+  properties: { title: { type: 'string' }, body: { type: 'string' } },
+  required: ['title'],
+};
+export const emailSchema = {
+  type: 'object',
+  properties: { to: { type: 'string' }, subject: { type: 'string' }, body: { type: 'string' } },
+  required: ['to', 'body'],
+};
+
+export interface ExecutorCall {
+  userId: number;
+  actionId: number;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+/**
+ * A tools layer for tests: lists attached tools from the database (as the real one does) and
+ * records every execution; `behaviour` decides the result.
+ */
+export function recordingExecutor(db: Db) {
+  const repo = createChatRepository(db);
+  const calls: ExecutorCall[] = [];
+  const state: {
+    behaviour: (call: ExecutorCall) => Promise<ToolExecutionResult> | ToolExecutionResult;
+  } = { behaviour: () => ({ ok: true, data: { done: true } }) };
+  const executor: ToolExecutor = {
+    listAgentTools: (userId, agentId) => repo.listAgentTools(userId, agentId),
+    async execute(userId, actionId, args, signal) {
+      const call = { userId, actionId, args, signal };
+      calls.push(call);
+      return state.behaviour(call);
+    },
+  };
+  return { executor, calls, state };
+}
+
+/** A model slot the tests can swap between the offline model and scripted mocks. */
+export function switchableModel() {
+  const slot: { model: LanguageModelV3 } = { model: createOfflineModel() };
+  const model: LanguageModelV3 = {
+    specificationVersion: 'v3',
+    provider: 'test.switchable',
+    modelId: 'switchable',
+    supportedUrls: {},
+    doGenerate: (options) => slot.model.doGenerate(options),
+    doStream: (options) => slot.model.doStream(options),
+  };
+  const selection: ModelSelection = {
+    model,
+    provider: 'offline',
+    modelId: 'switchable',
+    isOffline: true,
+    label: 'test',
+  };
+  return { slot, selection };
+}
+
+export const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+export const textParts = (text: string, id = 't'): LanguageModelV3StreamPart[] => [
+  { type: 'text-start', id },
+  { type: 'text-delta', id, delta: text },
+  { type: 'text-end', id },
+];
+export const toolCallPart = (
+  toolCallId: string,
+  toolName: string,
+  input: object,
+): LanguageModelV3StreamPart => ({
+  type: 'tool-call',
+  toolCallId,
+  toolName,
+  input: JSON.stringify(input),
+});
+export const finishPart = (reason: 'stop' | 'tool-calls'): LanguageModelV3StreamPart => ({
+  type: 'finish',
+  finishReason: { unified: reason, raw: undefined },
+  usage,
+});
+
+/** A mock model whose n-th call streams `script(options, n)`. */
+export function scriptedModel(
+  script: (options: LanguageModelV3CallOptions, call: number) => LanguageModelV3StreamPart[],
+) {
+  let n = 0;
+  return new MockLanguageModelV3({
+    doStream: async (options) => {
+      const parts = script(options, n++);
+      return {
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  });
+}
+
+/** Parses an AI SDK UI message stream (SSE) into its chunks. */
+export function uiChunks(payload: string): UIMessageChunk[] {
+  return payload
+    .split('\n\n')
+    .map((event) => event.trim())
+    .filter((event) => event.startsWith('data: ') && event !== 'data: [DONE]')
+    .map((event) => JSON.parse(event.slice(6)) as UIMessageChunk);
+}
+
+export const streamedText = (chunks: UIMessageChunk[]) =>
+  chunks.map((c) => (c.type === 'text-delta' ? c.delta : '')).join('');
+
+export interface ChatHeaders extends Record<string, string> {
+  cookie: string;
+  origin: string;
+  'x-requested-with': string;
+}
+
+export interface ChatHarness {
+  t: TestApp;
+  db: Db;
+  tools: ReturnType<typeof recordingExecutor>;
+  model: ReturnType<typeof switchableModel>;
+  /** Signs in through /chainlit/auth/header and returns request headers for state-changing calls. */
+  signIn(userId: number, agentId: number): Promise<ChatHeaders>;
+}
+
+export const ORIGIN = 'http://cadre.test';
+
+export async function chatHarness(
+  env: Record<string, string> = {},
+  options: { modelFromConfig?: boolean } = {},
+): Promise<ChatHarness> {
+  const holder: { tools?: ReturnType<typeof recordingExecutor> } = {};
+  const model = switchableModel();
+  const lazyExecutor: ToolExecutor = {
+    listAgentTools: (u, a) => holder.tools!.executor.listAgentTools(u, a),
+    execute: (u, a, args, s) => holder.tools!.executor.execute(u, a, args, s),
+  };
+  const t = await createTestApp(env, {
+    chat: {
+      verifyAccessToken: async (token) => {
+        const match = /^access-(\d+)$/.exec(token);
+        return match ? { id: Number(match[1]) } : null;
+      },
+      verifyCopilotToken: async (token) => {
+        const match = /^copilot-(\d+)-(\d+)$/.exec(token);
+        return match ? { userId: Number(match[1]), agentId: Number(match[2]) } : null;
+      },
+      toolExecutor: lazyExecutor,
+      modelSelection: options.modelFromConfig ? undefined : model.selection,
+    },
+  });
+  const tools = recordingExecutor(t.db);
+  holder.tools = tools;
+  return {
+    t,
+    db: t.db,
+    tools,
+    model,
+    async signIn(userId, agentId) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/chainlit/auth/header',
+        headers: { authorization: `Bearer access-${userId}`, 'x-agent-id': String(agentId) },
+      });
+      if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+      const cookie = res.cookies.find((c) => c.name === 'cadre_chat_session')!;
+      return {
+        cookie: `cadre_chat_session=${cookie.value}`,
+        origin: ORIGIN,
+        'x-requested-with': 'cadre-chat',
+      };
+    },
+  };
+}
