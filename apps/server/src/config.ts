@@ -78,7 +78,12 @@ const envSchema = z
 
     // The public demos at /demos: session lifetime and per-address rate limits.
     DEMOS_ENABLED: booleanFlag.default(true),
-    DEMO_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+    DEMO_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
     DEMO_MAX_HOURS: z.coerce.number().int().min(1).max(72).default(4),
     DEMO_LOGINS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
     DEMO_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),

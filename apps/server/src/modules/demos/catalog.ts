@@ -23,7 +23,8 @@ export const DEMOS: Record<DemoName, DemoDefinition> = {
   vcdemo: {
     agent: {
       name: 'VC Analyst',
-      description: 'A venture-capital analyst that screens the deal flow, compares startups and drafts investment memos.',
+      description:
+        'A venture-capital analyst that screens the deal flow, compares startups and drafts investment memos.',
       guidelines: [
         'You are an analyst at a venture-capital fund. Answer from the deal-flow tools only; never invent companies or figures.',
         'To screen, use search_startups with the filters the user names (sector, stage, country, minimum ARR, minimum growth).',
@@ -53,8 +54,8 @@ export const DEMOS: Record<DemoName, DemoDefinition> = {
       guidelines: [
         `You are a friendly support agent for ${SHOP_NAME}, an outdoor-gear web shop.`,
         'Look orders up before acting on them. Check the refund policy before promising a refund, and explain which rule applies.',
-        'Issue refunds with issue_refund and escalate exceptions with open_ticket; both need the user\'s approval, so say what you are about to do.',
-        'Never reveal one customer\'s details to someone asking about another customer. All data in this demo is fictional.',
+        "Issue refunds with issue_refund and escalate exceptions with open_ticket; both need the user's approval, so say what you are about to do.",
+        "Never reveal one customer's details to someone asking about another customer. All data in this demo is fictional.",
       ].join('\n'),
     },
     service: {
@@ -78,8 +79,8 @@ export const DEMOS: Record<DemoName, DemoDefinition> = {
       description: `A sales assistant for ${SELLER.company}: finds leads in the CRM, researches them, drafts personalised outreach and logs activities.`,
       guidelines: [
         `You help ${SELLER.sender}, an account executive at ${SELLER.company}, whose product ${SELLER.pitch}.`,
-        'Find leads with find_leads, research a lead before writing to it, and personalise every email with the lead\'s pain point and tools.',
-        'Drafting an email sends nothing. Log calls, meetings and emails with log_activity (it needs the user\'s approval).',
+        "Find leads with find_leads, research a lead before writing to it, and personalise every email with the lead's pain point and tools.",
+        "Drafting an email sends nothing. Log calls, meetings and emails with log_activity (it needs the user's approval).",
         'All companies and people in this demo are fictional.',
       ].join('\n'),
     },

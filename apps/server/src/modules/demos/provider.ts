@@ -22,9 +22,12 @@ export function createDemoToolProvider(deps: { db: Db; now: () => Date }): ToolP
     },
     async disconnect() {},
     async execute(ctx, service, action, args): Promise<ToolResult> {
-      const tool = isDemoName(service.key) ? DEMOS[service.key].tools.find((t) => t.definition.name === action.name) : undefined;
+      const tool = isDemoName(service.key)
+        ? DEMOS[service.key].tools.find((t) => t.definition.name === action.name)
+        : undefined;
       if (!tool) return { ok: false, error: 'This demo tool does not exist.', code: 'not_found' };
-      const input = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+      const input =
+        args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
       try {
         return { ok: true, data: await tool.run({ db: deps.db, userId: ctx.userId, now: deps.now }, input) };
       } catch (err) {

@@ -51,7 +51,13 @@ export function createDemoRepository(db: Db) {
           .executeTakeFirstOrThrow();
         const agent = await tx
           .insertInto('agents')
-          .values({ user_id: user.id, ...input.agent, allow_unattended_writes: 0, created_at: at, updated_at: at })
+          .values({
+            user_id: user.id,
+            ...input.agent,
+            allow_unattended_writes: 0,
+            created_at: at,
+            updated_at: at,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         // The demo service is owned by the demo user: no real user ever sees or attaches it.

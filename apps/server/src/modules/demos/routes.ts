@@ -91,7 +91,8 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
 
   async function limit(key: string, max: number, windowSeconds: number, message: string) {
     const result = await hitRateLimit(db, key, { limit: max, windowSeconds, now: now().getTime() });
-    if (!result.allowed) throw new HttpError(429, message, { 'retry-after': String(result.retryAfterSeconds) });
+    if (!result.allowed)
+      throw new HttpError(429, message, { 'retry-after': String(result.retryAfterSeconds) });
   }
 
   /** Browsers send Origin on POST; one from elsewhere is a cross-site form (login CSRF). */
@@ -145,7 +146,10 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     reply.header('x-frame-options', 'SAMEORIGIN');
     reply.header('cache-control', 'no-store');
     if (!fs.existsSync(indexFile)) {
-      return reply.code(503).type('text/html; charset=utf-8').send('<!doctype html><title>Demo</title><p>The chat frame has not been built.</p>');
+      return reply
+        .code(503)
+        .type('text/html; charset=utf-8')
+        .send('<!doctype html><title>Demo</title><p>The chat frame has not been built.</p>');
     }
     return reply.type('text/html; charset=utf-8').send(fs.readFileSync(indexFile));
   });
@@ -157,7 +161,11 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
       if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw new HttpError(404, 'Not found');
       const file = path.join(distDir, 'assets', name);
       if (!fs.existsSync(file)) throw new HttpError(404, 'Not found');
-      const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+      const type = name.endsWith('.js')
+        ? 'text/javascript'
+        : name.endsWith('.css')
+          ? 'text/css'
+          : 'application/octet-stream';
       reply.header('cache-control', 'public, max-age=31536000, immutable');
       return reply.type(type).send(fs.readFileSync(file));
     },

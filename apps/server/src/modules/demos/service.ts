@@ -41,7 +41,14 @@ export function createDemoService(deps: DemoServiceDeps) {
         .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
         .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
         .innerJoin('services', 'services.id', 'actions.service_id')
-        .select(['actions.id', 'actions.name', 'actions.display_name', 'actions.description', 'actions.input_schema', 'actions.effect'])
+        .select([
+          'actions.id',
+          'actions.name',
+          'actions.display_name',
+          'actions.description',
+          'actions.input_schema',
+          'actions.effect',
+        ])
         .where('agents.id', '=', agentId)
         .where('agents.user_id', '=', userId)
         .where('services.provider', '=', 'demo')
@@ -68,7 +75,9 @@ export function createDemoService(deps: DemoServiceDeps) {
         args,
         null,
       );
-      return result.ok ? { ok: true, data: result.data } : { ok: false, error: result.error, code: result.code };
+      return result.ok
+        ? { ok: true, data: result.data }
+        : { ok: false, error: result.error, code: result.code };
     },
   };
 

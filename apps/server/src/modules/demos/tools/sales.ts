@@ -1,4 +1,13 @@
-import { ACTIVITY_TYPES, INDUSTRIES, LEAD_STAGES, LEADS, REGIONS, SELLER, SIZES, type Lead } from '../data/crm.ts';
+import {
+  ACTIVITY_TYPES,
+  INDUSTRIES,
+  LEAD_STAGES,
+  LEADS,
+  REGIONS,
+  SELLER,
+  SIZES,
+  type Lead,
+} from '../data/crm.ts';
 import { createDemoRepository } from '../repository.ts';
 import { keywordFilter, resolveOne, table } from './text.ts';
 import { DemoInputError, oneOf, str, type DemoTool } from './types.ts';
@@ -6,14 +15,30 @@ import { DemoInputError, oneOf, str, type DemoTool } from './types.ts';
 /** The sales assistant's tools over the sample CRM; logging an activity changes the visitor's copy. */
 
 const TONES = ['friendly', 'formal', 'brief'] as const;
-const leadText = (l: Lead) => [l.id, l.company, l.industry, l.size, l.stage, l.region, l.city, l.contact, l.title, l.painPoint, l.techStack].join(' ');
+const leadText = (l: Lead) =>
+  [
+    l.id,
+    l.company,
+    l.industry,
+    l.size,
+    l.stage,
+    l.region,
+    l.city,
+    l.contact,
+    l.title,
+    l.painPoint,
+    l.techStack,
+  ].join(' ');
 const byId = (l: Lead) => l.id;
 const byName = (l: Lead) => l.company;
 const firstName = (l: Lead) => l.contact.replace(/^Dr\. /, '').split(' ')[0]!;
 
 function requireLead(text: string | undefined): Lead {
   const lead = text ? resolveOne(text, LEADS, byId, byName) : undefined;
-  if (!lead) throw new DemoInputError('No lead by that name in the CRM. Find leads first, then use the company name or id (LEAD-201).');
+  if (!lead)
+    throw new DemoInputError(
+      'No lead by that name in the CRM. Find leads first, then use the company name or id (LEAD-201).',
+    );
   return lead;
 }
 
@@ -29,7 +54,11 @@ export const findLeads: DemoTool = {
       properties: {
         query: { type: 'string', description: 'Free-text keywords, e.g. "Excel" or "Boston".' },
         industry: { type: 'string', enum: [...INDUSTRIES] },
-        size: { type: 'string', enum: [...SIZES], description: 'small < 200 employees, mid-market < 2000, enterprise.' },
+        size: {
+          type: 'string',
+          enum: [...SIZES],
+          description: 'small < 200 employees, mid-market < 2000, enterprise.',
+        },
         stage: { type: 'string', enum: [...LEAD_STAGES] },
         region: { type: 'string', enum: [...REGIONS] },
       },
@@ -47,14 +76,28 @@ export const findLeads: DemoTool = {
       .filter((l) => !stage || l.stage === stage)
       .filter((l) => !region || l.region === region);
     const last = new Map(
-      (await createDemoRepository(ctx.db).lastActivities(ctx.userId)).map((a) => [a.lead_id, String(a.last ?? '')]),
+      (await createDemoRepository(ctx.db).lastActivities(ctx.userId)).map((a) => [
+        a.lead_id,
+        String(a.last ?? ''),
+      ]),
     );
     const filters = [industry, size, stage, region].filter(Boolean).join(', ');
     const heading = `Found ${matches.length} lead${matches.length === 1 ? '' : 's'}${filters ? ` (${filters})` : ''}.`;
     if (matches.length === 0) return `${heading} Industries are ${INDUSTRIES.join(', ')}.`;
     return `${heading}\n\n${table(
       ['Id', 'Company', 'Industry', 'Size', 'Stage', 'Region', 'Contact', 'Last activity'],
-      matches.slice(0, 20).map((l) => [l.id, l.company, l.industry, `${l.size} (${l.employees})`, l.stage, l.region, `${l.contact}, ${l.title}`, last.get(l.id)?.slice(0, 10) || '—']),
+      matches
+        .slice(0, 20)
+        .map((l) => [
+          l.id,
+          l.company,
+          l.industry,
+          `${l.size} (${l.employees})`,
+          l.stage,
+          l.region,
+          `${l.contact}, ${l.title}`,
+          last.get(l.id)?.slice(0, 10) || '—',
+        ]),
     )}`;
   },
 };
@@ -68,7 +111,12 @@ export const researchLead: DemoTool = {
     effect: 'read',
     inputSchema: {
       type: 'object',
-      properties: { company: { type: 'string', description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.' } },
+      properties: {
+        company: {
+          type: 'string',
+          description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.',
+        },
+      },
       required: ['company'],
       additionalProperties: false,
     },
@@ -99,7 +147,8 @@ export const draftOutreachEmail: DemoTool = {
   definition: {
     name: 'draft_outreach_email',
     displayName: 'Draft outreach email',
-    description: 'Draft a personalised outreach email to a lead\'s decision maker, built from the CRM data (returns the text; sends nothing).',
+    description:
+      "Draft a personalised outreach email to a lead's decision maker, built from the CRM data (returns the text; sends nothing).",
     effect: 'read',
     inputSchema: {
       type: 'object',
@@ -118,7 +167,11 @@ export const draftOutreachEmail: DemoTool = {
     const pain = lead.painPoint.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
     const body =
       tone === 'brief'
-        ? [`${greeting},`, '', `Teams like ${lead.company} tell us ${pain}. ${SELLER.product} ${SELLER.pitch}. Worth 20 minutes next week?`]
+        ? [
+            `${greeting},`,
+            '',
+            `Teams like ${lead.company} tell us ${pain}. ${SELLER.product} ${SELLER.pitch}. Worth 20 minutes next week?`,
+          ]
         : [
             `${greeting},`,
             '',
@@ -144,12 +197,16 @@ export const logActivity: DemoTool = {
   definition: {
     name: 'log_activity',
     displayName: 'Log activity',
-    description: 'Log a sales activity (email, call, meeting or note) against a lead in the CRM. Changes the CRM: needs the user\'s approval.',
+    description:
+      "Log a sales activity (email, call, meeting or note) against a lead in the CRM. Changes the CRM: needs the user's approval.",
     effect: 'write',
     inputSchema: {
       type: 'object',
       properties: {
-        lead: { type: 'string', description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.' },
+        lead: {
+          type: 'string',
+          description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.',
+        },
         type: { type: 'string', enum: [...ACTIVITY_TYPES] },
         notes: { type: 'string', description: 'What happened (optional).' },
       },
@@ -160,7 +217,10 @@ export const logActivity: DemoTool = {
   async run(ctx, args) {
     const lead = requireLead(str(args, 'lead'));
     const type = oneOf(args, 'type', ACTIVITY_TYPES) ?? 'note';
-    const notes = (str(args, 'notes') ?? `${type[0]!.toUpperCase()}${type.slice(1)} with ${lead.contact} logged from the chat.`).slice(0, 1000);
+    const notes = (
+      str(args, 'notes') ??
+      `${type[0]!.toUpperCase()}${type.slice(1)} with ${lead.contact} logged from the chat.`
+    ).slice(0, 1000);
     const id = await createDemoRepository(ctx.db).logActivity({
       userId: ctx.userId,
       leadId: lead.id,

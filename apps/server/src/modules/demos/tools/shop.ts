@@ -1,4 +1,12 @@
-import { CUSTOMERS, ORDERS, PRODUCTS, REFUND_POLICY, SHOP_NAME, type Customer, type Order } from '../data/shop.ts';
+import {
+  CUSTOMERS,
+  ORDERS,
+  PRODUCTS,
+  REFUND_POLICY,
+  SHOP_NAME,
+  type Customer,
+  type Order,
+} from '../data/shop.ts';
 import { createDemoRepository } from '../repository.ts';
 import { money, resolveOne, table } from './text.ts';
 import { DemoInputError, oneOf, str, type DemoTool, type DemoToolContext } from './types.ts';
@@ -7,7 +15,15 @@ import { DemoInputError, oneOf, str, type DemoTool, type DemoToolContext } from 
 
 const ORDER_ID = /\bORD-\d{4}\b/i;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
-const REFUND_REASONS = ['damaged', 'faulty', 'late', 'wrong_item', 'not_as_described', 'changed_mind', 'other'] as const;
+const REFUND_REASONS = [
+  'damaged',
+  'faulty',
+  'late',
+  'wrong_item',
+  'not_as_described',
+  'changed_mind',
+  'other',
+] as const;
 const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 
 const productOf = (sku: string) => PRODUCTS.find((p) => p.sku === sku)!;
@@ -41,11 +57,19 @@ async function describeOrder(ctx: DemoToolContext, o: Order): Promise<string> {
     '',
     table(
       ['Item', 'SKU', 'Qty', 'Price'],
-      o.items.map((i) => [productOf(i.sku).name, i.sku, i.quantity, money(productOf(i.sku).priceCents * i.quantity)]),
+      o.items.map((i) => [
+        productOf(i.sku).name,
+        i.sku,
+        i.quantity,
+        money(productOf(i.sku).priceCents * i.quantity),
+      ]),
     ),
   ];
   if (refunds.length) {
-    lines.push('', `Refunds: ${refunds.map((r) => `${r.id} ${money(r.amount_cents)} (${r.reason})`).join('; ')}`);
+    lines.push(
+      '',
+      `Refunds: ${refunds.map((r) => `${r.id} ${money(r.amount_cents)} (${r.reason})`).join('; ')}`,
+    );
   }
   if (tickets.length) {
     lines.push('', `Tickets: ${tickets.map((t) => `${t.id} "${t.subject}" (${t.status})`).join('; ')}`);
@@ -56,7 +80,12 @@ async function describeOrder(ctx: DemoToolContext, o: Order): Promise<string> {
 async function ordersTable(ctx: DemoToolContext, customer: Customer): Promise<string> {
   const orders = ORDERS.filter((o) => o.customerId === customer.id);
   const states = new Map(
-    (await createDemoRepository(ctx.db).orderStates(ctx.userId, orders.map((o) => o.id))).map((s) => [s.order_id, s]),
+    (
+      await createDemoRepository(ctx.db).orderStates(
+        ctx.userId,
+        orders.map((o) => o.id),
+      )
+    ).map((s) => [s.order_id, s]),
   );
   return table(
     ['Order', 'Placed', 'Status', 'Total', 'Refunded'],
@@ -89,10 +118,14 @@ export const lookupOrder: DemoTool = {
     const query = str(args, 'query') ?? '';
     const order = findOrder(query);
     if (order) return describeOrder(ctx, order);
-    if (ORDER_ID.test(query)) throw new DemoInputError(`There is no order ${query.match(ORDER_ID)![0]}. Order ids run from ORD-1001 to ORD-1050.`);
+    if (ORDER_ID.test(query))
+      throw new DemoInputError(
+        `There is no order ${query.match(ORDER_ID)![0]}. Order ids run from ORD-1001 to ORD-1050.`,
+      );
     const email = query.match(EMAIL)?.[0].toLowerCase();
     const customer = email ? CUSTOMERS.find((c) => c.email === email) : undefined;
-    if (!customer) throw new DemoInputError('Give an order id like ORD-1042 or the email address of a customer.');
+    if (!customer)
+      throw new DemoInputError('Give an order id like ORD-1042 or the email address of a customer.');
     return `Orders of ${customer.name} (${customer.email}):\n\n${await ordersTable(ctx, customer)}`;
   },
 };
@@ -115,8 +148,16 @@ export const lookupCustomer: DemoTool = {
     const email = query.match(EMAIL)?.[0].toLowerCase();
     const customer =
       (email && CUSTOMERS.find((c) => c.email === email)) ||
-      resolveOne(query, CUSTOMERS, (c) => c.id, (c) => c.name);
-    if (!customer) throw new DemoInputError('No customer matches. Try an email address such as maya.lindgren@example.com.');
+      resolveOne(
+        query,
+        CUSTOMERS,
+        (c) => c.id,
+        (c) => c.name,
+      );
+    if (!customer)
+      throw new DemoInputError(
+        'No customer matches. Try an email address such as maya.lindgren@example.com.',
+      );
     return [
       `## ${customer.name} (${customer.id})`,
       '',
@@ -147,7 +188,7 @@ export const issueRefund: DemoTool = {
     name: 'issue_refund',
     displayName: 'Issue refund',
     description:
-      'Issue a refund for an order (the remaining paid amount goes back to the customer). Changes the order: needs the user\'s approval.',
+      "Issue a refund for an order (the remaining paid amount goes back to the customer). Changes the order: needs the user's approval.",
     effect: 'write',
     inputSchema: {
       type: 'object',
@@ -163,9 +204,11 @@ export const issueRefund: DemoTool = {
     const order = findOrder(str(args, 'order_id') ?? '');
     if (!order) throw new DemoInputError('Give the order id to refund, e.g. ORD-1042.');
     const state = await orderState(ctx, order.id);
-    if (state.status === 'cancelled') throw new DemoInputError(`${order.id} was cancelled and never charged; nothing to refund.`);
+    if (state.status === 'cancelled')
+      throw new DemoInputError(`${order.id} was cancelled and never charged; nothing to refund.`);
     const remaining = totalCents(order) - state.refunded_cents;
-    if (state.status === 'refunded' || remaining <= 0) throw new DemoInputError(`${order.id} is already fully refunded.`);
+    if (state.status === 'refunded' || remaining <= 0)
+      throw new DemoInputError(`${order.id} is already fully refunded.`);
     const reason = oneOf(args, 'reason', REFUND_REASONS) ?? 'other';
     const refundId = await createDemoRepository(ctx.db).recordRefund({
       userId: ctx.userId,
@@ -187,7 +230,7 @@ export const openTicket: DemoTool = {
     name: 'open_ticket',
     displayName: 'Open support ticket',
     description:
-      'Open a support ticket for the returns team (exceptions, disputes, damaged deliveries), optionally about an order. Needs the user\'s approval.',
+      "Open a support ticket for the returns team (exceptions, disputes, damaged deliveries), optionally about an order. Needs the user's approval.",
     effect: 'write',
     inputSchema: {
       type: 'object',

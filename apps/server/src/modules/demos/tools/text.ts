@@ -12,7 +12,11 @@ const FILLER = new Set(
  * Keyword filter for a free-text `query`: words that match nothing in the whole dataset are filler
  * ("show me", "with strong traction") and are ignored; every remaining word must match the row.
  */
-export function keywordFilter<T>(query: string | undefined, rows: readonly T[], text: (row: T) => string): T[] {
+export function keywordFilter<T>(
+  query: string | undefined,
+  rows: readonly T[],
+  text: (row: T) => string,
+): T[] {
   const words = (query ?? '')
     .toLowerCase()
     .split(/[^\p{L}\p{N}-]+/u)
@@ -24,16 +28,32 @@ export function keywordFilter<T>(query: string | undefined, rows: readonly T[], 
 }
 
 /** Every item named in `text`, by id or by name (names longest first so "Novapay" does not hide others). */
-export function namedIn<T>(text: string, rows: readonly T[], id: (row: T) => string, name: (row: T) => string): T[] {
+export function namedIn<T>(
+  text: string,
+  rows: readonly T[],
+  id: (row: T) => string,
+  name: (row: T) => string,
+): T[] {
   const lower = text.toLowerCase();
-  return rows.filter((row) => lower.includes(id(row).toLowerCase()) || lower.includes(name(row).toLowerCase()));
+  return rows.filter(
+    (row) => lower.includes(id(row).toLowerCase()) || lower.includes(name(row).toLowerCase()),
+  );
 }
 
 /** The one item `text` refers to: by id or exact name first, then the closest name (fuse.js). */
-export function resolveOne<T>(text: string, rows: readonly T[], id: (row: T) => string, name: (row: T) => string) {
+export function resolveOne<T>(
+  text: string,
+  rows: readonly T[],
+  id: (row: T) => string,
+  name: (row: T) => string,
+) {
   const named = namedIn(text, rows, id, name);
   if (named.length > 0) return named.sort((a, b) => name(b).length - name(a).length)[0];
-  const fuse = new Fuse([...rows], { keys: [{ name: 'n', getFn: (r) => name(r) }], threshold: 0.4, ignoreLocation: true });
+  const fuse = new Fuse([...rows], {
+    keys: [{ name: 'n', getFn: (r) => name(r) }],
+    threshold: 0.4,
+    ignoreLocation: true,
+  });
   const words = text.split(/\s+/).filter((w) => w.length >= 4 && !FILLER.has(w.toLowerCase()));
   for (const candidate of [text, ...words]) {
     const hit = fuse.search(candidate)[0];

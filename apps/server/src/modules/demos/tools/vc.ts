@@ -12,7 +12,16 @@ const byName = (s: Startup) => s.name;
 const overview = (list: Startup[]) =>
   table(
     ['Id', 'Startup', 'Sector', 'Stage', 'Country', 'ARR', 'Growth', 'Raised'],
-    list.map((s) => [s.id, s.name, s.sector, s.stage, s.country, musd(s.revenueMusd), `${s.growthPct}%`, musd(s.raisedMusd)]),
+    list.map((s) => [
+      s.id,
+      s.name,
+      s.sector,
+      s.stage,
+      s.country,
+      musd(s.revenueMusd),
+      `${s.growthPct}%`,
+      musd(s.raisedMusd),
+    ]),
   );
 
 export const searchStartups: DemoTool = {
@@ -75,7 +84,8 @@ export const compareStartups: DemoTool = {
       properties: {
         companies: {
           type: 'string',
-          description: 'The startups to compare, by name or id, e.g. "Novapay, Ledgerline" or "STU-101 and STU-103".',
+          description:
+            'The startups to compare, by name or id, e.g. "Novapay, Ledgerline" or "STU-101 and STU-103".',
         },
       },
       required: ['companies'],
@@ -86,8 +96,13 @@ export const compareStartups: DemoTool = {
     const text = str(args, 'companies') ?? '';
     let picked = namedIn(text, STARTUPS, byId, byName);
     if (picked.length < 2) {
-      const parts = text.split(/,|\band\b|\bvs\.?\b|\bversus\b|&/i).map((p) => p.trim()).filter(Boolean);
-      const resolved = parts.map((p) => resolveOne(p, STARTUPS, byId, byName)).filter((s): s is Startup => !!s);
+      const parts = text
+        .split(/,|\band\b|\bvs\.?\b|\bversus\b|&/i)
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const resolved = parts
+        .map((p) => resolveOne(p, STARTUPS, byId, byName))
+        .filter((s): s is Startup => !!s);
       picked = [...new Set([...picked, ...resolved])];
     }
     if (picked.length < 2) {
@@ -96,7 +111,8 @@ export const compareStartups: DemoTool = {
       );
     }
     picked = picked.slice(0, 5);
-    const runway = (s: Startup) => (s.burnMusd > 0 ? `${Math.round((s.raisedMusd * 0.45) / s.burnMusd)} mo (est.)` : 'n/a');
+    const runway = (s: Startup) =>
+      s.burnMusd > 0 ? `${Math.round((s.raisedMusd * 0.45) / s.burnMusd)} mo (est.)` : 'n/a';
     const rows: Array<[string, (s: Startup) => string | number]> = [
       ['Sector', (s) => s.sector],
       ['Stage', (s) => s.stage],
@@ -111,10 +127,15 @@ export const compareStartups: DemoTool = {
       ['Runway', runway],
       ['ARR per employee', (s) => `$${Math.round((s.revenueMusd * 1000) / s.employees)}k`],
     ];
-    const grid = table(['', ...picked.map((s) => s.name)], rows.map(([label, f]) => [label, ...picked.map(f)]));
+    const grid = table(
+      ['', ...picked.map((s) => s.name)],
+      rows.map(([label, f]) => [label, ...picked.map(f)]),
+    );
     const fastest = [...picked].sort((a, b) => b.growthPct - a.growthPct)[0]!;
     const largest = [...picked].sort((a, b) => b.revenueMusd - a.revenueMusd)[0]!;
-    const efficient = [...picked].sort((a, b) => b.revenueMusd / b.employees - a.revenueMusd / a.employees)[0]!;
+    const efficient = [...picked].sort(
+      (a, b) => b.revenueMusd / b.employees - a.revenueMusd / a.employees,
+    )[0]!;
     return `${grid}\n\n- Fastest growing: **${fastest.name}** (${fastest.growthPct}%)\n- Largest: **${largest.name}** (${musd(largest.revenueMusd)} ARR)\n- Most capital-efficient per employee: **${efficient.name}**`;
   },
 };
@@ -137,25 +158,43 @@ export const draftInvestmentMemo: DemoTool = {
   },
   async run(_ctx, args) {
     const s = resolveOne(str(args, 'company') ?? '', STARTUPS, byId, byName);
-    if (!s) throw new DemoInputError('No startup by that name in the deal flow. Search startups first to find one.');
+    if (!s)
+      throw new DemoInputError(
+        'No startup by that name in the deal flow. Search startups first to find one.',
+      );
     const peers = STARTUPS.filter((p) => p.sector === s.sector && p.id !== s.id);
-    const peerGrowth = peers.length ? Math.round(peers.reduce((n, p) => n + p.growthPct, 0) / peers.length) : s.growthPct;
+    const peerGrowth = peers.length
+      ? Math.round(peers.reduce((n, p) => n + p.growthPct, 0) / peers.length)
+      : s.growthPct;
     const runwayMonths = s.burnMusd > 0 ? Math.round((s.raisedMusd * 0.45) / s.burnMusd) : undefined;
     const strengths: string[] = [];
     const risks: string[] = [];
-    if (s.growthPct >= peerGrowth) strengths.push(`Growth of ${s.growthPct}% is above the ${s.sector} peer average of ${peerGrowth}%.`);
+    if (s.growthPct >= peerGrowth)
+      strengths.push(`Growth of ${s.growthPct}% is above the ${s.sector} peer average of ${peerGrowth}%.`);
     else risks.push(`Growth of ${s.growthPct}% trails the ${s.sector} peer average of ${peerGrowth}%.`);
     if (s.grossMarginPct >= 70) strengths.push(`Software-like gross margin of ${s.grossMarginPct}%.`);
-    else if (s.grossMarginPct < 45) risks.push(`Gross margin of ${s.grossMarginPct}% limits how far revenue scales into profit.`);
-    if (s.revenueMusd / s.employees >= 0.12) strengths.push(`Efficient team: about $${Math.round((s.revenueMusd * 1000) / s.employees)}k ARR per employee.`);
-    if (runwayMonths !== undefined && runwayMonths < 18) risks.push(`Estimated runway of about ${runwayMonths} months: the next round is close.`);
-    if (s.revenueMusd < 1) risks.push('Pre-revenue or very early revenue: the thesis rests on the team and the market.');
-    if (s.stage === 'Series C' && s.growthPct < 50) risks.push('Late stage with moderating growth: entry valuation matters.');
-    if (strengths.length === 0) strengths.push(`A focused product in ${s.sector}: ${s.description.toLowerCase()}`);
+    else if (s.grossMarginPct < 45)
+      risks.push(`Gross margin of ${s.grossMarginPct}% limits how far revenue scales into profit.`);
+    if (s.revenueMusd / s.employees >= 0.12)
+      strengths.push(
+        `Efficient team: about $${Math.round((s.revenueMusd * 1000) / s.employees)}k ARR per employee.`,
+      );
+    if (runwayMonths !== undefined && runwayMonths < 18)
+      risks.push(`Estimated runway of about ${runwayMonths} months: the next round is close.`);
+    if (s.revenueMusd < 1)
+      risks.push('Pre-revenue or very early revenue: the thesis rests on the team and the market.');
+    if (s.stage === 'Series C' && s.growthPct < 50)
+      risks.push('Late stage with moderating growth: entry valuation matters.');
+    if (strengths.length === 0)
+      strengths.push(`A focused product in ${s.sector}: ${s.description.toLowerCase()}`);
     if (risks.length === 0) risks.push('Competition from larger incumbents in the same category.');
     const score = strengths.length - risks.length + (s.growthPct >= 100 ? 1 : 0);
     const recommendation =
-      score >= 2 ? 'Proceed to partner meeting' : score >= 0 ? 'Continue diligence' : 'Pass for now; revisit next round';
+      score >= 2
+        ? 'Proceed to partner meeting'
+        : score >= 0
+          ? 'Continue diligence'
+          : 'Pass for now; revisit next round';
     return [
       `# Investment memo: ${s.name} (${s.id})`,
       '',
@@ -167,7 +206,16 @@ export const draftInvestmentMemo: DemoTool = {
       '## Key metrics',
       table(
         ['ARR', 'Growth (YoY)', 'Gross margin', 'Raised to date', 'Monthly burn', 'Runway (est.)'],
-        [[musd(s.revenueMusd), `${s.growthPct}%`, `${s.grossMarginPct}%`, musd(s.raisedMusd), musd(s.burnMusd), runwayMonths ? `${runwayMonths} months` : 'n/a']],
+        [
+          [
+            musd(s.revenueMusd),
+            `${s.growthPct}%`,
+            `${s.grossMarginPct}%`,
+            musd(s.raisedMusd),
+            musd(s.burnMusd),
+            runwayMonths ? `${runwayMonths} months` : 'n/a',
+          ],
+        ],
       ),
       '',
       '## Strengths',
