@@ -376,7 +376,12 @@ describe('demos', () => {
 describe('demo rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ DEMO_LOGINS_PER_HOUR: '2', DEMO_CHAT_TURNS_PER_MINUTE: '1' });
+    // A fixed clock: both hits fall in the same rate-limit window whatever the wall clock says.
+    const fixed = clock();
+    t = await createTestApp(
+      { DEMO_LOGINS_PER_HOUR: '2', DEMO_CHAT_TURNS_PER_MINUTE: '1' },
+      { demos: { now: fixed.now } },
+    );
   });
   afterAll(() => t.close());
 
