@@ -9,6 +9,7 @@ import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts'
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes } from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
+import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { publicRoutes } from './modules/public/routes.ts';
 import { registerTools } from './modules/tools/plugin.ts';
 import { registerWebApp } from './modules/web/routes.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/routes.ts. */
   chat?: ChatModuleOptions;
+  /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
+  demos?: DemoModuleOptions;
 }
 
 /** What every module receives: settings, the database and the secrets vault. */
@@ -82,6 +85,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The chat service at /chainlit authenticates with its own session cookie or a copilot token.
   await app.register(chatRoutes, { ...deps, ...options.chat, prefix: '/chainlit' });
+
+  // The public demos at /demos: the same chat service, signed in by the demo login only.
+  await app.register(demoRoutes, { ...deps, ...options.demos, prefix: '/demos' });
 
   await registerWebApp(app, config, options.webDistDir ?? defaultWebDist());
   return app;

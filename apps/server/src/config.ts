@@ -75,7 +75,18 @@ const envSchema = z
     LLM_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
     LLM_MAX_TOOL_CALLS_PER_TURN: z.coerce.number().int().min(1).max(200).default(10),
     LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).max(200_000).default(4096),
-    CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+
+    // The public demos at /demos: session lifetime and per-address rate limits.
+    DEMOS_ENABLED: booleanFlag.default(true),
+    DEMO_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
+    DEMO_MAX_HOURS: z.coerce.number().int().min(1).max(72).default(4),
+    DEMO_LOGINS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
+    DEMO_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
     // Tools: the egress guard, built-in services' API hosts, OAuth2 apps, Composio, MCP servers.
     EGRESS_ALLOW_PRIVATE: z.string().default(''),
     BUILTIN_HACKERNEWS_URL: z.url().default('https://hacker-news.firebaseio.com'),
@@ -98,6 +109,7 @@ const envSchema = z
       .default('/api/v3'),
     COMPOSIO_WEBHOOK_SECRET: optionalString,
     MCP_SERVERS: z.string().default('[]'),
+    CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   })
   .superRefine((env, ctx) => {
     const mcp = parseMcpServers(env.MCP_SERVERS);
@@ -198,6 +210,13 @@ export interface Config {
     mcpServers: McpServerConfig[];
   };
   llm: LlmConfig;
+  demos: {
+    enabled: boolean;
+    idleMinutes: number;
+    maxHours: number;
+    loginsPerHour: number;
+    chatTurnsPerMinute: number;
+  };
 }
 
 export interface LlmConfig {
@@ -272,6 +291,25 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       apiUrl: env.API_URL,
       feedbackUrl: env.FEEDBACK_URL ?? '',
     },
+    demos: {
+      enabled: env.DEMOS_ENABLED,
+      idleMinutes: env.DEMO_IDLE_MINUTES,
+      maxHours: env.DEMO_MAX_HOURS,
+      loginsPerHour: env.DEMO_LOGINS_PER_HOUR,
+      chatTurnsPerMinute: env.DEMO_CHAT_TURNS_PER_MINUTE,
+    },
+    llm: {
+      provider: env.LLM_PROVIDER,
+      model: env.LLM_MODEL,
+      apiKey: env.LLM_API_KEY,
+      baseUrl: env.LLM_BASE_URL ? stripSlash(env.LLM_BASE_URL) : undefined,
+      firstByteTimeoutMs: env.LLM_FIRST_BYTE_TIMEOUT_MS,
+      idleTimeoutMs: env.LLM_IDLE_TIMEOUT_MS,
+      maxSteps: env.LLM_MAX_STEPS,
+      maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
+      maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
+    },
     tools: {
       egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE.split(',')
         .map((s) => s.trim())
@@ -304,18 +342,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
       composioWebhookSecret: env.COMPOSIO_WEBHOOK_SECRET,
       mcpServers: parseMcpServers(env.MCP_SERVERS) as McpServerConfig[],
-    },
-    llm: {
-      provider: env.LLM_PROVIDER,
-      model: env.LLM_MODEL,
-      apiKey: env.LLM_API_KEY,
-      baseUrl: env.LLM_BASE_URL ? stripSlash(env.LLM_BASE_URL) : undefined,
-      firstByteTimeoutMs: env.LLM_FIRST_BYTE_TIMEOUT_MS,
-      idleTimeoutMs: env.LLM_IDLE_TIMEOUT_MS,
-      maxSteps: env.LLM_MAX_STEPS,
-      maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
-      maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
-      turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
     },
   };
 }

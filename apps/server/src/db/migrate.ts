@@ -2,8 +2,9 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
 import { identitySchema } from './migrations/0003-identity.ts';
-import { chatSessions } from './migrations/0005-chat-sessions.ts';
 import { toolsSchema } from './migrations/0004-tools.ts';
+import { chatSessions } from './migrations/0005-chat-sessions.ts';
+import { demos } from './migrations/0006-demos.ts';
 
 /**
  * Migrations are TypeScript functions listed here in order, so the bundled server carries them
@@ -15,8 +16,9 @@ export type VersionedMigration = (dialect: Dialect) => Migration;
 const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
   '0003-identity': identitySchema,
-  '0005-chat-sessions': chatSessions,
   '0004-tools': toolsSchema,
+  '0005-chat-sessions': chatSessions,
+  '0006-demos': demos,
 };
 
 /** Every migration, in the order it runs. */

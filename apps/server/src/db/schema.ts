@@ -26,6 +26,11 @@ export interface Database {
   idp_accounts: IdpAccountsTable;
   idp_payloads: IdpPayloadsTable;
   chat_sessions: ChatSessionsTable;
+  demo_sessions: DemoSessionsTable;
+  demo_orders: DemoOrdersTable;
+  demo_refunds: DemoRefundsTable;
+  demo_tickets: DemoTicketsTable;
+  demo_activities: DemoActivitiesTable;
   notes: NotesTable;
   calendar_events: CalendarEventsTable;
 }
@@ -207,6 +212,88 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface ChatSessionsTable {
+  /** SHA-256 (hex) of the random session value in the `/chainlit` cookie. */
+  id_hash: string;
+  user_id: number;
+  agent_id: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface DemoSessionsTable {
+  /** SHA-256 (hex) of the random session value in the `/demos` cookie. */
+  id_hash: string;
+  user_id: number;
+  agent_id: number;
+  demo: string;
+  /** The rate-limit key of the client address that logged in. */
+  client_key: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Absolute end of the session, whatever the activity. */
+  expires_at: string;
+}
+
+export interface DemoOrdersTable {
+  user_id: number;
+  order_id: string;
+  status: string;
+  refunded_cents: number;
+  updated_at: string;
+}
+
+export interface DemoRefundsTable {
+  user_id: number;
+  id: string;
+  order_id: string;
+  amount_cents: number;
+  reason: string;
+  created_at: string;
+}
+
+export interface DemoTicketsTable {
+  user_id: number;
+  id: string;
+  subject: string;
+  order_id: string | null;
+  customer_email: string | null;
+  priority: string;
+  status: string;
+  created_at: string;
+}
+
+export interface DemoActivitiesTable {
+  user_id: number;
+  id: string;
+  lead_id: string;
+  type: string;
+  notes: string;
+  created_at: string;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CalendarEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  description: Generated<string>;
+  location: Generated<string>;
+  /** ISO-8601 UTC instants. */
+  starts_at: string;
+  ends_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Accounts of the built-in identity provider (not the API's `users`, which any issuer fills). */
 export interface IdpAccountsTable {
   id: Generated<number>;
@@ -231,35 +318,4 @@ export interface IdpPayloadsTable {
   user_code: string | null;
   consumed_at: string | null;
   expires_at: string | null;
-}
-
-export interface ChatSessionsTable {
-  /** SHA-256 (hex) of the random session value in the `/chainlit` cookie. */
-  id_hash: string;
-  user_id: number;
-  agent_id: number;
-  expires_at: string;
-  created_at: string;
-}
-
-export interface NotesTable {
-  id: Generated<number>;
-  user_id: number;
-  title: string;
-  body: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface CalendarEventsTable {
-  id: Generated<number>;
-  user_id: number;
-  title: string;
-  description: Generated<string>;
-  location: Generated<string>;
-  /** ISO-8601 UTC instants. */
-  starts_at: string;
-  ends_at: string;
-  created_at: string;
-  updated_at: string;
 }

@@ -92,6 +92,22 @@ export interface ChatModuleOptions {
   toolExecutor?: ToolExecutor;
   /** Overrides the model chosen from configuration (tests). */
   modelSelection?: ModelSelection;
+  /**
+   * How cookie sessions are authenticated. Default: the `/chainlit` sessions that
+   * `POST /auth/header` creates (those sign-in routes are then registered). A mount with its own
+   * strategy (the demos at `/demos`) brings its own sign-in and sign-out, so `/auth/header` and
+   * `/logout` are not registered there, and sessions of one mount are never accepted by another.
+   */
+  sessionStrategy?: ChatSessionStrategy;
+  /** Suggested prompts for the session's agent; when it gives none they are derived from the tools. */
+  suggestedPrompts?: (userId: number, agentId: number) => Promise<string[] | undefined>;
+}
+
+export interface ChatSessionStrategy {
+  /** The cookie that carries the session value. */
+  cookieName: string;
+  /** The user and agent of a session value, or undefined when it is unknown or expired. */
+  resolve(value: string): Promise<{ userId: number; agentId: number } | undefined>;
 }
 
 export type ChatPluginOptions = AppDeps & ChatModuleOptions;
@@ -180,7 +196,17 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   const publicOrigin = new URL(config.publicUrl).origin;
   const secureCookie = config.publicUrl.startsWith('https:');
 
-  await app.register(cookie);
+  const ownSignIn = options.sessionStrategy === undefined;
+  const sessions: ChatSessionStrategy = options.sessionStrategy ?? {
+    cookieName: CHAT_SESSION_COOKIE,
+    resolve: async (value) => {
+      const row = await repo.findSession(hashSession(value));
+      return row && { userId: row.user_id, agentId: row.agent_id };
+    },
+  };
+
+  // A parent plugin (the demos) may have registered the cookie parser already.
+  if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
 
   // The chat frame may be embedded by our own origin only.
   const frameCsp = [
@@ -215,11 +241,11 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       if (!agent) throw new HttpError(401, 'Invalid copilot token');
       principal = { userId: verified.userId, agentId: verified.agentId, via: 'copilot' };
     } else {
-      const value = request.cookies[CHAT_SESSION_COOKIE];
-      const session = value ? await repo.findSession(hashSession(value)) : undefined;
+      const value = request.cookies[sessions.cookieName];
+      const session = value ? await sessions.resolve(value) : undefined;
       if (!session) throw new HttpError(401, 'Not signed in to the chat');
       if (STATE_CHANGING.has(request.method)) assertSameOriginRequest(request);
-      principal = { userId: session.user_id, agentId: session.agent_id, via: 'cookie' };
+      principal = { userId: session.userId, agentId: session.agentId, via: 'cookie' };
     }
     principals.set(request, principal);
   });
@@ -262,70 +288,78 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
 
   const tags = ['chat'];
 
-  // The chat frame's page and assets, the copilot bundle (static.ts), and host-page function results
-  // for the copilot (host-functions.ts).
-  await registerChatStatic(app);
-  await app.register(hostFunctionRoutes, { bridge: createHostFunctionBridge(), principalOf });
+  if (ownSignIn) {
+    // The chat frame's page and assets, the copilot bundle (static.ts), and host-page function
+    // results for the copilot (host-functions.ts) belong to the /chainlit mount only; /demos serves
+    // the frame itself.
+    await registerChatStatic(app);
+    await app.register(hostFunctionRoutes, { bridge: createHostFunctionBridge(), principalOf });
+    registerSignInRoutes();
+  }
 
-  app.post(
-    '/auth/header',
-    {
-      config: { public: true, chatAuth: 'none' },
-      schema: {
-        hide: true,
-        operationId: 'chatAuthHeader',
-        tags,
-        response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+  function registerSignInRoutes() {
+    app.post(
+      '/auth/header',
+      {
+        config: { public: true, chatAuth: 'none' },
+        schema: {
+          hide: true,
+          operationId: 'chatAuthHeader',
+          tags,
+          response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+        },
       },
-    },
-    async (request, reply) => {
-      const token = bearer(request);
-      const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
-      const agentId =
-        typeof rawAgent === 'string' && /^\d{1,12}$/.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
-      const user =
-        token && options.verifyAccessToken ? await options.verifyAccessToken(token).catch(() => null) : null;
-      const agent = user && agentId !== undefined ? await repo.findOwnedAgent(user.id, agentId) : undefined;
-      if (!user || !agent) return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
-      const value = randomBytes(32).toString('base64url');
-      await repo.createSession({
-        idHash: hashSession(value),
-        userId: user.id,
-        agentId: agent.id,
-        expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
-      });
-      reply.setCookie(CHAT_SESSION_COOKIE, value, {
-        path: '/chainlit',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: secureCookie,
-        maxAge: SESSION_TTL_SECONDS,
-      });
-      return { success: true as const };
-    },
-  );
+      async (request, reply) => {
+        const token = bearer(request);
+        const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
+        const agentId =
+          typeof rawAgent === 'string' && /^\d{1,12}$/.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
+        const user =
+          token && options.verifyAccessToken
+            ? await options.verifyAccessToken(token).catch(() => null)
+            : null;
+        const agent = user && agentId !== undefined ? await repo.findOwnedAgent(user.id, agentId) : undefined;
+        if (!user || !agent) return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
+        const value = randomBytes(32).toString('base64url');
+        await repo.createSession({
+          idHash: hashSession(value),
+          userId: user.id,
+          agentId: agent.id,
+          expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
+        });
+        reply.setCookie(CHAT_SESSION_COOKIE, value, {
+          path: '/chainlit',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: secureCookie,
+          maxAge: SESSION_TTL_SECONDS,
+        });
+        return { success: true as const };
+      },
+    );
 
-  app.post(
-    '/logout',
-    {
-      config: { public: true, chatAuth: 'none' },
-      schema: { hide: true, operationId: 'chatLogout', tags, response: { 200: chatAuthSuccessSchema } },
-    },
-    async (request, reply) => {
-      const value = request.cookies[CHAT_SESSION_COOKIE];
-      if (value) {
-        assertSameOriginRequest(request);
-        await repo.deleteSession(hashSession(value));
-      }
-      reply.clearCookie(CHAT_SESSION_COOKIE, {
-        path: '/chainlit',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: secureCookie,
-      });
-      return { success: true as const };
-    },
-  );
+    app.post(
+      '/logout',
+      {
+        config: { public: true, chatAuth: 'none' },
+        schema: { hide: true, operationId: 'chatLogout', tags, response: { 200: chatAuthSuccessSchema } },
+      },
+      async (request, reply) => {
+        const value = request.cookies[CHAT_SESSION_COOKIE];
+        if (value) {
+          assertSameOriginRequest(request);
+          await repo.deleteSession(hashSession(value));
+        }
+        reply.clearCookie(CHAT_SESSION_COOKIE, {
+          path: '/chainlit',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: secureCookie,
+        });
+        return { success: true as const };
+      },
+    );
+  }
 
   app.get(
     '/session',
@@ -336,9 +370,14 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     async (request) => {
       const { userId, agentId, via } = principalOf(request);
       const { agent, tools } = await service.sessionInfo(userId, agentId);
-      const suggestedPrompts = tools.length
-        ? tools.slice(0, 3).map((t) => (t.description ? `${t.displayName}: ${t.description}` : t.displayName))
-        : ['What can you do?'];
+      const custom = options.suggestedPrompts ? await options.suggestedPrompts(userId, agentId) : undefined;
+      const suggestedPrompts = custom?.length
+        ? custom
+        : tools.length
+          ? tools
+              .slice(0, 3)
+              .map((t) => (t.description ? `${t.displayName}: ${t.description}` : t.displayName))
+          : ['What can you do?'];
       return {
         user: { id: userId },
         agent: {

@@ -5,7 +5,7 @@
  * of other users' rows, and receive credentials already opened from the vault.
  */
 
-export type ProviderId = 'builtin' | 'composio' | 'mcp';
+export type ProviderId = 'builtin' | 'composio' | 'mcp' | 'demo';
 
 /** 'read' runs freely; 'write' and 'send' need the user's approval in chat. */
 export type ActionEffect = 'read' | 'write' | 'send';

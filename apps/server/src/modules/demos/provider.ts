@@ -1,0 +1,39 @@
+import type { Db } from '../../db/database.ts';
+import type { ToolProvider, ToolResult } from '../tools/provider.ts';
+import { DEMOS, isDemoName } from './catalog.ts';
+import { DemoInputError } from './tools/types.ts';
+
+/**
+ * The `demo` tool provider: one service per demo over the shipped sample data. Its services are
+ * created per visitor (owned by the demo user) rather than synced into the shared catalog, so real
+ * users never see them; it needs no connection.
+ */
+export function createDemoToolProvider(deps: { db: Db; now: () => Date }): ToolProvider {
+  return {
+    id: 'demo',
+    async listServices() {
+      return Object.values(DEMOS).map((d) => d.service);
+    },
+    async listActions(service) {
+      return isDemoName(service.key) ? DEMOS[service.key].tools.map((t) => t.definition) : [];
+    },
+    async connect() {
+      return { status: 'ACTIVE' };
+    },
+    async disconnect() {},
+    async execute(ctx, service, action, args): Promise<ToolResult> {
+      const tool = isDemoName(service.key)
+        ? DEMOS[service.key].tools.find((t) => t.definition.name === action.name)
+        : undefined;
+      if (!tool) return { ok: false, error: 'This demo tool does not exist.', code: 'not_found' };
+      const input =
+        args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+      try {
+        return { ok: true, data: await tool.run({ db: deps.db, userId: ctx.userId, now: deps.now }, input) };
+      } catch (err) {
+        if (err instanceof DemoInputError) return { ok: false, error: err.message, code: 'invalid_input' };
+        throw err;
+      }
+    },
+  };
+}

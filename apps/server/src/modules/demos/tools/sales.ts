@@ -1,0 +1,235 @@
+import {
+  ACTIVITY_TYPES,
+  INDUSTRIES,
+  LEAD_STAGES,
+  LEADS,
+  REGIONS,
+  SELLER,
+  SIZES,
+  type Lead,
+} from '../data/crm.ts';
+import { createDemoRepository } from '../repository.ts';
+import { keywordFilter, resolveOne, table } from './text.ts';
+import { DemoInputError, oneOf, str, type DemoTool } from './types.ts';
+
+/** The sales assistant's tools over the sample CRM; logging an activity changes the visitor's copy. */
+
+const TONES = ['friendly', 'formal', 'brief'] as const;
+const leadText = (l: Lead) =>
+  [
+    l.id,
+    l.company,
+    l.industry,
+    l.size,
+    l.stage,
+    l.region,
+    l.city,
+    l.contact,
+    l.title,
+    l.painPoint,
+    l.techStack,
+  ].join(' ');
+const byId = (l: Lead) => l.id;
+const byName = (l: Lead) => l.company;
+const firstName = (l: Lead) => l.contact.replace(/^Dr\. /, '').split(' ')[0]!;
+
+function requireLead(text: string | undefined): Lead {
+  const lead = text ? resolveOne(text, LEADS, byId, byName) : undefined;
+  if (!lead)
+    throw new DemoInputError(
+      'No lead by that name in the CRM. Find leads first, then use the company name or id (LEAD-201).',
+    );
+  return lead;
+}
+
+export const findLeads: DemoTool = {
+  definition: {
+    name: 'find_leads',
+    displayName: 'Find leads',
+    description:
+      'Find leads in the CRM by industry, company size, pipeline stage and region; a free-text query matches company, city, contact, pain points and tech stack.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Free-text keywords, e.g. "Excel" or "Boston".' },
+        industry: { type: 'string', enum: [...INDUSTRIES] },
+        size: {
+          type: 'string',
+          enum: [...SIZES],
+          description: 'small < 200 employees, mid-market < 2000, enterprise.',
+        },
+        stage: { type: 'string', enum: [...LEAD_STAGES] },
+        region: { type: 'string', enum: [...REGIONS] },
+      },
+      additionalProperties: false,
+    },
+  },
+  async run(ctx, args) {
+    const industry = oneOf(args, 'industry', INDUSTRIES);
+    const size = oneOf(args, 'size', SIZES);
+    const stage = oneOf(args, 'stage', LEAD_STAGES);
+    const region = oneOf(args, 'region', REGIONS);
+    const matches = keywordFilter(str(args, 'query'), LEADS, leadText)
+      .filter((l) => !industry || l.industry === industry)
+      .filter((l) => !size || l.size === size)
+      .filter((l) => !stage || l.stage === stage)
+      .filter((l) => !region || l.region === region);
+    const last = new Map(
+      (await createDemoRepository(ctx.db).lastActivities(ctx.userId)).map((a) => [
+        a.lead_id,
+        String(a.last ?? ''),
+      ]),
+    );
+    const filters = [industry, size, stage, region].filter(Boolean).join(', ');
+    const heading = `Found ${matches.length} lead${matches.length === 1 ? '' : 's'}${filters ? ` (${filters})` : ''}.`;
+    if (matches.length === 0) return `${heading} Industries are ${INDUSTRIES.join(', ')}.`;
+    return `${heading}\n\n${table(
+      ['Id', 'Company', 'Industry', 'Size', 'Stage', 'Region', 'Contact', 'Last activity'],
+      matches
+        .slice(0, 20)
+        .map((l) => [
+          l.id,
+          l.company,
+          l.industry,
+          `${l.size} (${l.employees})`,
+          l.stage,
+          l.region,
+          `${l.contact}, ${l.title}`,
+          last.get(l.id)?.slice(0, 10) || '—',
+        ]),
+    )}`;
+  },
+};
+
+export const researchLead: DemoTool = {
+  definition: {
+    name: 'research_lead',
+    displayName: 'Research lead',
+    description:
+      'Research a lead: company profile, size and revenue, decision maker, pain point, current tools, CRM history and a suggested angle.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        company: {
+          type: 'string',
+          description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.',
+        },
+      },
+      required: ['company'],
+      additionalProperties: false,
+    },
+  },
+  async run(ctx, args) {
+    const lead = requireLead(str(args, 'company'));
+    const history = await createDemoRepository(ctx.db).activitiesFor(ctx.userId, lead.id);
+    const peers = LEADS.filter((l) => l.industry === lead.industry && l.stage === 'won');
+    return [
+      `## ${lead.company} (${lead.id})`,
+      '',
+      `- **Industry:** ${lead.industry} · **Size:** ${lead.size}, ${lead.employees} employees · **Revenue:** about $${lead.revenueMusd}M`,
+      `- **Location:** ${lead.city} (${lead.region}) · **Stage:** ${lead.stage}`,
+      `- **Decision maker:** ${lead.contact}, ${lead.title} (${lead.email})`,
+      `- **Pain point:** ${lead.painPoint}`,
+      `- **Current tools:** ${lead.techStack}`,
+      '',
+      `**Suggested angle:** ${SELLER.product} ${SELLER.pitch}; lead with the pain point above${peers.length ? ` and the ${peers[0]!.company} story` : ''}, and offer a 30-minute walkthrough on their own data from ${lead.techStack.split(',')[0]}.`,
+      '',
+      history.length
+        ? `**CRM history:**\n${history.map((a) => `- ${a.created_at.slice(0, 10)} ${a.type} (${a.id}): ${a.notes}`).join('\n')}`
+        : '**CRM history:** no activity yet.',
+    ].join('\n');
+  },
+};
+
+export const draftOutreachEmail: DemoTool = {
+  definition: {
+    name: 'draft_outreach_email',
+    displayName: 'Draft outreach email',
+    description:
+      "Draft a personalised outreach email to a lead's decision maker, built from the CRM data (returns the text; sends nothing).",
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        company: { type: 'string', description: 'Company name or lead id.' },
+        tone: { type: 'string', enum: [...TONES] },
+      },
+      required: ['company'],
+      additionalProperties: false,
+    },
+  },
+  async run(_ctx, args) {
+    const lead = requireLead(str(args, 'company'));
+    const tone = oneOf(args, 'tone', TONES) ?? 'friendly';
+    const greeting = tone === 'formal' ? `Dear ${lead.contact}` : `Hi ${firstName(lead)}`;
+    const pain = lead.painPoint.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
+    const body =
+      tone === 'brief'
+        ? [
+            `${greeting},`,
+            '',
+            `Teams like ${lead.company} tell us ${pain}. ${SELLER.product} ${SELLER.pitch}. Worth 20 minutes next week?`,
+          ]
+        : [
+            `${greeting},`,
+            '',
+            `I noticed ${lead.company} is growing in ${lead.city}, and I hear from ${lead.industry} ${lead.title.toLowerCase().includes('finance') || lead.title.includes('CFO') ? 'finance leaders' : 'operations leaders'} that ${pain}.`,
+            '',
+            `${SELLER.product} ${SELLER.pitch}. It connects to ${lead.techStack} in a day, so your team keeps the tools it knows.`,
+            '',
+            `Would you be open to a 30-minute call next week? I can show a forecast built on a sample of ${lead.company}'s own data.`,
+          ];
+    return [
+      `**To:** ${lead.contact} <${lead.email}>`,
+      `**Subject:** ${tone === 'brief' ? `${lead.company} + ${SELLER.product}` : `Forecasting for ${lead.company}: fixing "${lead.painPoint.split(' ').slice(0, 5).join(' ')}…"`}`,
+      '',
+      ...body,
+      '',
+      tone === 'formal' ? 'Kind regards,' : 'Best,',
+      `${SELLER.sender}, ${SELLER.senderTitle}, ${SELLER.company}`,
+    ].join('\n');
+  },
+};
+
+export const logActivity: DemoTool = {
+  definition: {
+    name: 'log_activity',
+    displayName: 'Log activity',
+    description:
+      "Log a sales activity (email, call, meeting or note) against a lead in the CRM. Changes the CRM: needs the user's approval.",
+    effect: 'write',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        lead: {
+          type: 'string',
+          description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.',
+        },
+        type: { type: 'string', enum: [...ACTIVITY_TYPES] },
+        notes: { type: 'string', description: 'What happened (optional).' },
+      },
+      required: ['lead'],
+      additionalProperties: false,
+    },
+  },
+  async run(ctx, args) {
+    const lead = requireLead(str(args, 'lead'));
+    const type = oneOf(args, 'type', ACTIVITY_TYPES) ?? 'note';
+    const notes = (
+      str(args, 'notes') ??
+      `${type[0]!.toUpperCase()}${type.slice(1)} with ${lead.contact} logged from the chat.`
+    ).slice(0, 1000);
+    const id = await createDemoRepository(ctx.db).logActivity({
+      userId: ctx.userId,
+      leadId: lead.id,
+      type,
+      notes,
+      at: ctx.now().toISOString(),
+    });
+    return `Logged ${type} ${id} on ${lead.company} (${lead.id}): ${notes}`;
+  },
+};
+
+export const SALES_TOOLS: DemoTool[] = [findLeads, researchLead, draftOutreachEmail, logActivity];

@@ -1,0 +1,264 @@
+import {
+  CUSTOMERS,
+  ORDERS,
+  PRODUCTS,
+  REFUND_POLICY,
+  SHOP_NAME,
+  type Customer,
+  type Order,
+} from '../data/shop.ts';
+import { createDemoRepository } from '../repository.ts';
+import { money, resolveOne, table } from './text.ts';
+import { DemoInputError, oneOf, str, type DemoTool, type DemoToolContext } from './types.ts';
+
+/** The customer-service agent's tools over the sample shop; refunds and tickets change the visitor's copy. */
+
+const ORDER_ID = /\bORD-\d{4}\b/i;
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+const REFUND_REASONS = [
+  'damaged',
+  'faulty',
+  'late',
+  'wrong_item',
+  'not_as_described',
+  'changed_mind',
+  'other',
+] as const;
+const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+
+const productOf = (sku: string) => PRODUCTS.find((p) => p.sku === sku)!;
+const customerOf = (id: string) => CUSTOMERS.find((c) => c.id === id)!;
+const itemsCents = (o: Order) => o.items.reduce((n, i) => n + productOf(i.sku).priceCents * i.quantity, 0);
+const totalCents = (o: Order) => itemsCents(o) + o.shippingCents;
+const findOrder = (text: string) => {
+  const id = text.match(ORDER_ID)?.[0].toUpperCase();
+  return id ? ORDERS.find((o) => o.id === id) : undefined;
+};
+
+async function orderState(ctx: DemoToolContext, orderId: string) {
+  const [state] = await createDemoRepository(ctx.db).orderStates(ctx.userId, [orderId]);
+  if (!state) throw new DemoInputError(`Order ${orderId} is not in this demo session.`);
+  return state;
+}
+
+async function describeOrder(ctx: DemoToolContext, o: Order): Promise<string> {
+  const repo = createDemoRepository(ctx.db);
+  const state = await orderState(ctx, o.id);
+  const customer = customerOf(o.customerId);
+  const refunds = await repo.refundsFor(ctx.userId, o.id);
+  const tickets = await repo.ticketsFor(ctx.userId, o.id);
+  const lines = [
+    `## Order ${o.id}`,
+    '',
+    `- **Customer:** ${customer.name} (${customer.email}, ${customer.tier} since ${customer.since.slice(0, 4)})`,
+    `- **Placed:** ${o.placedAt} · **Status:** ${state.status.replace('_', ' ')}${o.deliveredAt ? ` · **Delivered:** ${o.deliveredAt}` : ''}`,
+    `- **Shipping:** ${o.carrier}${o.tracking ? `, tracking ${o.tracking}` : ''} (${money(o.shippingCents)})`,
+    `- **Total:** ${money(totalCents(o))}${state.refunded_cents ? ` · **Refunded:** ${money(state.refunded_cents)}` : ''}`,
+    '',
+    table(
+      ['Item', 'SKU', 'Qty', 'Price'],
+      o.items.map((i) => [
+        productOf(i.sku).name,
+        i.sku,
+        i.quantity,
+        money(productOf(i.sku).priceCents * i.quantity),
+      ]),
+    ),
+  ];
+  if (refunds.length) {
+    lines.push(
+      '',
+      `Refunds: ${refunds.map((r) => `${r.id} ${money(r.amount_cents)} (${r.reason})`).join('; ')}`,
+    );
+  }
+  if (tickets.length) {
+    lines.push('', `Tickets: ${tickets.map((t) => `${t.id} "${t.subject}" (${t.status})`).join('; ')}`);
+  }
+  return lines.join('\n');
+}
+
+async function ordersTable(ctx: DemoToolContext, customer: Customer): Promise<string> {
+  const orders = ORDERS.filter((o) => o.customerId === customer.id);
+  const states = new Map(
+    (
+      await createDemoRepository(ctx.db).orderStates(
+        ctx.userId,
+        orders.map((o) => o.id),
+      )
+    ).map((s) => [s.order_id, s]),
+  );
+  return table(
+    ['Order', 'Placed', 'Status', 'Total', 'Refunded'],
+    orders.map((o) => [
+      o.id,
+      o.placedAt,
+      (states.get(o.id)?.status ?? o.status).replace('_', ' '),
+      money(totalCents(o)),
+      money(states.get(o.id)?.refunded_cents ?? 0),
+    ]),
+  );
+}
+
+export const lookupOrder: DemoTool = {
+  definition: {
+    name: 'lookup_order',
+    displayName: 'Look up order',
+    description: `Look up a ${SHOP_NAME} order by its id (like ORD-1042), or every order of a customer by email: items, status, delivery, tracking, refunds and tickets.`,
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'An order id such as ORD-1042, or a customer email address.' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  },
+  async run(ctx, args) {
+    const query = str(args, 'query') ?? '';
+    const order = findOrder(query);
+    if (order) return describeOrder(ctx, order);
+    if (ORDER_ID.test(query))
+      throw new DemoInputError(
+        `There is no order ${query.match(ORDER_ID)![0]}. Order ids run from ORD-1001 to ORD-1050.`,
+      );
+    const email = query.match(EMAIL)?.[0].toLowerCase();
+    const customer = email ? CUSTOMERS.find((c) => c.email === email) : undefined;
+    if (!customer)
+      throw new DemoInputError('Give an order id like ORD-1042 or the email address of a customer.');
+    return `Orders of ${customer.name} (${customer.email}):\n\n${await ordersTable(ctx, customer)}`;
+  },
+};
+
+export const lookupCustomer: DemoTool = {
+  definition: {
+    name: 'lookup_customer',
+    displayName: 'Look up customer',
+    description: `Find a ${SHOP_NAME} customer by email, name or id (like CUS-501): contact details, loyalty tier and order history.`,
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'Email, full name or customer id (CUS-501).' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  },
+  async run(ctx, args) {
+    const query = str(args, 'query') ?? '';
+    const email = query.match(EMAIL)?.[0].toLowerCase();
+    const customer =
+      (email && CUSTOMERS.find((c) => c.email === email)) ||
+      resolveOne(
+        query,
+        CUSTOMERS,
+        (c) => c.id,
+        (c) => c.name,
+      );
+    if (!customer)
+      throw new DemoInputError(
+        'No customer matches. Try an email address such as maya.lindgren@example.com.',
+      );
+    return [
+      `## ${customer.name} (${customer.id})`,
+      '',
+      `- **Email:** ${customer.email}`,
+      `- **Location:** ${customer.city}, ${customer.country}`,
+      `- **Customer since:** ${customer.since} · **Tier:** ${customer.tier}`,
+      '',
+      await ordersTable(ctx, customer),
+    ].join('\n');
+  },
+};
+
+export const refundPolicy: DemoTool = {
+  definition: {
+    name: 'get_refund_policy',
+    displayName: 'Refund policy',
+    description: `Read the ${SHOP_NAME} refund and returns policy: time limits, damaged items, late deliveries, VIP rules.`,
+    effect: 'read',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  },
+  async run() {
+    return REFUND_POLICY;
+  },
+};
+
+export const issueRefund: DemoTool = {
+  definition: {
+    name: 'issue_refund',
+    displayName: 'Issue refund',
+    description:
+      "Issue a refund for an order (the remaining paid amount goes back to the customer). Changes the order: needs the user's approval.",
+    effect: 'write',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        order_id: { type: 'string', description: 'The order id, e.g. ORD-1042.' },
+        reason: { type: 'string', enum: [...REFUND_REASONS], description: 'Why the customer is refunded.' },
+      },
+      required: ['order_id'],
+      additionalProperties: false,
+    },
+  },
+  async run(ctx, args) {
+    const order = findOrder(str(args, 'order_id') ?? '');
+    if (!order) throw new DemoInputError('Give the order id to refund, e.g. ORD-1042.');
+    const state = await orderState(ctx, order.id);
+    if (state.status === 'cancelled')
+      throw new DemoInputError(`${order.id} was cancelled and never charged; nothing to refund.`);
+    const remaining = totalCents(order) - state.refunded_cents;
+    if (state.status === 'refunded' || remaining <= 0)
+      throw new DemoInputError(`${order.id} is already fully refunded.`);
+    const reason = oneOf(args, 'reason', REFUND_REASONS) ?? 'other';
+    const refundId = await createDemoRepository(ctx.db).recordRefund({
+      userId: ctx.userId,
+      orderId: order.id,
+      expectedRefundedCents: state.refunded_cents,
+      amountCents: remaining,
+      newStatus: 'refunded',
+      reason,
+      at: ctx.now().toISOString(),
+    });
+    if (!refundId) throw new DemoInputError(`${order.id} changed while refunding; look it up and try again.`);
+    const customer = customerOf(order.customerId);
+    return `Refund ${refundId} issued: ${money(remaining)} for order ${order.id} (${reason.replace('_', ' ')}) back to ${customer.name}'s original payment method within 5 business days. The order is now refunded.`;
+  },
+};
+
+export const openTicket: DemoTool = {
+  definition: {
+    name: 'open_ticket',
+    displayName: 'Open support ticket',
+    description:
+      "Open a support ticket for the returns team (exceptions, disputes, damaged deliveries), optionally about an order. Needs the user's approval.",
+    effect: 'write',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        subject: { type: 'string', description: 'What the ticket is about, in one sentence.' },
+        order_id: { type: 'string', description: 'The order concerned, e.g. ORD-1042 (optional).' },
+        priority: { type: 'string', enum: [...PRIORITIES] },
+      },
+      required: ['subject'],
+      additionalProperties: false,
+    },
+  },
+  async run(ctx, args) {
+    const subject = str(args, 'subject');
+    if (!subject) throw new DemoInputError('Say what the ticket is about.');
+    const order = findOrder(str(args, 'order_id') ?? '') ?? findOrder(subject);
+    const customer = order ? customerOf(order.customerId) : undefined;
+    const priority = oneOf(args, 'priority', PRIORITIES) ?? 'normal';
+    const id = await createDemoRepository(ctx.db).createTicket({
+      userId: ctx.userId,
+      subject: subject.slice(0, 300),
+      orderId: order?.id ?? null,
+      customerEmail: customer?.email ?? null,
+      priority,
+      at: ctx.now().toISOString(),
+    });
+    return `Ticket ${id} opened (${priority} priority)${order ? ` for order ${order.id} of ${customer!.name}` : ''}: "${subject.slice(0, 300)}". The returns team answers within one business day.`;
+  },
+};
+
+export const SHOP_TOOLS: DemoTool[] = [lookupOrder, lookupCustomer, refundPolicy, issueRefund, openTicket];

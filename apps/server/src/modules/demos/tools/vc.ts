@@ -1,0 +1,239 @@
+import { COUNTRIES, SECTORS, STAGES, STARTUPS, type Startup } from '../data/startups.ts';
+import { keywordFilter, musd, namedIn, resolveOne, table } from './text.ts';
+import { DemoInputError, num, oneOf, str, type DemoTool } from './types.ts';
+
+/** The venture-capital analyst's tools: read-only over the shipped deal flow. */
+
+const startupText = (s: Startup) =>
+  [s.id, s.name, s.sector, s.stage, s.country, s.city, s.founders, s.description].join(' ');
+const byId = (s: Startup) => s.id;
+const byName = (s: Startup) => s.name;
+
+const overview = (list: Startup[]) =>
+  table(
+    ['Id', 'Startup', 'Sector', 'Stage', 'Country', 'ARR', 'Growth', 'Raised'],
+    list.map((s) => [
+      s.id,
+      s.name,
+      s.sector,
+      s.stage,
+      s.country,
+      musd(s.revenueMusd),
+      `${s.growthPct}%`,
+      musd(s.raisedMusd),
+    ]),
+  );
+
+export const searchStartups: DemoTool = {
+  definition: {
+    name: 'search_startups',
+    displayName: 'Search startups',
+    description:
+      'Search and filter the deal-flow database of startups by sector, stage, country, minimum revenue (ARR) and minimum growth; a free-text query matches names, cities, founders and descriptions.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Free-text keywords, e.g. "payments" or "Berlin".' },
+        sector: { type: 'string', enum: [...SECTORS] },
+        stage: { type: 'string', enum: [...STAGES] },
+        country: { type: 'string', enum: [...COUNTRIES] },
+        min_revenue_musd: { type: 'number', description: 'Minimum annual recurring revenue in $M.' },
+        min_growth_pct: { type: 'number', description: 'Minimum year-over-year growth in percent.' },
+      },
+      additionalProperties: false,
+    },
+  },
+  async run(_ctx, args) {
+    const sector = oneOf(args, 'sector', SECTORS);
+    const stage = oneOf(args, 'stage', STAGES);
+    const country = oneOf(args, 'country', COUNTRIES);
+    const minRevenue = num(args, 'min_revenue_musd');
+    const minGrowth = num(args, 'min_growth_pct');
+    const matches = keywordFilter(str(args, 'query'), STARTUPS, startupText)
+      .filter((s) => !sector || s.sector === sector)
+      .filter((s) => !stage || s.stage === stage)
+      .filter((s) => !country || s.country === country)
+      .filter((s) => minRevenue === undefined || s.revenueMusd >= minRevenue)
+      .filter((s) => minGrowth === undefined || s.growthPct >= minGrowth)
+      .sort((a, b) => b.revenueMusd - a.revenueMusd);
+    const filters = [
+      sector && `sector ${sector}`,
+      stage && `stage ${stage}`,
+      country && `country ${country}`,
+      minRevenue !== undefined && `ARR ≥ ${musd(minRevenue)}`,
+      minGrowth !== undefined && `growth ≥ ${minGrowth}%`,
+    ].filter(Boolean);
+    const heading = `Found ${matches.length} startup${matches.length === 1 ? '' : 's'}${filters.length ? ` (${filters.join(', ')})` : ''}.`;
+    if (matches.length === 0) return `${heading} Try fewer filters; sectors are ${SECTORS.join(', ')}.`;
+    const shown = matches.slice(0, 15);
+    const more = matches.length > shown.length ? `\n\nShowing the ${shown.length} largest by ARR.` : '';
+    return `${heading}\n\n${overview(shown)}${more}`;
+  },
+};
+
+export const compareStartups: DemoTool = {
+  definition: {
+    name: 'compare_startups',
+    displayName: 'Compare startups',
+    description:
+      'Compare two or more startups side by side: ARR, growth, funding raised, gross margin, burn, runway and team size.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        companies: {
+          type: 'string',
+          description:
+            'The startups to compare, by name or id, e.g. "Novapay, Ledgerline" or "STU-101 and STU-103".',
+        },
+      },
+      required: ['companies'],
+      additionalProperties: false,
+    },
+  },
+  async run(_ctx, args) {
+    const text = str(args, 'companies') ?? '';
+    let picked = namedIn(text, STARTUPS, byId, byName);
+    if (picked.length < 2) {
+      const parts = text
+        .split(/,|\band\b|\bvs\.?\b|\bversus\b|&/i)
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const resolved = parts
+        .map((p) => resolveOne(p, STARTUPS, byId, byName))
+        .filter((s): s is Startup => !!s);
+      picked = [...new Set([...picked, ...resolved])];
+    }
+    if (picked.length < 2) {
+      throw new DemoInputError(
+        `Name at least two startups to compare (found ${picked.length}). For example: Novapay, Ledgerline.`,
+      );
+    }
+    picked = picked.slice(0, 5);
+    const runway = (s: Startup) =>
+      s.burnMusd > 0 ? `${Math.round((s.raisedMusd * 0.45) / s.burnMusd)} mo (est.)` : 'n/a';
+    const rows: Array<[string, (s: Startup) => string | number]> = [
+      ['Sector', (s) => s.sector],
+      ['Stage', (s) => s.stage],
+      ['HQ', (s) => `${s.city}, ${s.country}`],
+      ['Founded', (s) => s.founded],
+      ['Employees', (s) => s.employees],
+      ['ARR', (s) => musd(s.revenueMusd)],
+      ['Growth (YoY)', (s) => `${s.growthPct}%`],
+      ['Raised', (s) => musd(s.raisedMusd)],
+      ['Gross margin', (s) => `${s.grossMarginPct}%`],
+      ['Monthly burn', (s) => musd(s.burnMusd)],
+      ['Runway', runway],
+      ['ARR per employee', (s) => `$${Math.round((s.revenueMusd * 1000) / s.employees)}k`],
+    ];
+    const grid = table(
+      ['', ...picked.map((s) => s.name)],
+      rows.map(([label, f]) => [label, ...picked.map(f)]),
+    );
+    const fastest = [...picked].sort((a, b) => b.growthPct - a.growthPct)[0]!;
+    const largest = [...picked].sort((a, b) => b.revenueMusd - a.revenueMusd)[0]!;
+    const efficient = [...picked].sort(
+      (a, b) => b.revenueMusd / b.employees - a.revenueMusd / a.employees,
+    )[0]!;
+    return `${grid}\n\n- Fastest growing: **${fastest.name}** (${fastest.growthPct}%)\n- Largest: **${largest.name}** (${musd(largest.revenueMusd)} ARR)\n- Most capital-efficient per employee: **${efficient.name}**`;
+  },
+};
+
+export const draftInvestmentMemo: DemoTool = {
+  definition: {
+    name: 'draft_investment_memo',
+    displayName: 'Draft investment memo',
+    description:
+      'Draft a structured investment memo (summary, metrics, strengths, risks, questions for the founders, recommendation) for one startup from its data.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        company: { type: 'string', description: 'The startup, by name or id, e.g. "Novapay" or "STU-101".' },
+      },
+      required: ['company'],
+      additionalProperties: false,
+    },
+  },
+  async run(_ctx, args) {
+    const s = resolveOne(str(args, 'company') ?? '', STARTUPS, byId, byName);
+    if (!s)
+      throw new DemoInputError(
+        'No startup by that name in the deal flow. Search startups first to find one.',
+      );
+    const peers = STARTUPS.filter((p) => p.sector === s.sector && p.id !== s.id);
+    const peerGrowth = peers.length
+      ? Math.round(peers.reduce((n, p) => n + p.growthPct, 0) / peers.length)
+      : s.growthPct;
+    const runwayMonths = s.burnMusd > 0 ? Math.round((s.raisedMusd * 0.45) / s.burnMusd) : undefined;
+    const strengths: string[] = [];
+    const risks: string[] = [];
+    if (s.growthPct >= peerGrowth)
+      strengths.push(`Growth of ${s.growthPct}% is above the ${s.sector} peer average of ${peerGrowth}%.`);
+    else risks.push(`Growth of ${s.growthPct}% trails the ${s.sector} peer average of ${peerGrowth}%.`);
+    if (s.grossMarginPct >= 70) strengths.push(`Software-like gross margin of ${s.grossMarginPct}%.`);
+    else if (s.grossMarginPct < 45)
+      risks.push(`Gross margin of ${s.grossMarginPct}% limits how far revenue scales into profit.`);
+    if (s.revenueMusd / s.employees >= 0.12)
+      strengths.push(
+        `Efficient team: about $${Math.round((s.revenueMusd * 1000) / s.employees)}k ARR per employee.`,
+      );
+    if (runwayMonths !== undefined && runwayMonths < 18)
+      risks.push(`Estimated runway of about ${runwayMonths} months: the next round is close.`);
+    if (s.revenueMusd < 1)
+      risks.push('Pre-revenue or very early revenue: the thesis rests on the team and the market.');
+    if (s.stage === 'Series C' && s.growthPct < 50)
+      risks.push('Late stage with moderating growth: entry valuation matters.');
+    if (strengths.length === 0)
+      strengths.push(`A focused product in ${s.sector}: ${s.description.toLowerCase()}`);
+    if (risks.length === 0) risks.push('Competition from larger incumbents in the same category.');
+    const score = strengths.length - risks.length + (s.growthPct >= 100 ? 1 : 0);
+    const recommendation =
+      score >= 2
+        ? 'Proceed to partner meeting'
+        : score >= 0
+          ? 'Continue diligence'
+          : 'Pass for now; revisit next round';
+    return [
+      `# Investment memo: ${s.name} (${s.id})`,
+      '',
+      `**${s.stage} · ${s.sector} · ${s.city}, ${s.country} · founded ${s.founded}**`,
+      '',
+      '## Summary',
+      `${s.name} — ${s.description} Founded by ${s.founders}; ${s.employees} employees.`,
+      '',
+      '## Key metrics',
+      table(
+        ['ARR', 'Growth (YoY)', 'Gross margin', 'Raised to date', 'Monthly burn', 'Runway (est.)'],
+        [
+          [
+            musd(s.revenueMusd),
+            `${s.growthPct}%`,
+            `${s.grossMarginPct}%`,
+            musd(s.raisedMusd),
+            musd(s.burnMusd),
+            runwayMonths ? `${runwayMonths} months` : 'n/a',
+          ],
+        ],
+      ),
+      '',
+      '## Strengths',
+      ...strengths.map((x) => `- ${x}`),
+      '',
+      '## Risks',
+      ...risks.map((x) => `- ${x}`),
+      '',
+      '## Questions for the founders',
+      `- What drives the ${s.growthPct}% growth, and how much of it is repeatable?`,
+      '- Net revenue retention and logo churn over the last 12 months?',
+      `- How will the next ${musd(Math.max(1, s.raisedMusd * 0.6))} be deployed, and which milestones does it buy?`,
+      '',
+      `## Recommendation: ${recommendation}`,
+      '',
+      '_Drafted from the demo deal-flow data; figures are fictional._',
+    ].join('\n');
+  },
+};
+
+export const VC_TOOLS: DemoTool[] = [searchStartups, compareStartups, draftInvestmentMemo];

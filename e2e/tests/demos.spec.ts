@@ -1,0 +1,70 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * The public demos through the spec's redirect page: /public/demosRedirect logs out of /demos, logs
+ * in as 'anonymous-user' with the demo name (multipart), then opens the demo chat, where a
+ * suggested prompt is answered by the offline model with a tool step.
+ */
+const DEMOS = [
+  {
+    demo: 'vcdemo',
+    agent: 'VC Analyst',
+    prompt: 'Search startups in fintech',
+    tool: 'search_startups',
+    result: 'Novapay',
+  },
+  {
+    demo: 'customerservicedemo',
+    agent: 'Customer Support',
+    prompt: 'Look up order ORD-1042',
+    tool: 'lookup_order',
+    result: 'Maya Lindgren',
+  },
+  {
+    demo: 'salesoutreachdemo',
+    agent: 'Sales Assistant',
+    prompt: 'Find leads in healthcare',
+    tool: 'find_leads',
+    result: 'Brightwater Clinics',
+  },
+];
+
+for (const { demo, agent, prompt, tool, result } of DEMOS) {
+  test(`${demo}: the redirect page opens the demo chat and a suggested prompt runs a tool`, async ({
+    page,
+  }) => {
+    await page.goto(`/public/demosRedirect?demo=${demo}`);
+    await expect(page.getByText('Redirecting...')).toBeVisible();
+    await page.waitForURL(/\/demos\/$/);
+
+    await expect(page.getByText(agent).first()).toBeVisible();
+    await page.getByRole('button', { name: prompt }).click();
+
+    await expect(page.getByText(tool).first()).toBeVisible();
+    await page.getByText(tool).first().click();
+    await expect(page.getByText(result).first()).toBeVisible();
+  });
+}
+
+test('two demo visitors do not share a session', async ({ browser }) => {
+  const first = await browser.newContext();
+  const second = await browser.newContext();
+  const a = await first.newPage();
+  const b = await second.newPage();
+  await a.goto('/public/demosRedirect?demo=customerservicedemo');
+  await b.goto('/public/demosRedirect?demo=customerservicedemo');
+  await a.waitForURL(/\/demos\/$/);
+  await b.waitForURL(/\/demos\/$/);
+  const userOf = async (page: typeof a) =>
+    (await (await page.request.get('/demos/session')).json()).user.id as number;
+  expect(await userOf(a)).not.toBe(await userOf(b));
+  await first.close();
+  await second.close();
+});
+
+test("'Invalid Demo' for any other demo name, and no demo session", async ({ page }) => {
+  await page.goto('/public/demosRedirect?demo=nope');
+  await expect(page.getByText('Invalid Demo')).toBeVisible();
+  const session = await page.request.get('/demos/session');
+  expect(session.status()).toBe(401);
+});
