@@ -4,6 +4,7 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
 
 /**
  * Builds the server with throwaway settings and returns its OpenAPI document. Used to generate the
@@ -13,6 +14,8 @@ export async function generateOpenApiDocument(): Promise<unknown> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-openapi-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const db = openDatabase(config.database);
+  // Some modules read their stored state (signing keys, the catalog) while the app is built.
+  await migrateToLatest(db);
   const app = await buildApp({ config, db, webDistDir: path.join(dataDir, 'no-web') });
   try {
     await app.ready();
