@@ -148,6 +148,25 @@ export function registerAuth(
   const keySource = () => (keys ??= createRemoteKeySource(config.auth.issuer));
   const auth = { issuer: config.auth.issuer, audience: config.auth.audience };
 
+  /**
+   * Verified tokens, kept until they expire so a client's repeated calls skip the signature check
+   * (the largest per-request cost). Only tokens that passed every check get in; bounded in size.
+   */
+  const verified = new Map<
+    string,
+    { claims: Awaited<ReturnType<typeof verifyAccessToken>>; until: number }
+  >();
+  const VERIFIED_MAX = 10_000;
+  const verifyCached = async (token: string) => {
+    const hit = verified.get(token);
+    if (hit && hit.until > Date.now()) return hit.claims;
+    if (hit) verified.delete(token);
+    const claims = await verifyAccessToken(token, keySource(), auth);
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { claims, until: (claims.exp ?? 0) * 1000 });
+    return claims;
+  };
+
   const authenticate: onRequestAsyncHookHandler = async (request) => {
     if (config.auth.disabled) {
       request.user = await users.resolve(MOCK_USER_IDENTITY);
@@ -163,7 +182,7 @@ export function registerAuth(
     if (!token) throw unauthenticated();
     let claims: Awaited<ReturnType<typeof verifyAccessToken>>;
     try {
-      claims = await verifyAccessToken(token, keySource(), auth);
+      claims = await verifyCached(token);
     } catch (err) {
       // A security event (ASVS 16.3): the reason, never the token.
       request.log.info({ reason: err instanceof Error ? err.message : String(err) }, 'access token refused');

@@ -70,18 +70,54 @@ export function createAgentsRepository(db: Db) {
   };
 
   return {
+    /** One query: the agents left-joined to their tools, in agent then tool order. */
     async list(userId: number) {
-      const [agents, tools] = await Promise.all([
-        k
-          .selectFrom('agents')
-          .select(['id', 'name', 'description', 'guidelines'])
-          .where('user_id', '=', userId)
-          .orderBy('id')
-          .execute(),
-        toolsQuery(k, userId).execute(),
-      ]);
-      const byAgent = groupTools(tools);
-      return agents.map((a) => ({ ...a, tools: byAgent.get(a.id) ?? [] }));
+      const rows = await k
+        .selectFrom('agents')
+        .leftJoin('agent_tools', 'agent_tools.agent_id', 'agents.id')
+        .leftJoin('actions', 'actions.id', 'agent_tools.action_id')
+        .leftJoin('services', 'services.id', 'actions.service_id')
+        .select([
+          'agents.id as agent_id',
+          'agents.name as agent_name',
+          'agents.description as agent_description',
+          'agents.guidelines',
+          'actions.id',
+          'actions.display_name',
+          'actions.name',
+          'actions.description',
+          'services.logo',
+          'services.name as app_name',
+        ])
+        .where('agents.user_id', '=', userId)
+        .orderBy('agents.id')
+        .orderBy('agent_tools.position')
+        .execute();
+      const agents: (AgentRow & { tools: Tool[] })[] = [];
+      for (const r of rows) {
+        let agent = agents.at(-1);
+        if (agent?.id !== r.agent_id) {
+          agent = {
+            id: r.agent_id,
+            name: r.agent_name,
+            description: r.agent_description,
+            guidelines: r.guidelines,
+            tools: [],
+          };
+          agents.push(agent);
+        }
+        if (r.id !== null && r.app_name !== null) {
+          agent.tools.push({
+            id: r.id,
+            display_name: r.display_name ?? '',
+            name: r.name ?? '',
+            description: r.description ?? '',
+            logo: r.logo,
+            app_name: r.app_name,
+          });
+        }
+      }
+      return agents;
     },
 
     async get(userId: number, agentId: number) {
