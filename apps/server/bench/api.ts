@@ -266,6 +266,7 @@ async function main() {
   const rows: Row[] = [];
   try {
     rows.push(...(await benchDatabase('sqlite', issuer)));
+    if (process.env.BENCH_ONLY === 'sqlite') return;
     const cluster = await startPostgresCluster();
     try {
       const admin = new pg.Client({ connectionString: cluster.url });
@@ -280,9 +281,9 @@ async function main() {
     }
   } finally {
     await issuer.close();
+    console.table(rows);
   }
-  console.table(rows);
-  writeDocs(rows);
+  if (process.env.BENCH_ONLY !== 'sqlite') writeDocs(rows);
   console.log(`Written to ${docsFile}`);
 }
 

@@ -79,7 +79,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
   // Before any route: the token check attaches itself to every private route under /backend.
-  registerAuth(app, { config, users, keys: options.authKeys });
+  // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
+  const apiTokens = registerAuth(app, { config, users, keys: options.authKeys });
+  app.decorate('apiTokens', apiTokens);
 
   await app.register(
     async (api) => {

@@ -4,7 +4,11 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { generatedAccessCode } from '../src/modules/access-code/service.ts';
-import { copilotTokenKey, verifyCopilotToken } from '../src/modules/auth/copilot-token.ts';
+import {
+  copilotTokenKey,
+  copilotTokenVerifier,
+  verifyCopilotToken,
+} from '../src/modules/auth/copilot-token.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -136,5 +140,59 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
   it('answers 401 without a token', async () => {
     const res = await t.app.inject({ method: 'POST', url: COPILOT });
     expect(res.statusCode).toBe(401);
+  });
+
+  it("binds the token to one of the caller's agents on request, and refuses another user's agent", async () => {
+    const alice = bearer(await issuer.token({ sub: 'alice' }));
+    const bob = bearer(await issuer.token({ sub: 'bob' }));
+    const agent = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/backend/api/v1/agents/',
+        headers: alice,
+        payload: { name: 'a', description: 'd' },
+      })
+    ).json();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: COPILOT,
+      headers: alice,
+      payload: { agent_id: agent.id },
+    });
+    expect(res.statusCode).toBe(200);
+    const token = res.json().copilot_auth_token as string;
+    const verified = await verifyCopilotToken(t.config, token);
+    expect(verified.agentId).toBe(agent.id);
+    expect(await copilotTokenVerifier(t.config)(token)).toEqual(verified);
+    // A token without an agent is not enough for the chat module.
+    const plain = (await t.app.inject({ method: 'POST', url: COPILOT, headers: alice })).json()
+      .copilot_auth_token;
+    expect(await copilotTokenVerifier(t.config)(plain)).toBeNull();
+    expect(await copilotTokenVerifier(t.config)('garbage')).toBeNull();
+
+    const stolen = await t.app.inject({
+      method: 'POST',
+      url: COPILOT,
+      headers: bob,
+      payload: { agent_id: agent.id },
+    });
+    expect(stolen.statusCode).toBe(404);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: COPILOT,
+      headers: bob,
+      payload: { agent_id: 'x', extra: 1 },
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('verifies API access tokens for other modules through app.apiTokens', async () => {
+    const token = await issuer.token({ sub: 'frank' });
+    const user = await t.app.apiTokens.userForToken(token);
+    expect(user).toMatchObject({ issuer: issuer.url, subject: 'frank' });
+    expect(
+      await t.app.apiTokens.userForToken(await issuer.token({ sub: 'frank' }, { expiresIn: -100 })),
+    ).toBeNull();
+    expect(await t.app.apiTokens.userForToken('nope')).toBeNull();
   });
 });

@@ -36,6 +36,12 @@ export const MOCK_USER_IDENTITY = {
   picture: null,
 } as const;
 
+/** Checks an API access token outside an API route (the chat module accepts the same tokens). */
+export interface ApiTokenVerifier {
+  /** The user the token belongs to, or null when it is not a valid access token. */
+  userForToken(token: string): Promise<AuthUser | null>;
+}
+
 export interface RouteEntry {
   method: string;
   url: string;
@@ -52,6 +58,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered under `/backend`, with whether it answers without a token. */
     routeInventory: RouteEntry[];
+    /** Verifies API access tokens for modules outside `/backend` (the chat service). */
+    apiTokens: ApiTokenVerifier;
   }
 }
 
@@ -136,7 +144,7 @@ const stringClaim = (value: unknown) => (typeof value === 'string' ? value : und
 export function registerAuth(
   app: FastifyInstance,
   options: { config: Config; users: UsersService; keys?: JWTVerifyGetKey },
-) {
+): ApiTokenVerifier {
   const { config, users } = options;
   const publicRoutes = new Set<string>(PUBLIC_ROUTES);
   const inventory: RouteEntry[] = [];
@@ -198,6 +206,18 @@ export function registerAuth(
     });
   };
 
+  const verifier: ApiTokenVerifier = {
+    async userForToken(token) {
+      if (config.auth.disabled) return users.resolve(MOCK_USER_IDENTITY);
+      try {
+        const claims = await verifyCached(token);
+        return await users.resolve({ issuer: claims.iss, subject: claims.sub });
+      } catch {
+        return null;
+      }
+    },
+  };
+
   app.addHook('onRoute', (route) => {
     if (route.url !== API_PREFIX && !route.url.startsWith(`${API_PREFIX}/`)) return;
     const methods = [route.method].flat().map((m) => m.toUpperCase());
@@ -213,4 +233,5 @@ export function registerAuth(
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [authenticate, ...existing];
   });
+  return verifier;
 }

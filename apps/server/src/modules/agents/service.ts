@@ -40,6 +40,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
   return {
     list: (userId: number): Promise<Agent[]> => repo.list(userId),
 
+    /** Whether the user owns the agent (for other modules that bind something to an agent). */
+    exists: (userId: number, agentId: number): Promise<boolean> => repo.exists(userId, agentId),
+
     async get(userId: number, agentId: number): Promise<Agent> {
       const agent = await repo.get(userId, agentId);
       if (!agent) throw agentNotFound();

@@ -26,8 +26,9 @@ export function copilotTokenKey(config: Config): Uint8Array {
   return key;
 }
 
-export async function issueCopilotToken(config: Config, userId: number): Promise<string> {
-  return new SignJWT({})
+/** `agentId`, when given, binds the token to that agent too (the caller checked ownership). */
+export async function issueCopilotToken(config: Config, userId: number, agentId?: number): Promise<string> {
+  return new SignJWT(agentId === undefined ? {} : { agent_id: agentId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(COPILOT_ISSUER)
     .setAudience(COPILOT_AUDIENCE)
@@ -39,7 +40,10 @@ export async function issueCopilotToken(config: Config, userId: number): Promise
 }
 
 /** For the chat module: the user id the token was issued to; throws on any invalid token. */
-export async function verifyCopilotToken(config: Config, token: string): Promise<{ userId: number }> {
+export async function verifyCopilotToken(
+  config: Config,
+  token: string,
+): Promise<{ userId: number; agentId?: number }> {
   const { payload } = await jwtVerify(token, copilotTokenKey(config), {
     algorithms: ['HS256'],
     issuer: COPILOT_ISSUER,
@@ -49,5 +53,25 @@ export async function verifyCopilotToken(config: Config, token: string): Promise
   });
   const userId = Number(payload.sub);
   if (!Number.isSafeInteger(userId) || userId < 1) throw new Error('copilot token has no user id');
-  return { userId };
+  const agentId = payload.agent_id;
+  if (agentId === undefined) return { userId };
+  if (typeof agentId !== 'number' || !Number.isSafeInteger(agentId) || agentId < 1) {
+    throw new Error('copilot token has a malformed agent id');
+  }
+  return { userId, agentId };
 }
+
+/**
+ * The shape the chat module's `verifyCopilotToken` option takes: null unless the token is valid
+ * and bound to an agent (the chat module then checks the user still owns that agent).
+ */
+export const copilotTokenVerifier =
+  (config: Config) =>
+  async (token: string): Promise<{ userId: number; agentId: number } | null> => {
+    try {
+      const { userId, agentId } = await verifyCopilotToken(config, token);
+      return agentId === undefined ? null : { userId, agentId };
+    } catch {
+      return null;
+    }
+  };
