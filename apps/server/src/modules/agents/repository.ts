@@ -16,6 +16,9 @@ export interface AgentFields {
   guidelines: string | null;
 }
 
+/** Runs inside the write's transaction (the audit record), so both commit or neither does. */
+export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void>;
+
 /** Tools to attach, in order, with the provider version pinned at attach time. */
 export type ToolAttachment = { actionId: number; version: string | null }[];
 
@@ -157,7 +160,7 @@ export function createAgentsRepository(db: Db) {
         .execute();
     },
 
-    create(userId: number, fields: AgentFields, tools: ToolAttachment) {
+    create(userId: number, fields: AgentFields, tools: ToolAttachment, record: InTransaction<number>) {
       return k.transaction().execute(async (trx) => {
         const now = new Date().toISOString();
         const { id } = await trx
@@ -166,12 +169,19 @@ export function createAgentsRepository(db: Db) {
           .returning('id')
           .executeTakeFirstOrThrow();
         await replaceTools(trx, id, tools);
+        await record(trx, id);
         return id;
       });
     },
 
     /** Returns false when the user has no such agent. */
-    update(userId: number, agentId: number, fields: Partial<AgentFields>, tools?: ToolAttachment) {
+    update(
+      userId: number,
+      agentId: number,
+      fields: Partial<AgentFields>,
+      tools: ToolAttachment | undefined,
+      record: InTransaction<number>,
+    ) {
       return k.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('agents')
@@ -181,17 +191,22 @@ export function createAgentsRepository(db: Db) {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
         if (tools) await replaceTools(trx, agentId, tools);
+        await record(trx, agentId);
         return true;
       });
     },
 
-    async delete(userId: number, agentId: number) {
-      const result = await k
-        .deleteFrom('agents')
-        .where('user_id', '=', userId)
-        .where('id', '=', agentId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    delete(userId: number, agentId: number, record: InTransaction<number>) {
+      return k.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('agents')
+          .where('user_id', '=', userId)
+          .where('id', '=', agentId)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        await record(trx, agentId);
+        return true;
+      });
     },
 
     async createTriggerEvent(userId: number, agentId: number, triggerId: string, payload: string) {

@@ -60,17 +60,21 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         userId,
         { name: input.name, description: input.description, guidelines: input.guidelines },
         tools,
+        (trx, newId) =>
+          audit.record(
+            {
+              userId,
+              action: input.duplicated_from === undefined ? 'agent.create' : 'agent.duplicate',
+              objectType: 'agent',
+              objectId: newId,
+              detail:
+                input.duplicated_from === undefined
+                  ? { tools: tools.length }
+                  : { tools: tools.length, duplicated_from: input.duplicated_from },
+            },
+            trx,
+          ),
       );
-      await audit.record({
-        userId,
-        action: input.duplicated_from === undefined ? 'agent.create' : 'agent.duplicate',
-        objectType: 'agent',
-        objectId: id,
-        detail:
-          input.duplicated_from === undefined
-            ? { tools: tools.length }
-            : { tools: tools.length, duplicated_from: input.duplicated_from },
-      });
       return this.get(userId, id);
     },
 
@@ -82,20 +86,27 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.name !== undefined) fields.name = input.name;
       if (input.description !== undefined) fields.description = input.description;
       if (input.guidelines !== undefined) fields.guidelines = input.guidelines;
-      if (!(await repo.update(userId, agentId, fields, tools))) throw agentNotFound();
-      await audit.record({
-        userId,
-        action: 'agent.update',
-        objectType: 'agent',
-        objectId: agentId,
-        detail: { fields: changedFields(input) },
-      });
+      const updated = await repo.update(userId, agentId, fields, tools, (trx) =>
+        audit.record(
+          {
+            userId,
+            action: 'agent.update',
+            objectType: 'agent',
+            objectId: agentId,
+            detail: { fields: changedFields(input) },
+          },
+          trx,
+        ),
+      );
+      if (!updated) throw agentNotFound();
       return this.get(userId, agentId);
     },
 
     async delete(userId: number, agentId: number): Promise<void> {
-      if (!(await repo.delete(userId, agentId))) throw agentNotFound();
-      await audit.record({ userId, action: 'agent.delete', objectType: 'agent', objectId: agentId });
+      const deleted = await repo.delete(userId, agentId, (trx) =>
+        audit.record({ userId, action: 'agent.delete', objectType: 'agent', objectId: agentId }, trx),
+      );
+      if (!deleted) throw agentNotFound();
     },
 
     async trigger(userId: number, agentId: number, triggerId: string, payload: unknown): Promise<number> {

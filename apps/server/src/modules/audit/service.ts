@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 
 /**
  * The one audit writer (DESIGN.md section 3). Every interaction worth answering "who did what,
@@ -16,13 +18,14 @@ export interface AuditEvent {
 }
 
 export interface AuditLog {
-  record(event: AuditEvent): Promise<void>;
+  /** Pass the open transaction to record the event atomically with the change it describes. */
+  record(event: AuditEvent, trx?: Kysely<Database>): Promise<void>;
 }
 
 export function createAuditLog(db: Db): AuditLog {
   return {
-    async record(event) {
-      await db.kysely
+    async record(event, trx) {
+      await (trx ?? db.kysely)
         .insertInto('audit_events')
         .values({
           user_id: event.userId,
