@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import { MIGRATION_NAMES, migrateToLatest } from '../src/db/migrate.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 
 const HEALTH = '/backend/api/v1/public/health/healthcheck';
@@ -114,7 +114,7 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
       .selectFrom('schema_migrations' as never)
       .select(sql<string>`name`.as('name'))
       .execute();
-    expect(before.map((r) => r.name)).toEqual(['0001-initial']);
+    expect(before.map((r) => r.name)).toEqual(MIGRATION_NAMES);
     expect(await migrateToLatest(t.db)).toEqual([]);
   });
 

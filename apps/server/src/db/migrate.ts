@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
+import { agentToolsOrder } from './migrations/0002-agent-tools-order.ts';
 
 /**
  * Migrations are TypeScript functions listed here in order, so the bundled server carries them
@@ -11,7 +12,10 @@ export type VersionedMigration = (dialect: Dialect) => Migration;
 
 const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
+  '0002-agent-tools-order': agentToolsOrder,
 };
+
+export const MIGRATION_NAMES = Object.keys(migrations);
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const provider: MigrationProvider = {
