@@ -227,6 +227,8 @@ async function benchDatabase(
   return rows;
 }
 
+const loadAtStart = os.loadavg()[0]!;
+
 function writeDocs(rows: Row[]) {
   const table = [
     '| Database | Scenario | Requests | Requests/s | p50 (ms) | p99 (ms) | Errors |',
@@ -243,7 +245,9 @@ function writeDocs(rows: Row[]) {
       `Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per list run. One user with 20 agents of 5 tools ` +
       'each and 50 connections; every request carries a real RS256 access token verified against a local issuer. ' +
       'The write scenario cycles create, update and delete of an agent with 3 tools. Target: the list at 3,000 requests/s ' +
-      'or more with p99 under 30 ms on SQLite, zero errors.',
+      'or more with p99 under 30 ms on SQLite, zero errors. ' +
+      `Load average (1 min) ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0]!.toFixed(1)} at the end: ` +
+      'other processes on the machine compete for its cores, so compare runs with similar load.',
     '',
     table,
     '',
