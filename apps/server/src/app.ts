@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
@@ -10,8 +12,16 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes } from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
-import { publicRoutes } from './modules/public/routes.ts';
 import { registerTools } from './modules/tools/plugin.ts';
+import { accessCodeRoutes } from './modules/access-code/routes.ts';
+import { agentsRoutes } from './modules/agents/routes.ts';
+import { createAuditLog, type AuditLog } from './modules/audit/service.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { copilotTokenVerifier } from './modules/auth/copilot-token.ts';
+import { createToolsExecutor } from './modules/chat/tools-executor.ts';
+import { publicRoutes } from './modules/public/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+import { createUsersService, type UsersService } from './modules/users/service.ts';
 import { registerWebApp } from './modules/web/routes.ts';
 import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
 
@@ -33,13 +43,22 @@ export interface AppOptions {
   chat?: ChatModuleOptions;
   /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
   demos?: DemoModuleOptions;
+  /**
+   * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
+   * through its discovery document); the built-in identity provider passes its own keys.
+   */
+  authKeys?: JWTVerifyGetKey;
 }
 
-/** What every module receives: settings, the database and the secrets vault. */
+/** What every module receives: settings, the database, the secrets vault and shared services. */
 export interface AppDeps {
   config: Config;
   db: Db;
   vault: Vault;
+  /** The one audit writer. */
+  audit: AuditLog;
+  /** Users; other modules add `beforeUserDelete` hooks to clean up what they hold for a user. */
+  users: UsersService;
 }
 
 const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -52,7 +71,9 @@ const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
-  const deps: AppDeps = { config, db, vault };
+  const audit = createAuditLog(db);
+  const users = createUsersService(db, audit);
+  const deps: AppDeps = { config, db, vault, audit, users };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,
@@ -67,15 +88,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
-  await registerTools(app, deps);
+  const tools = await registerTools(app, deps);
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   const identity = config.auth.builtInIssuer ? await createIdentity(deps) : undefined;
   if (identity) await app.register(identityRoutes, { ...deps, identity });
+  // Before any route: the token check attaches itself to every private route under /backend.
+  // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
+  const apiTokens = registerAuth(app, { config, users, keys: options.authKeys ?? identity?.localKeySet() });
+  app.decorate('apiTokens', apiTokens);
 
   await app.register(
     async (api) => {
       await api.register(publicRoutes, deps);
+      await api.register(accessCodeRoutes, deps);
+      await api.register(usersRoutes, deps);
+      await api.register(agentsRoutes, deps);
+      await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),
       );
@@ -84,7 +113,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   // The chat service at /chainlit authenticates with its own session cookie or a copilot token.
-  await app.register(chatRoutes, { ...deps, ...options.chat, prefix: '/chainlit' });
+  await app.register(chatRoutes, {
+    ...deps,
+    verifyAccessToken: apiTokens.userForToken,
+    verifyCopilotToken: copilotTokenVerifier(config),
+    toolExecutor: createToolsExecutor(tools, db),
+    ...options.chat,
+    prefix: '/chainlit',
+  });
 
   // The public demos at /demos: the same chat service, signed in by the demo login only.
   await app.register(demoRoutes, { ...deps, ...options.demos, prefix: '/demos' });

@@ -23,6 +23,8 @@ import {
 import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
 import { createChatService } from '../src/modules/chat/service.ts';
+import { chatAudit } from '../src/modules/chat/audit.ts';
+import { createAuditLog } from '../src/modules/audit/service.ts';
 
 /**
  * The agent runtime behind /chainlit/chat: the offline model end to end, multi-step tool use,
@@ -443,6 +445,7 @@ describe('chat runtime', () => {
   it('unattended (trigger) runs refuse write/send tools unless the owner allowed them', async () => {
     const service = createChatService({
       db: h.db,
+      audit: chatAudit(createAuditLog(h.db)),
       executor: h.tools.executor,
       selection: h.model.selection,
       limits: { maxSteps: 4, maxToolCallsPerTurn: 4, maxOutputTokens: 256 },

@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
+import { agentToolsOrder } from './migrations/0002-agent-tools-order.ts';
 import { identitySchema } from './migrations/0003-identity.ts';
 import { toolsSchema } from './migrations/0004-tools.ts';
 import { chatSessions } from './migrations/0005-chat-sessions.ts';
@@ -15,6 +16,7 @@ export type VersionedMigration = (dialect: Dialect) => Migration;
 
 const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
+  '0002-agent-tools-order': agentToolsOrder,
   '0003-identity': identitySchema,
   '0004-tools': toolsSchema,
   '0005-chat-sessions': chatSessions,

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { HealthcheckData, HealthcheckErrors, HealthcheckResponses } from './types.gen';
+import type { BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -25,4 +25,123 @@ export const healthcheck = <ThrowOnError extends boolean = true>(options?: Optio
     responseStyle: 'data',
     url: '/api/v1/public/health/healthcheck',
     ...options
+});
+
+/**
+ * Checks a beta access code
+ */
+export const betaUserSignin = <ThrowOnError extends boolean = true>(options: Options<BetaUserSigninData, ThrowOnError>) => (options.client ?? client).post<BetaUserSigninResponses, BetaUserSigninErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/public/beta-user-signin',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Creates or updates the signed-in user from the token claims
+ */
+export const checkUser = <ThrowOnError extends boolean = true>(options?: Options<CheckUserData, ThrowOnError>) => (options?.client ?? client).post<CheckUserResponses, CheckUserErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/users/check-user',
+    ...options
+});
+
+/**
+ * Everything Cadre stores about the signed-in user, without credentials
+ */
+export const exportMyData = <ThrowOnError extends boolean = true>(options?: Options<ExportMyDataData, ThrowOnError>) => (options?.client ?? client).get<ExportMyDataResponses, ExportMyDataErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/users/me/export',
+    ...options
+});
+
+/**
+ * Deletes everything stored about the signed-in user and revokes their connections
+ */
+export const deleteMyData = <ThrowOnError extends boolean = true>(options?: Options<DeleteMyDataData, ThrowOnError>) => (options?.client ?? client).delete<DeleteMyDataResponses, DeleteMyDataErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/users/me',
+    ...options
+});
+
+/**
+ * The caller's agents with their tools
+ */
+export const listAgents = <ThrowOnError extends boolean = true>(options?: Options<ListAgentsData, ThrowOnError>) => (options?.client ?? client).get<ListAgentsResponses, ListAgentsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/',
+    ...options
+});
+
+/**
+ * Creates an agent
+ */
+export const createAgent = <ThrowOnError extends boolean = true>(options: Options<CreateAgentData, ThrowOnError>) => (options.client ?? client).post<CreateAgentResponses, CreateAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * One of the caller’s agents
+ */
+export const getAgent = <ThrowOnError extends boolean = true>(options: Options<GetAgentData, ThrowOnError>) => (options.client ?? client).get<GetAgentResponses, GetAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/{agent_id}/agent',
+    ...options
+});
+
+/**
+ * Deletes one of the caller’s agents
+ */
+export const deleteAgent = <ThrowOnError extends boolean = true>(options: Options<DeleteAgentData, ThrowOnError>) => (options.client ?? client).delete<DeleteAgentResponses, DeleteAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/{agent_id}',
+    ...options
+});
+
+/**
+ * Updates one of the caller’s agents
+ */
+export const updateAgent = <ThrowOnError extends boolean = true>(options: Options<UpdateAgentData, ThrowOnError>) => (options.client ?? client).patch<UpdateAgentResponses, UpdateAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/{agent_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Queues an unattended run of the agent with a JSON payload
+ */
+export const triggerAgent = <ThrowOnError extends boolean = true>(options: Options<TriggerAgentData, ThrowOnError>) => (options.client ?? client).post<TriggerAgentResponses, TriggerAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/{agent_id}/triggers/{trigger_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * A short-lived token the chat frame accepts for the signed-in user
+ */
+export const chainlitCopilotLogin = <ThrowOnError extends boolean = true>(options: Options<ChainlitCopilotLoginData, ThrowOnError>) => (options.client ?? client).post<ChainlitCopilotLoginResponses, ChainlitCopilotLoginErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/auth/chainlit-copilot-login',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });

@@ -77,11 +77,12 @@ import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { createHostFunctionBridge, hostFunctionRoutes } from './host-functions.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
-import { createChatRepository, type ThreadRow } from './repository.ts';
+import type { ThreadRow } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import { createChatService } from './service.ts';
 import { registerChatStatic } from './static.ts';
+import { chatAudit } from './audit.ts';
 
 export interface ChatModuleOptions {
   /** Verifies an API access token exactly as the API does (wired by the lead to the API core). */
@@ -137,22 +138,6 @@ const principalOf = (request: FastifyRequest): ChatPrincipal => {
   return principal;
 };
 
-/**
- * Without the tools layer wired in, attached tools are listed from the database and execution
- * reports that tools are unavailable (the lead replaces this with the tools service).
- */
-function fallbackExecutor(deps: AppDeps): ToolExecutor {
-  const repo = createChatRepository(deps.db);
-  return {
-    listAgentTools: (userId, agentId) => repo.listAgentTools(userId, agentId),
-    execute: async () => ({
-      ok: false,
-      error: 'Tool execution is not available on this server.',
-      code: 'unavailable',
-    }),
-  };
-}
-
 const bearer = (request: FastifyRequest): string | undefined => {
   const header = request.headers.authorization;
   const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -180,10 +165,12 @@ const errorSchema = z.object({ detail: z.string() });
 
 export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, options) => {
   const { config, db } = options;
-  const executor = options.toolExecutor ?? fallbackExecutor(options);
+  const executor = options.toolExecutor;
+  if (!executor) throw new Error('The chat routes need a toolExecutor (see app.ts)');
   const selection = options.modelSelection ?? selectModel(config.llm);
   const service = createChatService({
     db,
+    audit: chatAudit(options.audit),
     executor,
     selection,
     limits: {

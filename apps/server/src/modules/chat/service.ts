@@ -1,7 +1,7 @@
 import { createUIMessageStream, type UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
-import { recordChatAudit, type ChatAuditEvent } from './audit.ts';
+import type { ChatAudit } from './audit.ts';
 import type { ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type AgentRow, type ChatRepository } from './repository.ts';
 import { argsHash, canonicalJson, type StoredMessage, type ToolPart } from './runtime/messages.ts';
@@ -15,7 +15,7 @@ export interface ChatServiceDeps {
   executor: ToolExecutor;
   selection: ModelSelection;
   limits: Omit<RunLimits, 'approvalTtlMs'> & { approvalTtlMs?: number };
-  audit?: (event: ChatAuditEvent) => Promise<void>;
+  audit: ChatAudit;
 }
 
 interface ActiveRun {
@@ -39,7 +39,7 @@ function laterThan(previous: string | undefined): string {
  */
 export function createChatService(deps: ChatServiceDeps) {
   const repo: ChatRepository = createChatRepository(deps.db);
-  const audit = deps.audit ?? ((event: ChatAuditEvent) => recordChatAudit(deps.db, event));
+  const audit = deps.audit;
   const limits: RunLimits = { approvalTtlMs: APPROVAL_TTL_MS, ...deps.limits };
   /** Runs in this process, for Stop. A disconnect aborts through the request's own signal. */
   const active = new Map<string, ActiveRun>();

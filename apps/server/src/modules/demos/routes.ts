@@ -190,6 +190,8 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     config,
     db,
     vault: options.vault,
+    audit: options.audit,
+    users: options.users,
     modelSelection: options.chat?.modelSelection,
     toolExecutor: service.executor,
     sessionStrategy: { cookieName: DEMO_SESSION_COOKIE, resolve: (value) => service.resolve(value) },

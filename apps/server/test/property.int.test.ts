@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedService, tableCounts } from './support/seed.ts';
+import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
+import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+
+/**
+ * Random and malformed input against every route: never a 5xx, never a change to stored data.
+ * Requests use Bob's token (who owns nothing) or none; Alice's data is what must not change.
+ * check-user and DELETE /users/me are left out of "nothing changes": they act on the caller by
+ * design and take no input; they are still sent random input for the "never 5xx" half.
+ */
+describe(`random input on ${testDatabaseKind()}`, () => {
+  let issuer: TestIssuer;
+  let t: TestApp;
+  let bob: string;
+  let aliceAgentId: number;
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    t = await createTestApp({ ...issuer.env, BETA_ACCESS_CODES: 'the-real-code' });
+    const alice = bearer(await issuer.token({ sub: 'alice' }));
+    bob = await issuer.token({ sub: 'bob' });
+    await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: bearer(bob) });
+    const tool = (await seedService(t.db, { name: 'Gmail', actions: 1 })).actionIds[0]!;
+    aliceAgentId = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/backend/api/v1/agents/',
+        headers: alice,
+        payload: { name: 'A', description: 'd', tool_ids: [tool] },
+      })
+    ).json().id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await issuer?.close();
+  });
+
+  const pathId = () =>
+    fc.oneof(
+      fc.integer({ min: -5, max: 5 }).map(String),
+      fc.constantFrom(
+        'abc',
+        '1.5',
+        '1e309',
+        '0x10',
+        '99999999999999999999',
+        '2147483648',
+        '%00',
+        '%E0%A4%A',
+        "1'--",
+      ),
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+      fc.constant('ALICE'),
+    );
+
+  const body = () =>
+    fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            name: fc.oneof(
+              fc.string({ maxLength: 120 }),
+              fc.integer(),
+              fc.constant(null),
+              fc.constant('\u0000'),
+            ),
+            description: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(' '), fc.boolean()),
+            guidelines: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(null), fc.object()),
+            tool_ids: fc.oneof(
+              fc.array(fc.oneof(fc.integer(), fc.double(), fc.string()), { maxLength: 5 }),
+              fc.constant(Array.from({ length: 201 }, (_, i) => i + 1)),
+            ),
+            id: fc.integer(),
+            user_id: fc.integer(),
+            password: fc.string({ maxLength: 40 }),
+          },
+          // `id` is always there: an otherwise valid body would rightly create an agent for Bob.
+          { requiredKeys: ['id'] },
+        )
+        .map((v) => JSON.stringify(v)),
+      fc.string({ maxLength: 50 }),
+      fc.constantFrom('', '{', '[]', 'null', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}'),
+    );
+
+  const routes = () => t.app.routeInventory.filter((r) => r.method !== 'HEAD');
+
+  it('never answers 5xx and never changes stored data', async () => {
+    const mutatesCaller = (url: string) => url.endsWith('/users/check-user') || url.endsWith('/users/me');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: 1000 }),
+        pathId(),
+        body(),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
+        fc.constantFrom('bob', 'none', 'garbage'),
+        fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded'),
+        async (pick, id, payload, query, who, contentType) => {
+          const list = routes();
+          const route = list[pick % list.length]!;
+          const realId = id === 'ALICE' ? String(aliceAgentId) : id;
+          const url = route.url.replace(/:(\w+)/g, () => realId);
+          const before = mutatesCaller(route.url)
+            ? undefined
+            : await tableCounts(t.db, ['rate_limits', 'audit_events', 'users']);
+          const agentBefore = await t.db.kysely
+            .selectFrom('agents')
+            .selectAll()
+            .where('id', '=', aliceAgentId)
+            .execute();
+          const headers: Record<string, string> = { 'content-type': contentType };
+          if (who === 'bob') headers.authorization = `Bearer ${bob}`;
+          if (who === 'garbage') headers.authorization = `Bearer ${payload.slice(0, 20)}`;
+          const res = await t.app.inject({
+            method: route.method as 'GET',
+            url,
+            query,
+            headers,
+            payload: route.method === 'GET' ? undefined : payload,
+          });
+          expect(res.statusCode, `${route.method} ${url} ${payload}`).toBeLessThan(500);
+          if (before)
+            expect(await tableCounts(t.db, ['rate_limits', 'audit_events', 'users'])).toEqual(before);
+          expect(
+            await t.db.kysely.selectFrom('agents').selectAll().where('id', '=', aliceAgentId).execute(),
+          ).toEqual(agentBefore);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
