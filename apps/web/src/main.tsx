@@ -7,6 +7,7 @@ import { ConfigErrorScreen } from './components/config-error-screen';
 import { UiProvider } from './components/ui/provider';
 import { RuntimeConfigProvider } from './config/runtime-config-context';
 import { loadRuntimeConfig } from './config/runtime-config';
+import { loadAnalytics } from './features/analytics/load-analytics';
 import { createAppRouter } from './router';
 
 const root = createRoot(document.getElementById('root')!);
@@ -25,6 +26,7 @@ if (!result.ok) {
   );
 } else {
   const config = result.config;
+  loadAnalytics(config);
   configureApiClient({ baseUrl: config.apiUrl, getAccessToken: () => undefined });
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },

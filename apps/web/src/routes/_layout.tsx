@@ -1,5 +1,5 @@
 import { Box, Flex } from '@chakra-ui/react';
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute, Outlet, useMatches } from '@tanstack/react-router';
 import { Sidebar } from '../features/shell/components/sidebar';
 
 /** The protected shell (spec section 2): the sidebar beside the current page. */
@@ -8,10 +8,17 @@ export const Route = createFileRoute('/_layout')({
 });
 
 function Layout() {
+  const fullBleed = useMatches({ select: (matches) => matches.some((m) => m.staticData?.fullBleed) });
   return (
     <Flex direction={{ base: 'column', md: 'row' }} minH="100vh">
       <Sidebar />
-      <Box as="main" flex="1" minW="0" px={{ base: '4', md: '8' }} py={{ base: '4', md: '8' }}>
+      <Box
+        as="main"
+        flex="1"
+        minW="0"
+        px={fullBleed ? '0' : { base: '4', md: '8' }}
+        py={fullBleed ? '0' : { base: '4', md: '8' }}
+      >
         <Outlet />
       </Box>
     </Flex>
