@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createFuzzySearch, FUZZY_THRESHOLD } from './fuzzy';
+
+const items = [
+  { name: 'Gmail', description: 'Send and read mail' },
+  { name: 'Google Calendar', description: 'Events and meetings' },
+  { name: 'Hacker News', description: 'Top stories' },
+];
+
+describe('fuzzy search', () => {
+  it('uses the threshold 0.3 of spec section 9', () => {
+    expect(FUZZY_THRESHOLD).toBe(0.3);
+  });
+
+  it('returns every item, in order, for a blank query', () => {
+    const search = createFuzzySearch(items, ['name', 'description']);
+    expect(search('   ').map((i) => i.name)).toEqual(['Gmail', 'Google Calendar', 'Hacker News']);
+  });
+
+  it('tolerates a typo within the threshold and searches the description too', () => {
+    const search = createFuzzySearch(items, ['name', 'description']);
+    expect(search('Calender').map((i) => i.name)).toEqual(['Google Calendar']);
+    expect(search('stories').map((i) => i.name)).toEqual(['Hacker News']);
+  });
+
+  it('drops matches that are further away than the threshold', () => {
+    const search = createFuzzySearch(items, ['name', 'description']);
+    expect(search('xqzvw')).toEqual([]);
+    // A looser threshold finds what 0.3 rejects, so the threshold is what decides.
+    expect(createFuzzySearch(items, ['name'], 0.3)('Hckr Nws')).toEqual([]);
+    expect(createFuzzySearch(items, ['name'], 0.6)('Hckr Nws').map((i) => i.name)).toEqual(['Hacker News']);
+  });
+
+  it('only searches the given fields', () => {
+    const byName = createFuzzySearch(items, ['name']);
+    expect(byName('meetings')).toEqual([]);
+  });
+});
