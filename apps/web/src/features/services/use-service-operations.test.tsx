@@ -7,7 +7,7 @@ import * as api from './api/services-api';
 import { useServiceOperations } from './use-service-operations';
 
 vi.mock('./api/services-api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./api/services-api')>()),
+  ...(await importOriginal<typeof api>()),
   registerAuthService: vi.fn(),
   registerApiService: vi.fn(),
   registerNoauthService: vi.fn(),
