@@ -1,13 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { accessCodeRoutes } from './modules/access-code/routes.ts';
+import { agentsRoutes } from './modules/agents/routes.ts';
+import { createAuditLog, type AuditLog } from './modules/audit/service.ts';
+import { authRoutes } from './modules/auth/routes.ts';
 import { publicRoutes } from './modules/public/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+import { createUsersService, type UsersService } from './modules/users/service.ts';
 import { registerWebApp } from './modules/web/routes.ts';
 import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
 
@@ -25,13 +33,22 @@ export interface AppOptions {
   webDistDir?: string;
   /** Overrides the pino destination (tests capture log lines to check redaction). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
+   * through its discovery document); the built-in identity provider passes its own keys.
+   */
+  authKeys?: JWTVerifyGetKey;
 }
 
-/** What every module receives: settings, the database and the secrets vault. */
+/** What every module receives: settings, the database, the secrets vault and shared services. */
 export interface AppDeps {
   config: Config;
   db: Db;
   vault: Vault;
+  /** The one audit writer. */
+  audit: AuditLog;
+  /** Users; other modules add `beforeUserDelete` hooks to clean up what they hold for a user. */
+  users: UsersService;
 }
 
 const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -44,7 +61,9 @@ const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
-  const deps: AppDeps = { config, db, vault };
+  const audit = createAuditLog(db);
+  const users = createUsersService(db, audit);
+  const deps: AppDeps = { config, db, vault, audit, users };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,
@@ -59,10 +78,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
+  // Before any route: the token check attaches itself to every private route under /backend.
+  registerAuth(app, { config, users, keys: options.authKeys });
 
   await app.register(
     async (api) => {
       await api.register(publicRoutes, deps);
+      await api.register(accessCodeRoutes, deps);
+      await api.register(usersRoutes, deps);
+      await api.register(agentsRoutes, deps);
+      await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),
       );

@@ -55,6 +55,8 @@ const envSchema = z
     OIDC_AUDIENCE: optionalString,
     OIDC_REDIRECT_URI: optionalUrl,
     OIDC_LOGOUT_REDIRECT_URI: optionalUrl,
+    // The beta access-code gate: comma-separated codes; none means one is generated into the data folder.
+    BETA_ACCESS_CODES: z.string().optional(),
 
     // The web app's runtime configuration (spec section 3).
     ANALYTICS_TAG_ID: z.string().default(''),
@@ -101,6 +103,11 @@ export interface Config {
     /** True when the issuer is the built-in provider served by this process at /idp. */
     builtInIssuer: boolean;
   };
+  /**
+   * Codes the access-code gate accepts (BETA_ACCESS_CODES). Empty means none is configured: the
+   * server generates one into `<data>/access-code` and prints it at start-up.
+   */
+  accessCodes: string[];
   web: {
     analyticsTagId: string;
     heatmap: { siteId: number; version: number };
@@ -160,6 +167,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       logoutRedirectUri: env.OIDC_LOGOUT_REDIRECT_URI ?? publicUrl,
       builtInIssuer: env.OIDC_ISSUER === undefined,
     },
+    accessCodes: (env.BETA_ACCESS_CODES ?? '')
+      .split(',')
+      .map((code) => code.trim())
+      .filter(Boolean),
     web: {
       analyticsTagId: env.ANALYTICS_TAG_ID,
       heatmap: { siteId: env.HEATMAP_SITE_ID, version: env.HEATMAP_VERSION },

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { generatedAccessCode } from './modules/access-code/service.ts';
 
 /** The process entry: configuration, database, migrations, listen, graceful shutdown. */
 async function main() {
@@ -37,6 +38,9 @@ async function main() {
     { url: config.publicUrl, database: config.database.kind, dataDir: config.dataDir },
     `Cadre is running at ${config.publicUrl}`,
   );
+  // With no BETA_ACCESS_CODES the gate uses a code generated into the data folder; show it once here.
+  const accessCode = generatedAccessCode(config);
+  if (accessCode) app.log.info(`Access code: ${accessCode}`);
 }
 
 main().catch((err: unknown) => {

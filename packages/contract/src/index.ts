@@ -1,3 +1,6 @@
 export * from './runtime-config.ts';
 export * from './errors.ts';
 export * from './health.ts';
+export * from './agents.ts';
+export * from './users.ts';
+export * from './auth.ts';

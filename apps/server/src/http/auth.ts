@@ -1,0 +1,197 @@
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { Config } from '../config.ts';
+import type { AuthUser, UsersService } from '../modules/users/service.ts';
+import { HttpError } from './errors.ts';
+import { API_PREFIX } from './openapi.ts';
+
+/**
+ * Token checks for the API (docs/security.md, "Token checks"). Every route under `/backend` needs
+ * `Authorization: Bearer <access token>` unless it is on {@link PUBLIC_ROUTES} and marked
+ * `config: { public: true }`. A route marked public but missing from the list stops the server
+ * from starting, so the list below is the whole truth about what answers without a token.
+ */
+export const PUBLIC_ROUTES = [
+  'GET /backend/api/v1/public/health/healthcheck',
+  'POST /backend/api/v1/public/beta-user-signin',
+  // Registered by the services module: the provider sends the browser back here after OAuth, and
+  // posts signed webhook events here.
+  'GET /backend/api/v1/public/:service_id/composio_auth_redirect/',
+  'POST /backend/api/v1/public/composio-webhook',
+  // The OpenAPI document describes the API; it holds no data.
+  'GET /backend/openapi.json',
+] as const;
+
+/** Signature algorithms an access token may use: asymmetric only, never `none` or HMAC. */
+export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+const CLOCK_TOLERANCE_SECONDS = 30;
+/** `typ` values of access tokens (RFC 9068 and common issuers); ID tokens are refused. */
+const ACCESS_TOKEN_TYPES = new Set(['jwt', 'at+jwt', 'application/at+jwt']);
+
+export const MOCK_USER_IDENTITY = {
+  issuer: 'urn:cadre:mock',
+  subject: 'mock-user',
+  name: 'Mock User',
+  email: 'mock@cadre.local',
+  picture: null,
+} as const;
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in caller; set on every route that is not public. */
+    user: AuthUser;
+    /** The verified access token's claims (the mock user's claims with DISABLE_AUTH). */
+    tokenClaims: JWTPayload;
+  }
+  interface FastifyInstance {
+    /** Every route registered under `/backend`, with whether it answers without a token. */
+    routeInventory: RouteEntry[];
+  }
+}
+
+const unauthenticated = () => new HttpError(401, 'Not authenticated', { 'www-authenticate': 'Bearer' });
+
+class TokenRefused extends Error {}
+
+/**
+ * Reads the issuer's discovery document for its `jwks_uri` and verifies with jose's remote key
+ * set, which caches keys and refetches once when a token names an unknown `kid`. Discovery runs on
+ * the first token, so a server whose issuer is briefly unreachable still starts.
+ */
+export function createRemoteKeySource(issuer: string): JWTVerifyGetKey {
+  const base = issuer.replace(/\/+$/, '');
+  let keySet: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  const discover = async () => {
+    const res = await fetch(`${base}/.well-known/openid-configuration`, {
+      signal: AbortSignal.timeout(5_000),
+      redirect: 'error',
+    });
+    if (!res.ok) throw new Error(`OIDC discovery answered ${res.status}`);
+    const body = (await res.json()) as { jwks_uri?: unknown };
+    if (typeof body.jwks_uri !== 'string') throw new Error('OIDC discovery has no jwks_uri');
+    const jwksUri = new URL(body.jwks_uri);
+    // Keys come over TLS, unless the issuer itself is plain HTTP (a local or test issuer).
+    if (jwksUri.protocol !== 'https:' && new URL(base).protocol === 'https:') {
+      throw new Error('jwks_uri must use https');
+    }
+    return createRemoteJWKSet(jwksUri, { timeoutDuration: 5_000 });
+  };
+  return async (header, token) => {
+    keySet ??= discover();
+    let jwks: ReturnType<typeof createRemoteJWKSet>;
+    try {
+      jwks = await keySet;
+    } catch (err) {
+      keySet = undefined; // try discovery again on the next token
+      throw err;
+    }
+    return jwks(header, token);
+  };
+}
+
+/** Verifies an access token and returns its claims; throws on anything that is not one. */
+export async function verifyAccessToken(
+  token: string,
+  keys: JWTVerifyGetKey,
+  auth: { issuer: string; audience: string },
+): Promise<JWTPayload & { iss: string; sub: string }> {
+  const { payload, protectedHeader } = await jwtVerify(token, keys, {
+    issuer: auth.issuer,
+    audience: auth.audience,
+    algorithms: ACCESS_TOKEN_ALGORITHMS,
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    requiredClaims: ['iss', 'sub', 'exp'],
+  });
+  const typ = protectedHeader.typ;
+  if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ.toLowerCase())) {
+    throw new TokenRefused(`token type ${typ} is not an access token`);
+  }
+  // Access tokens carry the granted scopes; ID tokens do not.
+  if (typeof payload.scope !== 'string') throw new TokenRefused('token has no scope (an ID token?)');
+  if (!payload.sub || payload.sub.length > 255)
+    throw new TokenRefused('token subject is missing or too long');
+  return payload as JWTPayload & { iss: string; sub: string };
+}
+
+const bearer = (request: FastifyRequest) => {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);
+  return match?.[1];
+};
+
+const stringClaim = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * Installs the token check on the root instance, before any module registers routes: an
+ * `onRoute` hook puts it first in the `onRequest` hooks of every private route under `/backend`
+ * (so it runs before the body is read) and records the route inventory the A1 test walks.
+ */
+export function registerAuth(
+  app: FastifyInstance,
+  options: { config: Config; users: UsersService; keys?: JWTVerifyGetKey },
+) {
+  const { config, users } = options;
+  const publicRoutes = new Set<string>(PUBLIC_ROUTES);
+  const inventory: RouteEntry[] = [];
+  app.decorate('routeInventory', inventory);
+  app.decorateRequest('user', null as unknown as AuthUser);
+  app.decorateRequest('tokenClaims', null as unknown as JWTPayload);
+
+  let keys = options.keys;
+  const keySource = () => (keys ??= createRemoteKeySource(config.auth.issuer));
+  const auth = { issuer: config.auth.issuer, audience: config.auth.audience };
+
+  const authenticate: onRequestAsyncHookHandler = async (request) => {
+    if (config.auth.disabled) {
+      request.user = await users.resolve(MOCK_USER_IDENTITY);
+      request.tokenClaims = {
+        iss: MOCK_USER_IDENTITY.issuer,
+        sub: MOCK_USER_IDENTITY.subject,
+        name: MOCK_USER_IDENTITY.name,
+        email: MOCK_USER_IDENTITY.email,
+      };
+      return;
+    }
+    const token = bearer(request);
+    if (!token) throw unauthenticated();
+    let claims: Awaited<ReturnType<typeof verifyAccessToken>>;
+    try {
+      claims = await verifyAccessToken(token, keySource(), auth);
+    } catch (err) {
+      // A security event (ASVS 16.3): the reason, never the token.
+      request.log.info({ reason: err instanceof Error ? err.message : String(err) }, 'access token refused');
+      throw unauthenticated();
+    }
+    request.tokenClaims = claims;
+    request.user = await users.resolve({
+      issuer: claims.iss,
+      subject: claims.sub,
+      email: stringClaim(claims.email),
+      name: stringClaim(claims.name),
+      picture: stringClaim(claims.picture),
+    });
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.url !== API_PREFIX && !route.url.startsWith(`${API_PREFIX}/`)) return;
+    const methods = [route.method].flat().map((m) => m.toUpperCase());
+    const isPublic = route.config?.public === true;
+    for (const method of methods) {
+      inventory.push({ method, url: route.url, public: isPublic });
+      const key = `${method === 'HEAD' ? 'GET' : method} ${route.url}`;
+      if (isPublic && !publicRoutes.has(key)) {
+        throw new Error(`${key} is marked public but is not in PUBLIC_ROUTES (src/http/auth.ts)`);
+      }
+    }
+    if (isPublic) return;
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [authenticate, ...existing];
+  });
+}

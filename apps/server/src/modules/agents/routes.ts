@@ -1,0 +1,123 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  agentCreateSchema,
+  agentListSchema,
+  agentParamsSchema,
+  agentSchema,
+  agentUpdateSchema,
+  errorSchema,
+  TRIGGER_BODY_LIMIT_BYTES,
+  triggerAcceptedSchema,
+  triggerBodySchema,
+  triggerParamsSchema,
+  validationErrorSchema,
+} from '@cadre/contract';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { createAgentsService } from './service.ts';
+
+const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
+
+/** The agent calls of spec section 7; every one is scoped to the caller. */
+export const agentsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, audit }) => {
+  const agents = createAgentsService(db, audit);
+
+  app.get(
+    '/api/v1/agents/',
+    {
+      schema: {
+        operationId: 'listAgents',
+        tags: ['agents'],
+        summary: "The caller's agents with their tools",
+        response: { 200: agentListSchema, 401: errorSchema },
+      },
+    },
+    async (request) => agents.list(request.user.id),
+  );
+
+  app.post(
+    '/api/v1/agents/',
+    {
+      schema: {
+        operationId: 'createAgent',
+        tags: ['agents'],
+        summary: 'Creates an agent',
+        body: agentCreateSchema,
+        response: { 201: agentSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await agents.create(request.user.id, request.body)),
+  );
+
+  app.get(
+    '/api/v1/agents/:agent_id/agent',
+    {
+      schema: {
+        operationId: 'getAgent',
+        tags: ['agents'],
+        summary: 'One of the caller’s agents',
+        params: agentParamsSchema,
+        response: { 200: agentSchema, ...errors },
+      },
+    },
+    async (request) => agents.get(request.user.id, request.params.agent_id),
+  );
+
+  // PATCH is partial: only the fields sent change (the web app sends all four). Sending
+  // `tool_ids` replaces the whole tool list; `guidelines: null` or blank clears the guidelines.
+  app.patch(
+    '/api/v1/agents/:agent_id',
+    {
+      schema: {
+        operationId: 'updateAgent',
+        tags: ['agents'],
+        summary: 'Updates one of the caller’s agents',
+        params: agentParamsSchema,
+        body: agentUpdateSchema,
+        response: { 200: agentSchema, ...errors },
+      },
+    },
+    async (request) => agents.update(request.user.id, request.params.agent_id, request.body),
+  );
+
+  app.delete(
+    '/api/v1/agents/:agent_id',
+    {
+      schema: {
+        operationId: 'deleteAgent',
+        tags: ['agents'],
+        summary: 'Deletes one of the caller’s agents',
+        params: agentParamsSchema,
+        response: { 204: z.null().describe('Deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await agents.delete(request.user.id, request.params.agent_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/agents/:agent_id/triggers/:trigger_id',
+    {
+      bodyLimit: TRIGGER_BODY_LIMIT_BYTES,
+      schema: {
+        operationId: 'triggerAgent',
+        tags: ['agents'],
+        summary: 'Queues an unattended run of the agent with a JSON payload',
+        params: triggerParamsSchema,
+        body: triggerBodySchema,
+        response: { 202: triggerAcceptedSchema, 413: errorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const id = await agents.trigger(
+        request.user.id,
+        request.params.agent_id,
+        request.params.trigger_id,
+        request.body,
+      );
+      return reply.code(202).send({ id });
+    },
+  );
+};

@@ -1,0 +1,113 @@
+import type { Agent } from '@cadre/contract';
+import type { Db } from '../../db/database.ts';
+import { notFound, ValidationFailure } from '../../http/errors.ts';
+import type { AuditLog } from '../audit/service.ts';
+import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
+
+export interface AgentCreateInput extends AgentFields {
+  tool_ids: number[];
+  duplicated_from?: number;
+}
+
+export interface AgentUpdateInput extends Partial<AgentFields> {
+  tool_ids?: number[];
+}
+
+const agentNotFound = () => notFound('Agent not found');
+
+export function createAgentsService(db: Db, audit: AuditLog) {
+  const repo = createAgentsRepository(db);
+
+  /**
+   * Checks tool ids against the actions the user can see. Duplicates are dropped (first wins);
+   * an id the user cannot see (another user's service) is reported exactly like a missing one.
+   */
+  async function resolveTools(userId: number, toolIds: number[]): Promise<ToolAttachment> {
+    const unique = [...new Set(toolIds)];
+    const found = new Map((await repo.visibleActions(userId, unique)).map((a) => [a.id, a.version]));
+    const unknown = unique.filter((id) => !found.has(id));
+    if (unknown.length) {
+      throw new ValidationFailure([
+        { loc: ['body', 'tool_ids'], msg: `Unknown tool ids: ${unknown.join(', ')}`, type: 'unknown_tool' },
+      ]);
+    }
+    return unique.map((id) => ({ actionId: id, version: found.get(id) ?? null }));
+  }
+
+  const changedFields = (input: AgentUpdateInput) =>
+    (['name', 'description', 'guidelines', 'tool_ids'] as const).filter((f) => input[f] !== undefined);
+
+  return {
+    list: (userId: number): Promise<Agent[]> => repo.list(userId),
+
+    async get(userId: number, agentId: number): Promise<Agent> {
+      const agent = await repo.get(userId, agentId);
+      if (!agent) throw agentNotFound();
+      return agent;
+    },
+
+    async create(userId: number, input: AgentCreateInput): Promise<Agent> {
+      if (input.duplicated_from !== undefined && !(await repo.exists(userId, input.duplicated_from))) {
+        throw new ValidationFailure([
+          { loc: ['body', 'duplicated_from'], msg: 'Unknown agent', type: 'unknown_agent' },
+        ]);
+      }
+      const tools = await resolveTools(userId, input.tool_ids);
+      const id = await repo.create(
+        userId,
+        { name: input.name, description: input.description, guidelines: input.guidelines },
+        tools,
+      );
+      await audit.record({
+        userId,
+        action: input.duplicated_from === undefined ? 'agent.create' : 'agent.duplicate',
+        objectType: 'agent',
+        objectId: id,
+        detail:
+          input.duplicated_from === undefined
+            ? { tools: tools.length }
+            : { tools: tools.length, duplicated_from: input.duplicated_from },
+      });
+      return this.get(userId, id);
+    },
+
+    async update(userId: number, agentId: number, input: AgentUpdateInput): Promise<Agent> {
+      // Ownership first: Bob learns nothing about Alice's agent, not even whether his body is valid.
+      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
+      const tools = input.tool_ids === undefined ? undefined : await resolveTools(userId, input.tool_ids);
+      const fields: Partial<AgentFields> = {};
+      if (input.name !== undefined) fields.name = input.name;
+      if (input.description !== undefined) fields.description = input.description;
+      if (input.guidelines !== undefined) fields.guidelines = input.guidelines;
+      if (!(await repo.update(userId, agentId, fields, tools))) throw agentNotFound();
+      await audit.record({
+        userId,
+        action: 'agent.update',
+        objectType: 'agent',
+        objectId: agentId,
+        detail: { fields: changedFields(input) },
+      });
+      return this.get(userId, agentId);
+    },
+
+    async delete(userId: number, agentId: number): Promise<void> {
+      if (!(await repo.delete(userId, agentId))) throw agentNotFound();
+      await audit.record({ userId, action: 'agent.delete', objectType: 'agent', objectId: agentId });
+    },
+
+    async trigger(userId: number, agentId: number, triggerId: string, payload: unknown): Promise<number> {
+      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
+      const id = await repo.createTriggerEvent(userId, agentId, triggerId, JSON.stringify(payload));
+      await audit.record({
+        userId,
+        action: 'agent.trigger',
+        objectType: 'trigger_event',
+        objectId: id,
+        detail: { agent_id: agentId, trigger_id: triggerId },
+      });
+      return id;
+    },
+  };
+}
+
+export type AgentsService = ReturnType<typeof createAgentsService>;

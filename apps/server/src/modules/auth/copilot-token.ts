@@ -1,0 +1,53 @@
+import crypto from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import type { Config } from '../../config.ts';
+import { loadOrCreateKeyFile } from '../../security/vault.ts';
+
+/**
+ * The chat frame's copilot token (docs/security.md, "Copilot token"): HS256, 15 minutes, subject
+ * = the Cadre user id, audience `cadre-chat`. The key is derived with HKDF from the vault key
+ * (SECRETS_KEY or `<data>/secrets.key`), so every instance sharing that key accepts the token and
+ * there is no second key file to manage. The API never accepts it: access tokens must be
+ * asymmetrically signed by the identity provider.
+ */
+export const COPILOT_AUDIENCE = 'cadre-chat';
+export const COPILOT_ISSUER = 'urn:cadre:api';
+export const COPILOT_TOKEN_TTL_SECONDS = 15 * 60;
+
+const keys = new WeakMap<Config, Uint8Array>();
+
+export function copilotTokenKey(config: Config): Uint8Array {
+  let key = keys.get(config);
+  if (!key) {
+    const secret = config.secretsKey ?? loadOrCreateKeyFile(config.dataDir);
+    key = new Uint8Array(crypto.hkdfSync('sha256', secret, Buffer.alloc(0), 'cadre/copilot-token/v1', 32));
+    keys.set(config, key);
+  }
+  return key;
+}
+
+export async function issueCopilotToken(config: Config, userId: number): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(COPILOT_ISSUER)
+    .setAudience(COPILOT_AUDIENCE)
+    .setSubject(String(userId))
+    .setIssuedAt()
+    .setJti(crypto.randomUUID())
+    .setExpirationTime(`${COPILOT_TOKEN_TTL_SECONDS}s`)
+    .sign(copilotTokenKey(config));
+}
+
+/** For the chat module: the user id the token was issued to; throws on any invalid token. */
+export async function verifyCopilotToken(config: Config, token: string): Promise<{ userId: number }> {
+  const { payload } = await jwtVerify(token, copilotTokenKey(config), {
+    algorithms: ['HS256'],
+    issuer: COPILOT_ISSUER,
+    audience: COPILOT_AUDIENCE,
+    requiredClaims: ['sub', 'exp'],
+    clockTolerance: 5,
+  });
+  const userId = Number(payload.sub);
+  if (!Number.isSafeInteger(userId) || userId < 1) throw new Error('copilot token has no user id');
+  return { userId };
+}

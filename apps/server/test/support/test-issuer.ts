@@ -1,0 +1,106 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+
+/**
+ * A local OpenID Connect issuer for tests: serves `/.well-known/openid-configuration` and a JWKS on
+ * 127.0.0.1, and mints tokens signed with its keys, exactly as an external issuer (Auth0,
+ * Keycloak) would. Pass `issuer.env` to `createTestApp` so the app trusts it.
+ */
+export interface TokenOptions {
+  /** Defaults to the issuer's URL. */
+  issuer?: string;
+  /** Defaults to the API audience the issuer was started with. */
+  audience?: string | string[];
+  /** Seconds from now; defaults to 300. Negative for an expired token. */
+  expiresIn?: number;
+  /** Seconds from now for `nbf`. */
+  notBefore?: number;
+  /** Header `typ`; defaults to `at+jwt`. `null` leaves it out. */
+  typ?: string | null;
+  /** Overrides the header `kid`. */
+  kid?: string;
+  /** Extra header fields (jku, x5u...). */
+  header?: Record<string, unknown>;
+  /** Sign with the issuer's other key, which is not in its JWKS. */
+  foreignKey?: boolean;
+}
+
+export interface TestIssuer {
+  url: string;
+  audience: string;
+  env: { OIDC_ISSUER: string; OIDC_AUDIENCE: string };
+  /** An access token for `claims.sub` (required) with `scope` `openid profile email` by default. */
+  token(claims: JWTPayload & { sub: string }, options?: TokenOptions): Promise<string>;
+  /** The public JWK the issuer publishes (for confusion attacks in tests). */
+  publicJwk: JWK;
+  /** How often the JWKS was fetched. */
+  jwksFetches: number;
+  close(): Promise<void>;
+}
+
+const DEFAULT_AUDIENCE = 'https://cadre.test/api';
+
+export async function startTestIssuer(options: { audience?: string } = {}): Promise<TestIssuer> {
+  const audience = options.audience ?? DEFAULT_AUDIENCE;
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const foreign = await generateKeyPair('RS256', { extractable: true });
+  const kid = `test-${crypto.randomUUID()}`;
+  const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+
+  let url = '';
+  const state = { jwksFetches: 0 };
+  const server = http.createServer((req, res) => {
+    if (req.url === '/.well-known/openid-configuration') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ issuer: `${url}/`, jwks_uri: `${url}/.well-known/jwks.json` }));
+    } else if (req.url === '/.well-known/jwks.json') {
+      state.jwksFetches += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ keys: [publicJwk] }));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Like Auth0, the issuer identifier ends with a slash.
+  const issuerId = `${url}/`;
+
+  const sign = (key: CryptoKey, claims: JWTPayload, o: TokenOptions) => {
+    const now = Math.floor(Date.now() / 1000);
+    const header = {
+      alg: 'RS256',
+      kid: o.kid ?? (o.foreignKey ? `foreign-${kid}` : kid),
+      ...(o.typ === null ? {} : { typ: o.typ ?? 'at+jwt' }),
+      ...o.header,
+    };
+    const jwt = new SignJWT({ scope: 'openid profile email', ...claims })
+      .setProtectedHeader(header)
+      .setIssuer(o.issuer ?? issuerId)
+      .setAudience(o.audience ?? audience)
+      .setIssuedAt(now)
+      .setExpirationTime(now + (o.expiresIn ?? 300));
+    if (o.notBefore !== undefined) jwt.setNotBefore(now + o.notBefore);
+    return jwt.sign(key);
+  };
+
+  return {
+    url: issuerId,
+    audience,
+    env: { OIDC_ISSUER: issuerId, OIDC_AUDIENCE: audience },
+    publicJwk,
+    get jwksFetches() {
+      return state.jwksFetches;
+    },
+    token: (claims, o = {}) => sign(o.foreignKey ? foreign.privateKey : privateKey, claims, o),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+/** `Authorization` header for a token. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

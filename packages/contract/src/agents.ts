@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/** Largest id the database's 32-bit integer columns hold; larger ids are refused as bad input. */
+export const MAX_ID = 2_147_483_647;
+
+export const AGENT_LIMITS = {
+  name: 100,
+  description: 2_000,
+  guidelines: 20_000,
+  toolIds: 200,
+} as const;
+
+/** Text a database accepts: PostgreSQL refuses NUL characters in text columns. */
+const storableText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
+
+const requiredText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be blank')
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
+
+export const idSchema = z.number().int().min(1).max(MAX_ID);
+
+/** A numeric id in a path: `abc`, `-1`, `1.5` or an id beyond the integer range answer 422. */
+export const pathIdSchema = z.coerce
+  .number({ error: 'must be a positive integer' })
+  .int('must be a positive integer')
+  .min(1, 'must be a positive integer')
+  .max(MAX_ID, 'is out of range');
+
+export const toolSchema = z.object({
+  id: z.number(),
+  display_name: z.string(),
+  name: z.string(),
+  description: z.string(),
+  logo: z.string().nullable(),
+  /** The name of the service the tool belongs to. */
+  app_name: z.string(),
+});
+export type Tool = z.infer<typeof toolSchema>;
+
+export const agentSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string(),
+  guidelines: z.string().nullable(),
+  tools: z.array(toolSchema),
+});
+export type Agent = z.infer<typeof agentSchema>;
+
+export const agentListSchema = z.array(agentSchema);
+
+const guidelinesField = storableText(AGENT_LIMITS.guidelines)
+  .nullable()
+  .optional()
+  // Blank guidelines are stored as null (spec section 5).
+  .transform((value) => (value === undefined || value === null || value.trim() === '' ? null : value));
+
+const toolIdsField = z
+  .array(idSchema)
+  .max(AGENT_LIMITS.toolIds, `must hold at most ${AGENT_LIMITS.toolIds} tools`);
+
+/** `POST /api/v1/agents/`. Unknown fields (id, user_id, created_at...) answer 422. */
+export const agentCreateSchema = z.strictObject({
+  name: requiredText(AGENT_LIMITS.name),
+  description: requiredText(AGENT_LIMITS.description),
+  guidelines: guidelinesField,
+  tool_ids: toolIdsField.default([]),
+  /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
+  duplicated_from: idSchema.optional(),
+});
+export type AgentCreate = z.input<typeof agentCreateSchema>;
+
+/**
+ * `PATCH /api/v1/agents/{agent_id}`: every field is optional and only the fields sent change
+ * (the web app sends all four). `guidelines: null` or blank clears the guidelines.
+ */
+export const agentUpdateSchema = z.strictObject({
+  name: requiredText(AGENT_LIMITS.name).optional(),
+  description: requiredText(AGENT_LIMITS.description).optional(),
+  guidelines: storableText(AGENT_LIMITS.guidelines)
+    .nullable()
+    .optional()
+    .transform((value) =>
+      value === undefined ? undefined : value === null || value.trim() === '' ? null : value,
+    ),
+  tool_ids: toolIdsField.optional(),
+});
+export type AgentUpdate = z.input<typeof agentUpdateSchema>;
+
+export const agentParamsSchema = z.strictObject({ agent_id: pathIdSchema });
+
+export const TRIGGER_BODY_LIMIT_BYTES = 65_536;
+
+export const triggerParamsSchema = z.strictObject({
+  agent_id: pathIdSchema,
+  trigger_id: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'may hold letters, digits and . _ : - only'),
+});
+
+/** Any JSON object; the chat module decides what the agent does with it. */
+export const triggerBodySchema = z.record(z.string(), z.unknown());
+
+export const triggerAcceptedSchema = z.object({ id: z.number() });
