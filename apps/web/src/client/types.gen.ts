@@ -8,7 +8,7 @@ export type HealthcheckData = {
   body?: never;
   path?: never;
   query?: never;
-  url: "/api/v1/public/health/healthcheck";
+  url: '/api/v1/public/health/healthcheck';
 };
 
 export type HealthcheckErrors = {
@@ -16,8 +16,8 @@ export type HealthcheckErrors = {
    * Default Response
    */
   503: {
-    status: "ok" | "degraded";
-    database: "ok" | "unavailable";
+    status: 'ok' | 'degraded';
+    database: 'ok' | 'unavailable';
   };
 };
 
@@ -28,10 +28,565 @@ export type HealthcheckResponses = {
    * Default Response
    */
   200: {
-    status: "ok" | "degraded";
-    database: "ok" | "unavailable";
+    status: 'ok' | 'degraded';
+    database: 'ok' | 'unavailable';
   };
 };
 
-export type HealthcheckResponse =
-  HealthcheckResponses[keyof HealthcheckResponses];
+export type HealthcheckResponse = HealthcheckResponses[keyof HealthcheckResponses];
+
+export type BetaUserSigninData = {
+  body: {
+    password: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v1/public/beta-user-signin';
+};
+
+export type BetaUserSigninErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  422: {
+    detail: Array<{
+      loc: Array<string | number>;
+      msg: string;
+      type: string;
+    }>;
+  };
+  /**
+   * Default Response
+   */
+  429: {
+    detail: string;
+  };
+};
+
+export type BetaUserSigninError = BetaUserSigninErrors[keyof BetaUserSigninErrors];
+
+export type BetaUserSigninResponses = {
+  /**
+   * Default Response
+   */
+  200: {
+    success: true;
+  };
+};
+
+export type BetaUserSigninResponse = BetaUserSigninResponses[keyof BetaUserSigninResponses];
+
+export type CheckUserData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v1/users/check-user';
+};
+
+export type CheckUserErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+};
+
+export type CheckUserError = CheckUserErrors[keyof CheckUserErrors];
+
+export type CheckUserResponses = {
+  /**
+   * Default Response
+   */
+  200: {
+    id: number;
+    issuer: string;
+    subject: string;
+    email: string | null;
+    name: string | null;
+    picture: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
+
+export type CheckUserResponse = CheckUserResponses[keyof CheckUserResponses];
+
+export type ExportMyDataData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v1/users/me/export';
+};
+
+export type ExportMyDataErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+};
+
+export type ExportMyDataError = ExportMyDataErrors[keyof ExportMyDataErrors];
+
+export type ExportMyDataResponses = {
+  /**
+   * Default Response
+   */
+  200: {
+    exported_at: string;
+    profile: {
+      id: number;
+      issuer: string;
+      subject: string;
+      email: string | null;
+      name: string | null;
+      picture: string | null;
+      created_at: string;
+      updated_at: string;
+    } | null;
+    agents: Array<{
+      id: number;
+      name: string;
+      description: string;
+      guidelines: string | null;
+      tool_ids: Array<number>;
+      created_at: string;
+      updated_at: string;
+    }>;
+    services: Array<{
+      id: number;
+      provider: string;
+      name: string;
+      description: string;
+      created_at: string;
+    }>;
+    connections: Array<{
+      id: number;
+      service_id: number;
+      status: string;
+      created_at: string;
+      updated_at: string;
+    }>;
+    threads: Array<{
+      id: string;
+      agent_id: number;
+      name: string;
+      origin: string;
+      created_at: string;
+      updated_at: string;
+    }>;
+    messages: Array<{
+      id: string;
+      thread_id: string;
+      role: string;
+      parts: unknown;
+      status: string;
+      created_at: string;
+    }>;
+    trigger_events: Array<{
+      id: number;
+      agent_id: number;
+      trigger_id: string;
+      status: string;
+      created_at: string;
+    }>;
+    audit_events: Array<{
+      id: number;
+      action: string;
+      object_type: string | null;
+      object_id: string | null;
+      detail: unknown;
+      created_at: string;
+    }>;
+  };
+};
+
+export type ExportMyDataResponse = ExportMyDataResponses[keyof ExportMyDataResponses];
+
+export type DeleteMyDataData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v1/users/me';
+};
+
+export type DeleteMyDataErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+};
+
+export type DeleteMyDataError = DeleteMyDataErrors[keyof DeleteMyDataErrors];
+
+export type DeleteMyDataResponses = {
+  /**
+   * Deleted
+   */
+  204: void;
+};
+
+export type DeleteMyDataResponse = DeleteMyDataResponses[keyof DeleteMyDataResponses];
+
+export type ListAgentsData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v1/agents/';
+};
+
+export type ListAgentsErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+};
+
+export type ListAgentsError = ListAgentsErrors[keyof ListAgentsErrors];
+
+export type ListAgentsResponses = {
+  /**
+   * Default Response
+   */
+  200: Array<{
+    id: number;
+    name: string;
+    description: string;
+    guidelines: string | null;
+    tools: Array<{
+      id: number;
+      display_name: string;
+      name: string;
+      description: string;
+      logo: string | null;
+      app_name: string;
+    }>;
+  }>;
+};
+
+export type ListAgentsResponse = ListAgentsResponses[keyof ListAgentsResponses];
+
+export type CreateAgentData = {
+  body: {
+    name: string;
+    description: string;
+    guidelines?: string | null;
+    tool_ids?: Array<number>;
+    duplicated_from?: number;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v1/agents/';
+};
+
+export type CreateAgentErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  404: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  422: {
+    detail: Array<{
+      loc: Array<string | number>;
+      msg: string;
+      type: string;
+    }>;
+  };
+};
+
+export type CreateAgentError = CreateAgentErrors[keyof CreateAgentErrors];
+
+export type CreateAgentResponses = {
+  /**
+   * Default Response
+   */
+  201: {
+    id: number;
+    name: string;
+    description: string;
+    guidelines: string | null;
+    tools: Array<{
+      id: number;
+      display_name: string;
+      name: string;
+      description: string;
+      logo: string | null;
+      app_name: string;
+    }>;
+  };
+};
+
+export type CreateAgentResponse = CreateAgentResponses[keyof CreateAgentResponses];
+
+export type GetAgentData = {
+  body?: never;
+  path: {
+    agent_id: number;
+  };
+  query?: never;
+  url: '/api/v1/agents/{agent_id}/agent';
+};
+
+export type GetAgentErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  404: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  422: {
+    detail: Array<{
+      loc: Array<string | number>;
+      msg: string;
+      type: string;
+    }>;
+  };
+};
+
+export type GetAgentError = GetAgentErrors[keyof GetAgentErrors];
+
+export type GetAgentResponses = {
+  /**
+   * Default Response
+   */
+  200: {
+    id: number;
+    name: string;
+    description: string;
+    guidelines: string | null;
+    tools: Array<{
+      id: number;
+      display_name: string;
+      name: string;
+      description: string;
+      logo: string | null;
+      app_name: string;
+    }>;
+  };
+};
+
+export type GetAgentResponse = GetAgentResponses[keyof GetAgentResponses];
+
+export type DeleteAgentData = {
+  body?: never;
+  path: {
+    agent_id: number;
+  };
+  query?: never;
+  url: '/api/v1/agents/{agent_id}';
+};
+
+export type DeleteAgentErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  404: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  422: {
+    detail: Array<{
+      loc: Array<string | number>;
+      msg: string;
+      type: string;
+    }>;
+  };
+};
+
+export type DeleteAgentError = DeleteAgentErrors[keyof DeleteAgentErrors];
+
+export type DeleteAgentResponses = {
+  /**
+   * Deleted
+   */
+  204: void;
+};
+
+export type DeleteAgentResponse = DeleteAgentResponses[keyof DeleteAgentResponses];
+
+export type UpdateAgentData = {
+  body: {
+    name?: string;
+    description?: string;
+    guidelines?: string | null;
+    tool_ids?: Array<number>;
+  };
+  path: {
+    agent_id: number;
+  };
+  query?: never;
+  url: '/api/v1/agents/{agent_id}';
+};
+
+export type UpdateAgentErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  404: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  422: {
+    detail: Array<{
+      loc: Array<string | number>;
+      msg: string;
+      type: string;
+    }>;
+  };
+};
+
+export type UpdateAgentError = UpdateAgentErrors[keyof UpdateAgentErrors];
+
+export type UpdateAgentResponses = {
+  /**
+   * Default Response
+   */
+  200: {
+    id: number;
+    name: string;
+    description: string;
+    guidelines: string | null;
+    tools: Array<{
+      id: number;
+      display_name: string;
+      name: string;
+      description: string;
+      logo: string | null;
+      app_name: string;
+    }>;
+  };
+};
+
+export type UpdateAgentResponse = UpdateAgentResponses[keyof UpdateAgentResponses];
+
+export type TriggerAgentData = {
+  body: {
+    [key: string]: unknown;
+  };
+  path: {
+    agent_id: number;
+    trigger_id: string;
+  };
+  query?: never;
+  url: '/api/v1/agents/{agent_id}/triggers/{trigger_id}';
+};
+
+export type TriggerAgentErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  404: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  413: {
+    detail: string;
+  };
+  /**
+   * Default Response
+   */
+  422: {
+    detail: Array<{
+      loc: Array<string | number>;
+      msg: string;
+      type: string;
+    }>;
+  };
+};
+
+export type TriggerAgentError = TriggerAgentErrors[keyof TriggerAgentErrors];
+
+export type TriggerAgentResponses = {
+  /**
+   * Default Response
+   */
+  202: {
+    id: number;
+  };
+};
+
+export type TriggerAgentResponse = TriggerAgentResponses[keyof TriggerAgentResponses];
+
+export type ChainlitCopilotLoginData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v1/auth/chainlit-copilot-login';
+};
+
+export type ChainlitCopilotLoginErrors = {
+  /**
+   * Default Response
+   */
+  401: {
+    detail: string;
+  };
+};
+
+export type ChainlitCopilotLoginError = ChainlitCopilotLoginErrors[keyof ChainlitCopilotLoginErrors];
+
+export type ChainlitCopilotLoginResponses = {
+  /**
+   * Default Response
+   */
+  200: {
+    copilot_auth_token: string;
+  };
+};
+
+export type ChainlitCopilotLoginResponse = ChainlitCopilotLoginResponses[keyof ChainlitCopilotLoginResponses];

@@ -8,33 +8,32 @@ export interface Auth {
    *
    * @default 'header'
    */
-  in?: "header" | "query" | "cookie";
+  in?: 'header' | 'query' | 'cookie';
   /**
    * Header or query parameter name.
    *
    * @default 'Authorization'
    */
   name?: string;
-  scheme?: "basic" | "bearer";
-  type: "apiKey" | "http";
+  scheme?: 'basic' | 'bearer';
+  type: 'apiKey' | 'http';
 }
 
 export const getAuthToken = async (
   auth: Auth,
   callback: ((auth: Auth) => Promise<AuthToken> | AuthToken) | AuthToken,
 ): Promise<string | undefined> => {
-  const token =
-    typeof callback === "function" ? await callback(auth) : callback;
+  const token = typeof callback === 'function' ? await callback(auth) : callback;
 
   if (!token) {
     return;
   }
 
-  if (auth.scheme === "bearer") {
+  if (auth.scheme === 'bearer') {
     return `Bearer ${token}`;
   }
 
-  if (auth.scheme === "basic") {
+  if (auth.scheme === 'basic') {
     return `Basic ${btoa(token)}`;
   }
 

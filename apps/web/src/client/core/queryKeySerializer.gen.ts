@@ -3,21 +3,16 @@
 /**
  * JSON-friendly union that mirrors what Pinia Colada can hash.
  */
-export type JsonValue =
-  null | string | number | boolean | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = null | string | number | boolean | JsonValue[] | { [key: string]: JsonValue };
 
 /**
  * Replacer that converts non-JSON values (bigint, Date, etc.) to safe substitutes.
  */
 export const queryKeyJsonReplacer = (_key: string, value: unknown) => {
-  if (
-    value === undefined ||
-    typeof value === "function" ||
-    typeof value === "symbol"
-  ) {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') {
     return undefined;
   }
-  if (typeof value === "bigint") {
+  if (typeof value === 'bigint') {
     return value.toString();
   }
   if (value instanceof Date) {
@@ -45,7 +40,7 @@ export const stringifyToJsonValue = (input: unknown): JsonValue | undefined => {
  * Detects plain objects (including objects with a null prototype).
  */
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (value === null || typeof value !== "object") {
+  if (value === null || typeof value !== 'object') {
     return false;
   }
   const prototype = Object.getPrototypeOf(value as object);
@@ -56,9 +51,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
  * Turns URLSearchParams into a sorted JSON object for deterministic keys.
  */
 const serializeSearchParams = (params: URLSearchParams): JsonValue => {
-  const entries = Array.from(params.entries()).sort(([a], [b]) =>
-    a.localeCompare(b),
-  );
+  const entries = Array.from(params.entries()).sort(([a], [b]) => a.localeCompare(b));
   const result: Record<string, JsonValue> = {};
 
   for (const [key, value] of entries) {
@@ -81,30 +74,20 @@ const serializeSearchParams = (params: URLSearchParams): JsonValue => {
 /**
  * Normalizes any accepted value into a JSON-friendly shape for query keys.
  */
-export const serializeQueryKeyValue = (
-  value: unknown,
-): JsonValue | undefined => {
+export const serializeQueryKeyValue = (value: unknown): JsonValue | undefined => {
   if (value === null) {
     return null;
   }
 
-  if (
-    typeof value === "string" ||
-    typeof value === "number" ||
-    typeof value === "boolean"
-  ) {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     return value;
   }
 
-  if (
-    value === undefined ||
-    typeof value === "function" ||
-    typeof value === "symbol"
-  ) {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') {
     return undefined;
   }
 
-  if (typeof value === "bigint") {
+  if (typeof value === 'bigint') {
     return value.toString();
   }
 
@@ -116,10 +99,7 @@ export const serializeQueryKeyValue = (
     return stringifyToJsonValue(value);
   }
 
-  if (
-    typeof URLSearchParams !== "undefined" &&
-    value instanceof URLSearchParams
-  ) {
+  if (typeof URLSearchParams !== 'undefined' && value instanceof URLSearchParams) {
     return serializeSearchParams(value);
   }
 

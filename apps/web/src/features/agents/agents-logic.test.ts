@@ -41,6 +41,7 @@ describe('duplicate naming', () => {
       description: 'Reads mail',
       guidelines: null,
       tool_ids: [1, 2],
+      duplicated_from: 3,
     });
   });
 });

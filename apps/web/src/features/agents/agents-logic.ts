@@ -1,13 +1,17 @@
 import type { Agent, AgentTool, AgentWrite } from './api/agents-api';
 import { AGENT_TEXT } from './constants';
 
-/** The copy a Duplicate creates (spec section 5): same description and tools, no guidelines. */
+/**
+ * The copy a Duplicate creates (spec section 5): same description and tools, no guidelines. The
+ * original's id goes along for the audit log.
+ */
 export function duplicateBody(agent: Agent): AgentWrite {
   return {
     name: AGENT_TEXT.copyName(agent.name),
     description: agent.description,
     guidelines: null,
     tool_ids: agent.tools.map((tool) => tool.id),
+    duplicated_from: agent.id,
   };
 }
 

@@ -24,7 +24,7 @@ import { FiInfo } from 'react-icons/fi';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import {
-  agentKeys,
+  isAgentQuery,
   createAgent,
   getAgentOptions,
   updateAgent,
@@ -104,7 +104,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
     onSuccess: async () => {
       saved.current = true;
       toaster.create(AGENT_TOASTS.saved(mode));
-      await queryClient.invalidateQueries({ queryKey: agentKeys.all });
+      await queryClient.invalidateQueries({ predicate: isAgentQuery });
       await navigate({ to: '/agents' });
     },
     onError: () => toaster.create(AGENT_TOASTS.saveFailed(mode)),

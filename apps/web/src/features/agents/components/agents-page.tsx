@@ -18,7 +18,7 @@ import { FiCopy, FiEdit2, FiMessageSquare, FiMoreVertical, FiPlus, FiTrash2 } fr
 import { SearchInput } from '../../../components/search-input';
 import { toaster } from '../../../components/ui/toaster';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
-import { agentKeys, createAgent, deleteAgent, listAgentsOptions, type Agent } from '../api/agents-api';
+import { createAgent, deleteAgent, isAgentQuery, listAgentsOptions, type Agent } from '../api/agents-api';
 import { duplicateBody } from '../agents-logic';
 import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS } from '../constants';
 import { AgentToolsDialog } from './agent-tools-dialog';
@@ -35,7 +35,7 @@ export function AgentsPage() {
   const [toolsOf, setToolsOf] = useState<Agent | null>(null);
   const [deleting, setDeleting] = useState<Agent | null>(null);
   const shown = useFuzzyFilter(agents.data, query, searchKeys);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: agentKeys.all });
+  const refresh = () => queryClient.invalidateQueries({ predicate: isAgentQuery });
 
   const duplicate = useMutation({
     mutationFn: (agent: Agent) => createAgent(duplicateBody(agent)),

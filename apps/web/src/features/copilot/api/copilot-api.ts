@@ -1,16 +1,7 @@
-import { client } from '../../../client/client.gen';
-
-export interface CopilotLoginResponse {
-  copilot_auth_token: string;
-}
+import * as sdk from '../../../client/sdk.gen';
 
 /** chainlitCopilotLogin: a token the copilot widget signs in to the chat service with. */
-export const chainlitCopilotLogin = () =>
-  client.post<{ 200: CopilotLoginResponse }, unknown, true, 'data'>({
-    responseStyle: 'data',
-    throwOnError: true,
-    url: '/api/v1/auth/chainlit-copilot-login',
-  });
+export const chainlitCopilotLogin = () => sdk.chainlitCopilotLogin();
 
 /** Loads a script once by adding a <script src> element (no inline code, so the CSP holds). */
 export function loadScript(src: string): Promise<void> {

@@ -1,13 +1,8 @@
-/** The user's own data (exportMyData, deleteMyData), declared once on the generated client. */
-import { client } from '../../../client/client.gen';
+/** The user's own data: the generated exportMyData and deleteMyData calls. */
+import * as sdk from '../../../client/sdk.gen';
 
-const dataOnly = { responseStyle: 'data', throwOnError: true } as const;
-
-export const exportMyData = () =>
-  client.get<{ 200: unknown }, unknown, true, 'data'>({ ...dataOnly, url: '/api/v1/users/me/export' });
-
-export const deleteMyData = () =>
-  client.delete<{ 204: void; 200: unknown }, unknown, true, 'data'>({ ...dataOnly, url: '/api/v1/users/me' });
+export const exportMyData = () => sdk.exportMyData();
+export const deleteMyData = () => sdk.deleteMyData();
 
 /** Saves the export as a JSON file through a temporary link (no new window, nothing inline). */
 export function downloadJson(data: unknown, fileName: string) {
