@@ -45,7 +45,7 @@ export function AgentChatPage({ agentId }: { agentId: number }) {
               </Alert.Content>
             </Alert.Root>
             <Stack direction="row" gap="3">
-              <Button onClick={() => void login.refetch()} colorPalette="teal">
+              <Button onClick={() => void login.refetch()} colorPalette="brand">
                 Try again
               </Button>
               <Button variant="outline" asChild>

@@ -2,6 +2,7 @@ import {
   Alert,
   Box,
   Button,
+  chakra,
   Field,
   Flex,
   Grid,
@@ -55,7 +56,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
   const agent = useQuery(getAgentOptions(agentId));
   if (agent.isPending) {
     return (
-      <Stack gap="6" aria-busy="true" aria-label="Loading agent">
+      <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">
         <Skeleton height="10" width="64" />
         <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
           <Stack gap="5">
@@ -161,15 +162,16 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 </Text>
                 <Tooltip.Root openDelay={200}>
                   <Tooltip.Trigger asChild>
-                    <Box
-                      as="span"
-                      tabIndex={0}
+                    <chakra.button
+                      type="button"
                       aria-label={AGENT_TEXT.guidelinesTooltip}
                       color="fg.muted"
                       display="inline-flex"
+                      rounded="full"
+                      focusRing="outside"
                     >
-                      <FiInfo />
-                    </Box>
+                      <FiInfo aria-hidden="true" />
+                    </chakra.button>
                   </Tooltip.Trigger>
                   <Portal>
                     <Tooltip.Positioner>
@@ -197,7 +199,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                       </Text>
                       <Wrap gap="2">
                         {group.tools.map((tool) => (
-                          <Tag.Root key={tool.id} size="lg" variant="surface" colorPalette="teal">
+                          <Tag.Root key={tool.id} size="lg" variant="surface" colorPalette="brand">
                             <Tag.Label>{tool.display_name}</Tag.Label>
                             <Tag.EndElement>
                               <Tag.CloseTrigger
@@ -219,7 +221,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
               )}
             </Stack>
             <HStack gap="3" pt="2">
-              <Button type="submit" colorPalette="teal" loading={save.isPending}>
+              <Button type="submit" colorPalette="brand" loading={save.isPending}>
                 {AGENT_TEXT.save}
               </Button>
               <Button variant="outline" asChild>

@@ -86,7 +86,7 @@ export function AgentsPage() {
         <Table.Cell>
           <Button
             size="xs"
-            colorPalette="teal"
+            colorPalette="brand"
             onClick={() => void navigate({ to: '/agents/$Id/chat', params: { Id: String(agent.id) } })}
             aria-label={`${AGENT_TEXT.start} chat with ${agent.name}`}
           >
@@ -167,7 +167,7 @@ export function AgentsPage() {
         </Table.Root>
       </Table.ScrollArea>
       <Box position="fixed" bottom={{ base: '4', md: '8' }} right={{ base: '4', md: '8' }} zIndex="docked">
-        <Button asChild colorPalette="teal" size="lg" shadow="lg">
+        <Button asChild colorPalette="brand" size="lg" shadow="lg">
           <Link to="/agents/create">
             <FiPlus aria-hidden="true" /> {AGENT_TEXT.createNew}
           </Link>

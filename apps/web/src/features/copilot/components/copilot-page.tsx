@@ -67,11 +67,11 @@ export function CopilotPage() {
           <Stack gap="3" align="center">
             <Text>{COPILOT_TEXT.signInNeeded}</Text>
             {session.signIn ? (
-              <Button colorPalette="teal" onClick={() => void session.signIn?.()}>
+              <Button colorPalette="brand" onClick={() => void session.signIn?.()}>
                 Sign in
               </Button>
             ) : (
-              <Button colorPalette="teal" asChild>
+              <Button colorPalette="brand" asChild>
                 <Link to="/info">Sign in</Link>
               </Button>
             )}

@@ -73,7 +73,7 @@ export function DebugPage() {
           </Code>
         </Box>
       </Stack>
-      <Button asChild colorPalette="teal" alignSelf="flex-start">
+      <Button asChild colorPalette="brand" alignSelf="flex-start">
         <Link to="/copilot">Go to Copilot</Link>
       </Button>
     </Stack>

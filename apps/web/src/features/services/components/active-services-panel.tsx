@@ -52,7 +52,7 @@ export function ActiveServicesPanel({ onAddTool }: { onAddTool: (action: Service
         {SERVICE_TEXT.activeServicesHint}
       </Text>
       {services.isPending ? (
-        <Stack gap="2" aria-busy="true" aria-label="Loading active services">
+        <Stack gap="2" role="status" aria-busy="true" aria-label="Loading active services">
           {Array.from({ length: 3 }, (_, i) => (
             <Skeleton key={i} height="12" rounded="md" />
           ))}
@@ -117,7 +117,7 @@ function ServiceActionsDialog(props: {
                 <SearchInput placeholder={SERVICE_TEXT.searchActions} value={query} onChange={setQuery} />
                 <Box maxH={ACTIONS_LIST_MAX_HEIGHT} overflowY="auto" data-testid="actions-list">
                   {actions.isPending ? (
-                    <Stack gap="2" aria-busy="true" aria-label="Loading actions">
+                    <Stack gap="2" role="status" aria-busy="true" aria-label="Loading actions">
                       {Array.from({ length: 4 }, (_, i) => (
                         <Skeleton key={i} height="10" />
                       ))}
@@ -163,7 +163,7 @@ function ServiceActionsDialog(props: {
                           <IconButton
                             size="xs"
                             variant="subtle"
-                            colorPalette="teal"
+                            colorPalette="brand"
                             aria-label={`Add ${action.display_name}`}
                             onClick={() => props.onAddTool(action)}
                           >

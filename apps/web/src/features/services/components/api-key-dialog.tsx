@@ -55,7 +55,7 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
               <Button variant="outline" type="button" onClick={close} disabled={disabled}>
                 {SERVICE_TEXT.cancel}
               </Button>
-              <Button type="submit" colorPalette="teal" disabled={disabled}>
+              <Button type="submit" colorPalette="brand" disabled={disabled}>
                 {SERVICE_TEXT.submit}
               </Button>
             </Dialog.Footer>

@@ -61,6 +61,7 @@ export function ServicesPage() {
           columns={{ base: 1, md: 2, xl: 3 }}
           gap="4"
           aria-busy="true"
+          role="status"
           aria-label="Loading services"
         >
           {Array.from({ length: 6 }, (_, i) => (
@@ -148,7 +149,7 @@ function ServiceCard(props: {
           ) : (
             <Button
               size="sm"
-              colorPalette="teal"
+              colorPalette="brand"
               disabled={props.disabled}
               onClick={props.onRegister}
               aria-label={`${SERVICE_TEXT.register} ${service.name}`}

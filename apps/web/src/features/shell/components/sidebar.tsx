@@ -1,4 +1,4 @@
-import { Box, Drawer, Flex, IconButton, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, CloseButton, Drawer, Flex, IconButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { FiCpu, FiExternalLink, FiInfo, FiLayers, FiMenu, FiMessageCircle, FiTool } from 'react-icons/fi';
@@ -125,15 +125,17 @@ export function Sidebar({ footer }: { footer?: ReactNode } = {}) {
             <Drawer.Positioner>
               <Drawer.Content maxW={SIDEBAR_WIDTH} data-testid="sidebar-drawer">
                 <Drawer.Header>
-                  <Drawer.Title asChild>
-                    <Brand />
+                  <Drawer.Title fontSize="xl" fontWeight="bold" color="brand.fg" px="3" py="2">
+                    Cadre
                   </Drawer.Title>
                 </Drawer.Header>
                 <Drawer.Body display="flex" flexDirection="column">
                   <NavLinks onNavigate={() => setOpen(false)} />
                   {footer && <Box mt="auto">{footer}</Box>}
                 </Drawer.Body>
-                <Drawer.CloseTrigger />
+                <Drawer.CloseTrigger asChild>
+                  <CloseButton size="sm" aria-label="Close menu" />
+                </Drawer.CloseTrigger>
               </Drawer.Content>
             </Drawer.Positioner>
           </Portal>
