@@ -36,3 +36,41 @@ describe('fuzzy search', () => {
     expect(byName('meetings')).toEqual([]);
   });
 });
+
+describe('fuzzy pre-filter', () => {
+  it('returns exactly what Fuse alone returns, in the same order', async () => {
+    const { default: Fuse } = await import('fuse.js');
+    const words = [
+      'send',
+      'message',
+      'calendar',
+      'event',
+      'github',
+      'issue',
+      'search',
+      'video',
+      'place',
+      'mail',
+    ];
+    const list = Array.from({ length: 400 }, (_, i) => ({
+      name: `${words[i % 10]}_${words[(i * 7) % 10]}_${i}`,
+      description: `${words[(i * 3) % 10]} the ${words[(i * 11) % 10]} number ${i}`,
+    }));
+    const search = createFuzzySearch(list, ['name', 'description']);
+    const plain = new Fuse(list, { keys: ['name', 'description'], threshold: 0.3 });
+    for (const q of [
+      's',
+      'sen',
+      'send mesage',
+      'calender',
+      'gihub isue',
+      'vdeo',
+      'plce',
+      'mail 12',
+      'zzz',
+      'number 3',
+    ]) {
+      expect(search(q)).toEqual(plain.search(q).map((r) => r.item));
+    }
+  });
+});

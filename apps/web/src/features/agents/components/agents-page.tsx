@@ -132,7 +132,7 @@ export function AgentsPage() {
                   <Menu.Item value="duplicate" disabled={duplicate.isPending}>
                     <FiCopy aria-hidden="true" /> {AGENT_TEXT.duplicate}
                   </Menu.Item>
-                  <Menu.Item value="delete" color="fg.error" _hover={{ bg: 'bg.error', color: 'fg.error' }}>
+                  <Menu.Item value="delete" color={{ _light: 'red.700', _dark: 'red.300' }}>
                     <FiTrash2 aria-hidden="true" /> {AGENT_TEXT.delete}
                   </Menu.Item>
                 </Menu.Content>
