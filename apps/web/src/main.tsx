@@ -8,6 +8,7 @@ import { UiProvider } from './components/ui/provider';
 import { RuntimeConfigProvider } from './config/runtime-config-context';
 import { loadRuntimeConfig } from './config/runtime-config';
 import { AuthProvider, getAccessToken } from './features/auth';
+import { loadAnalytics } from './features/analytics/load-analytics';
 import { createAppRouter } from './router';
 
 const root = createRoot(document.getElementById('root')!);
@@ -26,6 +27,7 @@ if (!result.ok) {
   );
 } else {
   const config = result.config;
+  loadAnalytics(config);
   configureApiClient({ baseUrl: config.apiUrl, getAccessToken });
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },

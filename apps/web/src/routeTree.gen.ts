@@ -11,7 +11,16 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as LayoutRouteImport } from './routes/_layout'
+import { Route as CopilotRouteImport } from './routes/copilot'
+import { Route as LayoutDebug_infoRouteImport } from './routes/_layout/debug_info'
 import { Route as LayoutInfoRouteImport } from './routes/_layout/info'
+import { Route as PublicDemosRedirectRouteImport } from './routes/public/demosRedirect'
+import { Route as LayoutAgentsIndexRouteImport } from './routes/_layout/agents/index'
+import { Route as LayoutAgentsCreateRouteImport } from './routes/_layout/agents/create'
+import { Route as LayoutServicesIndexRouteImport } from './routes/_layout/services/index'
+import { Route as LayoutAgentsIdChatRouteImport } from './routes/_layout/agents/$Id.chat'
+import { Route as LayoutAgentsIdEditRouteImport } from './routes/_layout/agents/$Id.edit'
+import { Route as LayoutServicesIdActionsRouteImport } from './routes/_layout/services/$Id.actions'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -22,37 +31,146 @@ const LayoutRoute = LayoutRouteImport.update({
   id: '/_layout',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CopilotRoute = CopilotRouteImport.update({
+  id: '/copilot',
+  path: '/copilot',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LayoutDebug_infoRoute = LayoutDebug_infoRouteImport.update({
+  id: '/debug_info',
+  path: '/debug_info',
+  getParentRoute: () => LayoutRoute,
+} as any)
 const LayoutInfoRoute = LayoutInfoRouteImport.update({
   id: '/info',
   path: '/info',
   getParentRoute: () => LayoutRoute,
 } as any)
+const PublicDemosRedirectRoute = PublicDemosRedirectRouteImport.update({
+  id: '/public/demosRedirect',
+  path: '/public/demosRedirect',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LayoutAgentsIndexRoute = LayoutAgentsIndexRouteImport.update({
+  id: '/agents/',
+  path: '/agents/',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutAgentsCreateRoute = LayoutAgentsCreateRouteImport.update({
+  id: '/agents/create',
+  path: '/agents/create',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutServicesIndexRoute = LayoutServicesIndexRouteImport.update({
+  id: '/services/',
+  path: '/services/',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutAgentsIdChatRoute = LayoutAgentsIdChatRouteImport.update({
+  id: '/agents/$Id/chat',
+  path: '/agents/$Id/chat',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutAgentsIdEditRoute = LayoutAgentsIdEditRouteImport.update({
+  id: '/agents/$Id/edit',
+  path: '/agents/$Id/edit',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutServicesIdActionsRoute = LayoutServicesIdActionsRouteImport.update({
+  id: '/services/$Id/actions',
+  path: '/services/$Id/actions',
+  getParentRoute: () => LayoutRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/copilot': typeof CopilotRoute
+  '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
+  '/public/demosRedirect': typeof PublicDemosRedirectRoute
+  '/agents/create': typeof LayoutAgentsCreateRoute
+  '/agents/': typeof LayoutAgentsIndexRoute
+  '/services/': typeof LayoutServicesIndexRoute
+  '/agents/$Id/chat': typeof LayoutAgentsIdChatRoute
+  '/agents/$Id/edit': typeof LayoutAgentsIdEditRoute
+  '/services/$Id/actions': typeof LayoutServicesIdActionsRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/copilot': typeof CopilotRoute
+  '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
+  '/public/demosRedirect': typeof PublicDemosRedirectRoute
+  '/agents/create': typeof LayoutAgentsCreateRoute
+  '/agents': typeof LayoutAgentsIndexRoute
+  '/services': typeof LayoutServicesIndexRoute
+  '/agents/$Id/chat': typeof LayoutAgentsIdChatRoute
+  '/agents/$Id/edit': typeof LayoutAgentsIdEditRoute
+  '/services/$Id/actions': typeof LayoutServicesIdActionsRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_layout': typeof LayoutRouteWithChildren
+  '/copilot': typeof CopilotRoute
+  '/_layout/debug_info': typeof LayoutDebug_infoRoute
   '/_layout/info': typeof LayoutInfoRoute
+  '/public/demosRedirect': typeof PublicDemosRedirectRoute
+  '/_layout/agents/create': typeof LayoutAgentsCreateRoute
+  '/_layout/agents/': typeof LayoutAgentsIndexRoute
+  '/_layout/services/': typeof LayoutServicesIndexRoute
+  '/_layout/agents/$Id/chat': typeof LayoutAgentsIdChatRoute
+  '/_layout/agents/$Id/edit': typeof LayoutAgentsIdEditRoute
+  '/_layout/services/$Id/actions': typeof LayoutServicesIdActionsRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/info'
+  fullPaths:
+    | '/'
+    | '/copilot'
+    | '/debug_info'
+    | '/info'
+    | '/public/demosRedirect'
+    | '/agents/create'
+    | '/agents/'
+    | '/services/'
+    | '/agents/$Id/chat'
+    | '/agents/$Id/edit'
+    | '/services/$Id/actions'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/info'
-  id: '__root__' | '/' | '/_layout' | '/_layout/info'
+  to:
+    | '/'
+    | '/copilot'
+    | '/debug_info'
+    | '/info'
+    | '/public/demosRedirect'
+    | '/agents/create'
+    | '/agents'
+    | '/services'
+    | '/agents/$Id/chat'
+    | '/agents/$Id/edit'
+    | '/services/$Id/actions'
+  id:
+    | '__root__'
+    | '/'
+    | '/_layout'
+    | '/copilot'
+    | '/_layout/debug_info'
+    | '/_layout/info'
+    | '/public/demosRedirect'
+    | '/_layout/agents/create'
+    | '/_layout/agents/'
+    | '/_layout/services/'
+    | '/_layout/agents/$Id/chat'
+    | '/_layout/agents/$Id/edit'
+    | '/_layout/services/$Id/actions'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   LayoutRoute: typeof LayoutRouteWithChildren
+  CopilotRoute: typeof CopilotRoute
+  PublicDemosRedirectRoute: typeof PublicDemosRedirectRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -71,6 +189,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LayoutRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/copilot': {
+      id: '/copilot'
+      path: '/copilot'
+      fullPath: '/copilot'
+      preLoaderRoute: typeof CopilotRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_layout/debug_info': {
+      id: '/_layout/debug_info'
+      path: '/debug_info'
+      fullPath: '/debug_info'
+      preLoaderRoute: typeof LayoutDebug_infoRouteImport
+      parentRoute: typeof LayoutRoute
+    }
     '/_layout/info': {
       id: '/_layout/info'
       path: '/info'
@@ -78,15 +210,78 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LayoutInfoRouteImport
       parentRoute: typeof LayoutRoute
     }
+    '/public/demosRedirect': {
+      id: '/public/demosRedirect'
+      path: '/public/demosRedirect'
+      fullPath: '/public/demosRedirect'
+      preLoaderRoute: typeof PublicDemosRedirectRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_layout/agents/': {
+      id: '/_layout/agents/'
+      path: '/agents'
+      fullPath: '/agents/'
+      preLoaderRoute: typeof LayoutAgentsIndexRouteImport
+      parentRoute: typeof LayoutRoute
+    }
+    '/_layout/agents/create': {
+      id: '/_layout/agents/create'
+      path: '/agents/create'
+      fullPath: '/agents/create'
+      preLoaderRoute: typeof LayoutAgentsCreateRouteImport
+      parentRoute: typeof LayoutRoute
+    }
+    '/_layout/services/': {
+      id: '/_layout/services/'
+      path: '/services'
+      fullPath: '/services/'
+      preLoaderRoute: typeof LayoutServicesIndexRouteImport
+      parentRoute: typeof LayoutRoute
+    }
+    '/_layout/agents/$Id/chat': {
+      id: '/_layout/agents/$Id/chat'
+      path: '/agents/$Id/chat'
+      fullPath: '/agents/$Id/chat'
+      preLoaderRoute: typeof LayoutAgentsIdChatRouteImport
+      parentRoute: typeof LayoutRoute
+    }
+    '/_layout/agents/$Id/edit': {
+      id: '/_layout/agents/$Id/edit'
+      path: '/agents/$Id/edit'
+      fullPath: '/agents/$Id/edit'
+      preLoaderRoute: typeof LayoutAgentsIdEditRouteImport
+      parentRoute: typeof LayoutRoute
+    }
+    '/_layout/services/$Id/actions': {
+      id: '/_layout/services/$Id/actions'
+      path: '/services/$Id/actions'
+      fullPath: '/services/$Id/actions'
+      preLoaderRoute: typeof LayoutServicesIdActionsRouteImport
+      parentRoute: typeof LayoutRoute
+    }
   }
 }
 
 interface LayoutRouteChildren {
+  LayoutDebug_infoRoute: typeof LayoutDebug_infoRoute
   LayoutInfoRoute: typeof LayoutInfoRoute
+  LayoutAgentsCreateRoute: typeof LayoutAgentsCreateRoute
+  LayoutAgentsIndexRoute: typeof LayoutAgentsIndexRoute
+  LayoutServicesIndexRoute: typeof LayoutServicesIndexRoute
+  LayoutAgentsIdChatRoute: typeof LayoutAgentsIdChatRoute
+  LayoutAgentsIdEditRoute: typeof LayoutAgentsIdEditRoute
+  LayoutServicesIdActionsRoute: typeof LayoutServicesIdActionsRoute
 }
 
 const LayoutRouteChildren: LayoutRouteChildren = {
+  LayoutDebug_infoRoute: LayoutDebug_infoRoute,
   LayoutInfoRoute: LayoutInfoRoute,
+  LayoutAgentsCreateRoute: LayoutAgentsCreateRoute,
+  LayoutAgentsIndexRoute: LayoutAgentsIndexRoute,
+  LayoutServicesIndexRoute: LayoutServicesIndexRoute,
+  LayoutAgentsIdChatRoute: LayoutAgentsIdChatRoute,
+  LayoutAgentsIdEditRoute: LayoutAgentsIdEditRoute,
+  LayoutServicesIdActionsRoute: LayoutServicesIdActionsRoute,
 }
 
 const LayoutRouteWithChildren =
@@ -95,6 +290,8 @@ const LayoutRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   LayoutRoute: LayoutRouteWithChildren,
+  CopilotRoute: CopilotRoute,
+  PublicDemosRedirectRoute: PublicDemosRedirectRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

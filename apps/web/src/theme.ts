@@ -9,7 +9,7 @@ const config = defineConfig({
     semanticTokens: {
       colors: {
         brand: {
-          solid: { value: '{colors.teal.600}' },
+          solid: { value: '{colors.teal.700}' },
           contrast: { value: 'white' },
           fg: { value: { _light: '{colors.teal.700}', _dark: '{colors.teal.300}' } },
           muted: { value: { _light: '{colors.teal.100}', _dark: '{colors.teal.900}' } },

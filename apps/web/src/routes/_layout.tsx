@@ -1,6 +1,7 @@
 import { Box, Flex } from '@chakra-ui/react';
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute, Outlet, useMatches } from '@tanstack/react-router';
 import { AccessCodeGate, RequireAuth } from '../features/auth';
+import { LogoutButton } from '../features/auth/components/logout-button';
 import { Sidebar } from '../features/shell/components/sidebar';
 
 /**
@@ -12,12 +13,19 @@ export const Route = createFileRoute('/_layout')({
 });
 
 function Layout() {
+  const fullBleed = useMatches({ select: (matches) => matches.some((m) => m.staticData?.fullBleed) });
   return (
     <AccessCodeGate>
       <RequireAuth>
         <Flex direction={{ base: 'column', md: 'row' }} minH="100vh">
-          <Sidebar />
-          <Box as="main" flex="1" minW="0" px={{ base: '4', md: '8' }} py={{ base: '4', md: '8' }}>
+          <Sidebar footer={<LogoutButton />} />
+          <Box
+            as="main"
+            flex="1"
+            minW="0"
+            px={fullBleed ? '0' : { base: '4', md: '8' }}
+            py={fullBleed ? '0' : { base: '4', md: '8' }}
+          >
             <Outlet />
           </Box>
         </Flex>

@@ -1,4 +1,3 @@
-import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
   createMemoryHistory,
@@ -7,12 +6,47 @@ import {
   createRouter,
   RouterProvider,
 } from '@tanstack/react-router';
+import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
+import type { RuntimeConfig } from '@cadre/contract';
 import { UiProvider } from '../components/ui/provider';
+import { RuntimeConfigProvider } from '../config/runtime-config-context';
 
-/** Renders UI inside Cadre's providers. */
+export const testConfig: RuntimeConfig = {
+  analyticsTagId: '',
+  heatmapTracking: { siteId: 0, version: 6 },
+  isProduction: false,
+  isDevelopment: true,
+  disableAuth0: true,
+  chainlitUrl: 'http://app.test/chainlit',
+  chainlitDemosUrl: 'http://app.test/demos',
+  apiUrl: 'http://app.test/backend',
+  auth0Domain: 'http://app.test/idp',
+  auth0ClientId: 'cadre-web',
+  auth0RedirectUri: 'http://app.test',
+  auth0Audience: 'cadre-api',
+  auth0LogoutRedirect: 'http://app.test',
+  feedbackUrl: '',
+};
+
+/** Renders UI inside Cadre's UI provider only. */
 export function renderWithUi(ui: ReactNode) {
   return render(<UiProvider>{ui}</UiProvider>);
+}
+
+/** Renders with the providers every screen has: UI system, runtime configuration, query cache. */
+export function renderWithProviders(ui: ReactNode, config: RuntimeConfig = testConfig) {
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const result = render(
+    <RuntimeConfigProvider config={config}>
+      <QueryClientProvider client={queryClient}>
+        <UiProvider>{ui}</UiProvider>
+      </QueryClientProvider>
+    </RuntimeConfigProvider>,
+  );
+  return { ...result, queryClient };
 }
 
 /**
@@ -26,12 +60,5 @@ export function renderAtRoute(component: () => ReactNode, path = '/') {
     routeTree: rootRoute.addChildren([page]),
     history: createMemoryHistory({ initialEntries: [path] }),
   });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={queryClient}>
-      <UiProvider>
-        <RouterProvider router={router as never} />
-      </UiProvider>
-    </QueryClientProvider>,
-  );
+  return renderWithProviders(<RouterProvider router={router as never} />);
 }

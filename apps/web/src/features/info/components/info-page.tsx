@@ -1,23 +1,268 @@
-import { Heading, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Heading, HStack, Link, List, Stack, Text } from '@chakra-ui/react';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { FiDownload, FiTrash2 } from 'react-icons/fi';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { toaster } from '../../../components/ui/toaster';
+import { useSession } from '../../../lib/session';
+import { deleteMyData, downloadJson, exportMyData } from '../api/users-api';
+import { DATA_TOAST_DURATION, EXPORT_FILE_NAME, INFO_TOASTS } from '../constants';
+
+const SECTIONS = [
+  { id: 'getting-started', title: 'Getting Started' },
+  { id: 'access-and-data-rights', title: 'Access and Data Rights' },
+  { id: 'services', title: 'Services' },
+  { id: 'agents', title: 'Agents' },
+  { id: 'agent-settings', title: 'Agent Settings' },
+  { id: 'example-agents', title: 'Example agents' },
+] as const;
+
+function Section({ id, children }: { id: (typeof SECTIONS)[number]['id']; children: ReactNode }) {
+  const title = SECTIONS.find((s) => s.id === id)?.title;
+  return (
+    <Stack as="section" gap="3" aria-labelledby={`${id}-heading`} scrollMarginTop="20">
+      <Heading as="h2" size="xl" id={`${id}-heading`}>
+        <span id={id}>{title}</span>
+      </Heading>
+      {children}
+    </Stack>
+  );
+}
+
+function Bullets({ items }: { items: ReactNode[] }) {
+  return (
+    <List.Root gap="1.5" ps="5">
+      {items.map((item, i) => (
+        <List.Item key={i}>{item}</List.Item>
+      ))}
+    </List.Root>
+  );
+}
+
+const B = ({ children }: { children: ReactNode }) => (
+  <Text as="strong" fontWeight="semibold">
+    {children}
+  </Text>
+);
 
 /** The help page (spec section 2, "Info page"). */
 export function InfoPage() {
   return (
-    <Stack gap="4" maxW="3xl">
-      <Heading as="h1" size="2xl">
-        Welcome to Cadre
-      </Heading>
-      <Text>
-        Cadre is a beta platform for building LLM-powered agents: connect the services you use, give an agent
-        their tools, and chat with it.
-      </Text>
-      <Heading as="h2" size="lg">
-        Getting Started
-      </Heading>
-      <Text>
-        Connect a service under Services, create an agent under Agents and attach the service's tools to it,
-        then press Start to chat with the agent. Cadre is available in English.
-      </Text>
+    <Stack gap="10" maxW="3xl" pb="10">
+      <Stack gap="3">
+        <Heading as="h1" size="3xl">
+          Welcome to Cadre
+        </Heading>
+        <Text fontSize="lg">
+          Cadre is a platform for building LLM-powered agents. Connect the services you use, give an agent the
+          tools of those services, and chat with it. Cadre is in beta.
+        </Text>
+        <Text color="fg.muted">Language support: Cadre is available in English.</Text>
+        <Box as="nav" aria-label="On this page">
+          <HStack as="ul" listStyleType="none" gap="4" flexWrap="wrap" fontSize="sm">
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <Link href={`#${s.id}`} color="brand.fg">
+                  {s.title}
+                </Link>
+              </li>
+            ))}
+          </HStack>
+        </Box>
+      </Stack>
+
+      <Section id="getting-started">
+        <Bullets
+          items={[
+            <>
+              Open <B>Services</B> and register the services your agent should use. Some work right away,
+              others ask you to sign in to the provider or to enter an API key.
+            </>,
+            <>
+              Open <B>Agents</B>, press <B>Create New Agent</B>, give the agent a name and a description, and
+              add the tools of your active services.
+            </>,
+            <>
+              Press <B>Start</B> next to the agent to chat with it. Ask in plain English; the agent decides
+              which of its tools to use.
+            </>,
+          ]}
+        />
+      </Section>
+
+      <Section id="access-and-data-rights">
+        <Text>
+          Cadre is a closed beta: you need the access code shared with you and an account with our sign-in
+          provider. An agent can only use the services you registered yourself, and only the tools you added
+          to it.
+        </Text>
+        <Alert.Root status="warning">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Agents act on your real accounts</Alert.Title>
+            <Alert.Description>
+              Agents with write-access tools (for example sending mail or creating calendar events) can change
+              your real accounts. Only add the tools an agent needs, and read every approval request before
+              you confirm it.
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+        <Text>
+          All interactions and data transfers are logged and linked to your user id. This data is deleted only
+          on request: you can download a copy of everything stored about you, or delete it, here.
+        </Text>
+        <DataRights />
+      </Section>
+
+      <Section id="services">
+        <Text>
+          A service connects Cadre to an app such as your mail or calendar. Each card on the Services page
+          shows the service's status (ACTIVE or INACTIVE) and how it signs in.
+        </Text>
+        <Bullets
+          items={[
+            <>
+              <B>OAuth</B>: <B>Register Service</B> opens the provider's sign-in page in a new tab. Grant
+              access there, then come back: the Services page refreshes itself and shows the service as
+              ACTIVE.
+            </>,
+            <>
+              <B>API key</B>: <B>Register Service</B> asks for the key in the <B>Enter API Key</B> dialog. The
+              key is stored encrypted and is never shown again.
+            </>,
+            <>
+              <B>No authentication</B>: <B>Register Service</B> activates the service immediately.
+            </>,
+            <>
+              <B>Disconnect Service</B> removes the connection and its stored credentials; agents that use its
+              tools can no longer call them until you register the service again.
+            </>,
+            <>
+              <B>View Tools</B> lists everything the service can do, with a search box.
+            </>,
+            <>
+              <B>Custom APIs</B>: you can add your own remote MCP server by its https URL, and its tools
+              become available to your agents like those of any other service. Other custom APIs cannot be
+              integrated yet.
+            </>,
+          ]}
+        />
+      </Section>
+
+      <Section id="agents">
+        <Text>The Agents page lists your agents with a search box that tolerates typos.</Text>
+        <Bullets
+          items={[
+            <>
+              <B>Start</B> opens a full-screen chat with the agent.
+            </>,
+            <>
+              <B>Create Agent</B>: the <B>Create New Agent</B> button, always shown at the bottom right, opens
+              an empty agent form.
+            </>,
+            <>
+              <B>Edit</B>: open the three-dots menu in the <B>Actions</B> column and choose Edit. The same
+              menu has <B>Duplicate</B> (a copy named "… (Copy)" with the same description and tools, without
+              guidelines) and <B>Delete</B> (asks for confirmation first).
+            </>,
+            <>
+              The <B>Tools</B> column shows how many tools an agent has; press it to see them.
+            </>,
+          ]}
+        />
+      </Section>
+
+      <Section id="agent-settings">
+        <Bullets
+          items={[
+            <>
+              <B>Name</B> and <B>Description</B> are required. The description tells the agent what it is for.
+            </>,
+            <>
+              <B>Guidelines</B> are optional instructions that shape the agent's behaviour, for example
+              "Always answer in bullet points" or "Never book meetings before 9 am". The more precise, the
+              better.
+            </>,
+            <>
+              <B>Tools</B>: under <B>Active Services</B>, click a service to see its actions and add them with
+              the plus button. Added tools are grouped by app; remove one with its ×.
+            </>,
+            <>
+              Tools that write or send something ask for your approval in the chat before they run. Nothing is
+              sent until you approve that exact call.
+            </>,
+          ]}
+        />
+      </Section>
+
+      <Section id="example-agents">
+        <Text>Some ideas to start from. The built-in services they use need no account.</Text>
+        <Bullets
+          items={[
+            <>
+              <B>Mail and internet search</B>: combine your mail service with the built-in web search to
+              research a topic and draft a reply.
+            </>,
+            <>
+              <B>Place search</B>: the built-in place search finds restaurants, shops or addresses near a
+              location.
+            </>,
+            <>
+              <B>Calendar management</B>: with the Calendar service the agent lists, creates and moves events
+              (creating and moving ask for approval).
+            </>,
+            <>
+              <B>HackerNews and YouTube search</B>: the built-in Hacker News and YouTube services find top
+              stories, discussions and videos on a subject.
+            </>,
+          ]}
+        />
+      </Section>
     </Stack>
+  );
+}
+
+function DataRights() {
+  const session = useSession();
+  const [confirming, setConfirming] = useState(false);
+  const exportData = useMutation({
+    mutationFn: exportMyData,
+    onSuccess: (data) => {
+      downloadJson(data, EXPORT_FILE_NAME);
+      toaster.create({ ...INFO_TOASTS.exported, type: 'success', duration: DATA_TOAST_DURATION });
+    },
+    onError: () =>
+      toaster.create({ ...INFO_TOASTS.exportFailed, type: 'error', duration: DATA_TOAST_DURATION }),
+  });
+  const deleteData = useMutation({
+    mutationFn: deleteMyData,
+    onSuccess: async () => {
+      setConfirming(false);
+      toaster.create({ ...INFO_TOASTS.deleted, type: 'success', duration: DATA_TOAST_DURATION });
+      await session.signOut();
+    },
+    onError: () => {
+      setConfirming(false);
+      toaster.create({ ...INFO_TOASTS.deleteFailed, type: 'error', duration: DATA_TOAST_DURATION });
+    },
+  });
+  return (
+    <HStack gap="3" flexWrap="wrap">
+      <Button variant="outline" onClick={() => exportData.mutate()} loading={exportData.isPending}>
+        <FiDownload aria-hidden="true" /> Export my data
+      </Button>
+      <Button variant="outline" colorPalette="red" onClick={() => setConfirming(true)}>
+        <FiTrash2 aria-hidden="true" /> Delete my data
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        title="Delete my data"
+        message="This deletes your agents, connected services, chats and logs for good, and signs you out. It cannot be undone."
+        confirmLabel="Delete my data"
+        pending={deleteData.isPending}
+        onConfirm={() => deleteData.mutate()}
+        onCancel={() => setConfirming(false)}
+      />
+    </HStack>
   );
 }

@@ -1,24 +1,45 @@
-import { Box, Drawer, Flex, IconButton, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, CloseButton, Drawer, Flex, IconButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
-import { FiInfo, FiMenu } from 'react-icons/fi';
-import { LogoutButton } from '../../auth/components/logout-button';
+import { FiCpu, FiExternalLink, FiInfo, FiLayers, FiMenu, FiMessageCircle, FiTool } from 'react-icons/fi';
+import { useRuntimeConfig } from '../../../config/runtime-config-context';
 
 /** Width of the sidebar, and the maximum width of the mobile drawer (spec section 9). */
 export const SIDEBAR_WIDTH = '250px';
 
 interface NavItem {
   label: string;
-  to: '/info';
+  to: '/info' | '/agents' | '/services' | '/debug_info';
   icon: ReactNode;
 }
 
-const NAV_ITEMS: NavItem[] = [{ label: 'Info', to: '/info', icon: <FiInfo /> }];
+const NAV_ITEMS: NavItem[] = [
+  { label: 'Info', to: '/info', icon: <FiInfo aria-hidden="true" /> },
+  { label: 'Agents', to: '/agents', icon: <FiCpu aria-hidden="true" /> },
+  { label: 'Services', to: '/services', icon: <FiLayers aria-hidden="true" /> },
+];
+
+const DEBUG_ITEM: NavItem = { label: 'Debug', to: '/debug_info', icon: <FiTool aria-hidden="true" /> };
+
+/** The sidebar links of spec section 2: Debug only in development, Feedback only when configured. */
+export function navItems(config: { isDevelopment: boolean }): NavItem[] {
+  return config.isDevelopment ? [...NAV_ITEMS, DEBUG_ITEM] : NAV_ITEMS;
+}
+
+const linkRow = {
+  align: 'center',
+  gap: '3',
+  px: '3',
+  py: '2',
+  rounded: 'md',
+  _hover: { bg: 'bg.muted' },
+} as const;
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const config = useRuntimeConfig();
   return (
     <Stack as="nav" aria-label="Main" gap="1">
-      {NAV_ITEMS.map((item) => (
+      {navItems(config).map((item) => (
         <Link
           key={item.to}
           to={item.to}
@@ -27,12 +48,7 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
           className="cadre-nav-link"
         >
           <Flex
-            align="center"
-            gap="3"
-            px="3"
-            py="2"
-            rounded="md"
-            _hover={{ bg: 'bg.muted' }}
+            {...linkRow}
             css={{
               '[aria-current=page] &': { bg: 'brand.muted', color: 'brand.fg', fontWeight: 'semibold' },
             }}
@@ -42,6 +58,16 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
           </Flex>
         </Link>
       ))}
+      {config.feedbackUrl && (
+        <a href={config.feedbackUrl} target="_blank" rel="noopener noreferrer" onClick={onNavigate}>
+          <Flex {...linkRow}>
+            <FiMessageCircle aria-hidden="true" />
+            <Text>Feedback</Text>
+            <FiExternalLink aria-hidden="true" />
+            <Text srOnly>(opens in a new tab)</Text>
+          </Flex>
+        </a>
+      )}
     </Stack>
   );
 }
@@ -55,7 +81,7 @@ function Brand() {
 }
 
 /** The shell's navigation: a fixed column on wide screens, a drawer behind a menu button on small ones. */
-export function Sidebar() {
+export function Sidebar({ footer }: { footer?: ReactNode } = {}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -74,9 +100,7 @@ export function Sidebar() {
       >
         <Brand />
         <NavLinks />
-        <Box mt="auto">
-          <LogoutButton />
-        </Box>
+        {footer && <Box mt="auto">{footer}</Box>}
       </Box>
       <Flex
         display={{ base: 'flex', md: 'none' }}
@@ -101,17 +125,17 @@ export function Sidebar() {
             <Drawer.Positioner>
               <Drawer.Content maxW={SIDEBAR_WIDTH} data-testid="sidebar-drawer">
                 <Drawer.Header>
-                  <Drawer.Title asChild>
-                    <Brand />
+                  <Drawer.Title fontSize="xl" fontWeight="bold" color="brand.fg" px="3" py="2">
+                    Cadre
                   </Drawer.Title>
                 </Drawer.Header>
-                <Drawer.Body>
+                <Drawer.Body display="flex" flexDirection="column">
                   <NavLinks onNavigate={() => setOpen(false)} />
-                  <Box mt="4">
-                    <LogoutButton />
-                  </Box>
+                  {footer && <Box mt="auto">{footer}</Box>}
                 </Drawer.Body>
-                <Drawer.CloseTrigger />
+                <Drawer.CloseTrigger asChild>
+                  <CloseButton size="sm" aria-label="Close menu" />
+                </Drawer.CloseTrigger>
               </Drawer.Content>
             </Drawer.Positioner>
           </Portal>

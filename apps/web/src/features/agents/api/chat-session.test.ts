@@ -1,0 +1,47 @@
+import { describe, expect, it, vi } from 'vitest';
+import { chatFrameUrl, openChatSession } from './chat-session';
+
+describe('chat session', () => {
+  it('logs out (errors ignored), then logs in with the bearer token and the agent id', async () => {
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValueOnce(new Response('{"success":true}', { status: 200 }));
+    await openChatSession({
+      chainlitUrl: 'http://app.test/chainlit/',
+      agentId: 12,
+      accessToken: 'tok',
+      fetchImpl,
+    });
+    expect(fetchImpl).toHaveBeenNthCalledWith(1, 'http://app.test/chainlit/logout', {
+      method: 'POST',
+      credentials: 'include',
+    });
+    expect(fetchImpl).toHaveBeenNthCalledWith(2, 'http://app.test/chainlit/auth/header', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'X-Agent-Id': '12', Authorization: 'Bearer tok' },
+    });
+  });
+
+  it('fails when the chat service refuses the sign-in', async () => {
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockResolvedValueOnce(new Response(null, { status: 200 }))
+      .mockResolvedValueOnce(
+        new Response('{"detail":"credentialssignin"}', { status: 401, statusText: 'Unauthorized' }),
+      );
+    await expect(
+      openChatSession({
+        chainlitUrl: 'http://app.test/chainlit',
+        agentId: 1,
+        accessToken: undefined,
+        fetchImpl,
+      }),
+    ).rejects.toThrow('401');
+  });
+
+  it('frames the chat service root', () => {
+    expect(chatFrameUrl('http://app.test/chainlit')).toBe('http://app.test/chainlit/');
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * The chat service's session calls (spec section 7, "Chat server"; integrations.md section 4.1):
+ * drop any previous chat session, then log in with the user's token and the agent id. Both send
+ * credentials so the chat service's session cookie is set for the frame.
+ */
+export async function openChatSession(options: {
+  chainlitUrl: string;
+  agentId: number;
+  accessToken: string | undefined;
+  fetchImpl?: typeof fetch;
+}): Promise<void> {
+  const doFetch = options.fetchImpl ?? fetch;
+  const base = options.chainlitUrl.replace(/\/+$/, '');
+  try {
+    await doFetch(`${base}/logout`, { method: 'POST', credentials: 'include' });
+  } catch {
+    // There may be no previous session, or the chat service may refuse it: either way, go on.
+  }
+  const headers: Record<string, string> = { 'X-Agent-Id': String(options.agentId) };
+  if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
+  const response = await doFetch(`${base}/auth/header`, { method: 'POST', credentials: 'include', headers });
+  if (!response.ok) {
+    throw new Error(`The chat service refused the sign-in (${response.status} ${response.statusText}).`);
+  }
+}
+
+/** The address the chat frame loads once the session is open. */
+export const chatFrameUrl = (chainlitUrl: string) => `${chainlitUrl.replace(/\/+$/, '')}/`;

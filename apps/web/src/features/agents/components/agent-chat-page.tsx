@@ -1,0 +1,67 @@
+import { Alert, Box, Button, Center, chakra, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useRuntimeConfig } from '../../../config/runtime-config-context';
+import { useSession } from '../../../lib/session';
+import { chatFrameUrl, openChatSession } from '../api/chat-session';
+
+/** The full-screen chat with one agent (spec section 2): sign in to the chat service, then frame it. */
+export function AgentChatPage({ agentId }: { agentId: number }) {
+  const config = useRuntimeConfig();
+  const session = useSession();
+  const login = useQuery({
+    queryKey: ['chatSession', agentId, session.accessToken ?? null],
+    queryFn: async () => {
+      await openChatSession({ chainlitUrl: config.chainlitUrl, agentId, accessToken: session.accessToken });
+      return true;
+    },
+    enabled: !session.isLoading,
+    retry: false,
+    staleTime: 0,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+
+  return (
+    <Box position="relative" h={{ base: 'calc(100dvh - 57px)', md: '100dvh' }} w="full">
+      {login.isSuccess ? (
+        <chakra.iframe
+          src={chatFrameUrl(config.chainlitUrl)}
+          title="Agent chat"
+          w="full"
+          h="full"
+          border="0"
+          display="block"
+          allow="clipboard-write"
+        />
+      ) : login.isError ? (
+        <Center h="full" px="6">
+          <Stack gap="4" maxW="md">
+            <Alert.Root status="error">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>The chat could not be opened.</Alert.Title>
+                <Alert.Description>{login.error.message}</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+            <Stack direction="row" gap="3">
+              <Button onClick={() => void login.refetch()} colorPalette="brand">
+                Try again
+              </Button>
+              <Button variant="outline" asChild>
+                <Link to="/agents">Back to agents</Link>
+              </Button>
+            </Stack>
+          </Stack>
+        </Center>
+      ) : (
+        <Center h="full" aria-busy="true">
+          <Stack align="center" gap="3">
+            <Spinner size="lg" color="brand.fg" />
+            <Text color="fg.muted">Opening the chat...</Text>
+          </Stack>
+        </Center>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,246 @@
+import {
+  Alert,
+  Box,
+  Button,
+  chakra,
+  Field,
+  Flex,
+  Grid,
+  Heading,
+  HStack,
+  Input,
+  Skeleton,
+  Stack,
+  Tag,
+  Text,
+  Textarea,
+  Tooltip,
+  Portal,
+  Wrap,
+} from '@chakra-ui/react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { FiInfo } from 'react-icons/fi';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { toaster } from '../../../components/ui/toaster';
+import {
+  isAgentQuery,
+  createAgent,
+  getAgentOptions,
+  updateAgent,
+  type Agent,
+  type AgentTool,
+} from '../api/agents-api';
+import {
+  addTool,
+  draftOf,
+  draftToBody,
+  groupToolsByApp,
+  isDirty,
+  removeTool,
+  type AgentDraft,
+} from '../agents-logic';
+import { AGENT_TEXT, AGENT_TOASTS } from '../constants';
+
+/** Renders the tool picker beside the form; the route supplies it, so features stay apart. */
+export type ToolPicker = (onAddTool: (tool: AgentTool) => void) => ReactNode;
+
+/** The agent form: create mode without an id, update mode with one (spec section 4). */
+export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolPicker: ToolPicker }) {
+  if (agentId === undefined) return <AgentForm toolPicker={toolPicker} />;
+  return <EditAgent agentId={agentId} toolPicker={toolPicker} />;
+}
+
+function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
+  const agent = useQuery(getAgentOptions(agentId));
+  if (agent.isPending) {
+    return (
+      <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">
+        <Skeleton height="10" width="64" />
+        <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
+          <Stack gap="5">
+            <Skeleton height="16" />
+            <Skeleton height="24" />
+            <Skeleton height="32" />
+          </Stack>
+          <Skeleton height="48" />
+        </Grid>
+      </Stack>
+    );
+  }
+  if (agent.isError) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Title>Error loading the agent.</Alert.Title>
+        <Button size="sm" variant="outline" ms="auto" asChild>
+          <Link to="/agents">Back to agents</Link>
+        </Button>
+      </Alert.Root>
+    );
+  }
+  return <AgentForm key={agent.data.id} agent={agent.data} toolPicker={toolPicker} />;
+}
+
+function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicker }) {
+  const mode = agent ? 'Update' : 'Create';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [initial] = useState(() => draftOf(agent));
+  const [draft, setDraft] = useState<AgentDraft>(initial);
+  // Set on a successful save so that leaving for /agents is not treated as losing changes.
+  const saved = useRef(false);
+  const dirty = isDirty(initial, draft);
+
+  const blocker = useBlocker({
+    shouldBlockFn: () => !saved.current && dirty,
+    enableBeforeUnload: () => !saved.current && dirty,
+    withResolver: true,
+  });
+
+  const save = useMutation({
+    mutationFn: (body: NonNullable<ReturnType<typeof draftToBody>>) =>
+      agent ? updateAgent(agent.id, body) : createAgent(body),
+    onSuccess: async () => {
+      saved.current = true;
+      toaster.create(AGENT_TOASTS.saved(mode));
+      await queryClient.invalidateQueries({ predicate: isAgentQuery });
+      await navigate({ to: '/agents' });
+    },
+    onError: () => toaster.create(AGENT_TOASTS.saveFailed(mode)),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = draftToBody(draft);
+    if (!body) {
+      toaster.create(AGENT_TOASTS.required);
+      return;
+    }
+    save.mutate(body);
+  };
+
+  const onAddTool = (tool: AgentTool) => {
+    setDraft((current) => {
+      const tools = addTool(current.tools, tool);
+      return tools === current.tools ? current : { ...current, tools };
+    });
+    if (!draft.tools.some((t) => t.id === tool.id)) {
+      toaster.create(AGENT_TOASTS.actionAdded(tool.display_name));
+    }
+  };
+
+  const set = (field: 'name' | 'description' | 'guidelines') => (event: { target: { value: string } }) =>
+    setDraft((current) => ({ ...current, [field]: event.target.value }));
+
+  return (
+    <Stack gap="6">
+      <Heading as="h1" size="2xl">
+        {agent ? `Edit ${agent.name}` : 'Create Agent'}
+      </Heading>
+      <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8" alignItems="start">
+        <Stack asChild gap="5">
+          <form onSubmit={submit} noValidate aria-label={`${mode} agent`}>
+            <Field.Root required>
+              <Field.Label>
+                Name <Field.RequiredIndicator />
+              </Field.Label>
+              <Input value={draft.name} onChange={set('name')} maxLength={200} autoComplete="off" />
+            </Field.Root>
+            <Field.Root required>
+              <Field.Label>
+                Description <Field.RequiredIndicator />
+              </Field.Label>
+              <Textarea value={draft.description} onChange={set('description')} rows={3} autoresize />
+            </Field.Root>
+            <Field.Root>
+              <Field.Label>
+                Guidelines
+                <Text as="span" color="fg.muted" fontWeight="normal">
+                  (optional)
+                </Text>
+                <Tooltip.Root openDelay={200}>
+                  <Tooltip.Trigger asChild>
+                    <chakra.button
+                      type="button"
+                      aria-label={AGENT_TEXT.guidelinesTooltip}
+                      color="fg.muted"
+                      display="inline-flex"
+                      rounded="full"
+                      focusRing="outside"
+                    >
+                      <FiInfo aria-hidden="true" />
+                    </chakra.button>
+                  </Tooltip.Trigger>
+                  <Portal>
+                    <Tooltip.Positioner>
+                      <Tooltip.Content maxW="xs">{AGENT_TEXT.guidelinesTooltip}</Tooltip.Content>
+                    </Tooltip.Positioner>
+                  </Portal>
+                </Tooltip.Root>
+              </Field.Label>
+              <Textarea value={draft.guidelines} onChange={set('guidelines')} rows={5} autoresize />
+            </Field.Root>
+            <Stack as="fieldset" gap="2">
+              <Text as="legend" fontWeight="medium" fontSize="sm" mb="2">
+                Tools
+              </Text>
+              {draft.tools.length === 0 ? (
+                <Text fontSize="sm" color="fg.muted">
+                  No tools yet. Pick a service under Active Services to add its tools.
+                </Text>
+              ) : (
+                <Stack gap="3" data-testid="selected-tools">
+                  {groupToolsByApp(draft.tools).map((group) => (
+                    <Box key={group.app}>
+                      <Text fontSize="sm" fontWeight="semibold" mb="1">
+                        {group.app}
+                      </Text>
+                      <Wrap gap="2">
+                        {group.tools.map((tool) => (
+                          <Tag.Root key={tool.id} size="lg" variant="surface" colorPalette="brand">
+                            <Tag.Label>{tool.display_name}</Tag.Label>
+                            <Tag.EndElement>
+                              <Tag.CloseTrigger
+                                aria-label={`Remove ${tool.display_name}`}
+                                onClick={() =>
+                                  setDraft((current) => ({
+                                    ...current,
+                                    tools: removeTool(current.tools, tool.id),
+                                  }))
+                                }
+                              />
+                            </Tag.EndElement>
+                          </Tag.Root>
+                        ))}
+                      </Wrap>
+                    </Box>
+                  ))}
+                </Stack>
+              )}
+            </Stack>
+            <HStack gap="3" pt="2">
+              <Button type="submit" colorPalette="brand" loading={save.isPending}>
+                {AGENT_TEXT.save}
+              </Button>
+              <Button variant="outline" asChild>
+                <Link to="/agents">{AGENT_TEXT.cancel}</Link>
+              </Button>
+            </HStack>
+          </form>
+        </Stack>
+        <Flex direction="column">{toolPicker(onAddTool)}</Flex>
+      </Grid>
+      <ConfirmDialog
+        open={blocker.status === 'blocked'}
+        title="Discard changes?"
+        message="This agent has unsaved changes. Leave the page and lose them?"
+        confirmLabel="Discard changes"
+        cancelLabel="Keep editing"
+        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      />
+    </Stack>
+  );
+}

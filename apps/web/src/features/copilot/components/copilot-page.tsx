@@ -1,0 +1,93 @@
+import { Alert, Button, Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { useRuntimeConfig } from '../../../config/runtime-config-context';
+import { useSession } from '../../../lib/session';
+import { copilotLogin, loadScript } from '../api/copilot-api';
+import {
+  CALL_FN_EVENT,
+  COPILOT_TEXT,
+  copilotScriptUrl,
+  simulatedAnswer,
+  type CallFnDetail,
+} from '../constants';
+
+declare global {
+  interface Window {
+    mountChainlitWidget?: (config: { chainlitServer: string; accessToken?: string }) => void;
+    unmountChainlitWidget?: () => void;
+  }
+}
+
+/** /copilot (spec section 2): mounts the chat service's copilot widget with a copilot token. */
+export function CopilotPage() {
+  const config = useRuntimeConfig();
+  const session = useSession();
+  const ready = !session.isLoading && session.isSignedIn;
+
+  const mount = useQuery({
+    queryKey: ['copilotMount', session.accessToken ?? null],
+    queryFn: async () => {
+      const [copilot_auth_token] = await Promise.all([
+        copilotLogin(),
+        loadScript(copilotScriptUrl(config.chainlitUrl)),
+      ]);
+      if (!window.mountChainlitWidget) throw new Error('The copilot script did not load.');
+      window.mountChainlitWidget({ chainlitServer: config.chainlitUrl, accessToken: copilot_auth_token });
+      return true;
+    },
+    enabled: ready,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+
+  useEffect(() => {
+    const onCall = (event: Event) => {
+      const detail = (event as CustomEvent<CallFnDetail>).detail;
+      detail?.callback?.(simulatedAnswer(detail));
+    };
+    window.addEventListener(CALL_FN_EVENT, onCall);
+    return () => {
+      window.removeEventListener(CALL_FN_EVENT, onCall);
+      window.unmountChainlitWidget?.();
+    };
+  }, []);
+
+  return (
+    <Center as="main" minH="100vh" px="6">
+      <Stack gap="4" maxW="lg" align="center" textAlign="center">
+        <Heading as="h1" size="2xl">
+          Copilot
+        </Heading>
+        {session.isLoading ? (
+          <Spinner color="brand.fg" aria-label="Loading" />
+        ) : !session.isSignedIn ? (
+          <Stack gap="3" align="center">
+            <Text>{COPILOT_TEXT.signInNeeded}</Text>
+            {session.signIn ? (
+              <Button colorPalette="brand" onClick={() => void session.signIn?.()}>
+                Sign in
+              </Button>
+            ) : (
+              <Button colorPalette="brand" asChild>
+                <Link to="/info">Sign in</Link>
+              </Button>
+            )}
+          </Stack>
+        ) : mount.isError ? (
+          <Alert.Root status="error">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>The copilot could not be loaded.</Alert.Title>
+              <Alert.Description>{mount.error.message}</Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        ) : (
+          <Text fontSize="lg">{COPILOT_TEXT.loaded}</Text>
+        )}
+      </Stack>
+    </Center>
+  );
+}

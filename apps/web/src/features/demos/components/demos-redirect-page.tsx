@@ -1,0 +1,50 @@
+import { Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useEffect } from 'react';
+import { useRuntimeConfig } from '../../../config/runtime-config-context';
+import { loginToDemo } from '../api/demo-login';
+import { DEMO_TEXT, isDemoName } from '../constants';
+
+/** /public/demosRedirect?demo={name} (spec section 2). */
+const leaveForDemo = (url: string) => {
+  window.location.href = url;
+};
+
+export function DemosRedirectPage({
+  demo,
+  navigate = leaveForDemo,
+}: {
+  demo: string | undefined;
+  navigate?: (url: string) => void;
+}) {
+  const { chainlitDemosUrl } = useRuntimeConfig();
+  const valid = isDemoName(demo);
+
+  useEffect(() => {
+    if (!isDemoName(demo)) return;
+    let cancelled = false;
+    // A failed login still lands on the demo server, which shows its own sign-in page.
+    void loginToDemo(chainlitDemosUrl, demo)
+      .catch(() => `${chainlitDemosUrl.replace(/\/+$/, '')}/`)
+      .then((url) => {
+        if (!cancelled) navigate(url);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [demo, chainlitDemosUrl, navigate]);
+
+  return (
+    <Center as="main" minH="100vh" px="6">
+      {valid ? (
+        <Stack align="center" gap="4" aria-busy="true">
+          <Spinner size="lg" color="brand.fg" />
+          <Text fontSize="lg">{DEMO_TEXT.redirecting}</Text>
+        </Stack>
+      ) : (
+        <Heading as="h1" size="2xl" role="alert">
+          {DEMO_TEXT.invalid}
+        </Heading>
+      )}
+    </Center>
+  );
+}

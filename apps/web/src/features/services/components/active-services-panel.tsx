@@ -1,0 +1,187 @@
+import {
+  Alert,
+  Box,
+  Button,
+  CloseButton,
+  Dialog,
+  Flex,
+  Heading,
+  IconButton,
+  Portal,
+  Skeleton,
+  Stack,
+  Text,
+  Tooltip,
+} from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { FiPlus } from 'react-icons/fi';
+import { Logo } from '../../../components/logo';
+import { SearchInput } from '../../../components/search-input';
+import { createFuzzySearch } from '../../../lib/fuzzy';
+import {
+  listActiveServicesOptions,
+  listServiceActionsOptions,
+  type Service,
+  type ServiceAction,
+} from '../api/services-api';
+import { ACTION_SEARCH_KEYS, ACTIONS_LIST_MAX_HEIGHT, SERVICE_TEXT } from '../constants';
+import { sortByDisplayName } from '../services-logic';
+
+/**
+ * The agent form's right panel (spec section 2): the user's active services; a click opens the
+ * service's actions, and each action's add button hands it to the form.
+ */
+export function ActiveServicesPanel({ onAddTool }: { onAddTool: (action: ServiceAction) => void }) {
+  const services = useQuery(listActiveServicesOptions());
+  const [open, setOpen] = useState<Service | null>(null);
+
+  return (
+    <Stack
+      as="section"
+      aria-labelledby="active-services-heading"
+      gap="3"
+      borderWidth="1px"
+      rounded="lg"
+      p="4"
+    >
+      <Heading as="h2" size="md" id="active-services-heading">
+        {SERVICE_TEXT.activeServices}
+      </Heading>
+      <Text fontSize="sm" color="fg.muted">
+        {SERVICE_TEXT.activeServicesHint}
+      </Text>
+      {services.isPending ? (
+        <Stack gap="2" role="status" aria-busy="true" aria-label="Loading active services">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} height="12" rounded="md" />
+          ))}
+        </Stack>
+      ) : services.isError ? (
+        <Alert.Root status="error" size="sm">
+          <Alert.Indicator />
+          <Alert.Title>Error loading services.</Alert.Title>
+        </Alert.Root>
+      ) : services.data.length === 0 ? (
+        <Text fontSize="sm">No active services yet. Register a service on the Services page first.</Text>
+      ) : (
+        <Stack as="ul" gap="2" listStyleType="none">
+          {services.data.map((service) => (
+            <li key={service.id}>
+              <Button
+                variant="outline"
+                w="full"
+                justifyContent="flex-start"
+                h="auto"
+                py="2"
+                onClick={() => setOpen(service)}
+              >
+                <Logo src={service.logo} name={service.name} size="8" />
+                <Text truncate>{service.name}</Text>
+              </Button>
+            </li>
+          ))}
+        </Stack>
+      )}
+      {open && <ServiceActionsDialog service={open} onClose={() => setOpen(null)} onAddTool={onAddTool} />}
+    </Stack>
+  );
+}
+
+const searchKeys = [...ACTION_SEARCH_KEYS];
+
+function ServiceActionsDialog(props: {
+  service: Service;
+  onClose: () => void;
+  onAddTool: (action: ServiceAction) => void;
+}) {
+  const actions = useQuery(listServiceActionsOptions(props.service.id));
+  const [query, setQuery] = useState('');
+  const search = useMemo(
+    () => createFuzzySearch(sortByDisplayName(actions.data ?? []), searchKeys),
+    [actions.data],
+  );
+  const shown = useMemo(() => sortByDisplayName(search(query)), [search, query]);
+
+  return (
+    <Dialog.Root open onOpenChange={(e) => !e.open && props.onClose()} size="lg" scrollBehavior="inside">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content aria-describedby={undefined}>
+            <Dialog.Header>
+              <Dialog.Title>{SERVICE_TEXT.actionsFor(props.service.name)}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="3">
+                <SearchInput placeholder={SERVICE_TEXT.searchActions} value={query} onChange={setQuery} />
+                <Box maxH={ACTIONS_LIST_MAX_HEIGHT} overflowY="auto" data-testid="actions-list">
+                  {actions.isPending ? (
+                    <Stack gap="2" role="status" aria-busy="true" aria-label="Loading actions">
+                      {Array.from({ length: 4 }, (_, i) => (
+                        <Skeleton key={i} height="10" />
+                      ))}
+                    </Stack>
+                  ) : actions.isError ? (
+                    <Alert.Root status="error" size="sm">
+                      <Alert.Indicator />
+                      <Alert.Title>Error loading actions.</Alert.Title>
+                    </Alert.Root>
+                  ) : shown.length === 0 ? (
+                    <Text color="fg.muted" py="4">
+                      {actions.data.length === 0
+                        ? 'This service has no actions.'
+                        : 'No actions match your search.'}
+                    </Text>
+                  ) : (
+                    <Stack as="ul" gap="1" listStyleType="none">
+                      {shown.map((action) => (
+                        <Flex
+                          as="li"
+                          key={action.id}
+                          align="center"
+                          gap="2"
+                          py="1"
+                          px="2"
+                          rounded="md"
+                          _hover={{ bg: 'bg.muted' }}
+                        >
+                          <Tooltip.Root openDelay={300} positioning={{ placement: 'top-start' }}>
+                            <Tooltip.Trigger asChild>
+                              <Text flex="1" tabIndex={0} truncate>
+                                {action.display_name}
+                              </Text>
+                            </Tooltip.Trigger>
+                            <Portal>
+                              <Tooltip.Positioner>
+                                <Tooltip.Content maxW="sm">
+                                  {action.description || action.display_name}
+                                </Tooltip.Content>
+                              </Tooltip.Positioner>
+                            </Portal>
+                          </Tooltip.Root>
+                          <IconButton
+                            size="xs"
+                            variant="subtle"
+                            colorPalette="brand"
+                            aria-label={`Add ${action.display_name}`}
+                            onClick={() => props.onAddTool(action)}
+                          >
+                            <FiPlus />
+                          </IconButton>
+                        </Flex>
+                      ))}
+                    </Stack>
+                  )}
+                </Box>
+              </Stack>
+            </Dialog.Body>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,173 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Flex,
+  Heading,
+  HStack,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { Logo } from '../../../components/logo';
+import { SearchInput } from '../../../components/search-input';
+import { useFuzzyFilter } from '../../../lib/fuzzy';
+import { listServicesOptions, type Service } from '../api/services-api';
+import { SERVICE_SEARCH_KEYS, SERVICE_TEXT } from '../constants';
+import { authKind, authScheme, sortServices } from '../services-logic';
+import { useServiceOperations } from '../use-service-operations';
+import { ApiKeyDialog } from './api-key-dialog';
+
+const searchKeys = [...SERVICE_SEARCH_KEYS];
+
+/** The service list (spec section 2): search, cards, register and disconnect. */
+export function ServicesPage() {
+  const services = useQuery(listServicesOptions());
+  const { refetch } = services;
+  const [query, setQuery] = useState('');
+  const [apiKeyFor, setApiKeyFor] = useState<Service | null>(null);
+  const { register, disconnect, pending } = useServiceOperations();
+
+  // A service connected in another tab (the OAuth page) shows up when the user comes back.
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void refetch();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [refetch]);
+
+  const matches = useFuzzyFilter(services.data, query, searchKeys);
+  const shown = useMemo(() => sortServices(matches), [matches]);
+
+  const onRegister = (service: Service) => {
+    if (authKind(service) === 'apiKey') setApiKeyFor(service);
+    else register.mutate({ service });
+  };
+
+  return (
+    <Stack gap="6">
+      <Heading as="h1" size="2xl">
+        Services
+      </Heading>
+      <SearchInput placeholder={SERVICE_TEXT.searchServices} value={query} onChange={setQuery} />
+      {services.isPending ? (
+        <SimpleGrid
+          columns={{ base: 1, md: 2, xl: 3 }}
+          gap="4"
+          aria-busy="true"
+          role="status"
+          aria-label="Loading services"
+        >
+          {Array.from({ length: 6 }, (_, i) => (
+            <Skeleton key={i} height="220px" rounded="lg" />
+          ))}
+        </SimpleGrid>
+      ) : services.isError ? (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Title>Error loading services.</Alert.Title>
+          <Button size="sm" variant="outline" ms="auto" onClick={() => void refetch()}>
+            Retry
+          </Button>
+        </Alert.Root>
+      ) : shown.length === 0 ? (
+        <Text color="fg.muted" py="10" textAlign="center">
+          {services.data.length === 0 ? 'No services are available yet.' : 'No services match your search.'}
+        </Text>
+      ) : (
+        <SimpleGrid as="ul" columns={{ base: 1, md: 2, xl: 3 }} gap="4" listStyleType="none">
+          {shown.map((service) => (
+            <ServiceCard
+              key={service.id}
+              service={service}
+              disabled={pending}
+              onRegister={() => onRegister(service)}
+              onDisconnect={() => disconnect.mutate(service)}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+      <ApiKeyDialog
+        open={apiKeyFor !== null}
+        serviceName={apiKeyFor?.name ?? ''}
+        disabled={pending}
+        onClose={() => setApiKeyFor(null)}
+        onSubmit={(apiKey) => apiKeyFor && register.mutate({ service: apiKeyFor, apiKey })}
+      />
+    </Stack>
+  );
+}
+
+function ServiceCard(props: {
+  service: Service;
+  disabled: boolean;
+  onRegister: () => void;
+  onDisconnect: () => void;
+}) {
+  const { service } = props;
+  const active = service.status === 'ACTIVE';
+  return (
+    <Card.Root as="li" size="sm" data-testid="service-card" aria-label={service.name}>
+      <Card.Body gap="3">
+        <HStack gap="3">
+          <Logo src={service.logo} name={service.name} />
+          <Heading as="h2" size="md" lineClamp={1} flex="1">
+            {service.name}
+          </Heading>
+          {active && (
+            <Badge colorPalette="green" variant="subtle">
+              Connected
+            </Badge>
+          )}
+        </HStack>
+        <Text color="fg.muted" fontSize="sm" lineClamp={3} minH="3lh">
+          {service.description}
+        </Text>
+        <Text fontSize="xs" fontFamily="mono">
+          {SERVICE_TEXT.statusLine(service.status, authScheme(service))}
+        </Text>
+      </Card.Body>
+      <Card.Footer gap="2" flexWrap="wrap">
+        <Flex gap="2" flexWrap="wrap" w="full">
+          {active ? (
+            <Button
+              size="sm"
+              variant="outline"
+              colorPalette="red"
+              disabled={props.disabled}
+              onClick={props.onDisconnect}
+              aria-label={`${SERVICE_TEXT.disconnect} ${service.name}`}
+            >
+              {SERVICE_TEXT.disconnect}
+            </Button>
+          ) : (
+            <Button
+              size="sm"
+              colorPalette="brand"
+              disabled={props.disabled}
+              onClick={props.onRegister}
+              aria-label={`${SERVICE_TEXT.register} ${service.name}`}
+            >
+              {SERVICE_TEXT.register}
+            </Button>
+          )}
+          <Button size="sm" variant="ghost" asChild>
+            <Link
+              to="/services/$Id/actions"
+              params={{ Id: String(service.id) }}
+              aria-label={`${SERVICE_TEXT.viewTools} of ${service.name}`}
+            >
+              {SERVICE_TEXT.viewTools}
+            </Link>
+          </Button>
+        </Flex>
+      </Card.Footer>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ACTION_SEARCH_KEYS,
+  SERVICE_SEARCH_KEYS,
+  TOOL_SEARCH_KEYS,
+  ACTIONS_LIST_MAX_HEIGHT,
+} from './constants';
+import {
+  authKind,
+  authScheme,
+  registrationOutcome,
+  safeRedirectUrl,
+  sortByDisplayName,
+  sortServices,
+} from './services-logic';
+
+describe('services logic', () => {
+  it('searches services and tools on name and description, actions on display_name', () => {
+    expect(SERVICE_SEARCH_KEYS).toEqual(['name', 'description']);
+    expect(TOOL_SEARCH_KEYS).toEqual(['name', 'description']);
+    expect(ACTION_SEARCH_KEYS).toEqual(['display_name']);
+    expect(ACTIONS_LIST_MAX_HEIGHT).toBe('400px');
+  });
+
+  it('sorts active services first, then by name', () => {
+    const sorted = sortServices([
+      { name: 'Zoom', status: 'INACTIVE' as const },
+      { name: 'Slack', status: 'ACTIVE' as const },
+      { name: 'Asana', status: 'INACTIVE' as const },
+      { name: 'Gmail', status: 'ACTIVE' as const },
+    ]);
+    expect(sorted.map((s) => s.name)).toEqual(['Gmail', 'Slack', 'Asana', 'Zoom']);
+  });
+
+  it('sorts actions by display name', () => {
+    expect(
+      sortByDisplayName([{ display_name: 'Send' }, { display_name: 'Archive' }]).map((a) => a.display_name),
+    ).toEqual(['Archive', 'Send']);
+  });
+
+  it('maps auth schemes: API_KEY, NO_OAUTH and NO_AUTH, anything else is OAuth', () => {
+    expect(authKind({ auth_schemes: ['API_KEY'] })).toBe('apiKey');
+    expect(authKind({ auth_schemes: ['NO_OAUTH'] })).toBe('noAuth');
+    expect(authKind({ auth_schemes: ['NO_AUTH'] })).toBe('noAuth');
+    expect(authKind({ auth_schemes: ['OAUTH2'] })).toBe('oauth');
+    expect(authKind({ auth_schemes: ['BEARER_TOKEN'] })).toBe('oauth');
+    expect(authScheme({ auth_schemes: [] })).toBe('NO_AUTH');
+  });
+
+  it('decides each registration outcome of spec section 4', () => {
+    expect(registrationOutcome('oauth', { redirectUrl: 'https://accounts.example.com/auth?x=1' })).toEqual({
+      kind: 'redirect',
+      url: 'https://accounts.example.com/auth?x=1',
+    });
+    expect(registrationOutcome('oauth', { redirectUrl: null, connectionStatus: 'ACTIVE' })).toEqual({
+      kind: 'active',
+    });
+    expect(registrationOutcome('oauth', { connectionStatus: 'INITIATED' })).toEqual({ kind: 'notActive' });
+    expect(registrationOutcome('apiKey', { connectionStatus: 'ACTIVE' })).toEqual({ kind: 'active' });
+    expect(registrationOutcome('apiKey', { connectionStatus: 'FAILED' })).toEqual({ kind: 'notActive' });
+    expect(registrationOutcome('noAuth', null)).toEqual({ kind: 'active' });
+  });
+
+  it('never opens a redirect that is not an http(s) address (I3)', () => {
+    expect(registrationOutcome('oauth', { redirectUrl: 'javascript:alert(1)' })).toEqual({ kind: 'failed' });
+    expect(safeRedirectUrl('data:text/html,<script>1</script>')).toBeUndefined();
+    expect(safeRedirectUrl('/relative')).toBeUndefined();
+    expect(safeRedirectUrl('http://localhost:9/x')).toBe('http://localhost:9/x');
+  });
+});

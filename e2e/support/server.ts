@@ -1,0 +1,88 @@
+// Starts the built server (apps/server/dist/main.js) on a fresh data folder and a free port, for
+// the screenshot and benchmark scripts. Sign-in is off (DISABLE_AUTH) until the sign-in flow can be
+// driven from these scripts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  api: (method: string, path: string, body?: unknown) => Promise<unknown>;
+  stop: () => Promise<void>;
+}
+
+export async function startServer(): Promise<RunningServer> {
+  const main = path.join(ROOT, 'apps/server/dist/main.js');
+  if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
+    throw new Error('Build first: npm run build');
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-e2e-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DISABLE_AUTH: 'true',
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/backend/api/v1/public/health/healthcheck`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('server did not start within 30 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const api = async (method: string, apiPath: string, body?: unknown) => {
+    const response = await fetch(`${url}/backend${apiPath}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${apiPath}: ${response.status} ${await response.text()}`);
+    return response.status === 204 ? undefined : response.json();
+  };
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { url, api, stop };
+}
