@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.ts';
 
 const problemsOf = (env: Record<string, string>) => {
   try {
@@ -60,5 +61,14 @@ describe('loadConfig', () => {
       audience: 'https://api',
       builtInIssuer: false,
     });
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('documents every setting the server reads', () => {
+    const doc = fs.readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    const missing = CONFIG_VARIABLES.filter((name) => !doc.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+    expect(CONFIG_VARIABLES.length).toBeGreaterThan(40);
   });
 });

@@ -127,6 +127,9 @@ const envSchema = z
 
 export type Env = z.input<typeof envSchema>;
 
+/** Every environment variable Cadre reads (docs/configuration.md documents each one). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 /** An operator-declared MCP server: Streamable HTTP by URL, or stdio by command (configuration only). */
 const mcpServerSchema = z.union([
   z.strictObject({
