@@ -3,6 +3,8 @@
  * tokens from a local issuer. Seeds a user with 20 agents of 5 tools each and 50 connections,
  * runs `GET /backend/api/v1/agents/` for 20 s (BENCH_SECONDS overrides), then a create → update →
  * delete cycle, prints the figures and writes them to docs/benchmarks.md (section "API").
+ * BENCH_ONLY=sqlite skips PostgreSQL and the docs; BENCH_LIST_ONLY=1 skips the write scenario (for
+ * profiling the list with `node --import tsx --cpu-prof`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -178,6 +180,7 @@ async function benchDatabase(
     rows.push(toRow(kind, 'GET /agents/ (20 agents × 5 tools)', list));
     console.log(kind, 'list', rows.at(-1));
 
+    if (process.env.BENCH_LIST_ONLY) return rows;
     const body = JSON.stringify({
       name: 'Bench agent',
       description: 'Created by the benchmark',

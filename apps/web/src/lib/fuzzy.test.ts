@@ -74,3 +74,38 @@ describe('fuzzy pre-filter', () => {
     }
   });
 });
+
+describe('fuzzy search equals Fuse on random data', () => {
+  it('returns what Fuse returns for short and long queries over random lists', async () => {
+    const { default: Fuse } = await import('fuse.js');
+    const fc = await import('fast-check');
+    // A small alphabet (with upper case, spaces, an accented and a multi-byte lower-case letter)
+    // makes repeats, exact whole-text matches and near misses common.
+    const char = fc.constantFrom(...'abcAB e_\u00e9\u0130'.split(''));
+    const text = fc.oneof(
+      fc.string({ unit: char, maxLength: 60 }),
+      fc.constantFrom('', ' ', 'a', 'ab', 'Ab e', 'send message', 'A'.repeat(45) + 'ab'),
+    );
+    const item = fc.record({ name: text, description: text });
+    const query = fc.oneof(
+      fc.string({ unit: char, minLength: 1, maxLength: 3 }),
+      fc.string({ unit: char, minLength: 4, maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 40 }),
+        fc.array(query, { minLength: 1, maxLength: 6 }),
+        (list, queries) => {
+          for (const keys of [['name', 'description'], ['name']]) {
+            const search = createFuzzySearch(list, keys);
+            const plain = new Fuse(list, { keys, threshold: FUZZY_THRESHOLD });
+            for (const q of queries) {
+              expect(search(q)).toEqual(plain.search(q.trim()).map((r) => r.item));
+            }
+          }
+        },
+      ),
+      { numRuns: 300, seed: 20261121 },
+    );
+  });
+});
