@@ -18,3 +18,6 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// TanStack Router restores scroll positions; jsdom does not implement scrolling.
+window.scrollTo = () => {};
