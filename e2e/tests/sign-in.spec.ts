@@ -1,11 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-
-const ACCESS_CODE = process.env.E2E_ACCESS_CODE ?? 'e2e-access-code';
-
-async function enterAccessCode(page: Page, code: string) {
-  await page.getByLabel('Access Code').fill(code);
-  await page.getByRole('button', { name: 'Access' }).click();
-}
+import { expect, test } from '@playwright/test';
+import { ACCESS_CODE, enterAccessCode } from '../support/sign-in.ts';
 
 test('a new visitor passes the access code, signs up, stays signed in and logs out', async ({ page }) => {
   const email = `person-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

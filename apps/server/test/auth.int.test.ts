@@ -62,6 +62,18 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
           'GET /backend/api/v1/users/me/export',
           'DELETE /backend/api/v1/users/me',
           'POST /backend/api/v1/auth/chainlit-copilot-login',
+          'GET /backend/api/v1/services/',
+          'GET /backend/api/v1/services/active',
+          'GET /backend/api/v1/services/:service_id/actions',
+          'POST /backend/api/v1/services/:service_id/register_auth_service',
+          'POST /backend/api/v1/services/:service_id/register_api_service',
+          'POST /backend/api/v1/services/:service_id/register_noauth_service',
+          'DELETE /backend/api/v1/services/:service_id/disconnect_composio_service',
+          'POST /backend/api/v1/services/custom_mcp',
+          'DELETE /backend/api/v1/services/:service_id',
+          'GET /backend/api/v1/public/oauth2/callback/ (public)',
+          'GET /backend/api/v1/public/:service_id/composio_auth_redirect/ (public)',
+          'POST /backend/api/v1/public/composio-webhook (public)',
         ]),
       );
     });

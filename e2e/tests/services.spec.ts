@@ -1,0 +1,70 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signUpAndSignIn } from '../support/sign-in.ts';
+
+const card = (page: Page, name: string) => page.getByRole('listitem', { name, exact: true });
+
+test('registers the no-auth Calculator and an API-key service, views tools, and disconnects', async ({
+  page,
+}) => {
+  await signUpAndSignIn(page);
+  await page.getByRole('link', { name: 'Services' }).first().click();
+  await expect(page).toHaveURL(/\/services\/?$/);
+  await expect(page.getByRole('heading', { name: 'Services', level: 1 })).toBeVisible();
+
+  // The no-auth Calculator: one click, the success toast, ACTIVE and listed first.
+  const calculator = card(page, 'Calculator');
+  await expect(calculator.getByText('Status: INACTIVE | Auth: NO_AUTH')).toBeVisible();
+  await calculator.getByRole('button', { name: 'Register Service Calculator' }).click();
+  await expect(page.getByText('Service Registered Successfully').first()).toBeVisible();
+  await expect(calculator.getByText('Status: ACTIVE | Auth: NO_AUTH')).toBeVisible();
+  await expect(page.getByTestId('service-card').first()).toHaveAccessibleName('Calculator');
+
+  // Its tools: the table with Name and Description, searchable.
+  await calculator.getByRole('link', { name: 'View Tools of Calculator' }).click();
+  await expect(page).toHaveURL(/\/services\/\d+\/actions$/);
+  const table = page.getByRole('table');
+  await expect(table.getByRole('columnheader', { name: 'Name' })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Description' })).toBeVisible();
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  expect(await table.getByRole('row').count()).toBeGreaterThan(1);
+  await page.getByPlaceholder('Search tools...').fill('zzzz-no-such-tool');
+  await expect(table.getByText('No tools match your search.')).toBeVisible();
+
+  // An API-key service through the 'Enter API Key' dialog (the key is checked when used).
+  await page.goto('/services');
+  const search = card(page, 'Web Search');
+  await search.getByRole('button', { name: 'Register Service Web Search' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enter API Key' });
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('API Key Required').first()).toBeVisible();
+  await dialog.getByLabel('API Key for Web Search').fill('  e2e-brave-key-123  ');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(search.getByText('Status: ACTIVE | Auth: API_KEY')).toBeVisible();
+  await search.getByRole('link', { name: 'View Tools of Web Search' }).click();
+  await expect(page.getByRole('cell', { name: 'Search the web', exact: true })).toBeVisible();
+
+  // Disconnect both.
+  await page.goto('/services');
+  await card(page, 'Calculator').getByRole('button', { name: 'Disconnect Service Calculator' }).click();
+  await expect(page.getByText('Service Disconnected').first()).toBeVisible();
+  await expect(card(page, 'Calculator').getByText('Status: INACTIVE | Auth: NO_AUTH')).toBeVisible();
+  await card(page, 'Web Search').getByRole('button', { name: 'Disconnect Service Web Search' }).click();
+  await expect(card(page, 'Web Search').getByText('Status: INACTIVE | Auth: API_KEY')).toBeVisible();
+});
+
+test('the "Add your own MCP server" dialog shows the API’s refusal', async ({ page }) => {
+  await signUpAndSignIn(page);
+  await page.goto('/services');
+  await page.getByRole('button', { name: 'Add your own MCP server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add your own MCP server' });
+  await dialog.getByLabel('Name', { exact: true }).fill('Local');
+  // The egress guard refuses private addresses: the API's reason is shown, the dialog stays.
+  await dialog.getByLabel('Server URL (https)').fill('http://127.0.0.1:9/mcp');
+  await dialog.getByRole('button', { name: 'Add Server' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('url:');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card(page, 'Local')).toHaveCount(0);
+});
