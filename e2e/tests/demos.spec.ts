@@ -33,8 +33,16 @@ for (const { demo, agent, prompt, tool, result } of DEMOS) {
   test(`${demo}: the redirect page opens the demo chat and a suggested prompt runs a tool`, async ({
     page,
   }) => {
+    // Hold the demo login until 'Redirecting...' has been seen (otherwise it can flash by).
+    let releaseLogin = () => {};
+    const loginHeld = new Promise<void>((resolve) => (releaseLogin = resolve));
+    await page.route('**/demos/login', async (route) => {
+      await loginHeld;
+      await route.continue();
+    });
     await page.goto(`/public/demosRedirect?demo=${demo}`);
     await expect(page.getByText('Redirecting...')).toBeVisible();
+    releaseLogin();
     await page.waitForURL(/\/demos\/$/);
 
     await expect(page.getByText(agent).first()).toBeVisible();
