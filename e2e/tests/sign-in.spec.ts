@@ -1,15 +1,13 @@
-import { expect, test, type Page } from '@playwright/test';
-
-const ACCESS_CODE = process.env.E2E_ACCESS_CODE ?? 'e2e-access-code';
-
-async function enterAccessCode(page: Page, code: string) {
-  await page.getByLabel('Access Code').fill(code);
-  await page.getByRole('button', { name: 'Access' }).click();
-}
+import { expect, test } from '@playwright/test';
+import {
+  ACCESS_CODE,
+  enterAccessCode,
+  freshEmail,
+  signUpAtProvider,
+  TEST_PASSWORD,
+} from '../support/sign-in.ts';
 
 test('a new visitor passes the access code, signs up, stays signed in and logs out', async ({ page }) => {
-  const email = `person-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const password = 'a long enough password';
   const cspViolations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -31,11 +29,7 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
   expect(new URL(page.url()).pathname).toMatch(/^\/idp\/interaction\//);
   expect(await page.evaluate(() => localStorage.getItem('passwordSignedIn'))).toBe('true');
 
-  await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.getByLabel('Name').fill('E2E Person');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await signUpAtProvider(page, { name: 'E2E Person', email: freshEmail(), password: TEST_PASSWORD });
 
   // Back in the app, signed in, on the info page with the sidebar.
   await expect(page).toHaveURL(/\/info$/);
@@ -73,4 +67,31 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
   await page.goto('/info');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   expect(cspViolations).toEqual([]);
+});
+
+test('a returning person signs in with their account; a wrong password is refused with a clear error', async ({
+  page,
+}) => {
+  const email = freshEmail('returning');
+  await page.goto('/info');
+  await enterAccessCode(page, ACCESS_CODE);
+  await signUpAtProvider(page, { name: 'Returning Person', email, password: TEST_PASSWORD });
+  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/idp/session'));
+
+  // The access-code flag survives logging out; the provider asks for the account again.
+  await page.goto('/agents');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('not the password at all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The email or password is incorrect.');
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
 });
