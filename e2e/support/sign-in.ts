@@ -30,7 +30,7 @@ export async function signUpAtProvider(
 
 /**
  * A new visitor: opens /info, enters the access code, signs up a fresh account at the built-in
- * provider (/idp) and lands back on /info signed in (the sidebar's 'Log Out' is shown).
+ * provider (/idp) and lands back on /info signed in (the shell's navigation is shown).
  */
 export async function signUpAndSignIn(page: Page): Promise<void> {
   await page.goto('/info');
@@ -38,5 +38,6 @@ export async function signUpAndSignIn(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await signUpAtProvider(page, { name: 'E2E Person', email: freshEmail(), password: TEST_PASSWORD });
   await expect(page).toHaveURL(/\/info$/);
-  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+  // 'Log Out' is in the sidebar on wide screens and inside the drawer on small ones.
+  await expect(page.getByRole('button', { name: /^(Log Out|Open menu)$/ })).toBeVisible();
 }
