@@ -139,3 +139,57 @@ test('leaving the form with unsaved changes asks first', async ({ page }) => {
   await expect(page).toHaveURL(/\/agents\/?$/);
   await expect(page.getByText('No agents found.')).toBeVisible();
 });
+
+test('tools from a registered service are added to an agent, grouped by app, and removed', async ({
+  page,
+}) => {
+  await signUpAndSignIn(page);
+
+  // Register the built-in Calculator (no authentication) on /services.
+  await page.goto('/services');
+  const calculator = page.getByTestId('service-card').filter({ hasText: 'Calculator' });
+  await calculator.getByRole('button', { name: 'Register Service Calculator' }).click();
+  await expect(page.getByText('Service Registered Successfully').first()).toBeVisible();
+  await expect(calculator.getByRole('button', { name: 'Disconnect Service Calculator' })).toBeVisible();
+
+  await page.goto('/agents/create');
+  await expect(page.getByRole('heading', { name: 'Active Services' })).toBeVisible();
+  await expect(page.getByText('Click on a service below to view and add tools.')).toBeVisible();
+  await page.getByRole('button', { name: 'Calculator' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Actions for Calculator' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Add Add', exact: true })).toBeVisible();
+  // Fuzzy search on the display name.
+  await dialog.getByRole('searchbox', { name: 'Search actions...' }).fill('multply');
+  await expect(dialog.getByRole('button', { name: 'Add Multiply' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Add Subtract' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Add Multiply' }).click();
+  await expect(page.getByText('Action added').first()).toBeVisible();
+  await expect(page.getByText('Multiply added to agent')).toBeVisible();
+  await dialog.getByRole('searchbox', { name: 'Search actions...' }).fill('');
+  await dialog.getByRole('button', { name: 'Add Divide' }).click();
+  await expect(page.getByText('Divide added to agent')).toBeVisible();
+  // Adding a selected tool again changes nothing.
+  await dialog.getByRole('button', { name: 'Add Multiply' }).click();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  const selected = page.getByTestId('selected-tools');
+  await expect(selected.getByText('Calculator', { exact: true })).toBeVisible();
+  await expect(selected.getByRole('button', { name: /^Remove / })).toHaveCount(2);
+
+  await selected.getByRole('button', { name: 'Remove Divide' }).click();
+  await expect(selected.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+  await expect(selected.getByText('Divide')).toHaveCount(0);
+
+  await page.getByRole('textbox', { name: 'Name' }).fill('Bookkeeper');
+  await page.getByRole('textbox', { name: 'Description' }).fill('Does sums');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Agent Created')).toBeVisible();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await page.getByRole('button', { name: '1 Tools of Bookkeeper' }).click();
+  const tools = page.getByRole('dialog');
+  await expect(tools.getByText('Multiply')).toBeVisible();
+  await expect(tools.getByText('Divide')).toHaveCount(0);
+});
