@@ -48,6 +48,8 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
 
   // Another protected page.
   await page.goto('/agents');
+  // The reload signs in again through the provider: wait until the shell is back before moving on.
+  await expect(page.getByRole('heading', { name: 'Agents', level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/agents\/?$/);
   await page.goto('/info');
   await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
