@@ -70,6 +70,23 @@ test('two demo visitors do not share a session', async ({ browser }) => {
   await second.close();
 });
 
+test('a demo session cookie opens nothing outside /demos', async ({ page, context }) => {
+  await page.goto('/public/demosRedirect?demo=customerservicedemo');
+  await page.waitForURL(/\/demos\/$/);
+  const demoCookie = (await context.cookies()).find((c) => c.name === 'cadre_demo_session');
+  expect(demoCookie?.path).toBe('/demos');
+  expect(demoCookie?.httpOnly).toBe(true);
+  expect((await page.request.get('/demos/session')).status()).toBe(200);
+
+  // Sent on purpose to the signed-in chat service and the API, under both cookie names.
+  const value = demoCookie!.value;
+  const cookie = `cadre_demo_session=${value}; cadre_chat_session=${value}`;
+  const chat = await page.request.get('/chainlit/session', { headers: { cookie } });
+  expect(chat.status()).toBe(401);
+  const api = await page.request.get('/backend/api/v1/agents/', { headers: { cookie } });
+  expect(api.status()).toBe(401);
+});
+
 test("'Invalid Demo' for any other demo name, and no demo session", async ({ page }) => {
   await page.goto('/public/demosRedirect?demo=nope');
   await expect(page.getByText('Invalid Demo')).toBeVisible();
