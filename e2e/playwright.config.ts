@@ -54,6 +54,8 @@ export default defineConfig({
           PUBLIC_URL: baseURL,
           DATA_DIR: process.env.E2E_DATA_DIR,
           BETA_ACCESS_CODES: process.env.E2E_ACCESS_CODE,
+          // Every test signs up a fresh account from 127.0.0.1; the default allows 10 an hour.
+          IDP_SIGNUPS_PER_HOUR: '1000',
           LOG_LEVEL: 'warn',
         },
       },

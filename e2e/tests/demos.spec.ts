@@ -33,8 +33,16 @@ for (const { demo, agent, prompt, tool, result } of DEMOS) {
   test(`${demo}: the redirect page opens the demo chat and a suggested prompt runs a tool`, async ({
     page,
   }) => {
+    // Hold the demo login until 'Redirecting...' has been seen (otherwise it can flash by).
+    let releaseLogin = () => {};
+    const loginHeld = new Promise<void>((resolve) => (releaseLogin = resolve));
+    await page.route('**/demos/login', async (route) => {
+      await loginHeld;
+      await route.continue();
+    });
     await page.goto(`/public/demosRedirect?demo=${demo}`);
     await expect(page.getByText('Redirecting...')).toBeVisible();
+    releaseLogin();
     await page.waitForURL(/\/demos\/$/);
 
     await expect(page.getByText(agent).first()).toBeVisible();
@@ -60,6 +68,23 @@ test('two demo visitors do not share a session', async ({ browser }) => {
   expect(await userOf(a)).not.toBe(await userOf(b));
   await first.close();
   await second.close();
+});
+
+test('a demo session cookie opens nothing outside /demos', async ({ page, context }) => {
+  await page.goto('/public/demosRedirect?demo=customerservicedemo');
+  await page.waitForURL(/\/demos\/$/);
+  const demoCookie = (await context.cookies()).find((c) => c.name === 'cadre_demo_session');
+  expect(demoCookie?.path).toBe('/demos');
+  expect(demoCookie?.httpOnly).toBe(true);
+  expect((await page.request.get('/demos/session')).status()).toBe(200);
+
+  // Sent on purpose to the signed-in chat service and the API, under both cookie names.
+  const value = demoCookie!.value;
+  const cookie = `cadre_demo_session=${value}; cadre_chat_session=${value}`;
+  const chat = await page.request.get('/chainlit/session', { headers: { cookie } });
+  expect(chat.status()).toBe(401);
+  const api = await page.request.get('/backend/api/v1/agents/', { headers: { cookie } });
+  expect(api.status()).toBe(401);
 });
 
 test("'Invalid Demo' for any other demo name, and no demo session", async ({ page }) => {

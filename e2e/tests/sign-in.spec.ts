@@ -1,9 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { ACCESS_CODE, enterAccessCode } from '../support/sign-in.ts';
+import {
+  ACCESS_CODE,
+  enterAccessCode,
+  freshEmail,
+  signUpAtProvider,
+  TEST_PASSWORD,
+} from '../support/sign-in.ts';
 
 test('a new visitor passes the access code, signs up, stays signed in and logs out', async ({ page }) => {
-  const email = `person-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const password = 'a long enough password';
   const cspViolations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -25,11 +29,7 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
   expect(new URL(page.url()).pathname).toMatch(/^\/idp\/interaction\//);
   expect(await page.evaluate(() => localStorage.getItem('passwordSignedIn'))).toBe('true');
 
-  await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.getByLabel('Name').fill('E2E Person');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await signUpAtProvider(page, { name: 'E2E Person', email: freshEmail(), password: TEST_PASSWORD });
 
   // Back in the app, signed in, on the info page with the sidebar.
   await expect(page).toHaveURL(/\/info$/);
@@ -48,6 +48,8 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
 
   // Another protected page.
   await page.goto('/agents');
+  // The reload signs in again through the provider: wait until the shell is back before moving on.
+  await expect(page.getByRole('heading', { name: 'Agents', level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/agents\/?$/);
   await page.goto('/info');
   await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
@@ -62,9 +64,37 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
   await page.getByRole('button', { name: 'Log Out' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Logout' }).click();
 
-  // The provider session has ended: a protected page sends the person to sign in again.
-  await page.waitForURL((url) => !url.pathname.startsWith('/idp/session'));
+  // The provider session has ended: the logout redirect (/) is protected and leads to sign-in, and
+  // so does any other protected page.
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await page.goto('/info');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   expect(cspViolations).toEqual([]);
+});
+
+test('a returning person signs in with their account; a wrong password is refused with a clear error', async ({
+  page,
+}) => {
+  const email = freshEmail('returning');
+  await page.goto('/info');
+  await enterAccessCode(page, ACCESS_CODE);
+  await signUpAtProvider(page, { name: 'Returning Person', email, password: TEST_PASSWORD });
+  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+
+  // The access-code flag survives logging out; the provider asks for the account again.
+  await page.goto('/agents');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('not the password at all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The email or password is incorrect.');
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
 });

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.env).toBe('production');
     expect(config.port).toBe(8080);
+    expect(config.auth.signUpsPerHour).toBe(10);
     expect(config.publicUrl).toBe('http://localhost:8080');
     expect(config.dataDir).toBe(path.resolve('./data'));
     expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('./data/cadre.sqlite') });

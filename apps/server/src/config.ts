@@ -55,6 +55,8 @@ const envSchema = z
     OIDC_AUDIENCE: optionalString,
     OIDC_REDIRECT_URI: optionalUrl,
     OIDC_LOGOUT_REDIRECT_URI: optionalUrl,
+    // Accounts the built-in provider lets one client address create per hour.
+    IDP_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     // The beta access-code gate: comma-separated codes; none means one is generated into the data folder.
     BETA_ACCESS_CODES: z.string().optional(),
 
@@ -182,6 +184,8 @@ export interface Config {
     logoutRedirectUri: string;
     /** True when the issuer is the built-in provider served by this process at /idp. */
     builtInIssuer: boolean;
+    /** Sign-ups at the built-in provider allowed per client address per hour (IDP_SIGNUPS_PER_HOUR). */
+    signUpsPerHour: number;
   };
   /**
    * Codes the access-code gate accepts (BETA_ACCESS_CODES). Empty means none is configured: the
@@ -292,6 +296,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       redirectUri: env.OIDC_REDIRECT_URI ?? publicUrl,
       logoutRedirectUri: env.OIDC_LOGOUT_REDIRECT_URI ?? publicUrl,
       builtInIssuer: env.OIDC_ISSUER === undefined,
+      signUpsPerHour: env.IDP_SIGNUPS_PER_HOUR,
     },
     accessCodes: (env.BETA_ACCESS_CODES ?? '')
       .split(',')

@@ -359,3 +359,43 @@ describe('built-in identity provider', () => {
     }
   });
 });
+
+describe('sign-up limit per client address (IDP_SIGNUPS_PER_HOUR)', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ IDP_SIGNUPS_PER_HOUR: '2' });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  it('answers 429 with Retry-After once an address has created the configured number of accounts', async () => {
+    const limitedHost = new URL(limited.config.publicUrl).host;
+    const signUpFrom = async (address: string, email: string) => {
+      const browser = new Browser(limited.app, limitedHost, address);
+      const start = await browser.request(
+        'GET',
+        authorizeUrl(limited.config, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+      );
+      const uid = uidFrom(String(start.headers.location));
+      return browser.request('POST', `/idp/interaction/${uid}/signup`, {
+        name: 'Limit Test',
+        email,
+        password,
+      });
+    };
+    expect((await signUpFrom('10.0.0.21', 'one@example.com')).statusCode).toBe(303);
+    expect((await signUpFrom('10.0.0.21', 'two@example.com')).statusCode).toBe(303);
+    const third = await signUpFrom('10.0.0.21', 'three@example.com');
+    expect(third.statusCode).toBe(429);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect((await signUpFrom('10.0.0.22', 'four@example.com')).statusCode).toBe(303);
+    const emails = await limited.db.kysely.selectFrom('idp_accounts').select('email').execute();
+    expect(emails.map((row) => row.email).sort()).toEqual([
+      'four@example.com',
+      'one@example.com',
+      'two@example.com',
+    ]);
+  });
+});

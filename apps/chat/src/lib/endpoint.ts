@@ -11,8 +11,20 @@ export interface ChatEndpoint {
   linkTarget: '_top' | '_blank';
 }
 
+/**
+ * The frame is one build served at two mounts: `/chainlit/` (signed-in users) and `/demos/` (the
+ * public demos, with their own cookie and API). It talks to the mount it was loaded from.
+ */
+export function frameBaseUrl(pathname: string): '/chainlit' | '/demos' {
+  return pathname === '/demos' || pathname.startsWith('/demos/') ? '/demos' : '/chainlit';
+}
+
 export function frameEndpoint(): ChatEndpoint {
-  return { baseUrl: '/chainlit', servicesUrl: `${window.location.origin}/services`, linkTarget: '_top' };
+  return {
+    baseUrl: frameBaseUrl(window.location.pathname),
+    servicesUrl: `${window.location.origin}/services`,
+    linkTarget: '_top',
+  };
 }
 
 export function copilotEndpoint(chainlitServer: string, accessToken: string | undefined): ChatEndpoint {

@@ -22,7 +22,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,6 +29,7 @@ import type { AppDeps } from '../../app.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { chatRoutes, type ChatModuleOptions } from '../chat/routes.ts';
+import { defaultChatDist } from '../chat/static.ts';
 import { isDemoName } from './catalog.ts';
 import { createDemoService } from './service.ts';
 
@@ -48,8 +48,6 @@ export interface DemoModuleOptions {
 }
 
 export type DemoPluginOptions = AppDeps & DemoModuleOptions;
-
-const defaultChatDist = () => fileURLToPath(new URL('../../../../chat/dist', import.meta.url));
 
 const FRAME_CSP = [
   "default-src 'self'",

@@ -30,7 +30,7 @@ const originOf = (url: string) => new URL(url).origin;
  */
 export async function createIdentity({ config, db, vault }: AppDeps): Promise<Identity> {
   const keys = await loadIdentityKeys(db, vault);
-  const accounts = createAccountService(db);
+  const accounts = createAccountService(db, { signUpsPerAddress: config.auth.signUpsPerHour });
   const { issuer, clientId, audience, redirectUri, logoutRedirectUri } = config.auth;
   const appOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri)]);
 

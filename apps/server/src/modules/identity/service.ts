@@ -19,6 +19,7 @@ export const SIGN_IN_LIMITS = {
   delayBaseMs: 100,
   delayCapMs: 3_200,
 };
+/** Sign-ups per client address in one window; the count is configurable (IDP_SIGNUPS_PER_HOUR). */
 export const SIGN_UP_LIMIT = { perAddress: 10, windowSeconds: 60 * 60 };
 
 export type FieldErrors = Partial<Record<'email' | 'password' | 'name', string>>;
@@ -38,7 +39,10 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** The built-in provider's accounts: sign-up, sign-in with lockout, claims for tokens. */
-export function createAccountService(db: Db) {
+export function createAccountService(
+  db: Db,
+  limits: { signUpsPerAddress: number } = { signUpsPerAddress: SIGN_UP_LIMIT.perAddress },
+) {
   const accounts = createAccountRepository(db);
   return {
     findBySubject: (subject: string) => accounts.findBySubject(subject),
@@ -88,7 +92,7 @@ export function createAccountService(db: Db) {
       if (Object.keys(errors).length) return { ok: false, reason: 'invalid', errors };
 
       const limit = await hitRateLimit(db, `idp-signup:address:${input.address}`, {
-        limit: SIGN_UP_LIMIT.perAddress,
+        limit: limits.signUpsPerAddress,
         windowSeconds: SIGN_UP_LIMIT.windowSeconds,
       });
       if (!limit.allowed) return { ok: false, reason: 'locked', retryAfterSeconds: limit.retryAfterSeconds };

@@ -22,6 +22,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FiInfo } from 'react-icons/fi';
+import { ApiError } from '../../../api/api-error';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import {
@@ -52,8 +53,12 @@ export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolP
   return <EditAgent agentId={agentId} toolPicker={toolPicker} />;
 }
 
+/** A 4xx answer will not change on its own: no retry (a missing agent shows at once). */
+const retryUnlessClientError = (failures: number, error: unknown) =>
+  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 1;
+
 function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
-  const agent = useQuery(getAgentOptions(agentId));
+  const agent = useQuery({ ...getAgentOptions(agentId), retry: retryUnlessClientError });
   if (agent.isPending) {
     return (
       <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">
@@ -70,14 +75,34 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     );
   }
   if (agent.isError) {
+    const missing = agent.error instanceof ApiError && agent.error.status === 404;
     return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Title>Error loading the agent.</Alert.Title>
-        <Button size="sm" variant="outline" ms="auto" asChild>
-          <Link to="/agents">Back to agents</Link>
-        </Button>
-      </Alert.Root>
+      <Stack gap="6">
+        <Heading as="h1" size="2xl">
+          {missing ? 'Agent not found' : 'Edit agent'}
+        </Heading>
+        <Alert.Root status={missing ? 'warning' : 'error'}>
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{missing ? 'This agent does not exist.' : 'Error loading the agent.'}</Alert.Title>
+            <Alert.Description>
+              {missing
+                ? 'It may have been deleted, or the link is wrong.'
+                : 'The agent could not be loaded. Try again in a moment.'}
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+        <HStack gap="3">
+          {!missing && (
+            <Button colorPalette="brand" onClick={() => void agent.refetch()} loading={agent.isFetching}>
+              Try again
+            </Button>
+          )}
+          <Button variant="outline" asChild>
+            <Link to="/agents">Back to agents</Link>
+          </Button>
+        </HStack>
+      </Stack>
     );
   }
   return <AgentForm key={agent.data.id} agent={agent.data} toolPicker={toolPicker} />;

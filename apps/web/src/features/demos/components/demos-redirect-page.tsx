@@ -41,9 +41,12 @@ export function DemosRedirectPage({
           <Text fontSize="lg">{DEMO_TEXT.redirecting}</Text>
         </Stack>
       ) : (
-        <Heading as="h1" size="2xl" role="alert">
-          {DEMO_TEXT.invalid}
-        </Heading>
+        // The alert wraps the heading so that it stays a heading for assistive technology.
+        <div role="alert">
+          <Heading as="h1" size="2xl">
+            {DEMO_TEXT.invalid}
+          </Heading>
+        </div>
       )}
     </Center>
   );

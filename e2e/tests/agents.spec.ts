@@ -1,0 +1,195 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signUpAndSignIn } from '../support/sign-in.ts';
+
+/**
+ * The agents list and form (spec sections 2, 4, 5, 8) through the real server, as a new person:
+ * the empty state, create (with the blank-field rule), edit, duplicate, delete and search.
+ */
+
+const rows = (page: Page) => page.getByTestId('agent-row');
+const rowOf = (page: Page, name: string) =>
+  rows(page).filter({ has: page.getByRole('cell', { name, exact: true }) });
+
+async function openActions(page: Page, name: string, item: 'Edit' | 'Duplicate' | 'Delete') {
+  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+async function createAgent(page: Page, name: string, description: string) {
+  await page.getByRole('link', { name: 'Create New Agent' }).click();
+  await expect(page).toHaveURL(/\/agents\/create$/);
+  await page.getByRole('textbox', { name: 'Name' }).fill(name);
+  await page.getByRole('textbox', { name: 'Description' }).fill(description);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Agent Created').last()).toBeVisible();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await expect(rowOf(page, name)).toBeVisible();
+}
+
+test('a person creates, edits, duplicates, searches and deletes agents', async ({ page }) => {
+  await signUpAndSignIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agents' }).click();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+
+  // A new account has no agents: the empty state points to the form.
+  await expect(page.getByText('No agents found.')).toBeVisible();
+  await page.getByRole('link', { name: 'Create an agent!' }).click();
+  await expect(page).toHaveURL(/\/agents\/create$/);
+  await expect(page.getByRole('heading', { name: 'Create Agent' })).toBeVisible();
+
+  // Blank name and description: the error toast, and the form stays.
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Name/Description Required')).toBeVisible();
+  await expect(page).toHaveURL(/\/agents\/create$/);
+  // Whitespace only is blank too.
+  await page.getByRole('textbox', { name: 'Name' }).fill('   ');
+  await page.getByRole('textbox', { name: 'Description' }).fill('Answers questions about the weather');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Name/Description Required').last()).toBeVisible();
+  await expect(page).toHaveURL(/\/agents\/create$/);
+
+  await page.getByRole('textbox', { name: 'Name' }).fill('Weather Helper');
+  await page.getByRole('textbox', { name: 'Guidelines' }).fill('Answer in one short paragraph.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Agent Created')).toBeVisible();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  const weather = rowOf(page, 'Weather Helper');
+  await expect(weather).toBeVisible();
+  await expect(weather).toContainText('Answers questions about the weather');
+  await expect(weather.getByRole('button', { name: '0 Tools of Weather Helper' })).toBeVisible();
+
+  // Edit: the form is filled with the saved agent; the new description is saved.
+  await openActions(page, 'Weather Helper', 'Edit');
+  await expect(page).toHaveURL(/\/agents\/\d+\/edit$/);
+  await expect(page.getByRole('heading', { name: 'Edit Weather Helper' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Guidelines' })).toHaveValue(
+    'Answer in one short paragraph.',
+  );
+  await page.getByRole('textbox', { name: 'Description' }).fill('Forecasts for any city');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Agent Updated')).toBeVisible();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await expect(weather).toContainText('Forecasts for any city');
+
+  // The change was stored: a reload shows it.
+  await page.reload();
+  await expect(rowOf(page, 'Weather Helper')).toContainText('Forecasts for any city');
+
+  // Duplicate: '{name} (Copy)' with the same description.
+  await openActions(page, 'Weather Helper', 'Duplicate');
+  await expect(page.getByText('Agent created successfully.')).toBeVisible();
+  const copy = rowOf(page, 'Weather Helper (Copy)');
+  await expect(copy).toBeVisible();
+  await expect(copy).toContainText('Forecasts for any city');
+  await expect(rows(page)).toHaveCount(2);
+
+  // The copy has no guidelines.
+  await openActions(page, 'Weather Helper (Copy)', 'Edit');
+  await expect(page.getByRole('heading', { name: 'Edit Weather Helper (Copy)' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Guidelines' })).toHaveValue('');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+
+  // A third agent, then search narrows the list.
+  await createAgent(page, 'Mail Sorter', 'Files incoming mail into folders');
+  await expect(rows(page)).toHaveCount(3);
+  const search = page.getByRole('searchbox', { name: 'Search agents' });
+  await search.fill('mail');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rowOf(page, 'Mail Sorter')).toBeVisible();
+  await search.fill('forecasts');
+  await expect(rows(page)).toHaveCount(2);
+  await search.fill('zzzqqq');
+  await expect(rows(page)).toHaveCount(0);
+  await expect(page.getByText('No agents found.')).toBeVisible();
+  await search.fill('');
+  await expect(rows(page)).toHaveCount(3);
+
+  // Delete asks first; Cancel keeps the agent.
+  await openActions(page, 'Weather Helper (Copy)', 'Delete');
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('Weather Helper (Copy)');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(rows(page)).toHaveCount(3);
+
+  await openActions(page, 'Weather Helper (Copy)', 'Delete');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Agent deleted successfully.')).toBeVisible();
+  await expect(rowOf(page, 'Weather Helper (Copy)')).toHaveCount(0);
+  await expect(rows(page)).toHaveCount(2);
+  await page.reload();
+  await expect(rows(page)).toHaveCount(2);
+});
+
+test('leaving the form with unsaved changes asks first', async ({ page }) => {
+  await signUpAndSignIn(page);
+  await page.goto('/agents/create');
+  await page.getByRole('textbox', { name: 'Name' }).fill('Half-written agent');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog.getByText('Discard changes?')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(page).toHaveURL(/\/agents\/create$/);
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Half-written agent');
+
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await expect(page.getByText('No agents found.')).toBeVisible();
+});
+
+test('tools from a registered service are added to an agent, grouped by app, and removed', async ({
+  page,
+}) => {
+  await signUpAndSignIn(page);
+
+  // Register the built-in Calculator (no authentication) on /services.
+  await page.goto('/services');
+  const calculator = page.getByTestId('service-card').filter({ hasText: 'Calculator' });
+  await calculator.getByRole('button', { name: 'Register Service Calculator' }).click();
+  await expect(page.getByText('Service Registered Successfully').first()).toBeVisible();
+  await expect(calculator.getByRole('button', { name: 'Disconnect Service Calculator' })).toBeVisible();
+
+  await page.goto('/agents/create');
+  await expect(page.getByRole('heading', { name: 'Active Services' })).toBeVisible();
+  await expect(page.getByText('Click on a service below to view and add tools.')).toBeVisible();
+  await page.getByRole('button', { name: 'Calculator' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Actions for Calculator' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Add Add', exact: true })).toBeVisible();
+  // Fuzzy search on the display name.
+  await dialog.getByRole('searchbox', { name: 'Search actions...' }).fill('multply');
+  await expect(dialog.getByRole('button', { name: 'Add Multiply' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Add Subtract' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Add Multiply' }).click();
+  await expect(page.getByText('Action added').first()).toBeVisible();
+  await expect(page.getByText('Multiply added to agent')).toBeVisible();
+  await dialog.getByRole('searchbox', { name: 'Search actions...' }).fill('');
+  await dialog.getByRole('button', { name: 'Add Divide' }).click();
+  await expect(page.getByText('Divide added to agent')).toBeVisible();
+  // Adding a selected tool again changes nothing.
+  await dialog.getByRole('button', { name: 'Add Multiply' }).click();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  const selected = page.getByTestId('selected-tools');
+  await expect(selected.getByText('Calculator', { exact: true })).toBeVisible();
+  await expect(selected.getByRole('button', { name: /^Remove / })).toHaveCount(2);
+
+  await selected.getByRole('button', { name: 'Remove Divide' }).click();
+  await expect(selected.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+  await expect(selected.getByText('Divide')).toHaveCount(0);
+
+  await page.getByRole('textbox', { name: 'Name' }).fill('Bookkeeper');
+  await page.getByRole('textbox', { name: 'Description' }).fill('Does sums');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Agent Created')).toBeVisible();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  await page.getByRole('button', { name: '1 Tools of Bookkeeper' }).click();
+  const tools = page.getByRole('dialog');
+  await expect(tools.getByText('Multiply')).toBeVisible();
+  await expect(tools.getByText('Divide')).toHaveCount(0);
+});
