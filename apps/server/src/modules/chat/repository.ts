@@ -229,6 +229,12 @@ export function createChatRepository(db: Db) {
       }));
     },
 
+    /** Whether a message id is taken by anyone (client-chosen ids must not collide). */
+    async messageIdExists(messageId: string): Promise<boolean> {
+      const row = await k.selectFrom('messages').select('id').where('id', '=', messageId).executeTakeFirst();
+      return row !== undefined;
+    },
+
     async insertMessage(threadId: string, message: StoredMessage) {
       await k
         .insertInto('messages')

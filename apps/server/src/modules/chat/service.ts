@@ -2,6 +2,7 @@ import { createUIMessageStream, type UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { ChatAudit } from './audit.ts';
+import type { HostFunctionBridge } from './host-functions.ts';
 import type { ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type AgentRow, type ChatRepository } from './repository.ts';
 import { argsHash, canonicalJson, type StoredMessage, type ToolPart } from './runtime/messages.ts';
@@ -16,7 +17,12 @@ export interface ChatServiceDeps {
   selection: ModelSelection;
   limits: Omit<RunLimits, 'approvalTtlMs'> & { approvalTtlMs?: number };
   audit: ChatAudit;
+  /** The copilot's host-page function bridge (shared with the `/fn-results` route). */
+  hostFunctions?: HostFunctionBridge;
 }
+
+/** How the principal came in: the frame's cookie session or the copilot widget's token. */
+export type ChatVia = 'cookie' | 'copilot';
 
 interface ActiveRun {
   userId: number;
@@ -67,6 +73,7 @@ export function createChatService(deps: ChatServiceDeps) {
     prelude?: UIMessageChunk[];
     runId?: string;
     mode?: 'interactive' | 'unattended';
+    via?: ChatVia;
   }): ReadableStream<UIMessageChunk> {
     const runId = args.runId ?? crypto.randomUUID();
     const controller = new AbortController();
@@ -98,6 +105,7 @@ export function createChatService(deps: ChatServiceDeps) {
             signal: controller.signal,
             write: (chunk) => writer.write(chunk),
             mode: args.mode,
+            hostFunctions: args.via === 'copilot' ? deps.hostFunctions : undefined,
           });
           await repo.touchThread(args.userId, args.threadId);
           await audit({
@@ -187,6 +195,14 @@ export function createChatService(deps: ChatServiceDeps) {
       threadId?: string;
       text?: string;
       regenerate?: boolean;
+      /**
+       * Edit-and-resend (useChat `sendMessage({text, messageId})`): the id of the thread's LAST user
+       * message, which is replaced by `text`; the answers after it are dropped.
+       */
+      editMessageId?: string;
+      /** The id the client gave the new user message, kept when it is free so a later edit finds it. */
+      clientMessageId?: string;
+      via?: ChatVia;
       signal: AbortSignal;
     }): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
       const { userId, agentId } = input;
@@ -195,7 +211,7 @@ export function createChatService(deps: ChatServiceDeps) {
       let thread = await repo.findThread(userId, agentId, threadId);
       if (!thread) {
         if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
-        if (input.regenerate) throw notFound('Thread not found');
+        if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
         const name = (input.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'New chat';
         thread = await repo.createThread({ id: threadId, userId, agentId, name });
         await audit({ userId, action: 'chat.thread.created', objectType: 'thread', objectId: threadId });
@@ -239,11 +255,39 @@ export function createChatService(deps: ChatServiceDeps) {
         const dropped = history.slice(lastUser + 1).map((m) => m.id);
         await repo.deleteMessages(userId, threadId, dropped);
         history = history.slice(0, lastUser + 1);
+      } else if (input.editMessageId !== undefined) {
+        const text = (input.text ?? '').trim();
+        if (!text) throw new HttpError(422, 'The message is empty');
+        const lastUser = history.findLastIndex((m) => m.role === 'user');
+        const edited = history[lastUser];
+        if (!edited || edited.id !== input.editMessageId) {
+          throw new HttpError(409, 'Only the last message you sent can be edited');
+        }
+        edited.parts = [{ type: 'text', text }];
+        await repo.updateMessage(userId, threadId, {
+          id: edited.id,
+          parts: edited.parts,
+          status: 'complete',
+        });
+        await repo.deleteMessages(
+          userId,
+          threadId,
+          history.slice(lastUser + 1).map((m) => m.id),
+        );
+        history = history.slice(0, lastUser + 1);
+        await audit({
+          userId,
+          action: 'chat.message.edited',
+          objectType: 'thread',
+          objectId: threadId,
+          detail: { messageId: edited.id },
+        });
       } else {
         const text = (input.text ?? '').trim();
         if (!text) throw new HttpError(422, 'The message is empty');
+        const wanted = input.clientMessageId;
         const userMessage: StoredMessage = {
-          id: crypto.randomUUID(),
+          id: wanted && !(await repo.messageIdExists(wanted)) ? wanted : crypto.randomUUID(),
           role: 'user',
           parts: [{ type: 'text', text }],
           status: 'complete',
@@ -267,6 +311,7 @@ export function createChatService(deps: ChatServiceDeps) {
         history,
         message: assistant,
         signal: input.signal,
+        via: input.via,
       });
       return { threadId, stream };
     },
@@ -353,6 +398,7 @@ export function createChatService(deps: ChatServiceDeps) {
       toolCallId?: string;
       args?: unknown;
       reason?: string;
+      via?: ChatVia;
       signal: AbortSignal;
     }): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
       const { userId, agentId, approvalId } = input;
@@ -487,6 +533,7 @@ export function createChatService(deps: ChatServiceDeps) {
         signal: input.signal,
         prelude,
         runId: approval.run_id,
+        via: input.via,
       });
       return { threadId: thread.id, stream };
     },

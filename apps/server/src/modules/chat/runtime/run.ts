@@ -12,6 +12,7 @@ import { LlmError, toLlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { AgentRow, ChatRepository } from '../repository.ts';
 import type { ChatAuditEvent } from '../audit.ts';
+import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import { argsHash, canonicalJson, toModelMessages, type StoredMessage, type ToolPart } from './messages.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 
@@ -44,6 +45,11 @@ export interface RunContext {
    * the owner allowed unattended writes for this agent, and are refused otherwise.
    */
   mode?: 'interactive' | 'unattended';
+  /**
+   * Copilot runs only: the bridge to the embedding page; adds the `call_host_function` tool (no
+   * approval: the page's own listener decides what the function does).
+   */
+  hostFunctions?: HostFunctionBridge;
 }
 
 export type RunErrorCategory = LlmError['category'] | 'limit';
@@ -179,6 +185,38 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     });
   }
 
+  const builtinTitles = new Map<string, string>();
+  if (ctx.hostFunctions && !tools[HOST_FUNCTION_TOOL] && ctx.mode !== 'unattended') {
+    const hostTool = createHostFunctionTool(ctx.hostFunctions, {
+      userId: ctx.userId,
+      agentId: ctx.agent.id,
+      write: ctx.write,
+      signal: ctx.signal,
+    });
+    builtinTitles.set(HOST_FUNCTION_TOOL, 'Host page function');
+    tools[HOST_FUNCTION_TOOL] = {
+      ...hostTool,
+      execute: async (input: unknown, options: Parameters<NonNullable<typeof hostTool.execute>>[1]) => {
+        toolCalls += 1;
+        if (toolCalls > limits.maxToolCallsPerTurn) {
+          throw new ToolFailure(
+            `Tool-call limit for this turn (${limits.maxToolCallsPerTurn}) reached; the tool was not run.`,
+            'limit',
+          );
+        }
+        const started = performance.now();
+        try {
+          return await hostTool.execute!(input, options);
+        } catch (error) {
+          throw new ToolFailure(error instanceof Error ? error.message : 'The page function failed.', 'host');
+        } finally {
+          durations.set(options.toolCallId, Math.round(performance.now() - started));
+        }
+      },
+    };
+  }
+  const known = (toolName: string) => byName.has(toolName) || builtinTitles.has(toolName);
+
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
 
@@ -233,7 +271,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
             type: 'dynamic-tool',
             toolCallId: part.toolCallId,
             toolName: part.toolName,
-            title: agentTool?.displayName,
+            title: agentTool?.displayName ?? builtinTitles.get(part.toolName),
             state: 'input-available',
             input: part.input ?? {},
             toolMetadata: {
@@ -282,7 +320,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
         }
         case 'tool-error': {
           const toolPart = findTool(part.toolCallId);
-          const text = toolErrorText(part.error, part.toolName, byName.has(part.toolName));
+          const text = toolErrorText(part.error, part.toolName, known(part.toolName));
           if (toolPart) {
             toolPart.state = 'output-error';
             toolPart.errorText = text;
@@ -296,7 +334,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
           });
           await ctx.audit({
             userId: ctx.userId,
-            action: byName.has(part.toolName) ? 'chat.tool.failed' : 'chat.tool.refused',
+            action: known(part.toolName) ? 'chat.tool.failed' : 'chat.tool.refused',
             objectType: 'action',
             objectId: String(toolPart?.toolMetadata.actionId ?? ''),
             detail: {
