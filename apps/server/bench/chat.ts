@@ -34,7 +34,6 @@ async function startFakeOpenAi() {
   let requests = 0;
   const server = http.createServer((req, res) => {
     let body = '';
-    console.log('upstream req', performance.now() - ((globalThis as any).T0 ?? 0));
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -42,7 +41,6 @@ async function startFakeOpenAi() {
         return;
       }
       requests += 1;
-      console.log('upstream got body', performance.now() - ((globalThis as any).T0 ?? 0));
       const { model } = JSON.parse(body) as { model: string };
       const id = `chatcmpl-${requests}`;
       const created = Math.floor(Date.now() / 1000);

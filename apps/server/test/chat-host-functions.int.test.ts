@@ -82,7 +82,8 @@ describe('copilot host-page functions', () => {
 
   it('suggests the host-function prompt in the copilot only', async () => {
     const viaCopilot = await fetch(`${base}/chainlit/session`, { headers: copilot(alice, aliceAgent) });
-    expect((await viaCopilot.json()).agent.suggestedPrompts).toContain(PROMPT);
+    const info = (await viaCopilot.json()) as { agent: { suggestedPrompts: string[] } };
+    expect(info.agent.suggestedPrompts).toContain(PROMPT);
     const cookie = await h.signIn(alice, aliceAgent);
     const viaFrame = await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers: cookie });
     expect(viaFrame.json().agent.suggestedPrompts).not.toContain(PROMPT);
