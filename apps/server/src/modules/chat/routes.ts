@@ -267,8 +267,8 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   }
 
   /** Chat turns cost model tokens: one user gets CHAT_TURNS_PER_MINUTE, then 429 with Retry-After. */
-  async function limitTurns(userId: number) {
-    const hit = await hitRateLimit(db, `chat-turn:${userId}`, {
+  async function limitTurns(userId: number, on: Pick<typeof db, 'kysely'> = db) {
+    const hit = await hitRateLimit(on, `chat-turn:${userId}`, {
       limit: config.llm.turnsPerMinute,
       windowSeconds: 60,
     });
@@ -525,7 +525,6 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     async (request, reply) => {
       const { userId, agentId, via } = principalOf(request);
-      await limitTurns(userId);
       const body = request.body;
       const regenerate = body.trigger === 'regenerate-message';
       const lastUser = lastUserMessage(body.messages);
@@ -540,6 +539,8 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
         editMessageId: !regenerate ? body.messageId : undefined,
         clientMessageId: lastUser?.id,
         via,
+        // Counted in the commit that stores the turn: one commit before the first token.
+        rateLimit: (trx) => limitTurns(userId, trx),
         signal: disconnectSignal(reply),
       });
       return sendStream(reply, stream, threadId);

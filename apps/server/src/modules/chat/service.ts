@@ -106,14 +106,18 @@ export function createChatService(deps: ChatServiceDeps) {
             write: (chunk) => writer.write(chunk),
             mode: args.mode,
             hostFunctions: args.via === 'copilot' ? deps.hostFunctions : undefined,
-          });
-          await repo.touchThread(args.userId, args.threadId);
-          await audit({
-            userId: args.userId,
-            action: 'chat.run.finished',
-            objectType: 'thread',
-            objectId: args.threadId,
-            detail: { runId, status: outcome.status, errorCategory: outcome.errorCategory ?? null },
+            // Recorded in the commit of the run's last save.
+            finalize: (trx, outcome) =>
+              audit(
+                {
+                  userId: args.userId,
+                  action: 'chat.run.finished',
+                  objectType: 'thread',
+                  objectId: args.threadId,
+                  detail: { runId, status: outcome.status, errorCategory: outcome.errorCategory ?? null },
+                },
+                trx,
+              ),
           });
           if (!controller.signal.aborted) {
             writer.write({
@@ -203,26 +207,42 @@ export function createChatService(deps: ChatServiceDeps) {
       /** The id the client gave the new user message, kept when it is free so a later edit finds it. */
       clientMessageId?: string;
       via?: ChatVia;
+      /** Counts the turn against the user's limit in the same commit as its rows (429 rolls back). */
+      rateLimit?: (trx: Pick<Db, 'kysely'>) => Promise<void>;
       signal: AbortSignal;
     }): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
       const { userId, agentId } = input;
       const agent = await requireAgent(userId, agentId);
       const threadId = input.threadId ?? crypto.randomUUID();
-      let thread = await repo.findThread(userId, agentId, threadId);
-      if (!thread) {
+      const existing = await repo.findThread(userId, agentId, threadId);
+      // A new thread is stored with the turn's first messages, in one transaction.
+      let newThread: { userId: number; agentId: number; name: string } | undefined;
+      if (!existing) {
         if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
         if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
         const name = (input.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'New chat';
-        thread = await repo.createThread({ id: threadId, userId, agentId, name });
-        await audit({ userId, action: 'chat.thread.created', objectType: 'thread', objectId: threadId });
+        newThread = { userId, agentId, name };
       }
       for (const run of active.values()) {
         if (run.threadId === threadId && run.userId === userId) {
           throw new HttpError(409, 'A run is already in progress in this thread; stop it first');
         }
       }
-      let history = await repo.listMessages(userId, threadId);
-      const lapsed = await repo.expirePendingApprovals(userId, threadId);
+      // The rate limit counts in the commit that stores the turn, unless the turn changes stored
+      // rows first (edit, regenerate, lapsing approvals): then it counts before anything changes.
+      const plainAppend = !input.regenerate && input.editMessageId === undefined;
+      let rateLimitInTurn = input.rateLimit;
+      if (
+        existing &&
+        input.rateLimit &&
+        !(plainAppend && !(await repo.hasPendingApprovals(userId, threadId)))
+      ) {
+        await input.rateLimit(deps.db);
+        rateLimitInTurn = undefined;
+      }
+      let history = existing ? await repo.listMessages(userId, threadId) : [];
+      const lapsed = existing ? await repo.expirePendingApprovals(userId, threadId) : [];
+      const rows: StoredMessage[] = [];
       if (lapsed.length > 0) {
         for (const message of history) {
           let changed = false;
@@ -293,7 +313,7 @@ export function createChatService(deps: ChatServiceDeps) {
           status: 'complete',
           createdAt: laterThan(history.at(-1)?.createdAt),
         };
-        await repo.insertMessage(threadId, userMessage);
+        rows.push(userMessage);
         history = [...history, userMessage];
       }
       const assistant: StoredMessage = {
@@ -303,7 +323,27 @@ export function createChatService(deps: ChatServiceDeps) {
         status: 'streaming',
         createdAt: laterThan(history.at(-1)?.createdAt),
       };
-      await repo.insertMessage(threadId, assistant);
+      rows.push(assistant);
+      try {
+        // One commit before the first token: the rate limit, the new thread and its audit event,
+        // and the turn's messages.
+        await repo.insertTurn(threadId, newThread, rows, async (trx) => {
+          await rateLimitInTurn?.({ kysely: trx });
+          if (newThread) {
+            await audit(
+              { userId, action: 'chat.thread.created', objectType: 'thread', objectId: threadId },
+              trx,
+            );
+          }
+        });
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        // Two first turns raced for the same new thread id: the later one is refused.
+        if (newThread && (await repo.threadIdExists(threadId))) {
+          throw new HttpError(409, 'A run is already in progress in this thread; stop it first');
+        }
+        throw error;
+      }
       const stream = streamRun({
         userId,
         agent,

@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Kysely } from 'kysely';
 import {
   jsonSchema,
   stepCountIs,
@@ -8,6 +9,7 @@ import {
   type ToolSet,
   type UIMessageChunk,
 } from 'ai';
+import type { Database } from '../../../db/schema.ts';
 import { LlmError, toLlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { AgentRow, ChatRepository } from '../repository.ts';
@@ -50,6 +52,8 @@ export interface RunContext {
    * approval: the page's own listener decides what the function does).
    */
   hostFunctions?: HostFunctionBridge;
+  /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
+  finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
 
 export type RunErrorCategory = LlmError['category'] | 'limit';
@@ -113,8 +117,22 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const pendingApprovals: string[] = [];
   let errorCategory: RunErrorCategory | undefined;
   let errorText: string | undefined;
-  const save = (status: StoredMessage['status']) =>
-    ctx.repo.updateMessage(ctx.userId, ctx.threadId, { id: message.id, parts, status });
+  // Lets the chunks written so far reach the socket first: on SQLite a save is a blocking fsync.
+  const save = async (status: StoredMessage['status']) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await ctx.repo.updateMessage(ctx.userId, ctx.threadId, { id: message.id, parts, status });
+  };
+  /** The last save: the message, the thread's `updated_at` and `finalize`, in one commit. */
+  const finish = async (outcome: RunOutcome): Promise<RunOutcome> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await ctx.repo.finishRun(
+      ctx.userId,
+      ctx.threadId,
+      { id: message.id, parts, status: outcome.status },
+      ctx.finalize && ((trx) => ctx.finalize!(trx, outcome)),
+    );
+    return outcome;
+  };
 
   const fail = (category: RunErrorCategory, text: string) => {
     errorCategory = category;
@@ -131,8 +149,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     parts.push({ type: 'data-error', data: { category: problem.category, message: problem.message } });
     ctx.write({ type: 'data-error', data: { category: problem.category, message: problem.message } });
     ctx.write({ type: 'error', errorText: problem.message });
-    await save('error');
-    return { status: 'error', errorCategory: problem.category, pendingApprovals };
+    return finish({ status: 'error', errorCategory: problem.category, pendingApprovals });
   }
 
   const agentTools = await ctx.executor.listAgentTools(ctx.userId, ctx.agent.id);
@@ -241,6 +258,9 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     for await (const part of result.fullStream) {
       switch (part.type) {
         case 'start-step':
+          // The previous step (its tool calls and results) is saved as the next one begins; the
+          // last step is saved when the run ends, so a one-step answer costs one commit.
+          if (stepsRun > 0) await save('streaming');
           stepsRun += 1;
           parts.push({ type: 'step-start' });
           ctx.write({ type: 'start-step' });
@@ -349,7 +369,6 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
         case 'finish-step':
           lastFinishReason = part.finishReason;
           ctx.write({ type: 'finish-step' });
-          await save('streaming');
           break;
         case 'error': {
           const error = toLlmError(part.error);
@@ -391,8 +410,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       p.errorText = 'The tool was not run: the turn was stopped.';
     }
   }
-  await save(status);
-  return { status, errorCategory, pendingApprovals };
+  return finish({ status, errorCategory, pendingApprovals });
 }
 
 async function requestApproval(ctx: RunContext, toolPart: ToolPart, agentTool: AgentTool, pending: string[]) {
