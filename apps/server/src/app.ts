@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { copilotTokenVerifier } from './modules/auth/copilot-token.ts';
 import { createToolsExecutor } from './modules/chat/tools-executor.ts';
 import { publicRoutes } from './modules/public/routes.ts';
+import { servicesRoutes } from './modules/services/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { createUsersService, type UsersService } from './modules/users/service.ts';
 import { registerWebApp } from './modules/web/routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, deps);
       await api.register(agentsRoutes, deps);
+      await api.register(servicesRoutes, deps);
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),

@@ -1,148 +1,36 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/errors.ts';
 import { hashState } from '../src/modules/tools/oauth2.ts';
 import { createVault, loadOrCreateKeyFile } from '../src/security/vault.ts';
-import { startFakeServer, type FakeServer } from './support/fake-http.ts';
+import {
+  GITHUB_CLIENT_SECRET as CLIENT_SECRET,
+  OAUTH_REDIRECT_URI as REDIRECT_URI,
+  startGithubOAuthServer,
+  type GithubOAuthServer,
+} from './support/oauth2-server.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { createUser } from './support/users.ts';
 
 /**
  * The generic OAuth2 client end to end against a real authorization server (oidc-provider 8) with
  * a confidential client, PKCE S256 required, and a fake GitHub API that accepts only the access
- * tokens that server issued.
+ * tokens that server issued (test/support/oauth2-server.ts).
  */
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-// oidc-provider ships no type declarations; the test uses a small typed view of it.
-interface OidcProvider {
-  callback(): (req: http.IncomingMessage, res: http.ServerResponse) => void;
-  interactionDetails(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-  ): Promise<{ params: Record<string, unknown> }>;
-  interactionFinished(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    result: unknown,
-    options: unknown,
-  ): Promise<void>;
-  Grant: new (init: { accountId: string; clientId: string }) => {
-    addOIDCScope(scope: string): void;
-    save(): Promise<string>;
-  };
-  AccessToken: { find(token: string): Promise<unknown> };
-}
-const loadProvider = async (): Promise<new (issuer: string, config: any) => OidcProvider> => {
-  const name = 'oidc-provider';
-  return ((await import(name)) as { default: new (issuer: string, config: any) => OidcProvider }).default;
-};
-
-const CLIENT_ID = 'cadre-github';
-const CLIENT_SECRET = 'client-secret-0123456789abcdef0123456789abcdef';
-const REDIRECT_URI = 'http://cadre.test/backend/api/v1/public/oauth2/callback/';
-
 describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
-  let issuer: string;
-  let provider: OidcProvider;
-  let authServer: http.Server;
-  let githubApi: FakeServer;
+  let oauth: GithubOAuthServer;
   let t: TestApp;
   let alice: number;
   let bob: number;
 
   beforeAll(async () => {
-    authServer = http.createServer();
-    await new Promise<void>((resolve) => authServer.listen(0, '127.0.0.1', resolve));
-    issuer = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
-    const Provider = await loadProvider();
-    provider = new Provider(issuer, {
-      clients: [
-        {
-          client_id: CLIENT_ID,
-          client_secret: CLIENT_SECRET,
-          redirect_uris: [REDIRECT_URI],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-          token_endpoint_auth_method: 'client_secret_post',
-        },
-      ],
-      pkce: { required: () => true, methods: ['S256'] },
-      scopes: ['openid', 'offline_access', 'repo'],
-      features: { devInteractions: { enabled: false } },
-      issueRefreshToken: async () => true,
-      findAccount: async (_ctx: unknown, id: string) => ({
-        accountId: id,
-        claims: async () => ({ sub: id }),
-      }),
-      cookies: { keys: ['test-cookie-key-0123456789'] },
-    });
-    const callback = provider.callback();
-    authServer.on('request', async (req, res) => {
-      if (req.url?.startsWith('/interaction/')) {
-        // The user signs in and consents: finish the interaction as the provider's account.
-        const details = await provider.interactionDetails(req, res);
-        const grant = new provider.Grant({
-          accountId: 'gh-user',
-          clientId: String(details.params.client_id),
-        });
-        grant.addOIDCScope(String(details.params.scope ?? ''));
-        const grantId = await grant.save();
-        await provider.interactionFinished(
-          req,
-          res,
-          { login: { accountId: 'gh-user' }, consent: { grantId } },
-          { mergeWithLastSubmission: false },
-        );
-        return;
-      }
-      callback(req, res);
-    });
-    githubApi = await startFakeServer(async (req) => {
-      const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-      const valid = token ? await provider.AccessToken.find(token) : undefined;
-      if (!valid) return { status: 401, json: { message: 'Bad credentials' } };
-      if (req.path === '/user/repos')
-        return {
-          json: [
-            {
-              full_name: 'gh-user/app',
-              description: 'An app',
-              private: false,
-              html_url: 'https://github.com/gh-user/app',
-            },
-          ],
-        };
-      if (req.path === '/repos/gh-user/app/issues' && req.method === 'POST') {
-        const body = JSON.parse(req.body) as { title: string };
-        return {
-          status: 201,
-          json: {
-            number: 7,
-            title: body.title,
-            state: 'open',
-            html_url: 'https://github.com/gh-user/app/issues/7',
-          },
-        };
-      }
-      return { status: 404, json: { message: 'Not Found' } };
-    });
+    oauth = await startGithubOAuthServer();
   });
   afterAll(async () => {
-    authServer?.closeAllConnections();
-    await new Promise((resolve) => authServer?.close(resolve));
-    await githubApi?.close();
+    await oauth?.close();
   });
   beforeEach(async () => {
-    t = await createTestApp({
-      EGRESS_ALLOW_PRIVATE: '127.0.0.1',
-      GITHUB_CLIENT_ID: CLIENT_ID,
-      GITHUB_CLIENT_SECRET: CLIENT_SECRET,
-      GITHUB_AUTHORIZE_URL: `${issuer}/auth`,
-      GITHUB_TOKEN_URL: `${issuer}/token`,
-      GITHUB_API_URL: githubApi.url,
-    });
+    t = await createTestApp({ EGRESS_ALLOW_PRIVATE: '127.0.0.1', ...oauth.env });
     alice = await createUser(t.db, 'alice');
     bob = await createUser(t.db, 'bob');
   });
@@ -159,28 +47,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
         .executeTakeFirstOrThrow()
     ).id;
 
-  /** Follows the authorization server's redirects like a browser until it lands on our callback. */
-  async function authorize(redirectUrl: string): Promise<URL> {
-    const cookies = new Map<string, string>();
-    let url = redirectUrl;
-    for (let i = 0; i < 10; i++) {
-      const res = await fetch(url, {
-        redirect: 'manual',
-        headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-      });
-      for (const c of res.headers.getSetCookie()) {
-        const [pair] = c.split(';');
-        const [name, ...value] = pair!.split('=');
-        cookies.set(name!, value.join('='));
-      }
-      const location = res.headers.get('location');
-      if (!location) throw new Error(`authorization stopped with HTTP ${res.status}: ${await res.text()}`);
-      const next = new URL(location, url);
-      if (next.toString().startsWith(REDIRECT_URI)) return next;
-      url = next.toString();
-    }
-    throw new Error('too many redirects');
-  }
+  const authorize = (redirectUrl: string) => oauth.authorize(redirectUrl);
 
   const connectionRows = () => t.db.kysely.selectFrom('connections').selectAll().execute();
 

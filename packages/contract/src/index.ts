@@ -5,3 +5,4 @@ export * from './chat.ts';
 export * from './agents.ts';
 export * from './users.ts';
 export * from './auth.ts';
+export * from './services.ts';

@@ -18,6 +18,9 @@ export const PUBLIC_ROUTES = [
   // posts signed webhook events here.
   'GET /backend/api/v1/public/:service_id/composio_auth_redirect/',
   'POST /backend/api/v1/public/composio-webhook',
+  // The generic OAuth2 client's redirect URI (OAUTH_CALLBACK_PATH in modules/tools/service.ts): the
+  // browser arrives from the provider without our token; the single-use `state` names the user.
+  'GET /backend/api/v1/public/oauth2/callback/',
   // The OpenAPI document describes the API; it holds no data.
   'GET /backend/openapi.json',
 ] as const;

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, Oauth2CallbackData, Oauth2CallbackErrors, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -131,6 +131,124 @@ export const triggerAgent = <ThrowOnError extends boolean = true>(options: Optio
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Every service the caller can use, with the caller’s connection status
+ */
+export const listServices = <ThrowOnError extends boolean = true>(options?: Options<ListServicesData, ThrowOnError>) => (options?.client ?? client).get<ListServicesResponses, ListServicesErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/',
+    ...options
+});
+
+/**
+ * The services the caller has connected
+ */
+export const listActiveServices = <ThrowOnError extends boolean = true>(options?: Options<ListActiveServicesData, ThrowOnError>) => (options?.client ?? client).get<ListActiveServicesResponses, ListActiveServicesErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/active',
+    ...options
+});
+
+/**
+ * The actions (tools) of a service
+ */
+export const listServiceActions = <ThrowOnError extends boolean = true>(options: Options<ListServiceActionsData, ThrowOnError>) => (options.client ?? client).get<ListServiceActionsResponses, ListServiceActionsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/{service_id}/actions',
+    ...options
+});
+
+/**
+ * Starts an OAuth connection; the web app opens `redirectUrl` in a new tab
+ */
+export const registerAuthService = <ThrowOnError extends boolean = true>(options: Options<RegisterAuthServiceData, ThrowOnError>) => (options.client ?? client).post<RegisterAuthServiceResponses, RegisterAuthServiceErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/{service_id}/register_auth_service',
+    ...options
+});
+
+/**
+ * Connects a service with the caller’s API key (kept only in the vault)
+ */
+export const registerApiService = <ThrowOnError extends boolean = true>(options: Options<RegisterApiServiceData, ThrowOnError>) => (options.client ?? client).post<RegisterApiServiceResponses, RegisterApiServiceErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/{service_id}/register_api_service',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Connects a service that needs no credentials
+ */
+export const registerNoauthService = <ThrowOnError extends boolean = true>(options: Options<RegisterNoauthServiceData, ThrowOnError>) => (options.client ?? client).post<RegisterNoauthServiceResponses, RegisterNoauthServiceErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/{service_id}/register_noauth_service',
+    ...options
+});
+
+/**
+ * Disconnects the caller from a service and revokes the connection at its provider
+ */
+export const disconnectService = <ThrowOnError extends boolean = true>(options: Options<DisconnectServiceData, ThrowOnError>) => (options.client ?? client).delete<DisconnectServiceResponses, DisconnectServiceErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/{service_id}/disconnect_composio_service',
+    ...options
+});
+
+/**
+ * Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see
+ *
+ * By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.
+ */
+export const addCustomMcpServer = <ThrowOnError extends boolean = true>(options: Options<AddCustomMcpServerData, ThrowOnError>) => (options.client ?? client).post<AddCustomMcpServerResponses, AddCustomMcpServerErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/custom_mcp',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Removes one of the caller’s own services (a custom MCP server) with its tools
+ */
+export const removeCustomService = <ThrowOnError extends boolean = true>(options: Options<RemoveCustomServiceData, ThrowOnError>) => (options.client ?? client).delete<RemoveCustomServiceResponses, RemoveCustomServiceErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/services/{service_id}',
+    ...options
+});
+
+/**
+ * Where an OAuth2 provider sends the browser back with `code` and `state`
+ */
+export const oauth2Callback = <ThrowOnError extends boolean = true>(options?: Options<Oauth2CallbackData, ThrowOnError>) => (options?.client ?? client).get<unknown, Oauth2CallbackErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/public/oauth2/callback/',
+    ...options
+});
+
+/**
+ * Where Composio sends the browser back after a connect link (`token`, `connectedAccountId`)
+ */
+export const composioAuthRedirect = <ThrowOnError extends boolean = true>(options: Options<ComposioAuthRedirectData, ThrowOnError>) => (options.client ?? client).get<unknown, ComposioAuthRedirectErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/public/{service_id}/composio_auth_redirect/',
+    ...options
+});
+
+/**
+ * Composio events, signed with the shared secret (webhook-id/-timestamp/-signature)
+ */
+export const composioWebhook = <ThrowOnError extends boolean = true>(options?: Options<ComposioWebhookData, ThrowOnError>) => (options?.client ?? client).post<ComposioWebhookResponses, ComposioWebhookErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/public/composio-webhook',
+    ...options
 });
 
 /**

@@ -562,6 +562,591 @@ export type TriggerAgentResponses = {
 
 export type TriggerAgentResponse = TriggerAgentResponses[keyof TriggerAgentResponses];
 
+export type ListServicesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/services/';
+};
+
+export type ListServicesErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+};
+
+export type ListServicesError = ListServicesErrors[keyof ListServicesErrors];
+
+export type ListServicesResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        name: string;
+        description: string;
+        logo: string | null;
+        status: 'ACTIVE' | 'INACTIVE';
+        auth_schemes: Array<string>;
+    }>;
+};
+
+export type ListServicesResponse = ListServicesResponses[keyof ListServicesResponses];
+
+export type ListActiveServicesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/services/active';
+};
+
+export type ListActiveServicesErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+};
+
+export type ListActiveServicesError = ListActiveServicesErrors[keyof ListActiveServicesErrors];
+
+export type ListActiveServicesResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        name: string;
+        description: string;
+        logo: string | null;
+        status: 'ACTIVE' | 'INACTIVE';
+        auth_schemes: Array<string>;
+    }>;
+};
+
+export type ListActiveServicesResponse = ListActiveServicesResponses[keyof ListActiveServicesResponses];
+
+export type ListServiceActionsData = {
+    body?: never;
+    path: {
+        service_id: number;
+    };
+    query?: never;
+    url: '/api/v1/services/{service_id}/actions';
+};
+
+export type ListServiceActionsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+    /**
+     * Default Response
+     */
+    502: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    503: {
+        detail: string;
+    };
+};
+
+export type ListServiceActionsError = ListServiceActionsErrors[keyof ListServiceActionsErrors];
+
+export type ListServiceActionsResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        display_name: string;
+        name: string;
+        description: string;
+        logo: string | null;
+        app_name: string;
+    }>;
+};
+
+export type ListServiceActionsResponse = ListServiceActionsResponses[keyof ListServiceActionsResponses];
+
+export type RegisterAuthServiceData = {
+    body?: never;
+    path: {
+        service_id: number;
+    };
+    query?: never;
+    url: '/api/v1/services/{service_id}/register_auth_service';
+};
+
+export type RegisterAuthServiceErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+    /**
+     * Default Response
+     */
+    502: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    503: {
+        detail: string;
+    };
+};
+
+export type RegisterAuthServiceError = RegisterAuthServiceErrors[keyof RegisterAuthServiceErrors];
+
+export type RegisterAuthServiceResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        redirectUrl: string | null;
+        connectionStatus: string;
+    };
+};
+
+export type RegisterAuthServiceResponse = RegisterAuthServiceResponses[keyof RegisterAuthServiceResponses];
+
+export type RegisterApiServiceData = {
+    body: {
+        api_key: string;
+    };
+    path: {
+        service_id: number;
+    };
+    query?: never;
+    url: '/api/v1/services/{service_id}/register_api_service';
+};
+
+export type RegisterApiServiceErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+    /**
+     * Default Response
+     */
+    502: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    503: {
+        detail: string;
+    };
+};
+
+export type RegisterApiServiceError = RegisterApiServiceErrors[keyof RegisterApiServiceErrors];
+
+export type RegisterApiServiceResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        redirectUrl: string | null;
+        connectionStatus: string;
+    };
+};
+
+export type RegisterApiServiceResponse = RegisterApiServiceResponses[keyof RegisterApiServiceResponses];
+
+export type RegisterNoauthServiceData = {
+    body?: never;
+    path: {
+        service_id: number;
+    };
+    query?: never;
+    url: '/api/v1/services/{service_id}/register_noauth_service';
+};
+
+export type RegisterNoauthServiceErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+    /**
+     * Default Response
+     */
+    502: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    503: {
+        detail: string;
+    };
+};
+
+export type RegisterNoauthServiceError = RegisterNoauthServiceErrors[keyof RegisterNoauthServiceErrors];
+
+export type RegisterNoauthServiceResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        redirectUrl: string | null;
+        connectionStatus: string;
+    };
+};
+
+export type RegisterNoauthServiceResponse = RegisterNoauthServiceResponses[keyof RegisterNoauthServiceResponses];
+
+export type DisconnectServiceData = {
+    body?: never;
+    path: {
+        service_id: number;
+    };
+    query?: never;
+    url: '/api/v1/services/{service_id}/disconnect_composio_service';
+};
+
+export type DisconnectServiceErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+    /**
+     * Default Response
+     */
+    502: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    503: {
+        detail: string;
+    };
+};
+
+export type DisconnectServiceError = DisconnectServiceErrors[keyof DisconnectServiceErrors];
+
+export type DisconnectServiceResponses = {
+    /**
+     * Disconnected
+     */
+    204: void;
+};
+
+export type DisconnectServiceResponse = DisconnectServiceResponses[keyof DisconnectServiceResponses];
+
+export type AddCustomMcpServerData = {
+    body: {
+        name: string;
+        url: string;
+        description?: string;
+        bearer_token?: string;
+        header_name?: string;
+        header_value?: string;
+        [key: string]: unknown;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/services/custom_mcp';
+};
+
+export type AddCustomMcpServerErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type AddCustomMcpServerError = AddCustomMcpServerErrors[keyof AddCustomMcpServerErrors];
+
+export type AddCustomMcpServerResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: number;
+        name: string;
+        description: string;
+        logo: string | null;
+        status: 'ACTIVE' | 'INACTIVE';
+        auth_schemes: Array<string>;
+    };
+};
+
+export type AddCustomMcpServerResponse = AddCustomMcpServerResponses[keyof AddCustomMcpServerResponses];
+
+export type RemoveCustomServiceData = {
+    body?: never;
+    path: {
+        service_id: number;
+    };
+    query?: never;
+    url: '/api/v1/services/{service_id}';
+};
+
+export type RemoveCustomServiceErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type RemoveCustomServiceError = RemoveCustomServiceErrors[keyof RemoveCustomServiceErrors];
+
+export type RemoveCustomServiceResponses = {
+    /**
+     * Removed
+     */
+    204: void;
+};
+
+export type RemoveCustomServiceResponse = RemoveCustomServiceResponses[keyof RemoveCustomServiceResponses];
+
+export type Oauth2CallbackData = {
+    body?: never;
+    path?: never;
+    query?: {
+        state?: string;
+        token?: string;
+        code?: string;
+        connectedAccountId?: string;
+        connected_account_id?: string;
+        status?: string;
+        error?: string;
+        iss?: string;
+    };
+    url: '/api/v1/public/oauth2/callback/';
+};
+
+export type Oauth2CallbackErrors = {
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type Oauth2CallbackError = Oauth2CallbackErrors[keyof Oauth2CallbackErrors];
+
+export type ComposioAuthRedirectData = {
+    body?: never;
+    path: {
+        service_id: number;
+    };
+    query?: {
+        state?: string;
+        token?: string;
+        code?: string;
+        connectedAccountId?: string;
+        connected_account_id?: string;
+        status?: string;
+        error?: string;
+        iss?: string;
+    };
+    url: '/api/v1/public/{service_id}/composio_auth_redirect/';
+};
+
+export type ComposioAuthRedirectErrors = {
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ComposioAuthRedirectError = ComposioAuthRedirectErrors[keyof ComposioAuthRedirectErrors];
+
+export type ComposioWebhookData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/public/composio-webhook';
+};
+
+export type ComposioWebhookErrors = {
+    /**
+     * Default Response
+     */
+    400: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    413: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    503: {
+        detail: string;
+    };
+};
+
+export type ComposioWebhookError = ComposioWebhookErrors[keyof ComposioWebhookErrors];
+
+export type ComposioWebhookResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        detail: string;
+    };
+};
+
+export type ComposioWebhookResponse = ComposioWebhookResponses[keyof ComposioWebhookResponses];
+
 export type ChainlitCopilotLoginData = {
     body: {
         agent_id: number;

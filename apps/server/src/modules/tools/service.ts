@@ -102,6 +102,14 @@ export function createToolsService(deps: ToolsDeps) {
   };
   const openCredentials = (sealed: string | null): Credentials | null =>
     sealed ? (JSON.parse(vault.open(sealed)) as Credentials) : null;
+  /** For revocation only: a row whose credentials cannot be opened must not block a deletion. */
+  const openQuietly = (sealed: string | null): Credentials | null => {
+    try {
+      return openCredentials(sealed);
+    } catch {
+      return null;
+    }
+  };
   const sealCredentials = (credentials: Credentials | null | undefined) =>
     credentials ? vault.seal(JSON.stringify(credentials)) : null;
 
@@ -405,6 +413,56 @@ export function createToolsService(deps: ToolsDeps) {
         connection.external_id,
       );
       await repo.deleteConnection(db, userId, service.id);
+    },
+
+    /**
+     * Deletes one of the caller's own services (a custom MCP server) with its actions and the
+     * connection; catalog services and other users' services answer 404.
+     */
+    async removeCustomService(serviceId: number, userId: number): Promise<void> {
+      const service = await repo.findVisibleService(db, serviceId, userId);
+      if (!service || service.owner_user_id !== userId) throw notFound('Service not found');
+      await db.kysely
+        .deleteFrom('services')
+        .where('id', '=', service.id)
+        .where('owner_user_id', '=', userId)
+        .execute();
+    },
+
+    /**
+     * Revokes every connection the user holds at its provider (Composio deletes the connected
+     * account) and deletes the rows; runs before the user's data is deleted. Connections of a
+     * provider this server no longer enables have nothing to revoke here and are only deleted.
+     */
+    async disconnectAllForUser(userId: number): Promise<number> {
+      const rows = await db.kysely
+        .selectFrom('connections')
+        .innerJoin('services', 'services.id', 'connections.service_id')
+        .selectAll('services')
+        .select(['connections.credentials as connection_credentials', 'connections.external_id'])
+        .where('connections.user_id', '=', userId)
+        .execute();
+      for (const row of rows) {
+        const provider = deps.providers.find((p) => p.id === (row.provider as ProviderId));
+        if (provider) {
+          try {
+            await provider.disconnect(
+              { userId },
+              serviceRef(row),
+              openQuietly(row.connection_credentials),
+              row.external_id,
+            );
+          } catch (err) {
+            const reason = toToolResult(err).error;
+            throw new HttpError(
+              502,
+              `Your connection to ${row.name} could not be revoked (${reason}); try again`,
+            );
+          }
+        }
+        await repo.deleteConnection(db, userId, row.id);
+      }
+      return rows.length;
     },
 
     /**

@@ -3,8 +3,8 @@
 import { queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { betaUserSignin, chainlitCopilotLogin, checkUser, createAgent, deleteAgent, deleteMyData, exportMyData, getAgent, healthcheck, listAgents, type Options, triggerAgent, updateAgent } from '../sdk.gen';
-import type { BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
+import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, deleteAgent, deleteMyData, disconnectService, exportMyData, getAgent, healthcheck, listActiveServices, listAgents, listServiceActions, listServices, oauth2Callback, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, triggerAgent, updateAgent } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, Oauth2CallbackData, Oauth2CallbackError, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -189,6 +189,181 @@ export const updateAgentMutation = (options?: Partial<Options<UpdateAgentData>>)
 export const triggerAgentMutation = (options?: Partial<Options<TriggerAgentData>>): UseMutationOptions<TriggerAgentResponse, TriggerAgentError, Options<TriggerAgentData>> => {
     const mutationOptions: UseMutationOptions<TriggerAgentResponse, TriggerAgentError, Options<TriggerAgentData>> = {
         mutationFn: async (fnOptions) => await triggerAgent({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const listServicesQueryKey = (options?: Options<ListServicesData>) => createQueryKey('listServices', options);
+
+/**
+ * Every service the caller can use, with the caller’s connection status
+ */
+export const listServicesOptions = (options?: Options<ListServicesData>) => queryOptions<ListServicesResponse, ListServicesError, ListServicesResponse, ReturnType<typeof listServicesQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listServices({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listServicesQueryKey(options)
+});
+
+export const listActiveServicesQueryKey = (options?: Options<ListActiveServicesData>) => createQueryKey('listActiveServices', options);
+
+/**
+ * The services the caller has connected
+ */
+export const listActiveServicesOptions = (options?: Options<ListActiveServicesData>) => queryOptions<ListActiveServicesResponse, ListActiveServicesError, ListActiveServicesResponse, ReturnType<typeof listActiveServicesQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listActiveServices({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listActiveServicesQueryKey(options)
+});
+
+export const listServiceActionsQueryKey = (options: Options<ListServiceActionsData>) => createQueryKey('listServiceActions', options);
+
+/**
+ * The actions (tools) of a service
+ */
+export const listServiceActionsOptions = (options: Options<ListServiceActionsData>) => queryOptions<ListServiceActionsResponse, ListServiceActionsError, ListServiceActionsResponse, ReturnType<typeof listServiceActionsQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listServiceActions({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listServiceActionsQueryKey(options)
+});
+
+/**
+ * Starts an OAuth connection; the web app opens `redirectUrl` in a new tab
+ */
+export const registerAuthServiceMutation = (options?: Partial<Options<RegisterAuthServiceData>>): UseMutationOptions<RegisterAuthServiceResponse, RegisterAuthServiceError, Options<RegisterAuthServiceData>> => {
+    const mutationOptions: UseMutationOptions<RegisterAuthServiceResponse, RegisterAuthServiceError, Options<RegisterAuthServiceData>> = {
+        mutationFn: async (fnOptions) => await registerAuthService({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Connects a service with the caller’s API key (kept only in the vault)
+ */
+export const registerApiServiceMutation = (options?: Partial<Options<RegisterApiServiceData>>): UseMutationOptions<RegisterApiServiceResponse, RegisterApiServiceError, Options<RegisterApiServiceData>> => {
+    const mutationOptions: UseMutationOptions<RegisterApiServiceResponse, RegisterApiServiceError, Options<RegisterApiServiceData>> = {
+        mutationFn: async (fnOptions) => await registerApiService({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Connects a service that needs no credentials
+ */
+export const registerNoauthServiceMutation = (options?: Partial<Options<RegisterNoauthServiceData>>): UseMutationOptions<RegisterNoauthServiceResponse, RegisterNoauthServiceError, Options<RegisterNoauthServiceData>> => {
+    const mutationOptions: UseMutationOptions<RegisterNoauthServiceResponse, RegisterNoauthServiceError, Options<RegisterNoauthServiceData>> = {
+        mutationFn: async (fnOptions) => await registerNoauthService({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Disconnects the caller from a service and revokes the connection at its provider
+ */
+export const disconnectServiceMutation = (options?: Partial<Options<DisconnectServiceData>>): UseMutationOptions<DisconnectServiceResponse, DisconnectServiceError, Options<DisconnectServiceData>> => {
+    const mutationOptions: UseMutationOptions<DisconnectServiceResponse, DisconnectServiceError, Options<DisconnectServiceData>> = {
+        mutationFn: async (fnOptions) => await disconnectService({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see
+ *
+ * By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.
+ */
+export const addCustomMcpServerMutation = (options?: Partial<Options<AddCustomMcpServerData>>): UseMutationOptions<AddCustomMcpServerResponse, AddCustomMcpServerError, Options<AddCustomMcpServerData>> => {
+    const mutationOptions: UseMutationOptions<AddCustomMcpServerResponse, AddCustomMcpServerError, Options<AddCustomMcpServerData>> = {
+        mutationFn: async (fnOptions) => await addCustomMcpServer({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Removes one of the caller’s own services (a custom MCP server) with its tools
+ */
+export const removeCustomServiceMutation = (options?: Partial<Options<RemoveCustomServiceData>>): UseMutationOptions<RemoveCustomServiceResponse, RemoveCustomServiceError, Options<RemoveCustomServiceData>> => {
+    const mutationOptions: UseMutationOptions<RemoveCustomServiceResponse, RemoveCustomServiceError, Options<RemoveCustomServiceData>> = {
+        mutationFn: async (fnOptions) => await removeCustomService({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const oauth2CallbackQueryKey = (options?: Options<Oauth2CallbackData>) => createQueryKey('oauth2Callback', options);
+
+/**
+ * Where an OAuth2 provider sends the browser back with `code` and `state`
+ */
+export const oauth2CallbackOptions = (options?: Options<Oauth2CallbackData>) => queryOptions<unknown, Oauth2CallbackError, unknown, ReturnType<typeof oauth2CallbackQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await oauth2Callback({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: oauth2CallbackQueryKey(options)
+});
+
+export const composioAuthRedirectQueryKey = (options: Options<ComposioAuthRedirectData>) => createQueryKey('composioAuthRedirect', options);
+
+/**
+ * Where Composio sends the browser back after a connect link (`token`, `connectedAccountId`)
+ */
+export const composioAuthRedirectOptions = (options: Options<ComposioAuthRedirectData>) => queryOptions<unknown, ComposioAuthRedirectError, unknown, ReturnType<typeof composioAuthRedirectQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await composioAuthRedirect({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: composioAuthRedirectQueryKey(options)
+});
+
+/**
+ * Composio events, signed with the shared secret (webhook-id/-timestamp/-signature)
+ */
+export const composioWebhookMutation = (options?: Partial<Options<ComposioWebhookData>>): UseMutationOptions<ComposioWebhookResponse, ComposioWebhookError, Options<ComposioWebhookData>> => {
+    const mutationOptions: UseMutationOptions<ComposioWebhookResponse, ComposioWebhookError, Options<ComposioWebhookData>> = {
+        mutationFn: async (fnOptions) => await composioWebhook({
             ...options,
             ...fnOptions,
             throwOnError: true

@@ -6,7 +6,7 @@ import {
   registerAuthService,
   registerNoauthService,
   SERVICE_OPERATION_KEY,
-  serviceKeys,
+  isServiceQuery,
   type Service,
 } from './api/services-api';
 import { SERVICE_TOAST_DURATION, SERVICE_TOASTS, type ToastText } from './constants';
@@ -24,7 +24,7 @@ const failure = {
 /** Register and disconnect, with every outcome and toast of spec sections 4 and 8. */
 export function useServiceOperations() {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: serviceKeys.all });
+  const refresh = () => queryClient.invalidateQueries({ predicate: isServiceQuery });
 
   const register = useMutation({
     mutationKey: SERVICE_OPERATION_KEY,

@@ -141,9 +141,10 @@ export function InfoPage() {
               <B>View Tools</B> lists everything the service can do, with a search box.
             </>,
             <>
-              <B>Custom APIs</B>: you can add your own remote MCP server by its https URL, and its tools
-              become available to your agents like those of any other service. Other custom APIs cannot be
-              integrated yet.
+              <B>Custom APIs</B>: with <B>Add your own MCP server</B> on the Services page you can add your
+              own remote MCP server by its https URL (with an optional header such as an API key, kept
+              encrypted), and its tools become available to your agents like those of any other service. Only
+              you see it. Other custom APIs cannot be integrated yet.
             </>,
           ]}
         />

@@ -1,101 +1,65 @@
 /**
- * The services API (spec section 7) as this feature uses it. Each operation is declared once here
- * with its path, types and query options, on the generated client (base URL, bearer token, errors).
- * When the generated SDK has these operations, only this file changes.
+ * The services API (spec section 7) as this feature uses it: the generated SDK calls and their
+ * generated query options, under the names the screens use. Paths and query keys are never retyped.
  */
-import { queryOptions } from '@tanstack/react-query';
-import { client } from '../../../client/client.gen';
+import {
+  listActiveServicesOptions as generatedListActiveServicesOptions,
+  listServiceActionsOptions as generatedListServiceActionsOptions,
+  listServicesOptions as generatedListServicesOptions,
+} from '../../../client/@tanstack/react-query.gen';
+import * as sdk from '../../../client/sdk.gen';
+import type {
+  AddCustomMcpServerData,
+  ListServiceActionsResponse,
+  ListServicesResponse,
+  RegisterAuthServiceResponse,
+} from '../../../client/types.gen';
 
-export type ServiceStatus = 'ACTIVE' | 'INACTIVE';
+export type Service = ListServicesResponse[number];
+export type ServiceStatus = Service['status'];
+export type ServiceAction = ListServiceActionsResponse[number];
+/** What a registration answers; read defensively (spec section 4 lists missing fields as failures). */
+export type RegistrationResponse = Partial<RegisterAuthServiceResponse>;
+export type CustomMcpServer = Pick<
+  AddCustomMcpServerData['body'],
+  'name' | 'url' | 'header_name' | 'header_value'
+>;
 
-export interface Service {
-  id: number;
-  name: string;
-  description: string;
-  logo: string;
-  status: ServiceStatus;
-  auth_schemes: string[];
-}
-
-export interface ServiceAction {
-  id: number;
-  display_name: string;
-  name: string;
-  description: string;
-  logo: string;
-  app_name: string;
-}
-
-export interface RegistrationResponse {
-  redirectUrl?: string | null;
-  connectionStatus?: string | null;
-}
-
-const dataOnly = { responseStyle: 'data', throwOnError: true } as const;
-
-export const listServices = () =>
-  client.get<{ 200: Service[] }, unknown, true, 'data'>({ ...dataOnly, url: '/api/v1/services/' });
-
-export const listActiveServices = () =>
-  client.get<{ 200: Service[] }, unknown, true, 'data'>({ ...dataOnly, url: '/api/v1/services/active' });
-
+export const listServices = () => sdk.listServices();
+export const listActiveServices = () => sdk.listActiveServices();
 export const listServiceActions = (serviceId: number) =>
-  client.get<{ 200: ServiceAction[] }, unknown, true, 'data'>({
-    ...dataOnly,
-    url: '/api/v1/services/{service_id}/actions',
-    path: { service_id: serviceId },
-  });
+  sdk.listServiceActions({ path: { service_id: serviceId } });
 
-export const registerAuthService = (serviceId: number) =>
-  client.post<{ 200: RegistrationResponse }, unknown, true, 'data'>({
-    ...dataOnly,
-    url: '/api/v1/services/{service_id}/register_auth_service',
-    path: { service_id: serviceId },
-  });
-
-export const registerApiService = (serviceId: number, apiKey: string) =>
-  client.post<{ 200: RegistrationResponse }, unknown, true, 'data'>({
-    ...dataOnly,
-    url: '/api/v1/services/{service_id}/register_api_service',
-    path: { service_id: serviceId },
-    body: { api_key: apiKey },
-    headers: { 'Content-Type': 'application/json' },
-  });
-
-export const registerNoauthService = (serviceId: number) =>
-  client.post<{ 200: RegistrationResponse }, unknown, true, 'data'>({
-    ...dataOnly,
-    url: '/api/v1/services/{service_id}/register_noauth_service',
-    path: { service_id: serviceId },
-  });
-
+export const registerAuthService = (serviceId: number): Promise<RegistrationResponse> =>
+  sdk.registerAuthService({ path: { service_id: serviceId } });
+export const registerApiService = (serviceId: number, apiKey: string): Promise<RegistrationResponse> =>
+  sdk.registerApiService({ path: { service_id: serviceId }, body: { api_key: apiKey } });
+export const registerNoauthService = (serviceId: number): Promise<RegistrationResponse> =>
+  sdk.registerNoauthService({ path: { service_id: serviceId } });
 export const disconnectService = (serviceId: number) =>
-  client.delete<{ 200: unknown; 204: void }, unknown, true, 'data'>({
-    ...dataOnly,
-    url: '/api/v1/services/{service_id}/disconnect_composio_service',
-    path: { service_id: serviceId },
-  });
+  sdk.disconnectService({ path: { service_id: serviceId } });
+export const addCustomMcpServer = (body: CustomMcpServer) => sdk.addCustomMcpServer({ body });
+export const removeCustomService = (serviceId: number) =>
+  sdk.removeCustomService({ path: { service_id: serviceId } });
 
-export const serviceKeys = {
-  all: ['services'] as const,
-  list: () => [...serviceKeys.all, 'listServices'] as const,
-  active: () => [...serviceKeys.all, 'listActiveServices'] as const,
-  actions: (serviceId: number) => [...serviceKeys.all, 'listServiceActions', serviceId] as const,
-};
+const SERVICE_QUERY_IDS = new Set(['listServices', 'listActiveServices', 'listServiceActions']);
 
-export const listServicesOptions = () =>
-  queryOptions({ queryKey: serviceKeys.list(), queryFn: listServices });
+/** Every services query (the list, the active list, each service's actions), for invalidation. */
+export const isServiceQuery = (query: { queryKey: readonly unknown[] }) =>
+  SERVICE_QUERY_IDS.has((query.queryKey[0] as { _id?: string } | undefined)?._id ?? '');
+
+export const listServicesOptions = () => generatedListServicesOptions();
 
 /** The active services and each service's actions are cached for the whole visit (spec section 7). */
-export const listActiveServicesOptions = () =>
-  queryOptions({ queryKey: serviceKeys.active(), queryFn: listActiveServices, staleTime: Infinity });
+export const listActiveServicesOptions = () => ({
+  ...generatedListActiveServicesOptions(),
+  staleTime: Infinity,
+});
 
-export const listServiceActionsOptions = (serviceId: number) =>
-  queryOptions({
-    queryKey: serviceKeys.actions(serviceId),
-    queryFn: () => listServiceActions(serviceId),
-    staleTime: Infinity,
-  });
+export const listServiceActionsOptions = (serviceId: number) => ({
+  ...generatedListServiceActionsOptions({ path: { service_id: serviceId } }),
+  staleTime: Infinity,
+});
 
 /** Every register and disconnect call shares this key, so any pending one disables all buttons. */
 export const SERVICE_OPERATION_KEY = ['serviceOperation'] as const;

@@ -22,6 +22,7 @@ import { SERVICE_SEARCH_KEYS, SERVICE_TEXT } from '../constants';
 import { authKind, authScheme, sortServices } from '../services-logic';
 import { useServiceOperations } from '../use-service-operations';
 import { ApiKeyDialog } from './api-key-dialog';
+import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 
 const searchKeys = [...SERVICE_SEARCH_KEYS];
 
@@ -31,6 +32,11 @@ export function ServicesPage() {
   const { refetch } = services;
   const [query, setQuery] = useState('');
   const [apiKeyFor, setApiKeyFor] = useState<Service | null>(null);
+  const [addingMcp, setAddingMcp] = useState(false);
+  // The OAuth callback sends the browser back here with the reason when a connection failed.
+  const [connectError, setConnectError] = useState(() =>
+    typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('connect_error'),
+  );
   const { register, disconnect, pending } = useServiceOperations();
 
   // A service connected in another tab (the OAuth page) shows up when the user comes back.
@@ -52,9 +58,26 @@ export function ServicesPage() {
 
   return (
     <Stack gap="6">
-      <Heading as="h1" size="2xl">
-        Services
-      </Heading>
+      <Flex gap="3" align="center" wrap="wrap">
+        <Heading as="h1" size="2xl" flex="1">
+          Services
+        </Heading>
+        <Button variant="outline" size="sm" onClick={() => setAddingMcp(true)}>
+          {CUSTOM_MCP_TEXT.open}
+        </Button>
+      </Flex>
+      {connectError && (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>The connection was not completed</Alert.Title>
+            <Alert.Description>{connectError}</Alert.Description>
+          </Alert.Content>
+          <Button size="sm" variant="ghost" ms="auto" onClick={() => setConnectError(null)}>
+            Dismiss
+          </Button>
+        </Alert.Root>
+      )}
       <SearchInput placeholder={SERVICE_TEXT.searchServices} value={query} onChange={setQuery} />
       {services.isPending ? (
         <SimpleGrid
@@ -93,6 +116,7 @@ export function ServicesPage() {
           ))}
         </SimpleGrid>
       )}
+      <CustomMcpDialog open={addingMcp} onClose={() => setAddingMcp(false)} />
       <ApiKeyDialog
         open={apiKeyFor !== null}
         serviceName={apiKeyFor?.name ?? ''}

@@ -1,0 +1,365 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  apiKeyBodySchema,
+  COMPOSIO_WEBHOOK_BODY_LIMIT_BYTES,
+  customMcpServerBodySchema,
+  errorSchema,
+  oauthCallbackQuerySchema,
+  registrationSchema,
+  serviceActionListSchema,
+  serviceListSchema,
+  serviceParamsSchema,
+  serviceSchema,
+  validationErrorSchema,
+} from '@cadre/contract';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { HttpError } from '../../http/errors.ts';
+import { ToolError, toToolResult } from '../tools/provider.ts';
+import type { RegistrationResponse } from '../tools/service.ts';
+
+const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
+/** A provider that is not enabled, or one that failed to answer. */
+const providerErrors = { 502: errorSchema, 503: errorSchema };
+
+/** Where the browser lands after a connection attempt: always our own Services screen (I2). */
+const SERVICES_PAGE = '/services';
+/**
+ * A provider that fails (Composio down, a refused request, the egress guard) answers 502 with the
+ * tool error's message, which never holds a secret; anything else is left to the error handler.
+ */
+async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const name = (err as { name?: string } | null)?.name;
+    if (err instanceof ToolError || name === 'EgressError') {
+      throw new HttpError(502, `The service provider failed: ${toToolResult(err).error}`);
+    }
+    throw err;
+  }
+}
+
+const failedRedirect = (reason: string) =>
+  `${SERVICES_PAGE}?${new URLSearchParams({ connect_error: reason.slice(0, 300) })}`;
+
+/**
+ * The services calls of spec section 7, a thin layer over the tools service (`app.tools`): every
+ * call is scoped to the caller, so another user's custom service answers 404 like an unknown one.
+ * Also the public callbacks providers send the browser to after OAuth, and Composio's webhook.
+ */
+export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audit, users }) => {
+  const tools = app.tools;
+
+  // DELETE /users/me revokes the user's connections at their providers before deleting rows.
+  users.beforeUserDelete.push(async (user) => {
+    const revoked = await tools.disconnectAllForUser(user.id);
+    if (revoked) {
+      await audit.record({
+        userId: user.id,
+        action: 'connection.delete',
+        objectType: 'user',
+        objectId: user.id,
+        detail: { reason: 'user_delete', count: revoked },
+      });
+    }
+  });
+
+  const recordConnection = async (userId: number, serviceId: number, result: RegistrationResponse) => {
+    if (result.connectionStatus !== 'ACTIVE') return;
+    await audit.record({
+      userId,
+      action: 'connection.create',
+      objectType: 'service',
+      objectId: serviceId,
+      detail: { status: result.connectionStatus },
+    });
+  };
+
+  app.get(
+    '/api/v1/services/',
+    {
+      schema: {
+        operationId: 'listServices',
+        tags: ['services'],
+        summary: 'Every service the caller can use, with the caller’s connection status',
+        response: { 200: serviceListSchema, 401: errorSchema },
+      },
+    },
+    async (request) => tools.listServicesForUser(request.user.id),
+  );
+
+  app.get(
+    '/api/v1/services/active',
+    {
+      schema: {
+        operationId: 'listActiveServices',
+        tags: ['services'],
+        summary: 'The services the caller has connected',
+        response: { 200: serviceListSchema, 401: errorSchema },
+      },
+    },
+    async (request) => tools.listActiveServices(request.user.id),
+  );
+
+  app.get(
+    '/api/v1/services/:service_id/actions',
+    {
+      schema: {
+        operationId: 'listServiceActions',
+        tags: ['services'],
+        summary: 'The actions (tools) of a service',
+        params: serviceParamsSchema,
+        response: { 200: serviceActionListSchema, ...errors, ...providerErrors },
+      },
+    },
+    async (request) => viaProvider(() => tools.listActions(request.params.service_id, request.user.id)),
+  );
+
+  app.post(
+    '/api/v1/services/:service_id/register_auth_service',
+    {
+      schema: {
+        operationId: 'registerAuthService',
+        tags: ['services'],
+        summary: 'Starts an OAuth connection; the web app opens `redirectUrl` in a new tab',
+        params: serviceParamsSchema,
+        response: { 200: registrationSchema, ...errors, ...providerErrors },
+      },
+    },
+    async (request) => {
+      const result = await viaProvider(() =>
+        tools.registerAuthService(request.params.service_id, request.user.id),
+      );
+      await recordConnection(request.user.id, request.params.service_id, result);
+      return result;
+    },
+  );
+
+  app.post(
+    '/api/v1/services/:service_id/register_api_service',
+    {
+      schema: {
+        operationId: 'registerApiService',
+        tags: ['services'],
+        summary: 'Connects a service with the caller’s API key (kept only in the vault)',
+        params: serviceParamsSchema,
+        body: apiKeyBodySchema,
+        response: { 200: registrationSchema, ...errors, ...providerErrors },
+      },
+    },
+    async (request) => {
+      const result = await viaProvider(() =>
+        tools.registerApiService(request.params.service_id, request.user.id, request.body.api_key),
+      );
+      await recordConnection(request.user.id, request.params.service_id, result);
+      return result;
+    },
+  );
+
+  app.post(
+    '/api/v1/services/:service_id/register_noauth_service',
+    {
+      schema: {
+        operationId: 'registerNoauthService',
+        tags: ['services'],
+        summary: 'Connects a service that needs no credentials',
+        params: serviceParamsSchema,
+        response: { 200: registrationSchema, ...errors, ...providerErrors },
+      },
+    },
+    async (request) => {
+      const result = await viaProvider(() =>
+        tools.registerNoAuthService(request.params.service_id, request.user.id),
+      );
+      await recordConnection(request.user.id, request.params.service_id, result);
+      return result;
+    },
+  );
+
+  app.delete(
+    '/api/v1/services/:service_id/disconnect_composio_service',
+    {
+      schema: {
+        operationId: 'disconnectService',
+        tags: ['services'],
+        summary: 'Disconnects the caller from a service and revokes the connection at its provider',
+        params: serviceParamsSchema,
+        response: { 204: z.null().describe('Disconnected'), ...errors, ...providerErrors },
+      },
+    },
+    async (request, reply) => {
+      await viaProvider(() => tools.disconnect(request.params.service_id, request.user.id));
+      await audit.record({
+        userId: request.user.id,
+        action: 'connection.delete',
+        objectType: 'service',
+        objectId: request.params.service_id,
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/services/custom_mcp',
+    {
+      schema: {
+        operationId: 'addCustomMcpServer',
+        tags: ['services'],
+        summary: 'Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see',
+        description:
+          'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
+        // Loose on purpose: the tools service names refused fields (F2) instead of dropping them.
+        body: customMcpServerBodySchema.loose(),
+        response: { 201: serviceSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const service = await tools.addCustomMcpServer(request.user.id, request.body);
+      await audit.record({
+        userId: request.user.id,
+        action: 'connection.create',
+        objectType: 'service',
+        objectId: service.id,
+        detail: { custom: true, status: service.status },
+      });
+      return reply.code(201).send(service);
+    },
+  );
+
+  app.delete(
+    '/api/v1/services/:service_id',
+    {
+      schema: {
+        operationId: 'removeCustomService',
+        tags: ['services'],
+        summary: 'Removes one of the caller’s own services (a custom MCP server) with its tools',
+        params: serviceParamsSchema,
+        response: { 204: z.null().describe('Removed'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await tools.removeCustomService(request.params.service_id, request.user.id);
+      await audit.record({
+        userId: request.user.id,
+        action: 'connection.delete',
+        objectType: 'service',
+        objectId: request.params.service_id,
+        detail: { custom: true, removed: true },
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  /**
+   * The browser comes back here from a provider. The query is a hint: the tools service finds the
+   * single-use state by hash and re-checks everything with the provider. Either way the browser
+   * goes to our own Services screen, never to a URL taken from the request (I2).
+   */
+  const finish = async (
+    reply: FastifyReply,
+    state: string | undefined,
+    query: Record<string, string | undefined>,
+    expect: { serviceId?: number },
+  ) => {
+    if (query.error) {
+      const code = query.error.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60);
+      return reply.redirect(failedRedirect(`The provider did not grant access (${code})`), 302);
+    }
+    try {
+      const { serviceId, userId } = await tools.finishOAuthCallback(state, query, expect);
+      await audit.record({
+        userId,
+        action: 'connection.create',
+        objectType: 'service',
+        objectId: serviceId,
+        detail: { status: 'ACTIVE', oauth: true },
+      });
+      return reply.redirect(SERVICES_PAGE, 302);
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      return reply.redirect(failedRedirect(err.detail), 302);
+    }
+  };
+  const redirectResponse = { 302: z.null().describe('To /services, with `connect_error` on failure') };
+
+  app.get(
+    '/api/v1/public/oauth2/callback/',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'oauth2Callback',
+        tags: ['public'],
+        summary: 'Where an OAuth2 provider sends the browser back with `code` and `state`',
+        querystring: oauthCallbackQuerySchema,
+        response: { ...redirectResponse, 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { state, code, iss, error } = request.query;
+      return finish(reply, state, { code, iss, error }, {});
+    },
+  );
+
+  app.get(
+    '/api/v1/public/:service_id/composio_auth_redirect/',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'composioAuthRedirect',
+        tags: ['public'],
+        summary: 'Where Composio sends the browser back after a connect link (`token`, `connectedAccountId`)',
+        params: serviceParamsSchema,
+        querystring: oauthCallbackQuerySchema,
+        response: { ...redirectResponse, 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      return finish(
+        reply,
+        q.token,
+        {
+          connected_account_id: q.connected_account_id ?? q.connectedAccountId,
+          status: q.status,
+          error: q.error,
+        },
+        { serviceId: request.params.service_id },
+      );
+    },
+  );
+
+  // The webhook reads its body raw (the signature covers the exact bytes), in its own context so
+  // no other route is affected; the size limit applies before the signature is checked.
+  await app.register(async (webhook) => {
+    webhook.removeAllContentTypeParsers();
+    webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    webhook.post(
+      '/api/v1/public/composio-webhook',
+      {
+        config: { public: true },
+        bodyLimit: COMPOSIO_WEBHOOK_BODY_LIMIT_BYTES,
+        schema: {
+          operationId: 'composioWebhook',
+          tags: ['public'],
+          summary: 'Composio events, signed with the shared secret (webhook-id/-timestamp/-signature)',
+          response: {
+            200: errorSchema,
+            400: errorSchema,
+            401: errorSchema,
+            413: errorSchema,
+            503: errorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const outcome = await tools.handleComposioWebhook(raw, request.headers);
+        if (outcome.status !== 200) request.log.info({ reason: outcome.detail }, 'composio webhook refused');
+        else if (outcome.event) request.log.info({ event: outcome.event.type }, 'composio webhook');
+        return reply.code(outcome.status).send({ detail: outcome.detail });
+      },
+    );
+  });
+};

@@ -1,0 +1,137 @@
+import { Alert, Button, CloseButton, Dialog, Field, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../api/api-error';
+import { toaster } from '../../../components/ui/toaster';
+import { addCustomMcpServer, isServiceQuery, type CustomMcpServer } from '../api/services-api';
+import { SERVICE_TOAST_DURATION } from '../constants';
+
+export const CUSTOM_MCP_TEXT = {
+  open: 'Add your own MCP server',
+  title: 'Add your own MCP server',
+  intro:
+    'Connect a remote MCP server (Streamable HTTP) of your own. Its tools become a service only you can see.',
+  name: 'Name',
+  url: 'Server URL (https)',
+  headerName: 'Header name (optional)',
+  headerValue: 'Header value (optional)',
+  submit: 'Add Server',
+  cancel: 'Cancel',
+  added: (name: string) => ({
+    title: 'MCP Server Added',
+    description: `"${name}" is now an active service.`,
+  }),
+  failed: 'The server could not be added.',
+} as const;
+
+const EMPTY = { name: '', url: '', header_name: '', header_value: '' };
+
+/** The API's answer as text: each 422 issue with the field it names, or the error's detail. */
+export function describeApiError(error: unknown): string[] {
+  if (error instanceof ApiError) {
+    const detail = (error.body as { detail?: unknown } | null)?.detail;
+    if (Array.isArray(detail)) {
+      return detail.map((issue: { loc?: unknown[]; msg?: string }) => {
+        const field = issue.loc?.filter((part) => part !== 'body').join('.');
+        return field ? `${field}: ${issue.msg ?? 'invalid'}` : (issue.msg ?? 'invalid');
+      });
+    }
+    if (typeof detail === 'string') return [detail];
+  }
+  return [CUSTOM_MCP_TEXT.failed];
+}
+
+/** A user's own remote MCP server: name, URL and an optional header (kept in the server's vault). */
+export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form, setForm] = useState(EMPTY);
+  const queryClient = useQueryClient();
+  const add = useMutation({
+    mutationFn: (body: CustomMcpServer) => addCustomMcpServer(body),
+    onSuccess: (service) => {
+      toaster.create({
+        ...CUSTOM_MCP_TEXT.added(service.name),
+        type: 'success',
+        duration: SERVICE_TOAST_DURATION,
+      });
+      void queryClient.invalidateQueries({ predicate: isServiceQuery });
+      close();
+    },
+  });
+
+  function close() {
+    setForm(EMPTY);
+    add.reset();
+    onClose();
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body: CustomMcpServer = { name: form.name.trim(), url: form.url.trim() };
+    if (form.header_name.trim()) body.header_name = form.header_name.trim();
+    if (form.header_value) body.header_value = form.header_value;
+    add.mutate(body);
+  };
+  const field = (key: keyof typeof EMPTY) => ({
+    value: form[key],
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }),
+  });
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(e) => !e.open && close()} placement="center">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content as="form" onSubmit={submit} aria-describedby={undefined}>
+            <Dialog.Header>
+              <Dialog.Title>{CUSTOM_MCP_TEXT.title}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="3">
+                <Text fontSize="sm" color="fg.muted">
+                  {CUSTOM_MCP_TEXT.intro}
+                </Text>
+                <Field.Root required>
+                  <Field.Label>{CUSTOM_MCP_TEXT.name}</Field.Label>
+                  <Input maxLength={80} {...field('name')} />
+                </Field.Root>
+                <Field.Root required>
+                  <Field.Label>{CUSTOM_MCP_TEXT.url}</Field.Label>
+                  <Input type="url" placeholder="https://mcp.example.com/mcp" {...field('url')} />
+                </Field.Root>
+                <Field.Root>
+                  <Field.Label>{CUSTOM_MCP_TEXT.headerName}</Field.Label>
+                  <Input placeholder="Authorization" autoComplete="off" {...field('header_name')} />
+                </Field.Root>
+                <Field.Root>
+                  <Field.Label>{CUSTOM_MCP_TEXT.headerValue}</Field.Label>
+                  <Input type="password" autoComplete="off" {...field('header_value')} />
+                </Field.Root>
+                {add.isError && (
+                  <Alert.Root status="error" role="alert">
+                    <Alert.Indicator />
+                    <Alert.Content>
+                      {describeApiError(add.error).map((line) => (
+                        <Alert.Description key={line}>{line}</Alert.Description>
+                      ))}
+                    </Alert.Content>
+                  </Alert.Root>
+                )}
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" type="button" onClick={close} disabled={add.isPending}>
+                {CUSTOM_MCP_TEXT.cancel}
+              </Button>
+              <Button type="submit" colorPalette="brand" loading={add.isPending}>
+                {CUSTOM_MCP_TEXT.submit}
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
