@@ -207,8 +207,12 @@ test('D2: a conversation full of XSS payloads runs no script, opens no dialog an
   expect(await messages.locator('[href^="javascript:"], [href^="data:"], [src^="data:"]').count()).toBe(0);
   expect(await messages.locator('[onerror], [onload], [onclick]').count()).toBe(0);
   const violations = [
-    ...(await chat.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations)),
-    ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations)),
+    ...(await chat.evaluate(
+      () => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? ['not recorded'],
+    )),
+    ...(await page.evaluate(
+      () => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? ['not recorded'],
+    )),
   ];
   expect(violations).toEqual([]);
   expect(cspMessages).toEqual([]);
