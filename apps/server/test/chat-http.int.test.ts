@@ -7,6 +7,7 @@ import {
   seedAction,
   seedAgent,
   seedUser,
+  streamedText,
   uiChunks,
   type ChatHarness,
 } from './support/chat-fixtures.ts';
@@ -251,7 +252,6 @@ describe('chat service HTTP', () => {
     const res = await post('/chainlit/chat', a, {
       id,
       trigger: 'submit-message',
-      messageId: 'm1',
       messages: [
         { id: 'u0', role: 'user', parts: [{ type: 'text', text: 'ignored earlier text' }] },
         { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'add 10 and 20' }] },
@@ -271,6 +271,110 @@ describe('chat service HTTP', () => {
       .orderBy('created_at')
       .execute();
     expect(JSON.parse(stored[0]!.parts)).toEqual([{ type: 'text', text: 'add 10 and 20' }]);
+  });
+
+  it("edit-and-resend replaces the last user message and drops the answer after it (useChat's body)", async () => {
+    const a = await h.signIn(alice, aliceAgent);
+    const id = crypto.randomUUID();
+    const userMessage = (messageId: string, text: string) => ({
+      id: messageId,
+      role: 'user',
+      parts: [{ type: 'text', text }],
+    });
+    h.tools.state.behaviour = ({ args }) => ({
+      ok: true,
+      data: { sum: Number(args.a) + Number(args.b) },
+    });
+    const first = await post('/chainlit/chat', a, {
+      id,
+      trigger: 'submit-message',
+      messages: [userMessage('clientMsg0001', 'add 1 and 2')],
+    });
+    expect(streamedText(uiChunks(first.body))).toContain('3');
+    const second = await post('/chainlit/chat', a, {
+      id,
+      trigger: 'submit-message',
+      messages: [userMessage('clientMsg0002', 'add 10 and 20')],
+    });
+    const oldAnswerId = (uiChunks(second.body)[0] as { messageId: string }).messageId;
+    const rows = () =>
+      h.db.kysely
+        .selectFrom('messages')
+        .select(['id', 'role', 'parts'])
+        .where('thread_id', '=', id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    // The client's ids are kept, so the frame can name the message it edits.
+    expect((await rows()).map((r) => r.id)).toEqual([
+      'clientMsg0001',
+      expect.any(String),
+      'clientMsg0002',
+      oldAnswerId,
+    ]);
+
+    // An edit of an earlier message is refused and changes nothing.
+    const earlier = await post('/chainlit/chat', a, {
+      id,
+      trigger: 'submit-message',
+      messageId: 'clientMsg0001',
+      messages: [userMessage('clientMsg0001', 'add 5 and 5')],
+    });
+    expect(earlier.statusCode).toBe(409);
+    expect(await rows()).toHaveLength(4);
+
+    const edited = await post('/chainlit/chat', a, {
+      id,
+      trigger: 'submit-message',
+      messageId: 'clientMsg0002',
+      messages: [userMessage('clientMsg0002', 'add 100 and 200')],
+    });
+    expect(edited.statusCode).toBe(200);
+    const text = streamedText(uiChunks(edited.body));
+    expect(text).toContain('300');
+    const after = await rows();
+    expect(after.map((r) => r.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(after[2]).toMatchObject({ id: 'clientMsg0002' });
+    expect(JSON.parse(after[2]!.parts)).toEqual([{ type: 'text', text: 'add 100 and 200' }]);
+    expect(after.map((r) => r.id)).not.toContain(oldAnswerId);
+    const listed = await h.t.app.inject({
+      method: 'GET',
+      url: `/chainlit/threads/${id}/messages`,
+      headers: a,
+    });
+    expect(JSON.stringify(listed.json().messages)).not.toContain('add 10 and 20');
+
+    // Bob cannot edit Alice's message.
+    const b = await h.signIn(bob, bobAgent);
+    const foreign = await post('/chainlit/chat', b, {
+      id,
+      trigger: 'submit-message',
+      messageId: 'clientMsg0002',
+      messages: [userMessage('clientMsg0002', 'mine now')],
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it("keeps a fresh id when the client's message id is already taken", async () => {
+    const a = await h.signIn(alice, aliceAgent);
+    const body = (thread: string) => ({
+      id: thread,
+      trigger: 'submit-message',
+      messages: [{ id: 'sharedMsgId01', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+    });
+    const one = crypto.randomUUID();
+    const two = crypto.randomUUID();
+    expect((await post('/chainlit/chat', a, body(one))).statusCode).toBe(200);
+    expect((await post('/chainlit/chat', a, body(two))).statusCode).toBe(200);
+    const owners = await h.db.kysely
+      .selectFrom('messages')
+      .select('thread_id')
+      .where('id', '=', 'sharedMsgId01')
+      .execute();
+    expect(owners).toEqual([{ thread_id: one }]);
+    expect(
+      await h.db.kysely.selectFrom('messages').select('id').where('thread_id', '=', two).execute(),
+    ).toHaveLength(2);
   });
 });
 

@@ -53,8 +53,16 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
   });
 
   it('answers an unknown API route with a JSON 404', async () => {
-    for (const url of ['/backend/api/v1/nothing-here', '/backend', '/chainlit/unknown', '/idp/x']) {
-      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    // Pages under /chainlit are the chat frame's own routes (its page answers browser navigations),
+    // so a JSON 404 there is checked for API calls; /backend and /idp never answer with a page.
+    const requests = [
+      { url: '/backend/api/v1/nothing-here', accept: 'text/html' },
+      { url: '/backend', accept: 'text/html' },
+      { url: '/idp/x', accept: 'text/html' },
+      { url: '/chainlit/unknown', accept: 'application/json' },
+    ];
+    for (const { url, accept } of requests) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept } });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expect(res.json()).toEqual({ detail: 'Not Found' });

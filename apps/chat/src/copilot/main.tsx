@@ -1,3 +1,4 @@
+import '../lib/zod-jitless';
 import { mountWidget, toggleWidget, unmountWidget, type WidgetConfig } from './widget';
 
 declare global {

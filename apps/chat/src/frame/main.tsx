@@ -1,3 +1,4 @@
+import '../lib/zod-jitless';
 import { ChakraProvider } from '@chakra-ui/react';
 import { StrictMode, useEffect, useMemo, useRef } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -14,7 +14,8 @@ export interface RateLimitResult {
 }
 
 export async function hitRateLimit(
-  db: Db,
+  /** A database, or `{kysely: trx}` to count inside a caller's transaction. */
+  db: Pick<Db, 'kysely'>,
   key: string,
   options: { limit: number; windowSeconds: number; now?: number },
 ): Promise<RateLimitResult> {

@@ -1,10 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { AuditEvent, AuditLog } from '../audit/service.ts';
 
 /** Chat events go through the one audit writer; the chat runtime sees it as a function. */
 export type ChatAuditEvent = AuditEvent;
-export type ChatAudit = (event: ChatAuditEvent) => Promise<void>;
+/** `trx`: record in the caller's transaction, atomically with the change it describes. */
+export type ChatAudit = (event: ChatAuditEvent, trx?: Kysely<Database>) => Promise<void>;
 
 export const chatAudit =
   (log: AuditLog): ChatAudit =>
-  (event) =>
-    log.record(event);
+  (event, trx) =>
+    log.record(event, trx);

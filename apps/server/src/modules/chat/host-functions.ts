@@ -81,6 +81,15 @@ export function createHostFunctionBridge(options: { timeoutMs?: number } = {}) {
 export type HostFunctionBridge = ReturnType<typeof createHostFunctionBridge>;
 
 export const HOST_FUNCTION_TOOL = 'call_host_function';
+/**
+ * Worded so the offline model's fuzzy match picks the tool for messages like
+ * `Call the host function "get_page_title"` (the copilot's suggested prompt).
+ */
+export const HOST_FUNCTION_DESCRIPTION =
+  'Call a host function: a function of the web page that embeds this copilot chat, by name with ' +
+  'arguments. The page runs it and returns the result.';
+/** The copilot's suggested prompt that exercises the tool (the offline model fills `name` from the quotes). */
+export const HOST_FUNCTION_PROMPT = 'Call the host function "get_page_title"';
 
 /**
  * The built-in tool the runtime adds for copilot runs (only when the principal came in with a
@@ -91,12 +100,11 @@ export function createHostFunctionTool(
   context: Omit<HostFunctionCallRequest, 'name' | 'args'>,
 ) {
   return dynamicTool({
-    description:
-      'Calls a function of the web page the chat is embedded in (copilot only). The page decides what it does.',
+    description: HOST_FUNCTION_DESCRIPTION,
     inputSchema: jsonSchema<{ name: string; args?: Record<string, unknown> }>({
       type: 'object',
       properties: {
-        name: { type: 'string', description: 'The function name the page handles.' },
+        name: { type: 'string', description: 'The function name the page handles, e.g. get_page_title.' },
         args: { type: 'object', description: 'The arguments.' },
       },
       required: ['name'],

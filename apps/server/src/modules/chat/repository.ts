@@ -1,5 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { AgentTool, ToolEffect } from './runtime/ports.ts';
 import type { StoredMessage, StoredPart } from './runtime/messages.ts';
 
@@ -189,6 +191,32 @@ export function createChatRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** The run's last save and the thread's `updated_at`, in one commit. */
+    async finishRun(
+      userId: number,
+      threadId: string,
+      message: Pick<StoredMessage, 'id' | 'parts' | 'status'>,
+      /** Runs in the same transaction (the run's audit events). */
+      within?: (trx: Kysely<Database>) => Promise<void>,
+    ) {
+      await k.transaction().execute(async (trx) => {
+        await within?.(trx);
+        const touched = await trx
+          .updateTable('threads')
+          .set({ updated_at: nowIso() })
+          .where('id', '=', threadId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (Number(touched.numUpdatedRows) !== 1) return;
+        await trx
+          .updateTable('messages')
+          .set({ parts: JSON.stringify(message.parts), status: message.status })
+          .where('id', '=', message.id)
+          .where('thread_id', '=', threadId)
+          .execute();
+      });
+    },
+
     async touchThread(userId: number, threadId: string) {
       await k
         .updateTable('threads')
@@ -227,6 +255,58 @@ export function createChatRepository(db: Db) {
         status: row.status as StoredMessage['status'],
         createdAt: row.created_at,
       }));
+    },
+
+    /**
+     * A turn's new rows in one transaction (one commit: on SQLite every commit is a blocking fsync
+     * before the first token): the thread when it is new, then the messages.
+     */
+    async insertTurn(
+      threadId: string,
+      newThread: { userId: number; agentId: number; name: string } | undefined,
+      messages: StoredMessage[],
+      /** Runs first in the same transaction (rate limit, audit); throwing rolls everything back. */
+      within?: (trx: Kysely<Database>) => Promise<void>,
+    ): Promise<ThreadRow | undefined> {
+      const at = nowIso();
+      const thread: ThreadRow | undefined = newThread && {
+        id: threadId,
+        user_id: newThread.userId,
+        agent_id: newThread.agentId,
+        name: newThread.name,
+        origin: 'chat',
+        created_at: at,
+        updated_at: at,
+      };
+      await k.transaction().execute(async (trx) => {
+        await within?.(trx);
+        if (thread)
+          await trx
+            .insertInto('threads')
+            .values({ ...thread, metadata: '{}' })
+            .execute();
+        if (messages.length === 0) return;
+        await trx
+          .insertInto('messages')
+          .values(
+            messages.map((message) => ({
+              id: message.id,
+              thread_id: threadId,
+              role: message.role,
+              parts: JSON.stringify(message.parts),
+              status: message.status,
+              created_at: message.createdAt,
+            })),
+          )
+          .execute();
+      });
+      return thread;
+    },
+
+    /** Whether a message id is taken by anyone (client-chosen ids must not collide). */
+    async messageIdExists(messageId: string): Promise<boolean> {
+      const row = await k.selectFrom('messages').select('id').where('id', '=', messageId).executeTakeFirst();
+      return row !== undefined;
     },
 
     async insertMessage(threadId: string, message: StoredMessage) {
@@ -317,6 +397,17 @@ export function createChatRepository(db: Db) {
       if (from === 'pending') query = query.where('expires_at', '>', nowIso());
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    async hasPendingApprovals(userId: number, threadId: string): Promise<boolean> {
+      const row = await k
+        .selectFrom('approvals')
+        .select('id')
+        .where('thread_id', '=', threadId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async expirePendingApprovals(userId: number, threadId: string): Promise<string[]> {

@@ -26,9 +26,11 @@
  *   {actionId, effect, durationMs}` and `approval {id, approved?, reason?}`), `metadata {status,
  *   createdAt}` where status is complete | interrupted | error | awaiting_approval | streaming.
  * - `POST   /chainlit/chat` — a turn. Body `{threadId?, text}` or useChat's default body `{id,
- *   messages, trigger}` (`id` = thread id; only the last user message's text is used; `trigger:
- *   'regenerate-message'` re-runs the last user message). A new thread is created when the id is
- *   unknown. Answer: an AI SDK UI message stream (SSE, header `x-vercel-ai-ui-message-stream: v1`,
+ *   messages, trigger, messageId?}` (`id` = thread id; only the last user message's text and id
+ *   are used, the id is kept when free; `trigger: 'regenerate-message'` re-runs the last user
+ *   message; `submit-message` with `messageId` = the thread's last user message is an edit: that
+ *   message's text is replaced and the answers after it are dropped, any other `messageId` 409).
+ *   A new thread is created when the id is unknown. Answer: an AI SDK UI message stream (SSE, header `x-vercel-ai-ui-message-stream: v1`,
  *   plus `x-thread-id`), readable by `@ai-sdk/react` v3 `useChat` with `DefaultChatTransport`. The
  *   `start` chunk's metadata is `{threadId, runId, offline}`; the `finish` chunk's is `{status,
  *   errorCategory?, pendingApprovals}`. Errors arrive as `error` chunks whose text is the
@@ -75,7 +77,7 @@ import {
 import type { AppDeps } from '../../app.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
-import { createHostFunctionBridge, hostFunctionRoutes } from './host-functions.ts';
+import { createHostFunctionBridge, HOST_FUNCTION_PROMPT, hostFunctionRoutes } from './host-functions.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import type { ThreadRow } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
@@ -168,7 +170,12 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   const executor = options.toolExecutor;
   if (!executor) throw new Error('The chat routes need a toolExecutor (see app.ts)');
   const selection = options.modelSelection ?? selectModel(config.llm);
+  const ownSignIn = options.sessionStrategy === undefined;
+  // One bridge for the copilot's host-page functions: the runs ask through it, `/fn-results`
+  // answers through it. Only the /chainlit mount (where the copilot signs in) has one.
+  const hostFunctions = ownSignIn ? createHostFunctionBridge() : undefined;
   const service = createChatService({
+    hostFunctions,
     db,
     audit: chatAudit(options.audit),
     executor,
@@ -183,7 +190,6 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   const publicOrigin = new URL(config.publicUrl).origin;
   const secureCookie = config.publicUrl.startsWith('https:');
 
-  const ownSignIn = options.sessionStrategy === undefined;
   const sessions: ChatSessionStrategy = options.sessionStrategy ?? {
     cookieName: CHAT_SESSION_COOKIE,
     resolve: async (value) => {
@@ -261,8 +267,8 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   }
 
   /** Chat turns cost model tokens: one user gets CHAT_TURNS_PER_MINUTE, then 429 with Retry-After. */
-  async function limitTurns(userId: number) {
-    const hit = await hitRateLimit(db, `chat-turn:${userId}`, {
+  async function limitTurns(userId: number, on: Pick<typeof db, 'kysely'> = db) {
+    const hit = await hitRateLimit(on, `chat-turn:${userId}`, {
       limit: config.llm.turnsPerMinute,
       windowSeconds: 60,
     });
@@ -280,7 +286,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     // results for the copilot (host-functions.ts) belong to the /chainlit mount only; /demos serves
     // the frame itself.
     await registerChatStatic(app);
-    await app.register(hostFunctionRoutes, { bridge: createHostFunctionBridge(), principalOf });
+    await app.register(hostFunctionRoutes, { bridge: hostFunctions!, principalOf });
     registerSignInRoutes();
   }
 
@@ -359,12 +365,14 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       const { agent, tools } = await service.sessionInfo(userId, agentId);
       const custom = options.suggestedPrompts ? await options.suggestedPrompts(userId, agentId) : undefined;
       const suggestedPrompts = custom?.length
-        ? custom
+        ? [...custom]
         : tools.length
           ? tools
               .slice(0, 3)
               .map((t) => (t.description ? `${t.displayName}: ${t.description}` : t.displayName))
           : ['What can you do?'];
+      // In the copilot, the phrase that makes even the offline model call a host-page function.
+      if (via === 'copilot' && hostFunctions) suggestedPrompts.push(HOST_FUNCTION_PROMPT);
       return {
         user: { id: userId },
         agent: {
@@ -516,17 +524,23 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       schema: { hide: true, operationId: 'chatTurn', tags, body: chatTurnRequestSchema },
     },
     async (request, reply) => {
-      const { userId, agentId } = principalOf(request);
-      await limitTurns(userId);
+      const { userId, agentId, via } = principalOf(request);
       const body = request.body;
       const regenerate = body.trigger === 'regenerate-message';
-      const text = body.text ?? lastUserText(body.messages);
+      const lastUser = lastUserMessage(body.messages);
+      const text = body.text ?? lastUser?.text;
       const { threadId, stream } = await service.startTurn({
         userId,
         agentId,
         threadId: body.threadId ?? body.id,
         text,
         regenerate,
+        // useChat sends `messageId` with `submit-message` only for an edit of that user message.
+        editMessageId: !regenerate ? body.messageId : undefined,
+        clientMessageId: lastUser?.id,
+        via,
+        // Counted in the commit that stores the turn: one commit before the first token.
+        rateLimit: (trx) => limitTurns(userId, trx),
         signal: disconnectSignal(reply),
       });
       return sendStream(reply, stream, threadId);
@@ -547,7 +561,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
         },
       },
       async (request, reply) => {
-        const { userId, agentId } = principalOf(request);
+        const { userId, agentId, via } = principalOf(request);
         await limitTurns(userId);
         const body = (request.body ?? {}) as { toolCallId?: string; args?: unknown; reason?: string };
         const { threadId, stream } = await service.decide({
@@ -558,6 +572,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
           toolCallId: body.toolCallId,
           args: 'args' in body ? body.args : undefined,
           reason: body.reason,
+          via,
           signal: disconnectSignal(reply),
         });
         return sendStream(reply, stream, threadId);
@@ -566,16 +581,22 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   }
 };
 
-function lastUserText(messages: unknown[] | undefined): string | undefined {
+/** A client-chosen message id: the AI SDK's generated ids and UUIDs. */
+const CLIENT_MESSAGE_ID = /^[A-Za-z0-9_-]{8,100}$/;
+
+/** The text (and usable id) of the last user message of useChat's body. */
+function lastUserMessage(messages: unknown[] | undefined): { id?: string; text: string } | undefined {
   if (!messages) return undefined;
   for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as { role?: unknown; parts?: unknown } | null;
+    const m = messages[i] as { id?: unknown; role?: unknown; parts?: unknown } | null;
     if (m?.role !== 'user' || !Array.isArray(m.parts)) continue;
-    return m.parts
+    const text = m.parts
       .map((p: { type?: unknown; text?: unknown }) =>
         p?.type === 'text' && typeof p.text === 'string' ? p.text : '',
       )
       .join('');
+    const id = typeof m.id === 'string' && CLIENT_MESSAGE_ID.test(m.id) ? m.id : undefined;
+    return { id, text };
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import { createUIMessageStream, type UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { ChatAudit } from './audit.ts';
+import type { HostFunctionBridge } from './host-functions.ts';
 import type { ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type AgentRow, type ChatRepository } from './repository.ts';
 import { argsHash, canonicalJson, type StoredMessage, type ToolPart } from './runtime/messages.ts';
@@ -16,7 +17,12 @@ export interface ChatServiceDeps {
   selection: ModelSelection;
   limits: Omit<RunLimits, 'approvalTtlMs'> & { approvalTtlMs?: number };
   audit: ChatAudit;
+  /** The copilot's host-page function bridge (shared with the `/fn-results` route). */
+  hostFunctions?: HostFunctionBridge;
 }
+
+/** How the principal came in: the frame's cookie session or the copilot widget's token. */
+export type ChatVia = 'cookie' | 'copilot';
 
 interface ActiveRun {
   userId: number;
@@ -67,6 +73,7 @@ export function createChatService(deps: ChatServiceDeps) {
     prelude?: UIMessageChunk[];
     runId?: string;
     mode?: 'interactive' | 'unattended';
+    via?: ChatVia;
   }): ReadableStream<UIMessageChunk> {
     const runId = args.runId ?? crypto.randomUUID();
     const controller = new AbortController();
@@ -98,14 +105,19 @@ export function createChatService(deps: ChatServiceDeps) {
             signal: controller.signal,
             write: (chunk) => writer.write(chunk),
             mode: args.mode,
-          });
-          await repo.touchThread(args.userId, args.threadId);
-          await audit({
-            userId: args.userId,
-            action: 'chat.run.finished',
-            objectType: 'thread',
-            objectId: args.threadId,
-            detail: { runId, status: outcome.status, errorCategory: outcome.errorCategory ?? null },
+            hostFunctions: args.via === 'copilot' ? deps.hostFunctions : undefined,
+            // Recorded in the commit of the run's last save.
+            finalize: (trx, outcome) =>
+              audit(
+                {
+                  userId: args.userId,
+                  action: 'chat.run.finished',
+                  objectType: 'thread',
+                  objectId: args.threadId,
+                  detail: { runId, status: outcome.status, errorCategory: outcome.errorCategory ?? null },
+                },
+                trx,
+              ),
           });
           if (!controller.signal.aborted) {
             writer.write({
@@ -187,26 +199,50 @@ export function createChatService(deps: ChatServiceDeps) {
       threadId?: string;
       text?: string;
       regenerate?: boolean;
+      /**
+       * Edit-and-resend (useChat `sendMessage({text, messageId})`): the id of the thread's LAST user
+       * message, which is replaced by `text`; the answers after it are dropped.
+       */
+      editMessageId?: string;
+      /** The id the client gave the new user message, kept when it is free so a later edit finds it. */
+      clientMessageId?: string;
+      via?: ChatVia;
+      /** Counts the turn against the user's limit in the same commit as its rows (429 rolls back). */
+      rateLimit?: (trx: Pick<Db, 'kysely'>) => Promise<void>;
       signal: AbortSignal;
     }): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
       const { userId, agentId } = input;
       const agent = await requireAgent(userId, agentId);
       const threadId = input.threadId ?? crypto.randomUUID();
-      let thread = await repo.findThread(userId, agentId, threadId);
-      if (!thread) {
+      const existing = await repo.findThread(userId, agentId, threadId);
+      // A new thread is stored with the turn's first messages, in one transaction.
+      let newThread: { userId: number; agentId: number; name: string } | undefined;
+      if (!existing) {
         if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
-        if (input.regenerate) throw notFound('Thread not found');
+        if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
         const name = (input.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'New chat';
-        thread = await repo.createThread({ id: threadId, userId, agentId, name });
-        await audit({ userId, action: 'chat.thread.created', objectType: 'thread', objectId: threadId });
+        newThread = { userId, agentId, name };
       }
       for (const run of active.values()) {
         if (run.threadId === threadId && run.userId === userId) {
           throw new HttpError(409, 'A run is already in progress in this thread; stop it first');
         }
       }
-      let history = await repo.listMessages(userId, threadId);
-      const lapsed = await repo.expirePendingApprovals(userId, threadId);
+      // The rate limit counts in the commit that stores the turn, unless the turn changes stored
+      // rows first (edit, regenerate, lapsing approvals): then it counts before anything changes.
+      const plainAppend = !input.regenerate && input.editMessageId === undefined;
+      let rateLimitInTurn = input.rateLimit;
+      if (
+        existing &&
+        input.rateLimit &&
+        !(plainAppend && !(await repo.hasPendingApprovals(userId, threadId)))
+      ) {
+        await input.rateLimit(deps.db);
+        rateLimitInTurn = undefined;
+      }
+      let history = existing ? await repo.listMessages(userId, threadId) : [];
+      const lapsed = existing ? await repo.expirePendingApprovals(userId, threadId) : [];
+      const rows: StoredMessage[] = [];
       if (lapsed.length > 0) {
         for (const message of history) {
           let changed = false;
@@ -239,17 +275,45 @@ export function createChatService(deps: ChatServiceDeps) {
         const dropped = history.slice(lastUser + 1).map((m) => m.id);
         await repo.deleteMessages(userId, threadId, dropped);
         history = history.slice(0, lastUser + 1);
+      } else if (input.editMessageId !== undefined) {
+        const text = (input.text ?? '').trim();
+        if (!text) throw new HttpError(422, 'The message is empty');
+        const lastUser = history.findLastIndex((m) => m.role === 'user');
+        const edited = history[lastUser];
+        if (!edited || edited.id !== input.editMessageId) {
+          throw new HttpError(409, 'Only the last message you sent can be edited');
+        }
+        edited.parts = [{ type: 'text', text }];
+        await repo.updateMessage(userId, threadId, {
+          id: edited.id,
+          parts: edited.parts,
+          status: 'complete',
+        });
+        await repo.deleteMessages(
+          userId,
+          threadId,
+          history.slice(lastUser + 1).map((m) => m.id),
+        );
+        history = history.slice(0, lastUser + 1);
+        await audit({
+          userId,
+          action: 'chat.message.edited',
+          objectType: 'thread',
+          objectId: threadId,
+          detail: { messageId: edited.id },
+        });
       } else {
         const text = (input.text ?? '').trim();
         if (!text) throw new HttpError(422, 'The message is empty');
+        const wanted = input.clientMessageId;
         const userMessage: StoredMessage = {
-          id: crypto.randomUUID(),
+          id: wanted && !(await repo.messageIdExists(wanted)) ? wanted : crypto.randomUUID(),
           role: 'user',
           parts: [{ type: 'text', text }],
           status: 'complete',
           createdAt: laterThan(history.at(-1)?.createdAt),
         };
-        await repo.insertMessage(threadId, userMessage);
+        rows.push(userMessage);
         history = [...history, userMessage];
       }
       const assistant: StoredMessage = {
@@ -259,7 +323,27 @@ export function createChatService(deps: ChatServiceDeps) {
         status: 'streaming',
         createdAt: laterThan(history.at(-1)?.createdAt),
       };
-      await repo.insertMessage(threadId, assistant);
+      rows.push(assistant);
+      try {
+        // One commit before the first token: the rate limit, the new thread and its audit event,
+        // and the turn's messages.
+        await repo.insertTurn(threadId, newThread, rows, async (trx) => {
+          await rateLimitInTurn?.({ kysely: trx });
+          if (newThread) {
+            await audit(
+              { userId, action: 'chat.thread.created', objectType: 'thread', objectId: threadId },
+              trx,
+            );
+          }
+        });
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        // Two first turns raced for the same new thread id: the later one is refused.
+        if (newThread && (await repo.threadIdExists(threadId))) {
+          throw new HttpError(409, 'A run is already in progress in this thread; stop it first');
+        }
+        throw error;
+      }
       const stream = streamRun({
         userId,
         agent,
@@ -267,6 +351,7 @@ export function createChatService(deps: ChatServiceDeps) {
         history,
         message: assistant,
         signal: input.signal,
+        via: input.via,
       });
       return { threadId, stream };
     },
@@ -353,6 +438,7 @@ export function createChatService(deps: ChatServiceDeps) {
       toolCallId?: string;
       args?: unknown;
       reason?: string;
+      via?: ChatVia;
       signal: AbortSignal;
     }): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
       const { userId, agentId, approvalId } = input;
@@ -487,6 +573,7 @@ export function createChatService(deps: ChatServiceDeps) {
         signal: input.signal,
         prelude,
         runId: approval.run_id,
+        via: input.via,
       });
       return { threadId: thread.id, stream };
     },

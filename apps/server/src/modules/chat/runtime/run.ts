@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Kysely } from 'kysely';
 import {
   jsonSchema,
   stepCountIs,
@@ -8,10 +9,12 @@ import {
   type ToolSet,
   type UIMessageChunk,
 } from 'ai';
+import type { Database } from '../../../db/schema.ts';
 import { LlmError, toLlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { AgentRow, ChatRepository } from '../repository.ts';
 import type { ChatAuditEvent } from '../audit.ts';
+import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import { argsHash, canonicalJson, toModelMessages, type StoredMessage, type ToolPart } from './messages.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 
@@ -44,6 +47,13 @@ export interface RunContext {
    * the owner allowed unattended writes for this agent, and are refused otherwise.
    */
   mode?: 'interactive' | 'unattended';
+  /**
+   * Copilot runs only: the bridge to the embedding page; adds the `call_host_function` tool (no
+   * approval: the page's own listener decides what the function does).
+   */
+  hostFunctions?: HostFunctionBridge;
+  /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
+  finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
 
 export type RunErrorCategory = LlmError['category'] | 'limit';
@@ -107,8 +117,22 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const pendingApprovals: string[] = [];
   let errorCategory: RunErrorCategory | undefined;
   let errorText: string | undefined;
-  const save = (status: StoredMessage['status']) =>
-    ctx.repo.updateMessage(ctx.userId, ctx.threadId, { id: message.id, parts, status });
+  // Lets the chunks written so far reach the socket first: on SQLite a save is a blocking fsync.
+  const save = async (status: StoredMessage['status']) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await ctx.repo.updateMessage(ctx.userId, ctx.threadId, { id: message.id, parts, status });
+  };
+  /** The last save: the message, the thread's `updated_at` and `finalize`, in one commit. */
+  const finish = async (outcome: RunOutcome): Promise<RunOutcome> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await ctx.repo.finishRun(
+      ctx.userId,
+      ctx.threadId,
+      { id: message.id, parts, status: outcome.status },
+      ctx.finalize && ((trx) => ctx.finalize!(trx, outcome)),
+    );
+    return outcome;
+  };
 
   const fail = (category: RunErrorCategory, text: string) => {
     errorCategory = category;
@@ -125,8 +149,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     parts.push({ type: 'data-error', data: { category: problem.category, message: problem.message } });
     ctx.write({ type: 'data-error', data: { category: problem.category, message: problem.message } });
     ctx.write({ type: 'error', errorText: problem.message });
-    await save('error');
-    return { status: 'error', errorCategory: problem.category, pendingApprovals };
+    return finish({ status: 'error', errorCategory: problem.category, pendingApprovals });
   }
 
   const agentTools = await ctx.executor.listAgentTools(ctx.userId, ctx.agent.id);
@@ -179,6 +202,38 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     });
   }
 
+  const builtinTitles = new Map<string, string>();
+  if (ctx.hostFunctions && !tools[HOST_FUNCTION_TOOL] && ctx.mode !== 'unattended') {
+    const hostTool = createHostFunctionTool(ctx.hostFunctions, {
+      userId: ctx.userId,
+      agentId: ctx.agent.id,
+      write: ctx.write,
+      signal: ctx.signal,
+    });
+    builtinTitles.set(HOST_FUNCTION_TOOL, 'Host page function');
+    tools[HOST_FUNCTION_TOOL] = {
+      ...hostTool,
+      execute: async (input: unknown, options: Parameters<NonNullable<typeof hostTool.execute>>[1]) => {
+        toolCalls += 1;
+        if (toolCalls > limits.maxToolCallsPerTurn) {
+          throw new ToolFailure(
+            `Tool-call limit for this turn (${limits.maxToolCallsPerTurn}) reached; the tool was not run.`,
+            'limit',
+          );
+        }
+        const started = performance.now();
+        try {
+          return await hostTool.execute!(input, options);
+        } catch (error) {
+          throw new ToolFailure(error instanceof Error ? error.message : 'The page function failed.', 'host');
+        } finally {
+          durations.set(options.toolCallId, Math.round(performance.now() - started));
+        }
+      },
+    };
+  }
+  const known = (toolName: string) => byName.has(toolName) || builtinTitles.has(toolName);
+
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
 
@@ -203,6 +258,9 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     for await (const part of result.fullStream) {
       switch (part.type) {
         case 'start-step':
+          // The previous step (its tool calls and results) is saved as the next one begins; the
+          // last step is saved when the run ends, so a one-step answer costs one commit.
+          if (stepsRun > 0) await save('streaming');
           stepsRun += 1;
           parts.push({ type: 'step-start' });
           ctx.write({ type: 'start-step' });
@@ -233,7 +291,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
             type: 'dynamic-tool',
             toolCallId: part.toolCallId,
             toolName: part.toolName,
-            title: agentTool?.displayName,
+            title: agentTool?.displayName ?? builtinTitles.get(part.toolName),
             state: 'input-available',
             input: part.input ?? {},
             toolMetadata: {
@@ -282,7 +340,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
         }
         case 'tool-error': {
           const toolPart = findTool(part.toolCallId);
-          const text = toolErrorText(part.error, part.toolName, byName.has(part.toolName));
+          const text = toolErrorText(part.error, part.toolName, known(part.toolName));
           if (toolPart) {
             toolPart.state = 'output-error';
             toolPart.errorText = text;
@@ -296,7 +354,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
           });
           await ctx.audit({
             userId: ctx.userId,
-            action: byName.has(part.toolName) ? 'chat.tool.failed' : 'chat.tool.refused',
+            action: known(part.toolName) ? 'chat.tool.failed' : 'chat.tool.refused',
             objectType: 'action',
             objectId: String(toolPart?.toolMetadata.actionId ?? ''),
             detail: {
@@ -311,7 +369,6 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
         case 'finish-step':
           lastFinishReason = part.finishReason;
           ctx.write({ type: 'finish-step' });
-          await save('streaming');
           break;
         case 'error': {
           const error = toLlmError(part.error);
@@ -353,8 +410,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       p.errorText = 'The tool was not run: the turn was stopped.';
     }
   }
-  await save(status);
-  return { status, errorCategory, pendingApprovals };
+  return finish({ status, errorCategory, pendingApprovals });
 }
 
 async function requestApproval(ctx: RunContext, toolPart: ToolPart, agentTool: AgentTool, pending: string[]) {
