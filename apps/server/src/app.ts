@@ -13,6 +13,8 @@ import { createIdentity, identityRoutes } from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/plugin.ts';
+import { providerTriggerStore, registerTriggers } from './modules/triggers/plugin.ts';
+import type { TriggerWorker } from './modules/triggers/worker.ts';
 import { accessCodeRoutes } from './modules/access-code/routes.ts';
 import { agentsRoutes } from './modules/agents/routes.ts';
 import { createAuditLog, type AuditLog } from './modules/audit/service.ts';
@@ -27,6 +29,10 @@ import { registerWebApp } from './modules/web/routes.ts';
 import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Runs stored trigger events; tests drain it instead of waiting for its poll. */
+    triggers: TriggerWorker;
+  }
   interface FastifyContextConfig {
     /** Marks a route that answers without a token; everything else requires one. */
     public?: boolean;
@@ -89,7 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
-  const tools = await registerTools(app, deps);
+  const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
+  const toolExecutor = createToolsExecutor(tools, db);
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   const identity = config.auth.builtInIssuer ? await createIdentity(deps) : undefined;
@@ -119,13 +126,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...deps,
     verifyAccessToken: apiTokens.userForToken,
     verifyCopilotToken: copilotTokenVerifier(config),
-    toolExecutor: createToolsExecutor(tools, db),
+    toolExecutor,
     ...options.chat,
     prefix: '/chainlit',
   });
 
   // The public demos at /demos: the same chat service, signed in by the demo login only.
   await app.register(demoRoutes, { ...deps, ...options.demos, prefix: '/demos' });
+
+  // Stored trigger events run their agent unattended.
+  app.decorate('triggers', registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor));
 
   await registerWebApp(app, config, options.webDistDir ?? defaultWebDist());
   return app;

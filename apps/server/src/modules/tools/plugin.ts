@@ -4,7 +4,7 @@ import type { ToolProvider } from './provider.ts';
 import { createBuiltinProvider } from './providers/builtin/index.ts';
 import { createComposioProvider } from './providers/composio/index.ts';
 import { createMcpProvider } from './providers/mcp/index.ts';
-import { createToolsService, type ToolsService } from './service.ts';
+import { createToolsService, type ToolsDeps, type ToolsService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,8 +21,13 @@ export function createProviders(deps: AppDeps): ToolProvider[] {
   return providers;
 }
 
-export async function registerTools(app: FastifyInstance, deps: AppDeps, providers = createProviders(deps)) {
-  const tools = createToolsService({ ...deps, providers });
+export async function registerTools(
+  app: FastifyInstance,
+  deps: AppDeps,
+  options: { onTrigger?: ToolsDeps['onTrigger'] } = {},
+) {
+  const providers = createProviders(deps);
+  const tools = createToolsService({ ...deps, providers, onTrigger: options.onTrigger });
   app.decorate('tools', tools);
   app.addHook('onReady', async () => {
     const results = await tools.syncCatalog(app.log);
