@@ -44,7 +44,9 @@ export function useSession(): Session {
     isSignedIn: config.disableAuth0 || auth.isAuthenticated,
     accessToken: auth.user?.access_token,
     profile: auth.user?.profile as Record<string, unknown> | undefined,
-    signIn: () => auth.signinRedirect(),
+    // Come back to this page (the sign-in callback only accepts a relative path on this app).
+    signIn: () =>
+      auth.signinRedirect({ state: { returnTo: window.location.pathname + window.location.search } }),
     signOut,
   };
 }

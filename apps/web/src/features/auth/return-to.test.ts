@@ -23,6 +23,7 @@ describe('safeReturnPath (I2)', () => {
     ['/agents', '/agents'],
     ['/agents/12/edit', '/agents/12/edit'],
     ['/services/?q=mail#top', '/services/?q=mail#top'],
+    ['/copilot', '/copilot'],
   ])('keeps the app path %s', (value, expected) => {
     expect(safeReturnPath(value)).toBe(expected);
   });

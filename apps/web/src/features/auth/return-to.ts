@@ -3,7 +3,7 @@
  * of the shell's sections. Anything else (`//evil.com`, `/\evil.com`, `https://…`, `javascript:…`,
  * `%2F%2Fevil.com`) falls back to `/`.
  */
-const ALLOWED_SECTIONS = ['/info', '/agents', '/services', '/debug_info'];
+const ALLOWED_SECTIONS = ['/info', '/agents', '/services', '/debug_info', '/copilot'];
 
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2000) return '/';
