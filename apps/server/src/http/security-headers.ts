@@ -43,3 +43,20 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     strictTransportSecurity: config.publicUrl.startsWith('https:'),
   });
 }
+
+/**
+ * The CSP of the chat frame's responses (under /chainlit and /demos): the same strict policy as the
+ * rest of the app, except that our own origin may embed it (`frame-ancestors 'self'`).
+ */
+export const CHAT_FRAME_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+].join('; ');

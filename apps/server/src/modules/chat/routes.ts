@@ -83,6 +83,7 @@ import type { ThreadRow } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import { createChatService } from './service.ts';
+import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
 import { registerChatStatic } from './static.ts';
 import { chatAudit } from './audit.ts';
 
@@ -201,21 +202,8 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   // A parent plugin (the demos) may have registered the cookie parser already.
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
 
-  // The chat frame may be embedded by our own origin only.
-  const frameCsp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'self'",
-  ].join('; ');
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('content-security-policy', frameCsp);
+    reply.header('content-security-policy', CHAT_FRAME_CSP);
     reply.header('x-frame-options', 'SAMEORIGIN');
     reply.header('cache-control', 'no-store');
     return payload;

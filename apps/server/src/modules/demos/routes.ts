@@ -32,6 +32,7 @@ import { chatRoutes, type ChatModuleOptions } from '../chat/routes.ts';
 import { defaultChatDist } from '../chat/static.ts';
 import { isDemoName } from './catalog.ts';
 import { createDemoService } from './service.ts';
+import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
 
 export const DEMO_SESSION_COOKIE = 'cadre_demo_session';
 export const DEMO_USERNAME = 'anonymous-user';
@@ -48,19 +49,6 @@ export interface DemoModuleOptions {
 }
 
 export type DemoPluginOptions = AppDeps & DemoModuleOptions;
-
-const FRAME_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
 
 export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, options) => {
   const { config, db } = options;
@@ -140,7 +128,7 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
   const distDir = options.chatDistDir ?? defaultChatDist();
   const indexFile = path.join(distDir, 'index.html');
   app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-security-policy', FRAME_CSP);
+    reply.header('content-security-policy', CHAT_FRAME_CSP);
     reply.header('x-frame-options', 'SAMEORIGIN');
     reply.header('cache-control', 'no-store');
     if (!fs.existsSync(indexFile)) {
