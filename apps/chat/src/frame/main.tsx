@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { ChatApp } from '../components/chat-app';
 import { frameEndpoint } from '../lib/endpoint';
 import { system } from '../theme';
-import { useSystemColorMode } from './color-mode';
+import { useSystemColorMode } from '@cadre/ui';
 import { createParentMessageListener, notifyParent } from './parent-channel';
 
 function Frame() {

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
 /**
- * Follows the system's light or dark setting, as the web app does: Chakra styles dark mode from a
+ * Follows the system's light or dark setting. Chakra styles dark mode from a
  * `dark` class on <html>, set from the media query (no inline script, which the CSP refuses).
  */
 export function useSystemColorMode() {
