@@ -357,10 +357,17 @@ export function createChatRepository(db: Db) {
 
     // ---- approvals
 
-    async insertApproval(row: Omit<ApprovalRow, 'decided_at' | 'created_at'>) {
+    /** Stores a pending call; it expires `ttlMs` after it is created (one clock reading for both). */
+    async insertApproval(row: Omit<ApprovalRow, 'decided_at' | 'created_at' | 'expires_at'>, ttlMs: number) {
+      const created = Date.now();
       await k
         .insertInto('approvals')
-        .values({ ...row, created_at: nowIso(), decided_at: null })
+        .values({
+          ...row,
+          created_at: new Date(created).toISOString(),
+          expires_at: new Date(created + ttlMs).toISOString(),
+          decided_at: null,
+        })
         .execute();
     },
 

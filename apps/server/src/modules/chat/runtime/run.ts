@@ -417,18 +417,20 @@ async function requestApproval(ctx: RunContext, toolPart: ToolPart, agentTool: A
   const approvalId = crypto.randomUUID();
   const args = (toolPart.input ?? {}) as Record<string, unknown>;
   try {
-    await ctx.repo.insertApproval({
-      id: approvalId,
-      user_id: ctx.userId,
-      thread_id: ctx.threadId,
-      run_id: ctx.runId,
-      tool_call_id: toolPart.toolCallId,
-      action_id: agentTool.actionId,
-      args_hash: argsHash(args),
-      args: canonicalJson(args),
-      status: 'pending',
-      expires_at: new Date(Date.now() + ctx.limits.approvalTtlMs).toISOString(),
-    });
+    await ctx.repo.insertApproval(
+      {
+        id: approvalId,
+        user_id: ctx.userId,
+        thread_id: ctx.threadId,
+        run_id: ctx.runId,
+        tool_call_id: toolPart.toolCallId,
+        action_id: agentTool.actionId,
+        args_hash: argsHash(args),
+        args: canonicalJson(args),
+        status: 'pending',
+      },
+      ctx.limits.approvalTtlMs,
+    );
   } catch {
     // A reused tool call id (a misbehaving model) cannot be approved: report it as failed.
     toolPart.state = 'output-error';
