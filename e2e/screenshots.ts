@@ -106,10 +106,14 @@ try {
       ['mobile', { width: 375, height: 812 }],
     ] as const) {
       const context = await browser.newContext({ viewport, colorScheme: scheme, reducedMotion: 'reduce' });
+      // Past the beta access-code gate (the server runs without sign-in for these pictures).
+      await context.addInitScript(() => localStorage.setItem('passwordSignedIn', 'true'));
       for (const shot of shots) {
         if (shot.mobileOnly && label !== 'mobile') continue;
         const page = await context.newPage();
-        await page.goto(`${server.url}${shot.path}`, { waitUntil: 'networkidle' });
+        await page.goto(`${server.url}${shot.path}`, { waitUntil: 'load' });
+        // The chat frame keeps a connection open, so 'networkidle' may never come: wait for quiet instead.
+        await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => {});
         await page.waitForTimeout(300);
         await shot.act?.(page, label === 'mobile');
         await page.waitForTimeout(400);

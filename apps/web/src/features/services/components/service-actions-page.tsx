@@ -56,7 +56,7 @@ export function ServiceActionsPage({ serviceId }: { serviceId: number }) {
           </Button>
         </Alert.Root>
       ) : (
-        <Table.ScrollArea borderWidth="1px" rounded="md">
+        <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} aria-label="Tools of this service">
           <Table.Root size="sm" striped aria-busy={actions.isPending}>
             <Table.Header>
               <Table.Row>
