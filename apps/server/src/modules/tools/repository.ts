@@ -18,6 +18,17 @@ export interface ServiceRow {
   metadata: string;
 }
 
+/** The columns a (re-)synced service definition sets, on insert and on conflict alike. */
+const serviceValues = (def: ServiceDefinition, ts: string) => ({
+  name: def.name,
+  description: def.description,
+  logo: def.logo,
+  auth_scheme: def.authScheme,
+  enabled: 1,
+  metadata: JSON.stringify(def.metadata ?? {}),
+  updated_at: ts,
+});
+
 /** Upserts a catalog service by (provider, provider_key) and returns its stable id. */
 export async function upsertCatalogService(
   db: Db,
@@ -25,15 +36,7 @@ export async function upsertCatalogService(
   def: ServiceDefinition,
 ): Promise<number> {
   const ts = now();
-  const values = {
-    name: def.name,
-    description: def.description,
-    logo: def.logo,
-    auth_scheme: def.authScheme,
-    enabled: 1,
-    metadata: JSON.stringify(def.metadata ?? {}),
-    updated_at: ts,
-  };
+  const values = serviceValues(def, ts);
   const row = await db.kysely
     .insertInto('services')
     .values({ provider, provider_key: def.key, owner_user_id: null, created_at: ts, ...values })
@@ -53,15 +56,7 @@ export async function upsertOwnedService(
   def: ServiceDefinition,
 ): Promise<number> {
   const ts = now();
-  const values = {
-    name: def.name,
-    description: def.description,
-    logo: def.logo,
-    auth_scheme: def.authScheme,
-    enabled: 1,
-    metadata: JSON.stringify(def.metadata ?? {}),
-    updated_at: ts,
-  };
+  const values = serviceValues(def, ts);
   const row = await db.kysely
     .insertInto('services')
     .values({ provider, provider_key: def.key, owner_user_id: ownerUserId, created_at: ts, ...values })
