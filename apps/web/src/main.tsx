@@ -1,16 +1,23 @@
 import './lib/zod-jitless';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { configureApiClient } from './api/api-client';
 import { ConfigErrorScreen } from './components/config-error-screen';
 import { UiProvider } from './components/ui/provider';
 import { RuntimeConfigProvider } from './config/runtime-config-context';
 import { loadRuntimeConfig } from './config/runtime-config';
-import { AuthProvider, getAccessToken } from './features/auth';
+import { getAccessToken } from './features/auth';
+import { Pending } from './components/pending';
 import { loadAnalytics } from './features/analytics/load-analytics';
 import { createAppRouter } from './router';
+
+// The sign-in client is its own chunk, fetched in parallel with the first screen's code rather than
+// before the app starts.
+const AuthProvider = lazy(() =>
+  import('./features/auth/auth-provider').then((m) => ({ default: m.AuthProvider })),
+);
 
 const root = createRoot(document.getElementById('root')!);
 
@@ -39,9 +46,11 @@ if (!result.ok) {
       <RuntimeConfigProvider config={config}>
         <QueryClientProvider client={queryClient}>
           <UiProvider>
-            <AuthProvider navigate={(path) => void router.navigate({ to: path, replace: true })}>
-              <RouterProvider router={router} />
-            </AuthProvider>
+            <Suspense fallback={<Pending />}>
+              <AuthProvider navigate={(path) => void router.navigate({ to: path, replace: true })}>
+                <RouterProvider router={router} />
+              </AuthProvider>
+            </Suspense>
           </UiProvider>
         </QueryClientProvider>
       </RuntimeConfigProvider>
