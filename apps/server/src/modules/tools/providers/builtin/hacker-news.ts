@@ -71,6 +71,29 @@ async function storyList(
 
 const limit = z.number().int().min(1).max(30).default(10).describe('How many stories (1-30)');
 
+/** The three story lists of the official API, one action each. */
+const STORY_LISTS = [
+  {
+    name: 'top_stories',
+    displayName: 'Top stories',
+    description:
+      'The current top stories on the Hacker News front page, with title, link, score and comment count.',
+    list: 'topstories',
+  },
+  {
+    name: 'new_stories',
+    displayName: 'New stories',
+    description: 'The newest stories submitted to Hacker News.',
+    list: 'newstories',
+  },
+  {
+    name: 'best_stories',
+    displayName: 'Best stories',
+    description: 'The best-rated recent stories on Hacker News.',
+    list: 'beststories',
+  },
+] as const;
+
 export const hackerNews: BuiltinService = {
   key: 'hacker_news',
   name: 'Hacker News',
@@ -79,31 +102,16 @@ export const hackerNews: BuiltinService = {
   logo: initialsLogo('Y', '#FF6600'),
   authScheme: 'NO_AUTH',
   actions: [
-    defineAction({
-      name: 'top_stories',
-      displayName: 'Top stories',
-      description:
-        'The current top stories on the Hacker News front page, with title, link, score and comment count.',
-      effect: 'read',
-      input: z.object({ limit }),
-      run: async ({ limit }, ctx) => storyList(ctx, 'topstories', limit),
-    }),
-    defineAction({
-      name: 'new_stories',
-      displayName: 'New stories',
-      description: 'The newest stories submitted to Hacker News.',
-      effect: 'read',
-      input: z.object({ limit }),
-      run: async ({ limit }, ctx) => storyList(ctx, 'newstories', limit),
-    }),
-    defineAction({
-      name: 'best_stories',
-      displayName: 'Best stories',
-      description: 'The best-rated recent stories on Hacker News.',
-      effect: 'read',
-      input: z.object({ limit }),
-      run: async ({ limit }, ctx) => storyList(ctx, 'beststories', limit),
-    }),
+    ...STORY_LISTS.map(({ name, displayName, description, list }) =>
+      defineAction({
+        name,
+        displayName,
+        description,
+        effect: 'read',
+        input: z.object({ limit }),
+        run: async ({ limit }, ctx) => storyList(ctx, list, limit),
+      }),
+    ),
     defineAction({
       name: 'get_item',
       displayName: 'Get story or comment',
