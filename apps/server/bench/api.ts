@@ -254,6 +254,7 @@ function writeDocs(rows: Row[]) {
     '',
     table,
     '',
+    '',
   ].join('\n');
   let text = fs.existsSync(docsFile)
     ? fs.readFileSync(docsFile, 'utf8')

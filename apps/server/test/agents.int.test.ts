@@ -1,3 +1,4 @@
+import { agentListSchema } from '@cadre/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedService, tableCounts } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
@@ -160,6 +161,69 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       'agent.update',
       'agent.delete',
     ]);
+  });
+
+  it('lists every field of every agent in the contract’s shape, escaping text and keeping tool order', async () => {
+    const empty = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.headers['content-type']).toMatch(/^application\/json/);
+    expect(empty.json()).toEqual([]);
+
+    // Text a JSON writer must escape: quotes, backslashes, control characters, non-ASCII.
+    const tricky = 'Say "hi" \\ tab\there\nnew line — 日本語 🚀 </script>';
+    const first = (
+      await create({
+        name: tricky,
+        description: 'd1',
+        guidelines: tricky,
+        tool_ids: [gmail.actionIds[2], slack.actionIds[0], gmail.actionIds[0]],
+      })
+    ).json();
+    const second = (await create({ name: 'Second', description: 'd2', tool_ids: [] })).json();
+
+    const list = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['content-type']).toMatch(/^application\/json/);
+    const body = list.json();
+    expect(agentListSchema.parse(body)).toEqual(body);
+    expect(body).toEqual([
+      {
+        id: first.id,
+        name: tricky,
+        description: 'd1',
+        guidelines: tricky,
+        tools: [
+          {
+            id: gmail.actionIds[2],
+            display_name: 'Gmail action 2',
+            name: 'GMAIL_ACTION_2',
+            description: 'Does thing 2 in Gmail',
+            logo: 'https://logos.example/gmail.svg',
+            app_name: 'Gmail',
+          },
+          {
+            id: slack.actionIds[0],
+            display_name: 'Slack action 0',
+            name: 'SLACK_ACTION_0',
+            description: 'Does thing 0 in Slack',
+            logo: null,
+            app_name: 'Slack',
+          },
+          {
+            id: gmail.actionIds[0],
+            display_name: 'Gmail action 0',
+            name: 'GMAIL_ACTION_0',
+            description: 'Does thing 0 in Gmail',
+            logo: 'https://logos.example/gmail.svg',
+            app_name: 'Gmail',
+          },
+        ],
+      },
+      { id: second.id, name: 'Second', description: 'd2', guidelines: null, tools: [] },
+    ]);
+    // The list and the single-agent call describe an agent identically.
+    const got = await t.app.inject({ method: 'GET', url: `${agentUrl(first.id)}/agent`, headers: auth });
+    expect(got.json()).toEqual(body[0]);
   });
 
   it('records a duplicate with the agent it was copied from, and refuses an unknown source', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  type Agent,
   agentCreateSchema,
   agentListSchema,
   agentParamsSchema,
@@ -32,7 +33,13 @@ export const agentsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, au
         response: { 200: agentListSchema, 401: errorSchema },
       },
     },
-    async (request) => agents.list(request.user.id),
+    // The database writes the body, so it goes out as text: Fastify sends a string typed as JSON
+    // without the response serializer. The type provider only knows the parsed shape, hence the
+    // cast; the tests check the body against agentListSchema on both databases.
+    async (request, reply) => {
+      const body = await agents.listJson(request.user.id);
+      return reply.type('application/json').send(body as unknown as Agent[]);
+    },
   );
 
   app.post(

@@ -38,7 +38,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     (['name', 'description', 'guidelines', 'tool_ids'] as const).filter((f) => input[f] !== undefined);
 
   return {
-    list: (userId: number): Promise<Agent[]> => repo.list(userId),
+    /** The list response's JSON text (see the repository's `listJson`). */
+    listJson: (userId: number): Promise<string> => repo.listJson(userId),
 
     /** Whether the user owns the agent (for other modules that bind something to an agent). */
     exists: (userId: number, agentId: number): Promise<boolean> => repo.exists(userId, agentId),

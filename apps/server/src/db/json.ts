@@ -1,0 +1,42 @@
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type OrderByExpression,
+  type RawBuilder,
+} from 'kysely';
+import { jsonBuildObject as postgresObject } from 'kysely/helpers/postgres';
+import { jsonBuildObject as sqliteObject } from 'kysely/helpers/sqlite';
+import type { Dialect } from './database.ts';
+import type { Database } from './schema.ts';
+
+/**
+ * JSON built by the database, in either dialect. A read that only forwards rows to the client can
+ * have the database write the response body itself: one string crosses the driver instead of a
+ * row object per joined row, and nothing is regrouped or serialized again in JavaScript.
+ */
+export function jsonHelpers(dialect: Dialect) {
+  const object = dialect === 'sqlite' ? sqliteObject : postgresObject;
+  return {
+    /** `{"key": value, ...}`; keys keep the order given. */
+    object: <O extends Record<string, Expression<unknown>>>(fields: O) => object(fields),
+
+    /**
+     * The rows' values as one JSON array, in `orderBy` order; `[]`, never NULL, when there are no
+     * rows. (SQLite's json_group_array already gives `[]`; PostgreSQL's json_agg gives NULL.)
+     */
+    arrayAgg<TB extends keyof Database>(
+      eb: ExpressionBuilder<Database, TB>,
+      value: Expression<unknown>,
+      orderBy: OrderByExpression<Database, TB, object>,
+    ): RawBuilder<string> {
+      if (dialect === 'sqlite')
+        return sql<string>`${eb.fn.agg('json_group_array', [value]).orderBy(orderBy)}`;
+      return sql<string>`coalesce(${eb.fn.agg('json_agg', [value]).orderBy(orderBy)}, '[]'::json)`;
+    },
+
+    /** The document as text, so the driver hands it over as it is instead of parsing it. */
+    text: (value: Expression<string>) =>
+      dialect === 'sqlite' ? sql<string>`${value}` : sql<string>`(${value})::text`,
+  };
+}
