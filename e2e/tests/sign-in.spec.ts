@@ -9,8 +9,11 @@ import {
 
 test('a new visitor passes the access code, signs up, stays signed in and logs out', async ({ page }) => {
   const cspViolations: string[] = [];
+  // Anything the pages ask for and do not find, the browser's own requests (the icon) included.
+  const notFound: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    if (/status of 404/.test(message.text())) notFound.push(`${message.location().url} on ${page.url()}`);
   });
 
   await page.goto('/info');
@@ -70,6 +73,7 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
   await page.goto('/info');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   expect(cspViolations).toEqual([]);
+  expect(notFound).toEqual([]);
 });
 
 test('a returning person signs in with their account; a wrong password is refused with a clear error', async ({

@@ -75,6 +75,8 @@ export function page(title: string, body: SafeHtml): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
+        <!-- The web app's icon; without it the browser asks for /favicon.ico, which is not found. -->
+        <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
         <title>${title} · Cadre</title>
         <style>
           ${new SafeHtml(STYLES)}
