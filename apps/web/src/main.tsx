@@ -1,7 +1,7 @@
 import './lib/zod-jitless';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { lazy, StrictMode, Suspense } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { configureApiClient } from './api/api-client';
 import { ConfigErrorScreen } from './components/config-error-screen';
@@ -9,15 +9,14 @@ import { UiProvider } from './components/ui/provider';
 import { RuntimeConfigProvider } from './config/runtime-config-context';
 import { loadRuntimeConfig } from './config/runtime-config';
 import { getAccessToken } from './features/auth';
-import { Pending } from './components/pending';
 import { loadAnalytics } from './features/analytics/load-analytics';
 import { createAppRouter } from './router';
 
-// The sign-in client is its own chunk, fetched in parallel with the first screen's code rather than
-// before the app starts.
-const AuthProvider = lazy(() =>
-  import('./features/auth/auth-provider').then((m) => ({ default: m.AuthProvider })),
-);
+// The sign-in client is its own chunk (it keeps the app shell inside its size budget), requested
+// before the runtime configuration is fetched and awaited before the first render, so the app
+// renders once instead of first behind a Suspense fallback (which showed /agents later: see
+// docs/benchmarks.md).
+const authProviderModule = import('./features/auth/auth-provider');
 
 const root = createRoot(document.getElementById('root')!);
 
@@ -41,16 +40,18 @@ if (!result.ok) {
     defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
   });
   const router = createAppRouter({ queryClient, config });
+  // Matching the address and fetching the first screen's code start now, alongside the first
+  // render, rather than after the router has mounted.
+  void router.load();
+  const { AuthProvider } = await authProviderModule;
   root.render(
     <StrictMode>
       <RuntimeConfigProvider config={config}>
         <QueryClientProvider client={queryClient}>
           <UiProvider>
-            <Suspense fallback={<Pending />}>
-              <AuthProvider navigate={(path) => void router.navigate({ to: path, replace: true })}>
-                <RouterProvider router={router} />
-              </AuthProvider>
-            </Suspense>
+            <AuthProvider navigate={(path) => void router.navigate({ to: path, replace: true })}>
+              <RouterProvider router={router} />
+            </AuthProvider>
           </UiProvider>
         </QueryClientProvider>
       </RuntimeConfigProvider>
