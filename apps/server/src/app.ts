@@ -93,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
   const toolExecutor = createToolsExecutor(tools, db);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Tool } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
@@ -67,6 +67,48 @@ export function createAgentsRepository(db: Db) {
     }
   };
 
+  const listQuery = (userId: number) =>
+    k
+      .selectFrom('agents')
+      .select((eb) => {
+        const tools = eb
+          .selectFrom('agent_tools')
+          .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+          .innerJoin('services', 'services.id', 'actions.service_id')
+          .select((tb) =>
+            json
+              .arrayAgg(
+                tb,
+                json.object({
+                  id: tb.ref('actions.id'),
+                  display_name: tb.ref('actions.display_name'),
+                  name: tb.ref('actions.name'),
+                  description: tb.ref('actions.description'),
+                  logo: tb.ref('services.logo'),
+                  app_name: tb.ref('services.name'),
+                }),
+                'agent_tools.position',
+              )
+              .as('tools'),
+          )
+          .whereRef('agent_tools.agent_id', '=', 'agents.id');
+        const agent = json.object({
+          id: eb.ref('agents.id'),
+          name: eb.ref('agents.name'),
+          description: eb.ref('agents.description'),
+          guidelines: eb.ref('agents.guidelines'),
+          tools,
+        });
+        return json.text(json.arrayAgg(eb, agent, 'agents.id')).as('body');
+      })
+      .where('agents.user_id', '=', userId);
+  // The list's SQL is the same for every user (the JSON keys are literals, the user id its only
+  // parameter), so it is compiled once instead of rebuilt by the query builder on every call.
+  const compiledList = listQuery(0).compile();
+  if (compiledList.parameters.length !== 1)
+    throw new Error('The agent list query must take only the user id');
+  const listSql = compiledList.sql;
+
   return {
     /**
      * The caller's agents with their tools, as the JSON text of the list response, written by the
@@ -74,42 +116,8 @@ export function createAgentsRepository(db: Db) {
      * tool or serializing again. Agents in id order, each agent's tools in their position order.
      */
     async listJson(userId: number): Promise<string> {
-      const { body } = await k
-        .selectFrom('agents')
-        .select((eb) => {
-          const tools = eb
-            .selectFrom('agent_tools')
-            .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-            .innerJoin('services', 'services.id', 'actions.service_id')
-            .select((tb) =>
-              json
-                .arrayAgg(
-                  tb,
-                  json.object({
-                    id: tb.ref('actions.id'),
-                    display_name: tb.ref('actions.display_name'),
-                    name: tb.ref('actions.name'),
-                    description: tb.ref('actions.description'),
-                    logo: tb.ref('services.logo'),
-                    app_name: tb.ref('services.name'),
-                  }),
-                  'agent_tools.position',
-                )
-                .as('tools'),
-            )
-            .whereRef('agent_tools.agent_id', '=', 'agents.id');
-          const agent = json.object({
-            id: eb.ref('agents.id'),
-            name: eb.ref('agents.name'),
-            description: eb.ref('agents.description'),
-            guidelines: eb.ref('agents.guidelines'),
-            tools,
-          });
-          return json.text(json.arrayAgg(eb, agent, 'agents.id')).as('body');
-        })
-        .where('agents.user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      return body;
+      const { rows } = await k.executeQuery<{ body: string }>(CompiledQuery.raw(listSql, [userId]));
+      return rows[0]!.body;
     },
 
     async get(userId: number, agentId: number) {
