@@ -34,3 +34,16 @@ test('the server answers the health check and API errors as JSON', async ({ requ
   expect(missing.status()).toBe(404);
   expect(await missing.json()).toEqual({ detail: 'Not Found' });
 });
+
+test('the chat frame’s hashed assets are cached for good; its page and API are not', async ({ request }) => {
+  const page = await request.get('/chainlit/', { headers: { accept: 'text/html' } });
+  expect(page.status()).toBe(200);
+  expect(page.headers()['cache-control']).toBe('no-cache');
+  const script = /src="(\/chainlit\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+  expect(script).toBeDefined();
+  const asset = await request.get(script!);
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  const api = await request.get('/chainlit/session');
+  expect(api.headers()['cache-control']).toBe('no-store');
+});

@@ -205,7 +205,9 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('content-security-policy', CHAT_FRAME_CSP);
     reply.header('x-frame-options', 'SAMEORIGIN');
-    reply.header('cache-control', 'no-store');
+    // Chat answers are private and change with every turn; the frame's static files set their own
+    // caching (hashed assets are immutable), which this must not overwrite.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
 
