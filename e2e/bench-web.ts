@@ -8,14 +8,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { createFuzzySearch } from '../apps/web/src/lib/fuzzy.ts';
+import { percentile, writeBenchSection } from '../scripts/bench-report.ts';
 import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
 import { ROOT, startServer } from './support/server.ts';
 
 const DIST = path.join(ROOT, 'apps/web/dist');
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 // 1. Initial JavaScript: the entry script and every module it preloads, as index.html lists them.
 function initialJs() {
@@ -143,15 +140,5 @@ in the DOM, against the built server on localhost with a fresh SQLite database.
 
 `;
 
-const file = path.join(ROOT, 'docs/benchmarks.md');
-fs.mkdirSync(path.dirname(file), { recursive: true });
-let doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-const start = doc.indexOf('## Web\n');
-if (start >= 0) {
-  const next = doc.indexOf('\n## ', start + 1);
-  doc = doc.slice(0, start) + section + (next >= 0 ? doc.slice(next + 1) : '');
-} else {
-  doc = `${doc.trimEnd()}\n\n${section}`;
-}
-fs.writeFileSync(file, doc);
+writeBenchSection('## Web', section);
 console.log(section);
