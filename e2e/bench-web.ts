@@ -8,13 +8,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { createFuzzySearch } from '../apps/web/src/lib/fuzzy.ts';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, startServer } from './support/server.ts';
+import { percentile, writeBenchSection } from '../scripts/bench-report.ts';
+import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
+import { ROOT, startServer } from './support/server.ts';
 
 const DIST = path.join(ROOT, 'apps/web/dist');
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 // 1. Initial JavaScript: the entry script and every module it preloads, as index.html lists them.
 function initialJs() {
@@ -47,7 +45,7 @@ async function agentsListTime() {
         tool_ids: [],
       });
     }
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const times: number[] = [];
     try {
       for (let run = 0; run < 11; run++) {
@@ -107,10 +105,7 @@ function fuzzySearchTime() {
   });
   const timings: number[] = [];
   const typed = ['send message', 'calender event', 'github isue', 'search video'];
-  for (const [keys, label] of [
-    [['name', 'description'], 'name+description'],
-    [['display_name'], 'display_name'],
-  ] as const) {
+  for (const keys of [['name', 'description'], ['display_name']] as const) {
     const search = createFuzzySearch(tools, [...keys]);
     for (const word of typed) {
       for (let i = 1; i <= word.length; i++) {
@@ -119,7 +114,6 @@ function fuzzySearchTime() {
         timings.push(performance.now() - start);
       }
     }
-    void label;
   }
   return { keystrokes: timings.length, median: percentile(timings, 50), p95: percentile(timings, 95) };
 }
@@ -146,15 +140,5 @@ in the DOM, against the built server on localhost with a fresh SQLite database.
 
 `;
 
-const file = path.join(ROOT, 'docs/benchmarks.md');
-fs.mkdirSync(path.dirname(file), { recursive: true });
-let doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-const start = doc.indexOf('## Web\n');
-if (start >= 0) {
-  const next = doc.indexOf('\n## ', start + 1);
-  doc = doc.slice(0, start) + section + (next >= 0 ? doc.slice(next + 1) : '');
-} else {
-  doc = `${doc.trimEnd()}\n\n${section}`;
-}
-fs.writeFileSync(file, doc);
+writeBenchSection('## Web', section);
 console.log(section);

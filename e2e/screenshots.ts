@@ -5,7 +5,8 @@ import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, startServer } from './support/server.ts';
+import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
+import { ROOT, startServer } from './support/server.ts';
 
 const OUT = path.join(ROOT, 'screenshots');
 
@@ -99,7 +100,7 @@ try {
   ];
 
   fs.mkdirSync(OUT, { recursive: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   for (const scheme of ['light', 'dark'] as const) {
     for (const [label, viewport] of [
       ['desktop', { width: 1440, height: 900 }],

@@ -9,7 +9,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
@@ -17,11 +16,11 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { startPostgresCluster } from '../test/support/postgres-cluster.ts';
+import { BENCHMARKS_FILE, writeBenchSection } from '../../../scripts/bench-report.ts';
 import { startTestIssuer, type TestIssuer } from '../test/support/test-issuer.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const docsFile = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
 
 interface Row {
   database: string;
@@ -263,17 +262,7 @@ function writeDocs(rows: Row[]) {
     '',
     '',
   ].join('\n');
-  let text = fs.existsSync(docsFile)
-    ? fs.readFileSync(docsFile, 'utf8')
-    : '# Benchmarks\n\nFigures written by the benchmark scripts; never timed assertions in tests.\n\n';
-  const start = text.indexOf('## API');
-  if (start >= 0) {
-    const next = text.indexOf('\n## ', start + 1);
-    text = text.slice(0, start) + section + (next >= 0 ? text.slice(next + 1) : '');
-  } else {
-    text = `${text.trimEnd()}\n\n${section}`;
-  }
-  fs.writeFileSync(docsFile, text);
+  writeBenchSection('## API', section);
 }
 
 async function main() {
@@ -299,7 +288,7 @@ async function main() {
     console.table(rows);
   }
   if (process.env.BENCH_ONLY !== 'sqlite') writeDocs(rows);
-  console.log(`Written to ${docsFile}`);
+  console.log(`Written to ${BENCHMARKS_FILE}`);
 }
 
 main().catch((err: unknown) => {

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCHMARKS_FILE, percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
 import { startTestIssuer } from '../test/support/test-issuer.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_CHATS ?? 200);
@@ -24,7 +25,6 @@ const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 200);
 const TOKENS = 50;
 const TURNS_PER_MINUTE = 10_000;
 const PUBLIC_URL = 'http://cadre.bench';
-const docsFile = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
 
 /** An OpenAI-compatible server that streams TOKENS content deltas at once. */
 async function startFakeOpenAi() {
@@ -102,10 +102,6 @@ async function timeToFirst(
   return first;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 const ms = (n: number) => Math.round(n * 100) / 100;
 
 async function main() {
@@ -247,7 +243,7 @@ async function main() {
     };
     console.log('concurrent', concurrent);
     writeDocs(sequential, concurrent, fake.requests());
-    console.log(`Written to ${docsFile}`);
+    console.log(`Written to ${BENCHMARKS_FILE}`);
   } finally {
     server.kill('SIGTERM');
     await exited;
@@ -293,15 +289,7 @@ function writeDocs(
     `| Peak RSS of the server process (VmHWM) | ${c.peakRssMb} MB (${c.rssStartMb} MB before the concurrent run) | |`,
     '',
   ].join('\n');
-  let text = fs.readFileSync(docsFile, 'utf8');
-  const start = text.indexOf('## Chat');
-  if (start >= 0) {
-    const next = text.indexOf('\n## ', start + 1);
-    text = text.slice(0, start) + section + (next >= 0 ? text.slice(next + 1) : '');
-  } else {
-    text = `${text.trimEnd()}\n\n${section}`;
-  }
-  fs.writeFileSync(docsFile, text);
+  writeBenchSection('## Chat', section);
 }
 
 main().catch((err: unknown) => {

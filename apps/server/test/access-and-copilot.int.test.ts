@@ -10,7 +10,7 @@ import {
   verifyCopilotToken,
 } from '../src/modules/auth/copilot-token.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 const SIGNIN = '/backend/api/v1/public/beta-user-signin';
 const COPILOT = '/backend/api/v1/auth/chainlit-copilot-login';
@@ -96,19 +96,16 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
   });
 
   it('returns a 15-minute HS256 token bound to the user that only the chat audience accepts', async () => {
-    const auth = bearer(await issuer.token({ sub: 'alice' }));
-    const me = (
-      await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: auth })
-    ).json();
+    const { auth, id } = await signInAs(t, issuer, { sub: 'alice' });
     const res = await t.app.inject({ method: 'POST', url: COPILOT, headers: auth });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const token = res.json().copilot_auth_token as string;
     const claims = decodeJwt(token);
-    expect(claims.sub).toBe(String(me.id));
+    expect(claims.sub).toBe(String(id));
     expect(claims.aud).toBe('cadre-chat');
     expect(claims.exp! - claims.iat!).toBe(900);
-    expect(await verifyCopilotToken(t.config, token)).toEqual({ userId: me.id });
+    expect(await verifyCopilotToken(t.config, token)).toEqual({ userId: id });
     // The token is no access token: the API refuses it.
     expect(
       (await t.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: bearer(token) }))

@@ -2,7 +2,7 @@ import { agentListSchema } from '@cadre/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedService, tableCounts } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 const AGENTS = '/backend/api/v1/agents/';
 const agentUrl = (id: number | string) => `/backend/api/v1/agents/${id}`;
@@ -21,191 +21,48 @@ describe(`agents on ${testDatabaseKind()}`, () => {
   afterAll(async () => {
     await issuer?.close();
   });
-  beforeEach(async () => {
+  const setUp = async () => {
     t = await createTestApp(issuer.env);
-    auth = bearer(await issuer.token({ sub: 'alice', email: 'alice@example.com', name: 'Alice' }));
-    const me = await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: auth });
-    userId = me.json().id;
+    ({ auth, id: userId } = await signInAs(t, issuer, {
+      sub: 'alice',
+      email: 'alice@example.com',
+      name: 'Alice',
+    }));
     gmail = await seedService(t.db, { name: 'Gmail', actions: 3 });
     slack = await seedService(t.db, { name: 'Slack', actions: 2, logo: null });
-  });
-  afterEach(async () => {
+  };
+  const tearDown = async () => {
     await t?.close();
-  });
+  };
 
   const create = (payload: unknown, headers = auth) =>
     t.app.inject({ method: 'POST', url: AGENTS, headers, payload: payload as object });
 
-  it('creates an agent, trims fields, stores blank guidelines as null and expands its tools in order', async () => {
-    const res = await create({
-      name: '  Inbox helper ',
-      description: ' Sorts mail ',
-      guidelines: '   ',
-      tool_ids: [slack.actionIds[1], gmail.actionIds[0], slack.actionIds[1]],
-    });
-    expect(res.statusCode).toBe(201);
-    const agent = res.json();
-    expect(agent).toEqual({
-      id: expect.any(Number),
-      name: 'Inbox helper',
-      description: 'Sorts mail',
-      guidelines: null,
-      tools: [
-        {
-          id: slack.actionIds[1],
-          display_name: 'Slack action 1',
-          name: 'SLACK_ACTION_1',
-          description: 'Does thing 1 in Slack',
-          logo: null,
-          app_name: 'Slack',
-        },
-        {
-          id: gmail.actionIds[0],
-          display_name: 'Gmail action 0',
-          name: 'GMAIL_ACTION_0',
-          description: 'Does thing 0 in Gmail',
-          logo: 'https://logos.example/gmail.svg',
-          app_name: 'Gmail',
-        },
-      ],
-    });
-    const stored = await t.db.kysely
-      .selectFrom('agents')
-      .selectAll()
-      .where('id', '=', agent.id)
-      .executeTakeFirst();
-    expect(stored).toMatchObject({ user_id: userId, guidelines: null });
-    const tools = await t.db.kysely
-      .selectFrom('agent_tools')
-      .select(['action_id', 'position', 'version'])
-      .where('agent_id', '=', agent.id)
-      .orderBy('position')
-      .execute();
-    expect(tools).toEqual([
-      { action_id: slack.actionIds[1], position: 0, version: '1.0.0' },
-      { action_id: gmail.actionIds[0], position: 1, version: '1.0.0' },
-    ]);
-    const audit = await t.db.kysely
-      .selectFrom('audit_events')
-      .selectAll()
-      .where('action', '=', 'agent.create')
-      .execute();
-    expect(audit).toMatchObject([{ user_id: userId, object_type: 'agent', object_id: String(agent.id) }]);
-  });
+  // Each of these changes data, so each gets a fresh app.
+  describe('changing data', () => {
+    beforeEach(setUp);
+    afterEach(tearDown);
 
-  it('lists, gets, updates and deletes the caller’s agents', async () => {
-    const a = (
-      await create({
-        name: 'A',
-        description: 'first',
-        guidelines: 'Be brief',
-        tool_ids: [gmail.actionIds[0]],
-      })
-    ).json();
-    const b = (await create({ name: 'B', description: 'second', tool_ids: [] })).json();
-
-    const list = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
-    expect(list.statusCode).toBe(200);
-    expect(list.json().map((x: { id: number }) => x.id)).toEqual([a.id, b.id]);
-    expect(list.json()[0].tools.map((x: { id: number }) => x.id)).toEqual([gmail.actionIds[0]]);
-
-    const got = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
-    expect(got.statusCode).toBe(200);
-    expect(got.json()).toEqual(a);
-
-    const patched = await t.app.inject({
-      method: 'PATCH',
-      url: agentUrl(a.id),
-      headers: auth,
-      payload: {
-        name: 'A2',
-        description: 'changed',
-        guidelines: '',
-        tool_ids: [slack.actionIds[0], gmail.actionIds[2]],
-      },
-    });
-    expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toMatchObject({ id: a.id, name: 'A2', description: 'changed', guidelines: null });
-    expect(patched.json().tools.map((x: { id: number }) => x.id)).toEqual([
-      slack.actionIds[0],
-      gmail.actionIds[2],
-    ]);
-
-    // Partial: only the fields sent change.
-    const partial = await t.app.inject({
-      method: 'PATCH',
-      url: agentUrl(a.id),
-      headers: auth,
-      payload: { guidelines: 'New rules' },
-    });
-    expect(partial.json()).toMatchObject({ name: 'A2', description: 'changed', guidelines: 'New rules' });
-    expect(partial.json().tools).toHaveLength(2);
-
-    const del = await t.app.inject({ method: 'DELETE', url: agentUrl(a.id), headers: auth });
-    expect(del.statusCode).toBe(204);
-    expect(del.body).toBe('');
-    const after = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
-    expect(after.statusCode).toBe(404);
-    expect(after.json()).toEqual({ detail: 'Agent not found' });
-    expect(
-      await t.db.kysely.selectFrom('agent_tools').selectAll().where('agent_id', '=', a.id).execute(),
-    ).toEqual([]);
-    const actions = (
-      await t.db.kysely.selectFrom('audit_events').select('action').orderBy('id').execute()
-    ).map((r) => r.action);
-    expect(actions).toEqual([
-      'user.sign_in',
-      'agent.create',
-      'agent.create',
-      'agent.update',
-      'agent.update',
-      'agent.delete',
-    ]);
-  });
-
-  it('lists every field of every agent in the contract’s shape, escaping text and keeping tool order', async () => {
-    const empty = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
-    expect(empty.statusCode).toBe(200);
-    expect(empty.headers['content-type']).toMatch(/^application\/json/);
-    expect(empty.json()).toEqual([]);
-
-    // Text a JSON writer must escape: quotes, backslashes, control characters, non-ASCII.
-    const tricky = 'Say "hi" \\ tab\there\nnew line — 日本語 🚀 </script>';
-    const first = (
-      await create({
-        name: tricky,
-        description: 'd1',
-        guidelines: tricky,
-        tool_ids: [gmail.actionIds[2], slack.actionIds[0], gmail.actionIds[0]],
-      })
-    ).json();
-    const second = (await create({ name: 'Second', description: 'd2', tool_ids: [] })).json();
-
-    const list = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
-    expect(list.statusCode).toBe(200);
-    expect(list.headers['content-type']).toMatch(/^application\/json/);
-    const body = list.json();
-    expect(agentListSchema.parse(body)).toEqual(body);
-    expect(body).toEqual([
-      {
-        id: first.id,
-        name: tricky,
-        description: 'd1',
-        guidelines: tricky,
+    it('creates an agent, trims fields, stores blank guidelines as null and expands its tools in order', async () => {
+      const res = await create({
+        name: '  Inbox helper ',
+        description: ' Sorts mail ',
+        guidelines: '   ',
+        tool_ids: [slack.actionIds[1], gmail.actionIds[0], slack.actionIds[1]],
+      });
+      expect(res.statusCode).toBe(201);
+      const agent = res.json();
+      expect(agent).toEqual({
+        id: expect.any(Number),
+        name: 'Inbox helper',
+        description: 'Sorts mail',
+        guidelines: null,
         tools: [
           {
-            id: gmail.actionIds[2],
-            display_name: 'Gmail action 2',
-            name: 'GMAIL_ACTION_2',
-            description: 'Does thing 2 in Gmail',
-            logo: 'https://logos.example/gmail.svg',
-            app_name: 'Gmail',
-          },
-          {
-            id: slack.actionIds[0],
-            display_name: 'Slack action 0',
-            name: 'SLACK_ACTION_0',
-            description: 'Does thing 0 in Slack',
+            id: slack.actionIds[1],
+            display_name: 'Slack action 1',
+            name: 'SLACK_ACTION_1',
+            description: 'Does thing 1 in Slack',
             logo: null,
             app_name: 'Slack',
           },
@@ -218,211 +75,372 @@ describe(`agents on ${testDatabaseKind()}`, () => {
             app_name: 'Gmail',
           },
         ],
+      });
+      const stored = await t.db.kysely
+        .selectFrom('agents')
+        .selectAll()
+        .where('id', '=', agent.id)
+        .executeTakeFirst();
+      expect(stored).toMatchObject({ user_id: userId, guidelines: null });
+      const tools = await t.db.kysely
+        .selectFrom('agent_tools')
+        .select(['action_id', 'position', 'version'])
+        .where('agent_id', '=', agent.id)
+        .orderBy('position')
+        .execute();
+      expect(tools).toEqual([
+        { action_id: slack.actionIds[1], position: 0, version: '1.0.0' },
+        { action_id: gmail.actionIds[0], position: 1, version: '1.0.0' },
+      ]);
+      const audit = await t.db.kysely
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('action', '=', 'agent.create')
+        .execute();
+      expect(audit).toMatchObject([{ user_id: userId, object_type: 'agent', object_id: String(agent.id) }]);
+    });
+
+    it('lists, gets, updates and deletes the caller’s agents', async () => {
+      const a = (
+        await create({
+          name: 'A',
+          description: 'first',
+          guidelines: 'Be brief',
+          tool_ids: [gmail.actionIds[0]],
+        })
+      ).json();
+      const b = (await create({ name: 'B', description: 'second', tool_ids: [] })).json();
+
+      const list = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
+      expect(list.statusCode).toBe(200);
+      expect(list.json().map((x: { id: number }) => x.id)).toEqual([a.id, b.id]);
+      expect(list.json()[0].tools.map((x: { id: number }) => x.id)).toEqual([gmail.actionIds[0]]);
+
+      const got = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
+      expect(got.statusCode).toBe(200);
+      expect(got.json()).toEqual(a);
+
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: agentUrl(a.id),
+        headers: auth,
+        payload: {
+          name: 'A2',
+          description: 'changed',
+          guidelines: '',
+          tool_ids: [slack.actionIds[0], gmail.actionIds[2]],
+        },
+      });
+      expect(patched.statusCode).toBe(200);
+      expect(patched.json()).toMatchObject({
+        id: a.id,
+        name: 'A2',
+        description: 'changed',
+        guidelines: null,
+      });
+      expect(patched.json().tools.map((x: { id: number }) => x.id)).toEqual([
+        slack.actionIds[0],
+        gmail.actionIds[2],
+      ]);
+
+      // Partial: only the fields sent change.
+      const partial = await t.app.inject({
+        method: 'PATCH',
+        url: agentUrl(a.id),
+        headers: auth,
+        payload: { guidelines: 'New rules' },
+      });
+      expect(partial.json()).toMatchObject({ name: 'A2', description: 'changed', guidelines: 'New rules' });
+      expect(partial.json().tools).toHaveLength(2);
+
+      const del = await t.app.inject({ method: 'DELETE', url: agentUrl(a.id), headers: auth });
+      expect(del.statusCode).toBe(204);
+      expect(del.body).toBe('');
+      const after = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
+      expect(after.statusCode).toBe(404);
+      expect(after.json()).toEqual({ detail: 'Agent not found' });
+      expect(
+        await t.db.kysely.selectFrom('agent_tools').selectAll().where('agent_id', '=', a.id).execute(),
+      ).toEqual([]);
+      const actions = (
+        await t.db.kysely.selectFrom('audit_events').select('action').orderBy('id').execute()
+      ).map((r) => r.action);
+      expect(actions).toEqual([
+        'user.sign_in',
+        'agent.create',
+        'agent.create',
+        'agent.update',
+        'agent.update',
+        'agent.delete',
+      ]);
+    });
+
+    it('lists every field of every agent in the contract’s shape, escaping text and keeping tool order', async () => {
+      const empty = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
+      expect(empty.statusCode).toBe(200);
+      expect(empty.headers['content-type']).toMatch(/^application\/json/);
+      expect(empty.json()).toEqual([]);
+
+      // Text a JSON writer must escape: quotes, backslashes, control characters, non-ASCII.
+      const tricky = 'Say "hi" \\ tab\there\nnew line — 日本語 🚀 </script>';
+      const first = (
+        await create({
+          name: tricky,
+          description: 'd1',
+          guidelines: tricky,
+          tool_ids: [gmail.actionIds[2], slack.actionIds[0], gmail.actionIds[0]],
+        })
+      ).json();
+      const second = (await create({ name: 'Second', description: 'd2', tool_ids: [] })).json();
+
+      const list = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
+      expect(list.statusCode).toBe(200);
+      expect(list.headers['content-type']).toMatch(/^application\/json/);
+      const body = list.json();
+      expect(agentListSchema.parse(body)).toEqual(body);
+      expect(body).toEqual([
+        {
+          id: first.id,
+          name: tricky,
+          description: 'd1',
+          guidelines: tricky,
+          tools: [
+            {
+              id: gmail.actionIds[2],
+              display_name: 'Gmail action 2',
+              name: 'GMAIL_ACTION_2',
+              description: 'Does thing 2 in Gmail',
+              logo: 'https://logos.example/gmail.svg',
+              app_name: 'Gmail',
+            },
+            {
+              id: slack.actionIds[0],
+              display_name: 'Slack action 0',
+              name: 'SLACK_ACTION_0',
+              description: 'Does thing 0 in Slack',
+              logo: null,
+              app_name: 'Slack',
+            },
+            {
+              id: gmail.actionIds[0],
+              display_name: 'Gmail action 0',
+              name: 'GMAIL_ACTION_0',
+              description: 'Does thing 0 in Gmail',
+              logo: 'https://logos.example/gmail.svg',
+              app_name: 'Gmail',
+            },
+          ],
+        },
+        { id: second.id, name: 'Second', description: 'd2', guidelines: null, tools: [] },
+      ]);
+      // The list and the single-agent call describe an agent identically.
+      const got = await t.app.inject({ method: 'GET', url: `${agentUrl(first.id)}/agent`, headers: auth });
+      expect(got.json()).toEqual(body[0]);
+    });
+
+    it('records a duplicate with the agent it was copied from, and refuses an unknown source', async () => {
+      const a = (await create({ name: 'A', description: 'first', tool_ids: [gmail.actionIds[0]] })).json();
+      const copy = await create({
+        name: 'A (Copy)',
+        description: 'first',
+        tool_ids: [gmail.actionIds[0]],
+        duplicated_from: a.id,
+      });
+      expect(copy.statusCode).toBe(201);
+      const event = await t.db.kysely
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('action', '=', 'agent.duplicate')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(event.detail)).toEqual({ tools: 1, duplicated_from: a.id });
+      const bad = await create({ name: 'X', description: 'y', duplicated_from: a.id + 1000 });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().detail[0].loc).toEqual(['body', 'duplicated_from']);
+    });
+
+    it('refuses unknown tool ids, naming them, on create and update', async () => {
+      const res = await create({
+        name: 'n',
+        description: 'd',
+        tool_ids: [gmail.actionIds[0], 999_999, 888_888],
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        detail: [
+          { loc: ['body', 'tool_ids'], msg: 'Unknown tool ids: 999999, 888888', type: 'unknown_tool' },
+        ],
+      });
+      const a = (await create({ name: 'n', description: 'd', tool_ids: [gmail.actionIds[0]] })).json();
+      const upd = await t.app.inject({
+        method: 'PATCH',
+        url: agentUrl(a.id),
+        headers: auth,
+        payload: { tool_ids: [424242] },
+      });
+      expect(upd.statusCode).toBe(422);
+      expect(upd.json().detail[0].msg).toContain('424242');
+      const stored = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
+      expect(stored.json()).toEqual(a);
+    });
+
+    it('treats another user’s private service tools as unknown', async () => {
+      const { auth: bobToken, id: bobId } = await signInAs(t, issuer, { sub: 'bob' });
+      const bobs = await seedService(t.db, { name: 'BobMcp', ownerUserId: bobId, actions: 1 });
+      const res = await create({ name: 'n', description: 'd', tool_ids: [bobs.actionIds[0]] });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail[0].msg).toBe(`Unknown tool ids: ${bobs.actionIds[0]}`);
+      // Bob can attach his own.
+      expect(
+        (await create({ name: 'n', description: 'd', tool_ids: [bobs.actionIds[0]] }, bobToken)).statusCode,
+      ).toBe(201);
+    });
+
+    describe('triggers', () => {
+      it('stores a pending trigger event and answers 202 with its id', async () => {
+        const a = (await create({ name: 'n', description: 'd' })).json();
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `${agentUrl(a.id)}/triggers/new-email`,
+          headers: auth,
+          payload: { from: 'x@example.com', subject: 'Hi' },
+        });
+        expect(res.statusCode).toBe(202);
+        const row = await t.db.kysely
+          .selectFrom('trigger_events')
+          .selectAll()
+          .where('id', '=', res.json().id)
+          .executeTakeFirstOrThrow();
+        expect(row).toMatchObject({
+          user_id: userId,
+          agent_id: a.id,
+          trigger_id: 'new-email',
+          status: 'pending',
+        });
+        expect(JSON.parse(row.payload)).toEqual({ from: 'x@example.com', subject: 'Hi' });
+      });
+
+      it('refuses a body that is not a JSON object, a bad trigger id and a body over 64 KB', async () => {
+        const a = (await create({ name: 'n', description: 'd' })).json();
+        const before = await tableCounts(t.db);
+        for (const payload of ['[1,2]', '"text"', '12', 'null']) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `${agentUrl(a.id)}/triggers/t`,
+            headers: { ...auth, 'content-type': 'application/json' },
+            payload,
+          });
+          expect(res.statusCode, payload).toBeGreaterThanOrEqual(400);
+          expect(res.statusCode, payload).toBeLessThan(500);
+        }
+        const badId = await t.app.inject({
+          method: 'POST',
+          url: `${agentUrl(a.id)}/triggers/a%20b`,
+          headers: auth,
+          payload: {},
+        });
+        expect(badId.statusCode).toBe(422);
+        expect(badId.json().detail[0].loc).toEqual(['params', 'trigger_id']);
+        const big = await t.app.inject({
+          method: 'POST',
+          url: `${agentUrl(a.id)}/triggers/t`,
+          headers: auth,
+          payload: { blob: 'x'.repeat(70_000) },
+        });
+        expect(big.statusCode).toBe(413);
+        expect(big.json()).toEqual({ detail: 'Request body is too large' });
+        expect(await tableCounts(t.db)).toEqual(before);
+      });
+    });
+  });
+
+  // Refusals that change nothing (the validation cases check that themselves) share one app.
+  describe('refusing bad requests', () => {
+    beforeAll(setUp);
+    afterAll(tearDown);
+
+    it.each([
+      ['blank name', { name: '   ', description: 'd' }, ['body', 'name']],
+      ['missing name', { description: 'd' }, ['body', 'name']],
+      ['blank description', { name: 'n', description: '\n\t ' }, ['body', 'description']],
+      ['missing description', { name: 'n' }, ['body', 'description']],
+      ['name too long', { name: 'x'.repeat(101), description: 'd' }, ['body', 'name']],
+      ['description too long', { name: 'n', description: 'x'.repeat(2001) }, ['body', 'description']],
+      [
+        'guidelines too long',
+        { name: 'n', description: 'd', guidelines: 'x'.repeat(20_001) },
+        ['body', 'guidelines'],
+      ],
+      [
+        'too many tools',
+        { name: 'n', description: 'd', tool_ids: Array.from({ length: 201 }, (_, i) => i + 1) },
+        ['body', 'tool_ids'],
+      ],
+      ['tool id not a number', { name: 'n', description: 'd', tool_ids: ['1'] }, ['body', 'tool_ids', 0]],
+      ['tool id out of range', { name: 'n', description: 'd', tool_ids: [2 ** 31] }, ['body', 'tool_ids', 0]],
+      ['name with NUL', { name: 'a\u0000b', description: 'd' }, ['body', 'name']],
+      ['name not a string', { name: 42, description: 'd' }, ['body', 'name']],
+      ['unknown field id', { id: 7, name: 'n', description: 'd' }, ['body', 'id']],
+      ['unknown field user_id', { user_id: 7, name: 'n', description: 'd' }, ['body', 'user_id']],
+    ])('refuses %s with 422 naming the field and stores nothing', async (_label, body, loc) => {
+      const before = await tableCounts(t.db);
+      const res = await create(body);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc })]));
+      expect(await tableCounts(t.db)).toEqual(before);
+    });
+
+    it('answers 404 for an agent that does not exist on every verb', async () => {
+      for (const [method, url, payload] of [
+        ['GET', `${agentUrl(12345)}/agent`, undefined],
+        ['PATCH', agentUrl(12345), { name: 'x' }],
+        ['DELETE', agentUrl(12345), undefined],
+        ['POST', `${agentUrl(12345)}/triggers/daily`, { a: 1 }],
+      ] as const) {
+        const res = await t.app.inject({ method, url, headers: auth, payload });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json()).toEqual({ detail: 'Agent not found' });
+      }
+    });
+
+    it.each(['abc', '0', '-1', '1.5', '99999999999999999999', '2147483648', '%00', '1%2F2'])(
+      'answers 422 (never 500) for the path id %s',
+      async (id) => {
+        for (const [method, url] of [
+          ['GET', `${agentUrl(id)}/agent`],
+          ['PATCH', agentUrl(id)],
+          ['DELETE', agentUrl(id)],
+          ['POST', `${agentUrl(id)}/triggers/t`],
+        ] as const) {
+          const res = await t.app.inject({
+            method,
+            url,
+            headers: auth,
+            payload: method === 'PATCH' || method === 'POST' ? {} : undefined,
+          });
+          expect(res.statusCode, `${method} ${url}`).toBe(422);
+          expect(res.json().detail[0].loc).toEqual(['params', 'agent_id']);
+        }
       },
-      { id: second.id, name: 'Second', description: 'd2', guidelines: null, tools: [] },
-    ]);
-    // The list and the single-agent call describe an agent identically.
-    const got = await t.app.inject({ method: 'GET', url: `${agentUrl(first.id)}/agent`, headers: auth });
-    expect(got.json()).toEqual(body[0]);
-  });
+    );
 
-  it('records a duplicate with the agent it was copied from, and refuses an unknown source', async () => {
-    const a = (await create({ name: 'A', description: 'first', tool_ids: [gmail.actionIds[0]] })).json();
-    const copy = await create({
-      name: 'A (Copy)',
-      description: 'first',
-      tool_ids: [gmail.actionIds[0]],
-      duplicated_from: a.id,
-    });
-    expect(copy.statusCode).toBe(201);
-    const event = await t.db.kysely
-      .selectFrom('audit_events')
-      .selectAll()
-      .where('action', '=', 'agent.duplicate')
-      .executeTakeFirstOrThrow();
-    expect(JSON.parse(event.detail)).toEqual({ tools: 1, duplicated_from: a.id });
-    const bad = await create({ name: 'X', description: 'y', duplicated_from: a.id + 1000 });
-    expect(bad.statusCode).toBe(422);
-    expect(bad.json().detail[0].loc).toEqual(['body', 'duplicated_from']);
-  });
-
-  it.each([
-    ['blank name', { name: '   ', description: 'd' }, ['body', 'name']],
-    ['missing name', { description: 'd' }, ['body', 'name']],
-    ['blank description', { name: 'n', description: '\n\t ' }, ['body', 'description']],
-    ['missing description', { name: 'n' }, ['body', 'description']],
-    ['name too long', { name: 'x'.repeat(101), description: 'd' }, ['body', 'name']],
-    ['description too long', { name: 'n', description: 'x'.repeat(2001) }, ['body', 'description']],
-    [
-      'guidelines too long',
-      { name: 'n', description: 'd', guidelines: 'x'.repeat(20_001) },
-      ['body', 'guidelines'],
-    ],
-    [
-      'too many tools',
-      { name: 'n', description: 'd', tool_ids: Array.from({ length: 201 }, (_, i) => i + 1) },
-      ['body', 'tool_ids'],
-    ],
-    ['tool id not a number', { name: 'n', description: 'd', tool_ids: ['1'] }, ['body', 'tool_ids', 0]],
-    ['tool id out of range', { name: 'n', description: 'd', tool_ids: [2 ** 31] }, ['body', 'tool_ids', 0]],
-    ['name with NUL', { name: 'a\u0000b', description: 'd' }, ['body', 'name']],
-    ['name not a string', { name: 42, description: 'd' }, ['body', 'name']],
-    ['unknown field id', { id: 7, name: 'n', description: 'd' }, ['body', 'id']],
-    ['unknown field user_id', { user_id: 7, name: 'n', description: 'd' }, ['body', 'user_id']],
-  ])('refuses %s with 422 naming the field and stores nothing', async (_label, body, loc) => {
-    const before = await tableCounts(t.db);
-    const res = await create(body);
-    expect(res.statusCode).toBe(422);
-    expect(res.json().detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc })]));
-    expect(await tableCounts(t.db)).toEqual(before);
-  });
-
-  it('refuses unknown tool ids, naming them, on create and update', async () => {
-    const res = await create({
-      name: 'n',
-      description: 'd',
-      tool_ids: [gmail.actionIds[0], 999_999, 888_888],
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({
-      detail: [{ loc: ['body', 'tool_ids'], msg: 'Unknown tool ids: 999999, 888888', type: 'unknown_tool' }],
-    });
-    const a = (await create({ name: 'n', description: 'd', tool_ids: [gmail.actionIds[0]] })).json();
-    const upd = await t.app.inject({
-      method: 'PATCH',
-      url: agentUrl(a.id),
-      headers: auth,
-      payload: { tool_ids: [424242] },
-    });
-    expect(upd.statusCode).toBe(422);
-    expect(upd.json().detail[0].msg).toContain('424242');
-    const stored = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
-    expect(stored.json()).toEqual(a);
-  });
-
-  it('treats another user’s private service tools as unknown', async () => {
-    const bobToken = bearer(await issuer.token({ sub: 'bob' }));
-    const bob = (
-      await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: bobToken })
-    ).json();
-    const bobs = await seedService(t.db, { name: 'BobMcp', ownerUserId: bob.id, actions: 1 });
-    const res = await create({ name: 'n', description: 'd', tool_ids: [bobs.actionIds[0]] });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().detail[0].msg).toBe(`Unknown tool ids: ${bobs.actionIds[0]}`);
-    // Bob can attach his own.
-    expect(
-      (await create({ name: 'n', description: 'd', tool_ids: [bobs.actionIds[0]] }, bobToken)).statusCode,
-    ).toBe(201);
-  });
-
-  it('answers 404 for an agent that does not exist on every verb', async () => {
-    for (const [method, url, payload] of [
-      ['GET', `${agentUrl(12345)}/agent`, undefined],
-      ['PATCH', agentUrl(12345), { name: 'x' }],
-      ['DELETE', agentUrl(12345), undefined],
-      ['POST', `${agentUrl(12345)}/triggers/daily`, { a: 1 }],
-    ] as const) {
-      const res = await t.app.inject({ method, url, headers: auth, payload });
-      expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Agent not found' });
-    }
-  });
-
-  it.each(['abc', '0', '-1', '1.5', '99999999999999999999', '2147483648', '%00', '1%2F2'])(
-    'answers 422 (never 500) for the path id %s',
-    async (id) => {
+    it('answers 401 without a token on every agent call', async () => {
       for (const [method, url] of [
-        ['GET', `${agentUrl(id)}/agent`],
-        ['PATCH', agentUrl(id)],
-        ['DELETE', agentUrl(id)],
-        ['POST', `${agentUrl(id)}/triggers/t`],
+        ['GET', AGENTS],
+        ['POST', AGENTS],
+        ['GET', `${agentUrl(1)}/agent`],
+        ['PATCH', agentUrl(1)],
+        ['DELETE', agentUrl(1)],
+        ['POST', `${agentUrl(1)}/triggers/t`],
       ] as const) {
         const res = await t.app.inject({
           method,
           url,
-          headers: auth,
-          payload: method === 'PATCH' || method === 'POST' ? {} : undefined,
+          payload: method === 'GET' || method === 'DELETE' ? undefined : {},
         });
-        expect(res.statusCode, `${method} ${url}`).toBe(422);
-        expect(res.json().detail[0].loc).toEqual(['params', 'agent_id']);
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+        expect(res.json()).toEqual({ detail: 'Not authenticated' });
+        expect(res.headers['www-authenticate']).toBe('Bearer');
       }
-    },
-  );
-
-  it('answers 401 without a token on every agent call', async () => {
-    for (const [method, url] of [
-      ['GET', AGENTS],
-      ['POST', AGENTS],
-      ['GET', `${agentUrl(1)}/agent`],
-      ['PATCH', agentUrl(1)],
-      ['DELETE', agentUrl(1)],
-      ['POST', `${agentUrl(1)}/triggers/t`],
-    ] as const) {
-      const res = await t.app.inject({
-        method,
-        url,
-        payload: method === 'GET' || method === 'DELETE' ? undefined : {},
-      });
-      expect(res.statusCode, `${method} ${url}`).toBe(401);
-      expect(res.json()).toEqual({ detail: 'Not authenticated' });
-      expect(res.headers['www-authenticate']).toBe('Bearer');
-    }
-  });
-
-  describe('triggers', () => {
-    it('stores a pending trigger event and answers 202 with its id', async () => {
-      const a = (await create({ name: 'n', description: 'd' })).json();
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `${agentUrl(a.id)}/triggers/new-email`,
-        headers: auth,
-        payload: { from: 'x@example.com', subject: 'Hi' },
-      });
-      expect(res.statusCode).toBe(202);
-      const row = await t.db.kysely
-        .selectFrom('trigger_events')
-        .selectAll()
-        .where('id', '=', res.json().id)
-        .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({
-        user_id: userId,
-        agent_id: a.id,
-        trigger_id: 'new-email',
-        status: 'pending',
-      });
-      expect(JSON.parse(row.payload)).toEqual({ from: 'x@example.com', subject: 'Hi' });
-    });
-
-    it('refuses a body that is not a JSON object, a bad trigger id and a body over 64 KB', async () => {
-      const a = (await create({ name: 'n', description: 'd' })).json();
-      const before = await tableCounts(t.db);
-      for (const payload of ['[1,2]', '"text"', '12', 'null']) {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: `${agentUrl(a.id)}/triggers/t`,
-          headers: { ...auth, 'content-type': 'application/json' },
-          payload,
-        });
-        expect(res.statusCode, payload).toBeGreaterThanOrEqual(400);
-        expect(res.statusCode, payload).toBeLessThan(500);
-      }
-      const badId = await t.app.inject({
-        method: 'POST',
-        url: `${agentUrl(a.id)}/triggers/a%20b`,
-        headers: auth,
-        payload: {},
-      });
-      expect(badId.statusCode).toBe(422);
-      expect(badId.json().detail[0].loc).toEqual(['params', 'trigger_id']);
-      const big = await t.app.inject({
-        method: 'POST',
-        url: `${agentUrl(a.id)}/triggers/t`,
-        headers: auth,
-        payload: { blob: 'x'.repeat(70_000) },
-      });
-      expect(big.statusCode).toBe(413);
-      expect(big.json()).toEqual({ detail: 'Request body is too large' });
-      expect(await tableCounts(t.db)).toEqual(before);
     });
   });
 });

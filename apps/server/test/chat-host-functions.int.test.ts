@@ -6,11 +6,11 @@ import {
   chatHarness,
   seedAction,
   seedAgent,
-  seedUser,
   streamedText,
   uiChunks,
   type ChatHarness,
 } from './support/chat-fixtures.ts';
+import { createUser } from './support/users.ts';
 
 const PROMPT = 'Call the host function "get_page_title"';
 
@@ -53,8 +53,8 @@ describe('copilot host-page functions', () => {
 
   beforeAll(async () => {
     h = await chatHarness();
-    alice = await seedUser(h.db, 'alice');
-    bob = await seedUser(h.db, 'bob');
+    alice = await createUser(h.db, 'alice');
+    bob = await createUser(h.db, 'bob');
     aliceAgent = await seedAgent(h.db, alice, 'Shop copilot');
     aliceOtherAgent = await seedAgent(h.db, alice, 'Other');
     bobAgent = await seedAgent(h.db, bob, 'Bob agent');

@@ -6,11 +6,11 @@ import {
   ORIGIN,
   seedAction,
   seedAgent,
-  seedUser,
   streamedText,
   uiChunks,
   type ChatHarness,
 } from './support/chat-fixtures.ts';
+import { createUser } from './support/users.ts';
 
 /** The /chainlit HTTP surface: sign-in, cookie, CSRF, frame headers, threads and isolation (B1). */
 describe('chat service HTTP', () => {
@@ -22,8 +22,8 @@ describe('chat service HTTP', () => {
 
   beforeAll(async () => {
     h = await chatHarness();
-    alice = await seedUser(h.db, 'alice');
-    bob = await seedUser(h.db, 'bob');
+    alice = await createUser(h.db, 'alice');
+    bob = await createUser(h.db, 'bob');
     aliceAgent = await seedAgent(h.db, alice, 'Alice agent');
     bobAgent = await seedAgent(h.db, bob, 'Bob agent');
     const add = await seedAction(h.db, {
@@ -380,14 +380,10 @@ describe('chat service HTTP', () => {
 
 describe('chat turn rate limit', () => {
   it('answers 429 with Retry-After past CHAT_TURNS_PER_MINUTE', async () => {
-    const {
-      chatHarness: harness,
-      seedUser: user,
-      seedAgent: agentOf,
-    } = await import('./support/chat-fixtures.ts');
+    const { chatHarness: harness, seedAgent: agentOf } = await import('./support/chat-fixtures.ts');
     const h = await harness({ CHAT_TURNS_PER_MINUTE: '2' });
     try {
-      const carol = await user(h.db, 'carol');
+      const carol = await createUser(h.db, 'carol');
       const agent = await agentOf(h.db, carol);
       const headers = await h.signIn(carol, agent);
       const send = () =>
@@ -405,14 +401,10 @@ describe('chat turn rate limit', () => {
 
 describe('no model configured', () => {
   it('says so in the session info and as a categorised error in the turn', async () => {
-    const {
-      chatHarness: harness,
-      seedUser: user,
-      seedAgent: agentOf,
-    } = await import('./support/chat-fixtures.ts');
+    const { chatHarness: harness, seedAgent: agentOf } = await import('./support/chat-fixtures.ts');
     const h = await harness({ LLM_PROVIDER: 'anthropic' }, { modelFromConfig: true });
     try {
-      const dave = await user(h.db, 'dave');
+      const dave = await createUser(h.db, 'dave');
       const agent = await agentOf(h.db, dave);
       const headers = await h.signIn(dave, agent);
       const info = await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers });

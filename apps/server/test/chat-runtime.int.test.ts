@@ -13,13 +13,13 @@ import {
   scriptedModel,
   seedAction,
   seedAgent,
-  seedUser,
   streamedText,
   textParts,
   toolCallPart,
   uiChunks,
   type ChatHarness,
 } from './support/chat-fixtures.ts';
+import { createUser } from './support/users.ts';
 import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
 import { createChatService } from '../src/modules/chat/service.ts';
@@ -47,8 +47,8 @@ describe('chat runtime', () => {
 
   beforeAll(async () => {
     h = await chatHarness({ LLM_MAX_TOOL_CALLS_PER_TURN: '4', LLM_MAX_STEPS: '6' });
-    alice = await seedUser(h.db, 'alice');
-    bob = await seedUser(h.db, 'bob');
+    alice = await createUser(h.db, 'alice');
+    bob = await createUser(h.db, 'bob');
     agent = await seedAgent(h.db, alice, 'Desk', 'Be brief.');
     bobAgent = await seedAgent(h.db, bob, 'Bob desk');
     add = await seedAction(h.db, {

@@ -1,5 +1,5 @@
-import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORIGIN, uiChunks } from './support/chat-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -7,7 +7,6 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
  * each demo's suggested prompts answered end to end through the offline model and the demo tools.
  */
 
-const ORIGIN = 'http://cadre.test';
 const BOUNDARY = '----cadre-demo-test';
 
 function multipart(fields: Record<string, string>) {
@@ -19,14 +18,6 @@ function multipart(fields: Record<string, string>) {
       )
       .join('') + `--${BOUNDARY}--\r\n`;
   return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } };
-}
-
-function uiChunks(payload: string): UIMessageChunk[] {
-  return payload
-    .split('\n\n')
-    .map((event) => event.trim())
-    .filter((event) => event.startsWith('data: ') && event !== 'data: [DONE]')
-    .map((event) => JSON.parse(event.slice(6)) as UIMessageChunk);
 }
 
 type Chunk = Record<string, unknown> & { type: string };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedService, tableCounts } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /**
  * Random and malformed input against every route: never a 5xx, never a change to stored data.
@@ -13,7 +13,7 @@ import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.
 describe(`random input on ${testDatabaseKind()}`, () => {
   let issuer: TestIssuer;
   let t: TestApp;
-  let bob: string;
+  let bob: { authorization: string };
   let aliceAgentId: number;
 
   beforeAll(async () => {
@@ -24,8 +24,7 @@ describe(`random input on ${testDatabaseKind()}`, () => {
       COMPOSIO_WEBHOOK_SECRET: 'whsec-property-test',
     });
     const alice = bearer(await issuer.token({ sub: 'alice' }));
-    bob = await issuer.token({ sub: 'bob' });
-    await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: bearer(bob) });
+    ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob' }));
     const tool = (await seedService(t.db, { name: 'Gmail', actions: 1 })).actionIds[0]!;
     aliceAgentId = (
       await t.app.inject({
@@ -117,7 +116,7 @@ describe(`random input on ${testDatabaseKind()}`, () => {
             .where('id', '=', aliceAgentId)
             .execute();
           const headers: Record<string, string> = { 'content-type': contentType };
-          if (who === 'bob') headers.authorization = `Bearer ${bob}`;
+          if (who === 'bob') headers.authorization = bob.authorization;
           if (who === 'garbage') headers.authorization = `Bearer ${payload.slice(0, 20)}`;
           const res = await t.app.inject({
             method: route.method as 'GET',

@@ -1,13 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hitRateLimit, resetRateLimit } from '../src/security/rate-limit.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 
 describe(`rate limit on ${testDatabaseKind()}`, () => {
+  // One app for all: each test counts its own keys.
   let t: TestApp;
-  beforeEach(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await t?.close();
   });
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTriggerWorker, type TriggerRun } from '../src/modules/triggers/worker.ts';
 import { providerTriggerStore } from '../src/modules/triggers/plugin.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 describe(`trigger events on ${testDatabaseKind()}`, () => {
   let issuer: TestIssuer;
@@ -18,9 +18,11 @@ describe(`trigger events on ${testDatabaseKind()}`, () => {
   });
   beforeEach(async () => {
     t = await createTestApp(issuer.env);
-    auth = bearer(await issuer.token({ sub: 'alice', email: 'alice@example.com', name: 'Alice' }));
-    const me = await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: auth });
-    userId = me.json().id;
+    ({ auth, id: userId } = await signInAs(t, issuer, {
+      sub: 'alice',
+      email: 'alice@example.com',
+      name: 'Alice',
+    }));
   });
   afterEach(async () => {
     await t?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedService } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /** B1–B3 (docs/security.md): Bob's token on Alice's ids, Bob's lists, and mass assignment. */
 describe(`two-user matrix on ${testDatabaseKind()}`, () => {
@@ -29,12 +29,8 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
   beforeAll(async () => {
     issuer = await startTestIssuer();
     t = await createTestApp(issuer.env);
-    alice = bearer(await issuer.token({ sub: 'alice', email: 'alice@example.com' }));
-    bob = bearer(await issuer.token({ sub: 'bob', email: 'bob@example.com' }));
-    aliceId = (
-      await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: alice })
-    ).json().id;
-    await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: bob });
+    ({ auth: alice, id: aliceId } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' }));
+    ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.com' }));
     catalogTool = (await seedService(t.db, { name: 'Gmail', actions: 1 })).actionIds[0]!;
     aliceTool = (await seedService(t.db, { name: 'AliceMcp', ownerUserId: aliceId, actions: 1 }))
       .actionIds[0]!;

@@ -12,26 +12,9 @@ import { createChatRepository } from '../../src/modules/chat/repository.ts';
 import type { ToolExecutionResult, ToolExecutor } from '../../src/modules/chat/runtime/ports.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 
-/** Real rows for chat tests: users, agents, a built-in service, its actions and attachments. */
+/** Real rows for chat tests (users come from ./users.ts): agents, a built-in service, its actions and attachments. */
 
 const at = () => new Date().toISOString();
-
-export async function seedUser(db: Db, subject: string): Promise<number> {
-  const row = await db.kysely
-    .insertInto('users')
-    .values({
-      issuer: 'https://idp.test',
-      subject,
-      email: `${subject}@example.com`,
-      name: subject,
-      picture: null,
-      created_at: at(),
-      updated_at: at(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 export async function seedAgent(
   db: Db,

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import type { TestApp } from './test-app.ts';
 
 /**
  * A local OpenID Connect issuer for tests: serves `/.well-known/openid-configuration` and a JWKS on
@@ -104,3 +105,10 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
 
 /** `Authorization` header for a token. */
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Mints a token for `claims` and signs in with it, as the web app does on load; returns the header and user id. */
+export async function signInAs(t: TestApp, issuer: TestIssuer, claims: JWTPayload & { sub: string }) {
+  const auth = bearer(await issuer.token(claims));
+  const me = await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: auth });
+  return { auth, id: me.json().id as number };
+}
