@@ -49,6 +49,9 @@ export interface ApprovalRow {
 
 export function createChatRepository(db: Db) {
   const k = db.kysely;
+  /** The thread's id if the user owns it, else nothing: a write through it touches no row. */
+  const ownedThread = (userId: number, threadId: string) =>
+    k.selectFrom('threads').select('id').where('id', '=', threadId).where('user_id', '=', userId);
   return {
     async findOwnedAgent(userId: number, agentId: number): Promise<AgentRow | undefined> {
       return k
@@ -328,31 +331,21 @@ export function createChatRepository(db: Db) {
       threadId: string,
       message: Pick<StoredMessage, 'id' | 'parts' | 'status'>,
     ) {
-      const owned = await k
-        .selectFrom('threads')
-        .select('id')
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!owned) return;
       await k
         .updateTable('messages')
         .set({ parts: JSON.stringify(message.parts), status: message.status })
         .where('id', '=', message.id)
-        .where('thread_id', '=', threadId)
+        .where('thread_id', 'in', ownedThread(userId, threadId))
         .execute();
     },
 
     async deleteMessages(userId: number, threadId: string, ids: string[]) {
       if (ids.length === 0) return;
-      const owned = await k
-        .selectFrom('threads')
-        .select('id')
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!owned) return;
-      await k.deleteFrom('messages').where('thread_id', '=', threadId).where('id', 'in', ids).execute();
+      await k
+        .deleteFrom('messages')
+        .where('thread_id', 'in', ownedThread(userId, threadId))
+        .where('id', 'in', ids)
+        .execute();
     },
 
     // ---- approvals
