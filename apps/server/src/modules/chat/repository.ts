@@ -399,26 +399,19 @@ export function createChatRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    async hasPendingApprovals(userId: number, threadId: string): Promise<boolean> {
-      const row = await k
-        .selectFrom('approvals')
-        .select('id')
-        .where('thread_id', '=', threadId)
-        .where('user_id', '=', userId)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    async expirePendingApprovals(userId: number, threadId: string): Promise<string[]> {
+    /** The tool call ids of the thread's pending approvals. */
+    async listPendingApprovals(userId: number, threadId: string): Promise<string[]> {
       const pending = await k
         .selectFrom('approvals')
-        .select(['id', 'tool_call_id'])
+        .select('tool_call_id')
         .where('thread_id', '=', threadId)
         .where('user_id', '=', userId)
         .where('status', '=', 'pending')
         .execute();
-      if (pending.length === 0) return [];
+      return pending.map((p) => p.tool_call_id);
+    },
+
+    async expirePendingApprovals(userId: number, threadId: string) {
       await k
         .updateTable('approvals')
         .set({ status: 'expired', decided_at: nowIso() })
@@ -426,7 +419,6 @@ export function createChatRepository(db: Db) {
         .where('user_id', '=', userId)
         .where('status', '=', 'pending')
         .execute();
-      return pending.map((p) => p.tool_call_id);
     },
   };
 }

@@ -231,19 +231,16 @@ export function createChatService(deps: ChatServiceDeps) {
       // The rate limit counts in the commit that stores the turn, unless the turn changes stored
       // rows first (edit, regenerate, lapsing approvals): then it counts before anything changes.
       const plainAppend = !input.regenerate && input.editMessageId === undefined;
+      const lapsed = existing ? await repo.listPendingApprovals(userId, threadId) : [];
       let rateLimitInTurn = input.rateLimit;
-      if (
-        existing &&
-        input.rateLimit &&
-        !(plainAppend && !(await repo.hasPendingApprovals(userId, threadId)))
-      ) {
+      if (existing && input.rateLimit && !(plainAppend && lapsed.length === 0)) {
         await input.rateLimit(deps.db);
         rateLimitInTurn = undefined;
       }
       let history = existing ? await repo.listMessages(userId, threadId) : [];
-      const lapsed = existing ? await repo.expirePendingApprovals(userId, threadId) : [];
       const rows: StoredMessage[] = [];
       if (lapsed.length > 0) {
+        await repo.expirePendingApprovals(userId, threadId);
         for (const message of history) {
           let changed = false;
           for (const part of message.parts) {
