@@ -266,7 +266,7 @@ export function createChatRepository(db: Db) {
      */
     async insertTurn(
       threadId: string,
-      newThread: { userId: number; agentId: number; name: string } | undefined,
+      newThread: { userId: number; agentId: number; name: string; origin?: string } | undefined,
       messages: StoredMessage[],
       /** Runs first in the same transaction (rate limit, audit); throwing rolls everything back. */
       within?: (trx: Kysely<Database>) => Promise<void>,
@@ -277,7 +277,7 @@ export function createChatRepository(db: Db) {
         user_id: newThread.userId,
         agent_id: newThread.agentId,
         name: newThread.name,
-        origin: 'chat',
+        origin: newThread.origin ?? 'chat',
         created_at: at,
         updated_at: at,
       };
@@ -310,20 +310,6 @@ export function createChatRepository(db: Db) {
     async messageIdExists(messageId: string): Promise<boolean> {
       const row = await k.selectFrom('messages').select('id').where('id', '=', messageId).executeTakeFirst();
       return row !== undefined;
-    },
-
-    async insertMessage(threadId: string, message: StoredMessage) {
-      await k
-        .insertInto('messages')
-        .values({
-          id: message.id,
-          thread_id: threadId,
-          role: message.role,
-          parts: JSON.stringify(message.parts),
-          status: message.status,
-          created_at: message.createdAt,
-        })
-        .execute();
     },
 
     async updateMessage(

@@ -39,6 +39,11 @@ function laterThan(previous: string | undefined): string {
   return now.toISOString();
 }
 
+/** A thread's name from its first message: one line, at most 60 characters. */
+function threadName(text: string, fallback: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 60) || fallback;
+}
+
 /**
  * The chat service: turns, threads, approvals and stop. Routes call it with the authenticated
  * principal (user and agent); every method checks ownership before touching anything.
@@ -220,8 +225,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (!existing) {
         if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
         if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
-        const name = (input.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'New chat';
-        newThread = { userId, agentId, name };
+        newThread = { userId, agentId, name: threadName(input.text ?? '', 'New chat') };
       }
       for (const run of active.values()) {
         if (run.threadId === threadId && run.userId === userId) {
@@ -368,13 +372,6 @@ export function createChatService(deps: ChatServiceDeps) {
       const { userId, agentId } = input;
       const agent = await requireAgent(userId, agentId);
       const threadId = crypto.randomUUID();
-      await repo.createThread({
-        id: threadId,
-        userId,
-        agentId,
-        name: (input.threadName ?? input.text).replace(/\s+/g, ' ').trim().slice(0, 60) || 'Triggered run',
-        origin: 'trigger',
-      });
       const userMessage: StoredMessage = {
         id: crypto.randomUUID(),
         role: 'user',
@@ -382,7 +379,6 @@ export function createChatService(deps: ChatServiceDeps) {
         status: 'complete',
         createdAt: nowIso(),
       };
-      await repo.insertMessage(threadId, userMessage);
       const assistant: StoredMessage = {
         id: crypto.randomUUID(),
         role: 'assistant',
@@ -390,7 +386,8 @@ export function createChatService(deps: ChatServiceDeps) {
         status: 'streaming',
         createdAt: laterThan(userMessage.createdAt),
       };
-      await repo.insertMessage(threadId, assistant);
+      const name = threadName(input.threadName ?? input.text, 'Triggered run');
+      await repo.insertTurn(threadId, { userId, agentId, name, origin: 'trigger' }, [userMessage, assistant]);
       const stream = streamRun({
         userId,
         agent,
