@@ -220,15 +220,6 @@ export function createChatRepository(db: Db) {
       });
     },
 
-    async touchThread(userId: number, threadId: string) {
-      await k
-        .updateTable('threads')
-        .set({ updated_at: nowIso() })
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .execute();
-    },
-
     async deleteThread(userId: number, agentId: number, threadId: string): Promise<boolean> {
       const result = await k
         .deleteFrom('threads')
