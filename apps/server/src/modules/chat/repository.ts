@@ -47,6 +47,49 @@ export interface ApprovalRow {
   decided_at: string | null;
 }
 
+function agentToolsQuery(k: Kysely<Database>, userId: number, agentId: number) {
+  return k
+    .selectFrom('agent_tools')
+    .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
+    .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+    .innerJoin('services', 'services.id', 'actions.service_id')
+    .select([
+      'actions.id as action_id',
+      'actions.name',
+      'actions.display_name',
+      'actions.description',
+      'actions.input_schema',
+      'actions.effect',
+    ])
+    .where('agent_tools.agent_id', '=', agentId)
+    .where('agents.user_id', '=', userId)
+    .orderBy('agent_tools.position')
+    .orderBy('actions.id');
+}
+
+export type AgentToolsQuery = ReturnType<typeof agentToolsQuery>;
+
+/**
+ * The tools attached to the user's agent, straight from `agent_tools` and `actions`, in the agent's
+ * order. `services` narrows which services they may come from (the chat's or a demo's).
+ */
+export async function selectAgentTools(
+  k: Kysely<Database>,
+  userId: number,
+  agentId: number,
+  services: (query: AgentToolsQuery) => AgentToolsQuery,
+): Promise<AgentTool[]> {
+  const rows = await services(agentToolsQuery(k, userId, agentId)).execute();
+  return rows.map((row) => ({
+    actionId: row.action_id,
+    name: row.name,
+    displayName: row.display_name,
+    description: row.description,
+    inputSchema: parseSchema(row.input_schema),
+    effect: (['read', 'write', 'send'].includes(row.effect) ? row.effect : 'write') as ToolEffect,
+  }));
+}
+
 export function createChatRepository(db: Db) {
   const k = db.kysely;
   /** The thread's id if the user owns it, else nothing: a write through it touches no row. */
@@ -62,36 +105,9 @@ export function createChatRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** The tools attached to the user's agent, straight from `agent_tools` and `actions`. */
-    async listAgentTools(userId: number, agentId: number): Promise<AgentTool[]> {
-      const rows = await k
-        .selectFrom('agent_tools')
-        .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-        .innerJoin('services', 'services.id', 'actions.service_id')
-        .select([
-          'actions.id as action_id',
-          'actions.name',
-          'actions.display_name',
-          'actions.description',
-          'actions.input_schema',
-          'actions.effect',
-        ])
-        .where('agent_tools.agent_id', '=', agentId)
-        .where('agents.user_id', '=', userId)
-        .where('services.enabled', '=', 1)
-        .orderBy('agent_tools.position')
-        .orderBy('actions.id')
-        .execute();
-      return rows.map((row) => ({
-        actionId: row.action_id,
-        name: row.name,
-        displayName: row.display_name,
-        description: row.description,
-        inputSchema: parseSchema(row.input_schema),
-        effect: (['read', 'write', 'send'].includes(row.effect) ? row.effect : 'write') as ToolEffect,
-      }));
-    },
+    /** The tools attached to the user's agent, from the services that are switched on. */
+    listAgentTools: (userId: number, agentId: number) =>
+      selectAgentTools(k, userId, agentId, (query) => query.where('services.enabled', '=', 1)),
 
     // ---- sessions
 
