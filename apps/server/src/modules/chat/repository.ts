@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { ApprovalsTable, Database } from '../../db/schema.ts';
 import type { AgentTool, ToolEffect } from './runtime/ports.ts';
 import type { StoredMessage, StoredPart } from './runtime/messages.ts';
 
@@ -30,21 +30,6 @@ export interface ThreadRow {
   origin: string;
   created_at: string;
   updated_at: string;
-}
-
-export interface ApprovalRow {
-  id: string;
-  user_id: number;
-  thread_id: string;
-  run_id: string;
-  tool_call_id: string;
-  action_id: number;
-  args_hash: string;
-  args: string;
-  status: string;
-  expires_at: string;
-  created_at: string;
-  decided_at: string | null;
 }
 
 function agentToolsQuery(k: Kysely<Database>, userId: number, agentId: number) {
@@ -344,7 +329,10 @@ export function createChatRepository(db: Db) {
     // ---- approvals
 
     /** Stores a pending call; it expires `ttlMs` after it is created (one clock reading for both). */
-    async insertApproval(row: Omit<ApprovalRow, 'decided_at' | 'created_at' | 'expires_at'>, ttlMs: number) {
+    async insertApproval(
+      row: Omit<Selectable<ApprovalsTable>, 'decided_at' | 'created_at' | 'expires_at'>,
+      ttlMs: number,
+    ) {
       const created = Date.now();
       await k
         .insertInto('approvals')
@@ -357,7 +345,7 @@ export function createChatRepository(db: Db) {
         .execute();
     },
 
-    async findApproval(userId: number, approvalId: string): Promise<ApprovalRow | undefined> {
+    async findApproval(userId: number, approvalId: string): Promise<Selectable<ApprovalsTable> | undefined> {
       return k
         .selectFrom('approvals')
         .selectAll()
@@ -366,7 +354,7 @@ export function createChatRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    async listApprovals(userId: number, threadId: string): Promise<ApprovalRow[]> {
+    async listApprovals(userId: number, threadId: string): Promise<Selectable<ApprovalsTable>[]> {
       return k
         .selectFrom('approvals')
         .selectAll()
