@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { ApprovalsTable, Database } from '../../db/schema.ts';
 import type { AgentTool, ToolEffect } from './runtime/ports.ts';
 import type { StoredMessage, StoredPart } from './runtime/messages.ts';
 
@@ -32,23 +32,54 @@ export interface ThreadRow {
   updated_at: string;
 }
 
-export interface ApprovalRow {
-  id: string;
-  user_id: number;
-  thread_id: string;
-  run_id: string;
-  tool_call_id: string;
-  action_id: number;
-  args_hash: string;
-  args: string;
-  status: string;
-  expires_at: string;
-  created_at: string;
-  decided_at: string | null;
+function agentToolsQuery(k: Kysely<Database>, userId: number, agentId: number) {
+  return k
+    .selectFrom('agent_tools')
+    .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
+    .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+    .innerJoin('services', 'services.id', 'actions.service_id')
+    .select([
+      'actions.id as action_id',
+      'actions.name',
+      'actions.display_name',
+      'actions.description',
+      'actions.input_schema',
+      'actions.effect',
+    ])
+    .where('agent_tools.agent_id', '=', agentId)
+    .where('agents.user_id', '=', userId)
+    .orderBy('agent_tools.position')
+    .orderBy('actions.id');
+}
+
+export type AgentToolsQuery = ReturnType<typeof agentToolsQuery>;
+
+/**
+ * The tools attached to the user's agent, straight from `agent_tools` and `actions`, in the agent's
+ * order. `services` narrows which services they may come from (the chat's or a demo's).
+ */
+export async function selectAgentTools(
+  k: Kysely<Database>,
+  userId: number,
+  agentId: number,
+  services: (query: AgentToolsQuery) => AgentToolsQuery,
+): Promise<AgentTool[]> {
+  const rows = await services(agentToolsQuery(k, userId, agentId)).execute();
+  return rows.map((row) => ({
+    actionId: row.action_id,
+    name: row.name,
+    displayName: row.display_name,
+    description: row.description,
+    inputSchema: parseSchema(row.input_schema),
+    effect: (['read', 'write', 'send'].includes(row.effect) ? row.effect : 'write') as ToolEffect,
+  }));
 }
 
 export function createChatRepository(db: Db) {
   const k = db.kysely;
+  /** The thread's id if the user owns it, else nothing: a write through it touches no row. */
+  const ownedThread = (userId: number, threadId: string) =>
+    k.selectFrom('threads').select('id').where('id', '=', threadId).where('user_id', '=', userId);
   return {
     async findOwnedAgent(userId: number, agentId: number): Promise<AgentRow | undefined> {
       return k
@@ -59,36 +90,9 @@ export function createChatRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** The tools attached to the user's agent, straight from `agent_tools` and `actions`. */
-    async listAgentTools(userId: number, agentId: number): Promise<AgentTool[]> {
-      const rows = await k
-        .selectFrom('agent_tools')
-        .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-        .innerJoin('services', 'services.id', 'actions.service_id')
-        .select([
-          'actions.id as action_id',
-          'actions.name',
-          'actions.display_name',
-          'actions.description',
-          'actions.input_schema',
-          'actions.effect',
-        ])
-        .where('agent_tools.agent_id', '=', agentId)
-        .where('agents.user_id', '=', userId)
-        .where('services.enabled', '=', 1)
-        .orderBy('agent_tools.position')
-        .orderBy('actions.id')
-        .execute();
-      return rows.map((row) => ({
-        actionId: row.action_id,
-        name: row.name,
-        displayName: row.display_name,
-        description: row.description,
-        inputSchema: parseSchema(row.input_schema),
-        effect: (['read', 'write', 'send'].includes(row.effect) ? row.effect : 'write') as ToolEffect,
-      }));
-    },
+    /** The tools attached to the user's agent, from the services that are switched on. */
+    listAgentTools: (userId: number, agentId: number) =>
+      selectAgentTools(k, userId, agentId, (query) => query.where('services.enabled', '=', 1)),
 
     // ---- sessions
 
@@ -217,15 +221,6 @@ export function createChatRepository(db: Db) {
       });
     },
 
-    async touchThread(userId: number, threadId: string) {
-      await k
-        .updateTable('threads')
-        .set({ updated_at: nowIso() })
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .execute();
-    },
-
     async deleteThread(userId: number, agentId: number, threadId: string): Promise<boolean> {
       const result = await k
         .deleteFrom('threads')
@@ -263,7 +258,7 @@ export function createChatRepository(db: Db) {
      */
     async insertTurn(
       threadId: string,
-      newThread: { userId: number; agentId: number; name: string } | undefined,
+      newThread: { userId: number; agentId: number; name: string; origin?: string } | undefined,
       messages: StoredMessage[],
       /** Runs first in the same transaction (rate limit, audit); throwing rolls everything back. */
       within?: (trx: Kysely<Database>) => Promise<void>,
@@ -274,7 +269,7 @@ export function createChatRepository(db: Db) {
         user_id: newThread.userId,
         agent_id: newThread.agentId,
         name: newThread.name,
-        origin: 'chat',
+        origin: newThread.origin ?? 'chat',
         created_at: at,
         updated_at: at,
       };
@@ -309,56 +304,35 @@ export function createChatRepository(db: Db) {
       return row !== undefined;
     },
 
-    async insertMessage(threadId: string, message: StoredMessage) {
-      await k
-        .insertInto('messages')
-        .values({
-          id: message.id,
-          thread_id: threadId,
-          role: message.role,
-          parts: JSON.stringify(message.parts),
-          status: message.status,
-          created_at: message.createdAt,
-        })
-        .execute();
-    },
-
     async updateMessage(
       userId: number,
       threadId: string,
       message: Pick<StoredMessage, 'id' | 'parts' | 'status'>,
     ) {
-      const owned = await k
-        .selectFrom('threads')
-        .select('id')
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!owned) return;
       await k
         .updateTable('messages')
         .set({ parts: JSON.stringify(message.parts), status: message.status })
         .where('id', '=', message.id)
-        .where('thread_id', '=', threadId)
+        .where('thread_id', 'in', ownedThread(userId, threadId))
         .execute();
     },
 
     async deleteMessages(userId: number, threadId: string, ids: string[]) {
       if (ids.length === 0) return;
-      const owned = await k
-        .selectFrom('threads')
-        .select('id')
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!owned) return;
-      await k.deleteFrom('messages').where('thread_id', '=', threadId).where('id', 'in', ids).execute();
+      await k
+        .deleteFrom('messages')
+        .where('thread_id', 'in', ownedThread(userId, threadId))
+        .where('id', 'in', ids)
+        .execute();
     },
 
     // ---- approvals
 
     /** Stores a pending call; it expires `ttlMs` after it is created (one clock reading for both). */
-    async insertApproval(row: Omit<ApprovalRow, 'decided_at' | 'created_at' | 'expires_at'>, ttlMs: number) {
+    async insertApproval(
+      row: Omit<Selectable<ApprovalsTable>, 'decided_at' | 'created_at' | 'expires_at'>,
+      ttlMs: number,
+    ) {
       const created = Date.now();
       await k
         .insertInto('approvals')
@@ -371,7 +345,7 @@ export function createChatRepository(db: Db) {
         .execute();
     },
 
-    async findApproval(userId: number, approvalId: string): Promise<ApprovalRow | undefined> {
+    async findApproval(userId: number, approvalId: string): Promise<Selectable<ApprovalsTable> | undefined> {
       return k
         .selectFrom('approvals')
         .selectAll()
@@ -380,7 +354,7 @@ export function createChatRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    async listApprovals(userId: number, threadId: string): Promise<ApprovalRow[]> {
+    async listApprovals(userId: number, threadId: string): Promise<Selectable<ApprovalsTable>[]> {
       return k
         .selectFrom('approvals')
         .selectAll()
@@ -406,26 +380,19 @@ export function createChatRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    async hasPendingApprovals(userId: number, threadId: string): Promise<boolean> {
-      const row = await k
-        .selectFrom('approvals')
-        .select('id')
-        .where('thread_id', '=', threadId)
-        .where('user_id', '=', userId)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    async expirePendingApprovals(userId: number, threadId: string): Promise<string[]> {
+    /** The tool call ids of the thread's pending approvals. */
+    async listPendingApprovals(userId: number, threadId: string): Promise<string[]> {
       const pending = await k
         .selectFrom('approvals')
-        .select(['id', 'tool_call_id'])
+        .select('tool_call_id')
         .where('thread_id', '=', threadId)
         .where('user_id', '=', userId)
         .where('status', '=', 'pending')
         .execute();
-      if (pending.length === 0) return [];
+      return pending.map((p) => p.tool_call_id);
+    },
+
+    async expirePendingApprovals(userId: number, threadId: string) {
       await k
         .updateTable('approvals')
         .set({ status: 'expired', decided_at: nowIso() })
@@ -433,7 +400,6 @@ export function createChatRepository(db: Db) {
         .where('user_id', '=', userId)
         .where('status', '=', 'pending')
         .execute();
-      return pending.map((p) => p.tool_call_id);
     },
   };
 }

@@ -39,6 +39,11 @@ function laterThan(previous: string | undefined): string {
   return now.toISOString();
 }
 
+/** A thread's name from its first message: one line, at most 60 characters. */
+function threadName(text: string, fallback: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 60) || fallback;
+}
+
 /**
  * The chat service: turns, threads, approvals and stop. Routes call it with the authenticated
  * principal (user and agent); every method checks ownership before touching anything.
@@ -220,8 +225,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (!existing) {
         if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
         if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
-        const name = (input.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'New chat';
-        newThread = { userId, agentId, name };
+        newThread = { userId, agentId, name: threadName(input.text ?? '', 'New chat') };
       }
       for (const run of active.values()) {
         if (run.threadId === threadId && run.userId === userId) {
@@ -231,19 +235,16 @@ export function createChatService(deps: ChatServiceDeps) {
       // The rate limit counts in the commit that stores the turn, unless the turn changes stored
       // rows first (edit, regenerate, lapsing approvals): then it counts before anything changes.
       const plainAppend = !input.regenerate && input.editMessageId === undefined;
+      const lapsed = existing ? await repo.listPendingApprovals(userId, threadId) : [];
       let rateLimitInTurn = input.rateLimit;
-      if (
-        existing &&
-        input.rateLimit &&
-        !(plainAppend && !(await repo.hasPendingApprovals(userId, threadId)))
-      ) {
+      if (existing && input.rateLimit && !(plainAppend && lapsed.length === 0)) {
         await input.rateLimit(deps.db);
         rateLimitInTurn = undefined;
       }
       let history = existing ? await repo.listMessages(userId, threadId) : [];
-      const lapsed = existing ? await repo.expirePendingApprovals(userId, threadId) : [];
       const rows: StoredMessage[] = [];
       if (lapsed.length > 0) {
+        await repo.expirePendingApprovals(userId, threadId);
         for (const message of history) {
           let changed = false;
           for (const part of message.parts) {
@@ -371,13 +372,6 @@ export function createChatService(deps: ChatServiceDeps) {
       const { userId, agentId } = input;
       const agent = await requireAgent(userId, agentId);
       const threadId = crypto.randomUUID();
-      await repo.createThread({
-        id: threadId,
-        userId,
-        agentId,
-        name: (input.threadName ?? input.text).replace(/\s+/g, ' ').trim().slice(0, 60) || 'Triggered run',
-        origin: 'trigger',
-      });
       const userMessage: StoredMessage = {
         id: crypto.randomUUID(),
         role: 'user',
@@ -385,7 +379,6 @@ export function createChatService(deps: ChatServiceDeps) {
         status: 'complete',
         createdAt: nowIso(),
       };
-      await repo.insertMessage(threadId, userMessage);
       const assistant: StoredMessage = {
         id: crypto.randomUUID(),
         role: 'assistant',
@@ -393,7 +386,8 @@ export function createChatService(deps: ChatServiceDeps) {
         status: 'streaming',
         createdAt: laterThan(userMessage.createdAt),
       };
-      await repo.insertMessage(threadId, assistant);
+      const name = threadName(input.threadName ?? input.text, 'Triggered run');
+      await repo.insertTurn(threadId, { userId, agentId, name, origin: 'trigger' }, [userMessage, assistant]);
       const stream = streamRun({
         userId,
         agent,

@@ -201,14 +201,15 @@ export function createDemoRepository(db: Db) {
 
     // ---- the demo tools' writable data (always for one demo user)
 
-    async listDemoActions(userId: number) {
+    async findDemoAction(userId: number, actionId: number) {
       return k
         .selectFrom('actions')
         .innerJoin('services', 'services.id', 'actions.service_id')
         .select(['actions.id', 'actions.name', 'services.provider_key'])
+        .where('actions.id', '=', actionId)
         .where('services.provider', '=', DEMO_PROVIDER)
         .where('services.owner_user_id', '=', userId)
-        .execute();
+        .executeTakeFirst();
     },
 
     async orderStates(userId: number, orderIds?: string[]) {

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { AgentTool, ToolExecutor } from '../chat/runtime/ports.ts';
+import { selectAgentTools } from '../chat/repository.ts';
+import type { ToolExecutor } from '../chat/runtime/ports.ts';
 import { DEMOS, isDemoName, type DemoName } from './catalog.ts';
 import { createDemoToolProvider } from './provider.ts';
-import { createDemoRepository } from './repository.ts';
+import { createDemoRepository, DEMO_PROVIDER } from './repository.ts';
 
 const hashSession = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -35,38 +35,13 @@ export function createDemoService(deps: DemoServiceDeps) {
 
   /** Only tools of the visitor's own demo service; nothing of the shared catalog or other users. */
   const executor: ToolExecutor = {
-    async listAgentTools(userId, agentId): Promise<AgentTool[]> {
-      const rows = await deps.db.kysely
-        .selectFrom('agent_tools')
-        .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-        .innerJoin('services', 'services.id', 'actions.service_id')
-        .select([
-          'actions.id',
-          'actions.name',
-          'actions.display_name',
-          'actions.description',
-          'actions.input_schema',
-          'actions.effect',
-        ])
-        .where('agents.id', '=', agentId)
-        .where('agents.user_id', '=', userId)
-        .where('services.provider', '=', 'demo')
-        .where('services.owner_user_id', '=', userId)
-        .orderBy('agent_tools.position')
-        .execute();
-      return rows.map((r) => ({
-        actionId: r.id,
-        name: r.name,
-        displayName: r.display_name,
-        description: r.description,
-        inputSchema: JSON.parse(r.input_schema) as JSONSchema7,
-        effect: r.effect === 'read' ? 'read' : r.effect === 'send' ? 'send' : 'write',
-      }));
-    },
+    listAgentTools: (userId, agentId) =>
+      selectAgentTools(deps.db.kysely, userId, agentId, (query) =>
+        query.where('services.provider', '=', DEMO_PROVIDER).where('services.owner_user_id', '=', userId),
+      ),
     async execute(userId, actionId, args, signal) {
       if (signal.aborted) return { ok: false, error: 'Stopped.', code: 'aborted' };
-      const action = (await repo.listDemoActions(userId)).find((a) => a.id === actionId);
+      const action = await repo.findDemoAction(userId, actionId);
       if (!action) return { ok: false, error: 'This tool is not available in this demo.', code: 'not_found' };
       const result = await provider.execute(
         { userId },

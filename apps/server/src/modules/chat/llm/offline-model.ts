@@ -55,7 +55,7 @@ export function createOfflineModel(): LanguageModelV3 {
       const reply = decide(options);
       const content: LanguageModelV3Content[] = [];
       if (reply.text) content.push({ type: 'text', text: reply.text });
-      if ('toolCall' in reply) content.push(toolCallContent(reply.toolCall, options.prompt));
+      if ('toolCall' in reply) content.push(toolCallContent(reply.toolCall));
       return {
         content,
         finishReason: { unified: 'toolCall' in reply ? 'tool-calls' : 'stop', raw: undefined },
@@ -76,7 +76,7 @@ export function createOfflineModel(): LanguageModelV3 {
         for (const delta of tokens(reply.text)) parts.push({ type: 'text-delta', id: 't0', delta });
         parts.push({ type: 'text-end', id: 't0' });
       }
-      if ('toolCall' in reply) parts.push(toolCallContent(reply.toolCall, options.prompt));
+      if ('toolCall' in reply) parts.push(toolCallContent(reply.toolCall));
       parts.push({
         type: 'finish',
         finishReason: { unified: 'toolCall' in reply ? 'tool-calls' : 'stop', raw: undefined },
@@ -102,10 +102,7 @@ export function createOfflineModel(): LanguageModelV3 {
   };
 }
 
-function toolCallContent(
-  call: { toolName: string; input: Record<string, unknown> },
-  _prompt: LanguageModelV3Prompt,
-) {
+function toolCallContent(call: { toolName: string; input: Record<string, unknown> }) {
   return {
     type: 'tool-call' as const,
     toolCallId: `offline-${crypto.randomUUID()}`,

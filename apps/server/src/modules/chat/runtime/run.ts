@@ -416,6 +416,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
 async function requestApproval(ctx: RunContext, toolPart: ToolPart, agentTool: AgentTool, pending: string[]) {
   const approvalId = crypto.randomUUID();
   const args = (toolPart.input ?? {}) as Record<string, unknown>;
+  const hash = argsHash(args);
   try {
     await ctx.repo.insertApproval(
       {
@@ -425,7 +426,7 @@ async function requestApproval(ctx: RunContext, toolPart: ToolPart, agentTool: A
         run_id: ctx.runId,
         tool_call_id: toolPart.toolCallId,
         action_id: agentTool.actionId,
-        args_hash: argsHash(args),
+        args_hash: hash,
         args: canonicalJson(args),
         status: 'pending',
       },
@@ -457,7 +458,7 @@ async function requestApproval(ctx: RunContext, toolPart: ToolPart, agentTool: A
       runId: ctx.runId,
       actionId: agentTool.actionId,
       effect: agentTool.effect,
-      argsHash: argsHash(args),
+      argsHash: hash,
     },
   });
 }
