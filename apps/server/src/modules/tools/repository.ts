@@ -127,10 +127,6 @@ export async function findVisibleService(db: Db, serviceId: number, userId: numb
     .executeTakeFirst();
 }
 
-export async function findServiceById(db: Db, serviceId: number) {
-  return db.kysely.selectFrom('services').selectAll().where('id', '=', serviceId).executeTakeFirst();
-}
-
 export async function findCatalogService(db: Db, provider: string, key: string) {
   return db.kysely
     .selectFrom('services')
@@ -175,16 +171,27 @@ export async function listLiveActions(db: Db, serviceId: number) {
     .execute();
 }
 
+/** An action the user may run, with its service and the user's connection (if any), in one query. */
 export async function findActionForUser(db: Db, actionId: number, userId: number) {
   return db.kysely
     .selectFrom('actions')
     .innerJoin('services', 'services.id', 'actions.service_id')
+    .leftJoin('connections', (join) =>
+      join.onRef('connections.service_id', '=', 'services.id').on('connections.user_id', '=', userId),
+    )
     .select([
       'actions.id as action_id',
       'actions.name as action_name',
       'actions.version',
       'actions.deprecated',
       'services.id as service_id',
+      'services.name as service_name',
+      'services.provider',
+      'services.provider_key',
+      'services.auth_scheme',
+      'services.metadata',
+      'connections.status as connection_status',
+      'connections.credentials',
     ])
     .where('actions.id', '=', actionId)
     .where('services.enabled', '=', 1)

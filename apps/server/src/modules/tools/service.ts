@@ -548,22 +548,19 @@ export function createToolsService(deps: ToolsDeps) {
       if (!action) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
       if (action.deprecated)
         return { ok: false, code: 'not_found', error: 'This tool is no longer offered by its service' };
-      const service = await repo.findServiceById(db, action.service_id);
-      if (!service) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
-      const connection = await repo.findConnection(db, userId, service.id);
-      if (!connection || connection.status !== 'ACTIVE') {
+      if (action.connection_status !== 'ACTIVE') {
         return {
           ok: false,
           code: 'auth_expired',
-          error: `Connect ${service.name} on the Services page first`,
+          error: `Connect ${action.service_name} on the Services page first`,
         };
       }
-      const credentials = openCredentials(connection.credentials);
+      const credentials = openCredentials(action.credentials);
       let result: ToolResult;
       try {
-        result = await providerFor(service.provider).execute(
+        result = await providerFor(action.provider).execute(
           { userId },
-          serviceRef(service),
+          serviceRef({ ...action, id: action.service_id }),
           { name: action.action_name, version: action.version },
           args,
           credentials,
@@ -572,12 +569,12 @@ export function createToolsService(deps: ToolsDeps) {
         result = toToolResult(err);
       }
       if (result.credentials) {
-        await repo.updateConnection(db, userId, service.id, {
+        await repo.updateConnection(db, userId, action.service_id, {
           credentials: sealCredentials(result.credentials),
         });
       }
       if (!result.ok && result.code === 'auth_expired') {
-        await repo.updateConnection(db, userId, service.id, { status: 'EXPIRED' });
+        await repo.updateConnection(db, userId, action.service_id, { status: 'EXPIRED' });
       }
       if (result.ok) return { ok: true, data: result.data };
       const secrets = { ...credentials, ...result.credentials };
