@@ -202,7 +202,7 @@ export function createToolsService(deps: ToolsDeps) {
         .replace(/[^a-z0-9]+/g, '-')
         .replace(/^-|-$/g, '')
         .slice(0, 60) || 'server';
-    const serviceId = await repo.upsertOwnedService(db, 'mcp', userId, {
+    const serviceId = await repo.upsertService(db, 'mcp', userId, {
       key: `${USER_SERVER_PREFIX}${slug}`,
       name,
       description: description ?? `Your MCP server at ${new URL(url).host}`,
