@@ -218,21 +218,33 @@ export async function deleteConnection(db: Db, userId: number, serviceId: number
     .execute();
 }
 
+/** The ids of a provider's services, as a subquery, so they never travel to JS and back. */
+const providerServiceIds = (db: Db, provider: string) =>
+  db.kysely.selectFrom('services').select('id').where('provider', '=', provider);
+
 /** Marks connections with a provider's external id (a webhook names the account, not the user). */
-export async function setStatusByExternalId(
-  db: Db,
-  serviceIds: number[],
-  externalId: string,
-  status: string,
-) {
-  if (!serviceIds.length) return [];
+export async function setStatusByExternalId(db: Db, provider: string, externalId: string, status: string) {
   return db.kysely
     .updateTable('connections')
     .set({ status, updated_at: now() })
     .where('external_id', '=', externalId)
-    .where('service_id', 'in', serviceIds)
+    .where('service_id', 'in', providerServiceIds(db, provider))
     .returning(['user_id', 'service_id'])
     .execute();
+}
+
+/** The connections (user and service) that a provider's external account id belongs to. */
+export async function findByExternalId(db: Db, provider: string, externalId: string) {
+  return db.kysely
+    .selectFrom('connections')
+    .select(['user_id', 'service_id'])
+    .where('external_id', '=', externalId)
+    .where('service_id', 'in', providerServiceIds(db, provider))
+    .execute();
+}
+
+export async function hasProviderServices(db: Db, provider: string) {
+  return !!(await providerServiceIds(db, provider).limit(1).executeTakeFirst());
 }
 
 // OAuth states: only a hash of the state is stored, with the user, the service and the sealed verifier.

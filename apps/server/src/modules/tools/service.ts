@@ -505,26 +505,19 @@ export function createToolsService(deps: ToolsDeps) {
       if (!(await repo.recordWebhookDelivery(db, 'composio', verdict.id))) {
         return { status: 200, detail: 'Already processed', event: { type, duplicate: true } };
       }
-      const composioServiceIds = (
-        await db.kysely.selectFrom('services').select('id').where('provider', '=', 'composio').execute()
-      ).map((r) => r.id);
       if (type === 'composio.connected_account.expired') {
         const accountId = typeof event.data?.id === 'string' ? event.data.id : undefined;
         const changed = accountId
-          ? await repo.setStatusByExternalId(db, composioServiceIds, accountId, 'EXPIRED')
+          ? await repo.setStatusByExternalId(db, 'composio', accountId, 'EXPIRED')
           : [];
         return { status: 200, detail: 'Processed', event: { type, userIds: changed.map((c) => c.user_id) } };
       }
       if (type === 'composio.trigger.message') {
         const accountId = event.metadata?.connected_account_id;
-        if (!accountId || !composioServiceIds.length)
+        const owners = accountId ? await repo.findByExternalId(db, 'composio', accountId) : [];
+        // Without any Composio service the event addresses nobody: ignored, not processed.
+        if (!accountId || (!owners.length && !(await repo.hasProviderServices(db, 'composio'))))
           return { status: 200, detail: 'Ignored', event: { type, userIds: [] } };
-        const owners = await db.kysely
-          .selectFrom('connections')
-          .select(['user_id', 'service_id'])
-          .where('external_id', '=', accountId)
-          .where('service_id', 'in', composioServiceIds)
-          .execute();
         const matching = owners.filter(
           (o) => !event.metadata?.user_id || event.metadata.user_id === composioUserId(o.user_id),
         );
