@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { ActionDefinition, ServiceDefinition } from '../tools/provider.ts';
+import { actionValues, serviceValues } from '../tools/repository.ts';
 import { INITIAL_ACTIVITIES } from './data/crm.ts';
 import { INITIAL_REFUNDED_CENTS, ORDERS } from './data/shop.ts';
 
@@ -10,14 +11,6 @@ import { INITIAL_REFUNDED_CENTS, ORDERS } from './data/shop.ts';
 
 export const DEMO_ISSUER = 'urn:cadre:demo';
 export const DEMO_PROVIDER = 'demo';
-
-export interface DemoSessionRow {
-  user_id: number;
-  agent_id: number;
-  demo: string;
-  last_seen_at: string;
-  expires_at: string;
-}
 
 export function createDemoRepository(db: Db) {
   const k = db.kysely;
@@ -67,14 +60,8 @@ export function createDemoRepository(db: Db) {
             provider: DEMO_PROVIDER,
             provider_key: input.service.key,
             owner_user_id: user.id,
-            name: input.service.name,
-            description: input.service.description,
-            logo: input.service.logo,
-            auth_scheme: input.service.authScheme,
-            enabled: 1,
-            metadata: JSON.stringify(input.service.metadata ?? {}),
             created_at: at,
-            updated_at: at,
+            ...serviceValues(input.service, at),
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -85,14 +72,8 @@ export function createDemoRepository(db: Db) {
             .values({
               service_id: service.id,
               name: action.name,
-              display_name: action.displayName,
-              description: action.description,
-              input_schema: JSON.stringify(action.inputSchema),
-              effect: action.effect,
-              version: action.version ?? null,
-              deprecated: 0,
               created_at: at,
-              updated_at: at,
+              ...actionValues(action, at),
             })
             .returning('id')
             .executeTakeFirstOrThrow();
@@ -147,7 +128,7 @@ export function createDemoRepository(db: Db) {
       });
     },
 
-    async findSession(idHash: string): Promise<DemoSessionRow | undefined> {
+    async findSession(idHash: string) {
       return k
         .selectFrom('demo_sessions')
         .select(['user_id', 'agent_id', 'demo', 'last_seen_at', 'expires_at'])

@@ -1,6 +1,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Config } from '../../config.ts';
 import { blockedReason, cidrContains, parseCidr, parseIp, type Cidr } from './ip-ranges.ts';
 
 /**
@@ -30,6 +31,18 @@ export interface EgressPolicy {
   connectTimeoutMs?: number;
   /** Replaces DNS (tests stub it to prove the validated address is the one connected to). */
   resolve?: (host: string) => Promise<string[]>;
+}
+
+/**
+ * The policy of a provider that talks to one configured host: only that host, private addresses
+ * only where EGRESS_ALLOW_PRIVATE allows them, with the caller's own time and size limits.
+ */
+export function hostPolicy(
+  config: Config,
+  url: string,
+  limits: Pick<EgressPolicy, 'timeoutMs' | 'maxBytes'>,
+): EgressPolicy {
+  return { allowHosts: [new URL(url).hostname], allowPrivate: config.tools.egressAllowPrivate, ...limits };
 }
 
 export type EgressErrorCode = 'blocked' | 'timeout' | 'too_large' | 'too_many_redirects' | 'network';

@@ -29,7 +29,7 @@ export function serviceRef(row: {
 export async function syncProvider(db: Db, provider: ToolProvider, log?: FastifyBaseLogger): Promise<number> {
   const services = await provider.listServices();
   for (const def of services) {
-    const id = await repo.upsertCatalogService(db, provider.id, def);
+    const id = await repo.upsertService(db, provider.id, null, def);
     if (provider.lazyActions) continue;
     try {
       const actions = await provider.listActions({

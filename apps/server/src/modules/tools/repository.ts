@@ -1,25 +1,16 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { ServicesTable } from '../../db/schema.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
 
 /** Services, actions, connections and OAuth states. Every per-user query names the owner. */
 
 const now = () => new Date().toISOString();
 
-export interface ServiceRow {
-  id: number;
-  provider: string;
-  provider_key: string;
-  owner_user_id: number | null;
-  name: string;
-  description: string;
-  logo: string | null;
-  auth_scheme: string;
-  enabled: number;
-  metadata: string;
-}
+export type ServiceRow = Selectable<ServicesTable>;
 
 /** The columns a (re-)synced service definition sets, on insert and on conflict alike. */
-const serviceValues = (def: ServiceDefinition, ts: string) => ({
+export const serviceValues = (def: ServiceDefinition, ts: string) => ({
   name: def.name,
   description: def.description,
   logo: def.logo,
@@ -29,30 +20,26 @@ const serviceValues = (def: ServiceDefinition, ts: string) => ({
   updated_at: ts,
 });
 
-/** Upserts a catalog service by (provider, provider_key) and returns its stable id. */
-export async function upsertCatalogService(
-  db: Db,
-  provider: string,
-  def: ServiceDefinition,
-): Promise<number> {
-  const ts = now();
-  const values = serviceValues(def, ts);
-  const row = await db.kysely
-    .insertInto('services')
-    .values({ provider, provider_key: def.key, owner_user_id: null, created_at: ts, ...values })
-    .onConflict((oc) =>
-      oc.columns(['provider', 'provider_key']).where('owner_user_id', 'is', null).doUpdateSet(values),
-    )
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+/** The columns a (re-)synced action definition sets, on insert and on conflict alike. */
+export const actionValues = (def: ActionDefinition, ts: string) => ({
+  display_name: def.displayName,
+  description: def.description,
+  input_schema: JSON.stringify(def.inputSchema),
+  effect: def.effect,
+  version: def.version ?? null,
+  deprecated: 0,
+  updated_at: ts,
+});
 
-/** Upserts a service only its owner sees (a user's own MCP server). */
-export async function upsertOwnedService(
+/**
+ * Upserts a service by (provider, provider_key) and returns its stable id: a catalog service when
+ * ownerUserId is null, else one only its owner sees (a user's own MCP server). Each kind has its
+ * own partial unique index, so the conflict target follows the owner.
+ */
+export async function upsertService(
   db: Db,
   provider: string,
-  ownerUserId: number,
+  ownerUserId: number | null,
   def: ServiceDefinition,
 ): Promise<number> {
   const ts = now();
@@ -61,10 +48,10 @@ export async function upsertOwnedService(
     .insertInto('services')
     .values({ provider, provider_key: def.key, owner_user_id: ownerUserId, created_at: ts, ...values })
     .onConflict((oc) =>
-      oc
-        .columns(['owner_user_id', 'provider', 'provider_key'])
-        .where('owner_user_id', 'is not', null)
-        .doUpdateSet(values),
+      (ownerUserId === null
+        ? oc.columns(['provider', 'provider_key']).where('owner_user_id', 'is', null)
+        : oc.columns(['owner_user_id', 'provider', 'provider_key']).where('owner_user_id', 'is not', null)
+      ).doUpdateSet(values),
     )
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -87,15 +74,7 @@ export async function disableMissingServices(db: Db, provider: string, keptKeys:
 export async function syncActions(db: Db, serviceId: number, actions: ActionDefinition[]) {
   const ts = now();
   for (const action of actions) {
-    const values = {
-      display_name: action.displayName,
-      description: action.description,
-      input_schema: JSON.stringify(action.inputSchema),
-      effect: action.effect,
-      version: action.version ?? null,
-      deprecated: 0,
-      updated_at: ts,
-    };
+    const values = actionValues(action, ts);
     await db.kysely
       .insertInto('actions')
       .values({ service_id: serviceId, name: action.name, created_at: ts, ...values })
@@ -124,20 +103,6 @@ export async function findVisibleService(db: Db, serviceId: number, userId: numb
     .where('id', '=', serviceId)
     .where('enabled', '=', 1)
     .where((eb) => eb.or([eb('owner_user_id', 'is', null), eb('owner_user_id', '=', userId)]))
-    .executeTakeFirst();
-}
-
-export async function findServiceById(db: Db, serviceId: number) {
-  return db.kysely.selectFrom('services').selectAll().where('id', '=', serviceId).executeTakeFirst();
-}
-
-export async function findCatalogService(db: Db, provider: string, key: string) {
-  return db.kysely
-    .selectFrom('services')
-    .selectAll()
-    .where('provider', '=', provider)
-    .where('provider_key', '=', key)
-    .where('owner_user_id', 'is', null)
     .executeTakeFirst();
 }
 
@@ -175,16 +140,27 @@ export async function listLiveActions(db: Db, serviceId: number) {
     .execute();
 }
 
+/** An action the user may run, with its service and the user's connection (if any), in one query. */
 export async function findActionForUser(db: Db, actionId: number, userId: number) {
   return db.kysely
     .selectFrom('actions')
     .innerJoin('services', 'services.id', 'actions.service_id')
+    .leftJoin('connections', (join) =>
+      join.onRef('connections.service_id', '=', 'services.id').on('connections.user_id', '=', userId),
+    )
     .select([
       'actions.id as action_id',
       'actions.name as action_name',
       'actions.version',
       'actions.deprecated',
       'services.id as service_id',
+      'services.name as service_name',
+      'services.provider',
+      'services.provider_key',
+      'services.auth_scheme',
+      'services.metadata',
+      'connections.status as connection_status',
+      'connections.credentials',
     ])
     .where('actions.id', '=', actionId)
     .where('services.enabled', '=', 1)
@@ -242,21 +218,33 @@ export async function deleteConnection(db: Db, userId: number, serviceId: number
     .execute();
 }
 
+/** The ids of a provider's services, as a subquery, so they never travel to JS and back. */
+const providerServiceIds = (db: Db, provider: string) =>
+  db.kysely.selectFrom('services').select('id').where('provider', '=', provider);
+
 /** Marks connections with a provider's external id (a webhook names the account, not the user). */
-export async function setStatusByExternalId(
-  db: Db,
-  serviceIds: number[],
-  externalId: string,
-  status: string,
-) {
-  if (!serviceIds.length) return [];
+export async function setStatusByExternalId(db: Db, provider: string, externalId: string, status: string) {
   return db.kysely
     .updateTable('connections')
     .set({ status, updated_at: now() })
     .where('external_id', '=', externalId)
-    .where('service_id', 'in', serviceIds)
+    .where('service_id', 'in', providerServiceIds(db, provider))
     .returning(['user_id', 'service_id'])
     .execute();
+}
+
+/** The connections (user and service) that a provider's external account id belongs to. */
+export async function findByExternalId(db: Db, provider: string, externalId: string) {
+  return db.kysely
+    .selectFrom('connections')
+    .select(['user_id', 'service_id'])
+    .where('external_id', '=', externalId)
+    .where('service_id', 'in', providerServiceIds(db, provider))
+    .execute();
+}
+
+export async function hasProviderServices(db: Db, provider: string) {
+  return !!(await providerServiceIds(db, provider).limit(1).executeTakeFirst());
 }
 
 // OAuth states: only a hash of the state is stored, with the user, the service and the sealed verifier.

@@ -202,7 +202,7 @@ export function createToolsService(deps: ToolsDeps) {
         .replace(/[^a-z0-9]+/g, '-')
         .replace(/^-|-$/g, '')
         .slice(0, 60) || 'server';
-    const serviceId = await repo.upsertOwnedService(db, 'mcp', userId, {
+    const serviceId = await repo.upsertService(db, 'mcp', userId, {
       key: `${USER_SERVER_PREFIX}${slug}`,
       name,
       description: description ?? `Your MCP server at ${new URL(url).host}`,
@@ -505,26 +505,19 @@ export function createToolsService(deps: ToolsDeps) {
       if (!(await repo.recordWebhookDelivery(db, 'composio', verdict.id))) {
         return { status: 200, detail: 'Already processed', event: { type, duplicate: true } };
       }
-      const composioServiceIds = (
-        await db.kysely.selectFrom('services').select('id').where('provider', '=', 'composio').execute()
-      ).map((r) => r.id);
       if (type === 'composio.connected_account.expired') {
         const accountId = typeof event.data?.id === 'string' ? event.data.id : undefined;
         const changed = accountId
-          ? await repo.setStatusByExternalId(db, composioServiceIds, accountId, 'EXPIRED')
+          ? await repo.setStatusByExternalId(db, 'composio', accountId, 'EXPIRED')
           : [];
         return { status: 200, detail: 'Processed', event: { type, userIds: changed.map((c) => c.user_id) } };
       }
       if (type === 'composio.trigger.message') {
         const accountId = event.metadata?.connected_account_id;
-        if (!accountId || !composioServiceIds.length)
+        const owners = accountId ? await repo.findByExternalId(db, 'composio', accountId) : [];
+        // Without any Composio service the event addresses nobody: ignored, not processed.
+        if (!accountId || (!owners.length && !(await repo.hasProviderServices(db, 'composio'))))
           return { status: 200, detail: 'Ignored', event: { type, userIds: [] } };
-        const owners = await db.kysely
-          .selectFrom('connections')
-          .select(['user_id', 'service_id'])
-          .where('external_id', '=', accountId)
-          .where('service_id', 'in', composioServiceIds)
-          .execute();
         const matching = owners.filter(
           (o) => !event.metadata?.user_id || event.metadata.user_id === composioUserId(o.user_id),
         );
@@ -548,22 +541,19 @@ export function createToolsService(deps: ToolsDeps) {
       if (!action) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
       if (action.deprecated)
         return { ok: false, code: 'not_found', error: 'This tool is no longer offered by its service' };
-      const service = await repo.findServiceById(db, action.service_id);
-      if (!service) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
-      const connection = await repo.findConnection(db, userId, service.id);
-      if (!connection || connection.status !== 'ACTIVE') {
+      if (action.connection_status !== 'ACTIVE') {
         return {
           ok: false,
           code: 'auth_expired',
-          error: `Connect ${service.name} on the Services page first`,
+          error: `Connect ${action.service_name} on the Services page first`,
         };
       }
-      const credentials = openCredentials(connection.credentials);
+      const credentials = openCredentials(action.credentials);
       let result: ToolResult;
       try {
-        result = await providerFor(service.provider).execute(
+        result = await providerFor(action.provider).execute(
           { userId },
-          serviceRef(service),
+          serviceRef({ ...action, id: action.service_id }),
           { name: action.action_name, version: action.version },
           args,
           credentials,
@@ -572,12 +562,12 @@ export function createToolsService(deps: ToolsDeps) {
         result = toToolResult(err);
       }
       if (result.credentials) {
-        await repo.updateConnection(db, userId, service.id, {
+        await repo.updateConnection(db, userId, action.service_id, {
           credentials: sealCredentials(result.credentials),
         });
       }
       if (!result.ok && result.code === 'auth_expired') {
-        await repo.updateConnection(db, userId, service.id, { status: 'EXPIRED' });
+        await repo.updateConnection(db, userId, action.service_id, { status: 'EXPIRED' });
       }
       if (result.ok) return { ok: true, data: result.data };
       const secrets = { ...credentials, ...result.credentials };

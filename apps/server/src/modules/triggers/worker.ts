@@ -62,13 +62,9 @@ export function createTriggerWorker(options: TriggerWorkerOptions): TriggerWorke
       .where('id', '=', candidate.id)
       .where('status', '=', candidate.status)
       .where('updated_at', '=', candidate.updated_at)
+      .returning(['id', 'user_id', 'agent_id', 'trigger_id', 'payload'])
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return null; // another instance won it
-    return db.kysely
-      .selectFrom('trigger_events')
-      .select(['id', 'user_id', 'agent_id', 'trigger_id', 'payload'])
-      .where('id', '=', candidate.id)
-      .executeTakeFirstOrThrow();
+    return claimed ?? null; // no row: another instance won it
   }
 
   async function finish(id: number, status: 'done' | 'failed', threadId: string | null) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../../../config.ts';
 import type { Db } from '../../../../db/database.ts';
-import { safeFetch, type EgressPolicy, type SafeRequestInit } from '../../egress.ts';
+import { hostPolicy, safeFetch, type EgressPolicy, type SafeRequestInit } from '../../egress.ts';
 import { codeForStatus, ToolError, type ActionEffect, type Credentials } from '../../provider.ts';
 
 /** What a built-in action runs with: the caller, our database, settings and opened credentials. */
@@ -63,13 +63,8 @@ export function initialsLogo(initials: string, background: string, foreground = 
 }
 
 /** The egress policy of a built-in service: only its configured host, private only if allowed. */
-export function policyFor(config: Config, baseUrl: string, extra: Partial<EgressPolicy> = {}): EgressPolicy {
-  return {
-    allowHosts: [new URL(baseUrl).hostname],
-    allowPrivate: config.tools.egressAllowPrivate,
-    timeoutMs: 15_000,
-    ...extra,
-  };
+export function policyFor(config: Config, baseUrl: string): EgressPolicy {
+  return hostPolicy(config, baseUrl, { timeoutMs: 15_000 });
 }
 
 /** Calls a provider API and returns its JSON, turning HTTP failures into clear tool errors. */

@@ -1,5 +1,5 @@
 import type { Config } from '../../../../config.ts';
-import { safeFetch, type EgressPolicy } from '../../egress.ts';
+import { hostPolicy, safeFetch } from '../../egress.ts';
 import {
   codeForStatus,
   toToolResult,
@@ -71,12 +71,7 @@ function schemeOf(toolkit: Toolkit): string {
 export function createComposioProvider(config: Config): ToolProvider {
   const settings = config.tools.composio;
   if (!settings) throw new Error('Composio is not configured');
-  const policy: EgressPolicy = {
-    allowHosts: [new URL(settings.baseUrl).hostname],
-    allowPrivate: config.tools.egressAllowPrivate,
-    timeoutMs: 60_000,
-    maxBytes: 8 * 1024 * 1024,
-  };
+  const policy = hostPolicy(config, settings.baseUrl, { timeoutMs: 60_000, maxBytes: 8 * 1024 * 1024 });
   const authConfigs = new Map<string, string>();
 
   async function api<T>(

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Config, McpServerConfig } from '../../../../config.ts';
-import { createGuardedFetch, type EgressPolicy } from '../../egress.ts';
+import { createGuardedFetch, hostPolicy } from '../../egress.ts';
 import {
   toToolResult,
   ToolError,
@@ -51,14 +51,6 @@ export interface HttpTarget {
 }
 type Target = HttpTarget | { kind: 'stdio'; command: string; args: string[] };
 
-export function egressPolicyFor(config: Config, url: string): EgressPolicy {
-  return {
-    allowHosts: [new URL(url).hostname],
-    allowPrivate: config.tools.egressAllowPrivate,
-    timeoutMs: CALL_TIMEOUT_MS,
-  };
-}
-
 async function openClient(
   config: Config,
   target: Target,
@@ -67,7 +59,7 @@ async function openClient(
   let transport: Transport;
   let closeFetch = async () => {};
   if (target.kind === 'http') {
-    const guarded = createGuardedFetch(egressPolicyFor(config, target.url));
+    const guarded = createGuardedFetch(hostPolicy(config, target.url, { timeoutMs: CALL_TIMEOUT_MS }));
     closeFetch = guarded.close;
     transport = new StreamableHTTPClientTransport(new URL(target.url), {
       fetch: guarded,
