@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -18,6 +19,9 @@ const serverIntegration = (db: 'sqlite' | 'postgres') => ({
     hookTimeout: 60_000,
   },
 });
+
+// Absolute, because each project resolves its setup files from its own root.
+const jsdomSetup = fileURLToPath(new URL('./vitest.jsdom-setup.ts', import.meta.url));
 
 export default defineConfig({
   test: {
@@ -48,7 +52,7 @@ export default defineConfig({
           root: 'apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          setupFiles: ['src/test/setup.ts'],
+          setupFiles: [jsdomSetup, 'src/test/setup.ts'],
         },
       },
       {
@@ -57,7 +61,7 @@ export default defineConfig({
           root: 'apps/chat',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          setupFiles: ['src/test/setup.ts'],
+          setupFiles: [jsdomSetup, 'src/test/setup.ts'],
         },
       },
     ],

@@ -1,23 +1,4 @@
-import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
-
-afterEach(() => cleanup());
-
-// jsdom has no matchMedia; the UI provider reads the system colour scheme through it.
-if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
-}
+// The cleanup, matchers and matchMedia stub are in the shared vitest.jsdom-setup.ts at the root.
 
 // jsdom lacks scrollIntoView; the conversation keeps the newest message in view.
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};

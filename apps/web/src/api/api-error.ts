@@ -60,16 +60,3 @@ function stringify(body: unknown) {
     return String(body);
   }
 }
-
-/** The server's human-readable message for an error, when it sent one. */
-export function errorDetail(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const detail = (error.body as { detail?: unknown } | null)?.detail;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    return detail
-      .map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).slice(1).join('.')}: ${d.msg ?? ''}`)
-      .join('; ');
-  }
-  return undefined;
-}

@@ -1,19 +1,5 @@
 import type { RuntimeConfig } from '@cadre/contract';
 
-/** The hosts the analytics scripts load from and report to; the server's CSP must allow them. */
-export const ANALYTICS_HOSTS = {
-  script: ['https://www.googletagmanager.com', 'https://static.hotjar.com', 'https://script.hotjar.com'],
-  connect: [
-    'https://www.google-analytics.com',
-    'https://*.google-analytics.com',
-    'https://*.analytics.google.com',
-    'https://*.hotjar.com',
-    'https://*.hotjar.io',
-    'wss://*.hotjar.com',
-  ],
-  img: ['https://www.google-analytics.com', 'https://www.googletagmanager.com'],
-} as const;
-
 type Gtag = (...args: unknown[]) => void;
 
 declare global {

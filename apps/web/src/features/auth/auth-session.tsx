@@ -31,8 +31,3 @@ export function useAuthSession(): AuthSession {
   if (!session) throw new Error('useAuthSession must be used inside AuthProvider');
   return session;
 }
-
-/** The signed-in user's profile (or the mock user when sign-in is disabled). */
-export function useCurrentUser(): AuthUser | undefined {
-  return useAuthSession().user;
-}

@@ -4,9 +4,7 @@
  */
 import {
   getAgentOptions as generatedGetAgentOptions,
-  getAgentQueryKey,
   listAgentsOptions as generatedListAgentsOptions,
-  listAgentsQueryKey,
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
 import type { CreateAgentData, ListAgentsResponse } from '../../../client/types.gen';
@@ -18,17 +16,10 @@ export type AgentWrite = Omit<CreateAgentData['body'], 'guidelines' | 'tool_ids'
   tool_ids: number[];
 };
 
-export const listAgents = () => sdk.listAgents();
-export const getAgent = (agentId: number) => sdk.getAgent({ path: { agent_id: agentId } });
 export const createAgent = (body: AgentWrite) => sdk.createAgent({ body });
 export const updateAgent = (agentId: number, body: AgentWrite) =>
   sdk.updateAgent({ path: { agent_id: agentId }, body });
 export const deleteAgent = (agentId: number) => sdk.deleteAgent({ path: { agent_id: agentId } });
-
-export const agentKeys = {
-  list: () => listAgentsQueryKey(),
-  detail: (agentId: number) => getAgentQueryKey({ path: { agent_id: agentId } }),
-};
 
 /** Invalidates every agent query (the list and each agent) after a write. */
 export const isAgentQuery = (query: { queryKey: readonly unknown[] }) => {

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { useSession } from '../../../lib/session';
+import { getAccessToken } from '../../auth';
 import { chatFrameUrl, openChatSession } from '../api/chat-session';
 
 /** The full-screen chat with one agent (spec section 2): sign in to the chat service, then frame it. */
@@ -10,9 +11,11 @@ export function AgentChatPage({ agentId }: { agentId: number }) {
   const config = useRuntimeConfig();
   const session = useSession();
   const login = useQuery({
-    queryKey: ['chatSession', agentId, session.accessToken ?? null],
+    // Not keyed on the token: a silent renewal would otherwise log in again and reload the frame.
+    queryKey: ['chatSession', agentId],
     queryFn: async () => {
-      await openChatSession({ chainlitUrl: config.chainlitUrl, agentId, accessToken: session.accessToken });
+      const accessToken = await getAccessToken();
+      await openChatSession({ chainlitUrl: config.chainlitUrl, agentId, accessToken });
       return true;
     },
     enabled: !session.isLoading,

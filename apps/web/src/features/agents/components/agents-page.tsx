@@ -24,8 +24,6 @@ import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS } from '../constants';
 import { AgentToolsDialog } from './agent-tools-dialog';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 
-const searchKeys = [...AGENT_SEARCH_KEYS];
-
 /** The agent list (spec section 2). */
 export function AgentsPage() {
   const agents = useQuery(listAgentsOptions());
@@ -34,7 +32,7 @@ export function AgentsPage() {
   const [query, setQuery] = useState('');
   const [toolsOf, setToolsOf] = useState<Agent | null>(null);
   const [deleting, setDeleting] = useState<Agent | null>(null);
-  const shown = useFuzzyFilter(agents.data, query, searchKeys);
+  const shown = useFuzzyFilter(agents.data, query, AGENT_SEARCH_KEYS);
   const refresh = () => queryClient.invalidateQueries({ predicate: isAgentQuery });
 
   const duplicate = useMutation({

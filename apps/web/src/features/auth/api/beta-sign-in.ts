@@ -1,10 +1,6 @@
-import { client } from '../../../client/client.gen';
+import * as sdk from '../../../client/sdk.gen';
 
 /** `POST /api/v1/public/beta-user-signin` with the access code; rejects with an ApiError. */
 export async function betaUserSignIn(password: string): Promise<void> {
-  await client.post({
-    url: '/api/v1/public/beta-user-signin',
-    body: { password },
-    headers: { 'Content-Type': 'application/json' },
-  });
+  await sdk.betaUserSignin({ body: { password } });
 }

@@ -1,4 +1,4 @@
-import { client } from '../../../client/client.gen';
+import * as sdk from '../../../client/sdk.gen';
 
 /**
  * Tells the API a person has signed in (spec section 7); the API creates or updates their user.
@@ -6,7 +6,7 @@ import { client } from '../../../client/client.gen';
  */
 export async function checkUser(): Promise<void> {
   try {
-    await client.post({ url: '/api/v1/users/check-user' });
+    await sdk.checkUser();
   } catch (error) {
     console.warn('check-user failed after sign-in', error);
   }

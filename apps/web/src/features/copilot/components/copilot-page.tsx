@@ -27,7 +27,8 @@ export function CopilotPage() {
   const ready = !session.isLoading && session.isSignedIn;
 
   const mount = useQuery({
-    queryKey: ['copilotMount', session.accessToken ?? null],
+    // Not keyed on the token: a silent renewal would otherwise mount the widget again.
+    queryKey: ['copilotMount'],
     queryFn: async () => {
       const [copilot_auth_token] = await Promise.all([
         copilotLogin(),

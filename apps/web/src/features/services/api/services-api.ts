@@ -16,7 +16,6 @@ import type {
 } from '../../../client/types.gen';
 
 export type Service = ListServicesResponse[number];
-export type ServiceStatus = Service['status'];
 export type ServiceAction = ListServiceActionsResponse[number];
 /** What a registration answers; read defensively (spec section 4 lists missing fields as failures). */
 export type RegistrationResponse = Partial<RegisterAuthServiceResponse>;
@@ -24,11 +23,6 @@ export type CustomMcpServer = Pick<
   AddCustomMcpServerData['body'],
   'name' | 'url' | 'header_name' | 'header_value'
 >;
-
-export const listServices = () => sdk.listServices();
-export const listActiveServices = () => sdk.listActiveServices();
-export const listServiceActions = (serviceId: number) =>
-  sdk.listServiceActions({ path: { service_id: serviceId } });
 
 export const registerAuthService = (serviceId: number): Promise<RegistrationResponse> =>
   sdk.registerAuthService({ path: { service_id: serviceId } });
@@ -39,8 +33,6 @@ export const registerNoauthService = (serviceId: number): Promise<RegistrationRe
 export const disconnectService = (serviceId: number) =>
   sdk.disconnectService({ path: { service_id: serviceId } });
 export const addCustomMcpServer = (body: CustomMcpServer) => sdk.addCustomMcpServer({ body });
-export const removeCustomService = (serviceId: number) =>
-  sdk.removeCustomService({ path: { service_id: serviceId } });
 
 const SERVICE_QUERY_IDS = new Set(['listServices', 'listActiveServices', 'listServiceActions']);
 

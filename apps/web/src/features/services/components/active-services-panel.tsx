@@ -88,8 +88,6 @@ export function ActiveServicesPanel({ onAddTool }: { onAddTool: (action: Service
   );
 }
 
-const searchKeys = [...ACTION_SEARCH_KEYS];
-
 function ServiceActionsDialog(props: {
   service: Service;
   onClose: () => void;
@@ -97,10 +95,7 @@ function ServiceActionsDialog(props: {
 }) {
   const actions = useQuery(listServiceActionsOptions(props.service.id));
   const [query, setQuery] = useState('');
-  const search = useMemo(
-    () => createFuzzySearch(sortByDisplayName(actions.data ?? []), searchKeys),
-    [actions.data],
-  );
+  const search = useMemo(() => createFuzzySearch(actions.data ?? [], ACTION_SEARCH_KEYS), [actions.data]);
   const shown = useMemo(() => sortByDisplayName(search(query)), [search, query]);
 
   return (

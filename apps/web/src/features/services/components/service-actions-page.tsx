@@ -8,13 +8,11 @@ import { useFuzzyFilter } from '../../../lib/fuzzy';
 import { listServiceActionsOptions } from '../api/services-api';
 import { SERVICE_TEXT, TOOL_SEARCH_KEYS } from '../constants';
 
-const searchKeys = [...TOOL_SEARCH_KEYS];
-
 /** The tools of one service (spec section 2): logo and app name, search, and a Name/Description table. */
 export function ServiceActionsPage({ serviceId }: { serviceId: number }) {
   const actions = useQuery(listServiceActionsOptions(serviceId));
   const [query, setQuery] = useState('');
-  const shown = useFuzzyFilter(actions.data, query, searchKeys);
+  const shown = useFuzzyFilter(actions.data, query, TOOL_SEARCH_KEYS);
   const first = actions.data?.[0];
   const appName = first?.app_name || SERVICE_TEXT.unknownApp;
 

@@ -24,8 +24,6 @@ import { useServiceOperations } from '../use-service-operations';
 import { ApiKeyDialog } from './api-key-dialog';
 import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 
-const searchKeys = [...SERVICE_SEARCH_KEYS];
-
 /** The service list (spec section 2): search, cards, register and disconnect. */
 export function ServicesPage() {
   const services = useQuery(listServicesOptions());
@@ -48,7 +46,7 @@ export function ServicesPage() {
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, [refetch]);
 
-  const matches = useFuzzyFilter(services.data, query, searchKeys);
+  const matches = useFuzzyFilter(services.data, query, SERVICE_SEARCH_KEYS);
   const shown = useMemo(() => sortServices(matches), [matches]);
 
   const onRegister = (service: Service) => {
