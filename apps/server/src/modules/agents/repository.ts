@@ -176,22 +176,32 @@ export function createAgentsRepository(db: Db) {
       });
     },
 
-    async createTriggerEvent(userId: number, agentId: number, triggerId: string, payload: string) {
-      const now = new Date().toISOString();
-      const row = await k
-        .insertInto('trigger_events')
-        .values({
-          user_id: userId,
-          agent_id: agentId,
-          trigger_id: triggerId,
-          payload,
-          status: 'pending',
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+    /** A pending trigger event; `record` is left out where nothing is audited (provider events). */
+    createTriggerEvent(
+      userId: number,
+      agentId: number,
+      triggerId: string,
+      payload: string,
+      record?: InTransaction<number>,
+    ) {
+      return k.transaction().execute(async (trx) => {
+        const now = new Date().toISOString();
+        const { id } = await trx
+          .insertInto('trigger_events')
+          .values({
+            user_id: userId,
+            agent_id: agentId,
+            trigger_id: triggerId,
+            payload,
+            status: 'pending',
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await record?.(trx, id);
+        return id;
+      });
     },
   };
 }
