@@ -17,6 +17,7 @@ import { providerTriggerStore, registerTriggers } from './modules/triggers/plugi
 import type { TriggerWorker } from './modules/triggers/worker.ts';
 import { accessCodeRoutes } from './modules/access-code/routes.ts';
 import { agentsRoutes } from './modules/agents/routes.ts';
+import { createAgentsService, type AgentsService } from './modules/agents/service.ts';
 import { createAuditLog, type AuditLog } from './modules/audit/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { copilotTokenVerifier } from './modules/auth/copilot-token.ts';
@@ -66,6 +67,8 @@ export interface AppDeps {
   audit: AuditLog;
   /** Users; other modules add `beforeUserDelete` hooks to clean up what they hold for a user. */
   users: UsersService;
+  /** Agents; other modules check that the caller owns the agent they name. */
+  agents: AgentsService;
 }
 
 const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -80,7 +83,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
-  const deps: AppDeps = { config, db, vault, audit, users };
+  const agents = createAgentsService(db, audit);
+  const deps: AppDeps = { config, db, vault, audit, users, agents };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { readOrCreateSecretFile } from './secret-file.ts';
 
 /**
  * The secrets vault: the one place credentials (API keys, OAuth tokens, PKCE verifiers) are
@@ -60,21 +60,7 @@ export function parseSecretsKey(text: string): Buffer | undefined {
 /** Reads the key file in the data folder, creating it (0600) on first use. */
 export function loadOrCreateKeyFile(dataDir: string): Buffer {
   const file = path.join(dataDir, 'secrets.key');
-  try {
-    const key = parseSecretsKey(fs.readFileSync(file, 'utf8'));
-    if (!key) throw new VaultError(`${file} does not hold a 32-byte key`);
-    return key;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
-  const key = crypto.randomBytes(32);
-  // 'wx' fails if another instance created the file meanwhile; then read theirs.
-  try {
-    fs.writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
-    return key;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateKeyFile(dataDir);
-    throw err;
-  }
+  const key = parseSecretsKey(readOrCreateSecretFile(file, () => crypto.randomBytes(32).toString('hex')));
+  if (!key) throw new VaultError(`${file} does not hold a 32-byte key`);
+  return key;
 }

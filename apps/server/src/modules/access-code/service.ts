@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
+import { readOrCreateSecretFile } from '../../security/secret-file.ts';
 import type { AuditLog } from '../audit/service.ts';
 
 /** Tries per client address per minute before the gate answers 429. */
@@ -21,23 +21,7 @@ function generateCode() {
 
 /** Reads `<data>/access-code`, creating it (mode 0600) with a random code on first use. */
 export function loadOrCreateAccessCode(dataDir: string): string {
-  const file = path.join(dataDir, FILE_NAME);
-  try {
-    const code = fs.readFileSync(file, 'utf8').trim();
-    if (code) return code;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
-  const code = generateCode();
-  try {
-    fs.writeFileSync(file, `${code}\n`, { mode: 0o600, flag: 'wx' });
-    return code;
-  } catch (err) {
-    // Another instance wrote it meanwhile: use theirs.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();
-    throw err;
-  }
+  return readOrCreateSecretFile(path.join(dataDir, FILE_NAME), () => `${generateCode()}\n`).trim();
 }
 
 /**

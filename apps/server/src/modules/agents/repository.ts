@@ -1,5 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { Tool } from '@cadre/contract';
+import { CompiledQuery, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
@@ -21,35 +21,6 @@ export function createAgentsRepository(db: Db) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
 
-  const toolsQuery = (trx: Kysely<Database>, userId: number) =>
-    trx
-      .selectFrom('agent_tools')
-      .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-      .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-      .innerJoin('services', 'services.id', 'actions.service_id')
-      .select([
-        'agent_tools.agent_id',
-        'actions.id',
-        'actions.display_name',
-        'actions.name',
-        'actions.description',
-        'services.logo',
-        'services.name as app_name',
-      ])
-      .where('agents.user_id', '=', userId)
-      .orderBy('agent_tools.agent_id')
-      .orderBy('agent_tools.position');
-
-  const groupTools = (rows: ({ agent_id: number } & Tool)[]) => {
-    const byAgent = new Map<number, Tool[]>();
-    for (const { agent_id, ...tool } of rows) {
-      let list = byAgent.get(agent_id);
-      if (!list) byAgent.set(agent_id, (list = []));
-      list.push(tool);
-    }
-    return byAgent;
-  };
-
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
     await trx.deleteFrom('agent_tools').where('agent_id', '=', agentId).execute();
     if (tools.length) {
@@ -67,40 +38,42 @@ export function createAgentsRepository(db: Db) {
     }
   };
 
+  /** One agent as a JSON object with its tools in position order: the list's element and `get`'s row. */
+  const agentJson = (eb: ExpressionBuilder<Database, 'agents'>) => {
+    const tools = eb
+      .selectFrom('agent_tools')
+      .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+      .innerJoin('services', 'services.id', 'actions.service_id')
+      .select((tb) =>
+        json
+          .arrayAgg(
+            tb,
+            json.object({
+              id: tb.ref('actions.id'),
+              display_name: tb.ref('actions.display_name'),
+              name: tb.ref('actions.name'),
+              description: tb.ref('actions.description'),
+              logo: tb.ref('services.logo'),
+              app_name: tb.ref('services.name'),
+            }),
+            'agent_tools.position',
+          )
+          .as('tools'),
+      )
+      .whereRef('agent_tools.agent_id', '=', 'agents.id');
+    return json.object({
+      id: eb.ref('agents.id'),
+      name: eb.ref('agents.name'),
+      description: eb.ref('agents.description'),
+      guidelines: eb.ref('agents.guidelines'),
+      tools,
+    });
+  };
+
   const listQuery = (userId: number) =>
     k
       .selectFrom('agents')
-      .select((eb) => {
-        const tools = eb
-          .selectFrom('agent_tools')
-          .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-          .innerJoin('services', 'services.id', 'actions.service_id')
-          .select((tb) =>
-            json
-              .arrayAgg(
-                tb,
-                json.object({
-                  id: tb.ref('actions.id'),
-                  display_name: tb.ref('actions.display_name'),
-                  name: tb.ref('actions.name'),
-                  description: tb.ref('actions.description'),
-                  logo: tb.ref('services.logo'),
-                  app_name: tb.ref('services.name'),
-                }),
-                'agent_tools.position',
-              )
-              .as('tools'),
-          )
-          .whereRef('agent_tools.agent_id', '=', 'agents.id');
-        const agent = json.object({
-          id: eb.ref('agents.id'),
-          name: eb.ref('agents.name'),
-          description: eb.ref('agents.description'),
-          guidelines: eb.ref('agents.guidelines'),
-          tools,
-        });
-        return json.text(json.arrayAgg(eb, agent, 'agents.id')).as('body');
-      })
+      .select((eb) => json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'))
       .where('agents.user_id', '=', userId);
   // The list's SQL is the same for every user (the JSON keys are literals, the user id its only
   // parameter), so it is compiled once instead of rebuilt by the query builder on every call.
@@ -120,17 +93,14 @@ export function createAgentsRepository(db: Db) {
       return rows[0]!.body;
     },
 
-    async get(userId: number, agentId: number) {
-      const [agent, tools] = await Promise.all([
-        k
-          .selectFrom('agents')
-          .select(['id', 'name', 'description', 'guidelines'])
-          .where('user_id', '=', userId)
-          .where('id', '=', agentId)
-          .executeTakeFirst(),
-        toolsQuery(k, userId).where('agents.id', '=', agentId).execute(),
-      ]);
-      return agent ? { ...agent, tools: groupTools(tools).get(agent.id) ?? [] } : undefined;
+    async get(userId: number, agentId: number): Promise<Agent | undefined> {
+      const row = await k
+        .selectFrom('agents')
+        .select((eb) => json.text(agentJson(eb).$castTo<string>()).as('body'))
+        .where('user_id', '=', userId)
+        .where('id', '=', agentId)
+        .executeTakeFirst();
+      return row && (JSON.parse(row.body) as Agent);
     },
 
     exists(userId: number, agentId: number) {
@@ -206,22 +176,32 @@ export function createAgentsRepository(db: Db) {
       });
     },
 
-    async createTriggerEvent(userId: number, agentId: number, triggerId: string, payload: string) {
-      const now = new Date().toISOString();
-      const row = await k
-        .insertInto('trigger_events')
-        .values({
-          user_id: userId,
-          agent_id: agentId,
-          trigger_id: triggerId,
-          payload,
-          status: 'pending',
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+    /** A pending trigger event; `record` is left out where nothing is audited (provider events). */
+    createTriggerEvent(
+      userId: number,
+      agentId: number,
+      triggerId: string,
+      payload: string,
+      record?: InTransaction<number>,
+    ) {
+      return k.transaction().execute(async (trx) => {
+        const now = new Date().toISOString();
+        const { id } = await trx
+          .insertInto('trigger_events')
+          .values({
+            user_id: userId,
+            agent_id: agentId,
+            trigger_id: triggerId,
+            payload,
+            status: 'pending',
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await record?.(trx, id);
+        return id;
+      });
     },
   };
 }

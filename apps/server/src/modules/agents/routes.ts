@@ -15,14 +15,11 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
-import { createAgentsService } from './service.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
-export const agentsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, audit }) => {
-  const agents = createAgentsService(db, audit);
-
+export const agentsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { agents }) => {
   app.get(
     '/api/v1/agents/',
     {

@@ -112,15 +112,18 @@ export function createAgentsService(db: Db, audit: AuditLog) {
 
     async trigger(userId: number, agentId: number, triggerId: string, payload: unknown): Promise<number> {
       if (!(await repo.exists(userId, agentId))) throw agentNotFound();
-      const id = await repo.createTriggerEvent(userId, agentId, triggerId, JSON.stringify(payload));
-      await audit.record({
-        userId,
-        action: 'agent.trigger',
-        objectType: 'trigger_event',
-        objectId: id,
-        detail: { agent_id: agentId, trigger_id: triggerId },
-      });
-      return id;
+      return repo.createTriggerEvent(userId, agentId, triggerId, JSON.stringify(payload), (trx, id) =>
+        audit.record(
+          {
+            userId,
+            action: 'agent.trigger',
+            objectType: 'trigger_event',
+            objectId: id,
+            detail: { agent_id: agentId, trigger_id: triggerId },
+          },
+          trx,
+        ),
+      );
     },
   };
 }

@@ -6,12 +6,10 @@ import {
   validationErrorSchema,
 } from '@cadre/contract';
 import { notFound } from '../../http/errors.ts';
-import { createAgentsService } from '../agents/service.ts';
 import type { AppDeps } from '../../app.ts';
 import { issueCopilotToken } from './copilot-token.ts';
 
-export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, db, audit }) => {
-  const agents = createAgentsService(db, audit);
+export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, agents }) => {
   app.post(
     '/api/v1/auth/chainlit-copilot-login',
     {

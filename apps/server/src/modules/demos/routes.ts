@@ -178,6 +178,7 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     vault: options.vault,
     audit: options.audit,
     users: options.users,
+    agents: options.agents,
     modelSelection: options.chat?.modelSelection,
     toolExecutor: service.executor,
     sessionStrategy: { cookieName: DEMO_SESSION_COOKIE, resolve: (value) => service.resolve(value) },

@@ -2,7 +2,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppDeps } from '../../app.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
-import { loadIdentityKeys, localKeySet, publicJwks, type IdentityKeys } from './keys.ts';
+import { loadIdentityKeys, localKeySet } from './keys.ts';
 import { createAccountService, type AccountService } from './service.ts';
 import { logoutPage, messagePage } from './views.ts';
 
@@ -13,11 +13,8 @@ export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
 export interface Identity {
   provider: Provider;
   accounts: AccountService;
-  keys: IdentityKeys;
   /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
   localKeySet(): JWTVerifyGetKey;
-  /** The public JWKS, as `/idp/jwks` serves it. */
-  publicJwks(): ReturnType<typeof publicJwks>;
 }
 
 const originOf = (url: string) => new URL(url).origin;
@@ -140,8 +137,6 @@ export async function createIdentity({ config, db, vault }: AppDeps): Promise<Id
   return {
     provider,
     accounts,
-    keys,
     localKeySet: () => localKeySet(db, vault, keys),
-    publicJwks: () => publicJwks(keys),
   };
 }

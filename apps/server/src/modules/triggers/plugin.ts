@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
+import { createAgentsRepository } from '../agents/repository.ts';
 import { chatAudit } from '../chat/audit.ts';
 import { selectModel } from '../chat/llm/select-model.ts';
 import type { ToolExecutor } from '../chat/runtime/ports.ts';
@@ -45,6 +46,7 @@ export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: 
  * that has a tool of that service attached: those agents are the ones that work with the service.
  */
 export function providerTriggerStore(deps: Pick<AppDeps, 'db'>) {
+  const repo = createAgentsRepository(deps.db);
   return async (event: TriggerDelivery) => {
     const agents = await deps.db.kysely
       .selectFrom('agents')
@@ -55,20 +57,13 @@ export function providerTriggerStore(deps: Pick<AppDeps, 'db'>) {
       .where('agents.user_id', '=', event.userId)
       .where('actions.service_id', '=', event.serviceId)
       .execute();
-    const now = new Date().toISOString();
     for (const agent of agents) {
-      await deps.db.kysely
-        .insertInto('trigger_events')
-        .values({
-          user_id: event.userId,
-          agent_id: agent.id,
-          trigger_id: event.triggerSlug ?? event.triggerId ?? 'provider-event',
-          payload: JSON.stringify(event.payload ?? null),
-          status: 'pending',
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await repo.createTriggerEvent(
+        event.userId,
+        agent.id,
+        event.triggerSlug ?? event.triggerId ?? 'provider-event',
+        JSON.stringify(event.payload ?? null),
+      );
     }
   };
 }

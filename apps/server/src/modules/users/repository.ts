@@ -62,15 +62,20 @@ export function createUsersRepository(db: Db) {
       return k.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
+    /** `record` runs in the update's transaction (the audit record), so both commit or neither does. */
     async updateProfile(
       id: number,
       fields: { email: string | null; name: string | null; picture: string | null },
+      record: (trx: Kysely<Database>) => Promise<void>,
     ) {
-      await k
-        .updateTable('users')
-        .set({ ...fields, updated_at: new Date().toISOString() })
-        .where('id', '=', id)
-        .execute();
+      await k.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ ...fields, updated_at: new Date().toISOString() })
+          .where('id', '=', id)
+          .execute();
+        await record(trx);
+      });
     },
 
     async exportRows(userId: number) {

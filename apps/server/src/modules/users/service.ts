@@ -55,12 +55,19 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
     },
 
     async checkUser(user, claims) {
-      await repo.updateProfile(user.id, {
-        email: claims.email ?? user.email,
-        name: claims.name ?? user.name,
-        picture: claims.picture ?? user.picture,
-      });
-      await audit.record({ userId: user.id, action: 'user.sign_in', objectType: 'user', objectId: user.id });
+      await repo.updateProfile(
+        user.id,
+        {
+          email: claims.email ?? user.email,
+          name: claims.name ?? user.name,
+          picture: claims.picture ?? user.picture,
+        },
+        (trx) =>
+          audit.record(
+            { userId: user.id, action: 'user.sign_in', objectType: 'user', objectId: user.id },
+            trx,
+          ),
+      );
       const profile = await repo.getProfile(user.id);
       if (!profile) throw notFound();
       return profile;
