@@ -51,6 +51,10 @@ for (const { demo, agent, prompt, tool, result } of DEMOS) {
     await expect(page.getByText(tool).first()).toBeVisible();
     await page.getByText(tool).first().click();
     await expect(page.getByText(result).first()).toBeVisible();
+    // The page names an icon that exists; without one the browser asks for a missing /favicon.ico.
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(icon).toBe('/favicon.svg');
+    expect((await page.request.get(icon!)).status()).toBe(200);
   });
 }
 
