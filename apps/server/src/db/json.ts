@@ -35,6 +35,13 @@ export function jsonHelpers(dialect: Dialect) {
       return sql<string>`coalesce(${eb.fn.agg('json_agg', [value]).orderBy(orderBy)}, '[]'::json)`;
     },
 
+    /**
+     * A scalar subquery that yields JSON, used as a value inside `object`. SQLite (3.54 on) drops
+     * the JSON subtype at the subquery boundary, so without `json()` the value would be embedded
+     * as a string; PostgreSQL keeps the `json` type.
+     */
+    subquery: (value: Expression<unknown>) => (dialect === 'sqlite' ? sql`json(${value})` : value),
+
     /** The document as text, so the driver hands it over as it is instead of parsing it. */
     text: (value: Expression<string>) =>
       dialect === 'sqlite' ? sql<string>`${value}` : sql<string>`(${value})::text`,

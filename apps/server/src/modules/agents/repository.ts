@@ -66,7 +66,7 @@ export function createAgentsRepository(db: Db) {
       name: eb.ref('agents.name'),
       description: eb.ref('agents.description'),
       guidelines: eb.ref('agents.guidelines'),
-      tools,
+      tools: json.subquery(tools),
     });
   };
 

@@ -20,7 +20,7 @@ export interface Identity {
 const originOf = (url: string) => new URL(url).origin;
 
 /**
- * The built-in OpenID Connect provider (oidc-provider 8): authorization code with PKCE S256 only,
+ * The built-in OpenID Connect provider (oidc-provider 9): authorization code with PKCE S256 only,
  * exact redirect URIs, JWT access tokens for the API audience, rotating refresh tokens with reuse
  * detection, RP-initiated logout. Keys and all state live in the database, so any number of
  * instances behave as one provider.
@@ -49,7 +49,8 @@ export async function createIdentity({ config, db, vault }: AppDeps): Promise<Id
       },
     ],
     responseTypes: ['code'],
-    pkce: { methods: ['S256'], required: () => true },
+    // oidc-provider 9 supports only S256; PKCE is required for every client.
+    pkce: { required: () => true },
     scopes: ['openid', 'profile', 'email', 'offline_access'],
     claims: { openid: ['sub'], profile: ['name', 'picture'], email: ['email', 'email_verified'] },
     // The web app reads the profile from the ID token (its access token is for the API only).
