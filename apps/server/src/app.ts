@@ -4,6 +4,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { AppDeps } from './deps.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -15,28 +16,21 @@ import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/plugin.ts';
 import { providerTriggerStore, registerTriggers } from './modules/triggers/plugin.ts';
 import type { TriggerWorker } from './modules/triggers/worker.ts';
-import { accessCodeRoutes } from './modules/access-code/routes.ts';
-import { agentsRoutes } from './modules/agents/routes.ts';
-import { createAgentsService, type AgentsService } from './modules/agents/service.ts';
-import { createAuditLog, type AuditLog } from './modules/audit/service.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { copilotTokenVerifier } from './modules/auth/copilot-token.ts';
+import { accessCodeRoutes } from './modules/access-code/index.ts';
+import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
+import { createAuditLog } from './modules/audit/index.ts';
+import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { createToolsExecutor } from './modules/chat/tools-executor.ts';
-import { publicRoutes } from './modules/public/routes.ts';
+import { publicRoutes } from './modules/public/index.ts';
 import { servicesRoutes } from './modules/services/routes.ts';
-import { usersRoutes } from './modules/users/routes.ts';
-import { createUsersService, type UsersService } from './modules/users/service.ts';
-import { registerWebApp } from './modules/web/routes.ts';
-import { createVault, loadOrCreateKeyFile, type Vault } from './security/vault.ts';
+import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import { registerWebApp } from './modules/web/index.ts';
+import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Runs stored trigger events; tests drain it instead of waiting for its poll. */
     triggers: TriggerWorker;
-  }
-  interface FastifyContextConfig {
-    /** Marks a route that answers without a token; everything else requires one. */
-    public?: boolean;
   }
 }
 
@@ -56,19 +50,6 @@ export interface AppOptions {
    * through its discovery document); the built-in identity provider passes its own keys.
    */
   authKeys?: JWTVerifyGetKey;
-}
-
-/** What every module receives: settings, the database, the secrets vault and shared services. */
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  vault: Vault;
-  /** The one audit writer. */
-  audit: AuditLog;
-  /** Users; other modules add `beforeUserDelete` hooks to clean up what they hold for a user. */
-  users: UsersService;
-  /** Agents; other modules check that the caller owns the agent they name. */
-  agents: AgentsService;
 }
 
 const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -114,8 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(publicRoutes, deps);
       await api.register(accessCodeRoutes, deps);
-      await api.register(usersRoutes, deps);
-      await api.register(agentsRoutes, deps);
+      await api.register(usersRoutes, { users });
+      await api.register(agentsRoutes, { agents });
       await api.register(servicesRoutes, deps);
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>

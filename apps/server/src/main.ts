@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { generatedAccessCode } from './modules/access-code/service.ts';
+import { generatedAccessCode } from './modules/access-code/index.ts';
 
 /** The process entry: configuration, database, migrations, listen, graceful shutdown. */
 async function main() {

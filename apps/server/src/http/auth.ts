@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../config.ts';
-import type { AuthUser, UsersService } from '../modules/users/service.ts';
+import type { AuthUser, UserDirectory } from '../deps.ts';
 import { HttpError } from './errors.ts';
 import { API_PREFIX } from './openapi.ts';
 
@@ -52,6 +52,10 @@ export interface RouteEntry {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Marks a route that answers without a token; everything else requires one. */
+    public?: boolean;
+  }
   interface FastifyRequest {
     /** The signed-in caller; set on every route that is not public. */
     user: AuthUser;
@@ -146,7 +150,7 @@ const stringClaim = (value: unknown) => (typeof value === 'string' ? value : und
  */
 export function registerAuth(
   app: FastifyInstance,
-  options: { config: Config; users: UsersService; keys?: JWTVerifyGetKey },
+  options: { config: Config; users: UserDirectory; keys?: JWTVerifyGetKey },
 ): ApiTokenVerifier {
   const { config, users } = options;
   const publicRoutes = new Set<string>(PUBLIC_ROUTES);

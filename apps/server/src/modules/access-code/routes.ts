@@ -5,7 +5,7 @@ import {
   errorSchema,
   validationErrorSchema,
 } from '@cadre/contract';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { createAccessCodeService } from './service.ts';
 
 /** The beta access-code gate (spec section 4): public, rate-limited per client address. */

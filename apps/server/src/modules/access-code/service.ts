@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { readOrCreateSecretFile } from '../../security/secret-file.ts';
-import type { AuditLog } from '../audit/service.ts';
+import type { AuditLog } from '../../deps.ts';
 
 /** Tries per client address per minute before the gate answers 429. */
 export const ACCESS_CODE_ATTEMPTS_PER_MINUTE = 10;

@@ -14,12 +14,12 @@ import {
   validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
+import type { AgentsService } from './service.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
-export const agentsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { agents }) => {
+export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService }> = async (app, { agents }) => {
   app.get(
     '/api/v1/agents/',
     {

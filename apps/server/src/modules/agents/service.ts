@@ -1,7 +1,7 @@
 import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AuditLog } from '../audit/service.ts';
+import type { AuditLog } from '../../deps.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 
 export interface AgentCreateInput extends AgentFields {

@@ -1,27 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { AuditLog } from '../../deps.ts';
 
 /**
  * The one audit writer (DESIGN.md section 3). Every interaction worth answering "who did what,
- * when" for is recorded with the user id, the action and the object it touched. Details are facts
- * (ids, names of fields changed, counts); never secrets, tokens, passwords or message text.
+ * when" for is recorded with the user id, the action and the object it touched.
  */
-export interface AuditEvent {
-  /** The acting user; null for anonymous calls (the access-code gate). */
-  userId: number | null;
-  /** Dotted verb, e.g. `agent.create`, `user.sign_in`, `access_code.failure`. */
-  action: string;
-  objectType?: string;
-  objectId?: string | number;
-  detail?: Record<string, string | number | boolean | null | (string | number)[]>;
-}
-
-export interface AuditLog {
-  /** Pass the open transaction to record the event atomically with the change it describes. */
-  record(event: AuditEvent, trx?: Kysely<Database>): Promise<void>;
-}
-
 export function createAuditLog(db: Db): AuditLog {
   return {
     async record(event, trx) {

@@ -6,7 +6,7 @@ import {
   validationErrorSchema,
 } from '@cadre/contract';
 import { notFound } from '../../http/errors.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { issueCopilotToken } from './copilot-token.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, agents }) => {

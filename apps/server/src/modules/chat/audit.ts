@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AuditEvent, AuditLog } from '../audit/service.ts';
+import type { AuditEvent, AuditLog } from '../../deps.ts';
 
 /** Chat events go through the one audit writer; the chat runtime sees it as a function. */
 export type ChatAuditEvent = AuditEvent;

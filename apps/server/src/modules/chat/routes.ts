@@ -74,7 +74,7 @@ import {
   chatThreadSchema,
   chatTurnRequestSchema,
 } from '@cadre/contract';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { createHostFunctionBridge, HOST_FUNCTION_PROMPT, hostFunctionRoutes } from './host-functions.ts';

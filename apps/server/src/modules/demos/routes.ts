@@ -25,7 +25,7 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { chatRoutes, type ChatModuleOptions } from '../chat/routes.ts';

@@ -1,6 +1,6 @@
 import type { JWTVerifyGetKey } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
 import { createAccountService, type AccountService } from './service.ts';

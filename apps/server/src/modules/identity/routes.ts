@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionResults } from 'oidc-provider';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { Identity } from './provider.ts';
 import { MIN_PASSWORD_LENGTH } from './passwords.ts';
 import { escapeHtml, messagePage, signInPage, signUpPage } from './views.ts';

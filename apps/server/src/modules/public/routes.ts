@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthSchema } from '@cadre/contract';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 
 /** Routes anyone may call without a token. The API core's route inventory test lists them. */
 export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

@@ -14,7 +14,7 @@ import {
   validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { ToolError, toToolResult } from '../tools/provider.ts';
 import type { RegistrationResponse } from '../tools/service.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import type { ToolProvider } from './provider.ts';
 import { createBuiltinProvider } from './providers/builtin/index.ts';
 import { createComposioProvider } from './providers/composio/index.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { createAgentsRepository } from '../agents/repository.ts';
 import { chatAudit } from '../chat/audit.ts';
 import { selectModel } from '../chat/llm/select-model.ts';

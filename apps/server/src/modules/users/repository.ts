@@ -1,14 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-
-export interface Identity {
-  issuer: string;
-  subject: string;
-  email?: string | null;
-  name?: string | null;
-  picture?: string | null;
-}
+import type { UserIdentity } from '../../deps.ts';
 
 const USER_COLUMNS = [
   'id',
@@ -35,7 +28,7 @@ export function createUsersRepository(db: Db) {
     },
 
     /** Inserts the user unless another request created it first; either way returns the row. */
-    async insertIfMissing(identity: Identity) {
+    async insertIfMissing(identity: UserIdentity) {
       const now = new Date().toISOString();
       await k
         .insertInto('users')

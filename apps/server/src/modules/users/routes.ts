@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, userExportSchema, userProfileSchema } from '@cadre/contract';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
+import type { UsersService } from './service.ts';
 
 const claimText = (value: unknown, max: number) =>
   typeof value === 'string' && value.length <= max && !value.includes('\u0000') ? value : undefined;
 
-export const usersRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { users }) => {
+export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   app.post(
     '/api/v1/users/check-user',
     {

@@ -1,35 +1,14 @@
 import type { UserExport, UserProfile } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
-import type { AuditLog } from '../audit/service.ts';
-import { createUsersRepository, type Identity } from './repository.ts';
+import type { AuditLog, AuthUser, BeforeUserDelete, UserDirectory, UserIdentity } from '../../deps.ts';
+import { createUsersRepository } from './repository.ts';
 
-/** The signed-in caller, as every private route sees it on `request.user`. */
-export interface AuthUser {
-  id: number;
-  issuer: string;
-  subject: string;
-  email: string | null;
-  name: string | null;
-  picture: string | null;
-}
-
-/**
- * Runs before a user's rows are deleted. Modules that hold something for the user outside the
- * database (a provider connection, for example) register one to revoke it; a hook that throws
- * stops the deletion, so nothing is half-deleted and the user can retry.
- */
-export type BeforeUserDelete = (user: AuthUser) => Promise<void>;
-
-export interface UsersService {
-  /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
-  resolve(identity: Identity): Promise<AuthUser>;
+export interface UsersService extends UserDirectory {
   /** Stores the claims' name, email and picture and returns the profile (sign-in). */
-  checkUser(user: AuthUser, claims: Omit<Identity, 'issuer' | 'subject'>): Promise<UserProfile>;
+  checkUser(user: AuthUser, claims: Omit<UserIdentity, 'issuer' | 'subject'>): Promise<UserProfile>;
   exportData(user: AuthUser): Promise<UserExport>;
   deleteData(user: AuthUser): Promise<void>;
-  /** Extension point for other modules; see {@link BeforeUserDelete}. */
-  readonly beforeUserDelete: BeforeUserDelete[];
 }
 
 const parseJson = (text: string): unknown => {

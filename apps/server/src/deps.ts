@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { Database } from './db/schema.ts';
+import type { Vault } from './security/vault.ts';
+
+/**
+ * What every module receives, and the few shared types that cross module lines. This file imports
+ * no module: the shared services appear here as the narrow ports other modules use, and the modules
+ * that own them implement these interfaces. `app.ts` wires the implementations in.
+ */
+
+/** The signed-in caller, as every private route sees it on `request.user`. */
+export interface AuthUser {
+  id: number;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  name: string | null;
+  picture: string | null;
+}
+
+/** Who a token names: issuer and subject (never the email), plus the profile claims it carries. */
+export interface UserIdentity {
+  issuer: string;
+  subject: string;
+  email?: string | null;
+  name?: string | null;
+  picture?: string | null;
+}
+
+/**
+ * An interaction worth answering "who did what, when" for. Details are facts (ids, names of fields
+ * changed, counts); never secrets, tokens, passwords or message text.
+ */
+export interface AuditEvent {
+  /** The acting user; null for anonymous calls (the access-code gate). */
+  userId: number | null;
+  /** Dotted verb, e.g. `agent.create`, `user.sign_in`, `access_code.failure`. */
+  action: string;
+  objectType?: string;
+  objectId?: string | number;
+  detail?: Record<string, string | number | boolean | null | (string | number)[]>;
+}
+
+/** The one audit writer (DESIGN.md section 3). */
+export interface AuditLog {
+  /** Pass the open transaction to record the event atomically with the change it describes. */
+  record(event: AuditEvent, trx?: Kysely<Database>): Promise<void>;
+}
+
+/**
+ * Runs before a user's rows are deleted. Modules that hold something for the user outside the
+ * database (a provider connection, for example) register one to revoke it; a hook that throws
+ * stops the deletion, so nothing is half-deleted and the user can retry.
+ */
+export type BeforeUserDelete = (user: AuthUser) => Promise<void>;
+
+/** The users module as the rest of the server sees it. */
+export interface UserDirectory {
+  /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
+  resolve(identity: UserIdentity): Promise<AuthUser>;
+  /** Extension point for other modules; see {@link BeforeUserDelete}. */
+  readonly beforeUserDelete: BeforeUserDelete[];
+}
+
+/** The agents module as the rest of the server sees it: ownership checks for what names an agent. */
+export interface AgentDirectory {
+  /** Whether `agentId` is one of the user's agents (another user's agent is simply absent). */
+  exists(userId: number, agentId: number): Promise<boolean>;
+}
+
+/** What every module receives: settings, the database, the secrets vault and shared services. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  vault: Vault;
+  audit: AuditLog;
+  users: UserDirectory;
+  agents: AgentDirectory;
+}

@@ -1,0 +1,2 @@
+export { accessCodeRoutes } from './routes.ts';
+export { generatedAccessCode } from './service.ts';

@@ -1,0 +1,2 @@
+export { createAgentsService, type AgentsService } from './service.ts';
+export { agentsRoutes } from './routes.ts';

@@ -1,0 +1,1 @@
+export { createAuditLog } from './service.ts';

@@ -1,0 +1,2 @@
+export { authRoutes } from './routes.ts';
+export { copilotTokenVerifier } from './copilot-token.ts';

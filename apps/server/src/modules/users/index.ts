@@ -1,0 +1,2 @@
+export { createUsersService, type UsersService } from './service.ts';
+export { usersRoutes } from './routes.ts';
