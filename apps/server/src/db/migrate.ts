@@ -1,19 +1,17 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Db, Dialect } from './database.ts';
+import { Migrator, type MigrationProvider } from 'kysely';
+import type { Db } from './database.ts';
 import { initialSchema } from './migrations/0001-initial.ts';
 import { agentToolsOrder } from './migrations/0002-agent-tools-order.ts';
 import { identitySchema } from './migrations/0003-identity.ts';
 import { toolsSchema } from './migrations/0004-tools.ts';
 import { chatSessions } from './migrations/0005-chat-sessions.ts';
 import { demos } from './migrations/0006-demos.ts';
+import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
  * Migrations are TypeScript functions listed here in order, so the bundled server carries them
- * with no files to find at run time. Each receives the dialect, for the few column types that
- * differ (auto-increment ids); everything else is written once for both databases.
+ * with no files to find at run time.
  */
-export type VersionedMigration = (dialect: Dialect) => Migration;
-
 const migrations: Record<string, VersionedMigration> = {
   '0001-initial': initialSchema,
   '0002-agent-tools-order': agentToolsOrder,

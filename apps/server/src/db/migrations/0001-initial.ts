@@ -1,6 +1,6 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
-import type { VersionedMigration } from '../migrate.ts';
+import type { VersionedMigration } from './versioned-migration.ts';
 
 // Migrations use `Kysely<any>` on purpose: they describe the schema at their point in history,
 // not the current `Database` type.

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { VersionedMigration } from '../migrate.ts';
+import type { VersionedMigration } from './versioned-migration.ts';
 
 // Migrations use `Kysely<any>` on purpose: they describe the schema at their point in history.
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { VersionedMigration } from '../migrate.ts';
+import type { VersionedMigration } from './versioned-migration.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
