@@ -5,7 +5,7 @@ import { chatAudit } from '../chat/audit.ts';
 import { selectModel } from '../chat/llm/select-model.ts';
 import type { ToolExecutor } from '../chat/runtime/ports.ts';
 import { createChatService } from '../chat/service.ts';
-import type { TriggerDelivery } from '../tools/service.ts';
+import type { TriggerDelivery } from '../tools/index.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
