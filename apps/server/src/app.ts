@@ -14,8 +14,13 @@ import { createIdentity, identityRoutes } from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/index.ts';
-import { providerTriggerStore, registerTriggers } from './modules/triggers/plugin.ts';
-import type { TriggerWorker } from './modules/triggers/worker.ts';
+import {
+  createTriggersService,
+  providerTriggerStore,
+  registerTriggers,
+  triggerRoutes,
+  type TriggerWorker,
+} from './modules/triggers/index.ts';
 import { accessCodeRoutes } from './modules/access-code/index.ts';
 import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
@@ -98,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, { agents });
+      await api.register(triggerRoutes, { triggers: createTriggersService(deps) });
       await api.register(servicesRoutes, { services, tools });
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
