@@ -55,7 +55,8 @@ const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high &
 /** The IPv4 address an IPv6 address routes to, for the forms that embed one. */
 function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   const [, second = 0, third = 0, , , , seventh = 0, eighth = 0] = ip.parts;
-  // `::` and `::1` lie in ::/96 too, but are judged as what they are.
+  // `::` and `::1` lie in ::/96 too, but are judged as what they are. (ipaddr.js reads the dotted
+  // `::a.b.c.d` as IPv4-mapped; either way the IPv4 inside decides.)
   const compatible = ip.match(IPV4_COMPATIBLE) && ip.range() === 'unicast';
   if (ip.isIPv4MappedAddress() || ip.match(NAT64) || compatible) return ipv4Of(seventh, eighth);
   if (ip.match(SIX_TO_FOUR)) return ipv4Of(second, third);
