@@ -13,16 +13,21 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes } from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
-import { registerTools } from './modules/tools/plugin.ts';
-import { providerTriggerStore, registerTriggers } from './modules/triggers/plugin.ts';
-import type { TriggerWorker } from './modules/triggers/worker.ts';
+import { registerTools } from './modules/tools/index.ts';
+import {
+  createTriggersService,
+  providerTriggerStore,
+  registerTriggers,
+  triggerRoutes,
+  type TriggerWorker,
+} from './modules/triggers/index.ts';
 import { accessCodeRoutes } from './modules/access-code/index.ts';
 import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { createToolsExecutor } from './modules/chat/tools-executor.ts';
 import { publicRoutes } from './modules/public/index.ts';
-import { servicesRoutes } from './modules/services/routes.ts';
+import { registerServices, servicesRoutes } from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
@@ -81,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, config);
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
+  const services = registerServices(app, deps, tools);
   const toolExecutor = createToolsExecutor(tools, db);
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
@@ -97,7 +103,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, { agents });
-      await api.register(servicesRoutes, deps);
+      await api.register(triggerRoutes, { triggers: createTriggersService(deps) });
+      await api.register(servicesRoutes, { services, tools });
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),

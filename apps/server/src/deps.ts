@@ -68,6 +68,8 @@ export interface UserDirectory {
 export interface AgentDirectory {
   /** Whether `agentId` is one of the user's agents (another user's agent is simply absent). */
   exists(userId: number, agentId: number): Promise<boolean>;
+  /** The ids of the user's agents that have a tool of the service attached. */
+  withServiceTools(userId: number, serviceId: number): Promise<number[]>;
 }
 
 /** What every module receives: settings, the database, the secrets vault and shared services. */

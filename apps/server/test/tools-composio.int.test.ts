@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiKeyBodySchema } from '@cadre/contract';
 import { HttpError } from '../src/http/errors.ts';
 import { signWebhook, verifyWebhook } from '../src/modules/tools/providers/composio/webhook.ts';
 import { startFakeServer, type FakeServer } from './support/fake-http.ts';
@@ -211,7 +212,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
     ).id;
 
   it('turns toolkits into services and tools into actions with effects from tags', async () => {
-    const services = await t.app.tools.listServicesForUser(alice);
+    const services = await t.app.services.listServicesForUser(alice);
     expect(services.find((s) => s.name === 'Gmail')).toMatchObject({
       auth_schemes: ['OAUTH2'],
       description: 'Email by Google',
@@ -219,7 +220,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
     });
     expect(services.find((s) => s.name === 'SerpApi')).toMatchObject({ auth_schemes: ['API_KEY'] });
     const gmail = await service('gmail');
-    const actions = await t.app.tools.listActions(gmail, alice);
+    const actions = await t.app.services.listActions(gmail, alice);
     expect(actions.map((a) => a.name).sort()).toEqual([
       'GMAIL_DELETE_DRAFT',
       'GMAIL_LIST_THREADS',
@@ -241,7 +242,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
 
   it('connects by OAuth through a connect link and verifies the account on the callback', async () => {
     const gmail = await service('gmail');
-    const registration = await t.app.tools.registerAuthService(gmail, alice);
+    const registration = await t.app.services.registerAuthService(gmail, alice);
     expect(registration).toEqual({
       redirectUrl: expect.stringMatching(/^https:\/\/connect\.composio\.dev\/link\/ca_/),
       connectionStatus: 'INITIATED',
@@ -261,7 +262,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
 
     // Not yet ACTIVE at Composio: refused, nothing written, and the token is spent.
     await expect(
-      t.app.tools.finishOAuthCallback(
+      t.app.services.finishOAuthCallback(
         token,
         { connected_account_id: link.connected_account_id },
         { serviceId: gmail },
@@ -269,28 +270,28 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
     ).rejects.toBeInstanceOf(HttpError);
     expect(await t.db.kysely.selectFrom('connections').selectAll().execute()).toEqual([]);
 
-    await t.app.tools.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice);
     const second = links.at(-1)!;
     accounts.get(second.connected_account_id)!.status = 'ACTIVE';
     const token2 = new URL(second.callback_url).searchParams.get('token')!;
     // A different account id in the query is only a hint, and a mismatch is refused.
     await expect(
-      t.app.tools.finishOAuthCallback(token2, { connected_account_id: 'ca_999' }, { serviceId: gmail }),
+      t.app.services.finishOAuthCallback(token2, { connected_account_id: 'ca_999' }, { serviceId: gmail }),
     ).rejects.toBeInstanceOf(HttpError);
-    await t.app.tools.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice);
     const third = links.at(-1)!;
     accounts.get(third.connected_account_id)!.status = 'ACTIVE';
     const token3 = new URL(third.callback_url).searchParams.get('token')!;
     await expect(
-      t.app.tools.finishOAuthCallback(token3, {}, { serviceId: gmail + 1000 }),
+      t.app.services.finishOAuthCallback(token3, {}, { serviceId: gmail + 1000 }),
     ).rejects.toBeInstanceOf(HttpError);
 
-    await t.app.tools.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice);
     const fourth = links.at(-1)!;
     accounts.get(fourth.connected_account_id)!.status = 'ACTIVE';
     const token4 = new URL(fourth.callback_url).searchParams.get('token')!;
     expect(
-      await t.app.tools.finishOAuthCallback(
+      await t.app.services.finishOAuthCallback(
         token4,
         { connected_account_id: fourth.connected_account_id, status: 'success' },
         { serviceId: gmail },
@@ -303,12 +304,12 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       .executeTakeFirstOrThrow();
     expect(conn).toMatchObject({ status: 'ACTIVE', external_id: fourth.connected_account_id });
     // Used once.
-    await expect(t.app.tools.finishOAuthCallback(token4, {}, { serviceId: gmail })).rejects.toBeInstanceOf(
+    await expect(t.app.services.finishOAuthCallback(token4, {}, { serviceId: gmail })).rejects.toBeInstanceOf(
       HttpError,
     );
 
     // Execution passes our user id, the account and the pinned version.
-    await t.app.tools.listActions(gmail, alice);
+    await t.app.services.listActions(gmail, alice);
     const [send] = await t.db.kysely
       .selectFrom('actions')
       .select('id')
@@ -343,14 +344,14 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       code: 'auth_expired',
     });
 
-    await t.app.tools.disconnect(gmail, alice);
+    await t.app.services.disconnect(gmail, alice);
     expect(accounts.has(fourth.connected_account_id)).toBe(false);
-    expect(await t.app.tools.listActiveServices(alice)).toEqual([]);
+    expect(await t.app.services.listActiveServices(alice)).toEqual([]);
   });
 
   it('refuses a callback for an account that belongs to another user', async () => {
     const gmail = await service('gmail');
-    await t.app.tools.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice);
     const link = links.at(-1)!;
     accounts.set(link.connected_account_id, {
       ...accounts.get(link.connected_account_id)!,
@@ -358,7 +359,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       user_id: `cadre-user-${bob}`,
     });
     const token = new URL(link.callback_url).searchParams.get('token')!;
-    await expect(t.app.tools.finishOAuthCallback(token, {}, { serviceId: gmail })).rejects.toThrow(
+    await expect(t.app.services.finishOAuthCallback(token, {}, { serviceId: gmail })).rejects.toThrow(
       /someone else/,
     );
     expect(await t.db.kysely.selectFrom('connections').selectAll().execute()).toEqual([]);
@@ -366,7 +367,8 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
 
   it('registers an API key at Composio without storing it', async () => {
     const serp = await service('serpapi');
-    expect(await t.app.tools.registerApiService(serp, alice, ' serp-key-canary-123 ')).toEqual({
+    const { api_key } = apiKeyBodySchema.parse({ api_key: ' serp-key-canary-123 ' });
+    expect(await t.app.services.registerApiService(serp, alice, api_key)).toEqual({
       redirectUrl: null,
       connectionStatus: 'ACTIVE',
     });
@@ -466,8 +468,8 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
 
     it('J4/J5 processes a delivery once and resolves the owner from our own rows', async () => {
       const serp = await service('serpapi');
-      await t.app.tools.registerApiService(serp, alice, 'k-alice');
-      await t.app.tools.registerApiService(serp, bob, 'k-bob');
+      await t.app.services.registerApiService(serp, alice, 'k-alice');
+      await t.app.services.registerApiService(serp, bob, 'k-bob');
       const aliceAccount = (
         await t.db.kysely
           .selectFrom('connections')
@@ -505,15 +507,17 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
         status: 200,
         event: { userIds: [alice] },
       });
-      expect((await t.app.tools.listServicesForUser(alice)).find((s) => s.id === serp)?.status).toBe(
+      expect((await t.app.services.listServicesForUser(alice)).find((s) => s.id === serp)?.status).toBe(
         'INACTIVE',
       );
-      expect((await t.app.tools.listServicesForUser(bob)).find((s) => s.id === serp)?.status).toBe('ACTIVE');
+      expect((await t.app.services.listServicesForUser(bob)).find((s) => s.id === serp)?.status).toBe(
+        'ACTIVE',
+      );
       // Reconnect, then the same delivery again: a replay, ignored.
-      await t.app.tools.registerApiService(serp, alice, 'k-alice-2');
+      await t.app.services.registerApiService(serp, alice, 'k-alice-2');
       const replay = await t.app.tools.handleComposioWebhook(Buffer.from(expired), headers);
       expect(replay).toMatchObject({ status: 200, event: { duplicate: true } });
-      expect((await t.app.tools.listServicesForUser(alice)).find((s) => s.id === serp)?.status).toBe(
+      expect((await t.app.services.listServicesForUser(alice)).find((s) => s.id === serp)?.status).toBe(
         'ACTIVE',
       );
       expect(await t.app.tools.handleComposioWebhook(Buffer.from('{bad'), { ...signed('x') })).toMatchObject({

@@ -25,7 +25,7 @@ describe(`an operator's stdio MCP server on ${testDatabaseKind()}`, () => {
   });
 
   it('becomes a service whose tools run in the configured command, without the server environment', async () => {
-    const service = (await t.app.tools.listServicesForUser(alice)).find((s) => s.name === 'local-tools')!;
+    const service = (await t.app.services.listServicesForUser(alice)).find((s) => s.name === 'local-tools')!;
     expect(service).toMatchObject({ auth_schemes: ['NO_AUTH'], status: 'INACTIVE' });
     const actions = await t.db.kysely
       .selectFrom('actions')
@@ -37,7 +37,7 @@ describe(`an operator's stdio MCP server on ${testDatabaseKind()}`, () => {
       ['inherited_env', 'read'],
       ['shout', 'read'],
     ]);
-    await t.app.tools.registerNoAuthService(service.id, alice);
+    await t.app.services.registerNoAuthService(service.id, alice);
     const shout = actions.find((a) => a.name === 'shout')!.id;
     expect(await t.app.tools.executeAction(alice, shout, { text: 'hello' })).toEqual({
       ok: true,

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { customMcpServerBodySchema } from '@cadre/contract';
 import { ValidationFailure } from '../src/http/errors.ts';
 import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
@@ -43,7 +44,7 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
       .execute();
 
   it('turns an operator-declared server into a service whose tools are actions', async () => {
-    const ops = (await t.app.tools.listServicesForUser(alice)).find((s) => s.name === 'ops')!;
+    const ops = (await t.app.services.listServicesForUser(alice)).find((s) => s.name === 'ops')!;
     expect(ops).toMatchObject({ auth_schemes: ['NO_AUTH'], status: 'INACTIVE' });
     const actions = await actionsOf(ops.id);
     expect(actions.map((a) => [a.name, a.effect, a.display_name])).toEqual([
@@ -52,7 +53,7 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
       ['fail', 'write', 'fail'],
       ['post_message', 'send', 'post_message'],
     ]);
-    await t.app.tools.registerNoAuthService(ops.id, alice);
+    await t.app.services.registerNoAuthService(ops.id, alice);
     const echo = actions.find((a) => a.name === 'echo')!.id;
     expect(await t.app.tools.executeAction(alice, echo, { text: 'hi' })).toEqual({
       ok: true,
@@ -67,40 +68,42 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
 
   it('lets a user add their own server by URL, visible and usable only by them (F2, G2, G4)', async () => {
     process.env.CADRE_TEST_FOO = 'secret-from-env';
+    // The route's body schema (the contract's) refuses by name every field that could start a
+    // process, and any field it does not know; the service receives only what it accepted.
     for (const field of ['command', 'args', 'env', 'stdio', 'transport']) {
-      const err = await t.app.tools
-        .addCustomMcpServer(alice, {
-          name: 'x',
-          url: userServer.url,
-          [field]: field === 'args' ? ['-c', 'id'] : 'sh',
-        })
-        .catch((e: unknown) => e);
-      expect(err, field).toBeInstanceOf(ValidationFailure);
-      expect((err as ValidationFailure).issues[0]!.loc).toEqual(['body', field]);
+      const parsed = customMcpServerBodySchema.safeParse({
+        name: 'x',
+        url: userServer.url,
+        [field]: field === 'args' ? ['-c', 'id'] : 'sh',
+      });
+      expect(
+        parsed.error?.issues.map((i) => i.path),
+        field,
+      ).toEqual([[field]]);
     }
+    expect(
+      customMcpServerBodySchema.safeParse({ name: 'x', url: userServer.url, extra: 1 }).error?.issues,
+    ).toMatchObject([{ code: 'unrecognized_keys', keys: ['extra'] }]);
     for (const url of [
       'http://169.254.169.254/mcp',
       'file:///etc/passwd',
       'http://10.0.0.5/mcp',
       'javascript:alert(1)',
     ]) {
-      await expect(t.app.tools.addCustomMcpServer(alice, { name: 'x', url })).rejects.toBeInstanceOf(
+      await expect(t.app.services.addCustomMcpServer(alice, { name: 'x', url })).rejects.toBeInstanceOf(
         ValidationFailure,
       );
     }
-    await expect(
-      t.app.tools.addCustomMcpServer(alice, { name: 'x', url: userServer.url, extra: 1 }),
-    ).rejects.toBeInstanceOf(ValidationFailure);
     // The wrong token: the server refuses, so nothing is added.
     await expect(
-      t.app.tools.addCustomMcpServer(alice, { name: 'x', url: userServer.url, bearer_token: 'nope' }),
+      t.app.services.addCustomMcpServer(alice, { name: 'x', url: userServer.url, bearer_token: 'nope' }),
     ).rejects.toBeInstanceOf(ValidationFailure);
     expect(
       (await t.db.kysely.selectFrom('services').select('id').where('owner_user_id', 'is not', null).execute())
         .length,
     ).toBe(0);
 
-    const added = await t.app.tools.addCustomMcpServer(alice, {
+    const added = await t.app.services.addCustomMcpServer(alice, {
       name: 'My tools',
       url: `${userServer.url}?v=\${CADRE_TEST_FOO}`,
       bearer_token: token,
@@ -110,7 +113,7 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
     expect(userServer.seenPaths.at(-1)).toBe('/mcp?v=${CADRE_TEST_FOO}');
     expect(JSON.stringify(userServer.seenHeaders)).not.toContain('secret-from-env');
 
-    const headerServer = await t.app.tools
+    const headerServer = await t.app.services
       .addCustomMcpServer(alice, {
         name: 'Header',
         url: userServer.url,
@@ -121,10 +124,12 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
     expect(headerServer).toBeInstanceOf(ValidationFailure); // the server wants the bearer token
     expect(userServer.seenHeaders.at(-1)?.['x-key']).toBe('${CADRE_TEST_FOO}');
 
-    expect((await t.app.tools.listServicesForUser(alice)).map((s) => s.name)).toContain('My tools');
-    expect((await t.app.tools.listServicesForUser(bob)).map((s) => s.name)).not.toContain('My tools');
-    await expect(t.app.tools.listActions(added.id, bob)).rejects.toMatchObject({ statusCode: 404 });
-    await expect(t.app.tools.registerNoAuthService(added.id, bob)).rejects.toMatchObject({ statusCode: 404 });
+    expect((await t.app.services.listServicesForUser(alice)).map((s) => s.name)).toContain('My tools');
+    expect((await t.app.services.listServicesForUser(bob)).map((s) => s.name)).not.toContain('My tools');
+    await expect(t.app.services.listActions(added.id, bob)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(t.app.services.registerNoAuthService(added.id, bob)).rejects.toMatchObject({
+      statusCode: 404,
+    });
 
     const echo = (await actionsOf(added.id)).find((a) => a.name === 'echo')!.id;
     expect(await t.app.tools.executeAction(alice, echo, { text: 'mine' })).toEqual({

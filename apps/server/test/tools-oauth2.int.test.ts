@@ -53,11 +53,11 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
 
   it('connects with code + PKCE + state, calls the API, refreshes an expired token, and stores tokens only sealed', async () => {
     const service = await github();
-    expect((await t.app.tools.listServicesForUser(alice)).find((s) => s.id === service)).toMatchObject({
+    expect((await t.app.services.listServicesForUser(alice)).find((s) => s.id === service)).toMatchObject({
       name: 'GitHub',
       auth_schemes: ['OAUTH2'],
     });
-    const { redirectUrl, connectionStatus } = await t.app.tools.registerAuthService(service, alice);
+    const { redirectUrl, connectionStatus } = await t.app.services.registerAuthService(service, alice);
     expect(connectionStatus).toBe('INITIATED');
     const authorizeRequest = new URL(redirectUrl!);
     expect(authorizeRequest.searchParams.get('code_challenge_method')).toBe('S256');
@@ -73,7 +73,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
     expect(landed.searchParams.get('state')).toBe(state);
     const code = landed.searchParams.get('code')!;
     expect(
-      await t.app.tools.finishOAuthCallback(
+      await t.app.services.finishOAuthCallback(
         state,
         { code, iss: landed.searchParams.get('iss') ?? undefined },
         { userId: alice },
@@ -151,7 +151,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
 
   describe('I1: the callback refuses bad states and writes no token', () => {
     async function start(user: number) {
-      const { redirectUrl } = await t.app.tools.registerAuthService(await github(), user);
+      const { redirectUrl } = await t.app.services.registerAuthService(await github(), user);
       const landed = await authorize(redirectUrl!);
       return { state: landed.searchParams.get('state')!, code: landed.searchParams.get('code')! };
     }
@@ -164,27 +164,27 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
 
     it('missing state', async () => {
       const { code } = await start(alice);
-      await refused(t.app.tools.finishOAuthCallback(undefined, { code }));
-      await refused(t.app.tools.finishOAuthCallback('', { code }));
+      await refused(t.app.services.finishOAuthCallback(undefined, { code }));
+      await refused(t.app.services.finishOAuthCallback('', { code }));
     });
 
     it('unknown state', async () => {
       const { code } = await start(alice);
-      await refused(t.app.tools.finishOAuthCallback('x'.repeat(43), { code }));
+      await refused(t.app.services.finishOAuthCallback('x'.repeat(43), { code }));
     });
 
     it("another user's state", async () => {
       const { state, code } = await start(bob);
-      await refused(t.app.tools.finishOAuthCallback(state, { code }, { userId: alice }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }, { userId: alice }));
       // The attempt spent it: Bob cannot complete it afterwards either.
-      await refused(t.app.tools.finishOAuthCallback(state, { code }, { userId: bob }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }, { userId: bob }));
     });
 
     it('reused state', async () => {
       const { state, code } = await start(alice);
-      await t.app.tools.finishOAuthCallback(state, { code });
+      await t.app.services.finishOAuthCallback(state, { code });
       await t.db.kysely.deleteFrom('connections').execute();
-      await refused(t.app.tools.finishOAuthCallback(state, { code }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }));
     });
 
     it('state older than 10 minutes', async () => {
@@ -193,12 +193,12 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
         .updateTable('oauth_states')
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .execute();
-      await refused(t.app.tools.finishOAuthCallback(state, { code }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }));
     });
 
     it('a state minted for another service', async () => {
       const { state, code } = await start(alice);
-      await refused(t.app.tools.finishOAuthCallback(state, { code }, { serviceId: (await github()) + 1 }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }, { serviceId: (await github()) + 1 }));
     });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTriggerWorker, type TriggerRun } from '../src/modules/triggers/worker.ts';
-import { providerTriggerStore } from '../src/modules/triggers/plugin.ts';
+import { createAgentsService } from '../src/modules/agents/index.ts';
+import { createAuditLog } from '../src/modules/audit/index.ts';
+import { createTriggerWorker, providerTriggerStore, type TriggerRun } from '../src/modules/triggers/index.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -146,7 +147,8 @@ describe(`trigger events on ${testDatabaseKind()}`, () => {
 
   it("hands a provider's trigger event to the owner's agents that use that service", async () => {
     const { agentId, serviceId } = await calculatorAgent();
-    await providerTriggerStore(t)({
+    const agents = createAgentsService(t.db, createAuditLog(t.db));
+    await providerTriggerStore({ db: t.db, agents })({
       userId,
       serviceId,
       triggerId: 'ti_1',

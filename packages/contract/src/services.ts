@@ -7,8 +7,19 @@ export const SERVICE_LIMITS = {
   apiKey: 4_096,
   customName: 80,
   customUrl: 2_000,
+  customDescription: 500,
   headerName: 100,
   headerValue: 4_096,
+} as const;
+
+/**
+ * Public paths (under the API prefix `/backend`) that providers send the browser or events to:
+ * declared once for the routes, the redirect URIs given to providers, and the public-route list.
+ */
+export const SERVICE_PUBLIC_PATHS = {
+  oauthCallback: '/api/v1/public/oauth2/callback/',
+  composioAuthRedirect: '/api/v1/public/:service_id/composio_auth_redirect/',
+  composioWebhook: '/api/v1/public/composio-webhook',
 } as const;
 
 /** A service as the caller sees it: ACTIVE when the caller has an active connection to it. */
@@ -49,19 +60,45 @@ export const apiKeyBodySchema = z.strictObject({
     .max(SERVICE_LIMITS.apiKey, `must be at most ${SERVICE_LIMITS.apiKey} characters`),
 });
 
+const atMost = (max: number) => `At most ${max} characters`;
+const requiredText = (max: number) => z.string().trim().min(1, 'Must not be empty').max(max, atMost(max));
+/** Optional text: absent, null or blank all mean "not given". */
+const optionalText = (max: number) => z.string().trim().max(max, atMost(max)).nullish();
+/** A field that could start a process: refused by name (F2), never ignored. */
+const processField = z
+  .never({ error: 'MCP servers are added by URL only; commands are never run' })
+  .optional()
+  .describe('Refused: MCP servers are added by URL only');
+/** Headers the transport sets itself; a user value would break or hijack the request. */
+const RESERVED_HEADERS = /^(host|cookie|content-length|connection|transfer-encoding)$/i;
+
 /**
- * A user's own remote MCP server (Streamable HTTP, by URL only). The server checks the body
- * itself so that fields that could start a process (`command`, `args`, `env`, `stdio`,
- * `transport`) get a 422 naming them (F2); this schema describes the accepted fields.
+ * A user's own remote MCP server (Streamable HTTP, by URL only). Strict: an unknown field answers
+ * 422 naming it, and the fields that could start a process (`command`, `args`, `env`, `stdio`,
+ * `transport`, `cwd`) are declared only to be refused by name. The server still checks the URL
+ * against the egress guard and probes it.
  */
-export const customMcpServerBodySchema = z.object({
-  name: z.string().max(SERVICE_LIMITS.customName),
-  url: z.string().max(SERVICE_LIMITS.customUrl),
-  description: z.string().max(500).optional(),
-  bearer_token: z.string().max(SERVICE_LIMITS.headerValue).optional(),
-  header_name: z.string().max(SERVICE_LIMITS.headerName).optional(),
-  header_value: z.string().max(SERVICE_LIMITS.headerValue).optional(),
-});
+export const customMcpServerBodySchema = z
+  .strictObject({
+    name: requiredText(SERVICE_LIMITS.customName),
+    url: requiredText(SERVICE_LIMITS.customUrl),
+    description: optionalText(SERVICE_LIMITS.customDescription),
+    bearer_token: optionalText(SERVICE_LIMITS.headerValue),
+    header_name: optionalText(SERVICE_LIMITS.headerName)
+      .refine((name) => !name || /^[A-Za-z0-9-]+$/.test(name), 'Not a valid header name')
+      .refine((name) => !name || !RESERVED_HEADERS.test(name), 'This header cannot be set'),
+    header_value: optionalText(SERVICE_LIMITS.headerValue),
+    command: processField,
+    args: processField,
+    env: processField,
+    stdio: processField,
+    transport: processField,
+    cwd: processField,
+  })
+  .refine((body) => !body.header_name === !body.header_value, {
+    path: ['header_value'],
+    message: 'Give both header_name and header_value',
+  });
 export type CustomMcpServerBody = z.infer<typeof customMcpServerBodySchema>;
 
 /** Query of the OAuth and Composio callbacks: hints only, every value re-checked server-side. */

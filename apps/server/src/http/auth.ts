@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { SERVICE_PUBLIC_PATHS } from '@cadre/contract';
 import type { Config } from '../config.ts';
 import type { AuthUser, UserDirectory } from '../deps.ts';
 import { HttpError } from './errors.ts';
@@ -16,11 +17,11 @@ export const PUBLIC_ROUTES = [
   'POST /backend/api/v1/public/beta-user-signin',
   // Registered by the services module: the provider sends the browser back here after OAuth, and
   // posts signed webhook events here.
-  'GET /backend/api/v1/public/:service_id/composio_auth_redirect/',
-  'POST /backend/api/v1/public/composio-webhook',
-  // The generic OAuth2 client's redirect URI (OAUTH_CALLBACK_PATH in modules/tools/service.ts): the
-  // browser arrives from the provider without our token; the single-use `state` names the user.
-  'GET /backend/api/v1/public/oauth2/callback/',
+  `GET ${API_PREFIX}${SERVICE_PUBLIC_PATHS.composioAuthRedirect}`,
+  `POST ${API_PREFIX}${SERVICE_PUBLIC_PATHS.composioWebhook}`,
+  // The generic OAuth2 client's redirect URI: the browser arrives from the provider without our
+  // token; the single-use `state` names the user.
+  `GET ${API_PREFIX}${SERVICE_PUBLIC_PATHS.oauthCallback}`,
   // The OpenAPI document describes the API; it holds no data.
   'GET /backend/openapi.json',
 ] as const;

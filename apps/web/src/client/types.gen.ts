@@ -937,11 +937,34 @@ export type AddCustomMcpServerData = {
     body: {
         name: string;
         url: string;
-        description?: string;
-        bearer_token?: string;
-        header_name?: string;
-        header_value?: string;
-        [key: string]: unknown;
+        description?: string | null;
+        bearer_token?: string | null;
+        header_name?: string | null;
+        header_value?: string | null;
+        /**
+         * Refused: MCP servers are added by URL only
+         */
+        command?: unknown;
+        /**
+         * Refused: MCP servers are added by URL only
+         */
+        args?: unknown;
+        /**
+         * Refused: MCP servers are added by URL only
+         */
+        env?: unknown;
+        /**
+         * Refused: MCP servers are added by URL only
+         */
+        stdio?: unknown;
+        /**
+         * Refused: MCP servers are added by URL only
+         */
+        transport?: unknown;
+        /**
+         * Refused: MCP servers are added by URL only
+         */
+        cwd?: unknown;
     };
     path?: never;
     query?: never;

@@ -113,6 +113,20 @@ export function createAgentsRepository(db: Db) {
         .then(Boolean);
     },
 
+    /** The user's agents with at least one tool of the service attached. */
+    async idsUsingService(userId: number, serviceId: number) {
+      const rows = await k
+        .selectFrom('agents')
+        .innerJoin('agent_tools', 'agent_tools.agent_id', 'agents.id')
+        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+        .select('agents.id')
+        .distinct()
+        .where('agents.user_id', '=', userId)
+        .where('actions.service_id', '=', serviceId)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
     /** The subset of `ids` naming actions the user may attach: catalog services or their own. */
     visibleActions(userId: number, ids: number[]) {
       if (!ids.length) return Promise.resolve([]);
@@ -173,34 +187,6 @@ export function createAgentsRepository(db: Db) {
         if (Number(result.numDeletedRows) === 0) return false;
         await record(trx, agentId);
         return true;
-      });
-    },
-
-    /** A pending trigger event; `record` is left out where nothing is audited (provider events). */
-    createTriggerEvent(
-      userId: number,
-      agentId: number,
-      triggerId: string,
-      payload: string,
-      record?: InTransaction<number>,
-    ) {
-      return k.transaction().execute(async (trx) => {
-        const now = new Date().toISOString();
-        const { id } = await trx
-          .insertInto('trigger_events')
-          .values({
-            user_id: userId,
-            agent_id: agentId,
-            trigger_id: triggerId,
-            payload,
-            status: 'pending',
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await record?.(trx, id);
-        return id;
       });
     },
   };

@@ -7,10 +7,6 @@ import {
   agentSchema,
   agentUpdateSchema,
   errorSchema,
-  TRIGGER_BODY_LIMIT_BYTES,
-  triggerAcceptedSchema,
-  triggerBodySchema,
-  triggerParamsSchema,
   validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
@@ -98,30 +94,6 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService }> = as
     async (request, reply) => {
       await agents.delete(request.user.id, request.params.agent_id);
       return reply.code(204).send(null);
-    },
-  );
-
-  app.post(
-    '/api/v1/agents/:agent_id/triggers/:trigger_id',
-    {
-      bodyLimit: TRIGGER_BODY_LIMIT_BYTES,
-      schema: {
-        operationId: 'triggerAgent',
-        tags: ['agents'],
-        summary: 'Queues an unattended run of the agent with a JSON payload',
-        params: triggerParamsSchema,
-        body: triggerBodySchema,
-        response: { 202: triggerAcceptedSchema, 413: errorSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const id = await agents.trigger(
-        request.user.id,
-        request.params.agent_id,
-        request.params.trigger_id,
-        request.body,
-      );
-      return reply.code(202).send({ id });
     },
   );
 };

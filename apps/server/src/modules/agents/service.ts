@@ -44,6 +44,10 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     /** Whether the user owns the agent (for other modules that bind something to an agent). */
     exists: (userId: number, agentId: number): Promise<boolean> => repo.exists(userId, agentId),
 
+    /** The user's agents that use a service (a provider's trigger event goes to them). */
+    withServiceTools: (userId: number, serviceId: number): Promise<number[]> =>
+      repo.idsUsingService(userId, serviceId),
+
     async get(userId: number, agentId: number): Promise<Agent> {
       const agent = await repo.get(userId, agentId);
       if (!agent) throw agentNotFound();
@@ -108,22 +112,6 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         audit.record({ userId, action: 'agent.delete', objectType: 'agent', objectId: agentId }, trx),
       );
       if (!deleted) throw agentNotFound();
-    },
-
-    async trigger(userId: number, agentId: number, triggerId: string, payload: unknown): Promise<number> {
-      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
-      return repo.createTriggerEvent(userId, agentId, triggerId, JSON.stringify(payload), (trx, id) =>
-        audit.record(
-          {
-            userId,
-            action: 'agent.trigger',
-            objectType: 'trigger_event',
-            objectId: id,
-            detail: { agent_id: agentId, trigger_id: triggerId },
-          },
-          trx,
-        ),
-      );
     },
   };
 }

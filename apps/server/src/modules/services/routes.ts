@@ -7,17 +7,18 @@ import {
   errorSchema,
   oauthCallbackQuerySchema,
   registrationSchema,
+  SERVICE_PUBLIC_PATHS,
   serviceActionListSchema,
   serviceListSchema,
   serviceParamsSchema,
   serviceSchema,
   validationErrorSchema,
+  type Registration,
 } from '@cadre/contract';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
-import { ToolError, toToolResult } from '../tools/provider.ts';
-import type { RegistrationResponse } from '../tools/service.ts';
+import type { ToolsService } from '../tools/index.ts';
+import type { ServicesService } from './service.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A provider that is not enabled, or one that failed to answer. */
@@ -25,58 +26,54 @@ const providerErrors = { 502: errorSchema, 503: errorSchema };
 
 /** Where the browser lands after a connection attempt: always our own Services screen (I2). */
 const SERVICES_PAGE = '/services';
-/**
- * A provider that fails (Composio down, a refused request, the egress guard) answers 502 with the
- * tool error's message, which never holds a secret; anything else is left to the error handler.
- */
-async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    const name = (err as { name?: string } | null)?.name;
-    if (err instanceof ToolError || name === 'EgressError') {
-      throw new HttpError(502, `The service provider failed: ${toToolResult(err).error}`);
-    }
-    throw err;
-  }
-}
 
 const failedRedirect = (reason: string) =>
   `${SERVICES_PAGE}?${new URLSearchParams({ connect_error: reason.slice(0, 300) })}`;
 
+/** The three registrations of spec section 3, one route each. */
+const REGISTRATIONS: {
+  path: string;
+  operationId: string;
+  summary: string;
+  body?: typeof apiKeyBodySchema;
+  register(
+    services: ServicesService,
+    serviceId: number,
+    userId: number,
+    body: unknown,
+  ): Promise<Registration>;
+}[] = [
+  {
+    path: 'register_auth_service',
+    operationId: 'registerAuthService',
+    summary: 'Starts an OAuth connection; the web app opens `redirectUrl` in a new tab',
+    register: (services, serviceId, userId) => services.registerAuthService(serviceId, userId),
+  },
+  {
+    path: 'register_api_service',
+    operationId: 'registerApiService',
+    summary: 'Connects a service with the caller’s API key (kept only in the vault)',
+    body: apiKeyBodySchema,
+    register: (services, serviceId, userId, body) =>
+      services.registerApiService(serviceId, userId, (body as z.output<typeof apiKeyBodySchema>).api_key),
+  },
+  {
+    path: 'register_noauth_service',
+    operationId: 'registerNoauthService',
+    summary: 'Connects a service that needs no credentials',
+    register: (services, serviceId, userId) => services.registerNoAuthService(serviceId, userId),
+  },
+];
+
 /**
- * The services calls of spec section 7, a thin layer over the tools service (`app.tools`): every
- * call is scoped to the caller, so another user's custom service answers 404 like an unknown one.
- * Also the public callbacks providers send the browser to after OAuth, and Composio's webhook.
+ * The services calls of spec section 7 over the services service: every call is scoped to the
+ * caller, so another user's custom service answers 404 like an unknown one. Also the public
+ * callbacks providers send the browser to after OAuth, and Composio's webhook.
  */
-export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audit, users }) => {
-  const tools = app.tools;
-
-  // DELETE /users/me revokes the user's connections at their providers before deleting rows.
-  users.beforeUserDelete.push(async (user) => {
-    const revoked = await tools.disconnectAllForUser(user.id);
-    if (revoked) {
-      await audit.record({
-        userId: user.id,
-        action: 'connection.delete',
-        objectType: 'user',
-        objectId: user.id,
-        detail: { reason: 'user_delete', count: revoked },
-      });
-    }
-  });
-
-  const recordConnection = async (userId: number, serviceId: number, result: RegistrationResponse) => {
-    if (result.connectionStatus !== 'ACTIVE') return;
-    await audit.record({
-      userId,
-      action: 'connection.create',
-      objectType: 'service',
-      objectId: serviceId,
-      detail: { status: result.connectionStatus },
-    });
-  };
-
+export const servicesRoutes: FastifyPluginAsyncZod<{
+  services: ServicesService;
+  tools: ToolsService;
+}> = async (app, { services, tools }) => {
   app.get(
     '/api/v1/services/',
     {
@@ -87,7 +84,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
         response: { 200: serviceListSchema, 401: errorSchema },
       },
     },
-    async (request) => tools.listServicesForUser(request.user.id),
+    async (request) => services.listServicesForUser(request.user.id),
   );
 
   app.get(
@@ -100,7 +97,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
         response: { 200: serviceListSchema, 401: errorSchema },
       },
     },
-    async (request) => tools.listActiveServices(request.user.id),
+    async (request) => services.listActiveServices(request.user.id),
   );
 
   app.get(
@@ -114,69 +111,25 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
         response: { 200: serviceActionListSchema, ...errors, ...providerErrors },
       },
     },
-    async (request) => viaProvider(() => tools.listActions(request.params.service_id, request.user.id)),
+    async (request) => services.listActions(request.params.service_id, request.user.id),
   );
 
-  app.post(
-    '/api/v1/services/:service_id/register_auth_service',
-    {
-      schema: {
-        operationId: 'registerAuthService',
-        tags: ['services'],
-        summary: 'Starts an OAuth connection; the web app opens `redirectUrl` in a new tab',
-        params: serviceParamsSchema,
-        response: { 200: registrationSchema, ...errors, ...providerErrors },
+  for (const { path, operationId, summary, body, register } of REGISTRATIONS) {
+    app.post(
+      `/api/v1/services/:service_id/${path}`,
+      {
+        schema: {
+          operationId,
+          tags: ['services'],
+          summary,
+          params: serviceParamsSchema,
+          ...(body && { body }),
+          response: { 200: registrationSchema, ...errors, ...providerErrors },
+        },
       },
-    },
-    async (request) => {
-      const result = await viaProvider(() =>
-        tools.registerAuthService(request.params.service_id, request.user.id),
-      );
-      await recordConnection(request.user.id, request.params.service_id, result);
-      return result;
-    },
-  );
-
-  app.post(
-    '/api/v1/services/:service_id/register_api_service',
-    {
-      schema: {
-        operationId: 'registerApiService',
-        tags: ['services'],
-        summary: 'Connects a service with the caller’s API key (kept only in the vault)',
-        params: serviceParamsSchema,
-        body: apiKeyBodySchema,
-        response: { 200: registrationSchema, ...errors, ...providerErrors },
-      },
-    },
-    async (request) => {
-      const result = await viaProvider(() =>
-        tools.registerApiService(request.params.service_id, request.user.id, request.body.api_key),
-      );
-      await recordConnection(request.user.id, request.params.service_id, result);
-      return result;
-    },
-  );
-
-  app.post(
-    '/api/v1/services/:service_id/register_noauth_service',
-    {
-      schema: {
-        operationId: 'registerNoauthService',
-        tags: ['services'],
-        summary: 'Connects a service that needs no credentials',
-        params: serviceParamsSchema,
-        response: { 200: registrationSchema, ...errors, ...providerErrors },
-      },
-    },
-    async (request) => {
-      const result = await viaProvider(() =>
-        tools.registerNoAuthService(request.params.service_id, request.user.id),
-      );
-      await recordConnection(request.user.id, request.params.service_id, result);
-      return result;
-    },
-  );
+      async (request) => register(services, request.params.service_id, request.user.id, request.body),
+    );
+  }
 
   app.delete(
     '/api/v1/services/:service_id/disconnect_composio_service',
@@ -190,13 +143,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
       },
     },
     async (request, reply) => {
-      await viaProvider(() => tools.disconnect(request.params.service_id, request.user.id));
-      await audit.record({
-        userId: request.user.id,
-        action: 'connection.delete',
-        objectType: 'service',
-        objectId: request.params.service_id,
-      });
+      await services.disconnect(request.params.service_id, request.user.id);
       return reply.code(204).send(null);
     },
   );
@@ -210,22 +157,12 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
         summary: 'Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see',
         description:
           'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
-        // Loose on purpose: the tools service names refused fields (F2) instead of dropping them.
-        body: customMcpServerBodySchema.loose(),
+        body: customMcpServerBodySchema,
         response: { 201: serviceSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const service = await tools.addCustomMcpServer(request.user.id, request.body);
-      await audit.record({
-        userId: request.user.id,
-        action: 'connection.create',
-        objectType: 'service',
-        objectId: service.id,
-        detail: { custom: true, status: service.status },
-      });
-      return reply.code(201).send(service);
-    },
+    async (request, reply) =>
+      reply.code(201).send(await services.addCustomMcpServer(request.user.id, request.body)),
   );
 
   app.delete(
@@ -240,21 +177,14 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
       },
     },
     async (request, reply) => {
-      await tools.removeCustomService(request.params.service_id, request.user.id);
-      await audit.record({
-        userId: request.user.id,
-        action: 'connection.delete',
-        objectType: 'service',
-        objectId: request.params.service_id,
-        detail: { custom: true, removed: true },
-      });
+      await services.removeCustomService(request.params.service_id, request.user.id);
       return reply.code(204).send(null);
     },
   );
 
   /**
-   * The browser comes back here from a provider. The query is a hint: the tools service finds the
-   * single-use state by hash and re-checks everything with the provider. Either way the browser
+   * The browser comes back here from a provider. The query is a hint: the services service finds
+   * the single-use state by hash and re-checks everything with the provider. Either way the browser
    * goes to our own Services screen, never to a URL taken from the request (I2).
    */
   const finish = async (
@@ -268,14 +198,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
       return reply.redirect(failedRedirect(`The provider did not grant access (${code})`), 302);
     }
     try {
-      const { serviceId, userId } = await tools.finishOAuthCallback(state, query, expect);
-      await audit.record({
-        userId,
-        action: 'connection.create',
-        objectType: 'service',
-        objectId: serviceId,
-        detail: { status: 'ACTIVE', oauth: true },
-      });
+      await services.finishOAuthCallback(state, query, expect);
       return reply.redirect(SERVICES_PAGE, 302);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
@@ -285,7 +208,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
   const redirectResponse = { 302: z.null().describe('To /services, with `connect_error` on failure') };
 
   app.get(
-    '/api/v1/public/oauth2/callback/',
+    SERVICE_PUBLIC_PATHS.oauthCallback,
     {
       config: { public: true },
       schema: {
@@ -303,7 +226,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
   );
 
   app.get(
-    '/api/v1/public/:service_id/composio_auth_redirect/',
+    SERVICE_PUBLIC_PATHS.composioAuthRedirect,
     {
       config: { public: true },
       schema: {
@@ -336,7 +259,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { audi
     webhook.removeAllContentTypeParsers();
     webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     webhook.post(
-      '/api/v1/public/composio-webhook',
+      SERVICE_PUBLIC_PATHS.composioWebhook,
       {
         config: { public: true },
         bodyLimit: COMPOSIO_WEBHOOK_BODY_LIMIT_BYTES,

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockedReason, parseIp } from './ip-ranges.ts';
+import { blockedReason, cidrContains, parseCidr, parseIp } from './ip-ranges.ts';
 import { checkUrl, EgressError, safeFetch } from './egress.ts';
 
 let server: http.Server;
@@ -78,6 +78,23 @@ describe('C1 the address table: refused before any socket opens', () => {
     'http://[64:ff9b::a9fe:a9fe]/',
     'http://[64:ff9b::127.0.0.1]/',
     'http://[2002:7f00:1::]/',
+    'http://[::7f00:1]/',
+    'http://[::ffff:0:8.8.8.8]/',
+    'http://[2001::1]/',
+    'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    'http://[2001:10::1]/',
+    'http://[2001:20::1]/',
+    'http://[2001:2::1]/',
+    'http://[2001:3::1]/',
+    'http://[2001:4:112::1]/',
+    'http://[3fff::1]/',
+    'http://[5f00::1]/',
+    'http://[64:ff9b:1::808:808]/',
+    'http://192.31.196.1/',
+    'http://192.175.48.1/',
+    'http://192.52.193.1/',
+    'http://198.18.0.1/',
+    'http://240.0.0.1/',
     'http://2130706433/',
     'http://0177.0.0.1/',
     'http://0x7f.1/',
@@ -115,6 +132,48 @@ describe('C1 the address table: refused before any socket opens', () => {
     expect(reason('64:ff9b::a9fe:a9fe')).toMatch(/link-local/);
     expect(reason('fd12:3456::1')).toBe('unique-local');
     expect(reason('255.255.255.255')).toBe('broadcast');
+  });
+
+  it('allows only what ipaddr.js calls unicast, judging embedded IPv4 by the address inside', () => {
+    const reason = (ip: string) => blockedReason(parseIp(ip)!);
+    // Public addresses next to special ranges stay public.
+    expect(reason('2001:4860:4860::8888')).toBeUndefined();
+    expect(reason('192.31.197.1')).toBeUndefined();
+    expect(reason('2002:808:808::1')).toBeUndefined();
+    expect(reason('::808:808')).toBeUndefined();
+    // RFC 6145 (::ffff:0:0/96) is not delivered to the IPv4 inside, so it is refused even for a public one.
+    expect(reason('::ffff:0:8.8.8.8')).toBe('IPv4-translated');
+    expect(reason('2001::1')).toBe('Teredo');
+    expect(reason('2001:10::1')).toBe('ORCHID');
+    expect(reason('2001:20::1')).toBe('ORCHID');
+    expect(reason('2001:2::1')).toBe('benchmarking');
+    expect(reason('192.31.196.1')).toBe('AS112');
+    expect(reason('192.175.48.1')).toBe('AS112');
+    expect(reason('192.52.193.1')).toBe('AMT relay');
+    expect(reason('3fff::1')).toBe('reserved');
+    expect(reason('5f00::1')).toBe('segment routing');
+    expect(reason('64:ff9b:1::1')).toBe('NAT64');
+    // IPv4-compatible, written in hex, and 6to4: the IPv4 inside decides.
+    expect(reason('::7f00:1')).toBe('loopback (embedded IPv4)');
+    expect(reason('::a00:1')).toBe('private (embedded IPv4)');
+    expect(reason('2002:a9fe:a9fe::')).toBe('link-local (embedded IPv4)');
+    // `::` and `::1` are judged as themselves, not as 0.0.0.0 and 0.0.0.1.
+    expect(reason('::')).toBe('unspecified');
+    expect(reason('::1')).toBe('loopback');
+  });
+
+  it('reads EGRESS_ALLOW_PRIVATE networks strictly', () => {
+    expect(parseCidr('10.0.0.0/8')).toBeDefined();
+    expect(parseCidr('fd00::/8')).toBeDefined();
+    expect(parseCidr('127.0.0.1')).toBeDefined();
+    for (const text of ['10.0.0.0/', '10.0.0.0/33', '10.0.0.0/8/8', '10.0.0.0/x', 'localhost', '127.1/8']) {
+      expect(parseCidr(text), text).toBeUndefined();
+    }
+    const loopback = parseCidr('127.0.0.0/8')!;
+    expect(cidrContains(loopback, parseIp('127.0.0.2')!)).toBe(true);
+    expect(cidrContains(loopback, parseIp('::ffff:127.0.0.2')!)).toBe(true);
+    expect(cidrContains(loopback, parseIp('10.0.0.1')!)).toBe(false);
+    expect(cidrContains(loopback, parseIp('::1')!)).toBe(false);
   });
 
   it('refuses a host name that resolves to a private address', async () => {

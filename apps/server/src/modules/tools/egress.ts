@@ -1,11 +1,19 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
-import type { Config } from '../../config.ts';
-import { blockedReason, cidrContains, parseCidr, parseIp, type Cidr } from './ip-ranges.ts';
+import { checkAddress, checkUrl, EgressError, stripBrackets, type EgressPolicy } from './egress-rules.ts';
+
+export {
+  checkUrl,
+  EgressError,
+  hostPolicy,
+  type EgressErrorCode,
+  type EgressPolicy,
+} from './egress-rules.ts';
 
 /**
  * The egress guard: the ONE way a tool reaches the network (DESIGN.md section 4, tests C1–C4).
+ * Its rules (policy, URL and address checks) are in `egress-rules.ts`; this file opens the sockets.
  *
  * - Only http(s), no credentials in the URL, only allowed ports (80/443 unless the host is
  *   allowed by EGRESS_ALLOW_PRIVATE), only the hosts the policy lists (a tool for provider X
@@ -16,46 +24,6 @@ import { blockedReason, cidrContains, parseCidr, parseIp, type Cidr } from './ip
  *   bound every call.
  * Error messages name the host only: a query string may carry an API key.
  */
-
-export interface EgressPolicy {
-  /** Host names (`api.example.com`, `*.example.com`) the caller may reach; unset means any public host. */
-  allowHosts?: readonly string[];
-  /** EGRESS_ALLOW_PRIVATE: host names or CIDRs allowed although private (tests, intranet MCP). */
-  allowPrivate?: readonly string[];
-  allowedPorts?: readonly number[];
-  maxRedirects?: number;
-  /** Response body cap in bytes (safeFetch). */
-  maxBytes?: number;
-  /** Whole call, including redirects and reading the body (safeFetch). */
-  timeoutMs?: number;
-  connectTimeoutMs?: number;
-  /** Replaces DNS (tests stub it to prove the validated address is the one connected to). */
-  resolve?: (host: string) => Promise<string[]>;
-}
-
-/**
- * The policy of a provider that talks to one configured host: only that host, private addresses
- * only where EGRESS_ALLOW_PRIVATE allows them, with the caller's own time and size limits.
- */
-export function hostPolicy(
-  config: Config,
-  url: string,
-  limits: Pick<EgressPolicy, 'timeoutMs' | 'maxBytes'>,
-): EgressPolicy {
-  return { allowHosts: [new URL(url).hostname], allowPrivate: config.tools.egressAllowPrivate, ...limits };
-}
-
-export type EgressErrorCode = 'blocked' | 'timeout' | 'too_large' | 'too_many_redirects' | 'network';
-
-export class EgressError extends Error {
-  constructor(
-    readonly code: EgressErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'EgressError';
-  }
-}
 
 export interface SafeResponse {
   status: number;
@@ -79,87 +47,6 @@ export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 20_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_REDIRECTS = 5;
-const DEFAULT_PORTS = [80, 443];
-
-const METADATA_HOSTS = new Set([
-  'metadata',
-  'metadata.google.internal',
-  'metadata.goog',
-  'metadata.azure.com',
-  'instance-data',
-  'instance-data.ec2.internal',
-]);
-
-interface Allowance {
-  hosts: Set<string>;
-  cidrs: Cidr[];
-}
-
-function allowanceOf(policy: EgressPolicy): Allowance {
-  const hosts = new Set<string>();
-  const cidrs: Cidr[] = [];
-  for (const raw of policy.allowPrivate ?? []) {
-    const entry = raw.trim().toLowerCase();
-    if (!entry) continue;
-    const cidr = parseCidr(entry);
-    if (cidr) cidrs.push(cidr);
-    else hosts.add(entry);
-  }
-  return { hosts, cidrs };
-}
-
-const stripBrackets = (host: string) => (host.startsWith('[') ? host.slice(1, -1) : host);
-
-function hostMatches(host: string, pattern: string): boolean {
-  const p = pattern.toLowerCase();
-  if (p.startsWith('*.')) return host.endsWith(p.slice(1)) && host.length > p.length - 1;
-  return host === p;
-}
-
-/** The static checks, before any socket: scheme, credentials, host allowlist, names, literals, port. */
-export function checkUrl(input: string | URL, policy: EgressPolicy = {}): URL {
-  let url: URL;
-  try {
-    url = new URL(String(input));
-  } catch {
-    throw new EgressError('blocked', 'The URL is not valid');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new EgressError('blocked', `The scheme ${url.protocol} is not allowed; use http or https`);
-  }
-  if (url.username || url.password) {
-    throw new EgressError('blocked', 'URLs with credentials are not allowed');
-  }
-  const host = url.hostname.toLowerCase().replace(/\.$/, '');
-  if (policy.allowHosts && !policy.allowHosts.some((p) => hostMatches(host, p))) {
-    throw new EgressError('blocked', `This tool may not reach ${host}`);
-  }
-  const allowance = allowanceOf(policy);
-  const literal = parseIp(stripBrackets(host));
-  const privateAllowed =
-    allowance.hosts.has(host) ||
-    (literal !== undefined && allowance.cidrs.some((c) => cidrContains(c, literal)));
-  if (!privateAllowed) {
-    if (literal) {
-      const reason = blockedReason(literal);
-      if (reason) throw new EgressError('blocked', `The address ${host} is not allowed (${reason})`);
-    } else if (
-      host === 'localhost' ||
-      host.endsWith('.localhost') ||
-      host.endsWith('.internal') ||
-      host.endsWith('.local') ||
-      METADATA_HOSTS.has(host) ||
-      !host.includes('.')
-    ) {
-      throw new EgressError('blocked', `The host ${host} is not allowed`);
-    }
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    if (!(policy.allowedPorts ?? DEFAULT_PORTS).includes(port)) {
-      throw new EgressError('blocked', `The port ${port} is not allowed`);
-    }
-  }
-  return url;
-}
 
 const defaultResolve = async (host: string) =>
   (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
@@ -170,14 +57,7 @@ const defaultResolve = async (host: string) =>
  */
 export async function resolveChecked(hostname: string, policy: EgressPolicy): Promise<string> {
   const host = stripBrackets(hostname.toLowerCase());
-  const allowance = allowanceOf(policy);
-  const check = (address: string) => {
-    const ip = parseIp(address);
-    if (!ip) throw new EgressError('blocked', `The host ${host} resolved to an unusable address`);
-    if (allowance.hosts.has(host) || allowance.cidrs.some((c) => cidrContains(c, ip))) return;
-    const reason = blockedReason(ip);
-    if (reason) throw new EgressError('blocked', `The host ${host} resolves to a ${reason} address`);
-  };
+  const check = (address: string) => checkAddress(host, address, policy);
   if (net.isIP(host)) {
     check(host);
     return host;

@@ -5,7 +5,7 @@ import { ToolError, type Credentials } from './provider.ts';
 /**
  * A generic OAuth2 client: authorization code with PKCE (S256) and `state`, code exchange and
  * refresh. The state and verifier handling (hash stored, single use, 10-minute expiry) lives in
- * the tools service; tokens live only in the vault.
+ * the services module (`services/oauth-flow.ts`); tokens live only in the vault.
  */
 
 export interface OAuth2ClientConfig {

@@ -8,12 +8,12 @@ import { createToolsService, type ToolsDeps, type ToolsService } from './service
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The tools service (services routes, chat runtime). */
+    /** The tools layer: runs actions (chat runtime), syncs the catalog, takes Composio's webhook. */
     tools: ToolsService;
   }
 }
 
-/** Builds the enabled providers and the tools service, and syncs the catalog when the app is ready. */
+/** The providers this server enables: built-in always, Composio when configured, MCP servers. */
 export function createProviders(deps: AppDeps): ToolProvider[] {
   const providers: ToolProvider[] = [createBuiltinProvider(deps)];
   if (deps.config.tools.composio) providers.push(createComposioProvider(deps.config));
@@ -21,6 +21,7 @@ export function createProviders(deps: AppDeps): ToolProvider[] {
   return providers;
 }
 
+/** Builds the providers and the tools service, and syncs the catalog when the app is ready. */
 export async function registerTools(
   app: FastifyInstance,
   deps: AppDeps,

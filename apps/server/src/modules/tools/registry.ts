@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { ServiceRef, ToolProvider } from './provider.ts';
-import * as repo from './repository.ts';
+import { createToolsRepository } from './repository.ts';
 
 /**
  * Copies every enabled provider's catalog into the services and actions tables. Upserts keyed by
@@ -27,9 +27,10 @@ export function serviceRef(row: {
 
 /** Syncs one provider; returns the number of services it listed. */
 export async function syncProvider(db: Db, provider: ToolProvider, log?: FastifyBaseLogger): Promise<number> {
+  const repo = createToolsRepository(db);
   const services = await provider.listServices();
   for (const def of services) {
-    const id = await repo.upsertService(db, provider.id, null, def);
+    const id = await repo.upsertService(provider.id, null, def);
     if (provider.lazyActions) continue;
     try {
       const actions = await provider.listActions({
@@ -38,7 +39,7 @@ export async function syncProvider(db: Db, provider: ToolProvider, log?: Fastify
         authScheme: def.authScheme,
         metadata: def.metadata ?? {},
       });
-      await repo.syncActions(db, id, actions);
+      await repo.syncActions(id, actions);
     } catch (err) {
       // Keep the actions listed last time; the next sync tries again.
       log?.warn(
@@ -48,7 +49,6 @@ export async function syncProvider(db: Db, provider: ToolProvider, log?: Fastify
     }
   }
   await repo.disableMissingServices(
-    db,
     provider.id,
     services.map((s) => s.key),
   );

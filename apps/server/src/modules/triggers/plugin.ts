@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
-import { createAgentsRepository } from '../agents/repository.ts';
 import { chatAudit } from '../chat/audit.ts';
 import { selectModel } from '../chat/llm/select-model.ts';
 import type { ToolExecutor } from '../chat/runtime/ports.ts';
 import { createChatService } from '../chat/service.ts';
-import type { TriggerDelivery } from '../tools/service.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
@@ -39,31 +37,4 @@ export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: 
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', async () => worker.stop());
   return worker;
-}
-
-/**
- * A provider's trigger event (a Composio webhook) goes to every agent of the connection's owner
- * that has a tool of that service attached: those agents are the ones that work with the service.
- */
-export function providerTriggerStore(deps: Pick<AppDeps, 'db'>) {
-  const repo = createAgentsRepository(deps.db);
-  return async (event: TriggerDelivery) => {
-    const agents = await deps.db.kysely
-      .selectFrom('agents')
-      .innerJoin('agent_tools', 'agent_tools.agent_id', 'agents.id')
-      .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-      .select('agents.id')
-      .distinct()
-      .where('agents.user_id', '=', event.userId)
-      .where('actions.service_id', '=', event.serviceId)
-      .execute();
-    for (const agent of agents) {
-      await repo.createTriggerEvent(
-        event.userId,
-        agent.id,
-        event.triggerSlug ?? event.triggerId ?? 'provider-event',
-        JSON.stringify(event.payload ?? null),
-      );
-    }
-  };
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { createTriggerRepository } from './repository.ts';
 
 /**
  * Runs stored trigger events (`POST /agents/{id}/triggers/{trigger_id}`, provider webhooks) as
@@ -33,7 +34,8 @@ export interface TriggerWorker {
 }
 
 export function createTriggerWorker(options: TriggerWorkerOptions): TriggerWorker {
-  const { db, log, run } = options;
+  const { log, run } = options;
+  const repo = createTriggerRepository(options.db);
   const pollIntervalMs = options.pollIntervalMs ?? 2_000;
   const staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
   const now = options.now ?? Date.now;
@@ -41,39 +43,10 @@ export function createTriggerWorker(options: TriggerWorkerOptions): TriggerWorke
   let draining: Promise<number> | undefined;
   let stopped = false;
 
-  async function claimNext() {
-    const staleBefore = new Date(now() - staleAfterMs).toISOString();
-    const candidate = await db.kysely
-      .selectFrom('trigger_events')
-      .select(['id', 'updated_at', 'status'])
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'pending'),
-          eb.and([eb('status', '=', 'running'), eb('updated_at', '<', staleBefore)]),
-        ]),
-      )
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
-    if (!candidate) return undefined;
-    const claimed = await db.kysely
-      .updateTable('trigger_events')
-      .set({ status: 'running', updated_at: new Date(now()).toISOString() })
-      .where('id', '=', candidate.id)
-      .where('status', '=', candidate.status)
-      .where('updated_at', '=', candidate.updated_at)
-      .returning(['id', 'user_id', 'agent_id', 'trigger_id', 'payload'])
-      .executeTakeFirst();
-    return claimed ?? null; // no row: another instance won it
-  }
-
-  async function finish(id: number, status: 'done' | 'failed', threadId: string | null) {
-    await db.kysely
-      .updateTable('trigger_events')
-      .set({ status, thread_id: threadId, updated_at: new Date(now()).toISOString() })
-      .where('id', '=', id)
-      .execute();
-  }
+  const claimNext = () =>
+    repo.claimNext(new Date(now() - staleAfterMs).toISOString(), new Date(now()).toISOString());
+  const finish = (id: number, status: 'done' | 'failed', threadId: string | null) =>
+    repo.finish(id, status, threadId, new Date(now()).toISOString());
 
   async function drainOnce(): Promise<number> {
     let ran = 0;

@@ -1,7 +1,5 @@
 import type { Config } from '../../../../config.ts';
-import { hostPolicy, safeFetch } from '../../egress.ts';
 import {
-  codeForStatus,
   toToolResult,
   ToolError,
   type ActionDefinition,
@@ -10,20 +8,15 @@ import {
   type ServiceDefinition,
   type ToolProvider,
 } from '../../provider.ts';
+import { createComposioClient } from './client.ts';
 
 /**
- * Composio (v3 REST API) through the egress guard. We call the documented endpoints with plain
- * HTTP rather than `@composio/core`: the SDK bundles its own HTTP client (which would go around
- * the egress guard and its host allowlist) and declares Node >= 22. Only ids (`ca_…`, `ac_…`)
- * are stored on our side; Composio holds the third-party tokens.
+ * Composio as a tool provider: toolkits are services, their tools are actions, and a connection
+ * is a Composio connected account of the user (`cadre-user-<id>`). Calls go through the REST
+ * client in `client.ts`; the webhook it sends is handled in `webhook.ts`.
  */
 
 export const composioUserId = (userId: number) => `cadre-user-${userId}`;
-
-interface Page<T> {
-  items?: T[];
-  next_cursor?: string | null;
-}
 
 interface Toolkit {
   slug: string;
@@ -53,8 +46,6 @@ interface ConnectedAccount {
   toolkit?: { slug?: string };
 }
 
-const MAX_PAGES = 20;
-
 export function effectFromTags(slug: string, tags: string[] = []): ActionEffect {
   if (tags.includes('readOnlyHint') && !tags.includes('destructiveHint')) return 'read';
   if (/(^|_)(SEND|REPLY|FORWARD|POST_MESSAGE|PUBLISH)(_|$)/.test(slug)) return 'send';
@@ -71,92 +62,7 @@ function schemeOf(toolkit: Toolkit): string {
 export function createComposioProvider(config: Config): ToolProvider {
   const settings = config.tools.composio;
   if (!settings) throw new Error('Composio is not configured');
-  const policy = hostPolicy(config, settings.baseUrl, { timeoutMs: 60_000, maxBytes: 8 * 1024 * 1024 });
-  const authConfigs = new Map<string, string>();
-
-  async function api<T>(
-    method: string,
-    path: string,
-    options: { query?: Record<string, string>; body?: unknown } = {},
-  ): Promise<T> {
-    const url = new URL(`${settings!.baseUrl}${settings!.apiPrefix}${path}`);
-    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-    const res = await safeFetch(
-      url,
-      {
-        method,
-        headers: {
-          'x-api-key': settings!.apiKey,
-          accept: 'application/json',
-          ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-      },
-      policy,
-    );
-    if (!res.ok) {
-      let message = `HTTP ${res.status}`;
-      try {
-        const envelope = res.json<{ error?: { message?: string; suggested_fix?: string } | string }>();
-        const err = envelope.error;
-        if (typeof err === 'string') message = err;
-        else if (err?.message)
-          message = err.suggested_fix ? `${err.message} (${err.suggested_fix})` : err.message;
-      } catch {
-        // keep the status
-      }
-      throw new ToolError(
-        codeForStatus(res.status),
-        `Composio: ${message.split(settings!.apiKey).join('[redacted]').slice(0, 500)}`,
-      );
-    }
-    return res.status === 204 || res.body.length === 0 ? (undefined as T) : res.json<T>();
-  }
-
-  async function all<T>(path: string, query: Record<string, string>): Promise<T[]> {
-    const items: T[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const data = await api<Page<T>>('GET', path, {
-        query: { ...query, limit: '1000', ...(cursor ? { cursor } : {}) },
-      });
-      items.push(...(data.items ?? []));
-      if (!data.next_cursor) break;
-      cursor = data.next_cursor;
-    }
-    return items;
-  }
-
-  async function ensureAuthConfig(toolkit: string, scheme: string): Promise<string> {
-    const cacheKey = `${toolkit}:${scheme}`;
-    const cached = authConfigs.get(cacheKey);
-    if (cached) return cached;
-    const existing = await api<Page<{ id: string; status?: string; auth_scheme?: string }>>(
-      'GET',
-      '/auth_configs',
-      {
-        query: { toolkit_slug: toolkit },
-      },
-    );
-    let id = (existing.items ?? []).find(
-      (c) => (c.status ?? 'ENABLED') === 'ENABLED' && (!c.auth_scheme || c.auth_scheme === scheme),
-    )?.id;
-    if (!id) {
-      const created = await api<{ auth_config?: { id: string }; id?: string }>('POST', '/auth_configs', {
-        body:
-          scheme === 'API_KEY'
-            ? {
-                toolkit: { slug: toolkit },
-                auth_config: { type: 'use_custom_auth', authScheme: 'API_KEY', credentials: {} },
-              }
-            : { toolkit: { slug: toolkit }, auth_config: { type: 'use_composio_managed_auth' } },
-      });
-      id = created.auth_config?.id ?? created.id;
-    }
-    if (!id) throw new ToolError('provider_error', 'Composio did not return an auth config');
-    authConfigs.set(cacheKey, id);
-    return id;
-  }
+  const composio = createComposioClient(settings, config);
 
   /** Provider-supplied redirect URLs must be https (or a host the operator allowed), never javascript: (I3). */
   function checkRedirect(url: string): string {
@@ -183,7 +89,7 @@ export function createComposioProvider(config: Config): ToolProvider {
     id: 'composio',
     lazyActions: true,
     async listServices(): Promise<ServiceDefinition[]> {
-      const toolkits = await all<Toolkit>('/toolkits', { sort_by: 'usage' });
+      const toolkits = await composio.listAll<Toolkit>('/toolkits', { sort_by: 'usage' });
       return toolkits
         .filter((t) => !t.is_deprecated && t.slug)
         .map((t) => ({
@@ -199,7 +105,7 @@ export function createComposioProvider(config: Config): ToolProvider {
         }));
     },
     async listActions(service): Promise<ActionDefinition[]> {
-      const tools = await all<Tool>('/tools', { toolkit_slug: service.key });
+      const tools = await composio.listAll<Tool>('/tools', { toolkit_slug: service.key });
       return tools
         .filter((t) => !t.is_deprecated && t.slug)
         .map((t) => ({
@@ -214,8 +120,8 @@ export function createComposioProvider(config: Config): ToolProvider {
     async connect(ctx, service, input) {
       if (input.kind === 'no_auth') return { status: 'ACTIVE' };
       if (input.kind === 'api_key') {
-        const authConfigId = await ensureAuthConfig(service.key, 'API_KEY');
-        const account = await api<{ id: string }>('POST', '/connected_accounts', {
+        const authConfigId = await composio.authConfigFor(service.key, 'API_KEY');
+        const account = await composio.request<{ id: string }>('POST', '/connected_accounts', {
           body: {
             auth_config: { id: authConfigId },
             connection: {
@@ -230,8 +136,8 @@ export function createComposioProvider(config: Config): ToolProvider {
           credentials: { connected_account_id: account.id },
         };
       }
-      const authConfigId = await ensureAuthConfig(service.key, service.authScheme);
-      const link = await api<{ redirect_url: string; connected_account_id: string }>(
+      const authConfigId = await composio.authConfigFor(service.key, service.authScheme);
+      const link = await composio.request<{ redirect_url: string; connected_account_id: string }>(
         'POST',
         '/connected_accounts/link',
         {
@@ -256,7 +162,10 @@ export function createComposioProvider(config: Config): ToolProvider {
       if (!id || (expected && hinted && hinted !== expected)) {
         throw new ToolError('invalid_input', 'The connected account does not match this connection request');
       }
-      const account = await api<ConnectedAccount>('GET', `/connected_accounts/${encodeURIComponent(id)}`);
+      const account = await composio.request<ConnectedAccount>(
+        'GET',
+        `/connected_accounts/${encodeURIComponent(id)}`,
+      );
       if (account.user_id !== composioUserId(ctx.userId)) {
         throw new ToolError('invalid_input', 'The connected account belongs to someone else');
       }
@@ -275,7 +184,7 @@ export function createComposioProvider(config: Config): ToolProvider {
       const id = accountIdOf(credentials, externalId);
       if (!id) return;
       try {
-        await api('DELETE', `/connected_accounts/${encodeURIComponent(id)}`);
+        await composio.request('DELETE', `/connected_accounts/${encodeURIComponent(id)}`);
       } catch (err) {
         if (!(err instanceof ToolError && err.code === 'not_found')) throw err;
       }
@@ -286,7 +195,7 @@ export function createComposioProvider(config: Config): ToolProvider {
           throw new ToolError('provider_error', 'This tool has no pinned version; sync the catalog again');
         }
         const accountId = accountIdOf(credentials);
-        const result = await api<{
+        const result = await composio.request<{
           data?: unknown;
           error?: string | null;
           successful?: boolean;

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
+import type { ToolsRepository } from '../../repository.ts';
+import { composioUserId } from './index.ts';
 
 /**
  * Composio webhook verification (Standard Webhooks scheme): `webhook-signature` holds one or more
  * `v1,<base64>` values, each an HMAC-SHA256 with the secret over `{id}.{timestamp}.{raw body}`.
  * Constant-time comparison, a 300-second window either way, and fail closed without a secret
- * (tests J1–J3). Replays are refused by the caller through the deliveries table (J4).
+ * (tests J1–J3). Replays are refused through the deliveries table (J4).
  */
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -55,4 +57,82 @@ export function verifyWebhook(input: {
     });
   if (!matches) return { ok: false, status: 401, reason: 'Invalid webhook signature' };
   return { ok: true, id, timestamp };
+}
+
+/** A Composio trigger event, resolved to its owner from our own connection rows (J5). */
+export interface TriggerDelivery {
+  userId: number;
+  serviceId: number;
+  triggerId: string | null;
+  triggerSlug: string | null;
+  payload: unknown;
+}
+
+export interface WebhookOutcome {
+  status: 200 | 400 | 401 | 503;
+  detail: string;
+  event?: { type: string; duplicate?: boolean; userIds?: number[] };
+}
+
+interface ComposioEvent {
+  type?: string;
+  metadata?: { connected_account_id?: string; trigger_id?: string; trigger_slug?: string; user_id?: string };
+  data?: Record<string, unknown>;
+}
+
+/**
+ * `POST /api/v1/public/composio-webhook`: verifies the signature over the raw body, refuses
+ * replays by webhook id, then marks expired accounts and hands trigger messages on. Owners are
+ * found from our connection rows by account id; the payload's user id must agree.
+ */
+export function createComposioWebhookHandler(deps: {
+  secret: string | undefined;
+  repo: ToolsRepository;
+  /** Hands trigger events to the trigger store (the triggers module sets this). */
+  onTrigger?: (event: TriggerDelivery) => Promise<void>;
+}) {
+  const { repo } = deps;
+  return async function handleComposioWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<WebhookOutcome> {
+    const verdict = verifyWebhook({ secret: deps.secret, headers, rawBody });
+    if (!verdict.ok) return { status: verdict.status, detail: verdict.reason };
+    let event: ComposioEvent;
+    try {
+      event = JSON.parse(rawBody.toString('utf8')) as ComposioEvent;
+    } catch {
+      return { status: 400, detail: 'The webhook body is not JSON' };
+    }
+    const type = typeof event?.type === 'string' ? event.type : 'unknown';
+    if (!(await repo.recordWebhookDelivery('composio', verdict.id))) {
+      return { status: 200, detail: 'Already processed', event: { type, duplicate: true } };
+    }
+    if (type === 'composio.connected_account.expired') {
+      const accountId = typeof event.data?.id === 'string' ? event.data.id : undefined;
+      const changed = accountId ? await repo.setStatusByExternalId('composio', accountId, 'EXPIRED') : [];
+      return { status: 200, detail: 'Processed', event: { type, userIds: changed.map((c) => c.user_id) } };
+    }
+    if (type === 'composio.trigger.message') {
+      const accountId = event.metadata?.connected_account_id;
+      const owners = accountId ? await repo.findByExternalId('composio', accountId) : [];
+      // Without any Composio service the event addresses nobody: ignored, not processed.
+      if (!accountId || (!owners.length && !(await repo.hasProviderServices('composio'))))
+        return { status: 200, detail: 'Ignored', event: { type, userIds: [] } };
+      const matching = owners.filter(
+        (o) => !event.metadata?.user_id || event.metadata.user_id === composioUserId(o.user_id),
+      );
+      for (const owner of matching) {
+        await deps.onTrigger?.({
+          userId: owner.user_id,
+          serviceId: owner.service_id,
+          triggerId: event.metadata?.trigger_id ?? null,
+          triggerSlug: event.metadata?.trigger_slug ?? null,
+          payload: event.data ?? null,
+        });
+      }
+      return { status: 200, detail: 'Processed', event: { type, userIds: matching.map((o) => o.user_id) } };
+    }
+    return { status: 200, detail: 'Ignored', event: { type } };
+  };
 }

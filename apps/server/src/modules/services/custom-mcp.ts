@@ -1,0 +1,88 @@
+import type { CustomMcpServerBody, Service } from '@cadre/contract';
+import type { Config } from '../../config.ts';
+import type { AuditLog } from '../../deps.ts';
+import { ValidationFailure } from '../../http/errors.ts';
+import {
+  checkUrl,
+  EgressError,
+  probeHttpServer,
+  redactSecrets,
+  USER_SERVER_PREFIX,
+  type ActionDefinition,
+  type CredentialSeal,
+  type ToolsRepository,
+} from '../tools/index.ts';
+
+const urlRefused = (msg: string) =>
+  new ValidationFailure([{ loc: ['body', 'url'], msg, type: 'value_error' }]);
+
+const slugOf = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60) || 'server';
+
+/**
+ * A user's own remote MCP server (Streamable HTTP), visible only to them. The body arrives checked
+ * by the contract's strict schema, which refuses by name anything that could start a process
+ * (F2); here the URL goes through the egress guard and the server is probed for its tools before
+ * anything is stored. Nothing is expanded against the environment (G4).
+ */
+export function createCustomMcp(deps: {
+  config: Config;
+  repo: ToolsRepository;
+  credentials: CredentialSeal;
+  audit: AuditLog;
+}) {
+  const { config, repo, credentials, audit } = deps;
+
+  return async function addCustomMcpServer(userId: number, body: CustomMcpServerBody): Promise<Service> {
+    const { name, url } = body;
+    try {
+      checkUrl(url, { allowPrivate: config.tools.egressAllowPrivate });
+    } catch (err) {
+      throw urlRefused(err instanceof EgressError ? err.message : 'The URL is not allowed');
+    }
+    const headers: Record<string, string> = {};
+    if (body.bearer_token) headers.authorization = `Bearer ${body.bearer_token}`;
+    if (body.header_name && body.header_value) headers[body.header_name.toLowerCase()] = body.header_value;
+
+    let actions: ActionDefinition[];
+    try {
+      actions = await probeHttpServer(config, { kind: 'http', url, headers });
+    } catch (err) {
+      const reason = err instanceof EgressError ? err.message : 'it did not answer as an MCP server';
+      throw urlRefused(`Could not connect to the MCP server: ${redactSecrets(reason, headers)}`);
+    }
+    const description = body.description || `Your MCP server at ${new URL(url).host}`;
+    const id = await repo.transaction(async (tx, trx) => {
+      const serviceId = await tx.upsertService('mcp', userId, {
+        key: `${USER_SERVER_PREFIX}${slugOf(name)}`,
+        name,
+        description,
+        logo: null,
+        authScheme: 'NO_AUTH',
+        metadata: { url, custom: true },
+      });
+      await tx.syncActions(serviceId, actions);
+      await tx.saveConnection(userId, serviceId, {
+        status: 'ACTIVE',
+        external_id: null,
+        credentials: credentials.seal(Object.keys(headers).length ? { headers } : null),
+      });
+      await audit.record(
+        {
+          userId,
+          action: 'connection.create',
+          objectType: 'service',
+          objectId: serviceId,
+          detail: { custom: true, status: 'ACTIVE' },
+        },
+        trx,
+      );
+      return serviceId;
+    });
+    return { id, name, description, logo: null, status: 'ACTIVE', auth_schemes: ['NO_AUTH'] };
+  };
+}

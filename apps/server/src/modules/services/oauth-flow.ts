@@ -1,0 +1,144 @@
+import { SERVICE_PUBLIC_PATHS } from '@cadre/contract';
+import type { Config } from '../../config.ts';
+import type { AuditLog } from '../../deps.ts';
+import { HttpError } from '../../http/errors.ts';
+import { API_PREFIX } from '../../http/openapi.ts';
+import {
+  hashState,
+  newPkce,
+  newState,
+  OAUTH_STATE_TTL_MS,
+  serviceRef,
+  toToolResult,
+  type ConnectResult,
+  type CredentialSeal,
+  type Credentials,
+  type ProviderSet,
+  type ServiceRow,
+  type ToolProvider,
+  type ToolsRepository,
+} from '../tools/index.ts';
+
+/** What is sealed with a state: the PKCE verifier and what the provider asked us to remember. */
+type SealedState = {
+  verifier: string;
+  callbackUrl: string;
+  externalId: string | null;
+  pending: Credentials | null;
+};
+
+/** Where a provider sends the browser back: Composio names the service in the path, OAuth2 does not. */
+export function callbackUrl(config: Config, provider: ToolProvider, serviceId: number, state: string) {
+  if (provider.id !== 'composio')
+    return `${config.publicUrl}${API_PREFIX}${SERVICE_PUBLIC_PATHS.oauthCallback}`;
+  const path = SERVICE_PUBLIC_PATHS.composioAuthRedirect.replace(':service_id', String(serviceId));
+  return `${config.publicUrl}${API_PREFIX}${path}?token=${encodeURIComponent(state)}`;
+}
+
+/**
+ * OAuth connections in two steps: `start` asks the provider for the URL the browser opens and keeps
+ * a single-use state (stored hashed, with the sealed PKCE verifier, for 10 minutes); `finish` runs
+ * when the browser comes back and stores the connection.
+ */
+export function createOAuthFlow(deps: {
+  config: Config;
+  repo: ToolsRepository;
+  providers: ProviderSet;
+  credentials: CredentialSeal;
+  audit: AuditLog;
+}) {
+  const { config, repo, providers, credentials, audit } = deps;
+
+  return {
+    /** A provider that connects at once answers ACTIVE, and no state is kept. */
+    async start(userId: number, service: ServiceRow, provider: ToolProvider): Promise<ConnectResult> {
+      const { state, hash } = newState();
+      const pkce = newPkce();
+      const sealed: SealedState = {
+        verifier: pkce.verifier,
+        callbackUrl: callbackUrl(config, provider, service.id, state),
+        externalId: null,
+        pending: null,
+      };
+      const result = await provider.connect({ userId }, serviceRef(service), {
+        kind: 'oauth',
+        state,
+        codeChallenge: pkce.challenge,
+        callbackUrl: sealed.callbackUrl,
+      });
+      if (result.status === 'ACTIVE') return result;
+      await repo.purgeExpiredOAuthStates();
+      await repo.insertOAuthState({
+        state_hash: hash,
+        user_id: userId,
+        service_id: service.id,
+        verifier: credentials.seal({
+          ...sealed,
+          externalId: result.externalId ?? null,
+          pending: result.credentials ?? null,
+        }),
+        expires_at: new Date(Date.now() + OAUTH_STATE_TTL_MS).toISOString(),
+      });
+      return result;
+    },
+
+    /**
+     * Completes an OAuth connection from the browser's redirect. The state is looked up by its
+     * hash and deleted in the same step (single use); it must be unexpired, for this service
+     * (Composio's path names it) and, when the caller is signed in, for the caller. The query's
+     * other values are hints the provider re-checks. Nothing is written unless all of that holds.
+     */
+    async finish(
+      stateParam: string | undefined,
+      query: { code?: string; [hint: string]: string | undefined },
+      expect: { serviceId?: number; userId?: number } = {},
+    ): Promise<{ serviceId: number; userId: number }> {
+      const refused = () =>
+        new HttpError(400, 'This connection link is invalid or has expired; start the connection again');
+      if (!stateParam || stateParam.length > 200) throw refused();
+      const row = await repo.takeOAuthState(hashState(stateParam));
+      if (!row) throw refused();
+      if (row.expires_at < new Date().toISOString()) throw refused();
+      if (expect.serviceId !== undefined && row.service_id !== expect.serviceId) throw refused();
+      if (expect.userId !== undefined && row.user_id !== expect.userId) throw refused();
+      const service = await repo.findVisibleService(row.service_id, row.user_id);
+      if (!service) throw refused();
+      const provider = providers.get(service.provider);
+      if (!provider.finishOAuth) throw refused();
+      const sealed = credentials.open(row.verifier) as SealedState;
+      const { code, ...hints } = query;
+      let finished: Awaited<ReturnType<NonNullable<ToolProvider['finishOAuth']>>>;
+      try {
+        finished = await provider.finishOAuth({ userId: row.user_id }, serviceRef(service), {
+          code,
+          codeVerifier: sealed.verifier,
+          callbackUrl: sealed.callbackUrl,
+          hints: { ...hints, expected_external_id: sealed.externalId ?? undefined },
+          pending: sealed.pending ?? undefined,
+        });
+      } catch (err) {
+        throw new HttpError(400, `The connection could not be completed: ${toToolResult(err).error}`);
+      }
+      const values = {
+        status: 'ACTIVE',
+        external_id: finished.externalId ?? sealed.externalId ?? null,
+        credentials: credentials.seal(finished.credentials),
+      };
+      await repo.saveConnection(row.user_id, service.id, values, (trx) =>
+        audit.record(
+          {
+            userId: row.user_id,
+            action: 'connection.create',
+            objectType: 'service',
+            objectId: service.id,
+            detail: { status: 'ACTIVE', oauth: true },
+          },
+          trx,
+        ),
+      );
+      return { serviceId: service.id, userId: row.user_id };
+    },
+  };
+}
+
+export type OAuthFlow = ReturnType<typeof createOAuthFlow>;

@@ -1,0 +1,149 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** Runs inside the write's transaction (the audit record), so both commit or neither does. */
+export type InTransaction = (trx: Kysely<Database>) => Promise<void>;
+
+const now = () => new Date().toISOString();
+
+/**
+ * The user's connections to services, the OAuth states of connections in progress and the
+ * webhook deliveries seen (part of the tools repository, `repository.ts`).
+ */
+export function connectionQueries(k: Kysely<Database>) {
+  /** The ids of a provider's services, as a subquery, so they never travel to JS and back. */
+  const providerServiceIds = (provider: string) =>
+    k.selectFrom('services').select('id').where('provider', '=', provider);
+
+  return {
+    findConnection(userId: number, serviceId: number) {
+      return k
+        .selectFrom('connections')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('service_id', '=', serviceId)
+        .executeTakeFirst();
+    },
+
+    /** Every connection of the user, with its service row. */
+    listConnections(userId: number) {
+      return k
+        .selectFrom('connections')
+        .innerJoin('services', 'services.id', 'connections.service_id')
+        .selectAll('services')
+        .select(['connections.credentials as connection_credentials', 'connections.external_id'])
+        .where('connections.user_id', '=', userId)
+        .execute();
+    },
+
+    /** Creates or replaces the user's one connection to a service; `record` commits with it. */
+    async saveConnection(
+      userId: number,
+      serviceId: number,
+      values: { status: string; external_id: string | null; credentials: string | null },
+      record?: InTransaction,
+    ) {
+      const ts = now();
+      const upsert = (q: Kysely<Database>) =>
+        q
+          .insertInto('connections')
+          .values({ user_id: userId, service_id: serviceId, created_at: ts, updated_at: ts, ...values })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'service_id']).doUpdateSet({ ...values, updated_at: ts }),
+          )
+          .execute();
+      if (!record) return void (await upsert(k));
+      await k.transaction().execute(async (trx) => {
+        await upsert(trx);
+        await record(trx);
+      });
+    },
+
+    async updateConnection(
+      userId: number,
+      serviceId: number,
+      values: { status?: string; credentials?: string | null },
+    ) {
+      await k
+        .updateTable('connections')
+        .set({ ...values, updated_at: now() })
+        .where('user_id', '=', userId)
+        .where('service_id', '=', serviceId)
+        .execute();
+    },
+
+    async deleteConnection(userId: number, serviceId: number, record: InTransaction) {
+      await k.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('connections')
+          .where('user_id', '=', userId)
+          .where('service_id', '=', serviceId)
+          .execute();
+        await record(trx);
+      });
+    },
+
+    /** Marks connections with a provider's external id (a webhook names the account, not the user). */
+    setStatusByExternalId(provider: string, externalId: string, status: string) {
+      return k
+        .updateTable('connections')
+        .set({ status, updated_at: now() })
+        .where('external_id', '=', externalId)
+        .where('service_id', 'in', providerServiceIds(provider))
+        .returning(['user_id', 'service_id'])
+        .execute();
+    },
+
+    /** The connections (user and service) that a provider's external account id belongs to. */
+    findByExternalId(provider: string, externalId: string) {
+      return k
+        .selectFrom('connections')
+        .select(['user_id', 'service_id'])
+        .where('external_id', '=', externalId)
+        .where('service_id', 'in', providerServiceIds(provider))
+        .execute();
+    },
+
+    async hasProviderServices(provider: string) {
+      return !!(await providerServiceIds(provider).limit(1).executeTakeFirst());
+    },
+
+    // OAuth states: only a hash of the state is stored, with the user, the service and the sealed verifier.
+
+    async insertOAuthState(row: {
+      state_hash: string;
+      user_id: number;
+      service_id: number;
+      verifier: string;
+      expires_at: string;
+    }) {
+      await k
+        .insertInto('oauth_states')
+        .values({ ...row, created_at: now() })
+        .execute();
+    },
+
+    /** Deletes and returns a state in one step, so a state is used at most once even under races. */
+    takeOAuthState(stateHash: string) {
+      return k
+        .deleteFrom('oauth_states')
+        .where('state_hash', '=', stateHash)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async purgeExpiredOAuthStates() {
+      await k.deleteFrom('oauth_states').where('expires_at', '<', now()).execute();
+    },
+
+    /** Records a webhook delivery id; false when it was seen before (a replay is a no-op). */
+    async recordWebhookDelivery(provider: string, id: string): Promise<boolean> {
+      const result = await k
+        .insertInto('webhook_deliveries')
+        .values({ id: `${provider}:${id}`, provider, received_at: now() })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The tools module's public face: providers, the egress guard, the catalog tables and running
+ * actions. Other modules import the tools layer only from here.
+ */
+export { registerTools, createProviders } from './plugin.ts';
+export { createToolsService, type ProviderSet, type ToolsDeps, type ToolsService } from './service.ts';
+export {
+  codeForStatus,
+  toToolResult,
+  ToolError,
+  type ActionDefinition,
+  type ActionEffect,
+  type AuthScheme,
+  type ConnectResult,
+  type Credentials,
+  type ProviderId,
+  type ServiceDefinition,
+  type ServiceRef,
+  type ToolErrorCode,
+  type ToolProvider,
+  type ToolResult,
+} from './provider.ts';
+export { serviceRef, syncCatalog, syncProvider } from './registry.ts';
+export {
+  actionValues,
+  createToolsRepository,
+  serviceValues,
+  type InTransaction,
+  type ServiceRow,
+  type ToolsRepository,
+} from './repository.ts';
+export { createCredentialSeal, type CredentialSeal } from './credentials.ts';
+export { redactSecrets } from './execute.ts';
+export { checkUrl, EgressError } from './egress.ts';
+export { hashState, newPkce, newState, OAUTH_STATE_TTL_MS } from './oauth2.ts';
+export { probeHttpServer, USER_SERVER_PREFIX } from './providers/mcp/index.ts';
+export { type TriggerDelivery, type WebhookOutcome } from './providers/composio/webhook.ts';
+export {
+  defineAction,
+  inputJsonSchema,
+  initialsLogo,
+  type BuiltinAction,
+  type BuiltinContext,
+  type BuiltinService,
+} from './providers/builtin/define.ts';
