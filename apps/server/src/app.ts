@@ -4,10 +4,12 @@ import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import type { AppDeps } from './deps.ts';
+import type { AppDeps, Lifecycle } from './deps.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
 import { loggerOptions } from './http/logging.ts';
+import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes } from './modules/identity/index.ts';
@@ -16,7 +18,7 @@ import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/plugin.ts';
 import { providerTriggerStore, registerTriggers } from './modules/triggers/plugin.ts';
 import type { TriggerWorker } from './modules/triggers/worker.ts';
-import { accessCodeRoutes } from './modules/access-code/index.ts';
+import { accessCodeRoutes, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
@@ -31,6 +33,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Runs stored trigger events; tests drain it instead of waiting for its poll. */
     triggers: TriggerWorker;
+    /** The access code generated when BETA_ACCESS_CODES is empty (for the start-up log). */
+    generatedAccessCode(): Promise<string | undefined>;
   }
 }
 
@@ -45,6 +49,8 @@ export interface AppOptions {
   chat?: ChatModuleOptions;
   /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
   demos?: DemoModuleOptions;
+  /** The process's shutdown state; `main.ts` passes the one it drains on SIGTERM. */
+  lifecycle?: Lifecycle;
   /**
    * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
    * through its discovery document); the built-in identity provider passes its own keys.
@@ -65,7 +71,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
   const agents = createAgentsService(db, audit);
-  const deps: AppDeps = { config, db, vault, audit, users, agents };
+  const lifecycle = options.lifecycle ?? createLifecycle();
+  const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,
@@ -78,6 +85,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerLifecycle(app, lifecycle);
+  db.onConnectionError((err) =>
+    app.log.warn({ err }, 'database connection lost; it is replaced on the next query'),
+  );
   registerSecurityHeaders(app, config);
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
@@ -96,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(publicRoutes, deps);
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, { users });
-      await api.register(agentsRoutes, { agents });
+      await api.register(agentsRoutes, { agents, db });
       await api.register(servicesRoutes, deps);
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
@@ -121,6 +132,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Stored trigger events run their agent unattended.
   app.decorate('triggers', registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor));
+
+  app.decorate('generatedAccessCode', () => generatedAccessCode(deps));
+  scheduleMaintenance(app, db);
 
   await registerWebApp(app, config, options.webDistDir ?? defaultWebDist());
   return app;
