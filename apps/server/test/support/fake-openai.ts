@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * A local server speaking the OpenAI Chat Completions wire format (`POST …/chat/completions`,
@@ -40,7 +40,7 @@ const textOf = (content: unknown): string =>
 
 export async function startFakeOpenAi(options: { tokens?: number } = {}): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
