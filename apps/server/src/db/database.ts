@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
+import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
 
 // COUNT(*) and bigint columns arrive as strings from pg by default; every such value Cadre stores
 // (counters, epoch seconds) fits a JS number.
@@ -30,6 +31,8 @@ export interface Db {
    * are never fatal: the pool replaces the connection and the next query reconnects.
    */
   onConnectionError(listener: (err: Error) => void): void;
+  /** Signals between instances on this database (LISTEN/NOTIFY; in-process on SQLite). */
+  signals: Signals;
   close(): Promise<void>;
 }
 
@@ -58,7 +61,12 @@ export function openDatabase(database: Config['database']): Db {
     pool.on('error', report);
     pool.on('connect', (client) => client.on('error', report));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingBroken(pool) }) });
-    return wrap(kysely, 'postgres', errorListeners);
+    const signals = postgresSignals(
+      database.url,
+      async (channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(kysely)),
+      report,
+    );
+    return wrap(kysely, 'postgres', errorListeners, signals);
   }
 
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
@@ -71,7 +79,7 @@ export function openDatabase(database: Config['database']): Db {
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return wrap(kysely, 'sqlite', errorListeners);
+  return wrap(kysely, 'sqlite', errorListeners, inProcessSignals());
 }
 
 /**
@@ -155,7 +163,12 @@ export function withStatementCache(
 
 const noop = (sqlite: SqliteDatabase.Database) => sqlite.prepare('select 1 where 0');
 
-function wrap(kysely: Kysely<Database>, dialect: Dialect, errorListeners: ErrorListeners): Db {
+function wrap(
+  kysely: Kysely<Database>,
+  dialect: Dialect,
+  errorListeners: ErrorListeners,
+  signals: Signals,
+): Db {
   return {
     kysely,
     dialect,
@@ -163,6 +176,10 @@ function wrap(kysely: Kysely<Database>, dialect: Dialect, errorListeners: ErrorL
       await sql`select 1`.execute(kysely);
     },
     onConnectionError: (listener) => void errorListeners.add(listener),
-    close: () => kysely.destroy(),
+    signals,
+    async close() {
+      await signals.close();
+      await kysely.destroy();
+    },
   };
 }
