@@ -1,6 +1,6 @@
 // `npm test`: everything a change can break, in order — system prerequisites, typecheck, lint and
-// format, unit and integration tests (SQLite and PostgreSQL), the production build, and end-to-end
-// tests in Chromium. Stops at the first failing step and says which one.
+// format, unit and integration tests (SQLite and PostgreSQL), the production build, the cluster
+// tests (built instances behind HAProxy), and end-to-end tests in Chromium. Stops at the first failing step and says which one.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,10 @@ if (!hasPostgres) {
     "PostgreSQL server binaries (initdb, pg_ctl) not found: install the Debian package 'postgresql'.",
   );
 }
+const hasHaproxy = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].some((file) => fs.existsSync(file));
+if (!hasHaproxy) {
+  problems.push("HAProxy not found: install the Debian package 'haproxy' (the cluster tests run behind it).");
+}
 if (problems.length) {
   console.error(`npm test cannot run:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);
@@ -33,6 +37,11 @@ const steps = [
   ['format', 'npm', ['run', 'format:check']],
   ['unit and integration tests (SQLite and PostgreSQL)', 'npx', ['vitest', 'run']],
   ['build', 'npm', ['run', 'build']],
+  [
+    'cluster tests (3 built instances on PostgreSQL behind HAProxy)',
+    'npx',
+    ['vitest', 'run', '--config', 'vitest.cluster.config.ts'],
+  ],
   ['end-to-end tests in Chromium', 'npm', ['test', '-w', 'e2e']],
 ];
 

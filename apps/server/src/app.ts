@@ -4,10 +4,12 @@ import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import type { AppDeps } from './deps.ts';
+import type { AppDeps, Lifecycle } from './deps.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
 import { loggerOptions } from './http/logging.ts';
+import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes } from './modules/identity/index.ts';
@@ -21,7 +23,7 @@ import {
   triggerRoutes,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
-import { accessCodeRoutes } from './modules/access-code/index.ts';
+import { accessCodeRoutes, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
@@ -36,6 +38,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Runs stored trigger events; tests drain it instead of waiting for its poll. */
     triggers: TriggerWorker;
+    /** The access code generated when BETA_ACCESS_CODES is empty (for the start-up log). */
+    generatedAccessCode(): Promise<string | undefined>;
   }
 }
 
@@ -50,6 +54,8 @@ export interface AppOptions {
   chat?: ChatModuleOptions;
   /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
   demos?: DemoModuleOptions;
+  /** The process's shutdown state; `main.ts` passes the one it drains on SIGTERM. */
+  lifecycle?: Lifecycle;
   /**
    * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
    * through its discovery document); the built-in identity provider passes its own keys.
@@ -70,7 +76,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
   const agents = createAgentsService(db, audit);
-  const deps: AppDeps = { config, db, vault, audit, users, agents };
+  const lifecycle = options.lifecycle ?? createLifecycle();
+  const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,
@@ -83,6 +90,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerLifecycle(app, lifecycle);
+  db.onConnectionError((err) =>
+    app.log.warn({ err }, 'database connection lost; it is replaced on the next query'),
+  );
   registerSecurityHeaders(app, config);
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
@@ -102,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(publicRoutes, deps);
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, { users });
-      await api.register(agentsRoutes, { agents });
+      await api.register(agentsRoutes, { agents, db });
       await api.register(triggerRoutes, { triggers: createTriggersService(deps) });
       await api.register(servicesRoutes, { services, tools });
       await api.register(authRoutes, deps);
@@ -128,6 +139,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Stored trigger events run their agent unattended.
   app.decorate('triggers', registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor));
+
+  app.decorate('generatedAccessCode', () => generatedAccessCode(deps));
+  scheduleMaintenance(app, db);
 
   await registerWebApp(app, config, options.webDistDir ?? defaultWebDist());
   return app;

@@ -50,9 +50,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ DISABLE_AUTH: 'true', NODE_ENV: 'development' }).auth.disabled).toBe(true);
   });
 
-  it('selects PostgreSQL when DATABASE_URL is a postgres URL', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://u@localhost/cadre' });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@localhost/cadre', poolSize: 10 });
+  it('selects PostgreSQL when DATABASE_URL is a postgres URL, with bounded queries and pool waits', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@localhost/cadre', SECRETS_KEY: 'ab'.repeat(32) });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@localhost/cadre',
+      poolSize: 10,
+      statementTimeoutMs: 15_000,
+      acquireTimeoutMs: 5_000,
+    });
+  });
+
+  it('refuses PostgreSQL without SECRETS_KEY, saying why and how to make one', () => {
+    const [problem] = problemsOf({ DATABASE_URL: 'postgres://u@localhost/cadre' });
+    expect(problem).toMatch(/^SECRETS_KEY: must be set when DATABASE_URL is set/);
+    expect(problem).toContain('openssl rand -hex 32');
   });
 
   it('uses an external issuer when one is configured', () => {

@@ -34,6 +34,10 @@ const envSchema = z
         .optional(),
     ),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    // Bounds on every PostgreSQL query and on waiting for a pooled connection, so a frozen or
+    // unreachable database answers 503 in seconds instead of hanging requests.
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: booleanFlag,
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(262_144),
@@ -57,7 +61,7 @@ const envSchema = z
     OIDC_LOGOUT_REDIRECT_URI: optionalUrl,
     // Accounts the built-in provider lets one client address create per hour.
     IDP_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
-    // The beta access-code gate: comma-separated codes; none means one is generated into the data folder.
+    // The beta access-code gate: comma-separated codes; none means one is generated and kept in the database.
     BETA_ACCESS_CODES: z.string().optional(),
 
     // The web app's runtime configuration (spec section 3).
@@ -118,6 +122,16 @@ const envSchema = z
   .superRefine((env, ctx) => {
     const mcp = parseMcpServers(env.MCP_SERVERS);
     if (typeof mcp === 'string') ctx.addIssue({ code: 'custom', path: ['MCP_SERVERS'], message: mcp });
+    if (env.DATABASE_URL && !env.SECRETS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY'],
+        message:
+          'must be set when DATABASE_URL is set: every instance on one database seals and opens ' +
+          'secrets (IdP keys, credentials, the access code) with this key. Generate one with ' +
+          '`openssl rand -hex 32` and give every instance the same value',
+      });
+    }
     if (env.DISABLE_AUTH && env.NODE_ENV === 'production') {
       ctx.addIssue({
         code: 'custom',
@@ -168,7 +182,15 @@ export interface Config {
   /** The origin people reach Cadre at, without a trailing slash. */
   publicUrl: string;
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
+  database:
+    | { kind: 'sqlite'; file: string }
+    | {
+        kind: 'postgres';
+        url: string;
+        poolSize: number;
+        statementTimeoutMs: number;
+        acquireTimeoutMs: number;
+      };
   logLevel: string;
   trustProxy: boolean;
   bodyLimitBytes: number;
@@ -189,7 +211,7 @@ export interface Config {
   };
   /**
    * Codes the access-code gate accepts (BETA_ACCESS_CODES). Empty means none is configured: the
-   * server generates one into `<data>/access-code` and prints it at start-up.
+   * server generates one, stores it sealed in the database and prints it at start-up.
    */
   accessCodes: string[];
   web: {
@@ -281,7 +303,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl,
     dataDir: path.resolve(env.DATA_DIR),
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      ? {
+          kind: 'postgres',
+          url: env.DATABASE_URL,
+          poolSize: env.DATABASE_POOL_SIZE,
+          statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+          acquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+        }
       : { kind: 'sqlite', file: path.resolve(env.DATA_DIR, 'cadre.sqlite') },
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,

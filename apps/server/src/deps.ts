@@ -72,6 +72,16 @@ export interface AgentDirectory {
   withServiceTools(userId: number, serviceId: number): Promise<number[]>;
 }
 
+/** The process's shutdown state as modules see it (`http/lifecycle.ts` implements it). */
+export interface Lifecycle {
+  /** This process's id, made at start: what rows it holds (runs, claims) are marked with. */
+  readonly instanceId: string;
+  /** True once shutdown began: readiness answers 503 and connections are closed after each response. */
+  readonly draining: boolean;
+  /** Work to start when shutdown begins (e.g. stop taking new trigger events). */
+  onDrain(hook: () => void | Promise<void>): void;
+}
+
 /** What every module receives: settings, the database, the secrets vault and shared services. */
 export interface AppDeps {
   config: Config;
@@ -80,4 +90,5 @@ export interface AppDeps {
   audit: AuditLog;
   users: UserDirectory;
   agents: AgentDirectory;
+  lifecycle: Lifecycle;
 }

@@ -4,7 +4,11 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { generatedAccessCode } from './modules/access-code/index.ts';
+import { createLifecycle } from './http/lifecycle.ts';
+import { startupReport } from './startup-report.ts';
+
+/** Time past SHUTDOWN_TIMEOUT_MS for ended runs to save before the process is stopped anyway. */
+const SHUTDOWN_MARGIN_MS = 5_000;
 
 /** The process entry: configuration, database, migrations, listen, graceful shutdown. */
 async function main() {
@@ -22,25 +26,40 @@ async function main() {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const db = openDatabase(config.database);
   const applied = await migrateToLatest(db);
-  const app = await buildApp({ config, db });
+  const lifecycle = createLifecycle();
+  const app = await buildApp({ config, db, lifecycle });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 
-  closeWithGrace({ delay: config.shutdownTimeoutMs }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an unexpected error');
-    else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // Stops accepting connections, waits for in-flight requests, runs onClose hooks.
-    await app.close();
-    await db.close();
+  // R12: a rejected promise nobody awaited is a bug to log and count, not a reason to cut every
+  // open stream on this instance. An uncaught exception still ends the process (gracefully).
+  let unhandledRejections = 0;
+  process.on('unhandledRejection', (reason) => {
+    unhandledRejections += 1;
+    app.log.error({ err: reason, unhandledRejections }, 'unhandled promise rejection');
   });
 
-  await app.listen({ host: config.host, port: config.port });
-  app.log.info(
-    { url: config.publicUrl, database: config.database.kind, dataDir: config.dataDir },
-    `Cadre is running at ${config.publicUrl}`,
+  closeWithGrace(
+    {
+      delay: config.shutdownTimeoutMs + SHUTDOWN_MARGIN_MS,
+      skip: ['unhandledRejection'],
+      logger: { error: (message: unknown) => app.log.error(String(message)) },
+    },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'shutting down after an uncaught exception');
+      else app.log.info({ signal }, 'shutting down: draining, then finishing in-flight requests');
+      // Readiness turns 503 and connections close after their response; runs get until
+      // SHUTDOWN_TIMEOUT_MS to finish, then end as interrupted with what they streamed saved.
+      await lifecycle.beginDraining();
+      // Stops accepting connections, waits for in-flight requests, runs onClose hooks.
+      await app.close();
+      await db.close();
+    },
   );
-  // With no BETA_ACCESS_CODES the gate uses a code generated into the data folder; show it once here.
-  const accessCode = generatedAccessCode(config);
-  if (accessCode) app.log.info(`Access code: ${accessCode}`);
+
+  await app.listen({ host: config.host, port: config.port });
+  const report = startupReport(config, await app.generatedAccessCode());
+  app.log.info(report, `Cadre is running at ${report.url}`);
+  if (report.accessCode) app.log.info(`Access code: ${report.accessCode}`);
 }
 
 main().catch((err: unknown) => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { generatedAccessCode } from '../src/modules/access-code/service.ts';
+import { GENERATED_CODE_SETTING } from '../src/modules/access-code/service.ts';
 import {
   copilotTokenKey,
   copilotTokenVerifier,
@@ -68,18 +68,48 @@ describe(`access code on ${testDatabaseKind()}`, () => {
     expect((await signIn('right-code', '198.51.100.9')).statusCode).toBe(200);
   });
 
-  it('generates a code into the data folder (mode 0600) when none is configured, and keeps it', async () => {
+  it('generates a code when none is configured, keeps it sealed in the database, and accepts only it', async () => {
     t = await createTestApp();
-    const file = path.join(t.dataDir, 'access-code');
-    const code = fs.readFileSync(file, 'utf8').trim();
+    const code = await t.app.generatedAccessCode();
     expect(code).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(generatedAccessCode(t.config)).toBe(code);
+    // Sealed: the stored value is not the code, and nothing is written to the data folder.
+    const stored = await t.db.kysely
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', GENERATED_CODE_SETTING)
+      .executeTakeFirstOrThrow();
+    expect(stored.value).not.toContain(code!);
+    expect(fs.existsSync(path.join(t.dataDir, 'access-code'))).toBe(false);
     expect((await signIn(code)).statusCode).toBe(200);
-    expect((await signIn(code.toLowerCase())).statusCode).toBe(401);
-    // Configured codes replace the generated one, and nothing is printed for them.
-    const configured = loadConfig({ NODE_ENV: 'test', DATA_DIR: t.dataDir, BETA_ACCESS_CODES: 'x' });
-    expect(generatedAccessCode(configured)).toBeUndefined();
+    expect((await signIn(code!.toLowerCase())).statusCode).toBe(401);
+    // A second instance on the same database (same vault key) accepts the same code.
+    const second = await createTestApp({}, {}, { sameDatabaseAs: t });
+    try {
+      expect(await second.app.generatedAccessCode()).toBe(code);
+      const res = await second.app.inject({ method: 'POST', url: SIGNIN, payload: { password: code } });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps the code an earlier version generated into the data folder', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-legacy-'));
+    fs.writeFileSync(path.join(dataDir, 'access-code'), 'LEGA-CYCO-DE23-4567\n');
+    t = await createTestApp({ DATA_DIR: dataDir });
+    expect(await t.app.generatedAccessCode()).toBe('LEGA-CYCO-DE23-4567');
+    expect((await signIn('LEGA-CYCO-DE23-4567')).statusCode).toBe(200);
+  });
+
+  it('generates nothing when codes are configured', async () => {
+    t = await createTestApp({ BETA_ACCESS_CODES: 'x' });
+    expect(await t.app.generatedAccessCode()).toBeUndefined();
+    const row = await t.db.kysely
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', GENERATED_CODE_SETTING)
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
   });
 });
 

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/errors.ts';
 import { hashState } from '../src/modules/tools/oauth2.ts';
-import { createVault, loadOrCreateKeyFile } from '../src/security/vault.ts';
 import {
   GITHUB_CLIENT_SECRET as CLIENT_SECRET,
   OAUTH_REDIRECT_URI as REDIRECT_URI,
@@ -83,8 +82,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
 
     const [row] = await connectionRows();
     expect(row).toMatchObject({ user_id: alice, status: 'ACTIVE' });
-    const vault = createVault(loadOrCreateKeyFile(t.dataDir));
-    const tokens = JSON.parse(vault.open(row!.credentials!)) as {
+    const tokens = JSON.parse(t.vault.open(row!.credentials!)) as {
       access_token: string;
       refresh_token: string;
       expires_at: number;
@@ -113,7 +111,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
     // The access token has expired: the client refreshes it and stores the new one, sealed.
     await t.db.kysely
       .updateTable('connections')
-      .set({ credentials: vault.seal(JSON.stringify({ ...tokens, expires_at: Date.now() - 1000 })) })
+      .set({ credentials: t.vault.seal(JSON.stringify({ ...tokens, expires_at: Date.now() - 1000 })) })
       .where('user_id', '=', alice)
       .execute();
     const created = await t.app.tools.executeAction(
@@ -122,7 +120,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
       { owner: 'gh-user', repo: 'app', title: 'Bug' },
     );
     expect(created).toMatchObject({ ok: true, data: { number: 7, title: 'Bug' } });
-    const refreshed = JSON.parse(vault.open((await connectionRows())[0]!.credentials!)) as {
+    const refreshed = JSON.parse(t.vault.open((await connectionRows())[0]!.credentials!)) as {
       access_token: string;
       expires_at: number;
     };
@@ -137,7 +135,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
     await t.db.kysely
       .updateTable('connections')
       .set({
-        credentials: vault.seal(
+        credentials: t.vault.seal(
           JSON.stringify({ access_token: 'at-canary-revoked-123', token_type: 'bearer' }),
         ),
       })

@@ -15,3 +15,18 @@ export type ValidationIssue = z.infer<typeof validationIssueSchema>;
 export const validationErrorSchema = z.object({ detail: z.array(validationIssueSchema) });
 export const errorSchema = z.object({ detail: z.string() });
 export type ErrorBody = z.infer<typeof errorSchema>;
+
+/** 503 while the database cannot serve; retry after the `Retry-After` header's seconds. */
+export const unavailableErrorSchema = z.object({ detail: z.string(), code: z.literal('db_unavailable') });
+
+/**
+ * Headers of a create that may be retried safely: the same `Idempotency-Key` with the same request
+ * answers with the first result for 24 hours, instead of creating a second copy.
+ */
+export const idempotentCreateHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional()
+    .describe('A unique value per logical request (a UUID); a retry with the same key gets the first answer'),
+});

@@ -5,3 +5,22 @@ export const healthSchema = z.object({
   database: z.enum(['ok', 'unavailable']),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** Liveness: the process and its event loop answer. Never depends on the database. */
+export const livenessSchema = z.object({ status: z.literal('live') });
+
+/** Why an instance is not ready to take traffic. */
+export const NOT_READY_REASONS = [
+  'database_unavailable',
+  'database_full',
+  'database_read_only',
+  'migrations_pending',
+  'draining',
+] as const;
+
+/** Readiness: 200 when this instance can serve requests, 503 with the reason when it cannot. */
+export const readinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  reason: z.enum(NOT_READY_REASONS).optional(),
+});
+export type Readiness = z.infer<typeof readinessSchema>;

@@ -50,4 +50,16 @@ describe('SQLite statement cache', () => {
     expect(db.prepare('select n from t').all([])).toEqual([{ n: 7 }]);
     db.close();
   });
+
+  it('makes a ROLLBACK after SQLite already rolled back a no-op, so the real error is the one reported', () => {
+    const sqlite = new SqliteDatabase(':memory:');
+    const db = withStatementCache(sqlite);
+    db.prepare('begin').run([]);
+    db.prepare('rollback').run([]);
+    // SQLite has ended the transaction by itself (as it does on SQLITE_FULL or an I/O error);
+    // the driver's own ROLLBACK must not fail with "no transaction is active".
+    expect(() => sqlite.prepare('rollback').run()).toThrow(/no transaction is active/);
+    expect(() => db.prepare('rollback').run([])).not.toThrow();
+    db.close();
+  });
 });

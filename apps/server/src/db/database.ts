@@ -6,11 +6,14 @@ import {
   PostgresDialect,
   SqliteDialect,
   sql,
+  type PostgresPool,
+  type PostgresPoolClient,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
+import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
 
 // COUNT(*) and bigint columns arrive as strings from pg by default; every such value Cadre stores
 // (counters, epoch seconds) fits a JS number.
@@ -23,21 +26,47 @@ export interface Db {
   dialect: Dialect;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * Hears connections that fail outside any query (a PostgreSQL restart, a killed backend). They
+   * are never fatal: the pool replaces the connection and the next query reconnects.
+   */
+  onConnectionError(listener: (err: Error) => void): void;
+  /** Signals between instances on this database (LISTEN/NOTIFY; in-process on SQLite). */
+  signals: Signals;
   close(): Promise<void>;
 }
 
+type ErrorListeners = Set<(err: Error) => void>;
+
 export function openDatabase(database: Config['database']): Db {
+  const errorListeners: ErrorListeners = new Set();
+  const report = (err: Error) => {
+    for (const listener of errorListeners) listener(err);
+  };
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: database.url,
       max: database.poolSize,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: database.acquireTimeoutMs,
+      // Ends a query that runs too long on a live server...
+      statement_timeout: database.statementTimeoutMs,
+      // ...and, on our side, one whose server stopped answering (frozen, or cut off by the
+      // network), which statement_timeout cannot reach.
+      query_timeout: database.statementTimeoutMs + 2_000,
+      keepAlive: true,
     });
-    // An idle client that loses its server emits 'error' on the pool; without a listener that
-    // would crash the process. The next query reconnects, and health reports the outage.
-    pool.on('error', () => {});
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return wrap(kysely, 'postgres');
+    // An idle client that loses its server emits 'error' on the pool, and a checked-out one on
+    // itself (pg-pool removes its own listener while a client is out). Both must be heard, or
+    // the process dies on an unhandled 'error' whenever PostgreSQL restarts.
+    pool.on('error', report);
+    pool.on('connect', (client) => client.on('error', report));
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingBroken(pool) }) });
+    const signals = postgresSignals(
+      database.url,
+      async (channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(kysely)),
+      report,
+    );
+    return wrap(kysely, 'postgres', errorListeners, signals);
   }
 
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
@@ -50,8 +79,51 @@ export function openDatabase(database: Config['database']): Db {
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return wrap(kysely, 'sqlite');
+  return wrap(kysely, 'sqlite', errorListeners, inProcessSignals());
 }
+
+/**
+ * Kysely releases a pooled client without saying whether it broke, so pg-pool would hand a client
+ * whose query timed out (its server frozen) to the next request. This pool destroys such a client
+ * on release instead, and every other client goes back to the pool as usual.
+ */
+function discardingBroken(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrapClient = (client: pg.PoolClient): PostgresPoolClient => {
+    let broken: Error | undefined;
+    // Only the (text, parameters) form: Cadre streams no query through a cursor.
+    const wrapper = {
+      query: (text: string, parameters: ReadonlyArray<unknown>) =>
+        client.query(text, parameters as unknown[]).catch((err: Error) => {
+          if (isBrokenConnection(err)) broken = err;
+          throw err;
+        }),
+      release() {
+        const err = broken;
+        broken = undefined;
+        if (err) wrappers.delete(client);
+        client.release(err);
+      },
+    };
+    return wrapper as unknown as PostgresPoolClient;
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) {
+        wrapper = wrapClient(client);
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** A query error after which the connection cannot be trusted with another query. */
+const isBrokenConnection = (err: Error) =>
+  err.message === 'Query read timeout' || /Connection terminated|not queryable/.test(err.message);
 
 /** How many prepared statements the SQLite connection keeps; Cadre's queries are far fewer. */
 export const STATEMENT_CACHE_SIZE = 500;
@@ -71,6 +143,10 @@ export function withStatementCache(
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
+      // SQLite rolls a transaction back by itself when a statement fails with SQLITE_FULL or an
+      // I/O error; Kysely's ROLLBACK then fails with "no transaction is active" and that error
+      // would replace the real one. A rollback with nothing to roll back is a no-op instead.
+      if (text === 'rollback' && !sqlite.inTransaction) return noop(sqlite);
       let statement = cache.get(text);
       if (statement) {
         // Most recently used last: Map keeps insertion order.
@@ -85,13 +161,25 @@ export function withStatementCache(
   };
 }
 
-function wrap(kysely: Kysely<Database>, dialect: Dialect): Db {
+const noop = (sqlite: SqliteDatabase.Database) => sqlite.prepare('select 1 where 0');
+
+function wrap(
+  kysely: Kysely<Database>,
+  dialect: Dialect,
+  errorListeners: ErrorListeners,
+  signals: Signals,
+): Db {
   return {
     kysely,
     dialect,
     async ping() {
       await sql`select 1`.execute(kysely);
     },
-    close: () => kysely.destroy(),
+    onConnectionError: (listener) => void errorListeners.add(listener),
+    signals,
+    async close() {
+      await signals.close();
+      await kysely.destroy();
+    },
   };
 }

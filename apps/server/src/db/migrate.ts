@@ -6,6 +6,7 @@ import { identitySchema } from './migrations/0003-identity.ts';
 import { toolsSchema } from './migrations/0004-tools.ts';
 import { chatSessions } from './migrations/0005-chat-sessions.ts';
 import { demos } from './migrations/0006-demos.ts';
+import { reliability } from './migrations/0007-reliability.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -19,6 +20,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0004-tools': toolsSchema,
   '0005-chat-sessions': chatSessions,
   '0006-demos': demos,
+  '0007-reliability': reliability,
 };
 
 /** Every migration, in the order it runs. */

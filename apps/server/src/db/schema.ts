@@ -33,6 +33,24 @@ export interface Database {
   demo_activities: DemoActivitiesTable;
   notes: NotesTable;
   calendar_events: CalendarEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  instances: InstancesTable;
+}
+
+/** One row per running server process (its id is made at start). */
+export interface InstancesTable {
+  id: string;
+  started_at: string;
+  seen_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  request_hash: string;
+  status: number;
+  response: string;
+  created_at: string;
 }
 
 export interface UsersTable {

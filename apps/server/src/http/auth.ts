@@ -14,6 +14,8 @@ import { API_PREFIX } from './openapi.ts';
  */
 export const PUBLIC_ROUTES = [
   'GET /backend/api/v1/public/health/healthcheck',
+  'GET /backend/api/v1/public/health/live',
+  'GET /backend/api/v1/public/health/ready',
   'POST /backend/api/v1/public/beta-user-signin',
   // Registered by the services module: the provider sends the browser back here after OAuth, and
   // posts signed webhook events here.

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ValidationIssue } from '@cadre/contract';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /**
  * The one error vocabulary of the API (docs/architecture.md, "Errors"): 422 with a list of
@@ -26,6 +27,13 @@ export class ValidationFailure extends Error {
 }
 
 export const notFound = (what = 'Not Found') => new HttpError(404, what);
+
+/** Seconds a client is asked to wait after a 503 while the database is unavailable. */
+export const DB_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+export const DB_UNAVAILABLE_BODY = {
+  detail: 'Service temporarily unavailable',
+  code: 'db_unavailable',
+} as const;
 
 const STATUS_DETAIL: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: 'Request body is too large' },
@@ -55,6 +63,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (known) return reply.code(known.status).send({ detail: known.detail });
     if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       return reply.code(400).send({ detail: 'Request body is not valid JSON' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send(DB_UNAVAILABLE_BODY);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -45,3 +45,14 @@ export async function hitRateLimit(
 export async function resetRateLimit(db: Db, key: string) {
   await db.kysely.deleteFrom('rate_limits').where('key', '=', key).execute();
 }
+
+/** No limit's window is longer than this; older counters are only history. */
+const RATE_LIMIT_RETENTION_SECONDS = 24 * 60 * 60;
+
+/** Deletes counters whose window ended long ago (keys include client addresses, so they pile up). */
+export async function sweepRateLimits(db: Db, now = Date.now()) {
+  await db.kysely
+    .deleteFrom('rate_limits')
+    .where('window_start', '<', Math.floor(now / 1000) - RATE_LIMIT_RETENTION_SECONDS)
+    .execute();
+}

@@ -12,6 +12,11 @@ import path from 'node:path';
  */
 export interface PostgresCluster {
   url: string;
+  /** Stops the server (`pg_ctl stop -m fast`), keeping its data, as an outage or a restart would. */
+  halt(): Promise<void>;
+  /** Starts the halted server again on the same port and data. */
+  resume(): Promise<void>;
+  /** Stops the server and removes its data. */
   stop(): Promise<void>;
 }
 
@@ -89,14 +94,18 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   );
   // fsync off: a test cluster is thrown away, so durability is not worth the time here.
   const serverOptions = `-p ${port} -k ${base} -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  await run(
-    path.join(binDir, 'pg_ctl'),
-    ['start', '-w', '-t', '60', '-D', dataDir, '-l', path.join(base, 'server.log'), '-o', serverOptions],
-    user,
-  );
+  const start = () =>
+    run(
+      path.join(binDir, 'pg_ctl'),
+      ['start', '-w', '-t', '60', '-D', dataDir, '-l', path.join(base, 'server.log'), '-o', serverOptions],
+      user,
+    );
+  await start();
 
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    halt: () => run(path.join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'fast', '-D', dataDir], user),
+    resume: start,
     async stop() {
       try {
         await run(path.join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'immediate', '-D', dataDir], user);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createVault, loadOrCreateKeyFile, type Vault } from '../../src/security/vault.ts';
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
 
@@ -23,17 +25,25 @@ export interface TestApp {
   dataDir: string;
   /** Every log line the app wrote, for assertions about what is (not) logged. */
   logs: string[];
+  /** The environment the app was configured from. */
+  settings: Record<string, string>;
+  /** The app's vault (SECRETS_KEY, or the data folder's key file), to open what it sealed. */
+  vault: Vault;
   close(): Promise<void>;
 }
 
 /**
  * Boots the real app in-process on a fresh database: a temporary SQLite file, or a new database
  * in the test PostgreSQL cluster. `env` overrides settings exactly as the environment would.
+ * `sameDatabaseAs` boots a second instance on another app's database, data folder and keys, as a
+ * second server behind a load balancer would run; closing it leaves the database to the first.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'chat' | 'demos'> = {},
+  extra: Pick<AppOptions, 'chat' | 'demos' | 'lifecycle'> = {},
+  { sameDatabaseAs }: { sameDatabaseAs?: TestApp } = {},
 ): Promise<TestApp> {
+  if (sameDatabaseAs) return bootApp({ ...sameDatabaseAs.settings, ...env }, extra, async () => {});
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-test-'));
   const kind = testDatabaseKind();
   let dropDatabase = async () => {};
@@ -52,6 +62,8 @@ export async function createTestApp(
     await admin.query(`create database ${name}`);
     await admin.end();
     settings.DATABASE_URL = adminUrl.replace(/\/postgres$/, `/${name}`);
+    // Every instance on one PostgreSQL needs the same vault key; each test database gets its own.
+    settings.SECRETS_KEY ??= crypto.randomBytes(32).toString('hex');
     dropDatabase = async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
@@ -60,7 +72,19 @@ export async function createTestApp(
     };
   }
 
+  return bootApp(settings, extra, async () => {
+    await dropDatabase();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+async function bootApp(
+  settings: Record<string, string>,
+  extra: Pick<AppOptions, 'chat' | 'demos' | 'lifecycle'>,
+  cleanUp: () => Promise<void>,
+): Promise<TestApp> {
   const config = loadConfig(settings);
+  const dataDir = config.dataDir;
   const db = openDatabase(config.database);
   await migrateToLatest(db);
   const logs: string[] = [];
@@ -78,11 +102,12 @@ export async function createTestApp(
     config,
     dataDir,
     logs,
+    settings,
+    vault: createVault(config.secretsKey ?? loadOrCreateKeyFile(dataDir)),
     async close() {
       await app.close();
       await db.close();
-      await dropDatabase();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await cleanUp();
     },
   };
 }

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, Oauth2CallbackData, Oauth2CallbackErrors, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, Oauth2CallbackData, Oauth2CallbackErrors, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -24,6 +24,24 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 export const healthcheck = <ThrowOnError extends boolean = true>(options?: Options<HealthcheckData, ThrowOnError>) => (options?.client ?? client).get<HealthcheckResponses, HealthcheckErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
     url: '/api/v1/public/health/healthcheck',
+    ...options
+});
+
+/**
+ * Whether the process is alive (never checks the database)
+ */
+export const healthLive = <ThrowOnError extends boolean = true>(options?: Options<HealthLiveData, ThrowOnError>) => (options?.client ?? client).get<HealthLiveResponses, unknown, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/public/health/live',
+    ...options
+});
+
+/**
+ * Whether this instance can take traffic: database readable and writable within 1 s, migrations applied, not shutting down
+ */
+export const healthReady = <ThrowOnError extends boolean = true>(options?: Options<HealthReadyData, ThrowOnError>) => (options?.client ?? client).get<HealthReadyResponses, HealthReadyErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/public/health/ready',
     ...options
 });
 

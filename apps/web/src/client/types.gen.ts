@@ -35,6 +35,55 @@ export type HealthcheckResponses = {
 
 export type HealthcheckResponse = HealthcheckResponses[keyof HealthcheckResponses];
 
+export type HealthLiveData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/public/health/live';
+};
+
+export type HealthLiveResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        status: 'live';
+    };
+};
+
+export type HealthLiveResponse = HealthLiveResponses[keyof HealthLiveResponses];
+
+export type HealthReadyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/public/health/ready';
+};
+
+export type HealthReadyErrors = {
+    /**
+     * Default Response
+     */
+    503: {
+        status: 'ready' | 'not_ready';
+        reason?: 'database_unavailable' | 'database_full' | 'database_read_only' | 'migrations_pending' | 'draining';
+    };
+};
+
+export type HealthReadyError = HealthReadyErrors[keyof HealthReadyErrors];
+
+export type HealthReadyResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        status: 'ready' | 'not_ready';
+        reason?: 'database_unavailable' | 'database_full' | 'database_read_only' | 'migrations_pending' | 'draining';
+    };
+};
+
+export type HealthReadyResponse = HealthReadyResponses[keyof HealthReadyResponses];
+
 export type BetaUserSigninData = {
     body: {
         password: string;
@@ -285,6 +334,12 @@ export type CreateAgentData = {
         guidelines?: string | null;
         tool_ids?: Array<number>;
         duplicated_from?: number;
+    };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: never;

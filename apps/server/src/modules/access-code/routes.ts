@@ -10,7 +10,7 @@ import { createAccessCodeService } from './service.ts';
 
 /** The beta access-code gate (spec section 4): public, rate-limited per client address. */
 export const accessCodeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const accessCodes = createAccessCodeService(deps);
+  const accessCodes = await createAccessCodeService(deps);
   app.post(
     '/api/v1/public/beta-user-signin',
     {

@@ -1,16 +1,21 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
-import { readOrCreateSecretFile } from '../../security/secret-file.ts';
-import type { AuditLog } from '../../deps.ts';
+import { loadOrCreateSealedSetting } from '../../security/sealed-setting.ts';
+import type { Vault } from '../../security/vault.ts';
 
 /** Tries per client address per minute before the gate answers 429. */
 export const ACCESS_CODE_ATTEMPTS_PER_MINUTE = 10;
 
-const FILE_NAME = 'access-code';
+/** The settings row (sealed by the vault) holding the generated code. */
+export const GENERATED_CODE_SETTING = 'access_code.generated';
+/** Where versions before 0.2 kept the generated code; read once so an existing code keeps working. */
+const LEGACY_FILE_NAME = 'access-code';
 // No 0/O or 1/I/L: the code is read off a terminal and typed by hand.
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
@@ -19,17 +24,37 @@ function generateCode() {
   return [0, 4, 8, 12].map((i) => chars.slice(i, i + 4).join('')).join('-');
 }
 
-/** Reads `<data>/access-code`, creating it (mode 0600) with a random code on first use. */
-export function loadOrCreateAccessCode(dataDir: string): string {
-  return readOrCreateSecretFile(path.join(dataDir, FILE_NAME), () => `${generateCode()}\n`).trim();
+function legacyCode(dataDir: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(dataDir, LEGACY_FILE_NAME), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface AccessCodeDeps {
+  config: Config;
+  db: Db;
+  vault: Vault;
 }
 
 /**
- * The code to print in the start-up log: the generated one when BETA_ACCESS_CODES is empty,
- * nothing when codes are configured (those are the operator's to hand out).
+ * The code the gate accepts when BETA_ACCESS_CODES is empty: generated once and stored sealed in
+ * the database, so every instance on that database accepts the same code. Undefined when codes
+ * are configured (those are the operator's to hand out, and nothing is generated or printed).
  */
-export function generatedAccessCode(config: Config): string | undefined {
-  return config.accessCodes.length ? undefined : loadOrCreateAccessCode(config.dataDir);
+export async function generatedAccessCode({
+  config,
+  db,
+  vault,
+}: AccessCodeDeps): Promise<string | undefined> {
+  if (config.accessCodes.length) return undefined;
+  return loadOrCreateSealedSetting(
+    db,
+    vault,
+    GENERATED_CODE_SETTING,
+    () => legacyCode(config.dataDir) ?? generateCode(),
+  );
 }
 
 const digest = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();
@@ -45,10 +70,9 @@ function matchesAny(candidate: string, codes: Buffer[]) {
   return match;
 }
 
-export function createAccessCodeService(deps: { config: Config; db: Db; audit: AuditLog }) {
-  const codes = (
-    deps.config.accessCodes.length ? deps.config.accessCodes : [generatedAccessCode(deps.config)!]
-  ).map(digest);
+export async function createAccessCodeService(deps: AccessCodeDeps & { audit: AuditLog }) {
+  const generated = await generatedAccessCode(deps);
+  const codes = (generated ? [generated] : deps.config.accessCodes).map(digest);
 
   return {
     async signIn(password: string, clientAddress: string) {

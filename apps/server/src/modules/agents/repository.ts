@@ -70,6 +70,17 @@ export function createAgentsRepository(db: Db) {
     });
   };
 
+  /** One agent as the API shows it, read through `executor` (the database or an open transaction). */
+  const getWith = async (executor: Kysely<Database>, userId: number, agentId: number) => {
+    const row = await executor
+      .selectFrom('agents')
+      .select((eb) => json.text(agentJson(eb).$castTo<string>()).as('body'))
+      .where('user_id', '=', userId)
+      .where('id', '=', agentId)
+      .executeTakeFirst();
+    return row && (JSON.parse(row.body) as Agent);
+  };
+
   const listQuery = (userId: number) =>
     k
       .selectFrom('agents')
@@ -93,14 +104,8 @@ export function createAgentsRepository(db: Db) {
       return rows[0]!.body;
     },
 
-    async get(userId: number, agentId: number): Promise<Agent | undefined> {
-      const row = await k
-        .selectFrom('agents')
-        .select((eb) => json.text(agentJson(eb).$castTo<string>()).as('body'))
-        .where('user_id', '=', userId)
-        .where('id', '=', agentId)
-        .executeTakeFirst();
-      return row && (JSON.parse(row.body) as Agent);
+    get(userId: number, agentId: number): Promise<Agent | undefined> {
+      return getWith(k, userId, agentId);
     },
 
     exists(userId: number, agentId: number) {
@@ -141,7 +146,17 @@ export function createAgentsRepository(db: Db) {
         .execute();
     },
 
-    create(userId: number, fields: AgentFields, tools: ToolAttachment, record: InTransaction<number>) {
+    /**
+     * Creates the agent and answers with it as the API shows it, read inside the same transaction:
+     * once the write commits its answer exists, so a committed create never answers 5xx.
+     */
+    create(
+      userId: number,
+      fields: AgentFields,
+      tools: ToolAttachment,
+      record: InTransaction<number>,
+      recordAnswer?: InTransaction<Agent>,
+    ): Promise<Agent> {
       return k.transaction().execute(async (trx) => {
         const now = new Date().toISOString();
         const { id } = await trx
@@ -151,11 +166,14 @@ export function createAgentsRepository(db: Db) {
           .executeTakeFirstOrThrow();
         await replaceTools(trx, id, tools);
         await record(trx, id);
-        return id;
+        const agent = await getWith(trx, userId, id);
+        if (!agent) throw new Error('A created agent could not be read back in its transaction');
+        await recordAnswer?.(trx, agent);
+        return agent;
       });
     },
 
-    /** Returns false when the user has no such agent. */
+    /** The updated agent; undefined when the user has no such agent. */
     update(
       userId: number,
       agentId: number,
@@ -170,10 +188,11 @@ export function createAgentsRepository(db: Db) {
           .where('user_id', '=', userId)
           .where('id', '=', agentId)
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) return false;
+        if (Number(result.numUpdatedRows) === 0) return undefined;
         if (tools) await replaceTools(trx, agentId, tools);
         await record(trx, agentId);
-        return true;
+        // Read in the transaction, as for create: a committed update answers with its result.
+        return getWith(trx, userId, agentId);
       });
     },
 

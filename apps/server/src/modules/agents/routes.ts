@@ -7,15 +7,21 @@ import {
   agentSchema,
   agentUpdateSchema,
   errorSchema,
+  idempotentCreateHeadersSchema,
   validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { idempotencyFor } from '../../http/idempotency.ts';
 import type { AgentsService } from './service.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
-export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService }> = async (app, { agents }) => {
+export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService; db: Db }> = async (
+  app,
+  { agents, db },
+) => {
   app.get(
     '/api/v1/agents/',
     {
@@ -42,11 +48,24 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService }> = as
         operationId: 'createAgent',
         tags: ['agents'],
         summary: 'Creates an agent',
+        headers: idempotentCreateHeadersSchema,
         body: agentCreateSchema,
         response: { 201: agentSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await agents.create(request.user.id, request.body)),
+    async (request, reply) => {
+      const idempotency = await idempotencyFor<Agent>(db, request, request.user.id, 201);
+      if (idempotency.replay)
+        return reply.code(idempotency.replay.status).send(idempotency.replay.body as Agent);
+      try {
+        return reply.code(201).send(await agents.create(request.user.id, request.body, idempotency.record));
+      } catch (err) {
+        // A concurrent request with the same key won: answer with its result, not a second agent.
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(winner.status).send(winner.body as Agent);
+        throw err;
+      }
+    },
   );
 
   app.get(

@@ -2,6 +2,7 @@ import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AuditLog } from '../../deps.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 
 export interface AgentCreateInput extends AgentFields {
@@ -54,14 +55,19 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       return agent;
     },
 
-    async create(userId: number, input: AgentCreateInput): Promise<Agent> {
+    /** `recordAnswer` stores the answer for an Idempotency-Key, in the create's transaction. */
+    async create(
+      userId: number,
+      input: AgentCreateInput,
+      recordAnswer?: RecordAnswer<Agent>,
+    ): Promise<Agent> {
       if (input.duplicated_from !== undefined && !(await repo.exists(userId, input.duplicated_from))) {
         throw new ValidationFailure([
           { loc: ['body', 'duplicated_from'], msg: 'Unknown agent', type: 'unknown_agent' },
         ]);
       }
       const tools = await resolveTools(userId, input.tool_ids);
-      const id = await repo.create(
+      return repo.create(
         userId,
         { name: input.name, description: input.description, guidelines: input.guidelines },
         tools,
@@ -79,8 +85,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
             },
             trx,
           ),
+        recordAnswer,
       );
-      return this.get(userId, id);
     },
 
     async update(userId: number, agentId: number, input: AgentUpdateInput): Promise<Agent> {
@@ -104,7 +110,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         ),
       );
       if (!updated) throw agentNotFound();
-      return this.get(userId, agentId);
+      return updated;
     },
 
     async delete(userId: number, agentId: number): Promise<void> {

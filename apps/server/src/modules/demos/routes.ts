@@ -179,6 +179,7 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     audit: options.audit,
     users: options.users,
     agents: options.agents,
+    lifecycle: options.lifecycle,
     modelSelection: options.chat?.modelSelection,
     toolExecutor: service.executor,
     sessionStrategy: { cookieName: DEMO_SESSION_COOKIE, resolve: (value) => service.resolve(value) },

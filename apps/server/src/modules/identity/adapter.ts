@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/database.ts';
 
 /** How often (in writes per process) expired rows are swept; reads ignore them in between. */
@@ -67,13 +67,32 @@ export function kyselyAdapterFactory(db: Db) {
         : payload;
     }
 
+    /**
+     * Marks a code or refresh token used, atomically: of several requests that read it unused at
+     * the same moment (on one instance or several), only the one whose update changes the row
+     * goes on to get tokens. A loser gets invalid_grant; for a refresh token it is a replay, so
+     * the whole grant (every token of that sign-in) is revoked, as sequential reuse would do.
+     */
     async consume(id: string): Promise<void> {
-      await db.kysely
+      const won = await db.kysely
         .updateTable('idp_payloads')
         .set({ consumed_at: nowIso() })
         .where('kind', '=', this.name)
         .where('id', '=', id)
-        .execute();
+        .where('consumed_at', 'is', null)
+        .returning('grant_id')
+        .executeTakeFirst();
+      if (won) return;
+      if (this.name === 'RefreshToken') {
+        const row = await db.kysely
+          .selectFrom('idp_payloads')
+          .select('grant_id')
+          .where('kind', '=', this.name)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (row?.grant_id) await revokeGrant(db, row.grant_id);
+      }
+      throw new errors.InvalidGrant('grant request is invalid');
     }
 
     async destroy(id: string): Promise<void> {
@@ -88,6 +107,16 @@ export function kyselyAdapterFactory(db: Db) {
         .execute();
     }
   };
+}
+
+/** Deletes a grant and every token, code and session link issued under it. */
+async function revokeGrant(db: Db, grantId: string) {
+  await db.kysely
+    .deleteFrom('idp_payloads')
+    .where((eb) =>
+      eb.or([eb('grant_id', '=', grantId), eb.and([eb('kind', '=', 'Grant'), eb('id', '=', grantId)])]),
+    )
+    .execute();
 }
 
 /** Deletes every row whose expiry has passed. */

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { Db } from '../../db/database.ts';
+import { loadOrCreateSealedSetting } from '../../security/sealed-setting.ts';
 import type { Vault } from '../../security/vault.ts';
 
 /** Settings rows (sealed by the vault) holding the provider's key material. */
@@ -20,33 +21,12 @@ async function newSigningKey(): Promise<JWK> {
   return { ...jwk, kid: crypto.randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
-/**
- * Reads a sealed setting, or creates it. Instances that start together race on the insert: the
- * first write wins (`on conflict do nothing`) and everyone reads back the stored value, so all
- * instances sign with the same keys.
- */
-async function loadOrCreate<T>(db: Db, vault: Vault, key: string, create: () => Promise<T>): Promise<T> {
-  const read = () =>
-    db.kysely.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  let row = await read();
-  if (!row) {
-    const value = vault.seal(JSON.stringify(await create()));
-    await db.kysely
-      .insertInto('settings')
-      .values({ key, value })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    row = await read();
-  }
-  if (!row) throw new Error(`The identity provider could not store its ${key} setting`);
-  return JSON.parse(vault.open(row.value)) as T;
-}
-
+/** The provider's keys, created on first start and shared by every instance through the database. */
 export async function loadIdentityKeys(db: Db, vault: Vault): Promise<IdentityKeys> {
-  const signing = await loadOrCreate(db, vault, SIGNING_KEYS_SETTING, async () => ({
+  const signing = await loadOrCreateSealedSetting(db, vault, SIGNING_KEYS_SETTING, async () => ({
     keys: [await newSigningKey()],
   }));
-  const cookie = await loadOrCreate(db, vault, COOKIE_KEYS_SETTING, async () => ({
+  const cookie = await loadOrCreateSealedSetting(db, vault, COOKIE_KEYS_SETTING, async () => ({
     keys: [crypto.randomBytes(32).toString('base64url')],
   }));
   return { signing: signing.keys, cookie: cookie.keys };

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthSchema } from '@cadre/contract';
+import { healthSchema, livenessSchema, readinessSchema } from '@cadre/contract';
 import type { AppDeps } from '../../deps.ts';
+import { createReadinessCheck } from './readiness.ts';
 
 /** Routes anyone may call without a token. The API core's route inventory test lists them. */
-export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, lifecycle }) => {
   app.get(
     '/api/v1/public/health/healthcheck',
     {
@@ -23,6 +24,44 @@ export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
         request.log.warn({ err }, 'health check: database unavailable');
         return reply.code(503).send({ status: 'degraded', database: 'unavailable' });
       }
+    },
+  );
+
+  // Liveness for orchestrators: restart the process only when this fails. It never touches the
+  // database, so an outage there does not turn into a restart loop.
+  app.get(
+    '/api/v1/public/health/live',
+    {
+      schema: {
+        operationId: 'healthLive',
+        tags: ['public'],
+        summary: 'Whether the process is alive (never checks the database)',
+        response: { 200: livenessSchema },
+      },
+      config: { public: true },
+    },
+    async () => ({ status: 'live' as const }),
+  );
+
+  // Readiness for load balancers: route traffic here only while this answers 200.
+  const checkReadiness = createReadinessCheck(db, lifecycle);
+  app.get(
+    '/api/v1/public/health/ready',
+    {
+      schema: {
+        operationId: 'healthReady',
+        tags: ['public'],
+        summary:
+          'Whether this instance can take traffic: database readable and writable within 1 s, migrations applied, not shutting down',
+        response: { 200: readinessSchema, 503: readinessSchema },
+      },
+      config: { public: true },
+    },
+    async (request, reply) => {
+      const reason = await checkReadiness();
+      if (!reason) return { status: 'ready' as const };
+      if (reason !== 'draining') request.log.warn({ reason }, 'not ready');
+      return reply.code(503).header('retry-after', '5').send({ status: 'not_ready', reason });
     },
   );
 };

@@ -1,0 +1,105 @@
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { ValidationFailure } from './errors.ts';
+
+/** How long a stored answer is replayed; older keys are swept and may be reused. */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+const HEADER = 'idempotency-key';
+
+/** Stores the answer of an idempotent create inside the create's own transaction. */
+export type RecordAnswer<T> = (trx: Kysely<Database>, body: T) => Promise<void>;
+
+export interface Idempotency<T> {
+  /** The first answer to this key, when the request is a retry: send it as it is. */
+  replay?: { status: number; body: unknown };
+  /** Pass to the write: it records the answer in the write's transaction (absent without a key). */
+  record?: RecordAnswer<T>;
+  /** After a failed write: the answer a concurrent request with the same key committed, if any. */
+  winner(): Promise<{ status: number; body: unknown } | undefined>;
+}
+
+const hashOf = (request: FastifyRequest) =>
+  crypto
+    .createHash('sha256')
+    .update(
+      `${request.method} ${request.routeOptions.url ?? request.url}\n${JSON.stringify(request.body ?? null)}`,
+    )
+    .digest('hex');
+
+/**
+ * `Idempotency-Key` for create endpoints (IETF draft-ietf-httpapi-idempotency-key-header): a retry
+ * with the same key and the same request gets the first answer; the same key with another request
+ * is refused with 422. The answer is committed together with the write, so there is no window in
+ * which the write exists but its key does not: a retry after a crash either replays the answer or,
+ * if the write never committed, performs it once. Two concurrent requests with one key both run;
+ * the loser's insert of the key fails, its whole transaction rolls back, and it answers with the
+ * winner's result.
+ */
+export async function idempotencyFor<T>(
+  db: Db,
+  request: FastifyRequest,
+  userId: number,
+  status: number,
+): Promise<Idempotency<T>> {
+  // The route's `idempotentCreateHeadersSchema` has checked the key's form.
+  const key = request.headers[HEADER];
+  if (typeof key !== 'string') return { winner: async () => undefined };
+  const requestHash = hashOf(request);
+  const stored = async () => {
+    const row = await db.kysely
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'status', 'response'])
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .where('created_at', '>', new Date(Date.now() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000).toISOString())
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (row.request_hash !== requestHash) {
+      throw new ValidationFailure([
+        {
+          loc: ['headers', HEADER],
+          msg: 'was already used with a different request; use a new key for a new request',
+          type: 'idempotency_key_reused',
+        },
+      ]);
+    }
+    return { status: row.status, body: JSON.parse(row.response) as unknown };
+  };
+  const replay = await stored();
+  if (replay) return { replay, winner: async () => replay };
+  return {
+    record: async (trx, body) => {
+      const now = new Date().toISOString();
+      // A key older than the TTL may be taken again: drop the expired row first.
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', userId)
+        .where('key', '=', key)
+        .where('created_at', '<=', new Date(Date.now() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000).toISOString())
+        .execute();
+      await trx
+        .insertInto('idempotency_keys')
+        .values({
+          user_id: userId,
+          key,
+          request_hash: requestHash,
+          status,
+          response: JSON.stringify(body),
+          created_at: now,
+        })
+        .execute();
+    },
+    winner: () => stored().catch(() => undefined),
+  };
+}
+
+/** Deletes answers past their TTL; runs now and then, like the other sweeps. */
+export async function sweepIdempotencyKeys(db: Db) {
+  await db.kysely
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<=', new Date(Date.now() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000).toISOString())
+    .execute();
+}

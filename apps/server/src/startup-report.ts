@@ -1,0 +1,47 @@
+import type { Config } from './config.ts';
+
+/** What an operator needs to know about a starting instance, without any secret. */
+export interface StartupReport {
+  url: string;
+  database: string;
+  identityProvider: string;
+  model: string;
+  accessCode: string;
+  dataDir: string;
+}
+
+/** `postgres://user:secret@host:5432/db?x=y` as `PostgreSQL at host:5432/db` (no credentials). */
+function describeDatabase(database: Config['database']): string {
+  if (database.kind === 'sqlite')
+    return `SQLite at ${database.file} (one instance only; set DATABASE_URL to run several)`;
+  const url = new URL(database.url);
+  return `PostgreSQL at ${url.host}${url.pathname}`;
+}
+
+function describeModel(llm: Config['llm']): string {
+  if (llm.provider === 'offline') return 'the built-in offline model (no network, no key)';
+  const where = llm.baseUrl ? ` at ${llm.baseUrl}` : '';
+  return `${llm.provider} ${llm.model ?? '(default model)'}${where}`;
+}
+
+/**
+ * The facts the start-up log prints. `generatedCode` is the access code generated when
+ * BETA_ACCESS_CODES is empty (printed so the first person can get in).
+ */
+export function startupReport(config: Config, generatedCode: string | undefined): StartupReport {
+  const codes = config.accessCodes.length;
+  return {
+    url: config.publicUrl,
+    database: describeDatabase(config.database),
+    identityProvider: config.auth.disabled
+      ? 'none: DISABLE_AUTH makes every request the mock user'
+      : config.auth.builtInIssuer
+        ? `built in, at ${config.auth.issuer}`
+        : `external issuer ${config.auth.issuer}`,
+    model: describeModel(config.llm),
+    accessCode: generatedCode
+      ? `${generatedCode} (generated; stored sealed in the database, the same for every instance; set BETA_ACCESS_CODES to choose your own)`
+      : `${codes} code${codes === 1 ? '' : 's'} from BETA_ACCESS_CODES`,
+    dataDir: config.dataDir,
+  };
+}

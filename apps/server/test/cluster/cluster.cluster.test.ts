@@ -1,0 +1,183 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from './harness.ts';
+import { redeemCode, signUp, tokenRequest } from './http-browser.ts';
+
+/**
+ * Three built instances on one PostgreSQL behind HAProxy, driven over HTTP as an operator's users
+ * would: every request may land on a different instance, and the database and instances fail.
+ */
+let cluster: Cluster;
+let accessCode: string;
+
+beforeAll(async () => {
+  cluster = await startCluster({ instances: 3 });
+  // No BETA_ACCESS_CODES: each instance prints the code it uses; they must all use one.
+  const printed = cluster.instances.map((instance) =>
+    instance.logs.map((line) => /"Access code: ([A-Z0-9-]+)/.exec(line)?.[1]).find(Boolean),
+  );
+  accessCode = printed[0]!;
+  expect(accessCode).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
+  expect(printed).toEqual([accessCode, accessCode, accessCode]);
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+const api = (path: string, token: string, init: RequestInit & { pin?: string } = {}) =>
+  fetch(`${cluster.url}/backend/api/v1${path}`, {
+    ...init,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+      ...(init.pin ? { 'x-pin-backend': init.pin } : {}),
+      ...(init.headers as Record<string, string>),
+    },
+  });
+
+describe('three instances behind HAProxy', () => {
+  let token: string;
+
+  it('signs a new person in with the steps spread over the instances, and every instance accepts the token', async () => {
+    const { browser, code, verifier } = await signUp(cluster.url, { email: 'ada@example.com', accessCode });
+    const tokens = await redeemCode(cluster.url, code, verifier);
+    expect(tokens.status).toBe(200);
+    token = tokens.body.access_token!;
+    const backends = new Set(browser.hops.map((hop) => hop.backend));
+    expect(backends.size).toBe(3);
+    for (const pin of ['cadre1', 'cadre2', 'cadre3']) {
+      const res = await api('/users/check-user', token, { method: 'POST', pin });
+      expect(res.status, pin).toBe(200);
+    }
+  });
+
+  it('accepts the one generated access code on every instance', async () => {
+    for (const pin of ['cadre1', 'cadre2', 'cadre3']) {
+      const res = await fetch(`${cluster.url}/backend/api/v1/public/beta-user-signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pin-backend': pin },
+        body: JSON.stringify({ password: accessCode }),
+      });
+      expect(res.status, pin).toBe(200);
+    }
+  });
+
+  it('redeems one authorization code exactly once when all three instances receive it at once', async () => {
+    const { code, verifier } = await signUp(cluster.url, { email: 'racer@example.com', accessCode });
+    const answers = await Promise.all(
+      ['cadre1', 'cadre2', 'cadre3'].map((pin) => redeemCode(cluster.url, code, verifier, pin)),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+
+    // The same refresh token used on three instances at once: at most one wins, and the family dies.
+    const winner = answers.find((a) => a.status === 200)!;
+    const refreshes = await Promise.all(
+      ['cadre1', 'cadre2', 'cadre3'].map((pin) =>
+        tokenRequest(
+          cluster.url,
+          { grant_type: 'refresh_token', refresh_token: winner.body.refresh_token! },
+          pin,
+        ),
+      ),
+    );
+    const rotated = refreshes.filter((r) => r.status === 200);
+    expect(rotated.length).toBeLessThanOrEqual(1);
+    for (const r of rotated) {
+      const next = await tokenRequest(cluster.url, {
+        grant_type: 'refresh_token',
+        refresh_token: r.body.refresh_token!,
+      });
+      expect(next.status).toBe(400);
+    }
+  });
+
+  it('keeps every process up when PostgreSQL kills all of their connections, and the next requests succeed', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const killed = await cluster.query<{ n: number }>(
+        `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid() and application_name <> 'cluster-test'`,
+      );
+      expect(killed[0]!.n).toBeGreaterThan(0);
+      // A pooled connection that died idle may fail one request with 503; never a 500.
+      for (let i = 0; i < 6; i += 1) {
+        const res = await api('/agents/', token);
+        expect([200, 503]).toContain(res.status);
+      }
+      const after = await Promise.all(
+        ['cadre1', 'cadre2', 'cadre3'].map((pin) => api('/agents/', token, { pin })),
+      );
+      expect(after.map((r) => r.status)).toEqual([200, 200, 200]);
+    }
+    for (const instance of cluster.instances) expect(instance.process.exitCode).toBeNull();
+  });
+
+  it('answers 503 with Retry-After while PostgreSQL is stopped, stays live, and recovers without a restart', async () => {
+    await cluster.pg.halt();
+    try {
+      const started = Date.now();
+      const res = await api('/agents/', token);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ detail: 'Service temporarily unavailable', code: 'db_unavailable' });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      for (const instance of cluster.instances) {
+        const base = `http://127.0.0.1:${instance.port}/backend/api/v1/public/health`;
+        expect((await fetch(`${base}/live`)).status).toBe(200);
+        const ready = await fetch(`${base}/ready`);
+        expect(ready.status).toBe(503);
+        expect(await ready.json()).toEqual({ status: 'not_ready', reason: 'database_unavailable' });
+      }
+    } finally {
+      await cluster.pg.resume();
+    }
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await api('/agents/', token)).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+    for (const instance of cluster.instances) expect(instance.process.exitCode).toBeNull();
+  });
+
+  it('retries a create with its Idempotency-Key on another instance without creating it twice', async () => {
+    const key = crypto.randomUUID();
+    const body = JSON.stringify({ name: 'Idempotent', description: 'Created once', tool_ids: [] });
+    const first = await api('/agents/', token, {
+      method: 'POST',
+      body,
+      pin: 'cadre1',
+      headers: { 'idempotency-key': key },
+    });
+    const retry = await api('/agents/', token, {
+      method: 'POST',
+      body,
+      pin: 'cadre2',
+      headers: { 'idempotency-key': key },
+    });
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(await retry.json()).toEqual(await first.json());
+    const rows = await cluster.query<{ n: number }>(
+      `select count(*)::int as n from agents where name = 'Idempotent'`,
+    );
+    expect(rows[0]!.n).toBe(1);
+  });
+});
+
+describe('configuration that would split the cluster', () => {
+  it('refuses to start on PostgreSQL without SECRETS_KEY, naming the setting and how to make one', async () => {
+    const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+      cwd: new URL('../../../../', import.meta.url),
+      env: { ...process.env, ...cluster.env, SECRETS_KEY: '', PORT: '0', DATA_DIR: '/tmp/cadre-no-key' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('SECRETS_KEY: must be set when DATABASE_URL is set');
+    expect(output).toContain('openssl rand -hex 32');
+  });
+});

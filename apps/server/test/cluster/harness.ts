@@ -1,0 +1,223 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+
+/**
+ * Several built Cadre servers (`apps/server/dist/main.js`, as production runs them) on one
+ * throwaway PostgreSQL, behind a real HAProxy from Debian configured from `deploy/haproxy.cfg`,
+ * with a fake OpenAI-compatible model. Requests go round-robin through the proxy; the header
+ * `x-pin-backend: cadreN` pins one request to one instance, and every response says which
+ * instance answered in `x-backend`.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const MAIN = path.join(root, 'apps/server/dist/main.js');
+
+export interface Instance {
+  name: string;
+  port: number;
+  /** Every line the process wrote (JSON logs). */
+  logs: string[];
+  /** Resolves with the exit code once the process ended. */
+  exited: Promise<number | null>;
+  process: ChildProcess;
+  /** Sends a signal (SIGTERM for a deploy, SIGKILL for a crash). */
+  signal(signal: NodeJS.Signals): void;
+}
+
+export interface Cluster {
+  /** The proxy's URL: what a browser or client would use. */
+  url: string;
+  pg: PostgresCluster;
+  databaseUrl: string;
+  model: FakeOpenAi;
+  instances: Instance[];
+  /** The environment every instance shares. */
+  env: Record<string, string>;
+  /** Starts (or restarts) instance `index` with the shared settings plus `env`. */
+  startInstance(index: number, env?: Record<string, string>): Promise<Instance>;
+  /** Waits until the instance answers ready on its own port. */
+  waitReady(instance: Instance, timeoutMs?: number): Promise<void>;
+  /** Runs SQL against the cluster's database from outside Cadre. */
+  query<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function findHaproxy(): string {
+  for (const candidate of ['/usr/sbin/haproxy', '/usr/bin/haproxy'])
+    if (fs.existsSync(candidate)) return candidate;
+  throw new Error(
+    "HAProxy was not found: install the Debian package 'haproxy' (the cluster tests run behind it).",
+  );
+}
+
+/** `deploy/haproxy.cfg` with this run's listen address and instances, plus pinning for the tests. */
+export function haproxyConfig(listenPort: number, servers: { name: string; port: number }[]): string {
+  const documented = fs.readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8');
+  const serverLines = servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`).join('\n');
+  const testOnly = [
+    '  # Test only: pin a request with x-pin-backend, and say who answered.',
+    ...servers.map((s) => `  use-server ${s.name} if { req.hdr(x-pin-backend) -m str ${s.name} }`),
+    '  http-response set-header x-backend %[srv_name]',
+  ].join('\n');
+  const config = documented
+    .replace(/^ {2}bind .*$/m, `  bind 127.0.0.1:${listenPort}`)
+    .replace(/ {2}# servers:begin[\s\S]*# servers:end/, `${testOnly}\n${serverLines}`);
+  if (!config.includes(`127.0.0.1:${listenPort}`) || !config.includes(servers[0]!.name))
+    throw new Error(
+      'deploy/haproxy.cfg no longer has the bind line or the servers markers the test fills in',
+    );
+  return config;
+}
+
+export async function startCluster(
+  options: { instances?: number; env?: Record<string, string> } = {},
+): Promise<Cluster> {
+  if (!fs.existsSync(MAIN))
+    throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm run test:cluster does).`);
+  const haproxyBin = findHaproxy();
+  const count = options.instances ?? 3;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-cluster-'));
+  const pgCluster = await startPostgresCluster();
+  const dbName = `cadre_cluster_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgCluster.url });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const databaseUrl = pgCluster.url.replace(/\/postgres$/, `/${dbName}`);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'cluster-test' });
+  // Our own connections die when the tests stop PostgreSQL; that must not fail the test process.
+  pool.on('error', () => {});
+  const model = await startFakeOpenAi();
+  const proxyPort = await freePort();
+  const url = `http://127.0.0.1:${proxyPort}`;
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    PUBLIC_URL: url,
+    TRUST_PROXY: 'true',
+    DATABASE_URL: databaseUrl,
+    SECRETS_KEY: crypto.randomBytes(32).toString('hex'),
+    LLM_PROVIDER: 'openai-compatible',
+    LLM_MODEL: 'fake-model',
+    LLM_BASE_URL: model.url,
+    EGRESS_ALLOW_PRIVATE: '127.0.0.1',
+    CHAT_TURNS_PER_MINUTE: '1000',
+    SHUTDOWN_TIMEOUT_MS: '3000',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  };
+
+  const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+  const instances: Instance[] = [];
+
+  async function startInstance(index: number, extra: Record<string, string> = {}): Promise<Instance> {
+    const name = `cadre${index + 1}`;
+    const port = ports[index]!;
+    const dataDir = path.join(work, name);
+    fs.mkdirSync(dataDir, { recursive: true });
+    const child = spawn(process.execPath, [MAIN], {
+      cwd: root,
+      env: { ...process.env, ...env, ...extra, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const logs: string[] = [];
+    const collect = (data: Buffer) => logs.push(...data.toString().split('\n').filter(Boolean));
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const instance: Instance = { name, port, logs, exited, process: child, signal: (s) => child.kill(s) };
+    instances[index] = instance;
+    return instance;
+  }
+
+  async function waitReady(instance: Instance, timeoutMs = 20_000) {
+    const deadline = Date.now() + timeoutMs;
+    let exitCode: number | null | undefined;
+    void instance.exited.then((code) => (exitCode = code));
+    while (Date.now() < deadline) {
+      if (exitCode !== undefined)
+        throw new Error(
+          `${instance.name} exited with ${exitCode} while starting:\n${instance.logs.join('\n')}`,
+        );
+      try {
+        const res = await fetch(`http://127.0.0.1:${instance.port}/backend/api/v1/public/health/ready`);
+        if (res.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${instance.name} was not ready within ${timeoutMs} ms:\n${instance.logs.join('\n')}`);
+  }
+
+  // The first instance migrates; the others start together once it is up, as a rolling deploy would.
+  await waitReady(await startInstance(0));
+  await Promise.all(ports.slice(1).map(async (_, i) => waitReady(await startInstance(i + 1))));
+
+  const configFile = path.join(work, 'haproxy.cfg');
+  fs.writeFileSync(
+    configFile,
+    haproxyConfig(
+      proxyPort,
+      instances.map(({ name, port }) => ({ name, port })),
+    ),
+  );
+  const haproxy = spawn(haproxyBin, ['-f', configFile, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const haproxyLogs: string[] = [];
+  haproxy.stderr!.on('data', (d: Buffer) => haproxyLogs.push(d.toString()));
+  const proxyDeadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/backend/api/v1/public/health/live`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > proxyDeadline) throw new Error(`HAProxy did not start:\n${haproxyLogs.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    url,
+    pg: pgCluster,
+    databaseUrl,
+    model,
+    instances,
+    env,
+    startInstance,
+    waitReady,
+    async query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+      return (await pool.query<T>(text, values)).rows;
+    },
+    async stop() {
+      haproxy.kill('SIGKILL');
+      for (const instance of instances) {
+        if (instance && instance.process.exitCode === null && instance.process.signalCode === null)
+          instance.signal('SIGKILL');
+      }
+      await Promise.all(instances.map((i) => i?.exited));
+      await pool.end().catch(() => {});
+      await model.close();
+      await pgCluster.stop();
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
