@@ -32,7 +32,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'chat' | 'demos'> = {},
+  extra: Pick<AppOptions, 'chat' | 'demos' | 'identity'> = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-test-'));
   const kind = testDatabaseKind();
