@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { ACCESS_TOKEN_ALGORITHMS } from '../src/http/auth.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 import {
   authorize,
@@ -48,7 +49,7 @@ async function verifyAccessToken(token: string, keySet: JSONWebKeySet) {
   return jwtVerify(token, createLocalJWKSet(keySet), {
     issuer: t.config.auth.issuer,
     audience: t.config.auth.audience,
-    algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+    algorithms: ACCESS_TOKEN_ALGORITHMS,
   });
 }
 
