@@ -10,36 +10,17 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { seedBenchAgent, seedBenchUser } from './seed.ts';
 
 const config = loadConfig(process.env);
 const db = openDatabase(config.database);
 await migrateToLatest(db);
-const now = new Date().toISOString();
-const { id: userId } = await db.kysely
-  .insertInto('users')
-  .values({
-    issuer: process.env.OIDC_ISSUER!,
-    subject: 'bench-user',
-    email: 'bench@example.com',
-    name: 'Bench',
-    picture: null,
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const { id: agentId } = await db.kysely
-  .insertInto('agents')
-  .values({
-    user_id: userId,
-    name: 'Bench agent',
-    description: 'Answers quickly.',
-    guidelines: 'Be brief.',
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
+const userId = await seedBenchUser(db, process.env.OIDC_ISSUER!);
+const agentId = await seedBenchAgent(db, userId, {
+  name: 'Bench agent',
+  description: 'Answers quickly.',
+  guidelines: 'Be brief.',
+});
 const noWeb = path.join(config.dataDir, 'no-web');
 fs.mkdirSync(noWeb, { recursive: true });
 const app = await buildApp({ config, db, webDistDir: noWeb });

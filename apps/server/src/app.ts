@@ -12,7 +12,7 @@ import { loggerOptions } from './http/logging.ts';
 import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { createIdentity, identityRoutes } from './modules/identity/index.ts';
+import { createIdentity, identityRoutes, type IdentityOptions } from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/index.ts';
@@ -56,6 +56,8 @@ export interface AppOptions {
   demos?: DemoModuleOptions;
   /** The process's shutdown state; `main.ts` passes the one it drains on SIGTERM. */
   lifecycle?: Lifecycle;
+  /** The built-in identity provider's clock and wait; see modules/identity/service.ts. */
+  identity?: IdentityOptions;
   /**
    * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
    * through its discovery document); the built-in identity provider passes its own keys.
@@ -101,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const toolExecutor = createToolsExecutor(tools, db);
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
-  const identity = config.auth.builtInIssuer ? await createIdentity(deps) : undefined;
+  const identity = config.auth.builtInIssuer ? await createIdentity(deps, options.identity) : undefined;
   if (identity) await app.register(identityRoutes, { ...deps, identity });
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.

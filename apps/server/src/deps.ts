@@ -62,6 +62,29 @@ export interface UserDirectory {
   resolve(identity: UserIdentity): Promise<AuthUser>;
   /** Extension point for other modules; see {@link BeforeUserDelete}. */
   readonly beforeUserDelete: BeforeUserDelete[];
+  /**
+   * Creates the user of an identity no token names yet (a demo visitor) inside the caller's
+   * transaction, so the user and what the caller creates for it commit together. Returns the id.
+   */
+  create(identity: UserIdentity, trx: Kysely<Database>): Promise<number>;
+  /**
+   * Deletes those of `ids` whose issuer is `issuer` (a module can only remove the users it made),
+   * with every row they own. Returns how many went.
+   */
+  deleteIssuedBy(issuer: string, ids: number[]): Promise<number>;
+}
+
+/** A tool attached to an agent, with the service it comes from. */
+export interface AttachedTool {
+  actionId: number;
+  /** The action's provider slug (unique per service). */
+  name: string;
+  displayName: string;
+  description: string;
+  /** JSON Schema of the arguments (an empty object schema when the stored one is unreadable). */
+  inputSchema: Record<string, unknown>;
+  effect: 'read' | 'write' | 'send';
+  service: { provider: string; key: string; ownerUserId: number | null; enabled: boolean };
 }
 
 /** The agents module as the rest of the server sees it: ownership checks for what names an agent. */
@@ -70,6 +93,19 @@ export interface AgentDirectory {
   exists(userId: number, agentId: number): Promise<boolean>;
   /** The ids of the user's agents that have a tool of the service attached. */
   withServiceTools(userId: number, serviceId: number): Promise<number[]>;
+  /** The tools attached to the user's agent, in the agent's order (none for another user's agent). */
+  listTools(userId: number, agentId: number): Promise<AttachedTool[]>;
+  /**
+   * Creates an agent with these actions attached in order, inside the caller's transaction. For
+   * agents the server sets up (a demo's), not a user's request: the caller vouches for the action
+   * ids, and nothing is audited. Returns the id.
+   */
+  provision(
+    userId: number,
+    agent: { name: string; description: string; guidelines: string | null },
+    actionIds: number[],
+    trx: Kysely<Database>,
+  ): Promise<number>;
 }
 
 /** The process's shutdown state as modules see it (`http/lifecycle.ts` implements it). */

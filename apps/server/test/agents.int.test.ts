@@ -1,4 +1,4 @@
-import { agentListSchema } from '@cadre/contract';
+import { AGENT_LIMITS, agentListSchema } from '@cadre/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedService, tableCounts } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
@@ -363,16 +363,24 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       ['missing name', { description: 'd' }, ['body', 'name']],
       ['blank description', { name: 'n', description: '\n\t ' }, ['body', 'description']],
       ['missing description', { name: 'n' }, ['body', 'description']],
-      ['name too long', { name: 'x'.repeat(101), description: 'd' }, ['body', 'name']],
-      ['description too long', { name: 'n', description: 'x'.repeat(2001) }, ['body', 'description']],
+      ['name too long', { name: 'x'.repeat(AGENT_LIMITS.name + 1), description: 'd' }, ['body', 'name']],
+      [
+        'description too long',
+        { name: 'n', description: 'x'.repeat(AGENT_LIMITS.description + 1) },
+        ['body', 'description'],
+      ],
       [
         'guidelines too long',
-        { name: 'n', description: 'd', guidelines: 'x'.repeat(20_001) },
+        { name: 'n', description: 'd', guidelines: 'x'.repeat(AGENT_LIMITS.guidelines + 1) },
         ['body', 'guidelines'],
       ],
       [
         'too many tools',
-        { name: 'n', description: 'd', tool_ids: Array.from({ length: 201 }, (_, i) => i + 1) },
+        {
+          name: 'n',
+          description: 'd',
+          tool_ids: Array.from({ length: AGENT_LIMITS.toolIds + 1 }, (_, i) => i + 1),
+        },
         ['body', 'tool_ids'],
       ],
       ['tool id not a number', { name: 'n', description: 'd', tool_ids: ['1'] }, ['body', 'tool_ids', 0]],

@@ -1,7 +1,7 @@
 import { base64url, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { PUBLIC_ROUTES, registerAuth } from '../src/http/auth.ts';
+import { MOCK_USER_IDENTITY, PUBLIC_ROUTES, registerAuth } from '../src/http/auth.ts';
 import type { UsersService } from '../src/modules/users/service.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -238,11 +238,12 @@ describe(`DISABLE_AUTH on ${testDatabaseKind()}`, () => {
     t = await createTestApp({ DISABLE_AUTH: 'true' });
     const me = await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user' });
     expect(me.statusCode).toBe(200);
+    // docs/security.md names the mock user's issuer and subject; its profile is the code's choice.
     expect(me.json()).toMatchObject({
       issuer: 'urn:cadre:mock',
       subject: 'mock-user',
-      name: 'Mock User',
-      email: 'mock@cadre.local',
+      name: MOCK_USER_IDENTITY.name,
+      email: MOCK_USER_IDENTITY.email,
     });
     const res = await t.app.inject({ method: 'GET', url: AGENTS, headers: bearer('anything') });
     expect(res.statusCode).toBe(200);

@@ -1,4 +1,6 @@
+import { CHAT_SESSION_COOKIE } from '@cadre/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SESSION_COOKIE } from '../src/modules/demos/routes.ts';
 import { ORIGIN, uiChunks } from './support/chat-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -46,9 +48,9 @@ async function login(t: TestApp, password: string, username = 'anonymous-user', 
 async function session(t: TestApp, demo: string, ip?: string) {
   const res = await login(t, demo, 'anonymous-user', ip);
   expect(res.statusCode).toBe(200);
-  const cookie = res.cookies.find((c) => c.name === 'cadre_demo_session')!;
+  const cookie = res.cookies.find((c) => c.name === DEMO_SESSION_COOKIE)!;
   return {
-    cookie: `cadre_demo_session=${cookie.value}`,
+    cookie: `${DEMO_SESSION_COOKIE}=${cookie.value}`,
     origin: ORIGIN,
     'x-requested-with': 'cadre-chat',
   };
@@ -84,13 +86,13 @@ describe('demos', () => {
       const res = await login(t, demo);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ success: true });
-      const cookie = res.cookies.find((c) => c.name === 'cadre_demo_session')!;
+      const cookie = res.cookies.find((c) => c.name === DEMO_SESSION_COOKIE)!;
       expect(cookie).toMatchObject({ path: '/demos', httpOnly: true, sameSite: 'Lax' });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       const info = await t.app.inject({
         method: 'GET',
         url: '/demos/session',
-        headers: { cookie: `cadre_demo_session=${cookie.value}` },
+        headers: { cookie: `${DEMO_SESSION_COOKIE}=${cookie.value}` },
       });
       expect(info.statusCode).toBe(200);
       const body = info.json();
@@ -101,7 +103,7 @@ describe('demos', () => {
         .select(['issuer'])
         .where('id', '=', body.user.id)
         .executeTakeFirstOrThrow();
-      expect(user.issuer).toBe('urn:cadre:demo');
+      expect(user.issuer).toBe('urn:cadre:demo'); // docs/architecture.md, Demos
     },
   );
 
@@ -147,7 +149,7 @@ describe('demos', () => {
     const info = (await t.app.inject({ method: 'GET', url: '/demos/session', headers })).json();
     const out = await t.app.inject({ method: 'POST', url: '/demos/logout', headers });
     expect(out.statusCode).toBe(200);
-    expect(out.cookies.find((c) => c.name === 'cadre_demo_session')?.value).toBe('');
+    expect(out.cookies.find((c) => c.name === DEMO_SESSION_COOKIE)?.value).toBe('');
     expect(
       await t.db.kysely.selectFrom('users').select('id').where('id', '=', info.user.id).executeTakeFirst(),
     ).toBeUndefined();
@@ -167,7 +169,7 @@ describe('demos', () => {
       const res = await t.app.inject({
         method: 'GET',
         url,
-        headers: { cookie: `cadre_chat_session=${value}` },
+        headers: { cookie: `${CHAT_SESSION_COOKIE}=${value}` },
       });
       expect(res.statusCode).toBe(401);
       const same = await t.app.inject({ method: 'GET', url, headers });
@@ -176,7 +178,7 @@ describe('demos', () => {
     const chainlitTurn = await t.app.inject({
       method: 'POST',
       url: '/chainlit/chat',
-      headers: { ...headers, cookie: `cadre_chat_session=${value}` },
+      headers: { ...headers, cookie: `${CHAT_SESSION_COOKIE}=${value}` },
       payload: { text: 'Search startups in fintech' },
     });
     expect(chainlitTurn.statusCode).toBe(401);

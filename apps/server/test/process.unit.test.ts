@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
@@ -25,17 +25,19 @@ describe('server process', () => {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // A failed run leaves no server behind.
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
     let output = '';
     child.stderr.on('data', (d) => (output += d));
+    // The test's own timeout is the start deadline; a server that dies on start fails at once.
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+      child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
       child.stdout.on('data', (d: Buffer) => {
         output += d;
         const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
+        if (match) resolve(match[1]!);
       });
     });
     const health = await fetch(`${url}/backend/api/v1/public/health/healthcheck`);

@@ -1,3 +1,4 @@
+import { AGENT_LIMITS } from '@cadre/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedService, tableCounts } from './support/seed.ts';
@@ -74,7 +75,7 @@ describe(`random input on ${testDatabaseKind()}`, () => {
             guidelines: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(null), fc.object()),
             tool_ids: fc.oneof(
               fc.array(fc.oneof(fc.integer(), fc.double(), fc.string()), { maxLength: 5 }),
-              fc.constant(Array.from({ length: 201 }, (_, i) => i + 1)),
+              fc.constant(Array.from({ length: AGENT_LIMITS.toolIds + 1 }, (_, i) => i + 1)),
             ),
             id: fc.integer(),
             user_id: fc.integer(),

@@ -1,30 +1,546 @@
+import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE } from '@cadre/contract';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SESSION_COOKIE } from '../src/modules/demos/routes.ts';
+import { ORIGIN, seedAction, uiChunks } from './support/chat-fixtures.ts';
+import { appRoutes } from './support/routes.ts';
 import { seedService } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
-/** B1–B3 (docs/security.md): Bob's token on Alice's ids, Bob's lists, and mass assignment. */
+/**
+ * B1–B3 (docs/security.md): Bob's credentials on Alice's objects, on every route of the app and
+ * every verb; Bob's lists; mass assignment. The route list is read from the running app, and a
+ * route without a row in ROWS fails, so a new route cannot slip in untested.
+ */
+
+/** What Bob's request on a route looks like, and what it must answer. */
+interface Row {
+  /** Bob's credential: his API token, his /chainlit or /demos session cookie, or a throwaway user's token. */
+  as: 'bob' | 'bob-chat' | 'bob-demo' | 'eve';
+  /** The URL, with Alice's ids where the route takes one. */
+  url: string;
+  /** Each body is sent in turn; without any, one request with no body. */
+  bodies?: unknown[];
+  headers?: Record<string, string>;
+  /**
+   * The status it must answer; `file` for the chat frame's pages and files, which answer according
+   * to whether apps/chat has been built (tests run before and after a build).
+   */
+  status: number | 'file';
+  /** The exact JSON answer, where it is fixed. */
+  json?: unknown;
+  /**
+   * Why the route names no object another user owns (it acts on the caller, is public, or serves a
+   * file). Such a request may change Bob's own rows, so only Alice's rows are compared for it.
+   */
+  noOwnedId?: string;
+}
+
+/** Alice's objects (and Bob's own sessions) that the rows point at. */
+interface Objects {
+  agent: number;
+  tool: number;
+  service: number;
+  thread: string;
+  approval: string;
+  demoThread: string;
+  demoApproval: string;
+  newChatSession(): Promise<string>;
+  newDemoSession(): Promise<string>;
+}
+
+const API = '/backend/api/v1';
+const agentGone = { detail: 'Agent not found' };
+const BOUNDARY = '----cadre-two-user';
+const demoLoginForm = (demo: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="username"\r\n\r\nanonymous-user\r\n` +
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${demo}\r\n--${BOUNDARY}--\r\n`;
+const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, origin: ORIGIN };
+
+/** One row per route and method (HEAD is checked with its GET). */
+const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
+  // ---- /backend: Bob's access token
+  'GET /backend/api/v1/public/health/healthcheck': () => ({
+    as: 'bob',
+    url: `${API}/public/health/healthcheck`,
+    status: 200,
+    noOwnedId: 'public health check',
+  }),
+  'GET /backend/api/v1/public/health/live': () => ({
+    as: 'bob',
+    url: `${API}/public/health/live`,
+    status: 200,
+    noOwnedId: 'public liveness probe',
+  }),
+  'GET /backend/api/v1/public/health/ready': () => ({
+    as: 'bob',
+    url: `${API}/public/health/ready`,
+    status: 200,
+    noOwnedId: 'public readiness probe',
+  }),
+  'POST /backend/api/v1/public/beta-user-signin': () => ({
+    as: 'bob',
+    url: `${API}/public/beta-user-signin`,
+    bodies: [{ password: 'not-the-code' }],
+    status: 401,
+    noOwnedId: 'public access-code gate; the code is shared, not owned',
+  }),
+  'POST /backend/api/v1/users/check-user': () => ({
+    as: 'bob',
+    url: `${API}/users/check-user`,
+    status: 200,
+    noOwnedId: 'acts on the caller named by the token',
+  }),
+  'GET /backend/api/v1/users/me/export': () => ({
+    as: 'bob',
+    url: `${API}/users/me/export`,
+    status: 200,
+    noOwnedId: "the caller's own data (B1 below checks that none of Alice's is in it)",
+  }),
+  'DELETE /backend/api/v1/users/me': () => ({
+    as: 'eve',
+    url: `${API}/users/me`,
+    status: 204,
+    noOwnedId: 'deletes the caller (a throwaway user here, so Bob stays for the other rows)',
+  }),
+  'GET /backend/api/v1/agents/': () => ({
+    as: 'bob',
+    url: `${API}/agents/`,
+    status: 200,
+    noOwnedId: "lists the caller's agents (B1 below checks Bob's list)",
+  }),
+  'POST /backend/api/v1/agents/': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/`,
+    // B2: Alice's ids inside Bob's body: her own service's tool, her agent as a copy source.
+    bodies: [
+      { name: 'b', description: 'b', tool_ids: [alice.tool] },
+      { name: 'b', description: 'b', duplicated_from: alice.agent },
+    ],
+    status: 422,
+  }),
+  'GET /backend/api/v1/agents/:agent_id/agent': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/agent`,
+    status: 404,
+    json: agentGone,
+  }),
+  'PATCH /backend/api/v1/agents/:agent_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}`,
+    bodies: [{ name: 'pwned', description: 'x', guidelines: null, tool_ids: [] }, {}],
+    status: 404,
+    json: agentGone,
+  }),
+  'DELETE /backend/api/v1/agents/:agent_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}`,
+    status: 404,
+    json: agentGone,
+  }),
+  'POST /backend/api/v1/agents/:agent_id/triggers/:trigger_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/triggers/t1`,
+    bodies: [{ run: 'now' }],
+    status: 404,
+    json: agentGone,
+  }),
+  'POST /backend/api/v1/auth/chainlit-copilot-login': (alice) => ({
+    as: 'bob',
+    url: `${API}/auth/chainlit-copilot-login`,
+    bodies: [{ agent_id: alice.agent }],
+    status: 404,
+    json: agentGone,
+  }),
+  'GET /backend/api/v1/services/': () => ({
+    as: 'bob',
+    url: `${API}/services/`,
+    status: 200,
+    noOwnedId: "lists the catalog and the caller's own servers (Alice's is checked absent)",
+  }),
+  'GET /backend/api/v1/services/active': () => ({
+    as: 'bob',
+    url: `${API}/services/active`,
+    status: 200,
+    noOwnedId: "lists the caller's connections",
+  }),
+  'POST /backend/api/v1/services/custom_mcp': () => ({
+    as: 'bob',
+    url: `${API}/services/custom_mcp`,
+    bodies: [{}],
+    status: 422,
+    noOwnedId: 'adds a server owned by the caller; the body names no existing row',
+  }),
+  'DELETE /backend/api/v1/services/:service_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/services/${alice.service}`,
+    status: 404,
+  }),
+  'GET /backend/api/v1/services/:service_id/actions': (alice) => ({
+    as: 'bob',
+    url: `${API}/services/${alice.service}/actions`,
+    status: 404,
+  }),
+  'POST /backend/api/v1/services/:service_id/register_auth_service': (alice) => ({
+    as: 'bob',
+    url: `${API}/services/${alice.service}/register_auth_service`,
+    status: 404,
+  }),
+  'POST /backend/api/v1/services/:service_id/register_api_service': (alice) => ({
+    as: 'bob',
+    url: `${API}/services/${alice.service}/register_api_service`,
+    bodies: [{ api_key: 'bobs-key' }],
+    status: 404,
+  }),
+  'POST /backend/api/v1/services/:service_id/register_noauth_service': (alice) => ({
+    as: 'bob',
+    url: `${API}/services/${alice.service}/register_noauth_service`,
+    status: 404,
+  }),
+  'DELETE /backend/api/v1/services/:service_id/disconnect_composio_service': (alice) => ({
+    as: 'bob',
+    url: `${API}/services/${alice.service}/disconnect_composio_service`,
+    status: 404,
+  }),
+  'GET /backend/api/v1/public/oauth2/callback/': () => ({
+    as: 'bob',
+    url: `${API}/public/oauth2/callback/?state=${'x'.repeat(43)}&code=abc`,
+    status: 302,
+    noOwnedId: 'public provider redirect; its single-use state, not the caller, names the user',
+  }),
+  'GET /backend/api/v1/public/:service_id/composio_auth_redirect/': (alice) => ({
+    as: 'bob',
+    url: `${API}/public/${alice.service}/composio_auth_redirect/`,
+    status: 302,
+    noOwnedId: 'public provider redirect; it finishes only a flow its state started',
+  }),
+  'POST /backend/api/v1/public/composio-webhook': () => ({
+    as: 'bob',
+    url: `${API}/public/composio-webhook`,
+    bodies: [{ type: 'x' }],
+    status: 503,
+    noOwnedId: "Composio's signed calls; they name provider accounts, never a Cadre user",
+  }),
+  'GET /backend/openapi.json': () => ({
+    as: 'bob',
+    url: '/backend/openapi.json',
+    status: 200,
+    noOwnedId: 'public API description',
+  }),
+
+  // ---- /chainlit: Bob's chat session cookie
+  'GET /chainlit': () => ({
+    as: 'bob-chat',
+    url: '/chainlit',
+    status: 'file',
+    noOwnedId: 'the chat frame page',
+  }),
+  'GET /chainlit/': () => ({
+    as: 'bob-chat',
+    url: '/chainlit/',
+    status: 'file',
+    noOwnedId: 'the chat frame page',
+  }),
+  'GET /chainlit/assets/:file': () => ({
+    as: 'bob-chat',
+    url: '/chainlit/assets/none.js',
+    status: 'file',
+    noOwnedId: "the chat frame's static files",
+  }),
+  'GET /chainlit/copilot/index.js': () => ({
+    as: 'bob-chat',
+    url: '/chainlit/copilot/index.js',
+    status: 'file',
+    noOwnedId: 'the copilot widget bundle',
+  }),
+  'GET /chainlit/*': () => ({
+    as: 'bob-chat',
+    url: '/chainlit/no/such/page',
+    status: 'file',
+    noOwnedId: "the chat frame's static files",
+  }),
+  'POST /chainlit/auth/header': (alice) => ({
+    as: 'bob',
+    url: '/chainlit/auth/header',
+    // Alice's agent in X-Agent-Id: refused like a bad token, and no session is stored.
+    headers: { 'x-agent-id': String(alice.agent) },
+    status: 401,
+    json: { detail: 'credentialssignin' },
+  }),
+  'POST /chainlit/logout': async (alice) => ({
+    as: 'bob-chat',
+    url: '/chainlit/logout',
+    headers: { cookie: `${CHAT_SESSION_COOKIE}=${await alice.newChatSession()}` },
+    status: 200,
+    noOwnedId: "ends the session of the caller's own cookie (a fresh one here)",
+  }),
+  'GET /chainlit/session': () => ({
+    as: 'bob-chat',
+    url: '/chainlit/session',
+    status: 200,
+    noOwnedId: "the caller's own session",
+  }),
+  'GET /chainlit/threads': () => ({
+    as: 'bob-chat',
+    url: '/chainlit/threads',
+    status: 200,
+    noOwnedId: "lists the caller's threads",
+  }),
+  'POST /chainlit/threads': () => ({
+    as: 'bob-chat',
+    url: '/chainlit/threads',
+    bodies: [{ name: 'mine' }],
+    status: 201,
+    noOwnedId: "creates a thread in the caller's own session",
+  }),
+  'PATCH /chainlit/threads/:threadId': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/threads/${alice.thread}`,
+    bodies: [{ name: 'pwned' }],
+    status: 404,
+  }),
+  'DELETE /chainlit/threads/:threadId': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/threads/${alice.thread}`,
+    status: 404,
+  }),
+  'GET /chainlit/threads/:threadId/messages': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/threads/${alice.thread}/messages`,
+    status: 404,
+  }),
+  'POST /chainlit/threads/:threadId/stop': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/threads/${alice.thread}/stop`,
+    bodies: [{}],
+    status: 404,
+  }),
+  'POST /chainlit/chat': (alice) => ({
+    as: 'bob-chat',
+    url: '/chainlit/chat',
+    bodies: [{ threadId: alice.thread, text: 'Post a memo' }],
+    status: 404,
+  }),
+  'POST /chainlit/approvals/:approvalId/approve': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/approvals/${alice.approval}/approve`,
+    bodies: [{}],
+    status: 404,
+  }),
+  'POST /chainlit/approvals/:approvalId/deny': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/approvals/${alice.approval}/deny`,
+    bodies: [{}],
+    status: 404,
+  }),
+  'POST /chainlit/fn-results/:callId': () => ({
+    as: 'bob-chat',
+    url: `/chainlit/fn-results/${crypto.randomUUID()}`,
+    bodies: [{ result: 'forged' }],
+    status: 404,
+    noOwnedId:
+      "call ids live only while their own copilot run waits; chat-host-functions.int.test.ts sends another user's",
+  }),
+
+  // ---- /demos: Bob's demo session cookie (Alice has a demo session of her own)
+  'GET /demos': () => ({ as: 'bob-demo', url: '/demos', status: 'file', noOwnedId: 'the demo chat page' }),
+  'GET /demos/': () => ({
+    as: 'bob-demo',
+    url: '/demos/',
+    status: 'file',
+    noOwnedId: 'the demo chat page',
+  }),
+  'GET /demos/assets/:file': () => ({
+    as: 'bob-demo',
+    url: '/demos/assets/none.js',
+    status: 'file',
+    noOwnedId: "the chat frame's static files",
+  }),
+  'POST /demos/login': () => ({
+    as: 'bob-demo',
+    url: '/demos/login',
+    headers: multipartHeaders,
+    bodies: [demoLoginForm('vcdemo')],
+    status: 200,
+    noOwnedId: 'starts a new visitor of its own',
+  }),
+  'POST /demos/logout': async (alice) => ({
+    as: 'bob-demo',
+    url: '/demos/logout',
+    headers: { cookie: `${DEMO_SESSION_COOKIE}=${await alice.newDemoSession()}` },
+    status: 200,
+    noOwnedId: "ends the visitor of the caller's own cookie (a fresh one here)",
+  }),
+  'GET /demos/session': () => ({
+    as: 'bob-demo',
+    url: '/demos/session',
+    status: 200,
+    noOwnedId: "the caller's own demo session",
+  }),
+  'GET /demos/threads': () => ({
+    as: 'bob-demo',
+    url: '/demos/threads',
+    status: 200,
+    noOwnedId: "lists the caller's demo threads",
+  }),
+  'POST /demos/threads': () => ({
+    as: 'bob-demo',
+    url: '/demos/threads',
+    bodies: [{ name: 'mine' }],
+    status: 201,
+    noOwnedId: "creates a thread in the caller's own demo",
+  }),
+  'PATCH /demos/threads/:threadId': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/threads/${alice.demoThread}`,
+    bodies: [{ name: 'pwned' }],
+    status: 404,
+  }),
+  'DELETE /demos/threads/:threadId': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/threads/${alice.demoThread}`,
+    status: 404,
+  }),
+  'GET /demos/threads/:threadId/messages': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/threads/${alice.demoThread}/messages`,
+    status: 404,
+  }),
+  'POST /demos/threads/:threadId/stop': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/threads/${alice.demoThread}/stop`,
+    bodies: [{}],
+    status: 404,
+  }),
+  'POST /demos/chat': (alice) => ({
+    as: 'bob-demo',
+    url: '/demos/chat',
+    bodies: [{ threadId: alice.demoThread, text: 'Search startups in fintech' }],
+    status: 404,
+  }),
+  'POST /demos/approvals/:approvalId/approve': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/approvals/${alice.demoApproval}/approve`,
+    bodies: [{}],
+    status: 404,
+  }),
+  'POST /demos/approvals/:approvalId/deny': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/approvals/${alice.demoApproval}/deny`,
+    bodies: [{}],
+    status: 404,
+  }),
+
+  // ---- the web app
+  'GET /runtime-config.json': () => ({
+    as: 'bob',
+    url: '/runtime-config.json',
+    status: 200,
+    noOwnedId: "the web app's public settings",
+  }),
+};
+
+/** Tables of rows a user owns, with how a row names its owner. */
+const OWNED_TABLES = {
+  users: 'id',
+  agents: 'user_id',
+  agent_tools: 'agent',
+  trigger_events: 'user_id',
+  services: 'owner_user_id',
+  actions: 'service',
+  connections: 'user_id',
+  oauth_states: 'user_id',
+  threads: 'user_id',
+  messages: 'thread',
+  approvals: 'user_id',
+  chat_sessions: 'user_id',
+  notes: 'user_id',
+  calendar_events: 'user_id',
+  demo_sessions: 'user_id',
+  demo_orders: 'user_id',
+  demo_refunds: 'user_id',
+  demo_tickets: 'user_id',
+  demo_activities: 'user_id',
+} as const;
+
+type Snapshot = Record<string, Record<string, unknown>[]>;
+
 describe(`two-user matrix on ${testDatabaseKind()}`, () => {
   let issuer: TestIssuer;
   let t: TestApp;
   let alice: { authorization: string };
   let bob: { authorization: string };
-  let aliceId: number;
+  let eve: { authorization: string };
+  let aliceIds: number[];
   let aliceAgent: { id: number; name: string };
-  let catalogTool: number;
-  let aliceTool: number;
+  let objects: Objects;
+  const credentials: Partial<Record<Row['as'], Record<string, string>>> = {};
 
-  const snapshot = async () => ({
-    agents: await t.db.kysely.selectFrom('agents').selectAll().orderBy('id').execute(),
-    tools: await t.db.kysely
-      .selectFrom('agent_tools')
-      .selectAll()
-      .orderBy('agent_id')
-      .orderBy('position')
-      .execute(),
-    triggers: await t.db.kysely.selectFrom('trigger_events').selectAll().orderBy('id').execute(),
-    users: await t.db.kysely.selectFrom('users').selectAll().orderBy('id').execute(),
-  });
+  /** Every owned row, or only those of `owners`, in a stable order. */
+  const snapshot = async (owners?: number[]): Promise<Snapshot> => {
+    const all: Snapshot = {};
+    for (const table of Object.keys(OWNED_TABLES) as (keyof typeof OWNED_TABLES)[]) {
+      const rows = (await t.db.kysely.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
+      all[table] = rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    }
+    if (!owners) return all;
+    const isOwner = (id: unknown) => owners.includes(id as number);
+    const idsOf = (table: string, column: string) =>
+      new Set(all[table]!.filter((r) => isOwner(r[column])).map((r) => r.id));
+    const parents = {
+      agent: ['agent_id', idsOf('agents', 'user_id')],
+      service: ['service_id', idsOf('services', 'owner_user_id')],
+      thread: ['thread_id', idsOf('threads', 'user_id')],
+    } as const;
+    return Object.fromEntries(
+      Object.entries(all).map(([table, rows]) => {
+        const by = OWNED_TABLES[table as keyof typeof OWNED_TABLES];
+        const owned =
+          by in parents
+            ? (row: Record<string, unknown>) => {
+                const [column, ids] = parents[by as keyof typeof parents];
+                return ids.has(row[column]);
+              }
+            : (row: Record<string, unknown>) => isOwner(row[by]);
+        return [table, rows.filter(owned)];
+      }),
+    );
+  };
+
+  const chatHeaders = (cookie: string) => ({ cookie, origin: ORIGIN, [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE });
+
+  async function chatSession(auth: { authorization: string }, agentId: number) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/chainlit/auth/header',
+      headers: { ...auth, 'x-agent-id': String(agentId) },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value;
+  }
+
+  async function demoSession(demo: string) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/demos/login',
+      headers: multipartHeaders,
+      payload: demoLoginForm(demo),
+    });
+    expect(res.statusCode).toBe(200);
+    return res.cookies.find((c) => c.name === DEMO_SESSION_COOKIE)!.value;
+  }
+
+  /** A turn that asks for approval: the thread it ran in and the approval's id. */
+  async function turnAwaitingApproval(url: string, headers: Record<string, string>, text: string) {
+    const res = await t.app.inject({ method: 'POST', url, headers, payload: { text } });
+    const request = uiChunks(res.body).find((c) => c.type === 'tool-approval-request');
+    expect(request, res.body).toBeDefined();
+    return {
+      thread: String(res.headers['x-thread-id']),
+      approval: (request as { approvalId: string }).approvalId,
+    };
+  }
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
@@ -32,94 +548,128 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     // The snapshots compare every stored row before and after Bob's requests; the trigger worker
     // would otherwise pick up Alice's stored trigger event in between.
     await t.app.triggers.stop();
+    let aliceId: number;
     ({ auth: alice, id: aliceId } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' }));
     ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.com' }));
-    catalogTool = (await seedService(t.db, { name: 'Gmail', actions: 1 })).actionIds[0]!;
-    aliceTool = (await seedService(t.db, { name: 'AliceMcp', ownerUserId: aliceId, actions: 1 }))
-      .actionIds[0]!;
+    ({ auth: eve } = await signInAs(t, issuer, { sub: 'eve', email: 'eve@example.com' }));
+    const catalogTool = (await seedService(t.db, { name: 'Gmail', actions: 1 })).actionIds[0]!;
+    const own = await seedService(t.db, { name: 'AliceMcp', ownerUserId: aliceId, actions: 1 });
+    const memoTool = await seedAction(t.db, {
+      name: 'post_memo',
+      description: 'Posts a memo to the team board',
+      effect: 'write',
+      schema: { type: 'object', properties: {} },
+    });
     aliceAgent = (
       await t.app.inject({
         method: 'POST',
-        url: '/backend/api/v1/agents/',
+        url: `${API}/agents/`,
         headers: alice,
         payload: {
           name: 'Alice agent',
           description: 'Private',
           guidelines: 'secret plan',
-          tool_ids: [catalogTool, aliceTool],
+          tool_ids: [catalogTool, own.actionIds[0]!, memoTool],
         },
       })
     ).json();
     await t.app.inject({
       method: 'POST',
-      url: `/backend/api/v1/agents/${aliceAgent.id}/triggers/t1`,
+      url: `${API}/agents/${aliceAgent.id}/triggers/t1`,
       headers: alice,
       payload: { x: 1 },
     });
+    const chat = await turnAwaitingApproval(
+      '/chainlit/chat',
+      chatHeaders(`${CHAT_SESSION_COOKIE}=${await chatSession(alice, aliceAgent.id)}`),
+      'Post memo',
+    );
+    const aliceDemo = chatHeaders(`${DEMO_SESSION_COOKIE}=${await demoSession('customerservicedemo')}`);
+    const demo = await turnAwaitingApproval('/demos/chat', aliceDemo, 'Issue a refund for order ORD-1042');
+    const aliceDemoUser = (
+      await t.app.inject({ method: 'GET', url: '/demos/session', headers: aliceDemo })
+    ).json().user.id as number;
+    aliceIds = [aliceId, aliceDemoUser];
+
+    const bobAgent = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${API}/agents/`,
+        headers: bob,
+        payload: { name: 'Bob agent', description: 'Mine' },
+      })
+    ).json().id as number;
+    credentials.bob = bob;
+    credentials.eve = eve;
+    credentials['bob-chat'] = chatHeaders(`${CHAT_SESSION_COOKIE}=${await chatSession(bob, bobAgent)}`);
+    credentials['bob-demo'] = chatHeaders(`${DEMO_SESSION_COOKIE}=${await demoSession('vcdemo')}`);
+    objects = {
+      agent: aliceAgent.id,
+      tool: own.actionIds[0]!,
+      service: own.serviceId,
+      thread: chat.thread,
+      approval: chat.approval,
+      demoThread: demo.thread,
+      demoApproval: demo.approval,
+      newChatSession: () => chatSession(bob, bobAgent),
+      newDemoSession: () => demoSession('vcdemo'),
+    };
   });
   afterAll(async () => {
     await t?.close();
     await issuer?.close();
   });
 
-  it("B1: Bob's token on Alice's agent answers 404 on every verb and changes nothing", async () => {
-    const before = await snapshot();
-    const id = aliceAgent.id;
-    const calls = [
-      ['GET', `/backend/api/v1/agents/${id}/agent`, undefined],
-      [
-        'PATCH',
-        `/backend/api/v1/agents/${id}`,
-        { name: 'pwned', description: 'x', guidelines: null, tool_ids: [] },
-      ],
-      ['PATCH', `/backend/api/v1/agents/${id}`, {}],
-      ['DELETE', `/backend/api/v1/agents/${id}`, undefined],
-      ['POST', `/backend/api/v1/agents/${id}/triggers/t1`, { run: 'now' }],
-    ] as const;
-    for (const [method, url, payload] of calls) {
-      const res = await t.app.inject({ method, url, headers: bob, payload });
-      expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Agent not found' });
+  it('has a row for every route the app serves, and none for a route it does not', () => {
+    const routes = new Set(appRoutes(t.app).filter((r) => !r.startsWith('HEAD ')));
+    for (const { method, url } of t.app.routeInventory) {
+      expect(routes.has(`${method === 'HEAD' ? 'GET' : method} ${url}`), `${method} ${url}`).toBe(true);
     }
-    expect(await snapshot()).toEqual(before);
+    expect([...routes].sort()).toEqual(Object.keys(ROWS).sort());
+  });
+
+  it.each(Object.keys(ROWS))("B1: Bob's %s on Alice's objects", async (route) => {
+    const row = await ROWS[route]!(objects);
+    const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    const methods = method === 'GET' ? (['GET', 'HEAD'] as const) : [method];
+    const before = await snapshot(row.noOwnedId ? aliceIds : undefined);
+    for (const verb of methods) {
+      for (const body of row.bodies ?? [undefined]) {
+        const request: InjectOptions = {
+          method: verb,
+          url: row.url,
+          headers: { ...credentials[row.as], ...row.headers },
+          payload: body as InjectOptions['payload'],
+        };
+        const res = await t.app.inject(request);
+        const label = `${verb} ${row.url} ${JSON.stringify(body) ?? ''}`;
+        if (row.status === 'file') expect([200, 301, 302, 404, 503], label).toContain(res.statusCode);
+        else expect(res.statusCode, label).toBe(row.status);
+        if (row.json !== undefined && verb !== 'HEAD') expect(res.json(), label).toEqual(row.json);
+        for (const secret of ['Alice agent', 'secret plan', 'AliceMcp', 'alice@example.com']) {
+          expect(res.body, label).not.toContain(secret);
+        }
+      }
+    }
+    expect(await snapshot(row.noOwnedId ? aliceIds : undefined)).toEqual(before);
   });
 
   it("B1: Bob's lists and export never show Alice's rows", async () => {
-    const list = await t.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: bob });
-    expect(list.json()).toEqual([]);
-    const exported = await t.app.inject({
-      method: 'GET',
-      url: '/backend/api/v1/users/me/export',
-      headers: bob,
-    });
+    const list = await t.app.inject({ method: 'GET', url: `${API}/agents/`, headers: bob });
+    expect(list.json().map((a: { name: string }) => a.name)).toEqual(['Bob agent']);
+    const exported = await t.app.inject({ method: 'GET', url: `${API}/users/me/export`, headers: bob });
     expect(exported.body).not.toContain('Alice agent');
     expect(exported.body).not.toContain('secret plan');
     expect(exported.json().trigger_events).toEqual([]);
-    const copilot = await t.app.inject({
-      method: 'POST',
-      url: '/backend/api/v1/auth/chainlit-copilot-login',
-      headers: bob,
+    const services = await t.app.inject({ method: 'GET', url: `${API}/services/`, headers: bob });
+    expect(services.body).toContain('Gmail');
+    expect(services.body).not.toContain('AliceMcp');
+    const threads = await t.app.inject({
+      method: 'GET',
+      url: '/chainlit/threads',
+      headers: credentials['bob-chat'],
     });
-    expect(copilot.statusCode).toBe(200);
-  });
-
-  it("B2: Alice's ids inside Bob's bodies answer 422 (tools of her own service, her agent as a copy source)", async () => {
-    const before = await snapshot();
-    const withTool = await t.app.inject({
-      method: 'POST',
-      url: '/backend/api/v1/agents/',
-      headers: bob,
-      payload: { name: 'b', description: 'b', tool_ids: [aliceTool] },
-    });
-    expect(withTool.statusCode).toBe(422);
-    const copy = await t.app.inject({
-      method: 'POST',
-      url: '/backend/api/v1/agents/',
-      headers: bob,
-      payload: { name: 'b', description: 'b', duplicated_from: aliceAgent.id },
-    });
-    expect(copy.statusCode).toBe(422);
-    expect(await snapshot()).toEqual(before);
+    expect(threads.json().data.map((th: { id: string }) => th.id)).not.toContain(objects.thread);
   });
 
   it('B3: bodies carrying id, owner, user_id or created_at answer 422 and leave the row unchanged', async () => {
@@ -133,7 +683,7 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     ]) {
       const patch = await t.app.inject({
         method: 'PATCH',
-        url: `/backend/api/v1/agents/${aliceAgent.id}`,
+        url: `${API}/agents/${aliceAgent.id}`,
         headers: alice,
         payload: { name: 'renamed', ...extra },
       });
@@ -141,7 +691,7 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       expect(patch.json().detail[0].loc).toEqual(['body', Object.keys(extra)[0]]);
       const post = await t.app.inject({
         method: 'POST',
-        url: '/backend/api/v1/agents/',
+        url: `${API}/agents/`,
         headers: alice,
         payload: { name: 'n', description: 'd', ...extra },
       });

@@ -38,6 +38,22 @@ export function createAgentsRepository(db: Db) {
     }
   };
 
+  const insertAgent = async (
+    trx: Kysely<Database>,
+    userId: number,
+    fields: AgentFields,
+    tools: ToolAttachment,
+  ) => {
+    const now = new Date().toISOString();
+    const { id } = await trx
+      .insertInto('agents')
+      .values({ user_id: userId, ...fields, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await replaceTools(trx, id, tools);
+    return id;
+  };
+
   /** One agent as a JSON object with its tools in position order: the list's element and `get`'s row. */
   const agentJson = (eb: ExpressionBuilder<Database, 'agents'>) => {
     const tools = eb
@@ -158,19 +174,42 @@ export function createAgentsRepository(db: Db) {
       recordAnswer?: InTransaction<Agent>,
     ): Promise<Agent> {
       return k.transaction().execute(async (trx) => {
-        const now = new Date().toISOString();
-        const { id } = await trx
-          .insertInto('agents')
-          .values({ user_id: userId, ...fields, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await replaceTools(trx, id, tools);
+        const id = await insertAgent(trx, userId, fields, tools);
         await record(trx, id);
         const agent = await getWith(trx, userId, id);
         if (!agent) throw new Error('A created agent could not be read back in its transaction');
         await recordAnswer?.(trx, agent);
         return agent;
       });
+    },
+
+    /** `create` inside a transaction the caller holds, with nothing recorded. */
+    provision: insertAgent,
+
+    /** The tools attached to the user's agent with their services, in the agent's order. */
+    listTools(userId: number, agentId: number) {
+      return k
+        .selectFrom('agent_tools')
+        .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
+        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+        .innerJoin('services', 'services.id', 'actions.service_id')
+        .select([
+          'actions.id as action_id',
+          'actions.name',
+          'actions.display_name',
+          'actions.description',
+          'actions.input_schema',
+          'actions.effect',
+          'services.provider',
+          'services.provider_key',
+          'services.owner_user_id',
+          'services.enabled',
+        ])
+        .where('agent_tools.agent_id', '=', agentId)
+        .where('agents.user_id', '=', userId)
+        .orderBy('agent_tools.position')
+        .orderBy('actions.id')
+        .execute();
     },
 
     /** The updated agent; undefined when the user has no such agent. */

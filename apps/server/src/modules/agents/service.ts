@@ -1,7 +1,9 @@
 import type { Agent } from '@cadre/contract';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AttachedTool, AuditLog } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 
@@ -15,6 +17,20 @@ export interface AgentUpdateInput extends Partial<AgentFields> {
 }
 
 const agentNotFound = () => notFound('Agent not found');
+
+const isEffect = (value: string): value is AttachedTool['effect'] =>
+  value === 'read' || value === 'write' || value === 'send';
+
+/** A stored schema that is not a JSON object becomes an empty object schema: the tool takes no arguments. */
+function parseSchema(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // falls through to the empty schema
+  }
+  return { type: 'object', properties: {} };
+}
 
 export function createAgentsService(db: Db, audit: AuditLog) {
   const repo = createAgentsRepository(db);
@@ -48,6 +64,34 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     /** The user's agents that use a service (a provider's trigger event goes to them). */
     withServiceTools: (userId: number, serviceId: number): Promise<number[]> =>
       repo.idsUsingService(userId, serviceId),
+
+    async listTools(userId: number, agentId: number): Promise<AttachedTool[]> {
+      const rows = await repo.listTools(userId, agentId);
+      return rows.map((row) => ({
+        actionId: row.action_id,
+        name: row.name,
+        displayName: row.display_name,
+        description: row.description,
+        inputSchema: parseSchema(row.input_schema),
+        // An unknown effect is treated as a write: it asks for approval rather than running freely.
+        effect: isEffect(row.effect) ? row.effect : 'write',
+        service: {
+          provider: row.provider,
+          key: row.provider_key,
+          ownerUserId: row.owner_user_id,
+          enabled: row.enabled === 1,
+        },
+      }));
+    },
+
+    /** The agents a module sets up for its own users (deps.ts, AgentDirectory.provision). */
+    provision: (userId: number, agent: AgentFields, actionIds: number[], trx: Kysely<Database>) =>
+      repo.provision(
+        trx,
+        userId,
+        agent,
+        actionIds.map((actionId) => ({ actionId, version: null })),
+      ),
 
     async get(userId: number, agentId: number): Promise<Agent> {
       const agent = await repo.get(userId, agentId);

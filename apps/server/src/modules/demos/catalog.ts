@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '../tools/provider.ts';
+import type { ServiceDefinition } from '../tools/index.ts';
 import { SHOP_NAME } from './data/shop.ts';
 import { SELLER } from './data/crm.ts';
 import { SALES_TOOLS } from './tools/sales.ts';

@@ -1,93 +1,35 @@
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { ActionDefinition, ServiceDefinition } from '../tools/provider.ts';
-import { actionValues, serviceValues } from '../tools/repository.ts';
+import type { Database } from '../../db/schema.ts';
 import { INITIAL_ACTIVITIES } from './data/crm.ts';
 import { INITIAL_REFUNDED_CENTS, ORDERS } from './data/shop.ts';
 
 /**
- * SQL of the demos. Demo users own every row here; each query names the owner. Deleting a demo
- * user removes its agent, service, actions, threads, sessions and demo data (ON DELETE CASCADE).
+ * SQL of the demos' own tables. Demo users own every row here; each query names the owner.
+ * Deleting a demo user removes its sessions and demo data (ON DELETE CASCADE).
  */
-
-export const DEMO_ISSUER = 'urn:cadre:demo';
-export const DEMO_PROVIDER = 'demo';
 
 export function createDemoRepository(db: Db) {
   const k = db.kysely;
   return {
-    /** Creates the visitor's demo user, agent, service and actions, attaches the tools, stores the session. */
-    async createDemoSession(input: {
-      idHash: string;
-      subject: string;
-      demo: string;
-      clientKey: string;
-      agent: { name: string; description: string; guidelines: string };
-      service: ServiceDefinition;
-      actions: ActionDefinition[];
-      now: Date;
-      expiresAt: Date;
-    }): Promise<{ userId: number; agentId: number }> {
+    /**
+     * One transaction: `createOwner` makes the visitor's user and agent (through the modules that
+     * own them, joining this transaction), then the session and the visitor's copy of the writable
+     * data are stored. A failure anywhere leaves nothing behind.
+     */
+    async createSession(
+      input: { idHash: string; demo: string; clientKey: string; now: Date; expiresAt: Date },
+      createOwner: (trx: Kysely<Database>) => Promise<{ userId: number; agentId: number }>,
+    ): Promise<{ userId: number; agentId: number }> {
       const at = input.now.toISOString();
       return k.transaction().execute(async (tx) => {
-        const user = await tx
-          .insertInto('users')
-          .values({
-            issuer: DEMO_ISSUER,
-            subject: input.subject,
-            email: null,
-            name: 'Demo visitor',
-            picture: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const agent = await tx
-          .insertInto('agents')
-          .values({
-            user_id: user.id,
-            ...input.agent,
-            allow_unattended_writes: 0,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        // The demo service is owned by the demo user: no real user ever sees or attaches it.
-        const service = await tx
-          .insertInto('services')
-          .values({
-            provider: DEMO_PROVIDER,
-            provider_key: input.service.key,
-            owner_user_id: user.id,
-            created_at: at,
-            ...serviceValues(input.service, at),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        let position = 0;
-        for (const action of input.actions) {
-          const row = await tx
-            .insertInto('actions')
-            .values({
-              service_id: service.id,
-              name: action.name,
-              created_at: at,
-              ...actionValues(action, at),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await tx
-            .insertInto('agent_tools')
-            .values({ agent_id: agent.id, action_id: row.id, version: null, position: position++ })
-            .execute();
-        }
+        const owner = await createOwner(tx);
         await tx
           .insertInto('demo_sessions')
           .values({
             id_hash: input.idHash,
-            user_id: user.id,
-            agent_id: agent.id,
+            user_id: owner.userId,
+            agent_id: owner.agentId,
             demo: input.demo,
             client_key: input.clientKey,
             created_at: at,
@@ -100,7 +42,7 @@ export function createDemoRepository(db: Db) {
             .insertInto('demo_orders')
             .values(
               ORDERS.map((o) => ({
-                user_id: user.id,
+                user_id: owner.userId,
                 order_id: o.id,
                 status: o.status,
                 refunded_cents: INITIAL_REFUNDED_CENTS[o.id] ?? 0,
@@ -114,7 +56,7 @@ export function createDemoRepository(db: Db) {
             .insertInto('demo_activities')
             .values(
               INITIAL_ACTIVITIES.map((a) => ({
-                user_id: user.id,
+                user_id: owner.userId,
                 id: a.id,
                 lead_id: a.leadId,
                 type: a.type,
@@ -124,7 +66,7 @@ export function createDemoRepository(db: Db) {
             )
             .execute();
         }
-        return { userId: user.id, agentId: agent.id };
+        return owner;
       });
     },
 
@@ -136,12 +78,12 @@ export function createDemoRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    async findSessionByUser(userId: number, agentId: number) {
+    /** The session of a demo user (each has exactly one). */
+    async findSessionOfUser(userId: number) {
       return k
         .selectFrom('demo_sessions')
-        .select(['demo'])
+        .select(['agent_id', 'demo'])
         .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
         .executeTakeFirst();
     },
 
@@ -149,49 +91,17 @@ export function createDemoRepository(db: Db) {
       await k.updateTable('demo_sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
     },
 
-    /** Deletes the demo user of a session and everything it owns. */
-    async deleteDemoUser(userId: number) {
-      await k.deleteFrom('users').where('id', '=', userId).where('issuer', '=', DEMO_ISSUER).execute();
-    },
-
-    /** Deletes every demo user whose session went idle before `idleBefore` or ended before `now`. */
-    async deleteExpired(idleBefore: string, now: string): Promise<number> {
-      const expired = await k
+    /** The demo users whose session went idle before `idleBefore` or ended before `now`. */
+    async expiredUsers(idleBefore: string, now: string): Promise<number[]> {
+      const rows = await k
         .selectFrom('demo_sessions')
         .select('user_id')
         .where((eb) => eb.or([eb('last_seen_at', '<', idleBefore), eb('expires_at', '<=', now)]))
         .execute();
-      // Demo users left without a session (a crash between steps) go too.
-      const orphans = await k
-        .selectFrom('users')
-        .leftJoin('demo_sessions', 'demo_sessions.user_id', 'users.id')
-        .select('users.id as user_id')
-        .where('users.issuer', '=', DEMO_ISSUER)
-        .where('demo_sessions.id_hash', 'is', null)
-        .execute();
-      const ids = [...new Set([...expired, ...orphans].map((r) => r.user_id))];
-      for (let i = 0; i < ids.length; i += 200) {
-        await k
-          .deleteFrom('users')
-          .where('issuer', '=', DEMO_ISSUER)
-          .where('id', 'in', ids.slice(i, i + 200))
-          .execute();
-      }
-      return ids.length;
+      return [...new Set(rows.map((r) => r.user_id))];
     },
 
     // ---- the demo tools' writable data (always for one demo user)
-
-    async findDemoAction(userId: number, actionId: number) {
-      return k
-        .selectFrom('actions')
-        .innerJoin('services', 'services.id', 'actions.service_id')
-        .select(['actions.id', 'actions.name', 'services.provider_key'])
-        .where('actions.id', '=', actionId)
-        .where('services.provider', '=', DEMO_PROVIDER)
-        .where('services.owner_user_id', '=', userId)
-        .executeTakeFirst();
-    },
 
     async orderStates(userId: number, orderIds?: string[]) {
       let query = k

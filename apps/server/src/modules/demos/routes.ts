@@ -53,7 +53,13 @@ export type DemoPluginOptions = AppDeps & DemoModuleOptions;
 export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, options) => {
   const { config, db } = options;
   const now = options.now ?? (() => new Date());
-  const service = createDemoService({ db, config: config.demos, now });
+  const service = createDemoService({
+    db,
+    users: options.users,
+    agents: options.agents,
+    config: config.demos,
+    now,
+  });
   const publicOrigin = new URL(config.publicUrl).origin;
   const secureCookie = config.publicUrl.startsWith('https:');
   const cookieOptions = { path: '/demos', httpOnly: true, sameSite: 'lax' as const, secure: secureCookie };

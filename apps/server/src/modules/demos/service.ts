@@ -1,11 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { selectAgentTools } from '../chat/repository.ts';
-import type { ToolExecutor } from '../chat/runtime/ports.ts';
-import { DEMOS, isDemoName, type DemoName } from './catalog.ts';
+import type { Database } from '../../db/schema.ts';
+import type { AgentDirectory, AttachedTool, UserDirectory } from '../../deps.ts';
+import { createToolsRepository } from '../tools/index.ts';
+import { DEMOS, isDemoName, type DemoDefinition, type DemoName } from './catalog.ts';
 import { createDemoToolProvider } from './provider.ts';
-import { createDemoRepository, DEMO_PROVIDER } from './repository.ts';
+import { createDemoRepository } from './repository.ts';
+
+/** The issuer of demo users: no token names it, so a demo user can never use `/backend`. */
+export const DEMO_ISSUER = 'urn:cadre:demo';
+/** The provider of demo services; each is owned by one demo user. */
+export const DEMO_PROVIDER = 'demo';
 
 const hashSession = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -14,6 +22,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export interface DemoServiceDeps {
   db: Db;
+  users: UserDirectory;
+  agents: AgentDirectory;
   config: Config['demos'];
   now: () => Date;
 }
@@ -28,31 +38,67 @@ export function createDemoService(deps: DemoServiceDeps) {
   const idleMs = deps.config.idleMinutes * 60_000;
   const maxMs = deps.config.maxHours * 3_600_000;
 
+  const deleteDemoUsers = (ids: number[]) => deps.users.deleteIssuedBy(DEMO_ISSUER, ids);
+
   async function sweep(): Promise<number> {
     const now = deps.now();
-    return repo.deleteExpired(new Date(now.getTime() - idleMs).toISOString(), now.toISOString());
+    const idleBefore = new Date(now.getTime() - idleMs).toISOString();
+    return deleteDemoUsers(await repo.expiredUsers(idleBefore, now.toISOString()));
+  }
+
+  /** A demo user, its own copy of the demo's service and actions, and its agent with them attached. */
+  async function createVisitor(definition: DemoDefinition, trx: Kysely<Database>) {
+    const userId = await deps.users.create(
+      { issuer: DEMO_ISSUER, subject: randomBytes(16).toString('hex'), name: 'Demo visitor' },
+      trx,
+    );
+    // The demo service is owned by the demo user: no real user ever sees or attaches it.
+    const tools = createToolsRepository({ ...deps.db, kysely: trx });
+    const serviceId = await tools.upsertService(DEMO_PROVIDER, userId, definition.service);
+    const actions = definition.tools.map((t) => t.definition);
+    await tools.syncActions(serviceId, actions);
+    const ids = new Map((await tools.listLiveActions(serviceId)).map((a) => [a.name, a.id]));
+    const actionIds = actions.map((a) => ids.get(a.name)!);
+    const agentId = await deps.agents.provision(userId, definition.agent, actionIds, trx);
+    return { userId, agentId };
   }
 
   /** Only tools of the visitor's own demo service; nothing of the shared catalog or other users. */
-  const executor: ToolExecutor = {
-    listAgentTools: (userId, agentId) =>
-      selectAgentTools(deps.db.kysely, userId, agentId, (query) =>
-        query.where('services.provider', '=', DEMO_PROVIDER).where('services.owner_user_id', '=', userId),
-      ),
-    async execute(userId, actionId, args, signal) {
-      if (signal.aborted) return { ok: false, error: 'Stopped.', code: 'aborted' };
-      const action = await repo.findDemoAction(userId, actionId);
-      if (!action) return { ok: false, error: 'This tool is not available in this demo.', code: 'not_found' };
+  async function demoTools(userId: number, agentId: number): Promise<AttachedTool[]> {
+    const tools = await deps.agents.listTools(userId, agentId);
+    return tools.filter((t) => t.service.provider === DEMO_PROVIDER && t.service.ownerUserId === userId);
+  }
+
+  /** The chat runtime's tool executor for demo sessions (see chat/runtime/ports.ts). */
+  const executor = {
+    async listAgentTools(userId: number, agentId: number) {
+      return (await demoTools(userId, agentId)).map((t) => ({
+        actionId: t.actionId,
+        name: t.name,
+        displayName: t.displayName,
+        description: t.description,
+        inputSchema: t.inputSchema as JSONSchema7,
+        effect: t.effect,
+      }));
+    },
+    async execute(userId: number, actionId: number, args: Record<string, unknown>, signal: AbortSignal) {
+      if (signal.aborted) return { ok: false as const, error: 'Stopped.', code: 'aborted' };
+      const session = await repo.findSessionOfUser(userId);
+      const tool =
+        session && (await demoTools(userId, session.agent_id)).find((t) => t.actionId === actionId);
+      if (!tool) {
+        return { ok: false as const, error: 'This tool is not available in this demo.', code: 'not_found' };
+      }
       const result = await provider.execute(
         { userId },
-        { id: 0, key: action.provider_key, authScheme: 'NO_AUTH', metadata: {} },
-        { name: action.name, version: null },
+        { id: 0, key: tool.service.key, authScheme: 'NO_AUTH', metadata: {} },
+        { name: tool.name, version: null },
         args,
         null,
       );
       return result.ok
-        ? { ok: true, data: result.data }
-        : { ok: false, error: result.error, code: result.code };
+        ? { ok: true as const, data: result.data }
+        : { ok: false as const, error: result.error, code: result.code };
     },
   };
 
@@ -63,27 +109,19 @@ export function createDemoService(deps: DemoServiceDeps) {
     /** Starts a visitor's demo: a fresh demo user, agent, tools and data. Returns the cookie value. */
     async login(demo: DemoName, clientKey: string): Promise<{ value: string; maxAgeSeconds: number }> {
       await sweep();
-      const definition = DEMOS[demo];
       const value = randomBytes(32).toString('base64url');
       const now = deps.now();
-      await repo.createDemoSession({
-        idHash: hashSession(value),
-        subject: randomBytes(16).toString('hex'),
-        demo,
-        clientKey,
-        agent: definition.agent,
-        service: definition.service,
-        actions: definition.tools.map((t) => t.definition),
-        now,
-        expiresAt: new Date(now.getTime() + maxMs),
-      });
+      await repo.createSession(
+        { idHash: hashSession(value), demo, clientKey, now, expiresAt: new Date(now.getTime() + maxMs) },
+        (trx) => createVisitor(DEMOS[demo], trx),
+      );
       return { value, maxAgeSeconds: Math.floor(maxMs / 1000) };
     },
 
     /** Ends a visitor's demo and deletes everything it created. */
     async logout(value: string) {
       const session = await repo.findSession(hashSession(value));
-      if (session) await repo.deleteDemoUser(session.user_id);
+      if (session) await deleteDemoUsers([session.user_id]);
     },
 
     /** The demo user and agent of a cookie value; an expired session is deleted on the spot. */
@@ -94,7 +132,7 @@ export function createDemoService(deps: DemoServiceDeps) {
       const now = deps.now();
       const idleFor = now.getTime() - Date.parse(session.last_seen_at);
       if (idleFor >= idleMs || Date.parse(session.expires_at) <= now.getTime()) {
-        await repo.deleteDemoUser(session.user_id);
+        await deleteDemoUsers([session.user_id]);
         return undefined;
       }
       if (idleFor >= TOUCH_INTERVAL_MS) await repo.touchSession(idHash, now.toISOString());
@@ -102,8 +140,10 @@ export function createDemoService(deps: DemoServiceDeps) {
     },
 
     async suggestedPrompts(userId: number, agentId: number): Promise<string[] | undefined> {
-      const session = await repo.findSessionByUser(userId, agentId);
-      return session && isDemoName(session.demo) ? DEMOS[session.demo].suggestedPrompts : undefined;
+      const session = await repo.findSessionOfUser(userId);
+      return session?.agent_id === agentId && isDemoName(session.demo)
+        ? DEMOS[session.demo].suggestedPrompts
+        : undefined;
     },
   };
 }

@@ -3,7 +3,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { AppDeps } from '../../deps.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
-import { createAccountService, type AccountService } from './service.ts';
+import { createAccountService, type AccountService, type IdentityClock } from './service.ts';
 import { logoutPage, messagePage } from './views.ts';
 
 /** Scopes the web app asks for; the API's access tokens carry them in `scope`, as Auth0's do. */
@@ -25,9 +25,15 @@ const originOf = (url: string) => new URL(url).origin;
  * detection, RP-initiated logout. Keys and all state live in the database, so any number of
  * instances behave as one provider.
  */
-export async function createIdentity({ config, db, vault }: AppDeps): Promise<Identity> {
+/** What tests may replace: the clock of the sign-in limits and the wait after a failed sign-in. */
+export type IdentityOptions = Partial<IdentityClock>;
+
+export async function createIdentity(
+  { config, db, vault }: AppDeps,
+  options: IdentityOptions = {},
+): Promise<Identity> {
   const keys = await loadIdentityKeys(db, vault);
-  const accounts = createAccountService(db, { signUpsPerAddress: config.auth.signUpsPerHour });
+  const accounts = createAccountService(db, { signUpsPerAddress: config.auth.signUpsPerHour }, options);
   const { issuer, clientId, audience, redirectUri, logoutRedirectUri } = config.auth;
   const appOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri)]);
 

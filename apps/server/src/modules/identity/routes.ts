@@ -13,8 +13,6 @@ interface IdentityRouteOptions extends AppDeps {
   identity: Identity;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function sendPage(reply: FastifyReply, status: number, body: string) {
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 }
@@ -192,8 +190,6 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
       const result = await accounts.signIn({ email, password, address: request.ip });
       if (!result.ok && result.reason === 'locked') return lockedPage(reply, result.retryAfterSeconds);
       if (!result.ok) {
-        // Each failure for the same account waits longer before answering (up to a cap).
-        await sleep(result.delayMs);
         return sendPage(
           reply,
           401,

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
 import { hitRateLimit, resetRateLimit } from '../../security/rate-limit.ts';
 import {
@@ -34,6 +35,16 @@ export type SignUpResult =
   | { ok: false; reason: 'invalid'; errors: FieldErrors }
   | { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
+/** The identity module's time: tests move the clock and record the waits instead of sleeping. */
+export interface IdentityClock {
+  /** Milliseconds since the epoch, for the rate-limit windows. */
+  now(): number;
+  /** Waits before a failed sign-in is answered. */
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: IdentityClock = { now: () => Date.now(), sleep: (ms) => wait(ms) };
+
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -42,8 +53,10 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export function createAccountService(
   db: Db,
   limits: { signUpsPerAddress: number } = { signUpsPerAddress: SIGN_UP_LIMIT.perAddress },
+  clock: Partial<IdentityClock> = {},
 ) {
   const accounts = createAccountRepository(db);
+  const { now, sleep } = { ...realClock, ...clock };
   return {
     findBySubject: (subject: string) => accounts.findBySubject(subject),
 
@@ -51,7 +64,7 @@ export function createAccountService(
       const email = normalizeEmail(input.email);
       const accountKey = `idp-signin:account:${email}`;
       const addressKey = `idp-signin:address:${input.address}`;
-      const options = { windowSeconds: SIGN_IN_LIMITS.windowSeconds };
+      const options = { windowSeconds: SIGN_IN_LIMITS.windowSeconds, now: now() };
       const byAccount = await hitRateLimit(db, accountKey, { ...options, limit: SIGN_IN_LIMITS.perAccount });
       const byAddress = await hitRateLimit(db, addressKey, { ...options, limit: SIGN_IN_LIMITS.perAddress });
       if (!byAccount.allowed || !byAddress.allowed) {
@@ -70,6 +83,8 @@ export function createAccountService(
       }
       const failures = Math.max(byAccount.count, 1);
       const delayMs = Math.min(SIGN_IN_LIMITS.delayBaseMs * 2 ** (failures - 1), SIGN_IN_LIMITS.delayCapMs);
+      // Each failure for the same account waits longer before it is answered (up to a cap).
+      await sleep(delayMs);
       return { ok: false, reason: 'invalid', delayMs };
     },
 
@@ -94,6 +109,7 @@ export function createAccountService(
       const limit = await hitRateLimit(db, `idp-signup:address:${input.address}`, {
         limit: limits.signUpsPerAddress,
         windowSeconds: SIGN_UP_LIMIT.windowSeconds,
+        now: now(),
       });
       if (!limit.allowed) return { ok: false, reason: 'locked', retryAfterSeconds: limit.retryAfterSeconds };
 

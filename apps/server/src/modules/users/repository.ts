@@ -51,6 +51,40 @@ export function createUsersRepository(db: Db) {
         .executeTakeFirstOrThrow();
     },
 
+    /** Inserts a user in the caller's transaction and returns its id. */
+    async insert(identity: UserIdentity, trx: Kysely<Database>): Promise<number> {
+      const now = new Date().toISOString();
+      const row = await trx
+        .insertInto('users')
+        .values({
+          issuer: identity.issuer,
+          subject: identity.subject,
+          email: identity.email ?? null,
+          name: identity.name ?? null,
+          picture: identity.picture ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Deletes the listed users of one issuer; their rows go with them (ON DELETE CASCADE). */
+    async deleteIssuedBy(issuer: string, ids: number[]): Promise<number> {
+      let deleted = 0;
+      // In slices, so no statement carries more parameters than a database accepts.
+      for (let i = 0; i < ids.length; i += 200) {
+        const result = await k
+          .deleteFrom('users')
+          .where('issuer', '=', issuer)
+          .where('id', 'in', ids.slice(i, i + 200))
+          .executeTakeFirst();
+        deleted += Number(result.numDeletedRows);
+      }
+      return deleted;
+    },
+
     getProfile(id: number) {
       return k.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
     },

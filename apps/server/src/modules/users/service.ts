@@ -33,6 +33,10 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
       return { ...row, issuer: identity.issuer, subject: identity.subject };
     },
 
+    create: (identity, trx) => repo.insert(identity, trx),
+
+    deleteIssuedBy: (issuer, ids) => repo.deleteIssuedBy(issuer, ids),
+
     async checkUser(user, claims) {
       await repo.updateProfile(
         user.id,

@@ -35,11 +35,9 @@ describe('LLM settings', () => {
 
   it('rejects an unknown provider and a bad base URL by name', () => {
     expect(() => loadConfig({ LLM_PROVIDER: 'gemini' })).toThrow(ConfigError);
-    try {
-      loadConfig({ LLM_BASE_URL: 'not a url' });
-    } catch (err) {
-      expect((err as ConfigError).problems.join('\n')).toContain('LLM_BASE_URL');
-    }
+    expect(() => loadConfig({ LLM_PROVIDER: 'gemini' })).toThrow(/LLM_PROVIDER/);
+    expect(() => loadConfig({ LLM_BASE_URL: 'not a url' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LLM_BASE_URL: 'not a url' })).toThrow(/LLM_BASE_URL/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   ACTIVITY_TYPES,
   INDUSTRIES,
@@ -10,7 +11,7 @@ import {
 } from '../data/crm.ts';
 import { createDemoRepository } from '../repository.ts';
 import { keywordFilter, resolveOne, table } from './text.ts';
-import { DemoInputError, oneOf, str, type DemoTool } from './types.ts';
+import { defineDemoTool, DemoInputError, text, type DemoTool } from './types.ts';
 
 /** The sales assistant's tools over the sample CRM; logging an activity changes the visitor's copy. */
 
@@ -33,8 +34,8 @@ const byId = (l: Lead) => l.id;
 const byName = (l: Lead) => l.company;
 const firstName = (l: Lead) => l.contact.replace(/^Dr\. /, '').split(' ')[0]!;
 
-function requireLead(text: string | undefined): Lead {
-  const lead = text ? resolveOne(text, LEADS, byId, byName) : undefined;
+function requireLead(name: string): Lead {
+  const lead = name ? resolveOne(name, LEADS, byId, byName) : undefined;
   if (!lead)
     throw new DemoInputError(
       'No lead by that name in the CRM. Find leads first, then use the company name or id (LEAD-201).',
@@ -42,35 +43,22 @@ function requireLead(text: string | undefined): Lead {
   return lead;
 }
 
-export const findLeads: DemoTool = {
-  definition: {
-    name: 'find_leads',
-    displayName: 'Find leads',
-    description:
-      'Find leads in the CRM by industry, company size, pipeline stage and region; a free-text query matches company, city, contact, pain points and tech stack.',
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'Free-text keywords, e.g. "Excel" or "Boston".' },
-        industry: { type: 'string', enum: [...INDUSTRIES] },
-        size: {
-          type: 'string',
-          enum: [...SIZES],
-          description: 'small < 200 employees, mid-market < 2000, enterprise.',
-        },
-        stage: { type: 'string', enum: [...LEAD_STAGES] },
-        region: { type: 'string', enum: [...REGIONS] },
-      },
-      additionalProperties: false,
-    },
-  },
-  async run(ctx, args) {
-    const industry = oneOf(args, 'industry', INDUSTRIES);
-    const size = oneOf(args, 'size', SIZES);
-    const stage = oneOf(args, 'stage', LEAD_STAGES);
-    const region = oneOf(args, 'region', REGIONS);
-    const matches = keywordFilter(str(args, 'query'), LEADS, leadText)
+export const findLeads = defineDemoTool({
+  name: 'find_leads',
+  displayName: 'Find leads',
+  description:
+    'Find leads in the CRM by industry, company size, pipeline stage and region; a free-text query matches company, city, contact, pain points and tech stack.',
+  effect: 'read',
+  input: z.strictObject({
+    query: text().optional().describe('Free-text keywords, e.g. "Excel" or "Boston".'),
+    industry: z.enum(INDUSTRIES).optional(),
+    size: z.enum(SIZES).optional().describe('small < 200 employees, mid-market < 2000, enterprise.'),
+    stage: z.enum(LEAD_STAGES).optional(),
+    region: z.enum(REGIONS).optional(),
+  }),
+  async run(input, ctx) {
+    const { industry, size, stage, region } = input;
+    const matches = keywordFilter(input.query, LEADS, leadText)
       .filter((l) => !industry || l.industry === industry)
       .filter((l) => !size || l.size === size)
       .filter((l) => !stage || l.stage === stage)
@@ -100,29 +88,19 @@ export const findLeads: DemoTool = {
         ]),
     )}`;
   },
-};
+});
 
-export const researchLead: DemoTool = {
-  definition: {
-    name: 'research_lead',
-    displayName: 'Research lead',
-    description:
-      'Research a lead: company profile, size and revenue, decision maker, pain point, current tools, CRM history and a suggested angle.',
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        company: {
-          type: 'string',
-          description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.',
-        },
-      },
-      required: ['company'],
-      additionalProperties: false,
-    },
-  },
-  async run(ctx, args) {
-    const lead = requireLead(str(args, 'company'));
+export const researchLead = defineDemoTool({
+  name: 'research_lead',
+  displayName: 'Research lead',
+  description:
+    'Research a lead: company profile, size and revenue, decision maker, pain point, current tools, CRM history and a suggested angle.',
+  effect: 'read',
+  input: z.strictObject({
+    company: text().describe('Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.'),
+  }),
+  async run({ company }, ctx) {
+    const lead = requireLead(company);
     const history = await createDemoRepository(ctx.db).activitiesFor(ctx.userId, lead.id);
     const peers = LEADS.filter((l) => l.industry === lead.industry && l.stage === 'won');
     return [
@@ -141,28 +119,21 @@ export const researchLead: DemoTool = {
         : '**CRM history:** no activity yet.',
     ].join('\n');
   },
-};
+});
 
-export const draftOutreachEmail: DemoTool = {
-  definition: {
-    name: 'draft_outreach_email',
-    displayName: 'Draft outreach email',
-    description:
-      "Draft a personalised outreach email to a lead's decision maker, built from the CRM data (returns the text; sends nothing).",
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        company: { type: 'string', description: 'Company name or lead id.' },
-        tone: { type: 'string', enum: [...TONES] },
-      },
-      required: ['company'],
-      additionalProperties: false,
-    },
-  },
-  async run(_ctx, args) {
-    const lead = requireLead(str(args, 'company'));
-    const tone = oneOf(args, 'tone', TONES) ?? 'friendly';
+export const draftOutreachEmail = defineDemoTool({
+  name: 'draft_outreach_email',
+  displayName: 'Draft outreach email',
+  description:
+    "Draft a personalised outreach email to a lead's decision maker, built from the CRM data (returns the text; sends nothing).",
+  effect: 'read',
+  input: z.strictObject({
+    company: text().describe('Company name or lead id.'),
+    tone: z.enum(TONES).optional(),
+  }),
+  async run(input) {
+    const lead = requireLead(input.company);
+    const tone = input.tone ?? 'friendly';
     const greeting = tone === 'formal' ? `Dear ${lead.contact}` : `Hi ${firstName(lead)}`;
     const pain = lead.painPoint.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
     const body =
@@ -191,35 +162,25 @@ export const draftOutreachEmail: DemoTool = {
       `${SELLER.sender}, ${SELLER.senderTitle}, ${SELLER.company}`,
     ].join('\n');
   },
-};
+});
 
-export const logActivity: DemoTool = {
-  definition: {
-    name: 'log_activity',
-    displayName: 'Log activity',
-    description:
-      "Log a sales activity (email, call, meeting or note) against a lead in the CRM. Changes the CRM: needs the user's approval.",
-    effect: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        lead: {
-          type: 'string',
-          description: 'Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.',
-        },
-        type: { type: 'string', enum: [...ACTIVITY_TYPES] },
-        notes: { type: 'string', description: 'What happened (optional).' },
-      },
-      required: ['lead'],
-      additionalProperties: false,
-    },
-  },
-  async run(ctx, args) {
-    const lead = requireLead(str(args, 'lead'));
-    const type = oneOf(args, 'type', ACTIVITY_TYPES) ?? 'note';
+export const logActivity = defineDemoTool({
+  name: 'log_activity',
+  displayName: 'Log activity',
+  description:
+    "Log a sales activity (email, call, meeting or note) against a lead in the CRM. Changes the CRM: needs the user's approval.",
+  effect: 'write',
+  input: z.strictObject({
+    lead: text().describe('Company name or lead id, e.g. "Brightwater Clinics" or LEAD-201.'),
+    type: z.enum(ACTIVITY_TYPES).optional(),
+    notes: text().optional().describe('What happened (optional).'),
+  }),
+  async run(input, ctx) {
+    const lead = requireLead(input.lead);
+    const type = input.type ?? 'note';
+    // Blank notes count as none.
     const notes = (
-      str(args, 'notes') ??
-      `${type[0]!.toUpperCase()}${type.slice(1)} with ${lead.contact} logged from the chat.`
+      input.notes || `${type[0]!.toUpperCase()}${type.slice(1)} with ${lead.contact} logged from the chat.`
     ).slice(0, 1000);
     const id = await createDemoRepository(ctx.db).logActivity({
       userId: ctx.userId,
@@ -230,6 +191,6 @@ export const logActivity: DemoTool = {
     });
     return `Logged ${type} ${id} on ${lead.company} (${lead.id}): ${notes}`;
   },
-};
+});
 
 export const SALES_TOOLS: DemoTool[] = [findLeads, researchLead, draftOutreachEmail, logActivity];

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   CUSTOMERS,
   ORDERS,
@@ -9,7 +10,7 @@ import {
 } from '../data/shop.ts';
 import { createDemoRepository } from '../repository.ts';
 import { money, resolveOne, table } from './text.ts';
-import { DemoInputError, oneOf, str, type DemoTool, type DemoToolContext } from './types.ts';
+import { defineDemoTool, DemoInputError, text, type DemoTool, type DemoToolContext } from './types.ts';
 
 /** The customer-service agent's tools over the sample shop; refunds and tickets change the visitor's copy. */
 
@@ -99,23 +100,15 @@ async function ordersTable(ctx: DemoToolContext, customer: Customer): Promise<st
   );
 }
 
-export const lookupOrder: DemoTool = {
-  definition: {
-    name: 'lookup_order',
-    displayName: 'Look up order',
-    description: `Look up a ${SHOP_NAME} order by its id (like ORD-1042), or every order of a customer by email: items, status, delivery, tracking, refunds and tickets.`,
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'An order id such as ORD-1042, or a customer email address.' },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
-  },
-  async run(ctx, args) {
-    const query = str(args, 'query') ?? '';
+export const lookupOrder = defineDemoTool({
+  name: 'lookup_order',
+  displayName: 'Look up order',
+  description: `Look up a ${SHOP_NAME} order by its id (like ORD-1042), or every order of a customer by email: items, status, delivery, tracking, refunds and tickets.`,
+  effect: 'read',
+  input: z.strictObject({
+    query: text().describe('An order id such as ORD-1042, or a customer email address.'),
+  }),
+  async run({ query }, ctx) {
     const order = findOrder(query);
     if (order) return describeOrder(ctx, order);
     if (ORDER_ID.test(query))
@@ -128,23 +121,15 @@ export const lookupOrder: DemoTool = {
       throw new DemoInputError('Give an order id like ORD-1042 or the email address of a customer.');
     return `Orders of ${customer.name} (${customer.email}):\n\n${await ordersTable(ctx, customer)}`;
   },
-};
+});
 
-export const lookupCustomer: DemoTool = {
-  definition: {
-    name: 'lookup_customer',
-    displayName: 'Look up customer',
-    description: `Find a ${SHOP_NAME} customer by email, name or id (like CUS-501): contact details, loyalty tier and order history.`,
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: { query: { type: 'string', description: 'Email, full name or customer id (CUS-501).' } },
-      required: ['query'],
-      additionalProperties: false,
-    },
-  },
-  async run(ctx, args) {
-    const query = str(args, 'query') ?? '';
+export const lookupCustomer = defineDemoTool({
+  name: 'lookup_customer',
+  displayName: 'Look up customer',
+  description: `Find a ${SHOP_NAME} customer by email, name or id (like CUS-501): contact details, loyalty tier and order history.`,
+  effect: 'read',
+  input: z.strictObject({ query: text().describe('Email, full name or customer id (CUS-501).') }),
+  async run({ query }, ctx) {
     const email = query.match(EMAIL)?.[0].toLowerCase();
     const customer =
       (email && CUSTOMERS.find((c) => c.email === email)) ||
@@ -168,40 +153,31 @@ export const lookupCustomer: DemoTool = {
       await ordersTable(ctx, customer),
     ].join('\n');
   },
-};
+});
 
-export const refundPolicy: DemoTool = {
-  definition: {
-    name: 'get_refund_policy',
-    displayName: 'Refund policy',
-    description: `Read the ${SHOP_NAME} refund and returns policy: time limits, damaged items, late deliveries, VIP rules.`,
-    effect: 'read',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  },
+export const refundPolicy = defineDemoTool({
+  name: 'get_refund_policy',
+  displayName: 'Refund policy',
+  description: `Read the ${SHOP_NAME} refund and returns policy: time limits, damaged items, late deliveries, VIP rules.`,
+  effect: 'read',
+  input: z.strictObject({}),
   async run() {
     return REFUND_POLICY;
   },
-};
+});
 
-export const issueRefund: DemoTool = {
-  definition: {
-    name: 'issue_refund',
-    displayName: 'Issue refund',
-    description:
-      "Issue a refund for an order (the remaining paid amount goes back to the customer). Changes the order: needs the user's approval.",
-    effect: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        order_id: { type: 'string', description: 'The order id, e.g. ORD-1042.' },
-        reason: { type: 'string', enum: [...REFUND_REASONS], description: 'Why the customer is refunded.' },
-      },
-      required: ['order_id'],
-      additionalProperties: false,
-    },
-  },
-  async run(ctx, args) {
-    const order = findOrder(str(args, 'order_id') ?? '');
+export const issueRefund = defineDemoTool({
+  name: 'issue_refund',
+  displayName: 'Issue refund',
+  description:
+    "Issue a refund for an order (the remaining paid amount goes back to the customer). Changes the order: needs the user's approval.",
+  effect: 'write',
+  input: z.strictObject({
+    order_id: text().describe('The order id, e.g. ORD-1042.'),
+    reason: z.enum(REFUND_REASONS).optional().describe('Why the customer is refunded.'),
+  }),
+  async run(input, ctx) {
+    const order = findOrder(input.order_id);
     if (!order) throw new DemoInputError('Give the order id to refund, e.g. ORD-1042.');
     const state = await orderState(ctx, order.id);
     if (state.status === 'cancelled')
@@ -209,7 +185,7 @@ export const issueRefund: DemoTool = {
     const remaining = totalCents(order) - state.refunded_cents;
     if (state.status === 'refunded' || remaining <= 0)
       throw new DemoInputError(`${order.id} is already fully refunded.`);
-    const reason = oneOf(args, 'reason', REFUND_REASONS) ?? 'other';
+    const reason = input.reason ?? 'other';
     const refundId = await createDemoRepository(ctx.db).recordRefund({
       userId: ctx.userId,
       orderId: order.id,
@@ -223,32 +199,25 @@ export const issueRefund: DemoTool = {
     const customer = customerOf(order.customerId);
     return `Refund ${refundId} issued: ${money(remaining)} for order ${order.id} (${reason.replace('_', ' ')}) back to ${customer.name}'s original payment method within 5 business days. The order is now refunded.`;
   },
-};
+});
 
-export const openTicket: DemoTool = {
-  definition: {
-    name: 'open_ticket',
-    displayName: 'Open support ticket',
-    description:
-      "Open a support ticket for the returns team (exceptions, disputes, damaged deliveries), optionally about an order. Needs the user's approval.",
-    effect: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        subject: { type: 'string', description: 'What the ticket is about, in one sentence.' },
-        order_id: { type: 'string', description: 'The order concerned, e.g. ORD-1042 (optional).' },
-        priority: { type: 'string', enum: [...PRIORITIES] },
-      },
-      required: ['subject'],
-      additionalProperties: false,
-    },
-  },
-  async run(ctx, args) {
-    const subject = str(args, 'subject');
+export const openTicket = defineDemoTool({
+  name: 'open_ticket',
+  displayName: 'Open support ticket',
+  description:
+    "Open a support ticket for the returns team (exceptions, disputes, damaged deliveries), optionally about an order. Needs the user's approval.",
+  effect: 'write',
+  input: z.strictObject({
+    subject: text().describe('What the ticket is about, in one sentence.'),
+    order_id: text().optional().describe('The order concerned, e.g. ORD-1042 (optional).'),
+    priority: z.enum(PRIORITIES).optional(),
+  }),
+  async run(input, ctx) {
+    const { subject } = input;
     if (!subject) throw new DemoInputError('Say what the ticket is about.');
-    const order = findOrder(str(args, 'order_id') ?? '') ?? findOrder(subject);
+    const order = findOrder(input.order_id ?? '') ?? findOrder(subject);
     const customer = order ? customerOf(order.customerId) : undefined;
-    const priority = oneOf(args, 'priority', PRIORITIES) ?? 'normal';
+    const priority = input.priority ?? 'normal';
     const id = await createDemoRepository(ctx.db).createTicket({
       userId: ctx.userId,
       subject: subject.slice(0, 300),
@@ -259,6 +228,6 @@ export const openTicket: DemoTool = {
     });
     return `Ticket ${id} opened (${priority} priority)${order ? ` for order ${order.id} of ${customer!.name}` : ''}: "${subject.slice(0, 300)}". The returns team answers within one business day.`;
   },
-};
+});
 
 export const SHOP_TOOLS: DemoTool[] = [lookupOrder, lookupCustomer, refundPolicy, issueRefund, openTicket];

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { Db } from '../../../db/database.ts';
-import type { ActionDefinition } from '../../tools/provider.ts';
+import { inputJsonSchema, type ActionDefinition, type ActionEffect } from '../../tools/index.ts';
 
 /** What a demo tool runs with: the database and the visitor's own demo user. */
 export interface DemoToolContext {
@@ -8,6 +9,7 @@ export interface DemoToolContext {
   now: () => Date;
 }
 
+/** A demo tool as the demo provider lists and runs it. */
 export interface DemoTool {
   definition: ActionDefinition;
   run(ctx: DemoToolContext, args: Record<string, unknown>): Promise<string>;
@@ -16,18 +18,32 @@ export interface DemoTool {
 /** Thrown for input the tool cannot use; the message is shown to the model and the user. */
 export class DemoInputError extends Error {}
 
-export const str = (args: Record<string, unknown>, key: string): string | undefined => {
-  const value = args[key];
-  return typeof value === 'string' && value.trim() ? value.trim().slice(0, 2000) : undefined;
-};
+/**
+ * Declares a demo tool as built-in actions are declared (`defineAction`): a zod input schema, which
+ * the model sees as JSON Schema and which checks the arguments before `run` gets them.
+ */
+export function defineDemoTool<S extends z.ZodType>(tool: {
+  name: string;
+  displayName: string;
+  description: string;
+  effect: ActionEffect;
+  input: S;
+  run(input: z.output<S>, ctx: DemoToolContext): Promise<string>;
+}): DemoTool {
+  const { input, run, ...definition } = tool;
+  return {
+    definition: { ...definition, inputSchema: inputJsonSchema(input) },
+    async run(ctx, args) {
+      const parsed = input.safeParse(args);
+      if (!parsed.success) throw new DemoInputError(z.prettifyError(parsed.error));
+      return run(parsed.data, ctx);
+    },
+  };
+}
 
-export const num = (args: Record<string, unknown>, key: string): number | undefined => {
-  const value = args[key];
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
-
-export const oneOf = <T extends string>(args: Record<string, unknown>, key: string, values: readonly T[]) => {
-  const value = str(args, key)?.toLowerCase();
-  return value === undefined ? undefined : values.find((v) => v.toLowerCase() === value);
-};
+/** Free text from the model: trimmed, and cut rather than refused when it runs long. */
+export const text = () =>
+  z
+    .string()
+    .trim()
+    .overwrite((value) => value.slice(0, 2000));

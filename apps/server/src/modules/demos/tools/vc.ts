@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import { COUNTRIES, SECTORS, STAGES, STARTUPS, type Startup } from '../data/startups.ts';
 import { keywordFilter, musd, namedIn, resolveOne, table } from './text.ts';
-import { DemoInputError, num, oneOf, str, type DemoTool } from './types.ts';
+import { defineDemoTool, DemoInputError, text, type DemoTool } from './types.ts';
 
 /** The venture-capital analyst's tools: read-only over the shipped deal flow. */
 
@@ -24,33 +25,25 @@ const overview = (list: Startup[]) =>
     ]),
   );
 
-export const searchStartups: DemoTool = {
-  definition: {
-    name: 'search_startups',
-    displayName: 'Search startups',
-    description:
-      'Search and filter the deal-flow database of startups by sector, stage, country, minimum revenue (ARR) and minimum growth; a free-text query matches names, cities, founders and descriptions.',
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'Free-text keywords, e.g. "payments" or "Berlin".' },
-        sector: { type: 'string', enum: [...SECTORS] },
-        stage: { type: 'string', enum: [...STAGES] },
-        country: { type: 'string', enum: [...COUNTRIES] },
-        min_revenue_musd: { type: 'number', description: 'Minimum annual recurring revenue in $M.' },
-        min_growth_pct: { type: 'number', description: 'Minimum year-over-year growth in percent.' },
-      },
-      additionalProperties: false,
-    },
-  },
-  async run(_ctx, args) {
-    const sector = oneOf(args, 'sector', SECTORS);
-    const stage = oneOf(args, 'stage', STAGES);
-    const country = oneOf(args, 'country', COUNTRIES);
-    const minRevenue = num(args, 'min_revenue_musd');
-    const minGrowth = num(args, 'min_growth_pct');
-    const matches = keywordFilter(str(args, 'query'), STARTUPS, startupText)
+export const searchStartups = defineDemoTool({
+  name: 'search_startups',
+  displayName: 'Search startups',
+  description:
+    'Search and filter the deal-flow database of startups by sector, stage, country, minimum revenue (ARR) and minimum growth; a free-text query matches names, cities, founders and descriptions.',
+  effect: 'read',
+  input: z.strictObject({
+    query: text().optional().describe('Free-text keywords, e.g. "payments" or "Berlin".'),
+    sector: z.enum(SECTORS).optional(),
+    stage: z.enum(STAGES).optional(),
+    country: z.enum(COUNTRIES).optional(),
+    min_revenue_musd: z.number().optional().describe('Minimum annual recurring revenue in $M.'),
+    min_growth_pct: z.number().optional().describe('Minimum year-over-year growth in percent.'),
+  }),
+  async run(input) {
+    const { sector, stage, country } = input;
+    const minRevenue = input.min_revenue_musd;
+    const minGrowth = input.min_growth_pct;
+    const matches = keywordFilter(input.query, STARTUPS, startupText)
       .filter((s) => !sector || s.sector === sector)
       .filter((s) => !stage || s.stage === stage)
       .filter((s) => !country || s.country === country)
@@ -70,33 +63,23 @@ export const searchStartups: DemoTool = {
     const more = matches.length > shown.length ? `\n\nShowing the ${shown.length} largest by ARR.` : '';
     return `${heading}\n\n${overview(shown)}${more}`;
   },
-};
+});
 
-export const compareStartups: DemoTool = {
-  definition: {
-    name: 'compare_startups',
-    displayName: 'Compare startups',
-    description:
-      'Compare two or more startups side by side: ARR, growth, funding raised, gross margin, burn, runway and team size.',
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        companies: {
-          type: 'string',
-          description:
-            'The startups to compare, by name or id, e.g. "Novapay, Ledgerline" or "STU-101 and STU-103".',
-        },
-      },
-      required: ['companies'],
-      additionalProperties: false,
-    },
-  },
-  async run(_ctx, args) {
-    const text = str(args, 'companies') ?? '';
-    let picked = namedIn(text, STARTUPS, byId, byName);
+export const compareStartups = defineDemoTool({
+  name: 'compare_startups',
+  displayName: 'Compare startups',
+  description:
+    'Compare two or more startups side by side: ARR, growth, funding raised, gross margin, burn, runway and team size.',
+  effect: 'read',
+  input: z.strictObject({
+    companies: text().describe(
+      'The startups to compare, by name or id, e.g. "Novapay, Ledgerline" or "STU-101 and STU-103".',
+    ),
+  }),
+  async run({ companies }) {
+    let picked = namedIn(companies, STARTUPS, byId, byName);
     if (picked.length < 2) {
-      const parts = text
+      const parts = companies
         .split(/,|\band\b|\bvs\.?\b|\bversus\b|&/i)
         .map((p) => p.trim())
         .filter(Boolean);
@@ -138,26 +121,19 @@ export const compareStartups: DemoTool = {
     )[0]!;
     return `${grid}\n\n- Fastest growing: **${fastest.name}** (${fastest.growthPct}%)\n- Largest: **${largest.name}** (${musd(largest.revenueMusd)} ARR)\n- Most capital-efficient per employee: **${efficient.name}**`;
   },
-};
+});
 
-export const draftInvestmentMemo: DemoTool = {
-  definition: {
-    name: 'draft_investment_memo',
-    displayName: 'Draft investment memo',
-    description:
-      'Draft a structured investment memo (summary, metrics, strengths, risks, questions for the founders, recommendation) for one startup from its data.',
-    effect: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        company: { type: 'string', description: 'The startup, by name or id, e.g. "Novapay" or "STU-101".' },
-      },
-      required: ['company'],
-      additionalProperties: false,
-    },
-  },
-  async run(_ctx, args) {
-    const s = resolveOne(str(args, 'company') ?? '', STARTUPS, byId, byName);
+export const draftInvestmentMemo = defineDemoTool({
+  name: 'draft_investment_memo',
+  displayName: 'Draft investment memo',
+  description:
+    'Draft a structured investment memo (summary, metrics, strengths, risks, questions for the founders, recommendation) for one startup from its data.',
+  effect: 'read',
+  input: z.strictObject({
+    company: text().describe('The startup, by name or id, e.g. "Novapay" or "STU-101".'),
+  }),
+  async run({ company }) {
+    const s = resolveOne(company, STARTUPS, byId, byName);
     if (!s)
       throw new DemoInputError(
         'No startup by that name in the deal flow. Search startups first to find one.',
@@ -234,6 +210,6 @@ export const draftInvestmentMemo: DemoTool = {
       '_Drafted from the demo deal-flow data; figures are fictional._',
     ].join('\n');
   },
-};
+});
 
 export const VC_TOOLS: DemoTool[] = [searchStartups, compareStartups, draftInvestmentMemo];
