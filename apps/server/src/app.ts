@@ -11,7 +11,7 @@ import { loggerOptions } from './http/logging.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes } from './modules/identity/index.ts';
-import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
+import { chatRoutes, createToolsExecutor, type ChatModuleOptions } from './modules/chat/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/plugin.ts';
 import { providerTriggerStore, registerTriggers } from './modules/triggers/plugin.ts';
@@ -20,7 +20,6 @@ import { accessCodeRoutes } from './modules/access-code/index.ts';
 import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
-import { createToolsExecutor } from './modules/chat/tools-executor.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { servicesRoutes } from './modules/services/routes.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
@@ -41,7 +40,7 @@ export interface AppOptions {
   webDistDir?: string;
   /** Overrides the pino destination (tests capture log lines to check redaction). */
   logStream?: NodeJS.WritableStream;
-  /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/routes.ts. */
+  /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/plugin.ts. */
   chat?: ChatModuleOptions;
   /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
   demos?: DemoModuleOptions;

@@ -64,10 +64,22 @@ export interface UserDirectory {
   readonly beforeUserDelete: BeforeUserDelete[];
 }
 
+/** What a conversation with an agent needs to know about it (the chat's system prompt and rules). */
+export interface AgentProfile {
+  id: number;
+  name: string;
+  description: string;
+  guidelines: string | null;
+  /** The owner let write and send tools run in unattended (trigger) runs. */
+  allowUnattendedWrites: boolean;
+}
+
 /** The agents module as the rest of the server sees it: ownership checks for what names an agent. */
 export interface AgentDirectory {
   /** Whether `agentId` is one of the user's agents (another user's agent is simply absent). */
   exists(userId: number, agentId: number): Promise<boolean>;
+  /** The user's agent as the chat speaks for it; undefined for another user's or a missing agent. */
+  profile(userId: number, agentId: number): Promise<AgentProfile | undefined>;
 }
 
 /** What every module receives: settings, the database, the secrets vault and shared services. */

@@ -22,9 +22,9 @@ import {
 import { createUser } from './support/users.ts';
 import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
-import { createChatService } from '../src/modules/chat/service.ts';
-import { chatAudit } from '../src/modules/chat/audit.ts';
-import { createAuditLog } from '../src/modules/audit/service.ts';
+import { createChatService } from '../src/modules/chat/index.ts';
+import { createAgentsService } from '../src/modules/agents/index.ts';
+import { createAuditLog } from '../src/modules/audit/index.ts';
 
 /**
  * The agent runtime behind /chainlit/chat: the offline model end to end, multi-step tool use,
@@ -443,9 +443,11 @@ describe('chat runtime', () => {
   });
 
   it('unattended (trigger) runs refuse write/send tools unless the owner allowed them', async () => {
+    const audit = createAuditLog(h.db);
     const service = createChatService({
       db: h.db,
-      audit: chatAudit(createAuditLog(h.db)),
+      agents: createAgentsService(h.db, audit),
+      audit,
       executor: h.tools.executor,
       selection: h.model.selection,
       limits: { maxSteps: 4, maxToolCallsPerTurn: 4, maxOutputTokens: 256 },

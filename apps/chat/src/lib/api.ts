@@ -31,7 +31,7 @@ async function detailOf(response: Response): Promise<string> {
 
 export type ThreadMessages = z.infer<typeof chatThreadMessagesSchema>;
 
-/** The chat service's JSON endpoints (see apps/server/src/modules/chat/routes.ts). */
+/** The chat service's JSON endpoints (declared in packages/contract/src/chat.ts). */
 export function createChatApi(endpoint: ChatEndpoint) {
   async function send(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { ...authHeaders(endpoint) };

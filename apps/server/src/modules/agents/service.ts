@@ -1,7 +1,7 @@
 import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AgentProfile, AuditLog } from '../../deps.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 
 export interface AgentCreateInput extends AgentFields {
@@ -43,6 +43,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
 
     /** Whether the user owns the agent (for other modules that bind something to an agent). */
     exists: (userId: number, agentId: number): Promise<boolean> => repo.exists(userId, agentId),
+
+    profile: (userId: number, agentId: number): Promise<AgentProfile | undefined> =>
+      repo.profile(userId, agentId),
 
     async get(userId: number, agentId: number): Promise<Agent> {
       const agent = await repo.get(userId, agentId);

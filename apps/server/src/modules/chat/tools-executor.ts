@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { ToolsService } from '../tools/service.ts';
+import type { ToolsService } from '../tools/index.ts';
 import { createChatRepository } from './repository.ts';
 import type { ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
 

@@ -11,7 +11,7 @@
  *   `Origin` 403; more than DEMO_LOGINS_PER_HOUR per client address 429 with `Retry-After`.
  * - `POST /demos/logout` — deletes the session's demo user and all its data; clears the cookie.
  * - `GET  /demos/` — the chat frame (apps/chat) for the session's demo agent.
- * - Every chat route of `/chainlit` (see modules/chat/routes.ts) also answers under `/demos`,
+ * - Every chat route of `/chainlit` (packages/contract/src/chat.ts) also answers under `/demos`,
  *   authenticated by the demo cookie only (no `/auth/header`, no copilot tokens); turns and
  *   approvals are limited to DEMO_CHAT_TURNS_PER_MINUTE per client address (429, `Retry-After`).
  *   `GET /demos/session` returns the demo's suggested prompts.
@@ -28,8 +28,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
-import { chatRoutes, type ChatModuleOptions } from '../chat/routes.ts';
-import { defaultChatDist } from '../chat/static.ts';
+import { chatRoutes, defaultChatDist, type ChatModuleOptions } from '../chat/index.ts';
 import { isDemoName } from './catalog.ts';
 import { createDemoService } from './service.ts';
 import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';

@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { createAgentsRepository } from '../agents/repository.ts';
-import { chatAudit } from '../chat/audit.ts';
-import { selectModel } from '../chat/llm/select-model.ts';
-import type { ToolExecutor } from '../chat/runtime/ports.ts';
-import { createChatService } from '../chat/service.ts';
+import { createChatService, selectModel, type ToolExecutor } from '../chat/index.ts';
 import type { TriggerDelivery } from '../tools/service.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
@@ -16,7 +13,8 @@ export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: 
   const { config, db } = deps;
   const chat = createChatService({
     db,
-    audit: chatAudit(deps.audit),
+    agents: deps.agents,
+    audit: deps.audit,
     executor,
     selection: selectModel(config.llm),
     limits: {

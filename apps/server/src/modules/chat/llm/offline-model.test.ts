@@ -1,6 +1,8 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { bestTool, createOfflineModel, fillArguments, OFFLINE_LABEL, tokens } from './offline-model.ts';
+import { fillArguments } from './offline-arguments.ts';
+import { bestTool, createOfflineModel, tokens } from './offline-model.ts';
+import { OFFLINE_LABEL } from './offline-phrases.ts';
 
 const calculator = {
   type: 'function' as const,

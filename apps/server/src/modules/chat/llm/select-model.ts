@@ -4,7 +4,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { LlmConfig } from '../../../config.ts';
 import { LlmError } from './errors.ts';
-import { createOfflineModel, OFFLINE_LABEL } from './offline-model.ts';
+import { createOfflineModel } from './offline-model.ts';
+import { OFFLINE_LABEL } from './offline-phrases.ts';
 import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 
 export interface ModelSelection {

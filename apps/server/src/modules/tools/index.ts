@@ -1,0 +1,2 @@
+/** The tools module's public face. */
+export type { ToolsService } from './service.ts';
