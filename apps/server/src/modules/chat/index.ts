@@ -6,4 +6,4 @@ export { selectModel, type ModelSelection } from './llm/select-model.ts';
 export { selectAgentTools } from './repository.ts';
 export { createToolsExecutor } from './tools-executor.ts';
 export type { AgentTool, ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
-export { defaultChatDist } from './static.ts';
+export { defaultChatDist, frameFiles } from './http/frame-files.ts';

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.ts';
 import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
 import { createHostFunctionBridge } from './host-functions.ts';
+import { defaultChatDist, frameFiles } from './http/frame-files.ts';
 import { hostFunctionRoutes } from './http/host-function-routes.ts';
 import { principalOf, registerSessionAuth, type ChatSessionStrategy } from './http/session-auth.ts';
 import { signInRoutes } from './http/sign-in-routes.ts';
@@ -12,7 +13,6 @@ import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import { createChatService } from './service.ts';
 import { createChatSessions, type ChatSessionsDeps } from './sessions.ts';
-import { registerChatStatic } from './static.ts';
 
 /*
  * The chat service's HTTP contract (used by the chat frame and the copilot widget) is declared once,
@@ -84,23 +84,31 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  registerSessionAuth(app, {
-    sessions: options.sessionStrategy ?? sessions,
-    copilot: (token) => sessions.copilot(token),
-    publicOrigin,
-  });
-
   if (ownSignIn) {
-    // The chat frame's page and assets, the copilot bundle, host-page function results for the
-    // copilot and the sign-in routes belong to the /chainlit mount only; /demos serves the frame itself.
-    await registerChatStatic(app);
-    await app.register(hostFunctionRoutes, { bridge: hostFunctions!, principalOf });
+    // The frame's page and assets, the copilot bundle and the sign-in routes belong to the /chainlit
+    // mount only; /demos serves the frame itself.
+    await app.register(frameFiles, {
+      distDir: defaultChatDist(),
+      pageCache: 'no-cache',
+      copilot: true,
+      fallback: true,
+      notBuilt: (reply) => reply.code(404).send({ detail: 'Not Found' }),
+    });
     await app.register(signInRoutes, {
       sessions,
       publicOrigin,
       secureCookie: config.publicUrl.startsWith('https:'),
     });
   }
-  await app.register(threadRoutes, { service });
-  await app.register(turnRoutes, { service });
+  // Everything else needs a chat session or a copilot token.
+  await app.register(async (api) => {
+    registerSessionAuth(api, {
+      sessions: options.sessionStrategy ?? sessions,
+      copilot: (token) => sessions.copilot(token),
+      publicOrigin,
+    });
+    if (hostFunctions) await api.register(hostFunctionRoutes, { bridge: hostFunctions, principalOf });
+    await api.register(threadRoutes, { service });
+    await api.register(turnRoutes, { service });
+  });
 };

@@ -5,13 +5,6 @@ import { HttpError } from '../../../http/errors.ts';
 import type { ChatVia } from '../context.ts';
 import type { SessionPrincipal } from '../sessions.ts';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Chat routes: 'none' for the sign-in routes and the frame's files, otherwise a session or copilot token. */
-    chatAuth?: 'none' | 'session';
-  }
-}
-
 /**
  * How cookie sessions are authenticated on one mount of the chat: the `/chainlit` sessions, or a
  * mount's own (the demos). Sessions of one mount are never accepted by another.
@@ -47,8 +40,8 @@ export function assertSameOriginRequest(request: FastifyRequest, publicOrigin: s
 }
 
 /**
- * Authenticates every chat route not marked `chatAuth: 'none'`: EITHER a copilot bearer token OR
- * the mount's session cookie (then state-changing requests must pass the CSRF check). 401 otherwise.
+ * Authenticates every route of `app`'s context: EITHER a copilot bearer token OR the mount's
+ * session cookie (then state-changing requests must pass the CSRF check). 401 otherwise.
  */
 export function registerSessionAuth(
   app: FastifyInstance,
@@ -59,7 +52,6 @@ export function registerSessionAuth(
   },
 ) {
   app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.config.chatAuth === 'none') return;
     const token = bearer(request);
     let principal: ChatPrincipal;
     // A malformed bearer token is still a copilot sign-in attempt, refused as such.

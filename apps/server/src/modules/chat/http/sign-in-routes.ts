@@ -14,7 +14,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{
   secureCookie: boolean;
 }> = async (app, { sessions, publicOrigin, secureCookie }) => {
   const cookie = { path: '/chainlit', httpOnly: true, sameSite: 'strict' as const, secure: secureCookie };
-  const config = { public: true, chatAuth: 'none' as const };
+  const config = { public: true };
   const tags = ['chat'];
 
   app.post(
