@@ -77,7 +77,7 @@ export function Conversation({
     id: threadId,
     messages: initialMessages,
     transport,
-    experimental_throttle: 30,
+    throttle: 30,
     onData: (part) => {
       if (part.type !== 'data-call-fn') return;
       const call = part.data as HostFunctionCall;

@@ -63,7 +63,10 @@ describe('host-page function bridge', () => {
         queueMicrotask(() => bridge.settle(alice, callId, 'page says hi'));
       },
     });
-    const result = await tool.execute!({ name: 'greet', args: {} }, { toolCallId: 't1', messages: [] });
+    const result = await tool.execute!(
+      { name: 'greet', args: {} },
+      { toolCallId: 't1', messages: [], context: {} },
+    );
     expect(result).toBe('page says hi');
   });
 });

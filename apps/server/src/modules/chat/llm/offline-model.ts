@@ -1,14 +1,14 @@
 import type {
   JSONValue,
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3ToolResultOutput,
-  LanguageModelV3Usage,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4ToolResultOutput,
+  LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import Fuse from 'fuse.js';
 import { exampleArgs, fillArguments } from './offline-arguments.ts';
@@ -16,7 +16,7 @@ import { PHRASES, STOP_WORDS } from './offline-phrases.ts';
 
 /**
  * The built-in offline model: the default when no LLM provider is configured, so chat works with no
- * key and no network. It is a real AI SDK `LanguageModelV3`, so the runtime treats it like any other
+ * key and no network. It is a real AI SDK `LanguageModelV4`, so the runtime treats it like any other
  * model (same tool loop, same approval path). It is deterministic and honest about what it is:
  *
  * - last message from the user: pick the offered tool that best matches the message (fuse.js over
@@ -34,20 +34,20 @@ export const OFFLINE_MODEL_ID = 'cadre-offline-1';
 type Reply =
   { text: string } | { toolCall: { toolName: string; input: Record<string, unknown> }; text?: string };
 
-const usage = (input: number, output: number): LanguageModelV3Usage => ({
+const usage = (input: number, output: number): LanguageModelV4Usage => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: output, text: output, reasoning: 0 },
 });
 
-export function createOfflineModel(): LanguageModelV3 {
+export function createOfflineModel(): LanguageModelV4 {
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'cadre.offline',
     modelId: OFFLINE_MODEL_ID,
     supportedUrls: {},
-    async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
       const reply = decide(options);
-      const content: LanguageModelV3Content[] = [];
+      const content: LanguageModelV4Content[] = [];
       if (reply.text) content.push({ type: 'text', text: reply.text });
       if ('toolCall' in reply) content.push(toolCallContent(reply.toolCall));
       return {
@@ -57,9 +57,9 @@ export function createOfflineModel(): LanguageModelV3 {
         warnings: [],
       };
     },
-    async doStream(options: LanguageModelV3CallOptions) {
+    async doStream(options: LanguageModelV4CallOptions) {
       const reply = decide(options);
-      const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+      const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
       parts.push({
         type: 'response-metadata',
         id: `offline-${promptSize(options.prompt)}`,
@@ -78,7 +78,7 @@ export function createOfflineModel(): LanguageModelV3 {
       });
       const signal = options.abortSignal;
       let index = 0;
-      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async pull(controller) {
           if (signal?.aborted) {
             controller.error(signal.reason);
@@ -110,13 +110,13 @@ export function tokens(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-const promptSize = (prompt: LanguageModelV3Prompt) => JSON.stringify(prompt).length >> 2;
+const promptSize = (prompt: LanguageModelV4Prompt) => JSON.stringify(prompt).length >> 2;
 
-function functionTools(options: LanguageModelV3CallOptions): LanguageModelV3FunctionTool[] {
-  return (options.tools ?? []).filter((t): t is LanguageModelV3FunctionTool => t.type === 'function');
+function functionTools(options: LanguageModelV4CallOptions): LanguageModelV4FunctionTool[] {
+  return (options.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === 'function');
 }
 
-function decide(options: LanguageModelV3CallOptions): Reply {
+function decide(options: LanguageModelV4CallOptions): Reply {
   const tools = functionTools(options);
   const last = options.prompt.at(-1);
   if (last?.role === 'tool') return { text: reportResults(last.content, options.prompt) };
@@ -126,7 +126,7 @@ function decide(options: LanguageModelV3CallOptions): Reply {
     .join(' ')
     .trim();
   if (tools.length === 0) return { text: PHRASES.noTools };
-  const example = (tool: LanguageModelV3FunctionTool) => `${tool.name} ${exampleArgs(tool.inputSchema)}`;
+  const example = (tool: LanguageModelV4FunctionTool) => `${tool.name} ${exampleArgs(tool.inputSchema)}`;
   const tool = bestTool(message, tools);
   if (!tool) {
     const list = tools.map((t) => PHRASES.toolListItem(t.name, t.description ?? '')).join('\n');
@@ -183,11 +183,11 @@ export function bestTool<T extends { name: string; description?: string }>(
 }
 
 /** Markdown for the results of the tools the last step called. */
-function reportResults(results: Array<{ type: string }>, prompt: LanguageModelV3Prompt): string {
+function reportResults(results: Array<{ type: string }>, prompt: LanguageModelV4Prompt): string {
   const lines: string[] = [PHRASES.resultsHeader, ''];
   for (const part of results) {
     if (part.type !== 'tool-result') continue;
-    const result = part as unknown as { toolName: string; output: LanguageModelV3ToolResultOutput };
+    const result = part as unknown as { toolName: string; output: LanguageModelV4ToolResultOutput };
     const name = `**${result.toolName}**`;
     const output = result.output;
     switch (output.type) {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { stepCountIs, streamText, type StopCondition, type ToolSet, type UIMessageChunk } from 'ai';
+import { isStepCount, streamText, type StopCondition, type ToolSet, type UIMessageChunk } from 'ai';
 import type { Database } from '../../../db/schema.ts';
 import type { AgentProfile, AuditLog } from '../../../deps.ts';
 import { LlmError } from '../llm/errors.ts';
@@ -126,10 +126,10 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
   const result = streamText({
     model: ctx.selection.model,
-    system: systemPrompt(ctx.agent),
+    instructions: systemPrompt(ctx.agent),
     messages: toModelMessages([...ctx.history, message]),
     tools: tools.tools,
-    stopWhen: [stepCountIs(limits.maxSteps), tooManyToolCalls],
+    stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
     maxOutputTokens: limits.maxOutputTokens,
     // The single retry layer is `withResilience` around the model (llm/resilient-model.ts).
     maxRetries: 0,

@@ -50,7 +50,9 @@ export function toolNames(tools: AgentTool[]): Map<string, AgentTool> {
   return byName;
 }
 
-type Execute = (input: Record<string, unknown>, options: ToolExecutionOptions) => Promise<unknown>;
+/** What a tool's `execute` reads of the SDK's options. */
+type ExecuteOptions = Pick<ToolExecutionOptions<never>, 'toolCallId' | 'abortSignal'>;
+type Execute<O extends ExecuteOptions> = (input: Record<string, unknown>, options: O) => Promise<unknown>;
 
 /**
  * The tools a run offers the model. Read tools run through the executor with the chatting user's
@@ -67,7 +69,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
 
   /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
   const limited =
-    (run: Execute, refusal?: ToolFailure): Execute =>
+    <O extends ExecuteOptions>(run: Execute<O>, refusal?: ToolFailure): Execute<O> =>
     async (input, options) => {
       toolCalls += 1;
       if (refusal) throw refusal;
@@ -90,7 +92,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     const description = agentTool.description || agentTool.displayName;
     const inputSchema = jsonSchema<Record<string, unknown>>(objectSchema(agentTool.inputSchema));
     if (agentTool.effect !== 'read' && !unattended) {
-      tools[name] = tool<Record<string, unknown>>({ description, inputSchema });
+      tools[name] = tool({ description, inputSchema });
       continue;
     }
     const refusal =
@@ -100,7 +102,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
             'refused',
           )
         : undefined;
-    tools[name] = tool<Record<string, unknown>, unknown>({
+    tools[name] = tool({
       description,
       inputSchema,
       execute: limited(async (input, options) => {
@@ -124,9 +126,10 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
       signal: ctx.signal,
     });
     builtinTitles.set(HOST_FUNCTION_TOOL, 'Host page function');
+    type HostOptions = Parameters<NonNullable<typeof hostTool.execute>>[1];
     tools[HOST_FUNCTION_TOOL] = {
       ...hostTool,
-      execute: limited(async (input, options) => {
+      execute: limited(async (input, options: HostOptions) => {
         try {
           return await hostTool.execute!(input, options);
         } catch (error) {
