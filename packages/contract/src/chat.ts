@@ -1,3 +1,4 @@
+import type { UIMessage } from 'ai';
 import { z } from 'zod';
 
 /**
@@ -13,8 +14,7 @@ import { z } from 'zod';
  *
  * Streams: `POST /chat` and the approval decisions answer with an AI SDK UI message stream (SSE,
  * `x-vercel-ai-ui-message-stream: v1`, plus `x-thread-id`), readable by `useChat`'s
- * `DefaultChatTransport`; its metadata and data parts are {@link chatMessageMetadataSchema} and
- * {@link chatDataPartSchemas}. A
+ * `DefaultChatTransport`; its messages are {@link CadreUIMessage}s. A
  * write/send tool call arrives as `tool-input-available` then `tool-approval-request` and the turn
  * ends. Closing the connection stops the run; the partial answer is kept as `interrupted`. More
  * than CHAT_TURNS_PER_MINUTE turns and decisions per user per minute answer 429 with Retry-After.
@@ -128,6 +128,9 @@ export const chatDataPartSchemas = {
 export type ChatDataParts = {
   [K in keyof typeof chatDataPartSchemas]: z.infer<(typeof chatDataPartSchemas)[K]>;
 };
+
+/** A chat message as the frame holds it: an AI SDK UI message with Cadre's metadata and data parts. */
+export type CadreUIMessage = UIMessage<ChatMessageMetadata, ChatDataParts>;
 
 /**
  * A stored message in AI SDK UIMessage shape: parts `text`, `step-start`, `dynamic-tool` (with
