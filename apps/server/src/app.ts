@@ -13,7 +13,7 @@ import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes, type IdentityOptions } from './modules/identity/index.ts';
-import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
+import { chatRoutes, createToolsExecutor, type ChatModuleOptions } from './modules/chat/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/index.ts';
 import {
@@ -27,7 +27,6 @@ import { accessCodeRoutes, generatedAccessCode } from './modules/access-code/ind
 import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
-import { createToolsExecutor } from './modules/chat/tools-executor.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
@@ -50,7 +49,7 @@ export interface AppOptions {
   webDistDir?: string;
   /** Overrides the pino destination (tests capture log lines to check redaction). */
   logStream?: NodeJS.WritableStream;
-  /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/routes.ts. */
+  /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/plugin.ts. */
   chat?: ChatModuleOptions;
   /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
   demos?: DemoModuleOptions;
@@ -100,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
   const services = registerServices(app, deps, tools);
-  const toolExecutor = createToolsExecutor(tools, db);
+  const toolExecutor = createToolsExecutor(tools, agents);
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   const identity = config.auth.builtInIssuer ? await createIdentity(deps, options.identity) : undefined;

@@ -182,6 +182,53 @@ describe('ChatApp', () => {
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
+  it('a refused decision shows the server’s reason and the thread as the server has it', async () => {
+    sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
+    const call = (state: string) => ({
+      type: 'dynamic-tool',
+      toolCallId: 'call-1',
+      toolName: 'gmail_send',
+      state,
+      input: { to: 'bob@example.com' },
+      approval: { id: 'ap-7' },
+      toolMetadata: { actionId: 4, effect: 'send' },
+    });
+    let stored = call('approval-requested');
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Mail')] }),
+      'GET /chainlit/threads/th-1/messages': () =>
+        json({
+          thread: thread('th-1', 'Mail'),
+          messages: [
+            {
+              id: 'a-1',
+              role: 'assistant',
+              parts: [{ type: 'step-start' }, stored],
+              metadata: { status: 'awaiting_approval', createdAt: '2026-01-01T00:00:01.000Z' },
+            },
+          ],
+          approvals: [],
+        }),
+      'POST /chainlit/approvals/ap-7/deny': () => {
+        stored = { ...call('output-denied'), approval: { id: 'ap-7', approved: false } } as typeof stored;
+        return json({ detail: 'This approval has expired; ask the agent again' }, 410);
+      },
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
+    const alert = await screen.findByTestId('chat-error');
+    expect(alert).toHaveTextContent('This approval has expired; ask the agent again');
+    expect(alert).not.toHaveTextContent('{');
+    await waitFor(() =>
+      expect(screen.getByTestId('tool-step')).toHaveAttribute('data-state', 'output-denied'),
+    );
+    const deny = requests.find((r) => r.url.includes('/approvals/'))!;
+    expect(deny.url).toBe('/chainlit/approvals/ap-7/deny');
+    expect(deny.body).toEqual({ toolCallId: 'call-1' });
+    expect(requests.filter((r) => r.url === '/chainlit/threads/th-1/messages')).toHaveLength(2);
+  });
+
   it('renames and deletes threads', async () => {
     let threads = [thread('th-1', 'First'), thread('th-2', 'Second')];
     const { requests } = installFakeServer({

@@ -3,7 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../http/errors.ts';
-import { createHostFunctionBridge, createHostFunctionTool, hostFunctionRoutes } from './host-functions.ts';
+import { createHostFunctionBridge, createHostFunctionTool } from './host-functions.ts';
+import { hostFunctionRoutes } from './http/host-function-routes.ts';
 
 const alice = { userId: 1, agentId: 10 };
 const bob = { userId: 2, agentId: 20 };
@@ -62,7 +63,10 @@ describe('host-page function bridge', () => {
         queueMicrotask(() => bridge.settle(alice, callId, 'page says hi'));
       },
     });
-    const result = await tool.execute!({ name: 'greet', args: {} }, { toolCallId: 't1', messages: [] });
+    const result = await tool.execute!(
+      { name: 'greet', args: {} },
+      { toolCallId: 't1', messages: [], context: {} },
+    );
     expect(result).toBe('page says hi');
   });
 });

@@ -1,18 +1,35 @@
-import type { Db } from '../../db/database.ts';
-import type { ToolsService } from '../tools/service.ts';
-import { createChatRepository } from './repository.ts';
-import type { ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
+import type { AgentDirectory } from '../../deps.ts';
+import type { ToolsService } from '../tools/index.ts';
+import type { AgentTool, ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
+
+/** The tools attached to the user's agent that the chat may offer: those of services switched on. */
+export async function chatToolsOf(
+  agents: AgentDirectory,
+  userId: number,
+  agentId: number,
+): Promise<AgentTool[]> {
+  const attached = await agents.listTools(userId, agentId);
+  return attached
+    .filter((tool) => tool.service.enabled)
+    .map(({ actionId, name, displayName, description, inputSchema, effect }) => ({
+      actionId,
+      name,
+      displayName,
+      description,
+      inputSchema,
+      effect,
+    }));
+}
 
 /**
  * The chat runtime's ToolExecutor on the real tools layer: an agent's attached tools come from the
- * database (owner-scoped), and each call runs through the tools service with the chatting user's
- * own connection. Stop aborts the wait: the runtime moves on at once, and the provider call's result,
- * if it still arrives, is dropped.
+ * agents module (owner-scoped), and each call runs through the tools service with the chatting
+ * user's own connection. Stop aborts the wait: the runtime moves on at once, and the provider
+ * call's result, if it still arrives, is dropped.
  */
-export function createToolsExecutor(tools: ToolsService, db: Db): ToolExecutor {
-  const repo = createChatRepository(db);
+export function createToolsExecutor(tools: ToolsService, agents: AgentDirectory): ToolExecutor {
   return {
-    listAgentTools: (userId, agentId) => repo.listAgentTools(userId, agentId),
+    listAgentTools: (userId, agentId) => chatToolsOf(agents, userId, agentId),
     async execute(userId, actionId, args, signal): Promise<ToolExecutionResult> {
       const stopped: ToolExecutionResult = {
         ok: false,

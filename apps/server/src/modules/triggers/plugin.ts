@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
-import { chatAudit } from '../chat/audit.ts';
-import { selectModel } from '../chat/llm/select-model.ts';
-import type { ToolExecutor } from '../chat/runtime/ports.ts';
-import { createChatService } from '../chat/service.ts';
+import { createChatService, selectModel, type ToolExecutor } from '../chat/index.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
@@ -14,7 +11,8 @@ export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: 
   const { config, db } = deps;
   const chat = createChatService({
     db,
-    audit: chatAudit(deps.audit),
+    agents: deps.agents,
+    audit: deps.audit,
     executor,
     selection: selectModel(config.llm),
     limits: {

@@ -1,4 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Kysely, Selectable } from 'kysely';
+import type { ApprovalsTable, Database } from '../../../db/schema.ts';
+import type { StoredMessage } from './messages.ts';
 
 /**
  * What the chat runtime needs from the tools layer. The lead wires the real tools service here; the
@@ -29,4 +32,22 @@ export interface ToolExecutor {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<ToolExecutionResult>;
+}
+
+type MessageUpdate = Pick<StoredMessage, 'id' | 'parts' | 'status'>;
+
+/** Where a run keeps its assistant message and the approvals it asks for (the chat repositories). */
+export interface RunStore {
+  updateMessage(userId: number, threadId: string, message: MessageUpdate): Promise<void>;
+  /** The run's last save; `within` runs in the same transaction (its audit event). */
+  finishRun(
+    userId: number,
+    threadId: string,
+    message: MessageUpdate,
+    within?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<void>;
+  insertApproval(
+    row: Omit<Selectable<ApprovalsTable>, 'decided_at' | 'created_at' | 'expires_at'>,
+    ttlMs: number,
+  ): Promise<void>;
 }
