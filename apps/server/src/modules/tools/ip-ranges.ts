@@ -16,7 +16,8 @@ export type Cidr = [IpAddress, number];
 /** Parses a literal address, bracketed or not; only canonical forms (no `127.1`, no `0x7f.1`). */
 export function parseIp(text: string): IpAddress | undefined {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
-  const literal = ipaddr.IPv4.isValidFourPartDecimal(bare) || (bare.includes(':') && ipaddr.IPv6.isValid(bare));
+  const literal =
+    ipaddr.IPv4.isValidFourPartDecimal(bare) || (bare.includes(':') && ipaddr.IPv6.isValid(bare));
   return literal ? ipaddr.parse(bare) : undefined;
 }
 
