@@ -25,14 +25,7 @@ import { FiInfo } from 'react-icons/fi';
 import { ApiError } from '../../../api/api-error';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toaster } from '../../../components/ui/toaster';
-import {
-  isAgentQuery,
-  createAgent,
-  getAgentOptions,
-  updateAgent,
-  type Agent,
-  type AgentTool,
-} from '../api/agents-api';
+import { agentOptions, refreshAgents, saveAgent, type Agent, type AgentTool } from '../api/agents-api';
 import {
   addTool,
   draftOf,
@@ -53,12 +46,8 @@ export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolP
   return <EditAgent agentId={agentId} toolPicker={toolPicker} />;
 }
 
-/** A 4xx answer will not change on its own: no retry (a missing agent shows at once). */
-const retryUnlessClientError = (failures: number, error: unknown) =>
-  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 1;
-
 function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
-  const agent = useQuery({ ...getAgentOptions(agentId), retry: retryUnlessClientError });
+  const agent = useQuery(agentOptions(agentId));
   if (agent.isPending) {
     return (
       <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">
@@ -125,12 +114,11 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
   });
 
   const save = useMutation({
-    mutationFn: (body: NonNullable<ReturnType<typeof draftToBody>>) =>
-      agent ? updateAgent(agent.id, body) : createAgent(body),
+    mutationFn: (body: NonNullable<ReturnType<typeof draftToBody>>) => saveAgent(body, agent?.id),
     onSuccess: async () => {
       saved.current = true;
       toaster.create(AGENT_TOASTS.saved(mode));
-      await queryClient.invalidateQueries({ predicate: isAgentQuery });
+      await refreshAgents(queryClient, agent?.id);
       await navigate({ to: '/agents' });
     },
     onError: () => toaster.create(AGENT_TOASTS.saveFailed(mode)),

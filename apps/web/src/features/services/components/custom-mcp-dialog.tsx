@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../api/api-error';
 import { toaster } from '../../../components/ui/toaster';
-import { addCustomMcpServer, isServiceQuery, type CustomMcpServer } from '../api/services-api';
+import { addCustomMcpServer, refreshServices, type CustomMcpServer } from '../api/services-api';
 import { SERVICE_TOAST_DURATION } from '../constants';
 
 export const CUSTOM_MCP_TEXT = {
@@ -53,7 +53,7 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
         type: 'success',
         duration: SERVICE_TOAST_DURATION,
       });
-      void queryClient.invalidateQueries({ predicate: isServiceQuery });
+      void refreshServices(queryClient);
       close();
     },
   });
