@@ -18,7 +18,7 @@ import { useMemo, useState } from 'react';
 import { FiPlus } from 'react-icons/fi';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
-import { createFuzzySearch } from '../../../lib/fuzzy';
+import { useFuzzyFilter } from '../../../lib/fuzzy';
 import {
   listActiveServicesOptions,
   listServiceActionsOptions,
@@ -95,8 +95,8 @@ function ServiceActionsDialog(props: {
 }) {
   const actions = useQuery(listServiceActionsOptions(props.service.id));
   const [query, setQuery] = useState('');
-  const search = useMemo(() => createFuzzySearch(actions.data ?? [], ACTION_SEARCH_KEYS), [actions.data]);
-  const shown = useMemo(() => sortByDisplayName(search(query)), [search, query]);
+  const matches = useFuzzyFilter(actions.data, query, ACTION_SEARCH_KEYS);
+  const shown = useMemo(() => sortByDisplayName(matches), [matches]);
 
   return (
     <Dialog.Root open onOpenChange={(e) => !e.open && props.onClose()} size="lg" scrollBehavior="inside">
