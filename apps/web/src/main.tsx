@@ -8,8 +8,8 @@ import { ConfigErrorScreen } from './components/config-error-screen';
 import { UiProvider } from './components/ui/provider';
 import { RuntimeConfigProvider } from './config/runtime-config-context';
 import { loadRuntimeConfig } from './config/runtime-config';
-import { getAccessToken } from './features/auth';
 import { loadAnalytics } from './features/analytics/load-analytics';
+import { getAccessToken } from './lib/access-token';
 import { createAppRouter } from './router';
 
 // The sign-in client is its own chunk (it keeps the app shell inside its size budget), requested

@@ -1,7 +1,6 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { createFileRoute, Outlet, useMatches } from '@tanstack/react-router';
-import { AccessCodeGate, RequireAuth } from '../features/auth';
-import { LogoutButton } from '../features/auth/components/logout-button';
+import { AccessCodeGate, LogoutButton, RequireAuth } from '../features/auth';
 import { Sidebar } from '../features/shell/components/sidebar';
 
 /**

@@ -3,7 +3,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { AuthProvider as OidcProvider, useAuth } from 'react-oidc-context';
 import type { RuntimeConfig } from '@cadre/contract';
 import { useRuntimeConfig } from '../../config/runtime-config-context';
-import { setAccessTokenSource } from './access-token';
+import { setAccessTokenSource } from '../../lib/access-token';
 import { checkUser } from './api/check-user';
 import { AuthSessionContext, MOCK_USER, type AuthSession } from './auth-session';
 import { safeReturnPath } from './return-to';

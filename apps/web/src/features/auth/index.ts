@@ -1,6 +1,5 @@
 // The sign-in client (AuthProvider) is loaded on its own by main.tsx, so it is not exported here.
 export { hasAuthParams } from './auth-params';
-export { getAccessToken } from './access-token';
 export { useAuthSession, type AuthUser } from './auth-session';
 export { AccessCodeGate } from './components/access-code-gate';
 export { AuthCallback } from './components/auth-callback';

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Box,
   Button,
   chakra,
@@ -24,6 +23,7 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FiInfo } from 'react-icons/fi';
 import { ApiError } from '../../../api/api-error';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadError } from '../../../components/load-error';
 import { toaster } from '../../../components/ui/toaster';
 import { agentOptions, refreshAgents, saveAgent, type Agent, type AgentTool } from '../api/agents-api';
 import {
@@ -70,27 +70,21 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
         <Heading as="h1" size="2xl">
           {missing ? 'Agent not found' : 'Edit agent'}
         </Heading>
-        <Alert.Root status={missing ? 'warning' : 'error'}>
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>{missing ? 'This agent does not exist.' : 'Error loading the agent.'}</Alert.Title>
-            <Alert.Description>
-              {missing
-                ? 'It may have been deleted, or the link is wrong.'
-                : 'The agent could not be loaded. Try again in a moment.'}
-            </Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
-        <HStack gap="3">
-          {!missing && (
-            <Button colorPalette="brand" onClick={() => void agent.refetch()} loading={agent.isFetching}>
-              Try again
-            </Button>
-          )}
+        <LoadError
+          status={missing ? 'warning' : 'error'}
+          title={missing ? 'This agent does not exist.' : 'Error loading the agent.'}
+          description={
+            missing
+              ? 'It may have been deleted, or the link is wrong.'
+              : 'The agent could not be loaded. Try again in a moment.'
+          }
+          onRetry={missing ? undefined : () => void agent.refetch()}
+          retrying={agent.isFetching}
+        >
           <Button variant="outline" asChild>
             <Link to="/agents">Back to agents</Link>
           </Button>
-        </HStack>
+        </LoadError>
       </Stack>
     );
   }

@@ -14,6 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
+import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
@@ -90,13 +91,12 @@ export function ServicesPage() {
           ))}
         </SimpleGrid>
       ) : services.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>Error loading services.</Alert.Title>
-          <Button size="sm" variant="outline" ms="auto" onClick={() => void refetch()}>
-            Retry
-          </Button>
-        </Alert.Root>
+        <LoadError
+          title="Error loading services."
+          onRetry={() => void refetch()}
+          retrying={services.isFetching}
+          retryLabel="Retry"
+        />
       ) : shown.length === 0 ? (
         <Text color="fg.muted" py="10" textAlign="center">
           {services.data.length === 0 ? 'No services are available yet.' : 'No services match your search.'}
