@@ -47,7 +47,8 @@ export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolP
 }
 
 function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
-  const agent = useQuery(agentOptions(agentId));
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const agent = useQuery({ ...agentOptions(agentId), retryOnMount: false });
   if (agent.isPending) {
     return (
       <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">

@@ -33,7 +33,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 /** The agent list (spec section 2). */
 export function AgentsPage() {
-  const agents = useQuery(listAgentsOptions());
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const agents = useQuery({ ...listAgentsOptions(), retryOnMount: false });
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [query, setQuery] = useState('');

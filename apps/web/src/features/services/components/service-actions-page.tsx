@@ -11,7 +11,8 @@ import { SERVICE_TEXT, TOOL_SEARCH_KEYS } from '../constants';
 
 /** The tools of one service (spec section 2): logo and app name, search, and a Name/Description table. */
 export function ServiceActionsPage({ serviceId }: { serviceId: number }) {
-  const actions = useQuery(listServiceActionsOptions(serviceId));
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const actions = useQuery({ ...listServiceActionsOptions(serviceId), retryOnMount: false });
   const [query, setQuery] = useState('');
   const shown = useFuzzyFilter(actions.data, query, TOOL_SEARCH_KEYS);
   const first = actions.data?.[0];

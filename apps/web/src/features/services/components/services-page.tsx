@@ -27,7 +27,8 @@ import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 
 /** The service list (spec section 2): search, cards, register and disconnect. */
 export function ServicesPage() {
-  const services = useQuery(listServicesOptions());
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const services = useQuery({ ...listServicesOptions(), retryOnMount: false });
   const { refetch } = services;
   const [query, setQuery] = useState('');
   const [apiKeyFor, setApiKeyFor] = useState<Service | null>(null);
