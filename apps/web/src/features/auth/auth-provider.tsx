@@ -62,10 +62,22 @@ export function createAuthClient(config: RuntimeConfig): AuthClient {
     return user && !user.expired ? user : null;
   };
   setAccessTokenSource(async () => (await currentUser())?.access_token);
+  const refresh = async () => {
+    try {
+      return (await userManager.signinSilent()) !== null;
+    } catch {
+      return false;
+    }
+  };
   return {
     disabled: false,
     userManager,
-    isSignedIn: async () => (await currentUser()) !== null,
+    async isSignedIn() {
+      const user = await userManager.getUser();
+      // An access token that expired (a laptop waking up) is renewed in place when the provider
+      // allows it, rather than through a trip to its sign-in page.
+      return user ? !user.expired || refresh() : false;
+    },
     async signInUrl(returnTo) {
       const request = await requests.createSigninRequest({
         request_type: 'si:r',
@@ -73,13 +85,7 @@ export function createAuthClient(config: RuntimeConfig): AuthClient {
       });
       return request.url;
     },
-    async refresh() {
-      try {
-        return (await userManager.signinSilent()) !== null;
-      } catch {
-        return false;
-      }
-    },
+    refresh,
     forget: () => userManager.removeUser(),
   };
 }
