@@ -13,7 +13,12 @@ import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createIdentity, identityRoutes, type IdentityOptions } from './modules/identity/index.ts';
-import { chatRoutes, createToolsExecutor, type ChatModuleOptions } from './modules/chat/index.ts';
+import {
+  chatRoutes,
+  createToolsExecutor,
+  runRegistryFor,
+  type ChatModuleOptions,
+} from './modules/chat/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools } from './modules/tools/index.ts';
 import {
@@ -99,7 +104,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
   const services = registerServices(app, deps, tools);
-  const toolExecutor = createToolsExecutor(tools, agents);
+  const toolExecutor = createToolsExecutor(tools, agents, db);
+  // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
+  const runs = runRegistryFor({ db, lifecycle, log: app.log, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  app.addHook('onClose', () => runs.close());
+  // A user being deleted has their runs stopped wherever they run, before their rows go.
+  users.beforeUserDelete.push((user) => runs.stopUser(user.id));
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   const identity = config.auth.builtInIssuer ? await createIdentity(deps, options.identity) : undefined;

@@ -118,6 +118,8 @@ const envSchema = z
     COMPOSIO_WEBHOOK_SECRET: optionalString,
     MCP_SERVERS: z.string().default('[]'),
     CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+    // Runs of one trigger event in all: a run lost with its instance is retried up to this.
+    TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   })
   .superRefine((env, ctx) => {
     const mcp = parseMcpServers(env.MCP_SERVERS);
@@ -246,6 +248,10 @@ export interface Config {
     mcpServers: McpServerConfig[];
   };
   llm: LlmConfig;
+  triggers: {
+    /** Runs of one event in all (TRIGGER_MAX_ATTEMPTS). */
+    maxAttempts: number;
+  };
   demos: {
     enabled: boolean;
     idleMinutes: number;
@@ -338,6 +344,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       apiUrl: env.API_URL,
       feedbackUrl: env.FEEDBACK_URL ?? '',
     },
+    triggers: { maxAttempts: env.TRIGGER_MAX_ATTEMPTS },
     demos: {
       enabled: env.DEMOS_ENABLED,
       idleMinutes: env.DEMO_IDLE_MINUTES,

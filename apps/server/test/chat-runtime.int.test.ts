@@ -22,7 +22,8 @@ import {
 import { createUser } from './support/users.ts';
 import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
-import { createChatService } from '../src/modules/chat/index.ts';
+import { createLifecycle } from '../src/http/lifecycle.ts';
+import { createChatService, runRegistryFor } from '../src/modules/chat/index.ts';
 import { createAgentsService } from '../src/modules/agents/index.ts';
 import { createAuditLog } from '../src/modules/audit/index.ts';
 
@@ -451,6 +452,12 @@ describe('chat runtime', () => {
       executor: h.tools.executor,
       selection: h.model.selection,
       limits: { maxSteps: 4, maxToolCallsPerTurn: 4, maxOutputTokens: 256 },
+      runs: runRegistryFor({
+        db: h.db,
+        lifecycle: createLifecycle(),
+        log: h.t.app.log,
+        shutdownTimeoutMs: 1_000,
+      }),
     });
     const script = () =>
       scriptedModel((_o, n) =>

@@ -4,7 +4,7 @@ import type { ApprovalRow } from './approval-repository.ts';
 import { requireAgent, type ChatContext, type ChatVia } from './context.ts';
 import { argsHash, canonicalJson, type ToolPart } from './runtime/messages.ts';
 import type { ToolExecutionResult } from './runtime/ports.ts';
-import { streamRun } from './runs.ts';
+import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
 import { limitTurns } from './turns.ts';
 
 export interface DecisionInput {
@@ -61,20 +61,34 @@ export async function decide(
   const part = message.parts.find(
     (p): p is ToolPart => p.type === 'dynamic-tool' && p.toolCallId === approval.tool_call_id,
   )!;
-  const outcome =
-    input.decision === 'deny'
-      ? await deny(ctx, input, approval, part)
-      : await approve(ctx, input, approval, part, storedArgs);
-
-  const stillPending = message.parts.some(
-    (p) => p.type === 'dynamic-tool' && p.state === 'approval-requested',
-  );
-  await ctx.repo.updateMessage(userId, thread.id, {
-    id: message.id,
-    parts: message.parts,
-    status: stillPending ? 'awaiting_approval' : 'streaming',
+  // The decision continues the run: it holds the thread from before the tool runs until the
+  // continuation ends, so no other turn interleaves with it on any instance.
+  const claimId = await ctx.runs.claim({
+    runId: approval.run_id,
+    userId,
+    threadId: thread.id,
+    messageId: message.id,
   });
+  if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
+  let stillPending: boolean;
+  let outcome: UIMessageChunk;
+  try {
+    outcome =
+      input.decision === 'deny'
+        ? await deny(ctx, input, approval, part)
+        : await approve(ctx, input, approval, part, storedArgs);
+    stillPending = message.parts.some((p) => p.type === 'dynamic-tool' && p.state === 'approval-requested');
+    await ctx.repo.updateMessage(userId, thread.id, {
+      id: message.id,
+      parts: message.parts,
+      status: stillPending ? 'awaiting_approval' : 'streaming',
+    });
+  } catch (error) {
+    await ctx.runs.end(claimId, 'awaiting_approval');
+    throw error;
+  }
   if (stillPending) {
+    await ctx.runs.end(claimId, 'awaiting_approval');
     const stream = createUIMessageStream({
       execute: ({ writer }) => {
         writer.write({ type: 'start', messageId: message.id, messageMetadata: { threadId: thread.id } });
@@ -93,6 +107,7 @@ export async function decide(
     signal: input.signal,
     prelude: [outcome],
     runId: approval.run_id,
+    claimId,
     via: input.via,
   });
   return { threadId: thread.id, stream };

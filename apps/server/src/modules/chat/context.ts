@@ -7,7 +7,7 @@ import type { ModelSelection } from './llm/select-model.ts';
 import { createChatRepository, type ChatRepository, type ThreadRow } from './repository.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import type { RunLimits } from './runtime/run.ts';
-import { createInProcessRuns, type RunRegistry } from './runs.ts';
+import type { RunRegistry } from './run-registry.ts';
 
 export const APPROVAL_TTL_MS = 15 * 60 * 1000;
 
@@ -29,15 +29,14 @@ export interface ChatServiceDeps {
   hostFunctions?: HostFunctionBridge;
   /** Suggested prompts for an agent; when it gives none they are derived from the agent's tools. */
   suggestedPrompts?: (userId: number, agentId: number) => Promise<string[] | undefined>;
-  /** Where runs are registered for Stop and the one-run-per-thread rule; this process by default. */
-  runs?: RunRegistry;
+  /** Where runs hold their thread: Stop and the one-run-per-thread rule, on every instance. */
+  runs: RunRegistry;
 }
 
 /** What the parts of the chat service share. */
 export interface ChatContext extends ChatServiceDeps {
   repo: ChatRepository;
   approvals: ApprovalRepository;
-  runs: RunRegistry;
   limits: RunLimits & { turnsPerMinute?: number };
 }
 
@@ -46,7 +45,6 @@ export function createChatContext(deps: ChatServiceDeps): ChatContext {
     ...deps,
     repo: createChatRepository(deps.db),
     approvals: createApprovalRepository(deps.db),
-    runs: deps.runs ?? createInProcessRuns(),
     limits: { approvalTtlMs: APPROVAL_TTL_MS, ...deps.limits },
   };
 }

@@ -6,3 +6,4 @@ export { selectModel, type ModelSelection } from './llm/select-model.ts';
 export { chatToolsOf, createToolsExecutor } from './tools-executor.ts';
 export type { AgentTool, ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
 export { defaultChatDist, frameFiles } from './http/frame-files.ts';
+export { runRegistryFor, type RunRegistry } from './run-registry.ts';

@@ -11,6 +11,7 @@ import { threadRoutes } from './http/thread-routes.ts';
 import { turnRoutes } from './http/turn-routes.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
+import { runRegistryFor } from './run-registry.ts';
 import { createChatService } from './service.ts';
 import { createChatSessions, type ChatSessionsDeps } from './sessions.ts';
 
@@ -48,7 +49,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   const ownSignIn = options.sessionStrategy === undefined;
   // One bridge for the copilot's host-page functions: the runs ask through it, `/fn-results`
   // answers through it. Only the /chainlit mount (where the copilot signs in) has one.
-  const hostFunctions = ownSignIn ? createHostFunctionBridge() : undefined;
+  const hostFunctions = ownSignIn ? createHostFunctionBridge(db) : undefined;
   const service = createChatService({
     db,
     agents: options.agents,
@@ -63,6 +64,12 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     },
     hostFunctions,
     suggestedPrompts: options.suggestedPrompts,
+    runs: runRegistryFor({
+      db,
+      lifecycle: options.lifecycle,
+      log: app.log,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+    }),
   });
   const sessions = createChatSessions({
     db,

@@ -159,7 +159,10 @@ export function createChatRepository(db: Db) {
       threadId: string,
       newThread: { userId: number; agentId: number; name: string; origin?: string } | undefined,
       messages: StoredMessage[],
-      /** Runs first in the same transaction (rate limit, audit); throwing rolls everything back. */
+      /**
+       * Runs in the same transaction once the rows are written (rate limit, audit, the run's claim
+       * on the thread); throwing rolls everything back.
+       */
       within?: (trx: Kysely<Database>) => Promise<void>,
     ): Promise<ThreadRow | undefined> {
       const at = nowIso();
@@ -173,26 +176,26 @@ export function createChatRepository(db: Db) {
         updated_at: at,
       };
       await k.transaction().execute(async (trx) => {
-        await within?.(trx);
         if (thread)
           await trx
             .insertInto('threads')
             .values({ ...thread, metadata: '{}' })
             .execute();
-        if (messages.length === 0) return;
-        await trx
-          .insertInto('messages')
-          .values(
-            messages.map((message) => ({
-              id: message.id,
-              thread_id: threadId,
-              role: message.role,
-              parts: JSON.stringify(message.parts),
-              status: message.status,
-              created_at: message.createdAt,
-            })),
-          )
-          .execute();
+        if (messages.length > 0)
+          await trx
+            .insertInto('messages')
+            .values(
+              messages.map((message) => ({
+                id: message.id,
+                thread_id: threadId,
+                role: message.role,
+                parts: JSON.stringify(message.parts),
+                status: message.status,
+                created_at: message.createdAt,
+              })),
+            )
+            .execute();
+        await within?.(trx);
       });
       return thread;
     },

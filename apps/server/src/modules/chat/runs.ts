@@ -1,39 +1,10 @@
 import { createUIMessageStream, type UIMessageChunk } from 'ai';
 import type { AgentProfile } from '../../deps.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { ChatContext, ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
+import { RunAbort, type RunEndStatus } from './run-registry.ts';
 import { runAgent } from './runtime/run.ts';
-
-/**
- * The runs in progress, for Stop and the one-run-per-thread rule. Today each process keeps its own
- * (a Stop must reach the instance that runs the turn); the interface is async so that a shared
- * table can take its place without changing the callers.
- */
-export interface RunRegistry {
-  /** Whether the user has a run in progress in the thread. */
-  isRunning(userId: number, threadId: string): Promise<boolean>;
-  /** Registers a run; `controller` aborts it. */
-  add(run: { runId: string; userId: number; threadId: string; controller: AbortController }): Promise<void>;
-  remove(runId: string): Promise<void>;
-  /** Aborts the user's runs in the thread with `reason`; whether there was one. */
-  stop(userId: number, threadId: string, reason: Error): Promise<boolean>;
-}
-
-export function createInProcessRuns(): RunRegistry {
-  const active = new Map<string, { userId: number; threadId: string; controller: AbortController }>();
-  const inThread = (userId: number, threadId: string) =>
-    [...active.values()].filter((run) => run.userId === userId && run.threadId === threadId);
-  return {
-    isRunning: async (userId, threadId) => inThread(userId, threadId).length > 0,
-    add: async ({ runId, ...run }) => void active.set(runId, run),
-    remove: async (runId) => void active.delete(runId),
-    async stop(userId, threadId, reason) {
-      const runs = inThread(userId, threadId);
-      for (const run of runs) run.controller.abort(reason);
-      return runs.length > 0;
-    },
-  };
-}
 
 export interface StreamRunInput {
   userId: number;
@@ -47,25 +18,42 @@ export interface StreamRunInput {
   prelude?: UIMessageChunk[];
   /** Continues this run (after an approval) instead of starting a new one. */
   runId?: string;
+  /** The run's claim on the thread, when the turn's own commit made it (see RunRegistry.claim). */
+  claimId?: string;
   mode?: 'interactive' | 'unattended';
+  /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
+  idempotencyPrefix?: string;
   via?: ChatVia;
 }
 
+export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
+
 /**
  * Starts a run of the agent for `message` and returns its UI message stream: a `start` chunk with
- * `{threadId, runId, offline}`, the run's chunks, and a `finish` chunk with its outcome. The run is
- * registered for Stop until it ends; its last save records `chat.run.finished` in the same commit.
+ * `{threadId, runId, offline}`, the run's chunks, and a `finish` chunk with its outcome. The run
+ * holds its thread in the run registry (409 when another run holds it) until it ends; its last
+ * save records `chat.run.finished` in the same commit.
  */
 export async function streamRun(
   ctx: ChatContext,
   input: StreamRunInput,
 ): Promise<ReadableStream<UIMessageChunk>> {
   const runId = input.runId ?? crypto.randomUUID();
+  const claimId =
+    input.claimId ??
+    (await ctx.runs.claim({
+      runId,
+      userId: input.userId,
+      threadId: input.threadId,
+      messageId: input.message.id,
+    }));
+  if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
   const controller = new AbortController();
-  const onAbort = () => controller.abort(input.signal.reason);
-  if (input.signal.aborted) controller.abort(input.signal.reason);
+  const disconnected = new RunAbort('disconnected', 'The connection closed.');
+  const onAbort = () => controller.abort(disconnected);
+  if (input.signal.aborted) controller.abort(disconnected);
   input.signal.addEventListener('abort', onAbort, { once: true });
-  await ctx.runs.add({ runId, userId: input.userId, threadId: input.threadId, controller });
+  ctx.runs.attach(claimId, controller);
   return createUIMessageStream({
     execute: async ({ writer }) => {
       writer.write({
@@ -74,6 +62,7 @@ export async function streamRun(
         messageMetadata: { threadId: input.threadId, runId, offline: ctx.selection.isOffline },
       });
       for (const chunk of input.prelude ?? []) writer.write(chunk);
+      let ended: RunEndStatus = 'interrupted';
       try {
         const outcome = await runAgent({
           store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
@@ -90,6 +79,7 @@ export async function streamRun(
           signal: controller.signal,
           write: (chunk) => writer.write(chunk),
           mode: input.mode,
+          idempotencyPrefix: input.idempotencyPrefix,
           hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
           finalize: (trx, outcome) =>
             ctx.audit.record(
@@ -103,6 +93,7 @@ export async function streamRun(
               trx,
             ),
         });
+        ended = outcome.status === 'streaming' ? 'interrupted' : outcome.status;
         if (!controller.signal.aborted) {
           writer.write({
             type: 'finish',
@@ -114,8 +105,8 @@ export async function streamRun(
           });
         }
       } finally {
-        await ctx.runs.remove(runId);
         input.signal.removeEventListener('abort', onAbort);
+        await ctx.runs.end(claimId, ended);
       }
     },
     onError: () => 'The chat service failed while answering.',

@@ -35,7 +35,7 @@ export function createThreads(ctx: ChatContext) {
 
     /** Deletes the thread, stopping a run in it first. */
     async deleteThread(userId: number, agentId: number, threadId: string) {
-      await ctx.runs.stop(userId, threadId, new Error('thread deleted'));
+      await ctx.runs.stop(userId, threadId, 'deleted');
       if (!(await repo.deleteThread(userId, agentId, threadId))) throw notFound('Thread not found');
       await audit.record({ userId, action: 'chat.thread.deleted', objectType: 'thread', objectId: threadId });
     },
@@ -53,7 +53,7 @@ export function createThreads(ctx: ChatContext) {
     /** Stops this user's runs in the thread; whether there was one. */
     async stop(userId: number, agentId: number, threadId: string): Promise<boolean> {
       await requireThread(ctx, userId, agentId, threadId);
-      return ctx.runs.stop(userId, threadId, new Error('stopped by the user'));
+      return ctx.runs.stop(userId, threadId);
     },
   };
 }

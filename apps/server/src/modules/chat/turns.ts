@@ -5,9 +5,7 @@ import { hitRateLimit } from '../../security/rate-limit.ts';
 import { laterThan, requireAgent, threadName, type ChatContext, type ChatVia } from './context.ts';
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
 import type { StoredMessage } from './runtime/messages.ts';
-import { streamRun } from './runs.ts';
-
-const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
+import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
 
 export interface TurnInput {
   userId: number;
@@ -58,7 +56,9 @@ export async function startTurn(
     if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
     newThread = { userId, agentId, name: threadName(input.text ?? '', 'New chat') };
   }
-  if (await ctx.runs.isRunning(userId, threadId)) throw new HttpError(409, RUN_IN_PROGRESS);
+  // Checked before the history changes (lapse, regenerate, edit); the claim in the turn's commit
+  // below is what holds the thread against a run starting meanwhile on another instance.
+  if (existing && (await ctx.runs.isRunning(threadId))) throw new HttpError(409, RUN_IN_PROGRESS);
 
   // The rate limit counts in the commit that stores the turn, unless the turn changes stored rows
   // first (edit, regenerate, lapsing approvals): then it counts before anything changes.
@@ -90,6 +90,8 @@ export async function startTurn(
     createdAt: laterThan(history.at(-1)?.createdAt),
   };
   rows.push(assistant);
+  const runId = crypto.randomUUID();
+  let claimId: string | undefined;
   try {
     await repo.insertTurn(threadId, newThread, rows, async (trx) => {
       if (!countFirst) await limitTurns(ctx, userId, { kysely: trx });
@@ -99,6 +101,9 @@ export async function startTurn(
           trx,
         );
       }
+      claimId = await ctx.runs.claim({ runId, userId, threadId, messageId: assistant.id }, trx);
+      // Another instance started a run in this thread meanwhile: store nothing of this turn.
+      if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
     });
   } catch (error) {
     if (error instanceof HttpError) throw error;
@@ -114,6 +119,8 @@ export async function startTurn(
     message: assistant,
     signal: input.signal,
     via: input.via,
+    runId,
+    claimId,
   });
   return { threadId, stream };
 }

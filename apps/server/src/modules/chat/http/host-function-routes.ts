@@ -28,9 +28,10 @@ export const hostFunctionRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      if (!bridge.settle(principalOf(request), request.params.callId, request.body.result)) {
-        throw new HttpError(404, 'Function call not found');
-      }
+      const settled = await bridge.settle(principalOf(request), request.params.callId, request.body.result);
+      if (settled === 'expired')
+        throw new HttpError(410, 'This function call has expired; the agent stopped waiting');
+      if (settled === 'not_found') throw new HttpError(404, 'Function call not found');
       return reply.code(204).send();
     },
   );

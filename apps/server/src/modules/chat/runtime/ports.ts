@@ -25,12 +25,17 @@ export type ToolExecutionResult = { ok: true; data: unknown } | { ok: false; err
 export interface ToolExecutor {
   /** The tools attached to an agent the user owns (empty for someone else's agent). */
   listAgentTools(userId: number, agentId: number): Promise<AgentTool[]>;
-  /** Runs an action with the user's OWN connection. Must honour `signal`. */
+  /**
+   * Runs an action with the user's OWN connection. Must honour `signal`. With an `idempotencyKey`
+   * (a trigger event's write), a key that already ran answers with its stored result instead of
+   * running again, so a retried run does not send twice.
+   */
   execute(
     userId: number,
     actionId: number,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    options?: { idempotencyKey?: string },
   ): Promise<ToolExecutionResult>;
 }
 

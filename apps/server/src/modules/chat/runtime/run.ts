@@ -7,6 +7,7 @@ import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
 import { toModelMessages, type StoredMessage } from './messages.ts';
 import type { RunStore, ToolExecutor } from './ports.ts';
+import { RunAbort } from '../run-registry.ts';
 import { streamToParts } from './stream-to-parts.ts';
 import { buildToolSet } from './tool-set.ts';
 
@@ -39,6 +40,8 @@ export interface RunContext {
    * the owner allowed unattended writes for this agent, and are refused otherwise.
    */
   mode?: 'interactive' | 'unattended';
+  /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
+  idempotencyPrefix?: string;
   /**
    * Copilot runs only: the bridge to the embedding page; adds the `call_host_function` tool (no
    * approval: the page's own listener decides what the function does).
@@ -152,6 +155,10 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   let status: StoredMessage['status'];
   if (ctx.signal.aborted) {
     status = 'interrupted';
+    // A shutdown ends the answer mid-way: say so, so the person knows to ask again.
+    const reason: unknown = ctx.signal.reason;
+    if (reason instanceof RunAbort && reason.why === 'shutdown')
+      ctx.write({ type: 'error', errorText: reason.message });
     ctx.write({ type: 'abort', reason: 'stopped' });
   } else if (errorCategory) {
     status = 'error';

@@ -13,11 +13,16 @@ export interface StreamContext extends ApprovalRequestContext {
   mode?: 'interactive' | 'unattended';
   signal: AbortSignal;
   write: (chunk: UIMessageChunk) => void;
-  /** Saves the message as it stands (between steps). */
+  /** Saves the message as it stands (between steps, and every few seconds while text streams). */
   save: () => Promise<void>;
   /** Ends the run with a visible error. */
   fail: (category: LlmErrorCategory, text: string) => void;
 }
+
+/** A streaming answer is saved at least this often... */
+export const PARTIAL_SAVE_MS = 2_000;
+/** ...or after this many text deltas (tokens), whichever comes first. */
+export const PARTIAL_SAVE_DELTAS = 50;
 
 export interface StreamResult {
   /** The finish reason of the last step ('tool-calls' when the loop guard stopped the model). */
@@ -41,6 +46,15 @@ export async function streamToParts(
   const findTool = (toolCallId: string) =>
     parts.find((p): p is ToolPart => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
   let stepsRun = 0;
+  // What streamed is saved at least every PARTIAL_SAVE_MS or PARTIAL_SAVE_DELTAS text deltas, so a
+  // crash or a lost database connection loses at most that much of an answer the person saw.
+  let deltasSinceSave = 0;
+  let lastSave = Date.now();
+  const saveNow = async () => {
+    deltasSinceSave = 0;
+    lastSave = Date.now();
+    await ctx.save();
+  };
   let textPart: { type: 'text'; text: string } | undefined;
   let textId = '';
   const startText = (id: string) => {
@@ -66,7 +80,7 @@ export async function streamToParts(
       case 'start-step':
         // The previous step (its tool calls and results) is saved as the next one begins; the
         // last step is saved when the run ends, so a one-step answer costs one commit.
-        if (stepsRun > 0) await ctx.save();
+        if (stepsRun > 0) await saveNow();
         stepsRun += 1;
         parts.push({ type: 'step-start' });
         write({ type: 'start-step' });
@@ -78,6 +92,9 @@ export async function streamToParts(
         const text = textPart ?? startText(part.id);
         text.text += part.text;
         write({ type: 'text-delta', id: textId, delta: part.text });
+        deltasSinceSave += 1;
+        if (deltasSinceSave >= PARTIAL_SAVE_DELTAS || Date.now() - lastSave >= PARTIAL_SAVE_MS)
+          await saveNow();
         break;
       }
       case 'text-end':

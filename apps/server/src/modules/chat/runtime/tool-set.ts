@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
 import type { AgentProfile } from '../../../deps.ts';
+import { argsHash } from './messages.ts';
 import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 
@@ -17,6 +18,7 @@ export class ToolFailure extends Error {
 
 export interface ToolSetContext {
   userId: number;
+  runId: string;
   agent: AgentProfile;
   executor: ToolExecutor;
   maxToolCallsPerTurn: number;
@@ -24,6 +26,11 @@ export interface ToolSetContext {
   hostFunctions?: HostFunctionBridge;
   write: (chunk: UIMessageChunk) => void;
   signal: AbortSignal;
+  /**
+   * Unattended runs of a trigger event: write and send calls carry `<prefix>:<action>:<args hash>`
+   * as their idempotency key, so running the event again does not repeat a write.
+   */
+  idempotencyPrefix?: string;
 }
 
 export interface RunTools {
@@ -106,11 +113,17 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
       description,
       inputSchema,
       execute: limited(async (input, options) => {
+        const args = input ?? {};
+        const idempotencyKey =
+          agentTool.effect !== 'read' && ctx.idempotencyPrefix
+            ? `${ctx.idempotencyPrefix}:${agentTool.actionId}:${argsHash(args)}`
+            : undefined;
         const result = await ctx.executor.execute(
           ctx.userId,
           agentTool.actionId,
-          input ?? {},
+          args,
           options.abortSignal ?? ctx.signal,
+          { idempotencyKey },
         );
         if (!result.ok) throw new ToolFailure(result.error, result.code);
         return result.data ?? null;
@@ -122,6 +135,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     const hostTool = createHostFunctionTool(ctx.hostFunctions, {
       userId: ctx.userId,
       agentId: ctx.agent.id,
+      runId: ctx.runId,
       write: ctx.write,
       signal: ctx.signal,
     });
