@@ -125,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, { agents, db });
-      await api.register(triggerRoutes, { triggers: createTriggersService(deps) });
+      await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
       await api.register(servicesRoutes, { services, tools });
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>

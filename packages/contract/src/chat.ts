@@ -118,8 +118,8 @@ export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 /**
  * The data parts of the stream: `data-error` ends a run with a visible error (stored with the
  * message); `data-call-fn` (copilot only, transient) asks the embedding page to run a function,
- * whose result goes to `POST /fn-results/:callId {result}` (204; 404 unknown, answered or someone
- * else's).
+ * whose result goes to `POST /fn-results/:callId {result}` on any instance (204; 404 unknown,
+ * answered or someone else's; 410 expired).
  */
 export const chatDataPartSchemas = {
   error: z.object({ category: z.string(), message: z.string() }),

@@ -229,6 +229,41 @@ describe('ChatApp', () => {
     expect(requests.filter((r) => r.url === '/chainlit/threads/th-1/messages')).toHaveLength(2);
   });
 
+  it('shows an answer a crash or restart cut short with its text, says so, and offers Retry', async () => {
+    sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Long story')] }),
+      'GET /chainlit/threads/th-1/messages': () =>
+        json({
+          thread: thread('th-1', 'Long story'),
+          messages: [
+            {
+              id: 'u-1',
+              role: 'user',
+              parts: [{ type: 'text', text: 'tell me a long story' }],
+              metadata: { status: 'complete', createdAt: '2026-01-01T00:00:00.000Z' },
+            },
+            {
+              id: 'a-1',
+              role: 'assistant',
+              parts: [{ type: 'step-start' }, { type: 'text', text: 'Once upon a time, far away' }],
+              metadata: { status: 'interrupted', createdAt: '2026-01-01T00:00:01.000Z' },
+            },
+          ],
+          approvals: [],
+        }),
+      'POST /chainlit/chat': () => sse(answer('th-1', 'Once upon a time, the end.')),
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    expect(await screen.findByText('Once upon a time, far away')).toBeInTheDocument();
+    expect(screen.getByTestId('interrupted-note')).toHaveTextContent('interrupted before it finished');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Once upon a time, the end.')).toBeInTheDocument();
+    const retried = requests.find((r) => r.url === '/chainlit/chat')!.body as { trigger: string };
+    expect(retried.trigger).toBe('regenerate-message');
+  });
+
   it('renames and deletes threads', async () => {
     let threads = [thread('th-1', 'First'), thread('th-2', 'Second')];
     const { requests } = installFakeServer({

@@ -225,10 +225,15 @@ export function Conversation({
                     />
                   ) : null,
                 )}
+                {message.metadata?.status === 'interrupted' && !(busy && index === messages.length - 1) && (
+                  <Text color="fg.muted" fontSize="sm" role="note" data-testid="interrupted-note">
+                    This answer was interrupted before it finished; what it said so far is kept.
+                  </Text>
+                )}
                 {index === messages.length - 1 && !busy && (
                   <HStack>
                     <Button size="2xs" variant="ghost" onClick={() => void regenerate()}>
-                      Regenerate
+                      {message.metadata?.status === 'interrupted' ? 'Retry' : 'Regenerate'}
                     </Button>
                   </HStack>
                 )}
