@@ -42,6 +42,9 @@ const envSchema = z
     TRUST_PROXY: booleanFlag,
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(262_144),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    // After SIGTERM, how long to keep serving (readiness failing) before closing the listener, so a
+    // load balancer stops routing here first. SIGINT (Ctrl-C) does not wait.
+    SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
     SECRETS_KEY: optionalString.pipe(
       z
         .string()
@@ -197,6 +200,7 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  shutdownDrainDelayMs: number;
   /** The vault key from SECRETS_KEY; when unset, a key file in the data folder is used. */
   secretsKey?: Buffer;
   auth: {
@@ -321,6 +325,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
     auth: {
       disabled: env.DISABLE_AUTH,
