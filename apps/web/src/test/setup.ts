@@ -1,5 +1,3 @@
-import { configure } from '@testing-library/react';
-
 // The cleanup, matchers and matchMedia stub are in the shared vitest.jsdom-setup.ts at the root.
 
 // TanStack Router restores scroll positions; jsdom does not implement scrolling.
@@ -11,7 +9,3 @@ window.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 };
-
-// Screens load through the router and the fake API; on a busy machine that can outlast the
-// default 1 s of findBy/waitFor.
-configure({ asyncUtilTimeout: 3000 });

@@ -44,9 +44,19 @@ function watchFor(text: string) {
 /** Picks an item of an agent's Actions menu with the keyboard, as a keyboard user would. */
 async function openMenu(user: ReturnType<typeof renderApp>['user'], name: string, item: string) {
   await user.click(screen.getByRole('button', { name: `Actions for ${name}` }));
+  // The menu selects its highlighted item, and the highlight moves asynchronously (a pointer only
+  // moves it when the page's last input was a pointer, which is global state shared by the tests):
+  // press the arrow key and wait for the highlight to move each time, until it is on the item.
   const menuItem = await screen.findByRole('menuitem', { name: item });
-  for (let i = 0; i < 3 && !menuItem.hasAttribute('data-highlighted'); i++)
+  const menu = menuItem.closest('[role="menu"]')!;
+  // Keys go to the menu only once it has taken the focus, which it does a frame after opening.
+  await waitFor(() => expect(menu.contains(document.activeElement)).toBe(true));
+  for (let presses = 0; !menuItem.hasAttribute('data-highlighted'); presses++) {
+    if (presses === 5) throw new Error(`the menu never highlighted '${item}'`);
+    const before = menu.querySelector('[data-highlighted]');
     await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(menu.querySelector('[data-highlighted]')).not.toBe(before));
+  }
   await user.keyboard('{Enter}');
 }
 
