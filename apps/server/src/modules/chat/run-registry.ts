@@ -138,6 +138,9 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
   /** Keeps this instance's runs alive, and catches a stop whose signal was missed. */
   async function beat() {
     if (local.size === 0) return;
+    // Only runs attached before the query can be judged by its answer: one attached meanwhile
+    // committed its row after the query's snapshot and must not look deleted.
+    const judged = [...local.keys()];
     const rows = await k
       .updateTable('chat_runs')
       .set({ heartbeat_at: nowIso() })
@@ -146,7 +149,8 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
       .returning(['id', 'stop_requested'])
       .execute();
     const alive = new Map(rows.map((row) => [row.id, row.stop_requested === 1]));
-    for (const claimId of local.keys()) {
+    for (const claimId of judged) {
+      if (!local.has(claimId)) continue; // ended meanwhile
       // A run whose row is gone was deleted with its thread or user; one flagged was stopped.
       if (!alive.has(claimId)) abortHere(claimId, new RunAbort('deleted', stopMessages.deleted));
       else if (alive.get(claimId)) abortHere(claimId, new RunAbort('stopped', stopMessages.stopped));
