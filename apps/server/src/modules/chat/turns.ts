@@ -2,7 +2,7 @@ import type { UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
-import { laterThan, requireAgent, threadName, type ChatContext, type ChatVia } from './context.ts';
+import { requireAgent, streamingAnswer, threadName, type ChatContext, type ChatVia } from './context.ts';
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
@@ -82,13 +82,7 @@ export async function startTurn(
     rows.push(userMessage);
     history = [...history, userMessage];
   }
-  const assistant: StoredMessage = {
-    id: crypto.randomUUID(),
-    role: 'assistant',
-    parts: [],
-    status: 'streaming',
-    createdAt: laterThan(history.at(-1)?.createdAt),
-  };
+  const assistant = streamingAnswer(history);
   rows.push(assistant);
   const runId = crypto.randomUUID();
   let claimId: string | undefined;
