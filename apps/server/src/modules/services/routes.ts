@@ -17,7 +17,9 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.ts';
+import { withEtags } from '../../http/etags.ts';
 import type { ToolsService } from '../tools/index.ts';
+import { logoRoutes } from './logo-routes.ts';
 import type { ServicesService } from './service.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
@@ -74,17 +76,20 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
   services: ServicesService;
   tools: ToolsService;
 }> = async (app, { services, tools }) => {
-  app.get(
-    '/api/v1/services/',
-    {
-      schema: {
-        operationId: 'listServices',
-        tags: ['services'],
-        summary: 'Every service the caller can use, with the caller’s connection status',
-        response: { 200: serviceListSchema, 401: errorSchema },
+  await app.register(logoRoutes);
+  await withEtags(app, (lists) =>
+    lists.get(
+      '/api/v1/services/',
+      {
+        schema: {
+          operationId: 'listServices',
+          tags: ['services'],
+          summary: 'Every service the caller can use, with the caller’s connection status',
+          response: { 200: serviceListSchema, 401: errorSchema },
+        },
       },
-    },
-    async (request) => services.listServicesForUser(request.user.id),
+      async (request) => services.listServicesForUser(request.user.id),
+    ),
   );
 
   app.get(
