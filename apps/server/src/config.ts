@@ -121,6 +121,8 @@ const envSchema = z
     COMPOSIO_WEBHOOK_SECRET: optionalString,
     MCP_SERVERS: z.string().default('[]'),
     CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+    // Turns one instance streams at once; past it a new turn gets 429 instead of slowing every turn.
+    CHAT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100_000).default(100),
     // Runs of one trigger event in all: a run lost with its instance is retried up to this.
     TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   })
@@ -278,6 +280,8 @@ export interface LlmConfig {
   maxOutputTokens: number;
   /** Chat turns (and approval decisions) one user may start per minute. */
   turnsPerMinute: number;
+  /** Turns one instance runs at once; a turn past it is refused with 429 and Retry-After. */
+  maxConcurrentTurns: number;
 }
 
 export class ConfigError extends Error {
@@ -368,6 +372,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
       maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
       turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
+      maxConcurrentTurns: env.CHAT_MAX_CONCURRENT,
     },
     tools: {
       egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE.split(',')

@@ -25,6 +25,8 @@ export interface ChatServiceDeps {
     approvalTtlMs?: number;
     /** Chat turns and approval decisions per user per minute; unlimited when absent. */
     turnsPerMinute?: number;
+    /** Turns this instance runs at once; unlimited when absent. */
+    maxConcurrentTurns?: number;
   };
   /** The copilot's host-page function bridge (shared with the `/fn-results` route). */
   hostFunctions?: HostFunctionBridge;
@@ -38,7 +40,7 @@ export interface ChatServiceDeps {
 export interface ChatContext extends ChatServiceDeps {
   repo: ChatRepository;
   approvals: ApprovalRepository;
-  limits: RunLimits & { turnsPerMinute?: number };
+  limits: RunLimits & { turnsPerMinute?: number; maxConcurrentTurns?: number };
 }
 
 export function createChatContext(deps: ChatServiceDeps): ChatContext {
