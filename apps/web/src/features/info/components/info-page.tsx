@@ -1,12 +1,8 @@
 import { Alert, Box, Button, Heading, HStack, Link, List, Stack, Text } from '@chakra-ui/react';
-import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FiDownload, FiTrash2 } from 'react-icons/fi';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { toaster } from '../../../components/ui/toaster';
-import { useSession } from '../../../lib/session';
-import { deleteMyData, downloadJson, exportMyData } from '../api/users-api';
-import { DATA_TOAST_DURATION, EXPORT_FILE_NAME, INFO_TOASTS } from '../constants';
+import { useDeleteMyData, useExportMyData } from '../../../lib/my-data';
 
 const SECTIONS = [
   { id: 'getting-started', title: 'Getting Started' },
@@ -224,29 +220,9 @@ export function InfoPage() {
 }
 
 function DataRights() {
-  const session = useSession();
   const [confirming, setConfirming] = useState(false);
-  const exportData = useMutation({
-    mutationFn: exportMyData,
-    onSuccess: (data) => {
-      downloadJson(data, EXPORT_FILE_NAME);
-      toaster.create({ ...INFO_TOASTS.exported, type: 'success', duration: DATA_TOAST_DURATION });
-    },
-    onError: () =>
-      toaster.create({ ...INFO_TOASTS.exportFailed, type: 'error', duration: DATA_TOAST_DURATION }),
-  });
-  const deleteData = useMutation({
-    mutationFn: deleteMyData,
-    onSuccess: async () => {
-      setConfirming(false);
-      toaster.create({ ...INFO_TOASTS.deleted, type: 'success', duration: DATA_TOAST_DURATION });
-      await session.signOut();
-    },
-    onError: () => {
-      setConfirming(false);
-      toaster.create({ ...INFO_TOASTS.deleteFailed, type: 'error', duration: DATA_TOAST_DURATION });
-    },
-  });
+  const exportData = useExportMyData();
+  const deleteData = useDeleteMyData(() => setConfirming(false));
   return (
     <HStack gap="3" flexWrap="wrap">
       <Button variant="outline" onClick={() => exportData.mutate()} loading={exportData.isPending}>
