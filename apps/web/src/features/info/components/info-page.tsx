@@ -193,24 +193,30 @@ export function InfoPage() {
       </Section>
 
       <Section id="example-agents">
-        <Text>Some ideas to start from. The built-in services they use need no account.</Text>
+        <Text>
+          Some agents to start from. Each says which services it needs; register them on the Services page
+          first, then add their tools to the agent.
+        </Text>
         <Bullets
           items={[
             <>
-              <B>Mail and internet search</B>: combine your mail service with the built-in web search to
-              research a topic and draft a reply.
+              <B>Mail and internet search</B>: researches a topic with <B>Web Search</B> (needs a Brave Search
+              API key) and drafts a reply with a mail service. Cadre has no built-in mail service: mail
+              services such as Gmail appear on the Services page once an administrator connects Cadre to
+              Composio.
             </>,
             <>
-              <B>Place search</B>: the built-in place search finds restaurants, shops or addresses near a
-              location.
+              <B>Place search</B>: <B>Place Search</B> finds restaurants, shops or addresses near a location
+              (needs a Google Maps Platform API key).
             </>,
             <>
-              <B>Calendar management</B>: with the Calendar service the agent lists, creates and moves events
-              (creating and moving ask for approval).
+              <B>Calendar management</B>: the built-in <B>Calendar</B> needs no account. The agent lists,
+              finds, creates and moves events; creating, moving and deleting ask for your approval.
             </>,
             <>
-              <B>HackerNews and YouTube search</B>: the built-in Hacker News and YouTube services find top
-              stories, discussions and videos on a subject.
+              <B>HackerNews and YouTube search</B>: <B>Hacker News</B> needs no account and finds top stories
+              and discussions; <B>YouTube Search</B> finds videos on a subject (needs a Google API key with
+              the YouTube Data API enabled).
             </>,
           ]}
         />
