@@ -45,15 +45,21 @@ export function useExportMyData() {
   });
 }
 
-/** DELETE /api/v1/users/me, then sign-out: the account is gone. */
-export function useDeleteMyData(onSettled?: () => void) {
+/**
+ * DELETE /api/v1/users/me, then sign-out: the account is gone. `signOut` defaults to leaving this
+ * app only; the user menu passes the identity provider's sign-out, so no session signs back in.
+ */
+export function useDeleteMyData({
+  onSettled,
+  signOut,
+}: { onSettled?: () => void; signOut?: () => Promise<void> } = {}) {
   const session = useSession();
   return useMutation({
     mutationFn: () => sdk.deleteMyData(),
     onSuccess: async () => {
       onSettled?.();
       toast(MY_DATA_TOASTS.deleted, 'success');
-      await session.signOut();
+      await (signOut ?? session.signOut)();
     },
     onError: () => {
       onSettled?.();

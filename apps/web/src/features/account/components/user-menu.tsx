@@ -93,7 +93,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
           </Menu.Positioner>
         </Portal>
       </Menu.Root>
-      <YourDataDialog open={dataOpen} onClose={() => setDataOpen(false)} />
+      <YourDataDialog open={dataOpen} onClose={() => setDataOpen(false)} signOut={onSignOut} />
       <ConfirmDialog
         open={signingOut !== null}
         title="Logout Confirmation"

@@ -8,10 +8,11 @@ import { useDeleteMyData, useExportMyData } from '../../../lib/my-data';
 export const DELETE_CONFIRMATION = 'DELETE';
 
 /** "Your data": download everything Cadre stores about you, or delete the account for good. */
-export function YourDataDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function YourDataDialog(props: { open: boolean; onClose: () => void; signOut: () => Promise<void> }) {
+  const { open, onClose } = props;
   const [typed, setTyped] = useState('');
   const exportData = useExportMyData();
-  const deleteData = useDeleteMyData();
+  const deleteData = useDeleteMyData({ signOut: props.signOut });
   const close = () => {
     setTyped('');
     onClose();

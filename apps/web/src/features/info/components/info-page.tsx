@@ -228,7 +228,7 @@ export function InfoPage() {
 function DataRights() {
   const [confirming, setConfirming] = useState(false);
   const exportData = useExportMyData();
-  const deleteData = useDeleteMyData(() => setConfirming(false));
+  const deleteData = useDeleteMyData({ onSettled: () => setConfirming(false) });
   return (
     <HStack gap="3" flexWrap="wrap">
       <Button variant="outline" onClick={() => exportData.mutate()} loading={exportData.isPending}>
