@@ -51,6 +51,7 @@ function DemoBar() {
       rowGap="1"
       wrap="wrap"
       align="center"
+      justify="space-between"
       fontSize="sm"
       bg="brand.subtle"
       borderBottomWidth="1px"
@@ -58,7 +59,8 @@ function DemoBar() {
       <Link href="/" color="brand.fg">
         ← Back to Cadre
       </Link>
-      <Text color="fg.muted" flex="1" minW="0">
+      {/* On a phone the two links need the row; the sample data is evident from the chat. */}
+      <Text color="fg.muted" flex="1" minW="0" display={{ base: 'none', sm: 'block' }}>
         You are trying a demo with sample data.
       </Text>
       <Link href="/agents/create" color="brand.fg" fontWeight="semibold">

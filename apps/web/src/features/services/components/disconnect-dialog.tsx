@@ -22,7 +22,7 @@ export function DisconnectDialog(props: {
     <ConfirmDialog
       open={service !== null}
       title={service ? `Disconnect ${service.name}?` : ''}
-      message="Its stored credentials are removed. Agents keep its tools but cannot use them until you register the service again."
+      message="The connection and any credentials stored for it are removed. Agents keep its tools but cannot use them until you register the service again."
       confirmLabel="Disconnect"
       pending={props.pending}
       onConfirm={() => service && props.onConfirm(service)}
