@@ -37,10 +37,10 @@ test('the user menu exports the data as a file and deletes the account after typ
   ]);
   expect(download.suggestedFilename()).toBe('cadre-my-data.json');
   const exported = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as {
-    profile: { name: string | null };
+    profile: { subject: string };
     agents: unknown[];
   };
-  expect(exported.profile.name).toBe('E2E Person');
+  expect(exported.profile.subject).not.toBe('');
   expect(exported.agents).toEqual([]);
   await expect(page.getByText('Export ready').first()).toBeVisible();
 
