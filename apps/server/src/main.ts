@@ -71,9 +71,18 @@ async function main() {
   } finally {
     app.log.level = level;
   }
-  const report = startupReport(config, await app.generatedAccessCode());
+  const address = app.server.address();
+  const listeningOn =
+    address && typeof address === 'object'
+      ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : undefined;
+  const report = startupReport(config, await app.generatedAccessCode(), listeningOn);
   if (logsAsText(config)) process.stdout.write(formatBanner(report));
-  else app.log.info(report, `Cadre is running at ${report.url}`);
+  else {
+    app.log.info(report, `Cadre is running at ${report.url}`);
+    // Its own line too, for whoever looks for it in a log collector (and the cluster tests).
+    app.log.info(`Access code: ${report.accessCode}`);
+  }
 }
 
 main().catch((err: unknown) => {

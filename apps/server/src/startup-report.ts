@@ -10,6 +10,8 @@ export interface StartupReport {
   /** Where the access code comes from, so that it can be found again once the banner scrolled away. */
   accessCodeSource: string;
   dataDir: string;
+  /** The socket address (`host:port`), for tools; people are given `url`. */
+  listeningOn?: string;
 }
 
 /** `postgres://user:secret@host:5432/db?x=y` as `PostgreSQL at host:5432/db` (no credentials). */
@@ -30,7 +32,11 @@ function describeModel(llm: Config['llm']): string {
  * The facts the start-up log prints. `generatedCode` is the access code generated when
  * BETA_ACCESS_CODES is empty (printed so the first person can get in).
  */
-export function startupReport(config: Config, generatedCode: string | undefined): StartupReport {
+export function startupReport(
+  config: Config,
+  generatedCode: string | undefined,
+  listeningOn?: string,
+): StartupReport {
   const codes = config.accessCodes.length;
   return {
     url: config.publicUrl,
@@ -46,6 +52,7 @@ export function startupReport(config: Config, generatedCode: string | undefined)
       ? 'generated once and stored sealed in the database (printed at every start; set BETA_ACCESS_CODES to choose your own)'
       : 'the BETA_ACCESS_CODES setting',
     dataDir: config.dataDir,
+    ...(listeningOn ? { listeningOn } : {}),
   };
 }
 
