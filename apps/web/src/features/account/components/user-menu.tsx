@@ -51,7 +51,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
           cursor="pointer"
           flexShrink={0}
         >
-          <Avatar.Root size="sm" colorPalette="teal" variant="solid">
+          <Avatar.Root size="sm" colorPalette="brand" variant="solid">
             <Avatar.Fallback name={label} />
           </Avatar.Root>
         </Menu.Trigger>
