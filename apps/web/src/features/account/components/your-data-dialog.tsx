@@ -4,7 +4,7 @@ import { FiDownload, FiTrash2 } from 'react-icons/fi';
 import { DialogShell } from '../../../components/form-dialog';
 import { useDeleteMyData, useExportMyData } from '../../../lib/my-data';
 
-/** What the person types to delete their account: deliberate, and the same in every language of input. */
+/** What the person types to delete their account: a word typed on purpose, not a click by mistake. */
 export const DELETE_CONFIRMATION = 'DELETE';
 
 /** "Your data": download everything Cadre stores about you, or delete the account for good. */
