@@ -39,6 +39,8 @@ const envSchema = z
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
     DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // auto: readable lines at a terminal, JSON anywhere else (a pipe, a file, a log collector).
+    LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),
     TRUST_PROXY: booleanFlag,
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(262_144),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -199,6 +201,8 @@ export interface Config {
         acquireTimeoutMs: number;
       };
   logLevel: string;
+  /** `auto` writes text when stdout is a terminal and JSON otherwise (LOG_FORMAT). */
+  logFormat: 'auto' | 'json' | 'text';
   trustProxy: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
@@ -326,6 +330,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         }
       : { kind: 'sqlite', file: path.resolve(env.DATA_DIR, 'cadre.sqlite') },
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
