@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function withEtags<App extends FastifyInstance>(app: App, routes: (scope: App) => void) {
   await app.register(async (scope) => {
-    // FNV-1a: lists are tens of kilobytes, where it costs a fraction of SHA-1.
-    await scope.register(etag, { algorithm: 'fnv1a' });
+    // The default hash (SHA-1, native): FNV-1a is deprecated in the plugin.
+    await scope.register(etag);
     scope.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'private, no-cache');
     });
