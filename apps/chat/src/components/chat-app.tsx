@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { Conversation, OFFLINE_LABEL, type HostFunctionCall } from './conversation';
+import { DemoEnded, DemoNextSteps } from './demo-next-steps';
 import { ThreadList } from './thread-list';
 
 export interface ChatAppProps {
@@ -127,15 +128,20 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
       </Flex>
     );
   }
+  const isDemo = endpoint.baseUrl.endsWith('/demos');
   if (state.kind === 'ended') {
     return (
       <Flex h="full" align="center" justify="center" p="6" data-testid="session-ended">
-        <Stack textAlign="center" gap="2">
-          <Text fontWeight="semibold">Your chat session has ended — reopen the agent</Text>
-          <Text color="fg.muted" fontSize="sm">
-            Open the agent again from your agents list to continue.
-          </Text>
-        </Stack>
+        {isDemo ? (
+          <DemoEnded />
+        ) : (
+          <Stack textAlign="center" gap="2">
+            <Text fontWeight="semibold">Your chat session has ended — reopen the agent</Text>
+            <Text color="fg.muted" fontSize="sm">
+              Open the agent again from your agents list to continue.
+            </Text>
+          </Stack>
+        )}
       </Flex>
     );
   }
@@ -273,6 +279,7 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
             />
           </Box>
         )}
+        {isDemo && <DemoNextSteps agentName={session.agent.name} onStartOver={() => startNew(session)} />}
       </Flex>
     </Flex>
   );

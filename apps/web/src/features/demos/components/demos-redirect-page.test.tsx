@@ -22,6 +22,15 @@ describe('/public/demosRedirect', () => {
       expect(screen.queryByText('Redirecting...')).not.toBeInTheDocument();
       expect(fetchMock).not.toHaveBeenCalled();
       expect(navigate).not.toHaveBeenCalled();
+      // The next step: the real demos and sign-up.
+      expect(screen.getByRole('link', { name: 'Try the Customer Support demo' })).toHaveAttribute(
+        'href',
+        '/public/demosRedirect?demo=customerservicedemo',
+      );
+      expect(screen.getByRole('link', { name: 'Sign up to build your own agent' })).toHaveAttribute(
+        'href',
+        '/',
+      );
     },
   );
 

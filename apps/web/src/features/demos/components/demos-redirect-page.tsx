@@ -1,8 +1,8 @@
-import { Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Center, Heading, Link, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { loginToDemo } from '../api/demo-login';
-import { DEMO_TEXT, isDemoName } from '../constants';
+import { DEMO_LABELS, DEMO_NAMES, DEMO_TEXT, isDemoName } from '../constants';
 
 /** /public/demosRedirect?demo={name} (spec section 2). */
 const leaveForDemo = (url: string) => {
@@ -42,11 +42,24 @@ export function DemosRedirectPage({
         </Stack>
       ) : (
         // The alert wraps the heading so that it stays a heading for assistive technology.
-        <div role="alert">
-          <Heading as="h1" size="2xl">
-            {DEMO_TEXT.invalid}
-          </Heading>
-        </div>
+        <Stack align="center" gap="4">
+          <div role="alert">
+            <Heading as="h1" size="2xl">
+              {DEMO_TEXT.invalid}
+            </Heading>
+          </div>
+          {/* A mistyped demo link is not a dead end: offer the real ones and sign-up. */}
+          <Stack as="nav" aria-label="Demos" align="center" gap="2">
+            {DEMO_NAMES.map((name) => (
+              <Link key={name} href={`/public/demosRedirect?demo=${name}`} colorPalette="blue">
+                Try the {DEMO_LABELS[name]} demo
+              </Link>
+            ))}
+            <Link href="/" colorPalette="blue" fontWeight="semibold">
+              Sign up to build your own agent
+            </Link>
+          </Stack>
+        </Stack>
       )}
     </Center>
   );
