@@ -33,8 +33,10 @@ const productOf = (sku: string) => PRODUCTS.find((p) => p.sku === sku)!;
 const customerOf = (id: string) => CUSTOMERS.find((c) => c.id === id)!;
 const itemsCents = (o: Order) => o.items.reduce((n, i) => n + productOf(i.sku).priceCents * i.quantity, 0);
 const totalCents = (o: Order) => itemsCents(o) + o.shippingCents;
+// "ORD-1042", or the bare number people say ("refund order 1042").
 const findOrder = (text: string) => {
-  const id = text.match(ORDER_ID)?.[0].toUpperCase();
+  const bare = /^\s*#?(\d{4})\s*$/.exec(text)?.[1];
+  const id = text.match(ORDER_ID)?.[0].toUpperCase() ?? (bare && `ORD-${bare}`);
   return id ? ORDERS.find((o) => o.id === id) : undefined;
 };
 
