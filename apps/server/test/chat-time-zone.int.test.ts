@@ -5,6 +5,7 @@ import {
   chatHarness,
   seedAction,
   seedAgent,
+  streamedText,
   uiChunks,
   type ChatHarness,
 } from './support/chat-fixtures.ts';
@@ -57,6 +58,22 @@ describe('the person’s time zone in a chat turn', () => {
       { input: { title: string; start: string } } | undefined;
     expect(call?.input.title).toBe('call Sam');
     expect(call?.input.start).toMatch(start);
+  });
+
+  it('asks one question for a missing time and uses the answer on the next turn of the thread', async () => {
+    const first = await turn({ text: 'remind me to call Sam', timeZone: 'Europe/Paris' });
+    const chunks = uiChunks(first.body);
+    expect(chunks.some((c) => c.type === 'tool-input-available')).toBe(false);
+    expect(streamedText(chunks)).toContain('To run **create_event** I need the **start**');
+    const threadId = first.headers['x-thread-id'] as string;
+    const second = await turn({ threadId, text: 'tomorrow at 3pm', timeZone: 'Europe/Paris' });
+    const call = uiChunks(second.body).find((c) => c.type === 'tool-input-available') as
+      { input: { title: string; start: string; end: string } } | undefined;
+    expect(call?.input).toMatchObject({
+      title: 'call Sam',
+      start: expect.stringMatching(/T15:00:00\+0[12]:00$/),
+    });
+    expect(call?.input.end).toMatch(/T16:00:00\+0[12]:00$/);
   });
 
   it('refuses an unknown time zone with 422 naming the field', async () => {
