@@ -41,4 +41,12 @@ export const TOOLKITS = {
 
 export type Toolkit = keyof typeof TOOLKITS;
 
+/** Every built-in service's and every demo's tools, one agent each. */
+export const EVERY_SERVICE: Array<[string, LanguageModelV4FunctionTool[]]> = [
+  ...BUILTIN_SERVICES.map((s) => [s.name, builtin(s.key)] as [string, LanguageModelV4FunctionTool[]]),
+  ...(Object.keys(DEMOS) as Array<keyof typeof DEMOS>).map(
+    (name) => [name, demo(name)] as [string, LanguageModelV4FunctionTool[]],
+  ),
+];
+
 export const toolsOf = (kits: Toolkit[]) => kits.flatMap((kit) => TOOLKITS[kit]());

@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import { atLocalHour, findDate, formatInZone, localDate } from './offline-dates.ts';
+import { atLocalHour, findDates, formatInZone, localDate } from './offline-dates.ts';
 import { COMMAND_PREFIX, EDGE_WORDS, PLACE_SUFFIX } from './offline-phrases.ts';
 import { nameWords, stem } from './offline-tools.ts';
 import type { UserClock } from './user-clock.ts';
@@ -46,6 +46,16 @@ const BARE_ID = /(?:#|\b(?:order|ticket|lead|customer|invoice|number|no\.?|id)\s
 const COUNT_NEAR =
   /\b(?:the\s+)?(?:top|first|last|latest|limit|max(?:imum)?|count)\s+(\d{1,4})(?:\s+(?:results?|items?|stories|notes|events|leads|startups|videos|places|articles|links))?\b|\b(\d{1,4})\s+(?:results?|items?|stories|notes|events|leads|startups|videos|places|articles|links)\b/i;
 
+const IANA_ZONE = /\b(?:UTC|[A-Z][A-Za-z]+(?:\/[A-Z][A-Za-z_+-]+){1,2})\b/g;
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export function fillArguments(
   message: string,
   inputSchema: Schema,
@@ -80,10 +90,15 @@ export function fillArguments(
 
   // 2. Dates and times, in the person's time zone.
   const dateFields = unfilled().filter(isDateField);
-  const found = dateFields.length > 0 ? findDate(rest, clock) : undefined;
+  const dates = dateFields.length > 0 ? findDates(rest, clock) : [];
+  const found = dates[0];
   if (found) {
-    const asText = (at: Date, schema: Schema) =>
-      schema.format === 'date' ? localDate(at, clock.timeZone) : formatInZone(at, clock.timeZone);
+    // A date said without a time stays a date where the field takes one ("YYYY-MM-DD or date-time").
+    const asText = (at: Date, schema: Schema, hasTime = found.hasTime) =>
+      schema.format === 'date' || (!hasTime && schema.format !== 'date-time')
+        ? localDate(at, clock.timeZone)
+        : formatInZone(at, clock.timeZone);
+    const later = dates[1];
     const [first, second] = dateFields;
     const endField = dateFields.find(([n]) => /^(end|ends?_at|to)$/i.test(n));
     const startField = dateFields.find((f) => f !== endField) ?? first!;
@@ -93,7 +108,11 @@ export function fillArguments(
         ? atLocalHour(found.start, 0, clock.timeZone)
         : found.start;
     input[startField[0]] = asText(start, startField[1]);
-    if (endField && endField !== startField) {
+    if (endField && endField !== startField && later && !found.end) {
+      // "from 2026-01-01 to 2026-03-09": two dates, the second is the end.
+      input[endField[0]] = asText(later.start, endField[1], later.hasTime);
+      take(later.text);
+    } else if (endField && endField !== startField) {
       // A range as said, else an hour for an event, else the whole day for a search.
       const end =
         found.end ??
@@ -130,6 +149,16 @@ export function fillArguments(
     const field = unfilled().find((f) => typeOf(f[1]) === 'string' && !f[1].enum && fits(f));
     if (field) input[field[0]] = match[0];
   }
+  // Time zones: an IANA name said ("Asia/Tokyo"), else the person's own.
+  for (const field of unfilled().filter(([name]) => /^(time_?zone|tz|zone)$/i.test(name))) {
+    const zones = [...rest.matchAll(IANA_ZONE)].map((m) => m[0]);
+    const said = zones.find((z) => isTimeZone(z) && !Object.values(input).includes(z));
+    if (said) {
+      input[field[0]] = said;
+      take(said);
+    } else if (required.has(field[0]) || field[1].default !== undefined) input[field[0]] = clock.timeZone;
+  }
+
   const bareId = message.match(BARE_ID);
   const idField =
     unfilled().find((f) => isIdField(f)) ??
@@ -228,7 +257,7 @@ export function exampleRequest(name: string, schema: Schema): string {
   const required = new Set(schema.required ?? []);
   const samples = fields
     .filter(([n]) => required.has(n))
-    .slice(0, 2)
+    .slice(0, 4)
     .map(([n, s]) => {
       const hinted = /(?:e\.g\.|such as|like)\s+"?([^",)]+)"?/i.exec(s.description ?? '')?.[1];
       if (hinted) return hinted.replace(/\.$/, '');
@@ -237,5 +266,12 @@ export function exampleRequest(name: string, schema: Schema): string {
       if (isDateField([n, s])) return 'tomorrow at 3pm';
       return `"${n.replace(/_/g, ' ')}"`;
     });
+  // Two inputs or more are named, so the example reads back the same way.
+  const named = fields
+    .filter(([n]) => required.has(n))
+    .slice(0, 4)
+    .map(([n]) => n);
+  if (samples.length > 1)
+    return `${nameWords(name).join(' ')} ${named.map((n, i) => `${n}: ${samples[i]}`).join(', ')}`;
   return [nameWords(name).join(' '), ...samples].join(' ').trim();
 }

@@ -14,19 +14,23 @@ export interface FoundDate {
 
 const DEFAULT_HOUR = 9;
 
-/** The first date or time in `text`, read in the person's time zone, forward from now. */
-export function findDate(text: string, clock: UserClock): FoundDate | undefined {
+/** The dates and times in `text`, read in the person's time zone, forward from now. */
+export function findDates(text: string, clock: UserClock): FoundDate[] {
   const parse = (offset: number) =>
-    chrono.parse(text, { instant: clock.now, timezone: offset }, { forwardDate: true })[0];
-  let result = parse(offsetMinutes(clock.timeZone, clock.now));
-  if (!result) return undefined;
-  // Daylight saving may differ between now and then: read it again with the offset of then.
-  const then = offsetMinutes(clock.timeZone, result.start.date());
-  if (then !== offsetMinutes(clock.timeZone, clock.now)) result = parse(then) ?? result;
-  const hasTime = result.start.isCertain('hour');
-  let start = result.start.date();
-  if (!hasTime) start = atLocalHour(start, DEFAULT_HOUR, clock.timeZone);
-  return { text: result.text, start, end: result.end?.date(), hasTime };
+    chrono.parse(text, { instant: clock.now, timezone: offset }, { forwardDate: true });
+  const nowOffset = offsetMinutes(clock.timeZone, clock.now);
+  // "3 weeks" alone is an amount ("add 3 weeks to …"), not a time; "in 3 weeks" is a time.
+  const duration = /^\d+(?:\.\d+)?\s+(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)$/i;
+  return parse(nowOffset).flatMap((first, i) => {
+    if (duration.test(first.text.trim())) return [];
+    // Daylight saving may differ between now and then: read it again with the offset of then.
+    const then = offsetMinutes(clock.timeZone, first.start.date());
+    const result = then === nowOffset ? first : (parse(then)[i] ?? first);
+    const hasTime = result.start.isCertain('hour');
+    let start = result.start.date();
+    if (!hasTime) start = atLocalHour(start, DEFAULT_HOUR, clock.timeZone);
+    return [{ text: result.text, start, end: result.end?.date(), hasTime }];
+  });
 }
 
 /** The same local day at `hour`:00 in `timeZone`. */

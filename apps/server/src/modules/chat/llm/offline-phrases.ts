@@ -10,7 +10,7 @@ export const STOP_WORDS = new Set(
   (
     'a an and the to of for in on at by with from into about please can could would will you me my i ' +
     'is are be it this that what how do does some using use run tell give get want need ' +
-    "i'd i'm id im let lets let's just now quick quickly kindly hey yes ok okay there here your our us " +
+    "i'd i'm id im let lets let's just quick quickly kindly hey yes ok okay there here your our us " +
     'up out off over any one'
   ).split(' '),
 );
@@ -59,7 +59,11 @@ export const TOOL_EXAMPLES: Record<string, string> = {
   list_events: 'what is on my calendar',
   web_search: 'search the web for trail running shoes',
   read_page: 'read https://example.com',
-  now: 'what time is it in Europe/Paris',
+  create_issue: 'create issue owner: octocat, repo: hello-world, title: "Fix the login bug"',
+  now: 'what time is it now in Asia/Tokyo',
+  add_to_date: 'add 3 weeks to the date 2026-03-09',
+  day_of_week: 'what day of the week is 2026-12-25',
+  difference: 'how long is it from 2026-01-01 to 2026-03-09',
   lookup_order: 'look up order ORD-1042',
   lookup_customer: 'find customer maya.lindgren@example.com',
   get_refund_policy: "what's the refund policy?",
@@ -135,6 +139,7 @@ export const SYNONYMS: Record<string, string[]> = {
   page: ['page', 'url', 'website', 'site', 'link', 'article'],
   now: ['time', 'clock', 'date', 'today'],
   weather: ['weather', 'forecast', 'temperature', 'rain', 'sunny'],
+  difference: ['long', 'between', 'until', 'since', 'elapsed', 'apart'],
 };
 
 /** Words trimmed from the edges of free text ("a meeting with Ana" → "meeting with Ana"). */
