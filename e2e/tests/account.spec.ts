@@ -88,7 +88,7 @@ test.describe('at 375 px', () => {
     await question.getByRole('button', { name: 'Cancel' }).click();
 
     await page.goto('/public/demosRedirect?demo=nodemo');
-    await expect(page.getByRole('link', { name: 'Try the Sales outreach demo' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Try the Sales Assistant demo' })).toBeVisible();
     expect(await scrollWidth()).toBeLessThanOrEqual(375);
   });
 });

@@ -181,13 +181,14 @@ test('D2: a conversation full of XSS payloads runs no script, opens no dialog an
   const frame = await startChat(page);
   await newChat(frame);
   // In the user's messages, and echoed back by a tool's output in the assistant's answer.
-  // The offline model turns the payloads into a Create note call: they show as its arguments.
+  // The offline model answers the bare payloads with what it can do (no tool for them).
   await send(frame, PAYLOADS.join('\n\n'));
-  await expect(frame.getByTestId('approval')).toHaveCount(1);
-  await expect(frame.getByTestId('tool-step').last()).toContainText('__xss');
-  // The next message lapses that call; this one is approved and its output (the note) is shown.
+  await expect(frame.getByTestId('assistant-message').last()).toContainText("I can't do that");
+  await expect(frame.getByTestId('approval')).toHaveCount(0);
+  // A Create note call carries them as its arguments; it is approved and its output (the note) is shown.
   await send(frame, `create note title: "xss" body: "${PAYLOADS.slice(0, 4).join(' ')}"`);
-  await expect(frame.getByTestId('tool-step')).toHaveCount(2);
+  await expect(frame.getByTestId('tool-step')).toHaveCount(1);
+  await expect(frame.getByTestId('tool-step').last()).toContainText('"body": "<img');
   await frame.getByTestId('approval').last().getByRole('button', { name: 'Approve' }).click();
   await expect(frame.getByTestId('tool-step').last()).toHaveAttribute('data-state', 'output-available');
   // The tag from the tool's output is shown as text, not as an element.

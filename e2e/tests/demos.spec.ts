@@ -104,3 +104,27 @@ test("'Invalid Demo' for any other demo name, and no demo session", async ({ pag
   const session = await page.request.get('/demos/session');
   expect(session.status()).toBe(401);
 });
+
+test('a refund outside the policy is refused by the tool, and the demo offers the next step', async ({
+  page,
+}) => {
+  await page.goto('/public/demosRedirect?demo=customerservicedemo');
+  await page.waitForURL(/\/demos\/$/);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('I insist: refund order ORD-1002 in full, my manager approved it');
+  await box.press('Enter');
+  await page.getByTestId('approval').getByRole('button', { name: 'Approve' }).click();
+  const answer = page.getByTestId('assistant-message').last();
+  await expect(answer).toContainText('Refund refused: ORD-1002 was delivered on 2025-09-09');
+  await expect(answer).toContainText('Open a support ticket');
+  // Never a dead end: start over, the other demos, sign up.
+  const next = page.getByTestId('demo-next-steps');
+  await expect(next.getByRole('button', { name: 'Start over' })).toBeVisible();
+  await expect(next.getByRole('link', { name: 'Try the VC Analyst demo' })).toHaveAttribute(
+    'href',
+    '/public/demosRedirect?demo=vcdemo',
+  );
+  await expect(next.getByRole('link', { name: 'Sign up to build your own agent' })).toBeVisible();
+  await next.getByRole('button', { name: 'Start over' }).click();
+  await expect(page.getByTestId('empty-state')).toBeVisible();
+});

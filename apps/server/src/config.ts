@@ -141,6 +141,32 @@ const envSchema = z
           '`openssl rand -hex 32` and give every instance the same value',
       });
     }
+    // A provider the server cannot call stops the start here, not at the first chat turn.
+    const provider = env.LLM_PROVIDER;
+    if (provider !== 'offline') {
+      if (!env.LLM_MODEL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['LLM_MODEL'],
+          message: `must name the model when LLM_PROVIDER=${provider} (for example gpt-4o-mini, claude-sonnet-4-5 or llama3.1)`,
+        });
+      }
+      if (provider === 'openai-compatible' && !env.LLM_BASE_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['LLM_BASE_URL'],
+          message:
+            "must be set when LLM_PROVIDER=openai-compatible: the server's OpenAI-style API, e.g. http://127.0.0.1:11434/v1",
+        });
+      }
+      if (provider !== 'openai-compatible' && !env.LLM_API_KEY) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['LLM_API_KEY'],
+          message: `must be set when LLM_PROVIDER=${provider}: the provider's API key`,
+        });
+      }
+    }
     if (env.DISABLE_AUTH && env.NODE_ENV === 'production') {
       ctx.addIssue({
         code: 'custom',

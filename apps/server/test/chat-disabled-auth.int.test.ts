@@ -33,7 +33,8 @@ describe(`chat sign-in with DISABLE_AUTH on ${testDatabaseKind()}`, () => {
       url: '/chainlit/auth/header',
       headers: { 'x-agent-id': String(agentId + 1000) },
     });
-    expect(unknownAgent.statusCode).toBe(401);
+    expect(unknownAgent.statusCode).toBe(404);
+    expect(unknownAgent.json()).toEqual({ detail: 'This agent does not exist or is not yours' });
   });
 });
 

@@ -19,6 +19,16 @@ describe('server process', () => {
     expect(result.stderr).toMatch(/PORT: .*"abc"/);
   });
 
+  it('exits non-zero naming LLM_BASE_URL when openai-compatible has no base URL', () => {
+    const result = spawnSync(tsx, [main], {
+      env: { ...process.env, NODE_ENV: 'test', LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'llama3.1' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/LLM_BASE_URL: must be set when LLM_PROVIDER=openai-compatible/);
+  });
+
   it('serves, then shuts down cleanly on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-proc-'));
     const child = spawn(tsx, [main], {

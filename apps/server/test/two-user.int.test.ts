@@ -269,10 +269,10 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
   'POST /chainlit/auth/header': (alice) => ({
     as: 'bob',
     url: '/chainlit/auth/header',
-    // Alice's agent in X-Agent-Id: refused like a bad token, and no session is stored.
+    // Alice's agent in X-Agent-Id: refused as an agent that is not Bob's, and no session is stored.
     headers: { 'x-agent-id': String(alice.agent) },
-    status: 401,
-    json: { detail: 'credentialssignin' },
+    status: 404,
+    json: { detail: 'This agent does not exist or is not yours' },
   }),
   'POST /chainlit/logout': async (alice) => ({
     as: 'bob-chat',

@@ -179,6 +179,19 @@ export const chatTurnRequestSchema = z.object({
   messages: z.array(z.unknown()).max(1000).optional(),
   trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
   messageId: z.string().max(200).optional(),
+  /** The person's IANA time zone (the frame sends the browser's), for dates such as "tomorrow at 3pm". */
+  timeZone: z
+    .string()
+    .max(64)
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Europe/Paris')
+    .optional(),
 });
 export type ChatTurnRequest = z.infer<typeof chatTurnRequestSchema>;
 

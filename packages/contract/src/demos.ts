@@ -1,8 +1,8 @@
-/** The public demos (spec section 3, "Demo names"), with the title a visitor sees. */
+/** The public demos (spec section 3, "Demo names"), titled by the name of their agent. */
 export const DEMOS = [
-  { name: 'vcdemo', title: 'VC analyst' },
-  { name: 'customerservicedemo', title: 'Customer support' },
-  { name: 'salesoutreachdemo', title: 'Sales outreach' },
+  { name: 'vcdemo', title: 'VC Analyst' },
+  { name: 'customerservicedemo', title: 'Customer Support' },
+  { name: 'salesoutreachdemo', title: 'Sales Assistant' },
 ] as const;
 
 export type DemoName = (typeof DEMOS)[number]['name'];

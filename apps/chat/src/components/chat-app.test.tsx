@@ -100,6 +100,45 @@ describe('ChatApp', () => {
     expect(screen.queryByText('Your chat session has ended — reopen the agent')).not.toBeInTheDocument();
   });
 
+  it('on the demos, an ended session offers the demos and sign-up instead of an agents list', async () => {
+    installFakeServer({ 'GET /demos/session': () => json({ detail: 'Not signed in to the chat' }, 401) });
+    renderUi(<ChatApp endpoint={{ ...endpoint, baseUrl: '/demos' }} variant="frame" />);
+    expect(await screen.findByText('Your demo session has ended')).toBeInTheDocument();
+    expect(screen.queryByText(/agents list/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Try the VC Analyst demo' })).toHaveAttribute(
+      'href',
+      '/public/demosRedirect?demo=vcdemo',
+    );
+    expect(screen.getByRole('link', { name: 'Sign up to build your own agent' })).toHaveAttribute(
+      'href',
+      '/',
+    );
+  });
+
+  it('on the demos, every conversation offers the next step: start over, another demo, sign up', async () => {
+    installFakeServer({
+      'GET /demos/session': () =>
+        json({ ...session(), agent: { ...session().agent, name: 'Customer Support' } }),
+      'GET /demos/threads': () => json({ data: [] }),
+    });
+    renderUi(<ChatApp endpoint={{ ...endpoint, baseUrl: '/demos' }} variant="frame" />);
+    const next = await screen.findByTestId('demo-next-steps');
+    expect(within(next).getByRole('button', { name: 'Start over' })).toBeInTheDocument();
+    expect(within(next).queryByText('Try the Customer Support demo')).not.toBeInTheDocument();
+    expect(within(next).getByRole('link', { name: 'Try the Sales Assistant demo' })).toBeInTheDocument();
+    expect(within(next).getByRole('link', { name: 'Sign up to build your own agent' })).toBeInTheDocument();
+  });
+
+  it('signed-in chats show no demo next steps', async () => {
+    installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: [] }),
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
+    await screen.findByTestId('empty-state');
+    expect(screen.queryByTestId('demo-next-steps')).not.toBeInTheDocument();
+  });
+
   it('shows a clear error from the stream and retries by regenerating', async () => {
     let calls = 0;
     const { requests } = installFakeServer({

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { Conversation, OFFLINE_LABEL, type HostFunctionCall } from './conversation';
+import { DemoNextSteps } from './demo-next-steps';
 import { ThreadList } from './thread-list';
 
 export interface ChatAppProps {
@@ -86,6 +87,9 @@ function DemoEnded() {
             </Button>
           ))}
         </Stack>
+        <Link href="/" color="brand.fg" alignSelf="center" fontSize="sm">
+          Sign up to build your own agent
+        </Link>
         <Link href="/" color="brand.fg" alignSelf="center" fontSize="sm">
           ← Back to Cadre
         </Link>
@@ -190,8 +194,10 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
       </Flex>
     );
   }
+  // The demo frame says so; a frame at /demos is a demo in any case.
+  const isDemo = demo || endpoint.baseUrl.endsWith('/demos');
   if (state.kind === 'ended') {
-    if (demo) return <DemoEnded />;
+    if (isDemo) return <DemoEnded />;
     return (
       <Flex h="full" align="center" justify="center" p="6" data-testid="session-ended">
         <Stack textAlign="center" gap="2">
@@ -337,10 +343,11 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
             />
           </Box>
         )}
+        {isDemo && <DemoNextSteps agentName={session.agent.name} onStartOver={() => startNew(session)} />}
       </Flex>
     </Flex>
   );
-  if (!demo) return chat;
+  if (!isDemo) return chat;
   return (
     <Flex direction="column" h="full" minH="0">
       <DemoBar />

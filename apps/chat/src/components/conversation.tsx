@@ -82,9 +82,11 @@ export function Conversation({
               body: { toolCallId: decision.toolCallId },
             };
           }
-          // The server keeps the history; it reads only the last user message.
+          // The server keeps the history; it reads only the last user message. The time zone makes
+          // "tomorrow at 3pm" the person's own.
           const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-          return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [] } };
+          const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+          return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [], timeZone } };
         },
       }),
     [endpoint],

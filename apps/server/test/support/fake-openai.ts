@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * A local server speaking the OpenAI Chat Completions wire format (`POST …/chat/completions`,
  * streamed `chat.completion.chunk` events, a usage chunk, `[DONE]`), for tests and benchmarks that
  * need a model on the far side of real HTTP. The last user message picks the reply:
+ * - `fail STATUS …`: an HTTP error with that status and a JSON body that echoes the message;
  * - `slow N MS`: N tokens (`tok1 `, `tok2 `, …) MS milliseconds apart;
  * - `tool <name part> <json>`: one call of the first offered tool whose name contains the part, then
  *   (once the tool result comes back) a short text answer;
@@ -109,11 +110,18 @@ async function reply(
     );
     res.end('data: [DONE]\n\n');
   };
+  const last = body.messages.at(-1);
+  const lastUser = textOf([...body.messages].reverse().find((m) => m.role === 'user')?.content).trim();
+  const failure = /^fail (\d{3})\b/.exec(lastUser);
+  if (failure) {
+    // Like real providers, the error body may echo what the client sent.
+    res.writeHead(Number(failure[1]), { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: `refused: ${lastUser}`, type: 'fake_error' } }));
+    return;
+  }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(chunk({ role: 'assistant', content: '' }, null));
 
-  const last = body.messages.at(-1);
-  const lastUser = textOf([...body.messages].reverse().find((m) => m.role === 'user')?.content).trim();
   const toolRequest = /^tool (\S+) (\{.*\})$/.exec(lastUser);
   if (toolRequest && last?.role !== 'tool') {
     const tool = body.tools?.find((t) => t.function.name.includes(toolRequest[1]!));

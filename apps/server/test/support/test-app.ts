@@ -83,7 +83,14 @@ async function bootApp(
   extra: Pick<AppOptions, 'chat' | 'demos' | 'lifecycle' | 'identity'>,
   cleanUp: () => Promise<void>,
 ): Promise<TestApp> {
-  const config = loadConfig(settings);
+  let config: Config;
+  try {
+    config = loadConfig(settings);
+  } catch (error) {
+    // A configuration the start refuses still leaves no test database or folder behind.
+    await cleanUp();
+    throw error;
+  }
   const dataDir = config.dataDir;
   const db = openDatabase(config.database);
   await migrateToLatest(db);

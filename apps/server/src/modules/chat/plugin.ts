@@ -55,7 +55,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     agents: options.agents,
     audit: options.audit,
     executor,
-    selection: options.modelSelection ?? selectModel(config.llm),
+    selection: options.modelSelection ?? selectModel(config.llm, { log: app.log }),
     limits: {
       maxSteps: config.llm.maxSteps,
       maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,

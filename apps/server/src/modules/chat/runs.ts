@@ -24,6 +24,8 @@ export interface StreamRunInput {
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
   via?: ChatVia;
+  /** The person's IANA time zone (told to the model with the current time). */
+  timeZone?: string;
 }
 
 export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
@@ -80,6 +82,7 @@ export async function streamRun(
           write: (chunk) => writer.write(chunk),
           mode: input.mode,
           idempotencyPrefix: input.idempotencyPrefix,
+          timeZone: input.timeZone,
           hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
           finalize: (trx, outcome) =>
             ctx.audit.record(

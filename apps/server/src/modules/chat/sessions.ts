@@ -39,15 +39,19 @@ export function createChatSessions(deps: ChatSessionsDeps) {
     resolve: (value: string): Promise<SessionPrincipal | undefined> => repo.find(hashSession(value)),
 
     /**
-     * Starts a session for the access token's user with one of their agents; returns the cookie
-     * value, or undefined when the token or the agent is not theirs.
+     * Starts a session for the access token's user with one of their agents: the cookie value, or
+     * why not: the token (or the agent header) is missing or invalid, or the agent is not theirs.
      */
-    async signIn(token: string | undefined, agentId: number | undefined): Promise<string | undefined> {
+    async signIn(
+      token: string | undefined,
+      agentId: number | undefined,
+    ): Promise<{ value: string } | { refused: 'unauthenticated' | 'no_such_agent' }> {
       const user =
         (token || deps.authDisabled) && deps.verifyAccessToken
           ? await deps.verifyAccessToken(token ?? '').catch(() => null)
           : null;
-      if (!user || agentId === undefined || !(await ownsAgent(user.id, agentId))) return undefined;
+      if (!user || agentId === undefined) return { refused: 'unauthenticated' };
+      if (!(await ownsAgent(user.id, agentId))) return { refused: 'no_such_agent' };
       const value = randomBytes(32).toString('base64url');
       await repo.create({
         idHash: hashSession(value),
@@ -55,7 +59,7 @@ export function createChatSessions(deps: ChatSessionsDeps) {
         agentId,
         expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
       });
-      return value;
+      return { value };
     },
 
     signOut: (value: string) => repo.delete(hashSession(value)),

@@ -21,6 +21,8 @@ export interface TurnInput {
   /** The id the client gave the new user message, kept when it is free so a later edit finds it. */
   clientMessageId?: string;
   via?: ChatVia;
+  /** The person's IANA time zone, when the client sent it. */
+  timeZone?: string;
   signal: AbortSignal;
 }
 
@@ -132,6 +134,7 @@ export async function startTurn(
     via: input.via,
     runId,
     claimId,
+    timeZone: input.timeZone,
   });
   return { threadId, stream };
 }

@@ -20,7 +20,7 @@ export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: 
     agents: deps.agents,
     audit: deps.audit,
     executor,
-    selection: selectModel(config.llm),
+    selection: selectModel(config.llm, { log: app.log }),
     limits: {
       maxSteps: config.llm.maxSteps,
       maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,

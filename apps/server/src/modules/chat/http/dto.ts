@@ -75,6 +75,7 @@ export function turnOf(body: ChatTurnRequest) {
     // useChat sends `messageId` with `submit-message` only for an edit of that user message.
     editMessageId: regenerate ? undefined : body.messageId,
     clientMessageId: lastUser?.id,
+    timeZone: body.timeZone,
   };
 }
 

@@ -6,6 +6,7 @@ import { assertSameOriginRequest } from './session-auth.ts';
 
 const CREDENTIALS_SIGN_IN = 'credentialssignin';
 const AGENT_ID = /^\d{1,12}$/;
+export const NO_SUCH_AGENT = 'This agent does not exist or is not yours';
 
 /** `/chainlit` only: sign in with an API access token for one agent, and sign out. */
 export const signInRoutes: FastifyPluginAsyncZod<{
@@ -25,16 +26,22 @@ export const signInRoutes: FastifyPluginAsyncZod<{
         hide: true,
         operationId: 'chatAuthHeader',
         tags,
-        response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+        response: { 200: chatAuthSuccessSchema, 401: errorSchema, 404: errorSchema },
       },
     },
     async (request, reply) => {
       const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
       const agentId =
         typeof rawAgent === 'string' && AGENT_ID.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
-      const value = await sessions.signIn(bearer(request), agentId);
-      if (!value) return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
-      reply.setCookie(CHAT_SESSION_COOKIE, value, { ...cookie, maxAge: SESSION_TTL_SECONDS });
+      const result = await sessions.signIn(bearer(request), agentId);
+      if ('refused' in result) {
+        // A signed-in person asking for someone else's (or a deleted) agent is told so, not sent
+        // back to sign in; both cases read the same, so no one learns which agent ids exist.
+        return result.refused === 'no_such_agent'
+          ? reply.code(404).send({ detail: NO_SUCH_AGENT })
+          : reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
+      }
+      reply.setCookie(CHAT_SESSION_COOKIE, result.value, { ...cookie, maxAge: SESSION_TTL_SECONDS });
       return { success: true as const };
     },
   );

@@ -1,11 +1,19 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import { atLocalHour, findDates, formatInZone, localDate } from './offline-dates.ts';
+import { COMMAND_PREFIX, EDGE_WORDS, PLACE_SUFFIX } from './offline-phrases.ts';
+import { nameWords, stem } from './offline-tools.ts';
+import type { UserClock } from './user-clock.ts';
 
 /**
- * How the offline model fills a tool's arguments from a chat message, where the tool's JSON Schema
- * allows it (offline-model.ts).
+ * How the offline model fills a tool's arguments from a request, where the tool's JSON Schema
+ * allows it: `name: value` pairs, dates (chrono-node, in the person's time zone), enum words,
+ * emails, URLs, ids ("ORD-1042", "order 1042"), numbers, quoted strings, and — for the one
+ * free-text field left — the words of the request that are not the command ("note down: call the
+ * bank" → "call the bank").
  */
 
 type Schema = JSONSchema7;
+type Field = [name: string, schema: Schema];
 
 const typeOf = (schema: Schema): string | undefined => {
   const t = schema.type;
@@ -16,119 +24,181 @@ const typeOf = (schema: Schema): string | undefined => {
 };
 
 const normaliseKey = (key: string) => key.toLowerCase().replace(/[\s_-]+/g, '');
+const about = ([name, schema]: Field) =>
+  `${name.replace(/_/g, ' ')} ${schema.description ?? ''}`.toLowerCase();
+const isNumber = (s: Schema) => ['number', 'integer'].includes(typeOf(s) ?? '');
+const isDateField = ([name, s]: Field) =>
+  s.format === 'date' ||
+  s.format === 'date-time' ||
+  /^(date|day|when|due|due_date|start|starts?_at|deadline|from|to|end|ends?_at)$/i.test(name);
+const isIdField = ([name]: Field) => /(^|_)(id|number)$/i.test(name);
+const isFreeText = (field: Field) =>
+  typeOf(field[1]) === 'string' &&
+  !field[1].enum &&
+  !isDateField(field) &&
+  !field[1].format &&
+  !isIdField(field);
 
-function isoDate(offsetDays: number, now = new Date()): string {
-  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offsetDays));
-  return d.toISOString().slice(0, 10);
-}
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+const URL_TEXT = /\bhttps?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/i;
+const ID_TOKEN = /\b[A-Za-z]{2,6}-\d{2,8}\b/;
+const BARE_ID = /(?:#|\b(?:order|ticket|lead|customer|invoice|number|no\.?|id)\s+#?)(\d{2,10})\b/i;
+const COUNT_NEAR =
+  /\b(?:the\s+)?(?:top|first|last|latest|limit|max(?:imum)?|count)\s+(\d{1,4})(?:\s+(?:results?|items?|stories|notes|events|leads|startups|videos|places|articles|links))?\b|\b(\d{1,4})\s+(?:results?|items?|stories|notes|events|leads|startups|videos|places|articles|links)\b/i;
 
-function isDateField(name: string, schema: Schema) {
-  return schema.format === 'date' || schema.format === 'date-time' || /date|day|when|due/i.test(name);
-}
+const IANA_ZONE = /\b(?:UTC|[A-Z][A-Za-z]+(?:\/[A-Z][A-Za-z_+-]+){1,2})\b/g;
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
 
-/**
- * Fills a tool's arguments from a chat message where the schema allows: `key: value` pairs,
- * numbers, quoted strings, ISO dates and "today"/"tomorrow", enum words, and — when exactly one
- * free-text string field is left — the rest of the message.
- */
 export function fillArguments(
   message: string,
   inputSchema: Schema,
-  now = new Date(),
+  options: { clock?: UserClock; toolName?: string } = {},
 ): { input: Record<string, unknown>; missing: string[] } {
-  const properties = Object.entries(
-    (inputSchema.properties ?? {}) as Record<string, Schema | boolean>,
-  ).filter((e): e is [string, Schema] => typeof e[1] === 'object');
+  const clock = options.clock ?? { now: new Date(), timeZone: 'UTC' };
+  const fields = Object.entries((inputSchema.properties ?? {}) as Record<string, Schema | boolean>).filter(
+    (e): e is Field => typeof e[1] === 'object',
+  );
   const required = new Set(inputSchema.required ?? []);
   const input: Record<string, unknown> = {};
   let rest = message;
-  const consume = (text: string) => {
+  const take = (text: string) => {
     rest = rest.replace(text, ' ');
   };
-  const coerce = (schema: Schema, raw: string): unknown => {
-    const value = raw.trim().replace(/^["'“”]|["'“”]$/g, '');
-    const type = typeOf(schema);
-    if (type === 'number' || type === 'integer') {
-      const n = Number(value);
-      return Number.isFinite(n) ? (type === 'integer' ? Math.trunc(n) : n) : undefined;
-    }
-    if (type === 'boolean')
-      return /^(true|yes|on|1)$/i.test(value) ? true : /^(false|no|off|0)$/i.test(value) ? false : undefined;
-    if (schema.enum)
-      return schema.enum.find((e) => String(e).toLowerCase() === value.toLowerCase()) as unknown;
-    if (type === 'string' && isDateField('', schema)) return parseDate(value, now) ?? value;
-    return value;
-  };
+  const unfilled = () => fields.filter(([name]) => input[name] === undefined);
 
-  // 1. key: value pairs ("to: bob@example.com", "amount = 3"), values up to the next pair.
-  const byKey = new Map(properties.map(([name, schema]) => [normaliseKey(name), [name, schema] as const]));
+  // 1. name: value pairs ("title: Groceries", "amount = 3"), values up to the next pair.
+  const byKey = new Map(fields.map((f) => [normaliseKey(f[0]), f] as const));
   const pairPattern =
     /([A-Za-z][\w -]{0,40}?)\s*[:=]\s*("[^"]*"|'[^']*'|[^,;\n]*?)(?=\s*(?:[,;\n]|$|\s[A-Za-z][\w-]{0,40}\s*[:=]))/g;
   for (const match of message.matchAll(pairPattern)) {
-    const found =
-      byKey.get(normaliseKey(match[1]!.trim().split(/\s+/).at(-1)!)) ?? byKey.get(normaliseKey(match[1]!));
-    if (!found || input[found[0]] !== undefined) continue;
-    const value = coerce(found[1], match[2]!);
+    const key = match[1]!.trim();
+    const field = byKey.get(normaliseKey(key.split(/\s+/).at(-1)!)) ?? byKey.get(normaliseKey(key));
+    if (!field || input[field[0]] !== undefined) continue;
+    const value = coerce(field[1], match[2]!);
     if (value !== undefined && value !== '') {
-      input[found[0]] = value;
-      consume(match[0]);
+      input[field[0]] = value;
+      take(match[0]);
     }
   }
-  const unfilled = () => properties.filter(([name]) => input[name] === undefined);
 
-  // 2. Dates: ISO dates, today, tomorrow.
-  for (const [name, schema] of unfilled()) {
-    if (typeOf(schema) !== 'string' || !isDateField(name, schema)) continue;
-    const match = rest.match(
-      /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b|\btoday\b|\btomorrow\b/i,
-    );
-    if (!match) continue;
-    const value = parseDate(match[0], now)!;
-    input[name] = schema.format === 'date-time' && value.length === 10 ? `${value}T09:00:00Z` : value;
-    consume(match[0]);
+  // 2. Dates and times, in the person's time zone.
+  const dateFields = unfilled().filter(isDateField);
+  const dates = dateFields.length > 0 ? findDates(rest, clock) : [];
+  const found = dates[0];
+  if (found) {
+    // A date said without a time stays a date where the field takes one ("YYYY-MM-DD or date-time").
+    const asText = (at: Date, schema: Schema, hasTime = found.hasTime) =>
+      schema.format === 'date' || (!hasTime && schema.format !== 'date-time')
+        ? localDate(at, clock.timeZone)
+        : formatInZone(at, clock.timeZone);
+    const later = dates[1];
+    const [first, second] = dateFields;
+    const endField = dateFields.find(([n]) => /^(end|ends?_at|to)$/i.test(n));
+    const startField = dateFields.find((f) => f !== endField) ?? first!;
+    // A day to look in starts at midnight; an event on a day starts at 9.
+    const start =
+      !found.hasTime && /^(from|after|since)$/i.test(startField[0])
+        ? atLocalHour(found.start, 0, clock.timeZone)
+        : found.start;
+    input[startField[0]] = asText(start, startField[1]);
+    if (endField && endField !== startField && later && !found.end) {
+      // "from 2026-01-01 to 2026-03-09": two dates, the second is the end.
+      input[endField[0]] = asText(later.start, endField[1], later.hasTime);
+      take(later.text);
+    } else if (endField && endField !== startField) {
+      // A range as said, else an hour for an event, else the whole day for a search.
+      const end =
+        found.end ??
+        (found.hasTime || /^(end|ends?_at)$/i.test(endField[0])
+          ? new Date(start.getTime() + 3_600_000)
+          : new Date(start.getTime() + 86_400_000));
+      input[endField[0]] = asText(end, endField[1]);
+    } else if (second && second !== startField && found.end) input[second[0]] = asText(found.end, second[1]);
+    take(found.text);
   }
 
-  // 3. Enum words.
+  // 3. Enum words ("damaged", "healthcare", "wrong item").
   for (const [name, schema] of unfilled()) {
     if (!schema.enum) continue;
-    const hit = schema.enum.find((e) => new RegExp(`\\b${escapeRegExp(String(e))}\\b`, 'i').test(rest));
+    const hit = schema.enum.find((e) =>
+      new RegExp(`\\b${escapeRegExp(String(e)).replace(/_/g, '[ _-]?')}\\b`, 'i').test(rest),
+    );
     if (hit !== undefined) {
       input[name] = hit;
-      consume(String(hit));
+      rest = rest.replace(new RegExp(`\\b${escapeRegExp(String(hit)).replace(/_/g, '[ _-]?')}\\b`, 'i'), ' ');
     }
   }
 
-  // 4. Numbers, in order.
-  const numberFields = unfilled().filter(([, s]) => ['number', 'integer'].includes(typeOf(s) ?? ''));
-  for (const [name, schema] of numberFields) {
-    const match = rest.match(/(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])/);
-    if (!match) break;
-    input[name] = typeOf(schema) === 'integer' ? Math.trunc(Number(match[0])) : Number(match[0]);
-    rest = rest.replace(match[0], ' ');
+  // 4. Emails, URLs and ids go to the field whose name or description fits them; they stay in
+  //    the free text too ("the tent in ORD-1030 arrived broken" keeps its order id).
+  const typed: Array<[RegExp, (f: Field) => boolean]> = [
+    [EMAIL, (f) => f[1].format === 'email' || /e-?mail|recipient|\bto\b/.test(about(f))],
+    [URL_TEXT, (f) => f[1].format === 'uri' || /\burl\b|link|website|web page|\bpage\b/.test(about(f))],
+    [ID_TOKEN, (f) => isIdField(f) || /\bid\b|order id|ids?\b/.test(about(f))],
+  ];
+  for (const [pattern, fits] of typed) {
+    const match = message.match(pattern);
+    if (!match) continue;
+    const field = unfilled().find((f) => typeOf(f[1]) === 'string' && !f[1].enum && fits(f));
+    if (field) input[field[0]] = match[0];
+  }
+  // Time zones: an IANA name said ("Asia/Tokyo"), else the person's own.
+  for (const field of unfilled().filter(([name]) => /^(time_?zone|tz|zone)$/i.test(name))) {
+    const zones = [...rest.matchAll(IANA_ZONE)].map((m) => m[0]);
+    const said = zones.find((z) => isTimeZone(z) && !Object.values(input).includes(z));
+    if (said) {
+      input[field[0]] = said;
+      take(said);
+    } else if (required.has(field[0]) || field[1].default !== undefined) input[field[0]] = clock.timeZone;
   }
 
-  // 5. Quoted strings, in order.
-  const stringFields = () => unfilled().filter(([, s]) => typeOf(s) === 'string' && !s.enum);
-  for (const [name] of stringFields()) {
-    const match = rest.match(/"([^"]+)"|“([^”]+)”|'([^']+)'/);
+  const bareId = message.match(BARE_ID);
+  const idField =
+    unfilled().find((f) => isIdField(f)) ??
+    unfilled().find((f) => typeOf(f[1]) === 'string' && !f[1].enum && /\bid\b/.test(about(f)));
+  if (bareId && idField) {
+    input[idField[0]] = isNumber(idField[1]) ? Number(bareId[1]) : bareId[1];
+    take(bareId[1]!);
+  }
+
+  // 5. Numbers: required number fields in order; an optional one only when the request says
+  //    what the number counts ("top 5 stories"), so "hiking boots 2026" keeps its year.
+  for (const field of unfilled().filter((f) => isNumber(f[1]))) {
+    const near = required.has(field[0]) ? undefined : rest.match(COUNT_NEAR);
+    const match = required.has(field[0]) ? rest.match(/(?<![\w.-])-?\d+(?:\.\d+)?(?![\w.-])/) : near;
+    if (!match) continue;
+    const text = required.has(field[0]) ? match[0] : (match[1] ?? match[2])!;
+    input[field[0]] = typeOf(field[1]) === 'integer' ? Math.trunc(Number(text)) : Number(text);
+    rest = required.has(field[0]) ? rest.replace(text, ' ') : rest.replace(match[0], ' ');
+  }
+
+  // 6. Quoted strings, to the free-text fields in order.
+  for (const [name] of unfilled().filter(isFreeText)) {
+    const match = rest.match(/"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/);
     if (!match) break;
     input[name] = match[1] ?? match[2] ?? match[3];
-    consume(match[0]);
+    take(match[0]);
   }
 
-  // 6. One free-text field left: it gets the rest of the message.
-  const left = stringFields();
+  // 7. The free text: to the one required free-text field left, else to the schema's only one.
+  const left = unfilled().filter(isFreeText);
   const requiredLeft = left.filter(([name]) => required.has(name));
-  const allStrings = properties.filter(([, s]) => typeOf(s) === 'string' && !s.enum);
-  // An optional field only takes the rest when it is the schema's one string field.
+  const allFree = fields.filter(isFreeText);
   const target =
-    requiredLeft.length === 1
+    requiredLeft.length >= 1
       ? requiredLeft[0]
-      : left.length === 1 && allStrings.length === 1
+      : left.length === 1 && allFree.length === 1
         ? left[0]
         : undefined;
   if (target) {
-    const text = rest.replace(/\s+/g, ' ').trim();
+    const text = freeText(rest, options.toolName);
     if (text) input[target[0]] = text;
   }
 
@@ -136,30 +206,72 @@ export function fillArguments(
   return { input, missing };
 }
 
-function parseDate(value: string, now: Date): string | undefined {
-  if (/^today$/i.test(value)) return isoDate(0, now);
-  if (/^tomorrow$/i.test(value)) return isoDate(1, now);
-  if (/^\d{4}-\d{2}-\d{2}/.test(value)) return value;
-  return undefined;
+/** How many of a tool's non-free-text fields the request fills (ids, emails, dates, enum words). */
+export function typedFits(input: Record<string, unknown>, schema: Schema): number {
+  const fields = Object.entries((schema.properties ?? {}) as Record<string, Schema | boolean>).filter(
+    (e): e is Field => typeof e[1] === 'object',
+  );
+  return fields.filter((f) => input[f[0]] !== undefined && !isFreeText(f) && !isNumber(f[1])).length;
+}
+
+/** The request without its command words: "remind me to call Sam" → "call Sam". */
+export function freeText(text: string, toolName?: string): string {
+  const own = new Set(toolName ? nameWords(toolName) : []);
+  const edge = (w: string) => {
+    const bare = w.toLowerCase().replace(/[^a-z0-9']/g, '');
+    return bare === '' || EDGE_WORDS.has(bare) || own.has(stem(bare));
+  };
+  let out = text.replace(/\s+/g, ' ').trim();
+  for (let i = 0; i < 4; i++) {
+    const words = out.replace(COMMAND_PREFIX, '').replace(PLACE_SUFFIX, '').trim().split(' ').filter(Boolean);
+    while (words.length && edge(words[0]!)) words.shift();
+    while (words.length && (edge(words.at(-1)!) || /^the$/i.test(words.at(-1)!))) words.pop();
+    const cut = words.join(' ');
+    if (cut === out) break;
+    out = cut;
+  }
+  return out
+    .replace(/^[\s:,;.\-–—]+|[\s:,;\-–—]+$/g, '')
+    .replace(/[.!?]+$/, '')
+    .trim();
+}
+
+function coerce(schema: Schema, raw: string): unknown {
+  const value = raw.trim().replace(/^["'“”]|["'“”]$/g, '');
+  const type = typeOf(schema);
+  if (type === 'number' || type === 'integer') {
+    const n = Number(value);
+    return Number.isFinite(n) ? (type === 'integer' ? Math.trunc(n) : n) : undefined;
+  }
+  if (type === 'boolean')
+    return /^(true|yes|on|1)$/i.test(value) ? true : /^(false|no|off|0)$/i.test(value) ? false : undefined;
+  if (schema.enum) return schema.enum.find((e) => String(e).toLowerCase() === value.toLowerCase()) as unknown;
+  return value;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** An example call's arguments for the tool's first three inputs, e.g. `a: 2, due: tomorrow`. */
-export function exampleArgs(schema: Schema): string {
-  const props = Object.entries((schema.properties ?? {}) as Record<string, Schema>).slice(0, 3);
-  return props
-    .map(([name, s]) => {
-      const type = typeOf(s);
-      const sample =
-        type === 'number' || type === 'integer'
-          ? '2'
-          : isDateField(name, s)
-            ? 'tomorrow'
-            : s.enum
-              ? String(s.enum[0])
-              : '"…"';
-      return `${name}: ${sample}`;
-    })
-    .join(', ');
+/** An example request for a tool the phrase data has none for, made from its name and inputs. */
+export function exampleRequest(name: string, schema: Schema): string {
+  const fields = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+  const required = new Set(schema.required ?? []);
+  const samples = fields
+    .filter(([n]) => required.has(n))
+    .slice(0, 4)
+    .map(([n, s]) => {
+      const hinted = /(?:e\.g\.|such as|like)\s+"?([^",)]+)"?/i.exec(s.description ?? '')?.[1];
+      if (hinted) return hinted.replace(/\.$/, '');
+      if (isNumber(s)) return '2';
+      if (s.enum) return String(s.enum[0]);
+      if (isDateField([n, s])) return 'tomorrow at 3pm';
+      return `"${n.replace(/_/g, ' ')}"`;
+    });
+  // Two inputs or more are named, so the example reads back the same way.
+  const named = fields
+    .filter(([n]) => required.has(n))
+    .slice(0, 4)
+    .map(([n]) => n);
+  if (samples.length > 1)
+    return `${nameWords(name).join(' ')} ${named.map((n, i) => `${n}: ${samples[i]}`).join(', ')}`;
+  return [nameWords(name).join(' '), ...samples].join(' ').trim();
 }

@@ -1,7 +1,8 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { fillArguments } from './offline-arguments.ts';
-import { bestTool, createOfflineModel, tokens } from './offline-model.ts';
+import { createOfflineModel, tokens } from './offline-model.ts';
+import { bestTool } from './offline-tools.ts';
 import { OFFLINE_LABEL } from './offline-phrases.ts';
 
 const calculator = {
@@ -61,21 +62,23 @@ describe('offline model', () => {
   });
 
   it('fills quoted strings, key: value pairs, dates and enum words', () => {
-    const now = new Date('2026-03-09T15:00:00Z');
+    const clock = { now: new Date('2026-03-09T15:00:00Z'), timeZone: 'UTC' };
     expect(
-      fillArguments('create a note "Groceries" body: milk and eggs', notes.inputSchema, now).input,
+      fillArguments('create a note "Groceries" body: milk and eggs', notes.inputSchema, { clock }).input,
     ).toEqual({
       title: 'Groceries',
       body: 'milk and eggs',
     });
     expect(
-      fillArguments('add event "Dentist" tomorrow, high priority', calendar.inputSchema, now).input,
+      fillArguments('add event "Dentist" tomorrow, high priority', calendar.inputSchema, { clock }).input,
     ).toEqual({
       summary: 'Dentist',
       date: '2026-03-10',
       priority: 'high',
     });
-    expect(fillArguments('event on 2026-04-01 "Launch"', calendar.inputSchema, now).input).toMatchObject({
+    expect(
+      fillArguments('event on 2026-04-01 "Launch"', calendar.inputSchema, { clock }).input,
+    ).toMatchObject({
       date: '2026-04-01',
       summary: 'Launch',
     });
@@ -87,16 +90,20 @@ describe('offline model', () => {
       properties: { query: { type: 'string' as const }, limit: { type: 'integer' as const } },
       required: ['query'],
     };
-    expect(fillArguments('search 5 cheap flights to Lisbon', search).input).toEqual({
-      query: 'search cheap flights to Lisbon',
+    expect(fillArguments('search top 5 cheap flights to Lisbon', search).input).toEqual({
+      query: 'cheap flights to Lisbon',
       limit: 5,
+    });
+    // A number that does not say what it counts stays in the text.
+    expect(fillArguments('search the web for hiking boots 2026', search).input).toEqual({
+      query: 'hiking boots 2026',
     });
   });
 
   it('asks for missing required arguments instead of calling', async () => {
     const parts = await collect({ prompt: userSays('add numbers please'), tools: [calculator] });
     expect(parts.some((p) => p.type === 'tool-call')).toBe(false);
-    expect(textOf(parts)).toContain('`a`, `b`');
+    expect(textOf(parts)).toContain('I need the **a** and the **b**');
   });
 
   it('lists the tools when nothing matches', async () => {
@@ -132,7 +139,7 @@ describe('offline model', () => {
               type: 'tool-result',
               toolCallId: 'c1',
               toolName: 'calculator_add',
-              output: { type: 'json', value: { sum: 5 } },
+              output: { type: 'json', value: { sum: 5, words: 'two plus three makes five' } },
             },
           ],
         },

@@ -10,23 +10,23 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import Fuse from 'fuse.js';
-import { exampleArgs, fillArguments } from './offline-arguments.ts';
-import { PHRASES, STOP_WORDS } from './offline-phrases.ts';
+import { decideTurn } from './offline-intents.ts';
+import { PHRASES } from './offline-phrases.ts';
+import { readClock } from './user-clock.ts';
 
 /**
  * The built-in offline model: the default when no LLM provider is configured, so chat works with no
  * key and no network. It is a real AI SDK `LanguageModelV4`, so the runtime treats it like any other
  * model (same tool loop, same approval path). It is deterministic and honest about what it is:
  *
- * - last message from the user: pick the offered tool that best matches the message (fuse.js over
- *   tool names and descriptions, threshold 0.3, as in the web app), fill its arguments from the
- *   message where the input schema allows, and call it; if required arguments are missing, ask for
- *   them; if nothing matches, list the tools and how to ask for them;
+ * - last message from the user: decide what they meant (offline-intents.ts): small talk, arithmetic,
+ *   a tool call with arguments taken from the sentence, one question for a missing argument, or
+ *   what the agent can do instead;
  * - last message a tool result: report it as readable markdown and stop;
  * - no tools: explain that this is the offline model.
  *
- * Text is streamed a word at a time; what it says is in offline-phrases.ts. The chat frame shows
+ * It reads the person's time zone and clock from the system prompt (user-clock.ts). Text is
+ * streamed a word at a time; what it says is in offline-phrases.ts. The chat frame shows
  * `OFFLINE_LABEL` whenever the selected model `isOffline`.
  */
 export const OFFLINE_MODEL_ID = 'cadre-offline-1';
@@ -116,75 +116,42 @@ function functionTools(options: LanguageModelV4CallOptions): LanguageModelV4Func
   return (options.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === 'function');
 }
 
+const textOf = (message: LanguageModelV4Prompt[number] | undefined) =>
+  message && message.role !== 'system' && Array.isArray(message.content)
+    ? message.content
+        .map((p) => (p.type === 'text' ? p.text : ''))
+        .join(' ')
+        .trim()
+    : '';
+
 function decide(options: LanguageModelV4CallOptions): Reply {
   const tools = functionTools(options);
-  const last = options.prompt.at(-1);
-  if (last?.role === 'tool') return { text: reportResults(last.content, options.prompt) };
+  const prompt = options.prompt;
+  const last = prompt.at(-1);
+  if (last?.role === 'tool') return { text: reportResults(last.content, prompt) };
   if (last?.role !== 'user') return { text: PHRASES.nothingMore };
-  const message = last.content
-    .map((p) => (p.type === 'text' ? p.text : ''))
-    .join(' ')
-    .trim();
   if (tools.length === 0) return { text: PHRASES.noTools };
-  const example = (tool: LanguageModelV4FunctionTool) => `${tool.name} ${exampleArgs(tool.inputSchema)}`;
-  const tool = bestTool(message, tools);
-  if (!tool) {
-    const list = tools.map((t) => PHRASES.toolListItem(t.name, t.description ?? '')).join('\n');
-    return { text: PHRASES.noMatch(list, example(tools[0]!)) };
-  }
-  const { input, missing } = fillArguments(message, tool.inputSchema);
-  if (missing.length > 0) return { text: PHRASES.missingInputs(tool.name, missing, example(tool)) };
-  return { toolCall: { toolName: tool.name, input } };
-}
-
-/** The tool whose name or description best matches the message's words (fuse.js, threshold 0.3). */
-export function bestTool<T extends { name: string; description?: string }>(
-  message: string,
-  tools: T[],
-): T | undefined {
-  const entries = tools.map((tool, index) => ({
-    index,
-    name: tool.name.replace(/[_.-]+/g, ' '),
-    description: tool.description ?? '',
-  }));
-  const fuse = new Fuse(entries, {
-    keys: [
-      { name: 'name', weight: 2 },
-      { name: 'description', weight: 1 },
-    ],
-    threshold: 0.3,
-    ignoreLocation: true,
-    includeScore: true,
-    minMatchCharLength: 3,
-  });
-  const score = new Map<number, number>();
-  const words = message
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w));
-  const whole = message.toLowerCase();
-  for (const entry of entries) {
-    // Naming the tool outright wins.
-    if (whole.includes(tools[entry.index]!.name.toLowerCase()) || whole.includes(entry.name.toLowerCase())) {
-      score.set(entry.index, (score.get(entry.index) ?? 0) + 10);
-    }
-  }
-  for (const word of new Set(words)) {
-    for (const hit of fuse.search(word)) {
-      score.set(hit.item.index, (score.get(hit.item.index) ?? 0) + (1 - (hit.score ?? 1)));
-    }
-  }
-  let best: number | undefined;
-  for (const [index, value] of score) {
-    if (best === undefined || value > score.get(best)! || (value === score.get(best) && index < best))
-      best = index;
-  }
-  return best === undefined ? undefined : tools[best];
+  const system = prompt
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
+  const previousAnswer = prompt.at(-2)?.role === 'assistant' ? textOf(prompt.at(-2)) : undefined;
+  const previousUser = previousAnswer ? textOf(prompt.at(-3)) : undefined;
+  return decideTurn(
+    {
+      message: textOf(last),
+      previousAnswer,
+      previousUser,
+      agentName: /^You are "([^"]+)"/.exec(system)?.[1] ?? 'this agent',
+      clock: readClock(system),
+    },
+    tools,
+  );
 }
 
 /** Markdown for the results of the tools the last step called. */
 function reportResults(results: Array<{ type: string }>, prompt: LanguageModelV4Prompt): string {
-  const lines: string[] = [PHRASES.resultsHeader, ''];
+  const lines: string[] = [];
   for (const part of results) {
     if (part.type !== 'tool-result') continue;
     const result = part as unknown as { toolName: string; output: LanguageModelV4ToolResultOutput };
@@ -203,16 +170,27 @@ function reportResults(results: Array<{ type: string }>, prompt: LanguageModelV4
       case 'text':
         lines.push(PHRASES.returned(name), '', output.value);
         break;
-      case 'json':
-        lines.push(PHRASES.returned(name), '', formatValue(output.value));
+      case 'json': {
+        const sum = arithmeticAnswer(output.value);
+        lines.push(...(sum ? [sum] : [PHRASES.returned(name), '', formatValue(output.value)]));
         break;
+      }
       default:
         lines.push(PHRASES.unshowable(name));
     }
     lines.push('');
   }
-  if (lines.length === 2) lines.push(PHRASES.nothingToReport(prompt.length));
+  if (lines.length === 0) lines.push(PHRASES.nothingToReport(prompt.length));
   return lines.join('\n').trimEnd();
+}
+
+/** The calculator's `{expression, result}` as one line: "(3 + 4) * 2 = **14**". */
+function arithmeticAnswer(value: JSONValue): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { expression, result } = value as Record<string, JSONValue>;
+  return typeof expression === 'string' && typeof result === 'number'
+    ? `${expression} = **${result}**`
+    : undefined;
 }
 
 function formatValue(value: JSONValue): string {

@@ -36,6 +36,8 @@ export interface ResilienceOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   onRetry?: (info: { attempt: number; delayMs: number; statusCode?: number }) => void;
+  /** Called once per failed model call (after its retries), never for a call the caller aborted. */
+  onFailure?: (info: { error: LlmError; durationMs: number; attempts: number }) => void;
 }
 
 export const abortableSleep = (ms: number, signal?: AbortSignal) =>
@@ -88,17 +90,23 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
   /** Runs `attempt` up to maxAttempts times; returns its value or throws an LlmError. */
   async function withRetries<T>(
     signal: AbortSignal | undefined,
-    attempt: (n: number) => Promise<T>,
+    attempt: (n: number, failedMidStream: (error: unknown) => LlmError) => Promise<T>,
   ): Promise<T> {
+    const startedAt = Date.now();
+    const failed = (error: unknown, attempts: number) => {
+      const llmError = toLlmError(error);
+      options.onFailure?.({ error: llmError, durationMs: Date.now() - startedAt, attempts });
+      return llmError;
+    };
     for (let n = 1; ; n++) {
       try {
-        return await attempt(n);
+        return await attempt(n, (error) => failed(error, n));
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
-        if (error instanceof LlmError || n >= maxAttempts || !isRetryable(error)) throw toLlmError(error);
+        if (error instanceof LlmError || n >= maxAttempts || !isRetryable(error)) throw failed(error, n);
         const apiError = error as APICallError;
         const asked = retryAfterMs(apiError.responseHeaders);
-        if (asked !== undefined && asked > maxRetryAfter) throw toLlmError(error);
+        if (asked !== undefined && asked > maxRetryAfter) throw failed(error, n);
         const backoff = Math.min(maxDelay, baseDelay * 2 ** (n - 1));
         const jittered = backoff / 2 + random() * (backoff / 2);
         const delayMs = asked !== undefined ? asked + random() * Math.min(250, baseDelay) : jittered;
@@ -111,6 +119,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
   /** One attempt guarded by the first-byte timeout: resolves once the first part has arrived. */
   async function streamAttempt(
     callOptions: LanguageModelV4CallOptions,
+    failedMidStream: (error: unknown) => LlmError,
   ): Promise<LanguageModelV4StreamResult> {
     const controller = new AbortController();
     const outer = callOptions.abortSignal;
@@ -194,7 +203,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
             // Reported in-band, as providers report stream errors, so the answer so far is kept.
             out.enqueue({
               type: 'error',
-              error: idle ? new LlmError('timeout', { cause: error }) : toLlmError(error),
+              error: failedMidStream(idle ? new LlmError('timeout', { cause: error }) : error),
             });
             out.close();
           }
@@ -243,7 +252,10 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
           outer?.removeEventListener('abort', onOuterAbort);
         }
       }),
-    doStream: (callOptions) => withRetries(callOptions.abortSignal, () => streamAttempt(callOptions)),
+    doStream: (callOptions) =>
+      withRetries(callOptions.abortSignal, (_n, failedMidStream) =>
+        streamAttempt(callOptions, failedMidStream),
+      ),
   };
 }
 

@@ -25,6 +25,8 @@ export interface SelectModelOptions {
   /** Overrides `fetch` for the providers (tests). */
   fetch?: typeof fetch;
   resilience?: Partial<ResilienceOptions>;
+  /** Where provider failures are logged (once per failed call; never the key or the prompt). */
+  log?: { warn(details: object, message: string): void };
 }
 
 /**
@@ -36,6 +38,19 @@ export function selectModel(llm: LlmConfig, options: SelectModelOptions = {}): M
   const resilience: ResilienceOptions = {
     firstByteTimeoutMs: llm.firstByteTimeoutMs,
     idleTimeoutMs: llm.idleTimeoutMs,
+    // Only what an operator needs to tell a wrong key from an outage: no body, key or prompt.
+    onFailure: ({ error, durationMs, attempts }) =>
+      options.log?.warn(
+        {
+          provider: llm.provider,
+          model: llm.model,
+          status: error.statusCode ?? null,
+          category: error.category,
+          durationMs,
+          attempts,
+        },
+        'language model call failed',
+      ),
     ...options.resilience,
   };
   if (llm.provider === 'offline') {

@@ -10,6 +10,7 @@ import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
 import { streamToParts } from './stream-to-parts.ts';
 import { buildToolSet } from './tool-set.ts';
+import { timeLine } from '../llm/user-clock.ts';
 
 export interface RunLimits {
   maxSteps: number;
@@ -42,6 +43,8 @@ export interface RunContext {
   mode?: 'interactive' | 'unattended';
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
+  /** The person's IANA time zone; UTC when unknown. */
+  timeZone?: string;
   /**
    * Copilot runs only: the bridge to the embedding page; adds the `call_host_function` tool (no
    * approval: the page's own listener decides what the function does).
@@ -63,10 +66,18 @@ const LIMIT_MESSAGE = (steps: number, calls: number) =>
   `The agent stopped: it reached this turn's limit (${steps} steps or ${calls} tool calls) without finishing. ` +
   'Ask again with a narrower request.';
 
-/** The system prompt: the agent's own words only. Tool output never goes here. */
-export function systemPrompt(agent: Pick<AgentProfile, 'name' | 'description' | 'guidelines'>): string {
+/**
+ * The system prompt: the agent's own words, and the person's time zone and clock (so "tomorrow at
+ * 3pm" means their tomorrow). Tool output never goes here.
+ */
+export function systemPrompt(
+  agent: Pick<AgentProfile, 'name' | 'description' | 'guidelines'>,
+  clock: { now: Date; timeZone?: string } = { now: new Date() },
+): string {
+  const timeZone = clock.timeZone ?? 'UTC';
   const lines = [
     `You are "${agent.name}", an agent in Cadre.`,
+    timeLine(clock.now, timeZone),
     agent.description.trim() ? `What you do: ${agent.description.trim()}` : '',
     agent.guidelines?.trim() ? `Guidelines from the agent's owner:\n${agent.guidelines.trim()}` : '',
     'Rules:',
@@ -129,7 +140,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
   const result = streamText({
     model: ctx.selection.model,
-    instructions: systemPrompt(ctx.agent),
+    instructions: systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }),
     messages: toModelMessages([...ctx.history, message]),
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],

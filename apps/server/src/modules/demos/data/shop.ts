@@ -160,7 +160,15 @@ export const ORDERS: readonly Order[] = orderRows.map(([id, customerId, placedAt
 /** Refunds already made before the demo starts (the orders marked refunded or partially refunded). */
 export const INITIAL_REFUNDED_CENTS: Readonly<Record<string, number>> = { 'ORD-1005': 14495, 'ORD-1018': 4900 };
 
+/**
+ * "Today" in the sample shop: the orders carry fixed dates, so the refund policy's time limits are
+ * judged on this date rather than the real one, and the demo reads the same every day.
+ */
+export const SHOP_TODAY = '2025-11-14';
+
 export const REFUND_POLICY = `# ${SHOP_NAME} refund policy
+
+_Today in this demo is ${SHOP_TODAY}._
 
 - **30-day returns.** Unused items can be returned within 30 days of delivery for a full refund of the item price.
 - **Faulty or damaged items** are refunded in full, including shipping, at any time within the 2-year warranty.

@@ -7,8 +7,10 @@ import {
   SHOP_NAME,
   type Customer,
   type Order,
+  type OrderStatus,
 } from '../data/shop.ts';
 import { createDemoRepository } from '../repository.ts';
+import { decideRefund } from './refund-policy.ts';
 import { money, resolveOne, table } from './text.ts';
 import { defineDemoTool, DemoInputError, text, type DemoTool, type DemoToolContext } from './types.ts';
 
@@ -31,8 +33,10 @@ const productOf = (sku: string) => PRODUCTS.find((p) => p.sku === sku)!;
 const customerOf = (id: string) => CUSTOMERS.find((c) => c.id === id)!;
 const itemsCents = (o: Order) => o.items.reduce((n, i) => n + productOf(i.sku).priceCents * i.quantity, 0);
 const totalCents = (o: Order) => itemsCents(o) + o.shippingCents;
+// "ORD-1042", or the bare number people say ("refund order 1042").
 const findOrder = (text: string) => {
-  const id = text.match(ORDER_ID)?.[0].toUpperCase();
+  const bare = /^\s*#?(\d{4})\s*$/.exec(text)?.[1];
+  const id = text.match(ORDER_ID)?.[0].toUpperCase() ?? (bare && `ORD-${bare}`);
   return id ? ORDERS.find((o) => o.id === id) : undefined;
 };
 
@@ -170,7 +174,7 @@ export const issueRefund = defineDemoTool({
   name: 'issue_refund',
   displayName: 'Issue refund',
   description:
-    "Issue a refund for an order (the remaining paid amount goes back to the customer). Changes the order: needs the user's approval.",
+    "Issue a refund for an order under the refund policy (the tool refuses a refund the policy does not allow). Changes the order: needs the user's approval.",
   effect: 'write',
   input: z.strictObject({
     order_id: text().describe('The order id, e.g. ORD-1042.'),
@@ -180,24 +184,30 @@ export const issueRefund = defineDemoTool({
     const order = findOrder(input.order_id);
     if (!order) throw new DemoInputError('Give the order id to refund, e.g. ORD-1042.');
     const state = await orderState(ctx, order.id);
-    if (state.status === 'cancelled')
-      throw new DemoInputError(`${order.id} was cancelled and never charged; nothing to refund.`);
-    const remaining = totalCents(order) - state.refunded_cents;
-    if (state.status === 'refunded' || remaining <= 0)
-      throw new DemoInputError(`${order.id} is already fully refunded.`);
+    const customer = customerOf(order.customerId);
     const reason = input.reason ?? 'other';
+    const decision = decideRefund({
+      order,
+      customer,
+      status: state.status as OrderStatus,
+      refundedCents: state.refunded_cents,
+      itemsCents: itemsCents(order),
+      reason,
+    });
+    if (!decision.refund) throw new DemoInputError(`Refund refused: ${decision.why}`);
+    const refunded = state.refunded_cents + decision.amountCents;
+    const newStatus = refunded >= totalCents(order) ? 'refunded' : 'partially_refunded';
     const refundId = await createDemoRepository(ctx.db).recordRefund({
       userId: ctx.userId,
       orderId: order.id,
       expectedRefundedCents: state.refunded_cents,
-      amountCents: remaining,
-      newStatus: 'refunded',
+      amountCents: decision.amountCents,
+      newStatus,
       reason,
       at: ctx.now().toISOString(),
     });
     if (!refundId) throw new DemoInputError(`${order.id} changed while refunding; look it up and try again.`);
-    const customer = customerOf(order.customerId);
-    return `Refund ${refundId} issued: ${money(remaining)} for order ${order.id} (${reason.replace('_', ' ')}) back to ${customer.name}'s original payment method within 5 business days. The order is now refunded.`;
+    return `Refund ${refundId} issued: ${money(decision.amountCents)} for order ${order.id} (${reason.replace('_', ' ')}; policy: ${decision.rule}) back to ${customer.name}'s original payment method within 5 business days. The order is now ${newStatus.replace('_', ' ')}.`;
   },
 });
 

@@ -41,6 +41,18 @@ describe('chat session', () => {
     ).rejects.toThrow('401');
   });
 
+  it('names the agent, not the sign-in, when the agent is missing or not yours', async () => {
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockResolvedValueOnce(new Response(null, { status: 200 }))
+      .mockResolvedValueOnce(
+        new Response('{"detail":"This agent does not exist or is not yours"}', { status: 404 }),
+      );
+    await expect(
+      openChatSession({ chainlitUrl: 'http://app.test/chainlit', agentId: 9, accessToken: 't', fetchImpl }),
+    ).rejects.toThrow('This agent does not exist or is not yours.');
+  });
+
   it('frames the chat service root', () => {
     expect(chatFrameUrl('http://app.test/chainlit')).toBe('http://app.test/chainlit/');
   });

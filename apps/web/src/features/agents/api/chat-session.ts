@@ -19,6 +19,13 @@ export async function openChatSession(options: {
   const headers: Record<string, string> = { 'X-Agent-Id': String(options.agentId) };
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
   const response = await doFetch(`${base}/auth/header`, { method: 'POST', credentials: 'include', headers });
+  if (response.status === 404) {
+    // The agent is gone or someone else's: say that, not that signing in failed.
+    const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+    throw new Error(
+      typeof body?.detail === 'string' ? `${body.detail}.` : 'This agent does not exist or is not yours.',
+    );
+  }
   if (!response.ok) {
     throw new Error(`The chat service refused the sign-in (${response.status} ${response.statusText}).`);
   }

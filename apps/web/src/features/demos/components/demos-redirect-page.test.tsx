@@ -22,6 +22,15 @@ describe('/public/demosRedirect', () => {
       expect(screen.queryByText('Redirecting...')).not.toBeInTheDocument();
       expect(fetchMock).not.toHaveBeenCalled();
       expect(navigate).not.toHaveBeenCalled();
+      // The next step: the real demos and sign-up.
+      expect(screen.getByRole('link', { name: 'Try the Customer Support demo' })).toHaveAttribute(
+        'href',
+        '/public/demosRedirect?demo=customerservicedemo',
+      );
+      expect(screen.getByRole('link', { name: 'Sign up to build your own agent' })).toHaveAttribute(
+        'href',
+        '/',
+      );
     },
   );
 
@@ -34,9 +43,9 @@ describe('/public/demosRedirect', () => {
         .getAllByRole('link')
         .map((link) => [link.textContent, link.getAttribute('href')]),
     ).toEqual([
-      ['Try the VC analyst demo', '/public/demosRedirect?demo=vcdemo'],
-      ['Try the Customer support demo', '/public/demosRedirect?demo=customerservicedemo'],
-      ['Try the Sales outreach demo', '/public/demosRedirect?demo=salesoutreachdemo'],
+      ['Try the VC Analyst demo', '/public/demosRedirect?demo=vcdemo'],
+      ['Try the Customer Support demo', '/public/demosRedirect?demo=customerservicedemo'],
+      ['Try the Sales Assistant demo', '/public/demosRedirect?demo=salesoutreachdemo'],
     ]);
     expect(screen.getByRole('link', { name: '← Go to Cadre' })).toHaveAttribute('href', '/');
   });

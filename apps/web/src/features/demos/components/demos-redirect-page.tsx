@@ -57,9 +57,12 @@ export function DemosRedirectPage({
               </Button>
             ))}
           </Stack>
-          <HStack>
+          <HStack gap="4" wrap="wrap">
             <Link href="/" color="brand.fg">
               ← Go to Cadre
+            </Link>
+            <Link href="/" color="brand.fg" fontWeight="semibold">
+              Sign up to build your own agent
             </Link>
           </HStack>
         </Stack>

@@ -1,0 +1,197 @@
+/**
+ * Arithmetic in English words and symbols, read into an expression the calculator's evaluator
+ * understands ("divide 250 by 4" → "250 / 4", "what's 20% of 45" → "20 / 100 * 45"), and, for a
+ * single operation, which one it is, so an agent with only Add or Multiply can still run it.
+ */
+
+export type Operation =
+  | { op: 'add' | 'subtract' | 'multiply' | 'divide'; a: number; b: number }
+  | { op: 'power'; base: number; exponent: number }
+  | { op: 'sqrt'; x: number }
+  | { op: 'percent'; percent: number; of: number };
+
+export interface Arithmetic {
+  expression: string;
+  operation?: Operation;
+}
+
+const WORD_NUMBERS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1000,
+  half: 0.5,
+};
+
+const NUM = String.raw`-?\d+(?:\.\d+)?`;
+const LEAD =
+  /^(?:(?:hey|hi|ok|okay|so|please|quick question|and|now|then)[,!]?\s+)*(?:what(?:'s| is| are)|whats|how much (?:is|are)|how many is|calculate|compute|evaluate|work out|figure out|solve|tell me|can you (?:tell me|calculate|compute|work out)|could you (?:tell me|calculate|compute|work out)|do you know|give me|find)?\s*(?:the (?:result|answer|value) of\s+)?/;
+
+const TEMPLATES: Array<[RegExp, (x: number[]) => Operation]> = [
+  [
+    new RegExp(
+      `^(?:add|sum(?: of)?|the sum of|total(?: of)?)\\s+(${NUM})\\s+(?:and|to|plus|with|\\+)\\s+(${NUM})$`,
+    ),
+    ([a, b]) => ({ op: 'add', a: a!, b: b! }),
+  ],
+  [new RegExp(`^subtract\\s+(${NUM})\\s+from\\s+(${NUM})$`), ([a, b]) => ({ op: 'subtract', a: b!, b: a! })],
+  [
+    new RegExp(`^(?:take|deduct)\\s+(${NUM})\\s+(?:away )?from\\s+(${NUM})$`),
+    ([a, b]) => ({ op: 'subtract', a: b!, b: a! }),
+  ],
+  [
+    new RegExp(`^(?:the )?difference (?:between|of)\\s+(${NUM})\\s+and\\s+(${NUM})$`),
+    ([a, b]) => ({ op: 'subtract', a: a!, b: b! }),
+  ],
+  [
+    new RegExp(`^(?:multiply|the product of|product of)\\s+(${NUM})\\s+(?:by|and|times|with)\\s+(${NUM})$`),
+    ([a, b]) => ({ op: 'multiply', a: a!, b: b! }),
+  ],
+  [
+    new RegExp(`^divide\\s+(${NUM})\\s+(?:by|over)\\s+(${NUM})$`),
+    ([a, b]) => ({ op: 'divide', a: a!, b: b! }),
+  ],
+  [
+    new RegExp(`^(?:the )?quotient of\\s+(${NUM})\\s+and\\s+(${NUM})$`),
+    ([a, b]) => ({ op: 'divide', a: a!, b: b! }),
+  ],
+  [
+    new RegExp(`^(${NUM})\\s*(?:%|percent|per cent)\\s+of\\s+(${NUM})$`),
+    ([p, of]) => ({ op: 'percent', percent: p!, of: of! }),
+  ],
+  [new RegExp(`^(?:the )?(?:square root|sqrt) of\\s+(${NUM})$`), ([x]) => ({ op: 'sqrt', x: x! })],
+  [new RegExp(`^(${NUM})\\s+squared$`), ([x]) => ({ op: 'power', base: x!, exponent: 2 })],
+  [new RegExp(`^(${NUM})\\s+cubed$`), ([x]) => ({ op: 'power', base: x!, exponent: 3 })],
+  [
+    new RegExp(
+      `^(${NUM})\\s+(?:to the power of|raised to(?: the power of)?|to the)\\s+(${NUM})(?:st|nd|rd|th)?(?: power)?$`,
+    ),
+    ([b, e]) => ({ op: 'power', base: b!, exponent: e! }),
+  ],
+];
+
+const SYMBOL: Record<Operation['op'], (o: never) => string> = {
+  add: (o: { a: number; b: number }) => `${o.a} + ${o.b}`,
+  subtract: (o: { a: number; b: number }) => `${o.a} - ${o.b}`,
+  multiply: (o: { a: number; b: number }) => `${o.a} * ${o.b}`,
+  divide: (o: { a: number; b: number }) => `${o.a} / ${o.b}`,
+  power: (o: { base: number; exponent: number }) => `${o.base} ^ ${o.exponent}`,
+  sqrt: (o: { x: number }) => `sqrt(${o.x})`,
+  percent: (o: { percent: number; of: number }) => `${o.percent} / 100 * ${o.of}`,
+};
+
+/** Operators and function words written out, in the order they must be replaced. */
+const WORD_OPERATORS: Array<[RegExp, string]> = [
+  [/(\d)\s*(?:%|percent|per cent)\s+of\s+/g, '$1 / 100 * '],
+  [/\b(?:the )?square root of\s+/g, 'sqrt '],
+  [/\b(?:the )?cube root of\s+/g, 'cbrt '],
+  [/\s+squared\b/g, ' ^ 2'],
+  [/\s+cubed\b/g, ' ^ 3'],
+  [/\s+(?:to the power of|raised to(?: the power of)?)\s+/g, ' ^ '],
+  [/\s+(?:multiplied by|times)\s+/g, ' * '],
+  [/(\d)\s*x\s*(\d)/g, '$1 * $2'],
+  [/\s+(?:divided by|over)\s+/g, ' / '],
+  [/\s+(?:plus|and)\s+/g, ' + '],
+  [/\s+minus\s+/g, ' - '],
+  [/\s+(?:mod|modulo)\s+/g, ' % '],
+];
+
+const EXPRESSION = /^[\d.\s+\-*/^%(),]*$/;
+
+function normalise(message: string): string {
+  let text = message
+    .toLowerCase()
+    .replace(/[×✕]/g, '*')
+    .replace(/÷/g, '/')
+    .replace(/[“”"'`]/g, '')
+    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .trim()
+    .replace(/[?!.=\s]+$/, '')
+    .replace(/\s+(?:please|for me|exactly|again)$/, '');
+  text = text.replace(/\b[a-z]+\b/g, (w) => (w in WORD_NUMBERS ? String(WORD_NUMBERS[w]) : w));
+  return text.replace(LEAD, '').trim();
+}
+
+/** The expression a message asks to compute, or undefined when it is not arithmetic. */
+export function readArithmetic(message: string): Arithmetic | undefined {
+  const text = normalise(message);
+  if (!/\d/.test(text)) return undefined;
+  for (const [pattern, build] of TEMPLATES) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const operation = build(match.slice(1).map(Number));
+    return { expression: SYMBOL[operation.op](operation as never), operation };
+  }
+  let expression = ` ${text} `;
+  for (const [pattern, replacement] of WORD_OPERATORS) expression = expression.replace(pattern, replacement);
+  expression = expression.replace(/\bsqrt\s+(\d+(?:\.\d+)?|\([^)]*\))/g, 'sqrt($1)');
+  expression = expression.replace(/\bcbrt\s+(\d+(?:\.\d+)?|\([^)]*\))/g, 'cbrt($1)');
+  const bare = expression.replace(/\b(?:sqrt|cbrt)\(/g, '(');
+  if (!EXPRESSION.test(bare) || !/[+\-*/^%]|\(/.test(bare.replace(/^\s*-/, ''))) return undefined;
+  if (!balanced(bare)) return undefined;
+  const tidy = expression
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([+*/^%])\s*/g, ' $1 ')
+    .replace(/([\d)])\s*-\s*/g, '$1 - ')
+    .replace(/\(\s+/g, '(')
+    .replace(/\s+\)/g, ')')
+    .trim();
+  return { expression: tidy, operation: single(tidy) };
+}
+
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** A written-out single operation of two numbers ("12 * 7"), for tools such as Multiply. */
+function single(expression: string): Operation | undefined {
+  const match = new RegExp(`^(${NUM}) ([+\\-*/^]) (${NUM})$`).exec(expression);
+  if (!match) {
+    const root = new RegExp(`^sqrt\\((${NUM})\\)$`).exec(expression);
+    return root ? { op: 'sqrt', x: Number(root[1]) } : undefined;
+  }
+  const [a, b] = [Number(match[1]), Number(match[3])];
+  switch (match[2]) {
+    case '+':
+      return { op: 'add', a, b };
+    case '-':
+      return { op: 'subtract', a, b };
+    case '*':
+      return { op: 'multiply', a, b };
+    case '/':
+      return { op: 'divide', a, b };
+    default:
+      return { op: 'power', base: a, exponent: b };
+  }
+}

@@ -1,0 +1,181 @@
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { readArithmetic, type Operation } from './offline-arithmetic.ts';
+import { exampleRequest, fillArguments, typedFits } from './offline-arguments.ts';
+import { ASKED, CANCEL, PHRASES, SMALL_TALK, TOOL_EXAMPLES } from './offline-phrases.ts';
+import { bestTool, calculatorTools, type ToolLike } from './offline-tools.ts';
+import type { UserClock } from './user-clock.ts';
+
+/**
+ * What the offline model does with a person's message, in order: answer a question it asked on
+ * the last turn, answer small talk (no tool), compute arithmetic with the calculator, run the
+ * tool the request is about with arguments taken from the sentence, ask one question for what is
+ * missing, or say that no attached tool can do it and what the agent can do instead.
+ */
+
+export type Decision =
+  { text: string } | { toolCall: { toolName: string; input: Record<string, unknown> }; text?: string };
+
+export interface Turn {
+  message: string;
+  /** The person's message before the last answer, and the last answer (for a pending question). */
+  previousUser?: string;
+  previousAnswer?: string;
+  agentName: string;
+  clock: UserClock;
+}
+
+const tidy = (message: string) =>
+  message
+    .toLowerCase()
+    .replace(/['’]/g, "'")
+    .replace(/[!?.,;:]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+export function decideTurn(turn: Turn, tools: ToolLike[]): Decision {
+  const followUp = answerToQuestion(turn, tools);
+  if (followUp) return followUp;
+
+  const said = tidy(turn.message);
+  const talk = SMALL_TALK.find(
+    (s) => s.pattern.test(said) || s.pattern.test(said.replace(/^(ok|okay|so|and|well) /, '')),
+  );
+  if (talk) return { text: smallTalk(talk.kind, turn.agentName, tools) };
+
+  const arithmetic = readArithmetic(turn.message);
+  if (arithmetic) {
+    const call = calculatorCall(arithmetic.expression, arithmetic.operation, tools);
+    if (call) return { toolCall: call };
+  }
+
+  const fill = (tool: ToolLike, text = turn.message) =>
+    fillArguments(text, tool.inputSchema, { clock: turn.clock, toolName: tool.name });
+  // A tool that takes the request's ids, emails, dates and enum words fits it better.
+  const tool = bestTool(
+    turn.message,
+    tools,
+    (t) => fill(t).missing.length === 0,
+    (t) => Math.min(2, typedFits(fill(t).input, t.inputSchema)),
+  );
+  if (!tool || (arithmetic && !calculatorCall(arithmetic.expression, arithmetic.operation, [tool]))) {
+    // A question no tool is named for goes to the web search, when the agent has one.
+    const search = QUESTION.test(said) && !arithmetic ? webSearch(tools) : undefined;
+    const query = search?.inputSchema.required?.[0];
+    if (search && query)
+      return {
+        toolCall: { toolName: search.name, input: { [query]: turn.message.trim().replace(/\?+$/, '') } },
+      };
+    return { text: PHRASES.cannot(toolList(tools)) };
+  }
+  const { input, missing } = fill(tool);
+  if (missing.length > 0) return { text: askFor(tool, missing) };
+  return { toolCall: { toolName: tool.name, input } };
+}
+
+const QUESTION = /^(who|what|when|where|why|which|how|is|are|does|did|can|will)\b/;
+
+const webSearch = (tools: ToolLike[]) =>
+  tools.find(
+    (t) =>
+      /search/i.test(t.name) &&
+      /\b(web|internet)\b/i.test(`${t.name.replace(/_/g, ' ')} ${t.description ?? ''}`),
+  );
+
+/** The last answer asked for arguments of a tool: read the reply as those arguments. */
+function answerToQuestion(turn: Turn, tools: ToolLike[]): Decision | undefined {
+  const asked = turn.previousAnswer ? ASKED.exec(turn.previousAnswer.trim()) : null;
+  const tool = asked && tools.find((t) => t.name === asked[1]);
+  if (!tool || !turn.previousUser) return undefined;
+  if (CANCEL.test(tidy(turn.message))) return { text: PHRASES.cancelled(tool.name) };
+  const fields = [...asked[2]!.matchAll(/\*\*([\w.-]+)\*\*/g)].map((m) => m[1]!);
+  const clock = turn.clock;
+  const before = fillArguments(turn.previousUser, tool.inputSchema, { clock, toolName: tool.name }).input;
+  // The reply answers the asked fields first: "tomorrow at 3pm", "Sam", "42".
+  const reply = fillArguments(turn.message, onlyFields(tool.inputSchema, fields), {
+    clock,
+    toolName: tool.name,
+  });
+  const [field] = fields;
+  const answer = turn.message.trim().replace(/[.!?]+$/, '');
+  if (fields.length === 1 && reply.missing.length > 0 && field && isText(tool.inputSchema, field) && answer)
+    reply.input[field] = answer;
+  const input = { ...before, ...reply.input };
+  const missing = (tool.inputSchema.required ?? []).filter((name) => input[name] === undefined);
+  if (missing.length > 0) return { text: askFor(tool, missing) };
+  return { toolCall: { toolName: tool.name, input } };
+}
+
+function onlyFields(schema: JSONSchema7, fields: string[]): JSONSchema7 {
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([name]) => fields.includes(name)),
+  );
+  // With only "start" asked, an event's "end" still follows from it.
+  if (fields.includes('start') && schema.properties?.end) properties.end = schema.properties.end;
+  return { ...schema, properties, required: fields };
+}
+
+const isText = (schema: JSONSchema7, field: string) => {
+  const s = schema.properties?.[field];
+  return typeof s === 'object' && s.type === 'string' && !s.enum && !s.format;
+};
+
+function askFor(tool: ToolLike, all: string[]): string {
+  // An end follows from its start (an hour later): ask for the start alone.
+  const missing = all.filter((f) => !(/^(end|to)$/.test(f) && all.some((s) => /^(start|from)$/.test(s))));
+  const hints = missing
+    .map((name) => {
+      const s = tool.inputSchema.properties?.[name];
+      return typeof s === 'object' && s.description ? `${name}: ${s.description.replace(/\.$/, '')}` : '';
+    })
+    .filter(Boolean);
+  return PHRASES.askFor(tool.name, missing, hints);
+}
+
+/** The calculator call for an expression: Evaluate when attached, else the one operation's tool. */
+function calculatorCall(
+  expression: string,
+  operation: Operation | undefined,
+  tools: ToolLike[],
+): { toolName: string; input: Record<string, unknown> } | undefined {
+  const calc = calculatorTools(tools);
+  if (calc.evaluate) {
+    const field = Object.entries(calc.evaluate.inputSchema.properties ?? {}).find(
+      ([, s]) => typeof s === 'object' && s.type === 'string',
+    )![0];
+    return { toolName: calc.evaluate.name, input: { [field]: expression } };
+  }
+  if (!operation) return undefined;
+  const tool = calc[operation.op];
+  if (!tool) return undefined;
+  const values = Object.values(operation).filter((v): v is number => typeof v === 'number');
+  const names = Object.keys(tool.inputSchema.properties ?? {});
+  const input: Record<string, unknown> = {};
+  names.forEach((name, i) => {
+    const own = (operation as Record<string, unknown>)[name];
+    if (typeof own === 'number') input[name] = own;
+    else if (values[i] !== undefined) input[name] = values[i];
+  });
+  return { toolName: tool.name, input };
+}
+
+function smallTalk(kind: (typeof SMALL_TALK)[number]['kind'], agent: string, tools: ToolLike[]): string {
+  const list = toolList(tools);
+  if (kind === 'thanks') return `${PHRASES.thanks} ${PHRASES.canDo(list)}`;
+  if (kind === 'farewell') return PHRASES.farewell;
+  const intro = kind === 'greeting' ? PHRASES.greeting(agent) : PHRASES.capabilitiesIntro(agent);
+  return `${intro}\n\n${PHRASES.canDo(list)}`;
+}
+
+/** The agent's tools with one example request each. */
+export function toolList(tools: ToolLike[]): string {
+  return tools
+    .map((t) => {
+      const description = (t.description ?? '').split(/(?<=\.)\s/)[0] ?? '';
+      return PHRASES.toolLine(
+        t.name,
+        description,
+        TOOL_EXAMPLES[t.name] ?? exampleRequest(t.name, t.inputSchema),
+      );
+    })
+    .join('\n');
+}

@@ -1,0 +1,84 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+} from '@ai-sdk/provider';
+import { isDeepStrictEqual } from 'node:util';
+import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
+import { systemPrompt } from '../../src/modules/chat/runtime/run.ts';
+import { evaluateExpression } from '../../src/modules/tools/providers/builtin/calculator.ts';
+import { CLOCK, type PhraseRow } from './phrase-table.ts';
+import { toolsOf } from './toolkits.ts';
+
+export interface Outcome {
+  call?: { toolName: string; input: Record<string, unknown> };
+  text: string;
+}
+
+/** Runs a row's turns through a model, as the runtime would: system prompt, history, tools. */
+export async function runRow(
+  row: PhraseRow,
+  model: LanguageModelV4 = createOfflineModel(),
+): Promise<Outcome> {
+  const system = systemPrompt(
+    { name: 'Helper', description: 'A test agent.', guidelines: null },
+    { now: new Date(CLOCK.now), timeZone: CLOCK.timeZone },
+  );
+  const prompt: LanguageModelV4Prompt = [{ role: 'system', content: system }];
+  const turns = typeof row.say === 'string' ? [row.say] : row.say;
+  let outcome: Outcome = { text: '' };
+  for (const text of turns) {
+    prompt.push({ role: 'user', content: [{ type: 'text', text }] });
+    outcome = await answer(model, prompt, row);
+    prompt.push({ role: 'assistant', content: [{ type: 'text', text: outcome.text }] });
+  }
+  return outcome;
+}
+
+async function answer(
+  model: LanguageModelV4,
+  prompt: LanguageModelV4Prompt,
+  row: PhraseRow,
+): Promise<Outcome> {
+  const { stream } = await model.doStream({
+    prompt: [...prompt],
+    tools: toolsOf(row.tools),
+  } as LanguageModelV4CallOptions);
+  const outcome: Outcome = { text: '' };
+  for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) {
+    if (part.type === 'text-delta') outcome.text += part.delta;
+    if (part.type === 'tool-call')
+      outcome.call = { toolName: part.toolName, input: JSON.parse(part.input) as Record<string, unknown> };
+  }
+  return outcome;
+}
+
+/** Why an outcome is wrong for its row, or undefined when it is right. */
+export function judge(row: PhraseRow, outcome: Outcome): string | undefined {
+  const got = outcome.call
+    ? `${outcome.call.toolName} ${JSON.stringify(outcome.call.input)}`
+    : `text "${outcome.text}"`;
+  if (!row.call) {
+    if (outcome.call) return `called ${got}; expected an answer without a tool`;
+    return row.reply && !outcome.text.includes(row.reply)
+      ? `answered ${got}; expected "${row.reply}"`
+      : undefined;
+  }
+  if (outcome.call?.toolName !== row.call) return `got ${got}; expected a call of ${row.call}`;
+  for (const [name, value] of Object.entries(row.args ?? {})) {
+    if (!isDeepStrictEqual(outcome.call.input[name], value))
+      return `got ${got}; expected ${name} = ${JSON.stringify(value)}`;
+  }
+  if (row.result !== undefined) {
+    const expression = String(outcome.call.input.expression ?? '');
+    let value: number | string;
+    try {
+      value = evaluateExpression(expression);
+    } catch (error) {
+      value = String(error);
+    }
+    if (value !== row.result) return `got ${got} = ${value}; expected ${row.result}`;
+  }
+  return undefined;
+}

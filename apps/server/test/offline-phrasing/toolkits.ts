@@ -1,0 +1,52 @@
+import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
+import { DEMOS } from '../../src/modules/demos/catalog.ts';
+import { BUILTIN_SERVICES } from '../../src/modules/tools/providers/builtin/index.ts';
+import { inputJsonSchema } from '../../src/modules/tools/providers/builtin/define.ts';
+
+/**
+ * The tools of the phrase table's agents, exactly as the runtime offers them to a model: the real
+ * built-in and demo actions, their descriptions and JSON Schemas.
+ */
+
+const builtin = (service: string, only?: string[]): LanguageModelV4FunctionTool[] =>
+  BUILTIN_SERVICES.find((s) => s.key === service)!
+    .actions.filter((a) => !only || only.includes(a.name))
+    .map((a) => ({
+      type: 'function',
+      name: a.name,
+      description: a.description,
+      inputSchema: inputJsonSchema(a.input) as JSONSchema7,
+    }));
+
+const demo = (name: keyof typeof DEMOS): LanguageModelV4FunctionTool[] =>
+  DEMOS[name].tools.map((t) => ({
+    type: 'function',
+    name: t.definition.name,
+    description: t.definition.description,
+    inputSchema: t.definition.inputSchema as JSONSchema7,
+  }));
+
+export const TOOLKITS = {
+  /** The whole Calculator service. */
+  calculator: () => builtin('calculator'),
+  /** An agent with only Add and Multiply attached (as the e2e chat agent has Add). */
+  'add-multiply': () => builtin('calculator', ['add', 'multiply']),
+  notes: () => builtin('notes'),
+  calendar: () => builtin('calendar'),
+  'web search': () => builtin('web_search'),
+  'customer service demo': () => demo('customerservicedemo'),
+  'sales demo': () => demo('salesoutreachdemo'),
+  'vc demo': () => demo('vcdemo'),
+} satisfies Record<string, () => LanguageModelV4FunctionTool[]>;
+
+export type Toolkit = keyof typeof TOOLKITS;
+
+/** Every built-in service's and every demo's tools, one agent each. */
+export const EVERY_SERVICE: Array<[string, LanguageModelV4FunctionTool[]]> = [
+  ...BUILTIN_SERVICES.map((s) => [s.name, builtin(s.key)] as [string, LanguageModelV4FunctionTool[]]),
+  ...(Object.keys(DEMOS) as Array<keyof typeof DEMOS>).map(
+    (name) => [name, demo(name)] as [string, LanguageModelV4FunctionTool[]],
+  ),
+];
+
+export const toolsOf = (kits: Toolkit[]) => kits.flatMap((kit) => TOOLKITS[kit]());
