@@ -149,4 +149,40 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
     expect(t.logs.join('\n')).not.toContain(token);
     delete process.env.CADRE_TEST_FOO;
   });
+
+  it('ends every MCP session it opens: after each call to a user server, and at shutdown for the operator one', async () => {
+    const stateful = await startMcpServer(undefined, { sessions: true });
+    const app = await createTestApp({
+      EGRESS_ALLOW_PRIVATE: '127.0.0.1',
+      MCP_SERVERS: JSON.stringify([{ name: 'ops-sessions', url: stateful.url }]),
+    });
+    try {
+      const carol = await createUser(app.db, 'carol');
+      // The operator's server keeps one session while the app runs.
+      const ops = (await app.app.services.listServicesForUser(carol)).find((s) => s.name === 'ops-sessions')!;
+      expect(stateful.openSessions.size).toBe(1);
+      await app.app.services.registerNoAuthService(ops.id, carol);
+
+      // A user's own server: one session per use, ended when the use is over.
+      const mine = await app.app.services.addCustomMcpServer(carol, { name: 'Stateful', url: stateful.url });
+      expect(stateful.openSessions.size).toBe(1);
+      const echo = await app.db.kysely
+        .selectFrom('actions')
+        .select('id')
+        .where('service_id', '=', mine.id)
+        .where('name', '=', 'echo')
+        .executeTakeFirstOrThrow();
+      expect(await app.app.tools.executeAction(carol, echo.id, { text: 'hi' })).toEqual({
+        ok: true,
+        data: 'echo: hi',
+      });
+      expect(stateful.openSessions.size).toBe(1);
+      expect(stateful.seenHeaders.filter((h) => h['mcp-session-id']).length).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+    // Stopping the server ends the operator's session too.
+    expect(stateful.openSessions.size).toBe(0);
+    await stateful.close();
+  });
 });

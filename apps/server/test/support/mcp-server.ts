@@ -9,6 +9,8 @@ export interface TestMcpServer {
   /** Headers of every HTTP request the server received. */
   seenHeaders: http.IncomingHttpHeaders[];
   seenPaths: string[];
+  /** With `sessions`: the ids of the sessions that are open (not yet ended by a DELETE). */
+  openSessions: Set<string>;
   close(): Promise<void>;
 }
 
@@ -49,10 +51,18 @@ function buildServer() {
   return server;
 }
 
-/** A Streamable HTTP MCP server (stateless) on 127.0.0.1, built with the SDK's own server classes. */
-export async function startMcpServer(requiredAuth?: string): Promise<TestMcpServer> {
+/**
+ * A Streamable HTTP MCP server on 127.0.0.1, built with the SDK's own server classes: stateless, or
+ * with `sessions` stateful, as many public servers are (a session per client, ended by DELETE).
+ */
+export async function startMcpServer(
+  requiredAuth?: string,
+  options: { sessions?: boolean } = {},
+): Promise<TestMcpServer> {
   const seenHeaders: http.IncomingHttpHeaders[] = [];
   const seenPaths: string[] = [];
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const openSessions = new Set<string>();
   const httpServer = http.createServer(async (req, res) => {
     seenHeaders.push(req.headers);
     seenPaths.push(req.url ?? '');
@@ -63,6 +73,28 @@ export async function startMcpServer(requiredAuth?: string): Promise<TestMcpServ
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    if (options.sessions) {
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (!transport) {
+        const server = buildServer();
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => crypto.randomUUID(),
+          enableJsonResponse: true,
+          onsessioninitialized: (sessionId) => {
+            sessions.set(sessionId, transport!);
+            openSessions.add(sessionId);
+          },
+          onsessionclosed: (sessionId) => {
+            sessions.delete(sessionId);
+            openSessions.delete(sessionId);
+          },
+        });
+        await server.connect(transport);
+      }
+      await transport.handleRequest(req, res, body);
+      return;
+    }
     const server = buildServer();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -80,6 +112,7 @@ export async function startMcpServer(requiredAuth?: string): Promise<TestMcpServ
     url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`,
     seenHeaders,
     seenPaths,
+    openSessions,
     close: async () => {
       httpServer.closeAllConnections();
       await new Promise((resolve) => httpServer.close(resolve));

@@ -78,6 +78,10 @@ async function openClient(
   return {
     client,
     close: async () => {
+      // A stateful server keeps a session per client until told otherwise: end it (DELETE with
+      // the session id) rather than leave it to the server's own timeout.
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId)
+        await transport.terminateSession().catch(() => {});
       await client.close().catch(() => {});
       await closeFetch().catch(() => {});
     },
