@@ -338,12 +338,39 @@ describe('chat runtime', () => {
     expect(h.tools.calls).toHaveLength(1);
   });
 
+  it('a write call whose arguments do not fit the schema gets no approval card and goes back to the model', async () => {
+    let seenError = '';
+    h.model.slot.model = scriptedModel((options, n) => {
+      if (n === 0)
+        return [
+          // `to` must be a string and `cc` is no field of the tool.
+          toolCallPart('bad-send', 'gmail_send', { to: 42, body: 'hi', cc: 'eve@example.com' }),
+          finishPart('tool-calls'),
+        ];
+      seenError = JSON.stringify(options.prompt);
+      return [...textParts('I will fix the address.'), finishPart('stop')];
+    });
+    const before = await h.db.kysely.selectFrom('approvals').select('id').execute();
+    const chunks = uiChunks((await turn({ text: 'mail bob' })).body);
+    expect(chunks.some((c) => c.type === 'tool-approval-request')).toBe(false);
+    const error = chunks.find((c) => c.type === 'tool-output-error' && c.toolCallId === 'bad-send') as
+      { errorText: string } | undefined;
+    expect(error?.errorText).toContain('unknown field "cc"');
+    expect(error?.errorText).toContain('to must be string');
+    // The model saw the error on its next step, and nothing was stored for approval or run.
+    expect(seenError).toContain('unknown field');
+    expect(await h.db.kysely.selectFrom('approvals').select('id').execute()).toEqual(before);
+    expect(h.tools.calls.filter((c) => c.actionId === email)).toEqual([]);
+  });
+
   it('K4: a tool that is not attached (even one attached to Bob’s agent) is refused before execution', async () => {
     h.model.slot.model = scriptedModel((_o, n) =>
       n === 0
         ? [
             toolCallPart('k4-a', 'files_delete', { path: '/' }),
+            // A field the tool does not take (someone else's connection) is refused, not dropped.
             toolCallPart('k4-b', 'calculator_add', { a: 1, b: 1, connection_id: 999 }),
+            toolCallPart('k4-c', 'calculator_add', { a: 1, b: 1 }),
             finishPart('tool-calls'),
           ]
         : [...textParts('done'), finishPart('stop')],
@@ -357,8 +384,15 @@ describe('chat runtime', () => {
         errorText: expect.stringContaining('not available'),
       }),
     );
+    expect(chunks).toContainEqual(
+      expect.objectContaining({
+        type: 'tool-output-error',
+        toolCallId: 'k4-b',
+        errorText: expect.stringContaining('unknown field "connection_id"'),
+      }),
+    );
     expect(chunks.some((c) => c.type === 'tool-approval-request')).toBe(false);
-    // Only the attached tool ran, and with the chatting user's id whatever the model asked for.
+    // Only the attached tool ran, with valid arguments and the chatting user's id.
     expect(h.tools.calls.map((c) => [c.userId, c.actionId])).toEqual([[alice, add]]);
     expect(h.tools.calls.some((c) => c.actionId === unattached)).toBe(false);
     const refused = await h.db.kysely

@@ -4,6 +4,7 @@ import type { AgentProfile } from '../../../deps.ts';
 import { argsHash } from './messages.ts';
 import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
+import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
 
 /** A tool call that ends with a message the model and the user may see. */
 export class ToolFailure extends Error {
@@ -97,7 +98,8 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
   const tools: ToolSet = {};
   for (const [name, agentTool] of byName) {
     const description = agentTool.description || agentTool.displayName;
-    const inputSchema = jsonSchema<Record<string, unknown>>(objectSchema(agentTool.inputSchema));
+    const schema = objectSchema(agentTool.inputSchema);
+    const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
     if (agentTool.effect !== 'read' && !unattended) {
       tools[name] = tool({ description, inputSchema });
       continue;
@@ -167,8 +169,12 @@ export function toolErrorText(error: unknown, toolName: string, attached: boolea
   if (!attached) return `Tool "${toolName}" is not available to this agent; it was not run.`;
   if (error instanceof ToolFailure) return error.message;
   if (error instanceof Error && error.name === 'AbortError') return 'The tool was stopped.';
-  if (error instanceof Error && /Invalid input|Type validation/i.test(error.message))
-    return 'The tool was called with invalid arguments.';
+  // The SDK reports a refused argument check as text (or an error whose text) carries our
+  // validator's message.
+  const message = typeof error === 'string' ? error : error instanceof Error ? error.message : '';
+  const invalid = new RegExp(`${INVALID_ARGUMENTS}: ([^\\n]*)`).exec(message);
+  if (invalid) return `The tool was called with invalid arguments (${invalid[1]}); it was not run.`;
+  if (/Invalid input|Type validation/i.test(message)) return 'The tool was called with invalid arguments.';
   return 'The tool failed.';
 }
 
