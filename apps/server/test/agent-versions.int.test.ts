@@ -72,9 +72,9 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
         .statusCode,
     ).toBe(200);
     const versions = await versionsOf(agent.id);
-    expect(versions.map((v) => [v.number, v.reason, v.author])).toEqual([
-      [2, 'update', 'Alice'],
-      [1, 'create', 'Alice'],
+    expect(versions.map((v) => [v.number, v.reason, v.saved_by, v.author])).toEqual([
+      [2, 'update', aliceId, 'Alice'],
+      [1, 'create', aliceId, 'Alice'],
     ]);
     expect(versions[1]!.snapshot).toEqual({
       name: 'Inbox',
@@ -134,9 +134,9 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
     const id = await createAgent(t.db, aliceId, 'Legacy');
     await inject('PATCH', agentUrl(id), alice, { name: 'Renamed' });
     const versions = await versionsOf(id);
-    expect(versions.map((v) => [v.number, v.reason, v.author, v.snapshot.name])).toEqual([
-      [2, 'update', 'Alice', 'Renamed'],
-      [1, 'baseline', null, 'Legacy'],
+    expect(versions.map((v) => [v.number, v.reason, v.saved_by, v.author, v.snapshot.name])).toEqual([
+      [2, 'update', aliceId, 'Alice', 'Renamed'],
+      [1, 'baseline', null, null, 'Legacy'],
     ]);
   });
 

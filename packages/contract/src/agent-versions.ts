@@ -42,7 +42,9 @@ export const agentVersionSchema = z.object({
   reason: z.enum(AGENT_VERSION_REASONS),
   /** For a restore: the version restored. */
   restored_from: z.number().nullable(),
-  /** Who saved it (their name or email then); null for a baseline. */
+  /** Who saved it: their user id; null for a baseline. */
+  saved_by: z.number().nullable(),
+  /** Their name or email when they saved it, where the sign-in gave one. */
   author: z.string().nullable(),
   created_at: z.string(),
   snapshot: agentSnapshotSchema,

@@ -34,6 +34,7 @@ export const userExportSchema = z.object({
       number: z.number(),
       reason: z.string(),
       restored_from: z.number().nullable(),
+      saved_by: z.number().nullable(),
       author: z.string().nullable(),
       snapshot: z.unknown(),
       created_at: z.string(),

@@ -173,6 +173,7 @@ export interface AgentVersionsTable {
   /** 'create' | 'update' | 'restore' | 'import' | 'duplicate' | 'baseline' */
   reason: string;
   restored_from: number | null;
+  saved_by: number | null;
   author: string | null;
   snapshot: string;
   created_at: string;

@@ -215,6 +215,7 @@ export type ExportMyDataResponses = {
             number: number;
             reason: string;
             restored_from: number | null;
+            saved_by: number | null;
             author: string | null;
             snapshot: unknown;
             created_at: string;
@@ -614,6 +615,7 @@ export type ListAgentVersionsResponses = {
         number: number;
         reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import';
         restored_from: number | null;
+        saved_by: number | null;
         author: string | null;
         created_at: string;
         snapshot: {

@@ -18,7 +18,9 @@ export const agentVersions: VersionedMigration = () => ({
       // 'create' | 'update' | 'restore' | 'import' | 'duplicate' | 'baseline'
       .addColumn('reason', 'text', (c) => c.notNull())
       .addColumn('restored_from', 'integer')
-      // The saver's name or email at the time; null for the state found before the first recorded save.
+      // Who saved it: their id, and their name or email at the time. Both null for a baseline, the
+      // state found before the first recorded save.
+      .addColumn('saved_by', 'integer', (c) => c.references('users.id').onDelete('cascade'))
       .addColumn('author', 'text')
       .addColumn('snapshot', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())

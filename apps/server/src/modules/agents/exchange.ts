@@ -73,7 +73,7 @@ export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsReposi
         user.id,
         { name, description, guidelines },
         attached.map(([key]) => ({ actionId: found.get(key)!.id, version: found.get(key)!.version })),
-        { reason: 'import', author: authorOf(user) },
+        { reason: 'import', savedBy: user.id, author: authorOf(user) },
         (trx, id) =>
           audit.record(
             {

@@ -117,7 +117,11 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         userId,
         { name: input.name, description: input.description, guidelines: input.guidelines },
         tools,
-        { reason: input.duplicated_from === undefined ? 'create' : 'duplicate', author: authorOf(user) },
+        {
+          reason: input.duplicated_from === undefined ? 'create' : 'duplicate',
+          savedBy: userId,
+          author: authorOf(user),
+        },
         (trx, newId) =>
           audit.record(
             {
@@ -145,7 +149,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.name !== undefined) fields.name = input.name;
       if (input.description !== undefined) fields.description = input.description;
       if (input.guidelines !== undefined) fields.guidelines = input.guidelines;
-      const note = { reason: 'update', author: authorOf(user) } as const;
+      const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
         audit.record(
           {
@@ -187,7 +191,12 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         ).map((a) => [a.id, a.version]),
       );
       const kept = [...new Set(tools.map((t) => t.id))].filter((id) => visible.has(id));
-      const note = { reason: 'restore', author: authorOf(user), restoredFrom: number } as const;
+      const note = {
+        reason: 'restore',
+        savedBy: userId,
+        author: authorOf(user),
+        restoredFrom: number,
+      } as const;
       const attach = kept.map((id) => ({ actionId: id, version: visible.get(id) ?? null }));
       const restored = await repo.update(
         userId,

@@ -18,6 +18,7 @@ export type VersionReason = (typeof AGENT_VERSION_REASONS)[number];
 /** Why a version is being written, and by whom. */
 export interface VersionNote {
   reason: Exclude<VersionReason, 'baseline'>;
+  savedBy: number;
   author: string | null;
   restoredFrom?: number;
 }
@@ -31,6 +32,7 @@ const toVersion = (row: Omit<VersionRow, 'agent_id' | 'user_id'>): AgentVersion 
     ? (row.reason as VersionReason)
     : 'update',
   restored_from: row.restored_from,
+  saved_by: row.saved_by,
   author: row.author,
   created_at: row.created_at,
   snapshot: agentSnapshotSchema.parse(JSON.parse(row.snapshot)),
@@ -88,7 +90,7 @@ export function versionQueries(k: Kysely<Database>) {
     userId: number,
     agentId: number,
     number: number,
-    values: Pick<VersionRow, 'reason' | 'restored_from' | 'author'>,
+    values: Pick<VersionRow, 'reason' | 'restored_from' | 'saved_by' | 'author'>,
     state: AgentSnapshot,
   ) =>
     trx
@@ -134,7 +136,7 @@ export function versionQueries(k: Kysely<Database>) {
           userId,
           agentId,
           latest,
-          { reason: 'baseline', restored_from: null, author: null },
+          { reason: 'baseline', restored_from: null, saved_by: null, author: null },
           before,
         );
       }
@@ -145,7 +147,12 @@ export function versionQueries(k: Kysely<Database>) {
         userId,
         agentId,
         latest + 1,
-        { reason: note.reason, restored_from: note.restoredFrom ?? null, author: note.author },
+        {
+          reason: note.reason,
+          restored_from: note.restoredFrom ?? null,
+          saved_by: note.savedBy,
+          author: note.author,
+        },
         state,
       );
       return latest + 1;
@@ -155,7 +162,7 @@ export function versionQueries(k: Kysely<Database>) {
     async list(userId: number, agentId: number): Promise<AgentVersion[]> {
       const rows = await k
         .selectFrom('agent_versions')
-        .select(['number', 'reason', 'restored_from', 'author', 'snapshot', 'created_at'])
+        .select(['number', 'reason', 'restored_from', 'saved_by', 'author', 'snapshot', 'created_at'])
         .where('user_id', '=', userId)
         .where('agent_id', '=', agentId)
         .orderBy('number', 'desc')
@@ -166,7 +173,7 @@ export function versionQueries(k: Kysely<Database>) {
     async find(userId: number, agentId: number, number: number): Promise<AgentVersion | undefined> {
       const row = await k
         .selectFrom('agent_versions')
-        .select(['number', 'reason', 'restored_from', 'author', 'snapshot', 'created_at'])
+        .select(['number', 'reason', 'restored_from', 'saved_by', 'author', 'snapshot', 'created_at'])
         .where('user_id', '=', userId)
         .where('agent_id', '=', agentId)
         .where('number', '=', number)

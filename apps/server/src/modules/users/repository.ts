@@ -124,7 +124,16 @@ export function createUsersRepository(db: Db) {
             .execute(),
           k
             .selectFrom('agent_versions')
-            .select(['agent_id', 'number', 'reason', 'restored_from', 'author', 'snapshot', 'created_at'])
+            .select([
+              'agent_id',
+              'number',
+              'reason',
+              'restored_from',
+              'saved_by',
+              'author',
+              'snapshot',
+              'created_at',
+            ])
             .where('user_id', '=', userId)
             .orderBy('agent_id')
             .orderBy('number')

@@ -80,6 +80,9 @@ export const HISTORY_TEXT = {
     v.reason === 'restore' && v.restored_from !== null
       ? `Restored from version ${v.restored_from}`
       : REASONS[v.reason],
+  /** Only the owner saves an agent, so a version without a name on it was saved by the reader. */
+  savedBy: (v: { saved_by: number | null; author: string | null }) =>
+    v.author ? `${v.author}, ` : v.saved_by !== null ? 'You, ' : '',
   current: 'Current',
   restore: 'Restore',
   restoreLabel: (n: number) => `Restore version ${n}`,

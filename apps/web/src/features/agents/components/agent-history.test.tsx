@@ -26,6 +26,7 @@ const FIRST: AgentVersion = {
   number: 1,
   reason: 'create',
   restored_from: null,
+  saved_by: 4,
   author: 'Alice',
   created_at: '2026-11-20T10:00:00.000Z',
   snapshot: {
@@ -39,7 +40,8 @@ const SECOND: AgentVersion = {
   number: 2,
   reason: 'update',
   restored_from: null,
-  author: 'Alice',
+  saved_by: 4,
+  author: null,
   created_at: '2026-11-21T10:00:00.000Z',
   snapshot: {
     name: 'Accountant',
@@ -101,6 +103,8 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
     expect(within(items[0]!).getByText('Current')).toBeInTheDocument();
     expect(within(items[1]!).getByText('Created')).toBeInTheDocument();
     expect(within(items[1]!).getByText(/^Alice, /)).toBeInTheDocument();
+    // No name from the sign-in: the owner's own save.
+    expect(within(items[0]!).getByText(/^You, /)).toBeInTheDocument();
 
     const diff = screen.getByRole('table', { name: 'Differences' });
     const rows = within(diff)

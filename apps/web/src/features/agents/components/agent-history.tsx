@@ -74,7 +74,7 @@ export function AgentHistory({ agentId, onRestored }: { agentId: number; onResto
               <Text fontWeight="semibold">{HISTORY_TEXT.version(version.number)}</Text>
               <Badge variant="surface">{HISTORY_TEXT.reason(version)}</Badge>
               <Text fontSize="sm" color="fg.muted" flex="1">
-                {version.author ? `${version.author}, ` : ''}
+                {HISTORY_TEXT.savedBy(version)}
                 {when(version.created_at)}
               </Text>
               {index === 0 ? (
