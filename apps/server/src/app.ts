@@ -127,7 +127,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(publicRoutes, deps);
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, { users });
-      await api.register(agentsRoutes, { agents, db });
+      await api.register(agentsRoutes, {
+        agents,
+        db,
+        connectedServices: async (userId) =>
+          new Set((await services.listActiveServices(userId)).map((s) => s.id)),
+      });
       await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
       await api.register(servicesRoutes, { services, tools });
       await api.register(authRoutes, deps);

@@ -139,6 +139,38 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     status: 404,
     json: agentGone,
   }),
+  'GET /backend/api/v1/agents/:agent_id/versions': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/versions`,
+    status: 404,
+    json: agentGone,
+  }),
+  'POST /backend/api/v1/agents/:agent_id/versions/:number/restore': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/versions/1/restore`,
+    status: 404,
+    json: agentGone,
+  }),
+  'GET /backend/api/v1/agents/:agent_id/export': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/export`,
+    status: 404,
+    json: agentGone,
+  }),
+  'POST /backend/api/v1/agents/import': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/import`,
+    // A document names tools by stable keys only; Alice's ids in it are never read (the
+    // round trip in agent-versions.int.test.ts imports one). A newer format writes nothing.
+    bodies: [
+      {
+        format: 'cadre.agent',
+        format_version: 99,
+        agent: { id: alice.agent, name: 'b', description: 'b', tool_ids: [alice.tool] },
+      },
+    ],
+    status: 422,
+  }),
   'POST /backend/api/v1/agents/:agent_id/triggers/:trigger_id': (alice) => ({
     as: 'bob',
     url: `${API}/agents/${alice.agent}/triggers/t1`,
@@ -452,6 +484,7 @@ const OWNED_TABLES = {
   users: 'id',
   agents: 'user_id',
   agent_tools: 'agent',
+  agent_versions: 'user_id',
   trigger_events: 'user_id',
   services: 'owner_user_id',
   actions: 'service',

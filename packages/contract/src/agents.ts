@@ -17,7 +17,7 @@ const storableText = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
 
-const requiredText = (max: number) =>
+export const requiredText = (max: number) =>
   z
     .string()
     .trim()
@@ -56,7 +56,7 @@ export type Agent = z.infer<typeof agentSchema>;
 
 export const agentListSchema = z.array(agentSchema);
 
-const guidelinesField = storableText(AGENT_LIMITS.guidelines)
+export const guidelinesField = storableText(AGENT_LIMITS.guidelines)
   .nullable()
   .optional()
   // Blank guidelines are stored as null (spec section 5).

@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './health.ts';
 export * from './chat.ts';
 export * from './agents.ts';
+export * from './agent-versions.ts';
 export * from './users.ts';
 export * from './auth.ts';
 export * from './services.ts';

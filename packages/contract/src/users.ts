@@ -27,6 +27,19 @@ export const userExportSchema = z.object({
       updated_at: z.string(),
     }),
   ),
+  /** Every saved version of the caller's agents (their snapshots, as JSON). */
+  agent_versions: z.array(
+    z.object({
+      agent_id: z.number(),
+      number: z.number(),
+      reason: z.string(),
+      restored_from: z.number().nullable(),
+      saved_by: z.number().nullable(),
+      author: z.string().nullable(),
+      snapshot: z.unknown(),
+      created_at: z.string(),
+    }),
+  ),
   services: z.array(
     z.object({
       id: z.number(),

@@ -13,6 +13,7 @@ export interface Database {
   services: ServicesTable;
   actions: ActionsTable;
   agent_tools: AgentToolsTable;
+  agent_versions: AgentVersionsTable;
   connections: ConnectionsTable;
   oauth_states: OAuthStatesTable;
   threads: ThreadsTable;
@@ -162,6 +163,20 @@ export interface AgentToolsTable {
   /** The provider version pinned when the tool was attached. */
   version: string | null;
   position: number;
+}
+
+/** A saved state of an agent (migration 0009); `snapshot` is JSON text (agents module, versions.ts). */
+export interface AgentVersionsTable {
+  agent_id: number;
+  number: number;
+  user_id: number;
+  /** 'create' | 'update' | 'restore' | 'import' | 'duplicate' | 'baseline' */
+  reason: string;
+  restored_from: number | null;
+  saved_by: number | null;
+  author: string | null;
+  snapshot: string;
+  created_at: string;
 }
 
 export interface ConnectionsTable {

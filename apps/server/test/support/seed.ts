@@ -102,6 +102,7 @@ export async function tableCounts(db: Db, except: string[] = []): Promise<Record
     'services',
     'actions',
     'agent_tools',
+    'agent_versions',
     'connections',
     'oauth_states',
     'threads',

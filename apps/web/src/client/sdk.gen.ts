@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, Oauth2CallbackData, Oauth2CallbackErrors, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, Oauth2CallbackData, Oauth2CallbackErrors, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -131,6 +131,46 @@ export const deleteAgent = <ThrowOnError extends boolean = true>(options: Option
 export const updateAgent = <ThrowOnError extends boolean = true>(options: Options<UpdateAgentData, ThrowOnError>) => (options.client ?? client).patch<UpdateAgentResponses, UpdateAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
     url: '/api/v1/agents/{agent_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Every saved version of one of the caller’s agents, newest first
+ */
+export const listAgentVersions = <ThrowOnError extends boolean = true>(options: Options<ListAgentVersionsData, ThrowOnError>) => (options.client ?? client).get<ListAgentVersionsResponses, ListAgentVersionsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/{agent_id}/versions',
+    ...options
+});
+
+/**
+ * Puts the agent back as a version was; the restore is saved as a new version
+ */
+export const restoreAgentVersion = <ThrowOnError extends boolean = true>(options: Options<RestoreAgentVersionData, ThrowOnError>) => (options.client ?? client).post<RestoreAgentVersionResponses, RestoreAgentVersionErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/{agent_id}/versions/{number}/restore',
+    ...options
+});
+
+/**
+ * The agent as a document to import elsewhere: tools by stable keys, never ids or secrets
+ */
+export const exportAgent = <ThrowOnError extends boolean = true>(options: Options<ExportAgentData, ThrowOnError>) => (options.client ?? client).get<ExportAgentResponses, ExportAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/{agent_id}/export',
+    ...options
+});
+
+/**
+ * Creates an agent from an exported document, with the tools this server offers
+ */
+export const importAgent = <ThrowOnError extends boolean = true>(options: Options<ImportAgentData, ThrowOnError>) => (options.client ?? client).post<ImportAgentResponses, ImportAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/api/v1/agents/import',
     ...options,
     headers: {
         'Content-Type': 'application/json',

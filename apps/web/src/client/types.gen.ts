@@ -210,6 +210,16 @@ export type ExportMyDataResponses = {
             created_at: string;
             updated_at: string;
         }>;
+        agent_versions: Array<{
+            agent_id: number;
+            number: number;
+            reason: string;
+            restored_from: number | null;
+            saved_by: number | null;
+            author: string | null;
+            snapshot: unknown;
+            created_at: string;
+        }>;
         services: Array<{
             id: number;
             provider: string;
@@ -560,6 +570,286 @@ export type UpdateAgentResponses = {
 };
 
 export type UpdateAgentResponse = UpdateAgentResponses[keyof UpdateAgentResponses];
+
+export type ListAgentVersionsData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/versions';
+};
+
+export type ListAgentVersionsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ListAgentVersionsError = ListAgentVersionsErrors[keyof ListAgentVersionsErrors];
+
+export type ListAgentVersionsResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        number: number;
+        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import';
+        restored_from: number | null;
+        saved_by: number | null;
+        author: string | null;
+        created_at: string;
+        snapshot: {
+            name: string;
+            description: string;
+            guidelines: string | null;
+            tools: Array<{
+                id: number;
+                name: string;
+                display_name: string;
+                app_name: string;
+                provider: string;
+                service_key: string;
+            }>;
+        };
+    }>;
+};
+
+export type ListAgentVersionsResponse = ListAgentVersionsResponses[keyof ListAgentVersionsResponses];
+
+export type RestoreAgentVersionData = {
+    body?: never;
+    path: {
+        agent_id: number;
+        number: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/versions/{number}/restore';
+};
+
+export type RestoreAgentVersionErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type RestoreAgentVersionError = RestoreAgentVersionErrors[keyof RestoreAgentVersionErrors];
+
+export type RestoreAgentVersionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: number;
+        name: string;
+        description: string;
+        guidelines: string | null;
+        tools: Array<{
+            id: number;
+            display_name: string;
+            name: string;
+            description: string;
+            logo: string | null;
+            app_name: string;
+        }>;
+    };
+};
+
+export type RestoreAgentVersionResponse = RestoreAgentVersionResponses[keyof RestoreAgentVersionResponses];
+
+export type ExportAgentData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/export';
+};
+
+export type ExportAgentErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ExportAgentError = ExportAgentErrors[keyof ExportAgentErrors];
+
+export type ExportAgentResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        format: 'cadre.agent';
+        format_version: number;
+        exported_at: string;
+        agent: {
+            name: string;
+            description: string;
+            guidelines: string | null;
+            tools: Array<{
+                provider: string;
+                service_key: string;
+                tool_name: string;
+                service_name?: string;
+                display_name?: string;
+            }>;
+        };
+    };
+};
+
+export type ExportAgentResponse = ExportAgentResponses[keyof ExportAgentResponses];
+
+export type ImportAgentData = {
+    body: {
+        format: 'cadre.agent';
+        format_version: number;
+        exported_at?: string;
+        agent: {
+            name: string;
+            description: string;
+            guidelines?: string | null;
+            tools?: Array<{
+                provider: string;
+                service_key: string;
+                tool_name: string;
+                service_name?: string;
+                display_name?: string;
+            }>;
+        };
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/agents/import';
+};
+
+export type ImportAgentErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    413: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ImportAgentError = ImportAgentErrors[keyof ImportAgentErrors];
+
+export type ImportAgentResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        agent: {
+            id: number;
+            name: string;
+            description: string;
+            guidelines: string | null;
+            tools: Array<{
+                id: number;
+                display_name: string;
+                name: string;
+                description: string;
+                logo: string | null;
+                app_name: string;
+            }>;
+        };
+        tools_to_connect: Array<{
+            provider: string;
+            service_key: string;
+            tool_name: string;
+            service_name?: string;
+            display_name?: string;
+            service_id: number;
+        }>;
+        tools_not_found: Array<{
+            provider: string;
+            service_key: string;
+            tool_name: string;
+            service_name?: string;
+            display_name?: string;
+        }>;
+    };
+};
+
+export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponses];
 
 export type TriggerAgentData = {
     body: {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentProfile } from '../../deps.ts';
+import { versionQueries, type VersionNote } from './versions.ts';
 
 export interface AgentFields {
   name: string;
@@ -21,6 +22,7 @@ export type ToolAttachment = { actionId: number; version: string | null }[];
 export function createAgentsRepository(db: Db) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
+  const versions = versionQueries(k);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
     await trx.deleteFrom('agent_tools').where('agent_id', '=', agentId).execute();
@@ -125,6 +127,11 @@ export function createAgentsRepository(db: Db) {
       return getWith(k, userId, agentId);
     },
 
+    /** The agent's fields and tools with their stable keys (versions, export). */
+    snapshot: (userId: number, agentId: number) => versions.snapshot(k, userId, agentId),
+    listVersions: versions.list,
+    findVersion: versions.find,
+
     exists(userId: number, agentId: number) {
       return k
         .selectFrom('agents')
@@ -189,11 +196,13 @@ export function createAgentsRepository(db: Db) {
       userId: number,
       fields: AgentFields,
       tools: ToolAttachment,
+      note: VersionNote,
       record: InTransaction<number>,
       recordAnswer?: InTransaction<Agent>,
     ): Promise<Agent> {
       return k.transaction().execute(async (trx) => {
         const id = await insertAgent(trx, userId, fields, tools);
+        await versions.record(trx, userId, id, note);
         await record(trx, id);
         const agent = await getWith(trx, userId, id);
         if (!agent) throw new Error('A created agent could not be read back in its transaction');
@@ -231,15 +240,17 @@ export function createAgentsRepository(db: Db) {
         .execute();
     },
 
-    /** The updated agent; undefined when the user has no such agent. */
+    /** The updated agent, recorded as a new version; undefined when the user has no such agent. */
     update(
       userId: number,
       agentId: number,
       fields: Partial<AgentFields>,
       tools: ToolAttachment | undefined,
+      note: VersionNote,
       record: InTransaction<number>,
     ) {
       return k.transaction().execute(async (trx) => {
+        const before = await versions.stateBeforeFirstVersion(trx, userId, agentId);
         const result = await trx
           .updateTable('agents')
           .set({ ...fields, updated_at: new Date().toISOString() })
@@ -248,6 +259,7 @@ export function createAgentsRepository(db: Db) {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
         if (tools) await replaceTools(trx, agentId, tools);
+        await versions.record(trx, userId, agentId, note, before);
         await record(trx, agentId);
         // Read in the transaction, as for create: a committed update answers with its result.
         return getWith(trx, userId, agentId);

@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   type Agent,
+  AGENT_IMPORT_LIMIT_BYTES,
   agentCreateSchema,
+  agentExportDocumentSchema,
+  agentExportSchema,
+  agentImportResultSchema,
   agentListSchema,
   agentParamsSchema,
   agentSchema,
   agentUpdateSchema,
+  agentVersionListSchema,
+  agentVersionParamsSchema,
   errorSchema,
   idempotentCreateHeadersSchema,
   validationErrorSchema,
@@ -14,15 +20,17 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { withEtags } from '../../http/etags.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
+import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
-export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService; db: Db }> = async (
-  app,
-  { agents, db },
-) => {
+export const agentsRoutes: FastifyPluginAsyncZod<{
+  agents: AgentsService;
+  db: Db;
+  connectedServices: ConnectedServices;
+}> = async (app, { agents, db, connectedServices }) => {
   await withEtags(app, (lists) =>
     lists.get(
       '/api/v1/agents/',
@@ -61,7 +69,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService; db: Db
       if (idempotency.replay)
         return reply.code(idempotency.replay.status).send(idempotency.replay.body as Agent);
       try {
-        return reply.code(201).send(await agents.create(request.user.id, request.body, idempotency.record));
+        return reply.code(201).send(await agents.create(request.user, request.body, idempotency.record));
       } catch (err) {
         // A concurrent request with the same key won: answer with its result, not a second agent.
         const winner = await idempotency.winner();
@@ -99,7 +107,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService; db: Db
         response: { 200: agentSchema, ...errors },
       },
     },
-    async (request) => agents.update(request.user.id, request.params.agent_id, request.body),
+    async (request) => agents.update(request.user, request.params.agent_id, request.body),
   );
 
   app.delete(
@@ -117,5 +125,67 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService; db: Db
       await agents.delete(request.user.id, request.params.agent_id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    '/api/v1/agents/:agent_id/versions',
+    {
+      schema: {
+        operationId: 'listAgentVersions',
+        tags: ['agents'],
+        summary: 'Every saved version of one of the caller’s agents, newest first',
+        params: agentParamsSchema,
+        response: { 200: agentVersionListSchema, ...errors },
+      },
+    },
+    async (request) => agents.versions(request.user.id, request.params.agent_id),
+  );
+
+  app.post(
+    '/api/v1/agents/:agent_id/versions/:number/restore',
+    {
+      schema: {
+        operationId: 'restoreAgentVersion',
+        tags: ['agents'],
+        summary: 'Puts the agent back as a version was; the restore is saved as a new version',
+        params: agentVersionParamsSchema,
+        response: { 200: agentSchema, ...errors },
+      },
+    },
+    async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
+  );
+
+  app.get(
+    '/api/v1/agents/:agent_id/export',
+    {
+      schema: {
+        operationId: 'exportAgent',
+        tags: ['agents'],
+        summary: 'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets',
+        params: agentParamsSchema,
+        response: { 200: agentExportDocumentSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const document = await agents.exportDocument(request.user.id, request.params.agent_id);
+      const file = `${document.agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent'}.agent.json`;
+      return reply.header('content-disposition', `attachment; filename="${file}"`).send(document);
+    },
+  );
+
+  app.post(
+    '/api/v1/agents/import',
+    {
+      bodyLimit: AGENT_IMPORT_LIMIT_BYTES,
+      schema: {
+        operationId: 'importAgent',
+        tags: ['agents'],
+        summary: 'Creates an agent from an exported document, with the tools this server offers',
+        body: agentExportSchema,
+        response: { 201: agentImportResultSchema, 413: errorSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await agents.importDocument(request.user, request.body, connectedServices)),
   );
 };

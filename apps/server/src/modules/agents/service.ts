@@ -5,7 +5,9 @@ import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AgentProfile, AttachedTool, AuditLog } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
+import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
+import { authorOf, type Saver } from './versions.ts';
 
 export interface AgentCreateInput extends AgentFields {
   tool_ids: number[];
@@ -103,11 +105,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     },
 
     /** `recordAnswer` stores the answer for an Idempotency-Key, in the create's transaction. */
-    async create(
-      userId: number,
-      input: AgentCreateInput,
-      recordAnswer?: RecordAnswer<Agent>,
-    ): Promise<Agent> {
+    async create(user: Saver, input: AgentCreateInput, recordAnswer?: RecordAnswer<Agent>): Promise<Agent> {
+      const userId = user.id;
       if (input.duplicated_from !== undefined && !(await repo.exists(userId, input.duplicated_from))) {
         throw new ValidationFailure([
           { loc: ['body', 'duplicated_from'], msg: 'Unknown agent', type: 'unknown_agent' },
@@ -118,6 +117,11 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         userId,
         { name: input.name, description: input.description, guidelines: input.guidelines },
         tools,
+        {
+          reason: input.duplicated_from === undefined ? 'create' : 'duplicate',
+          savedBy: userId,
+          author: authorOf(user),
+        },
         (trx, newId) =>
           audit.record(
             {
@@ -136,7 +140,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       );
     },
 
-    async update(userId: number, agentId: number, input: AgentUpdateInput): Promise<Agent> {
+    async update(user: Saver, agentId: number, input: AgentUpdateInput): Promise<Agent> {
+      const userId = user.id;
       // Ownership first: Bob learns nothing about Alice's agent, not even whether his body is valid.
       if (!(await repo.exists(userId, agentId))) throw agentNotFound();
       const tools = input.tool_ids === undefined ? undefined : await resolveTools(userId, input.tool_ids);
@@ -144,7 +149,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.name !== undefined) fields.name = input.name;
       if (input.description !== undefined) fields.description = input.description;
       if (input.guidelines !== undefined) fields.guidelines = input.guidelines;
-      const updated = await repo.update(userId, agentId, fields, tools, (trx) =>
+      const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
+      const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
         audit.record(
           {
             userId,
@@ -159,6 +165,62 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (!updated) throw agentNotFound();
       return updated;
     },
+
+    /** The agent's saved versions, newest first. */
+    async versions(userId: number, agentId: number) {
+      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
+      return repo.listVersions(userId, agentId);
+    },
+
+    /**
+     * Puts the agent back as version `number` was, as a new version. Tools no longer offered to
+     * the user are left out (the audit record counts them).
+     */
+    async restore(user: Saver, agentId: number, number: number): Promise<Agent> {
+      const userId = user.id;
+      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
+      const version = await repo.findVersion(userId, agentId, number);
+      if (!version) throw notFound('Version not found');
+      const { name, description, guidelines, tools } = version.snapshot;
+      const visible = new Map(
+        (
+          await repo.visibleActions(
+            userId,
+            tools.map((t) => t.id),
+          )
+        ).map((a) => [a.id, a.version]),
+      );
+      const kept = [...new Set(tools.map((t) => t.id))].filter((id) => visible.has(id));
+      const note = {
+        reason: 'restore',
+        savedBy: userId,
+        author: authorOf(user),
+        restoredFrom: number,
+      } as const;
+      const attach = kept.map((id) => ({ actionId: id, version: visible.get(id) ?? null }));
+      const restored = await repo.update(
+        userId,
+        agentId,
+        { name, description, guidelines },
+        attach,
+        note,
+        (trx) =>
+          audit.record(
+            {
+              userId,
+              action: 'agent.restore',
+              objectType: 'agent',
+              objectId: agentId,
+              detail: { version: number, tools: kept.length, tools_dropped: tools.length - kept.length },
+            },
+            trx,
+          ),
+      );
+      if (!restored) throw agentNotFound();
+      return restored;
+    },
+
+    ...agentExchange(db, repo, audit),
 
     async delete(userId: number, agentId: number): Promise<void> {
       const deleted = await repo.delete(userId, agentId, (trx) =>

@@ -106,68 +106,85 @@ export function createUsersRepository(db: Db) {
     },
 
     async exportRows(userId: number) {
-      const [agents, tools, services, connections, threads, messages, triggers, audit] = await Promise.all([
-        k
-          .selectFrom('agents')
-          .select(['id', 'name', 'description', 'guidelines', 'created_at', 'updated_at'])
-          .where('user_id', '=', userId)
-          .orderBy('id')
-          .execute(),
-        k
-          .selectFrom('agent_tools')
-          .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-          .select(['agent_tools.agent_id', 'agent_tools.action_id'])
-          .where('agents.user_id', '=', userId)
-          .orderBy('agent_tools.agent_id')
-          .orderBy('agent_tools.position')
-          .execute(),
-        k
-          .selectFrom('services')
-          .select(['id', 'provider', 'name', 'description', 'created_at'])
-          .where('owner_user_id', '=', userId)
-          .orderBy('id')
-          .execute(),
-        // Never the credentials column: the export is shown and downloaded in the browser.
-        k
-          .selectFrom('connections')
-          .select(['id', 'service_id', 'status', 'created_at', 'updated_at'])
-          .where('user_id', '=', userId)
-          .orderBy('id')
-          .execute(),
-        k
-          .selectFrom('threads')
-          .select(['id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
-          .where('user_id', '=', userId)
-          .orderBy('created_at')
-          .execute(),
-        k
-          .selectFrom('messages')
-          .innerJoin('threads', 'threads.id', 'messages.thread_id')
-          .select([
-            'messages.id',
-            'messages.thread_id',
-            'messages.role',
-            'messages.parts',
-            'messages.status',
-            'messages.created_at',
-          ])
-          .where('threads.user_id', '=', userId)
-          .orderBy('messages.created_at')
-          .execute(),
-        k
-          .selectFrom('trigger_events')
-          .select(['id', 'agent_id', 'trigger_id', 'status', 'created_at'])
-          .where('user_id', '=', userId)
-          .orderBy('id')
-          .execute(),
-        k
-          .selectFrom('audit_events')
-          .select(['id', 'action', 'object_type', 'object_id', 'detail', 'created_at'])
-          .where('user_id', '=', userId)
-          .orderBy('id')
-          .execute(),
-      ]);
-      return { agents, tools, services, connections, threads, messages, triggers, audit };
+      const [agents, tools, versions, services, connections, threads, messages, triggers, audit] =
+        await Promise.all([
+          k
+            .selectFrom('agents')
+            .select(['id', 'name', 'description', 'guidelines', 'created_at', 'updated_at'])
+            .where('user_id', '=', userId)
+            .orderBy('id')
+            .execute(),
+          k
+            .selectFrom('agent_tools')
+            .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
+            .select(['agent_tools.agent_id', 'agent_tools.action_id'])
+            .where('agents.user_id', '=', userId)
+            .orderBy('agent_tools.agent_id')
+            .orderBy('agent_tools.position')
+            .execute(),
+          k
+            .selectFrom('agent_versions')
+            .select([
+              'agent_id',
+              'number',
+              'reason',
+              'restored_from',
+              'saved_by',
+              'author',
+              'snapshot',
+              'created_at',
+            ])
+            .where('user_id', '=', userId)
+            .orderBy('agent_id')
+            .orderBy('number')
+            .execute(),
+          k
+            .selectFrom('services')
+            .select(['id', 'provider', 'name', 'description', 'created_at'])
+            .where('owner_user_id', '=', userId)
+            .orderBy('id')
+            .execute(),
+          // Never the credentials column: the export is shown and downloaded in the browser.
+          k
+            .selectFrom('connections')
+            .select(['id', 'service_id', 'status', 'created_at', 'updated_at'])
+            .where('user_id', '=', userId)
+            .orderBy('id')
+            .execute(),
+          k
+            .selectFrom('threads')
+            .select(['id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
+            .where('user_id', '=', userId)
+            .orderBy('created_at')
+            .execute(),
+          k
+            .selectFrom('messages')
+            .innerJoin('threads', 'threads.id', 'messages.thread_id')
+            .select([
+              'messages.id',
+              'messages.thread_id',
+              'messages.role',
+              'messages.parts',
+              'messages.status',
+              'messages.created_at',
+            ])
+            .where('threads.user_id', '=', userId)
+            .orderBy('messages.created_at')
+            .execute(),
+          k
+            .selectFrom('trigger_events')
+            .select(['id', 'agent_id', 'trigger_id', 'status', 'created_at'])
+            .where('user_id', '=', userId)
+            .orderBy('id')
+            .execute(),
+          k
+            .selectFrom('audit_events')
+            .select(['id', 'action', 'object_type', 'object_id', 'detail', 'created_at'])
+            .where('user_id', '=', userId)
+            .orderBy('id')
+            .execute(),
+        ]);
+      return { agents, tools, versions, services, connections, threads, messages, triggers, audit };
     },
 
     /**
@@ -185,6 +202,7 @@ export function createUsersRepository(db: Db) {
         await trx.deleteFrom('messages').where('thread_id', 'in', threadIds).execute();
         await trx.deleteFrom('threads').where('user_id', '=', userId).execute();
         await trx.deleteFrom('trigger_events').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('agent_versions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('agent_tools').where('agent_id', 'in', agentIds).execute();
         await trx.deleteFrom('agent_tools').where('action_id', 'in', ownActionIds).execute();
         await trx.deleteFrom('agents').where('user_id', '=', userId).execute();

@@ -68,6 +68,7 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
         exported_at: new Date().toISOString(),
         profile: profile ?? null,
         agents: rows.agents.map((a) => ({ ...a, tool_ids: toolIds.get(a.id) ?? [] })),
+        agent_versions: rows.versions.map((v) => ({ ...v, snapshot: parseJson(v.snapshot) })),
         services: rows.services,
         connections: rows.connections,
         threads: rows.threads,

@@ -3,8 +3,8 @@
 import { type DefaultError, queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, deleteAgent, deleteMyData, disconnectService, exportMyData, getAgent, healthcheck, healthLive, healthReady, listActiveServices, listAgents, listServiceActions, listServices, oauth2Callback, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, serviceLogo, triggerAgent, updateAgent } from '../sdk.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, Oauth2CallbackData, Oauth2CallbackError, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
+import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, deleteAgent, deleteMyData, disconnectService, exportAgent, exportMyData, getAgent, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listServiceActions, listServices, oauth2Callback, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, serviceLogo, triggerAgent, updateAgent } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, Oauth2CallbackData, Oauth2CallbackError, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -205,6 +205,64 @@ export const deleteAgentMutation = (options?: Partial<Options<DeleteAgentData>>)
 export const updateAgentMutation = (options?: Partial<Options<UpdateAgentData>>): UseMutationOptions<UpdateAgentResponse, UpdateAgentError, Options<UpdateAgentData>> => {
     const mutationOptions: UseMutationOptions<UpdateAgentResponse, UpdateAgentError, Options<UpdateAgentData>> = {
         mutationFn: async (fnOptions) => await updateAgent({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const listAgentVersionsQueryKey = (options: Options<ListAgentVersionsData>) => createQueryKey('listAgentVersions', options);
+
+/**
+ * Every saved version of one of the caller’s agents, newest first
+ */
+export const listAgentVersionsOptions = (options: Options<ListAgentVersionsData>) => queryOptions<ListAgentVersionsResponse, ListAgentVersionsError, ListAgentVersionsResponse, ReturnType<typeof listAgentVersionsQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listAgentVersions({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listAgentVersionsQueryKey(options)
+});
+
+/**
+ * Puts the agent back as a version was; the restore is saved as a new version
+ */
+export const restoreAgentVersionMutation = (options?: Partial<Options<RestoreAgentVersionData>>): UseMutationOptions<RestoreAgentVersionResponse, RestoreAgentVersionError, Options<RestoreAgentVersionData>> => {
+    const mutationOptions: UseMutationOptions<RestoreAgentVersionResponse, RestoreAgentVersionError, Options<RestoreAgentVersionData>> = {
+        mutationFn: async (fnOptions) => await restoreAgentVersion({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const exportAgentQueryKey = (options: Options<ExportAgentData>) => createQueryKey('exportAgent', options);
+
+/**
+ * The agent as a document to import elsewhere: tools by stable keys, never ids or secrets
+ */
+export const exportAgentOptions = (options: Options<ExportAgentData>) => queryOptions<ExportAgentResponse, ExportAgentError, ExportAgentResponse, ReturnType<typeof exportAgentQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await exportAgent({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: exportAgentQueryKey(options)
+});
+
+/**
+ * Creates an agent from an exported document, with the tools this server offers
+ */
+export const importAgentMutation = (options?: Partial<Options<ImportAgentData>>): UseMutationOptions<ImportAgentResponse, ImportAgentError, Options<ImportAgentData>> => {
+    const mutationOptions: UseMutationOptions<ImportAgentResponse, ImportAgentError, Options<ImportAgentData>> = {
+        mutationFn: async (fnOptions) => await importAgent({
             ...options,
             ...fnOptions,
             throwOnError: true

@@ -47,10 +47,72 @@ export const AGENT_TOASTS = {
   saveFailed: (mode: 'Create' | 'Update') =>
     agentToast('error', `${mode} Failed`, `Failed to ${mode} agent.`),
   required: agentToast('error', 'Name/Description Required'),
+  restored: (n: number) => agentToast('success', `Version ${n} restored`),
+  restoreFailed: agentToast('error', 'Restore failed', 'The version could not be restored.'),
+  exportFailed: agentToast('error', 'Export failed', 'The agent could not be exported.'),
+  importFailed: (reason: string) => agentToast('error', 'Import failed', reason),
   actionAdded: (tool: string): AgentToast => ({
     title: 'Action added',
     description: `${tool} added to agent`,
     type: 'info',
     duration: ACTION_ADDED_DURATION,
   }),
+} as const;
+
+const REASONS = {
+  baseline: 'Before history',
+  create: 'Created',
+  duplicate: 'Duplicated',
+  update: 'Saved',
+  restore: 'Restored',
+  import: 'Imported',
+} as const;
+
+/** The editor's version history (issue 20, item 3). */
+export const HISTORY_TEXT = {
+  heading: 'History',
+  loading: 'Loading history',
+  loadError: 'The history could not be loaded.',
+  empty: 'No saved versions yet.',
+  listLabel: 'Saved versions',
+  version: (n: number) => `Version ${n}`,
+  reason: (v: { reason: keyof typeof REASONS; restored_from: number | null }) =>
+    v.reason === 'restore' && v.restored_from !== null
+      ? `Restored from version ${v.restored_from}`
+      : REASONS[v.reason],
+  /** Only the owner saves an agent, so a version without a name on it was saved by the reader. */
+  savedBy: (v: { saved_by: number | null; author: string | null }) =>
+    v.author ? `${v.author}, ` : v.saved_by !== null ? 'You, ' : '',
+  current: 'Current',
+  restore: 'Restore',
+  restoreLabel: (n: number) => `Restore version ${n}`,
+  confirmTitle: (n: number) => `Restore version ${n}?`,
+  confirmMessage:
+    'The agent goes back to this version and is saved as a new version. Unsaved changes in the form are lost.',
+  compareLabel: 'Compare versions',
+  from: 'Compare',
+  to: 'with',
+  same: 'These versions are the same.',
+  diffLabel: 'Differences',
+  field: 'Field',
+  blank: '(empty)',
+  toolsAdded: 'Tools added',
+  toolsRemoved: 'Tools removed',
+  toolsReordered: 'Tools reordered',
+} as const;
+
+/** Export and import (issue 20, item 4). */
+export const EXCHANGE_TEXT = {
+  export: 'Export',
+  exportLabel: (name: string) => `Export ${name}`,
+  import: 'Import agent',
+  chooseFile: 'Choose an exported agent file (.json)',
+  notJson: 'The file is not an exported agent (not JSON).',
+  resultTitle: (name: string) => `Imported ${name}`,
+  allSet: 'Every tool was found and its service is connected.',
+  toConnect: 'Connect these services on the Services page so the agent can use their tools:',
+  notFound: 'These tools are not offered here and were left out:',
+  goToServices: 'Go to Services',
+  openAgent: 'Open agent',
+  close: 'Close',
 } as const;

@@ -9,11 +9,21 @@ import {
   deleteAgentMutation,
   getAgentOptions,
   getAgentQueryKey,
+  importAgentMutation,
   listAgentsOptions,
   listAgentsQueryKey,
+  listAgentVersionsOptions,
+  listAgentVersionsQueryKey,
+  restoreAgentVersionMutation,
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
-import type { CreateAgentData, ListAgentsResponse } from '../../../client/types.gen';
+import type {
+  CreateAgentData,
+  ImportAgentData,
+  ImportAgentResponse,
+  ListAgentsResponse,
+  ListAgentVersionsResponse,
+} from '../../../client/types.gen';
 
 export type Agent = ListAgentsResponse[number];
 export type AgentTool = Agent['tools'][number];
@@ -22,15 +32,43 @@ export type AgentWrite = Omit<CreateAgentData['body'], 'guidelines' | 'tool_ids'
   tool_ids: number[];
 };
 
-export { createAgentMutation, deleteAgentMutation, listAgentsOptions };
+/** A 4xx answer will not change on its own: no retry (a missing agent shows at once). */
+const retryUnlessClientError = (failures: number, error: unknown) =>
+  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 1;
+
+export type AgentVersion = ListAgentVersionsResponse[number];
+export type AgentSnapshot = AgentVersion['snapshot'];
+export type AgentImportDocument = ImportAgentData['body'];
+export type AgentImportResult = ImportAgentResponse;
+
+export { createAgentMutation, deleteAgentMutation, importAgentMutation, listAgentsOptions };
+export { restoreAgentVersionMutation };
+
+/** The agent's saved versions, newest first. */
+export const agentVersionsOptions = (agentId: number) => ({
+  ...listAgentVersionsOptions({ path: { agent_id: agentId } }),
+  retry: retryUnlessClientError,
+});
+
+/** Fetches the export document and hands it to the browser as a file download. */
+export async function downloadAgentExport(agent: { id: number; name: string }) {
+  const data = await sdk.exportAgent({ path: { agent_id: agent.id } });
+  const url = URL.createObjectURL(
+    new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }),
+  );
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `${agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent'}.agent.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked after the click has been handled, so the download has its bytes.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
 
 /** The form's Save: create without an id, update with one (spec section 4). */
 export const saveAgent = (body: AgentWrite, agentId?: number) =>
   agentId === undefined ? sdk.createAgent({ body }) : sdk.updateAgent({ path: { agent_id: agentId }, body });
-
-/** A 4xx answer will not change on its own: no retry (a missing agent shows at once). */
-const retryUnlessClientError = (failures: number, error: unknown) =>
-  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 1;
 
 /** One agent, for the edit form; the route's loader and the form read the same options. */
 export const agentOptions = (agentId: number) => ({
@@ -48,6 +86,12 @@ export function refreshAgents(queryClient: QueryClient, agentId?: number) {
     agentId === undefined
       ? undefined
       : queryClient.invalidateQueries({ queryKey: getAgentQueryKey({ path: { agent_id: agentId } }) }),
+    agentId === undefined
+      ? undefined
+      : queryClient.invalidateQueries({
+          queryKey: listAgentVersionsQueryKey({ path: { agent_id: agentId } }),
+          refetchType: 'all',
+        }),
   ]);
 }
 

@@ -20,12 +20,19 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { FiInfo } from 'react-icons/fi';
+import { FiDownload, FiInfo } from 'react-icons/fi';
 import { ApiError } from '../../../api/api-error';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadError } from '../../../components/load-error';
 import { toaster } from '../../../components/ui/toaster';
-import { agentOptions, refreshAgents, saveAgent, type Agent, type AgentTool } from '../api/agents-api';
+import {
+  agentOptions,
+  downloadAgentExport,
+  refreshAgents,
+  saveAgent,
+  type Agent,
+  type AgentTool,
+} from '../api/agents-api';
 import {
   addTool,
   draftOf,
@@ -35,7 +42,8 @@ import {
   removeTool,
   type AgentDraft,
 } from '../agents-logic';
-import { AGENT_TEXT, AGENT_TOASTS } from '../constants';
+import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
+import { AgentHistory } from './agent-history';
 
 /** Renders the tool picker beside the form; the route supplies it, so features stay apart. */
 export type ToolPicker = (onAddTool: (tool: AgentTool) => void) => ReactNode;
@@ -49,6 +57,8 @@ export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolP
 function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
   // The route's loader has just tried: a failure shows as it is instead of loading again.
   const agent = useQuery({ ...agentOptions(agentId), retryOnMount: false });
+  // A restore replaces what the form holds: a new key starts it again from the restored agent.
+  const [restores, setRestores] = useState(0);
   if (agent.isPending) {
     return (
       <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">
@@ -89,7 +99,12 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
       </Stack>
     );
   }
-  return <AgentForm key={agent.data.id} agent={agent.data} toolPicker={toolPicker} />;
+  return (
+    <Stack gap="10">
+      <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
+      <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
+    </Stack>
+  );
 }
 
 function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicker }) {
@@ -117,6 +132,11 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       await navigate({ to: '/agents' });
     },
     onError: () => toaster.create(AGENT_TOASTS.saveFailed(mode)),
+  });
+
+  const exportAgent = useMutation({
+    mutationFn: downloadAgentExport,
+    onError: () => toaster.create(AGENT_TOASTS.exportFailed),
   });
 
   const submit = (event: FormEvent) => {
@@ -235,6 +255,17 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
               <Button variant="outline" asChild>
                 <Link to="/agents">{AGENT_TEXT.cancel}</Link>
               </Button>
+              {agent && (
+                <Button
+                  variant="ghost"
+                  ms="auto"
+                  loading={exportAgent.isPending}
+                  onClick={() => exportAgent.mutate(agent)}
+                  aria-label={EXCHANGE_TEXT.exportLabel(agent.name)}
+                >
+                  <FiDownload aria-hidden="true" /> {EXCHANGE_TEXT.export}
+                </Button>
+              )}
             </HStack>
           </form>
         </Stack>

@@ -3,6 +3,7 @@ import {
   Button,
   Center,
   Heading,
+  HStack,
   IconButton,
   Menu,
   Portal,
@@ -14,20 +15,30 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { FiCopy, FiEdit2, FiMessageSquare, FiMoreVertical, FiPlus, FiTrash2 } from 'react-icons/fi';
+import {
+  FiCopy,
+  FiDownload,
+  FiEdit2,
+  FiMessageSquare,
+  FiMoreVertical,
+  FiPlus,
+  FiTrash2,
+} from 'react-icons/fi';
 import { SearchInput } from '../../../components/search-input';
 import { toaster } from '../../../components/ui/toaster';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
 import {
   createAgentMutation,
   deleteAgentMutation,
+  downloadAgentExport,
   forgetAgent,
   listAgentsOptions,
   refreshAgents,
   type Agent,
 } from '../api/agents-api';
 import { duplicateBody } from '../agents-logic';
-import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS } from '../constants';
+import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
+import { AgentImport } from './agent-import';
 import { AgentToolsDialog } from './agent-tools-dialog';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 
@@ -47,6 +58,10 @@ export function AgentsPage() {
     onSuccess: () => toaster.create(AGENT_TOASTS.created),
     onError: () => toaster.create(AGENT_TOASTS.createFailed),
     onSettled: () => refreshAgents(queryClient),
+  });
+  const exportAgent = useMutation({
+    mutationFn: downloadAgentExport,
+    onError: () => toaster.create(AGENT_TOASTS.exportFailed),
   });
   const remove = useMutation({
     ...deleteAgentMutation(),
@@ -123,6 +138,7 @@ export function AgentsPage() {
               if (details.value === 'edit')
                 void navigate({ to: '/agents/$Id/edit', params: { Id: String(agent.id) } });
               if (details.value === 'duplicate') duplicate.mutate({ body: duplicateBody(agent) });
+              if (details.value === 'export') exportAgent.mutate(agent);
               if (details.value === 'delete') setDeleting(agent);
             }}
           >
@@ -140,6 +156,9 @@ export function AgentsPage() {
                   <Menu.Item value="duplicate" disabled={duplicate.isPending}>
                     <FiCopy aria-hidden="true" /> {AGENT_TEXT.duplicate}
                   </Menu.Item>
+                  <Menu.Item value="export" disabled={exportAgent.isPending}>
+                    <FiDownload aria-hidden="true" /> {EXCHANGE_TEXT.export}
+                  </Menu.Item>
                   <Menu.Item value="delete" color={{ _light: 'red.700', _dark: 'red.300' }}>
                     <FiTrash2 aria-hidden="true" /> {AGENT_TEXT.delete}
                   </Menu.Item>
@@ -154,9 +173,12 @@ export function AgentsPage() {
 
   return (
     <Stack gap="6" pb="20">
-      <Heading as="h1" size="2xl">
-        Agents
-      </Heading>
+      <HStack justify="space-between" gap="3" wrap="wrap">
+        <Heading as="h1" size="2xl">
+          Agents
+        </Heading>
+        <AgentImport />
+      </HStack>
       <SearchInput placeholder={AGENT_TEXT.search} value={query} onChange={setQuery} />
       <Table.ScrollArea borderWidth="1px" rounded="md">
         <Table.Root size="sm" aria-busy={agents.isPending} aria-label="Agents">

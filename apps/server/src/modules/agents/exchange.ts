@@ -1,0 +1,102 @@
+import {
+  AGENT_EXPORT_FORMAT,
+  AGENT_EXPORT_VERSION,
+  type AgentExportDocument,
+  type AgentExportTool,
+  type AgentImportResult,
+  type agentExportSchema,
+} from '@cadre/contract';
+import type { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../../deps.ts';
+import { notFound } from '../../http/errors.ts';
+import type { createAgentsRepository } from './repository.ts';
+import { findToolsByKeys, toolKey } from './tool-keys.ts';
+import { authorOf, type Saver } from './versions.ts';
+
+/** The ids of the services the user has an active connection to (the services module answers). */
+export type ConnectedServices = (userId: number) => Promise<Set<number>>;
+
+/** A document as the import reads it (older format versions included). */
+type ImportDocument = z.output<typeof agentExportSchema>;
+
+/**
+ * Export and import: an agent as a document another server or user can read. Tools travel by
+ * provider, service key and tool slug, never by this server's ids, and no connection or secret.
+ */
+export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsRepository>, audit: AuditLog) {
+  return {
+    async exportDocument(userId: number, agentId: number): Promise<AgentExportDocument> {
+      const state = await repo.snapshot(userId, agentId);
+      if (!state) throw notFound('Agent not found');
+      return {
+        format: AGENT_EXPORT_FORMAT,
+        format_version: AGENT_EXPORT_VERSION,
+        exported_at: new Date().toISOString(),
+        agent: {
+          name: state.name,
+          description: state.description,
+          guidelines: state.guidelines,
+          tools: state.tools.map((t) => ({
+            provider: t.provider,
+            service_key: t.service_key,
+            tool_name: t.name,
+            service_name: t.app_name,
+            display_name: t.display_name,
+          })),
+        },
+      };
+    },
+
+    /**
+     * Creates a new agent from a document in one transaction. Tools this server does not offer the
+     * user are left out and listed; tools whose service the user has not connected are attached
+     * and listed, so the user knows what to connect.
+     */
+    async importDocument(
+      user: Saver,
+      document: ImportDocument,
+      connected: ConnectedServices,
+    ): Promise<AgentImportResult> {
+      const wanted = new Map<string, AgentExportTool>();
+      for (const tool of document.agent.tools)
+        if (!wanted.has(toolKey(tool))) wanted.set(toolKey(tool), tool);
+      const found = new Map<string, Awaited<ReturnType<typeof findToolsByKeys>>[number]>();
+      for (const row of await findToolsByKeys(db.kysely, user.id, [...wanted.values()])) {
+        if (!found.has(toolKey(row))) found.set(toolKey(row), row);
+      }
+      const attached = [...wanted.entries()].filter(([key]) => found.has(key));
+      const notFound = [...wanted.entries()].filter(([key]) => !found.has(key)).map(([, tool]) => tool);
+      const active = await connected(user.id);
+      const { name, description, guidelines } = document.agent;
+      const agent = await repo.create(
+        user.id,
+        { name, description, guidelines },
+        attached.map(([key]) => ({ actionId: found.get(key)!.id, version: found.get(key)!.version })),
+        { reason: 'import', savedBy: user.id, author: authorOf(user) },
+        (trx, id) =>
+          audit.record(
+            {
+              userId: user.id,
+              action: 'agent.import',
+              objectType: 'agent',
+              objectId: id,
+              detail: {
+                format_version: document.format_version,
+                tools: attached.length,
+                tools_not_found: notFound.length,
+              },
+            },
+            trx,
+          ),
+      );
+      return {
+        agent,
+        tools_to_connect: attached
+          .map(([key, tool]) => ({ ...tool, service_id: found.get(key)!.service_id }))
+          .filter((tool) => !active.has(tool.service_id)),
+        tools_not_found: notFound,
+      };
+    },
+  };
+}

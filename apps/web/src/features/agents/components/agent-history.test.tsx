@@ -1,0 +1,174 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toaster } from '../../../components/ui/toaster';
+import { installFakeApi, json } from '../../../test/fake-api';
+import { findToast, renderApp } from '../../../test/render';
+import type { Agent, AgentVersion } from '../api/agents-api';
+
+const tool = (id: number, display_name: string) => ({
+  id,
+  display_name,
+  name: `CALCULATOR_${display_name.toUpperCase()}`,
+  description: `${display_name} two numbers`,
+  logo: null,
+  app_name: 'Calculator',
+});
+const snapshotTool = (id: number, display_name: string) => ({
+  id,
+  name: `CALCULATOR_${display_name.toUpperCase()}`,
+  display_name,
+  app_name: 'Calculator',
+  provider: 'builtin',
+  service_key: 'calculator',
+});
+
+const FIRST: AgentVersion = {
+  number: 1,
+  reason: 'create',
+  restored_from: null,
+  saved_by: 4,
+  author: 'Alice',
+  created_at: '2026-11-20T10:00:00.000Z',
+  snapshot: {
+    name: 'Bookkeeper',
+    description: 'Does sums',
+    guidelines: null,
+    tools: [snapshotTool(12, 'Add')],
+  },
+};
+const SECOND: AgentVersion = {
+  number: 2,
+  reason: 'update',
+  restored_from: null,
+  saved_by: 4,
+  author: null,
+  created_at: '2026-11-21T10:00:00.000Z',
+  snapshot: {
+    name: 'Accountant',
+    description: 'Does sums',
+    guidelines: 'Be exact',
+    tools: [snapshotTool(13, 'Divide')],
+  },
+};
+const CURRENT: Agent = {
+  id: 1,
+  name: 'Accountant',
+  description: 'Does sums',
+  guidelines: 'Be exact',
+  tools: [tool(13, 'Divide')],
+};
+
+function fakeApi() {
+  let agent = CURRENT;
+  let versions = [SECOND, FIRST];
+  return installFakeApi({
+    'GET /api/v1/agents/': () => json([agent]),
+    'GET /api/v1/agents/:agent_id/agent': () => json(agent),
+    'GET /api/v1/agents/:agent_id/versions': () => json(versions),
+    'GET /api/v1/services/active': () => json([]),
+    'POST /api/v1/agents/:agent_id/versions/:number/restore': ({ params }) => {
+      expect(params).toEqual({ agent_id: '1', number: '1' });
+      agent = { ...agent, name: 'Bookkeeper', guidelines: null, tools: [tool(12, 'Add')] };
+      versions = [
+        { ...FIRST, number: 3, reason: 'restore', restored_from: 1, created_at: '2026-11-22T10:00:00.000Z' },
+        ...versions,
+      ];
+      return json(agent);
+    },
+    'GET /api/v1/agents/:agent_id/export': () =>
+      json({
+        format: 'cadre.agent',
+        format_version: 1,
+        exported_at: '2026-11-22T10:00:00.000Z',
+        agent: { name: 'Accountant', description: 'Does sums', guidelines: 'Be exact', tools: [] },
+      }),
+  });
+}
+
+afterEach(() => {
+  toaster.remove();
+  vi.unstubAllGlobals();
+});
+
+describe('the agent editor’s history (/agents/:id/edit)', () => {
+  it('lists the versions newest first and compares the newest with the one before, field by field', async () => {
+    fakeApi();
+    renderApp('/agents/1/edit');
+    const list = await screen.findByRole('list', { name: 'Saved versions' });
+    const items = within(list).getAllByTestId('agent-version');
+    expect(items.map((item) => within(item).getByText(/^Version/).textContent)).toEqual([
+      'Version 2',
+      'Version 1',
+    ]);
+    expect(within(items[0]!).getByText('Current')).toBeInTheDocument();
+    expect(within(items[1]!).getByText('Created')).toBeInTheDocument();
+    expect(within(items[1]!).getByText(/^Alice, /)).toBeInTheDocument();
+    // No name from the sign-in: the owner's own save.
+    expect(within(items[0]!).getByText(/^You, /)).toBeInTheDocument();
+
+    const diff = screen.getByRole('table', { name: 'Differences' });
+    const rows = within(diff)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(rows).toEqual([
+      ['Name', 'Bookkeeper', 'Accountant'],
+      ['Guidelines', '(empty)', 'Be exact'],
+    ]);
+    expect(screen.getByText('Tools added: Divide (Calculator)')).toBeInTheDocument();
+    expect(screen.getByText('Tools removed: Add (Calculator)')).toBeInTheDocument();
+  });
+
+  it('says when the two versions chosen are the same', async () => {
+    fakeApi();
+    const { user } = renderApp('/agents/1/edit');
+    const compare = await screen.findByRole('combobox', { name: 'Compare' });
+    await user.selectOptions(compare, '2');
+    expect(await screen.findByText('These versions are the same.')).toBeInTheDocument();
+  });
+
+  it('restores a version after asking, and the form shows the restored agent', async () => {
+    const api = fakeApi();
+    const { user } = renderApp('/agents/1/edit');
+    await user.click(await screen.findByRole('button', { name: 'Restore version 1' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Restore version 1?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    expect(await findToast('Version 1 restored')).toMatchObject({ type: 'success' });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveValue('Bookkeeper'));
+    expect(screen.getByRole('textbox', { name: /^Guidelines/ })).toHaveValue('');
+    expect(api.sent('POST /api/v1/agents/:agent_id/versions/:number/restore')).toHaveLength(1);
+    const list = await screen.findByRole('list', { name: 'Saved versions' });
+    expect(await within(list).findByText('Restored from version 1')).toBeInTheDocument();
+  });
+
+  it('downloads the export document as a file', async () => {
+    const api = fakeApi();
+    const blobs: Blob[] = [];
+    vi.stubGlobal(
+      'URL',
+      Object.assign(class extends URL {}, {
+        createObjectURL: (blob: Blob) => {
+          blobs.push(blob);
+          return 'blob:http://app.test/export';
+        },
+        revokeObjectURL: () => {},
+      }),
+    );
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.download);
+    });
+    const { user } = renderApp('/agents/1/edit');
+    await user.click(await screen.findByRole('button', { name: 'Export Accountant' }));
+    await waitFor(() => expect(clicked).toEqual(['Accountant.agent.json']));
+    expect(api.sent('GET /api/v1/agents/:agent_id/export')).toHaveLength(1);
+    expect(JSON.parse(await blobs[0]!.text())).toMatchObject({ format: 'cadre.agent', format_version: 1 });
+    click.mockRestore();
+  });
+});

@@ -1,0 +1,136 @@
+import { AGENT_IMPORT_LIMIT_BYTES } from '@cadre/contract';
+import { Button, List, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useRef, useState, type ChangeEvent } from 'react';
+import { FiUpload } from 'react-icons/fi';
+import { ApiError } from '../../../api/api-error';
+import { DialogShell } from '../../../components/form-dialog';
+import { toaster } from '../../../components/ui/toaster';
+import {
+  importAgentMutation,
+  refreshAgents,
+  type AgentImportDocument,
+  type AgentImportResult,
+} from '../api/agents-api';
+import { AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
+
+/** Why the server refused a document, in words: its first validation error names the field. */
+function refusal(error: unknown): string {
+  if (error instanceof ApiError && error.status === 413) return 'The file is too large.';
+  if (error instanceof ApiError && error.status === 422) {
+    const detail = (error.body as { detail?: { loc?: string[]; msg?: string }[] } | undefined)?.detail;
+    const first = Array.isArray(detail) ? detail[0] : undefined;
+    if (first?.msg) return `${(first.loc ?? []).filter((p) => p !== 'body').join('.')} ${first.msg}`.trim();
+  }
+  return 'The agent could not be imported.';
+}
+
+const toolText = (tool: {
+  display_name?: string;
+  tool_name: string;
+  service_name?: string;
+  service_key: string;
+}) => `${tool.display_name ?? tool.tool_name} (${tool.service_name ?? tool.service_key})`;
+
+/**
+ * Import from an exported file: a file picker, then what the import could not finish by itself —
+ * the services to connect and the tools this server does not offer.
+ */
+export function AgentImport() {
+  const input = useRef<HTMLInputElement>(null);
+  const queryClient = useQueryClient();
+  const [result, setResult] = useState<AgentImportResult | null>(null);
+  const importAgent = useMutation({
+    ...importAgentMutation(),
+    onSuccess: async (answer) => {
+      setResult(answer);
+      await refreshAgents(queryClient);
+    },
+    onError: (error) => toaster.create(AGENT_TOASTS.importFailed(refusal(error))),
+  });
+
+  const pick = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0];
+    event.currentTarget.value = '';
+    if (!file) return;
+    if (file.size > AGENT_IMPORT_LIMIT_BYTES) {
+      toaster.create(AGENT_TOASTS.importFailed('The file is too large.'));
+      return;
+    }
+    let body: AgentImportDocument;
+    try {
+      body = JSON.parse(await file.text()) as AgentImportDocument;
+    } catch {
+      toaster.create(AGENT_TOASTS.importFailed(EXCHANGE_TEXT.notJson));
+      return;
+    }
+    importAgent.mutate({ body });
+  };
+
+  const needsNothing = result && !result.tools_to_connect.length && !result.tools_not_found.length;
+  return (
+    <>
+      <Button variant="outline" loading={importAgent.isPending} onClick={() => input.current?.click()}>
+        <FiUpload aria-hidden="true" /> {EXCHANGE_TEXT.import}
+      </Button>
+      <VisuallyHidden asChild>
+        <input
+          ref={input}
+          type="file"
+          accept="application/json,.json"
+          aria-label={EXCHANGE_TEXT.chooseFile}
+          tabIndex={-1}
+          onChange={(event) => void pick(event)}
+        />
+      </VisuallyHidden>
+      <DialogShell
+        open={result !== null}
+        onClose={() => setResult(null)}
+        title={EXCHANGE_TEXT.resultTitle(result?.agent.name ?? '')}
+        footer={
+          result && (
+            <>
+              {result.tools_to_connect.length > 0 && (
+                <Button variant="outline" asChild>
+                  <Link to="/services">{EXCHANGE_TEXT.goToServices}</Link>
+                </Button>
+              )}
+              <Button colorPalette="brand" asChild>
+                <Link to="/agents/$Id/edit" params={{ Id: String(result.agent.id) }}>
+                  {EXCHANGE_TEXT.openAgent}
+                </Link>
+              </Button>
+            </>
+          )
+        }
+      >
+        <Stack gap="4">
+          {needsNothing && <Text>{EXCHANGE_TEXT.allSet}</Text>}
+          {result && result.tools_to_connect.length > 0 && (
+            <Stack gap="1">
+              <Text>{EXCHANGE_TEXT.toConnect}</Text>
+              <List.Root ps="5" aria-label="Tools to connect">
+                {result.tools_to_connect.map((tool) => (
+                  <List.Item key={`${tool.service_key}/${tool.tool_name}`}>{toolText(tool)}</List.Item>
+                ))}
+              </List.Root>
+            </Stack>
+          )}
+          {result && result.tools_not_found.length > 0 && (
+            <Stack gap="1">
+              <Text>{EXCHANGE_TEXT.notFound}</Text>
+              <List.Root ps="5" aria-label="Tools not found">
+                {result.tools_not_found.map((tool) => (
+                  <List.Item key={`${tool.provider}/${tool.service_key}/${tool.tool_name}`}>
+                    {toolText(tool)}
+                  </List.Item>
+                ))}
+              </List.Root>
+            </Stack>
+          )}
+        </Stack>
+      </DialogShell>
+    </>
+  );
+}

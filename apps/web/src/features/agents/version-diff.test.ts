@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentSnapshot } from './api/agents-api';
+import { diffSnapshots, isEmptyDiff } from './version-diff';
+
+const tool = (id: number, display_name: string) => ({
+  id,
+  name: display_name.toUpperCase(),
+  display_name,
+  app_name: 'Calculator',
+  provider: 'builtin',
+  service_key: 'calculator',
+});
+const base: AgentSnapshot = {
+  name: 'Bookkeeper',
+  description: 'Does sums',
+  guidelines: null,
+  tools: [tool(1, 'Add'), tool(2, 'Multiply')],
+};
+
+describe('diffSnapshots', () => {
+  it('finds nothing between equal versions', () => {
+    expect(isEmptyDiff(diffSnapshots(base, structuredClone(base)))).toBe(true);
+  });
+
+  it('lists changed fields with before and after, and tools added and removed', () => {
+    const diff = diffSnapshots(base, {
+      ...base,
+      name: 'Accountant',
+      guidelines: 'Be exact',
+      tools: [tool(2, 'Multiply'), tool(3, 'Divide')],
+    });
+    expect(diff).toEqual({
+      fields: [
+        { field: 'Name', before: 'Bookkeeper', after: 'Accountant' },
+        { field: 'Guidelines', before: '', after: 'Be exact' },
+      ],
+      toolsAdded: ['Divide (Calculator)'],
+      toolsRemoved: ['Add (Calculator)'],
+      toolsReordered: false,
+    });
+  });
+
+  it('notices the same tools in another order', () => {
+    const diff = diffSnapshots(base, { ...base, tools: [tool(2, 'Multiply'), tool(1, 'Add')] });
+    expect(diff.toolsReordered).toBe(true);
+    expect(isEmptyDiff(diff)).toBe(false);
+  });
+});

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { AGENT_LIMITS, agentSchema, guidelinesField, pathIdSchema, requiredText } from './agents.ts';
+
+/** Agent versions (every save of an agent) and the agent export document. */
+
+/** A tool as a version remembers it: its id then, and the stable keys that name it anywhere. */
+export const agentSnapshotToolSchema = z.object({
+  id: z.number(),
+  /** The provider's slug for the tool. */
+  name: z.string(),
+  display_name: z.string(),
+  /** The service's name. */
+  app_name: z.string(),
+  provider: z.string(),
+  /** The provider's own key for the service (toolkit slug, MCP server name...). */
+  service_key: z.string(),
+});
+export type AgentSnapshotTool = z.infer<typeof agentSnapshotToolSchema>;
+
+/** What an agent was at one save. */
+export const agentSnapshotSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  guidelines: z.string().nullable(),
+  tools: z.array(agentSnapshotToolSchema),
+});
+export type AgentSnapshot = z.infer<typeof agentSnapshotSchema>;
+
+export const AGENT_VERSION_REASONS = [
+  'baseline',
+  'create',
+  'duplicate',
+  'update',
+  'restore',
+  'import',
+] as const;
+
+export const agentVersionSchema = z.object({
+  /** Counts up from 1 per agent. */
+  number: z.number(),
+  /** What made the version; `baseline` is the state found before the first recorded save. */
+  reason: z.enum(AGENT_VERSION_REASONS),
+  /** For a restore: the version restored. */
+  restored_from: z.number().nullable(),
+  /** Who saved it: their user id; null for a baseline. */
+  saved_by: z.number().nullable(),
+  /** Their name or email when they saved it, where the sign-in gave one. */
+  author: z.string().nullable(),
+  created_at: z.string(),
+  snapshot: agentSnapshotSchema,
+});
+export type AgentVersion = z.infer<typeof agentVersionSchema>;
+export const agentVersionListSchema = z.array(agentVersionSchema);
+
+export const agentVersionParamsSchema = z.strictObject({
+  agent_id: pathIdSchema,
+  number: pathIdSchema,
+});
+
+/** The export document's format: a newer `format_version` than this is refused on import. */
+export const AGENT_EXPORT_FORMAT = 'cadre.agent';
+export const AGENT_EXPORT_VERSION = 1;
+/** The largest export document an import accepts. */
+export const AGENT_IMPORT_LIMIT_BYTES = 256 * 1024;
+
+const keyText = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be blank')
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
+
+/** A tool named by what stays the same on every server: provider, service key and tool slug. */
+export const agentExportToolSchema = z.object({
+  provider: keyText(50),
+  service_key: keyText(200),
+  tool_name: keyText(200),
+  /** For people reading the document; not used to find the tool. */
+  service_name: z.string().max(200).optional(),
+  display_name: z.string().max(200).optional(),
+});
+export type AgentExportTool = z.infer<typeof agentExportToolSchema>;
+
+/** `GET /api/v1/agents/{agent_id}/export`, and the body of `POST /api/v1/agents/import`. */
+export const agentExportSchema = z.object({
+  format: z.literal(AGENT_EXPORT_FORMAT, `must be "${AGENT_EXPORT_FORMAT}"`),
+  format_version: z
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .min(1, 'must be a positive integer')
+    .max(
+      AGENT_EXPORT_VERSION,
+      `is newer than this server reads (${AGENT_EXPORT_VERSION}); update Cadre to import this document`,
+    ),
+  exported_at: z.string().max(100).optional(),
+  agent: z.object({
+    name: requiredText(AGENT_LIMITS.name),
+    description: requiredText(AGENT_LIMITS.description),
+    guidelines: guidelinesField,
+    tools: z
+      .array(agentExportToolSchema)
+      .max(AGENT_LIMITS.toolIds, `must hold at most ${AGENT_LIMITS.toolIds} tools`)
+      .default([]),
+  }),
+});
+export type AgentExport = z.input<typeof agentExportSchema>;
+
+/** The document as the export writes it (the import's schema also reads older and looser input). */
+export const agentExportDocumentSchema = z.object({
+  format: z.literal(AGENT_EXPORT_FORMAT),
+  format_version: z.number(),
+  exported_at: z.string(),
+  agent: z.object({
+    name: z.string(),
+    description: z.string(),
+    guidelines: z.string().nullable(),
+    tools: z.array(agentExportToolSchema),
+  }),
+});
+export type AgentExportDocument = z.infer<typeof agentExportDocumentSchema>;
+
+/** An imported tool whose service the importer has not connected yet. */
+export const importedToolSchema = agentExportToolSchema.extend({ service_id: z.number() });
+
+/** What an import answers: the new agent, and what of the document's tools still needs the user. */
+export const agentImportResultSchema = z.object({
+  agent: agentSchema,
+  /** Attached, but their services need connecting before the agent can use them. */
+  tools_to_connect: z.array(importedToolSchema),
+  /** Not offered by this server (or not to this user): left out of the agent. */
+  tools_not_found: z.array(agentExportToolSchema),
+});
+export type AgentImportResult = z.infer<typeof agentImportResultSchema>;
