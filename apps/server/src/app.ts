@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -112,12 +113,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      // Cookies under /backend: the OAuth browser binding; the API itself takes bearer tokens only.
+      await api.register(cookie);
       await api.register(publicRoutes, deps);
       await api.register(accessCodeRoutes, deps);
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, { agents, db });
       await api.register(triggerRoutes, { triggers: createTriggersService(deps) });
-      await api.register(servicesRoutes, { services, tools });
+      await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),

@@ -7,6 +7,7 @@ import { toolsSchema } from './migrations/0004-tools.ts';
 import { chatSessions } from './migrations/0005-chat-sessions.ts';
 import { demos } from './migrations/0006-demos.ts';
 import { reliability } from './migrations/0007-reliability.ts';
+import { security } from './migrations/0008-security.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -21,6 +22,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0005-chat-sessions': chatSessions,
   '0006-demos': demos,
   '0007-reliability': reliability,
+  '0008-security': security,
 };
 
 /** Every migration, in the order it runs. */

@@ -143,6 +143,8 @@ export interface OAuthStatesTable {
   service_id: number;
   /** The PKCE verifier, sealed by the vault. */
   verifier: string;
+  /** SHA-256 of the secret in the starting browser's cookie; the callback must present it (I1). */
+  binding_hash: string | null;
   expires_at: string;
   created_at: string;
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   apiKeyBodySchema,
@@ -16,9 +16,26 @@ import {
   type Registration,
 } from '@cadre/contract';
 import { z } from 'zod';
+import type { Config } from '../../config.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ToolsService } from '../tools/index.ts';
+import { newBrowserSecret, type BrowserBinding, type CallbackBrowser } from './oauth-flow.ts';
 import type { ServicesService } from './service.ts';
+
+/**
+ * The cookie that binds an OAuth flow to the browser that started it (I1): `<user id>.<secret>`,
+ * httpOnly, SameSite=Lax (it must ride along on the provider's top-level redirect back to us),
+ * limited to the callback's path and to the state's 10 minutes. The web app starts the flow with
+ * a same-origin `fetch` that includes credentials, so the cookie set on that answer is the one the
+ * new tab presents at the callback. A newer flow on the same callback path replaces it.
+ */
+export const OAUTH_BROWSER_COOKIE = 'cadre_oauth';
+const OAUTH_BROWSER_COOKIE_SECONDS = 10 * 60;
+
+function browserOf(request: FastifyRequest): CallbackBrowser | undefined {
+  const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(request.cookies[OAUTH_BROWSER_COOKIE] ?? '');
+  return match ? { userId: Number(match[1]), secret: match[2]! } : undefined;
+}
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A provider that is not enabled, or one that failed to answer. */
@@ -41,13 +58,15 @@ const REGISTRATIONS: {
     serviceId: number,
     userId: number,
     body: unknown,
+    browser: BrowserBinding,
   ): Promise<Registration>;
 }[] = [
   {
     path: 'register_auth_service',
     operationId: 'registerAuthService',
     summary: 'Starts an OAuth connection; the web app opens `redirectUrl` in a new tab',
-    register: (services, serviceId, userId) => services.registerAuthService(serviceId, userId),
+    register: (services, serviceId, userId, _body, browser) =>
+      services.registerAuthService(serviceId, userId, browser),
   },
   {
     path: 'register_api_service',
@@ -71,9 +90,15 @@ const REGISTRATIONS: {
  * callbacks providers send the browser to after OAuth, and Composio's webhook.
  */
 export const servicesRoutes: FastifyPluginAsyncZod<{
+  config: Config;
   services: ServicesService;
   tools: ToolsService;
-}> = async (app, { services, tools }) => {
+}> = async (app, { config, services, tools }) => {
+  const secureCookie = config.publicUrl.startsWith('https:');
+  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, secure: secureCookie };
+  // The path the browser sees, which includes PUBLIC_URL's own path when it has one.
+  const basePath = new URL(config.publicUrl).pathname.replace(/\/+$/, '');
+
   app.get(
     '/api/v1/services/',
     {
@@ -127,7 +152,19 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
           response: { 200: registrationSchema, ...errors, ...providerErrors },
         },
       },
-      async (request) => register(services, request.params.service_id, request.user.id, request.body),
+      async (request, reply) => {
+        const secret = newBrowserSecret();
+        const browser: BrowserBinding = {
+          secret,
+          onBound: (path) =>
+            void reply.setCookie(OAUTH_BROWSER_COOKIE, `${request.user.id}.${secret}`, {
+              ...cookieOptions,
+              path,
+              maxAge: OAUTH_BROWSER_COOKIE_SECONDS,
+            }),
+        };
+        return register(services, request.params.service_id, request.user.id, request.body, browser);
+      },
     );
   }
 
@@ -188,17 +225,25 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
    * goes to our own Services screen, never to a URL taken from the request (I2).
    */
   const finish = async (
+    request: FastifyRequest,
     reply: FastifyReply,
     state: string | undefined,
     query: Record<string, string | undefined>,
     expect: { serviceId?: number },
   ) => {
+    // The binding is single use like the state: whatever happens, the browser forgets it.
+    if (request.cookies[OAUTH_BROWSER_COOKIE] !== undefined) {
+      reply.clearCookie(OAUTH_BROWSER_COOKIE, {
+        ...cookieOptions,
+        path: `${basePath}${request.url.split('?')[0]}`,
+      });
+    }
     if (query.error) {
       const code = query.error.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60);
       return reply.redirect(failedRedirect(`The provider did not grant access (${code})`), 302);
     }
     try {
-      await services.finishOAuthCallback(state, query, expect);
+      await services.finishOAuthCallback(state, query, { ...expect, browser: browserOf(request) });
       return reply.redirect(SERVICES_PAGE, 302);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
@@ -221,7 +266,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { state, code, iss, error } = request.query;
-      return finish(reply, state, { code, iss, error }, {});
+      return finish(request, reply, state, { code, iss, error }, {});
     },
   );
 
@@ -241,6 +286,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const q = request.query;
       return finish(
+        request,
         reply,
         q.token,
         {
