@@ -1,13 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   apiKeyBodySchema,
-  COMPOSIO_WEBHOOK_BODY_LIMIT_BYTES,
   customMcpServerBodySchema,
   errorSchema,
-  oauthCallbackQuerySchema,
   registrationSchema,
-  SERVICE_PUBLIC_PATHS,
   serviceActionListSchema,
   serviceListSchema,
   serviceParamsSchema,
@@ -17,35 +13,15 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
-import { HttpError } from '../../http/errors.ts';
 import type { ToolsService } from '../tools/index.ts';
-import { newBrowserSecret, type BrowserBinding, type CallbackBrowser } from './oauth-flow.ts';
+import { browserCookies } from './browser-cookie.ts';
+import { serviceCallbackRoutes } from './callback-routes.ts';
+import type { BrowserBinding } from './oauth-flow.ts';
 import type { ServicesService } from './service.ts';
-
-/**
- * The cookie that binds an OAuth flow to the browser that started it (I1): `<user id>.<secret>`,
- * httpOnly, SameSite=Lax (it must ride along on the provider's top-level redirect back to us),
- * limited to the callback's path and to the state's 10 minutes. The web app starts the flow with
- * a same-origin `fetch` that includes credentials, so the cookie set on that answer is the one the
- * new tab presents at the callback. A newer flow on the same callback path replaces it.
- */
-export const OAUTH_BROWSER_COOKIE = 'cadre_oauth';
-const OAUTH_BROWSER_COOKIE_SECONDS = 10 * 60;
-
-function browserOf(request: FastifyRequest): CallbackBrowser | undefined {
-  const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(request.cookies[OAUTH_BROWSER_COOKIE] ?? '');
-  return match ? { userId: Number(match[1]), secret: match[2]! } : undefined;
-}
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A provider that is not enabled, or one that failed to answer. */
 const providerErrors = { 502: errorSchema, 503: errorSchema };
-
-/** Where the browser lands after a connection attempt: always our own Services screen (I2). */
-const SERVICES_PAGE = '/services';
-
-const failedRedirect = (reason: string) =>
-  `${SERVICES_PAGE}?${new URLSearchParams({ connect_error: reason.slice(0, 300) })}`;
 
 /** The three registrations of spec section 3, one route each. */
 const REGISTRATIONS: {
@@ -94,10 +70,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
   services: ServicesService;
   tools: ToolsService;
 }> = async (app, { config, services, tools }) => {
-  const secureCookie = config.publicUrl.startsWith('https:');
-  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, secure: secureCookie };
-  // The path the browser sees, which includes PUBLIC_URL's own path when it has one.
-  const basePath = new URL(config.publicUrl).pathname.replace(/\/+$/, '');
+  const cookies = browserCookies(config);
 
   app.get(
     '/api/v1/services/',
@@ -152,19 +125,14 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
           response: { 200: registrationSchema, ...errors, ...providerErrors },
         },
       },
-      async (request, reply) => {
-        const secret = newBrowserSecret();
-        const browser: BrowserBinding = {
-          secret,
-          onBound: (path) =>
-            void reply.setCookie(OAUTH_BROWSER_COOKIE, `${request.user.id}.${secret}`, {
-              ...cookieOptions,
-              path,
-              maxAge: OAUTH_BROWSER_COOKIE_SECONDS,
-            }),
-        };
-        return register(services, request.params.service_id, request.user.id, request.body, browser);
-      },
+      async (request, reply) =>
+        register(
+          services,
+          request.params.service_id,
+          request.user.id,
+          request.body,
+          cookies.bind(reply, request.user.id),
+        ),
     );
   }
 
@@ -219,116 +187,5 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  /**
-   * The browser comes back here from a provider. The query is a hint: the services service finds
-   * the single-use state by hash and re-checks everything with the provider. Either way the browser
-   * goes to our own Services screen, never to a URL taken from the request (I2).
-   */
-  const finish = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    state: string | undefined,
-    query: Record<string, string | undefined>,
-    expect: { serviceId?: number },
-  ) => {
-    // The binding is single use like the state: whatever happens, the browser forgets it.
-    if (request.cookies[OAUTH_BROWSER_COOKIE] !== undefined) {
-      reply.clearCookie(OAUTH_BROWSER_COOKIE, {
-        ...cookieOptions,
-        path: `${basePath}${request.url.split('?')[0]}`,
-      });
-    }
-    if (query.error) {
-      const code = query.error.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60);
-      return reply.redirect(failedRedirect(`The provider did not grant access (${code})`), 302);
-    }
-    try {
-      await services.finishOAuthCallback(state, query, { ...expect, browser: browserOf(request) });
-      return reply.redirect(SERVICES_PAGE, 302);
-    } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      return reply.redirect(failedRedirect(err.detail), 302);
-    }
-  };
-  const redirectResponse = { 302: z.null().describe('To /services, with `connect_error` on failure') };
-
-  app.get(
-    SERVICE_PUBLIC_PATHS.oauthCallback,
-    {
-      config: { public: true },
-      schema: {
-        operationId: 'oauth2Callback',
-        tags: ['public'],
-        summary: 'Where an OAuth2 provider sends the browser back with `code` and `state`',
-        querystring: oauthCallbackQuerySchema,
-        response: { ...redirectResponse, 422: validationErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const { state, code, iss, error } = request.query;
-      return finish(request, reply, state, { code, iss, error }, {});
-    },
-  );
-
-  app.get(
-    SERVICE_PUBLIC_PATHS.composioAuthRedirect,
-    {
-      config: { public: true },
-      schema: {
-        operationId: 'composioAuthRedirect',
-        tags: ['public'],
-        summary: 'Where Composio sends the browser back after a connect link (`token`, `connectedAccountId`)',
-        params: serviceParamsSchema,
-        querystring: oauthCallbackQuerySchema,
-        response: { ...redirectResponse, 422: validationErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const q = request.query;
-      return finish(
-        request,
-        reply,
-        q.token,
-        {
-          connected_account_id: q.connected_account_id ?? q.connectedAccountId,
-          status: q.status,
-          error: q.error,
-        },
-        { serviceId: request.params.service_id },
-      );
-    },
-  );
-
-  // The webhook reads its body raw (the signature covers the exact bytes), in its own context so
-  // no other route is affected; the size limit applies before the signature is checked.
-  await app.register(async (webhook) => {
-    webhook.removeAllContentTypeParsers();
-    webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    webhook.post(
-      SERVICE_PUBLIC_PATHS.composioWebhook,
-      {
-        config: { public: true },
-        bodyLimit: COMPOSIO_WEBHOOK_BODY_LIMIT_BYTES,
-        schema: {
-          operationId: 'composioWebhook',
-          tags: ['public'],
-          summary: 'Composio events, signed with the shared secret (webhook-id/-timestamp/-signature)',
-          response: {
-            200: errorSchema,
-            400: errorSchema,
-            401: errorSchema,
-            413: errorSchema,
-            503: errorSchema,
-          },
-        },
-      },
-      async (request, reply) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const outcome = await tools.handleComposioWebhook(raw, request.headers);
-        if (outcome.status !== 200) request.log.info({ reason: outcome.detail }, 'composio webhook refused');
-        else if (outcome.event) request.log.info({ event: outcome.event.type }, 'composio webhook');
-        return reply.code(outcome.status).send({ detail: outcome.detail });
-      },
-    );
-  });
+  await app.register(serviceCallbackRoutes, { config, services, tools });
 };
