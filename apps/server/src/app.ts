@@ -86,10 +86,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // R11: a request must arrive whole within HTTP_REQUEST_TIMEOUT_MS (a trickled body is cut off
+    // with 408), a socket idle for HTTP_IDLE_TIMEOUT_MS is closed (longer than any silent wait of
+    // a chat stream: a model's first byte or a tool call), kept-alive sockets after their timeout.
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),
   });
+  app.server.headersTimeout = config.http.headersTimeoutMs;
+  // Node checks those two deadlines on this interval (30 s by default), read when the server starts
+  // listening (Node's documented option, missing from its types); check often enough that a request
+  // is dropped within about half its allowance after it.
+  (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
+    5_000,
+    Math.max(250, config.http.requestTimeoutMs / 2),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

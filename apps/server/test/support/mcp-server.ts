@@ -12,8 +12,47 @@ export interface TestMcpServer {
   close(): Promise<void>;
 }
 
-function buildServer() {
+/** What a hostile server does on top of the normal tools (R11). */
+export interface HostileOptions {
+  /** Extra tools listed, each with a description of `descriptionBytes`. */
+  extraTools?: number;
+  descriptionBytes?: number;
+  /** A `flood` tool whose answer is this many bytes of text. */
+  floodBytes?: number;
+  /** A `slow` tool that answers after this many milliseconds. */
+  slowMs?: number;
+  /** Answer with server-sent events (no Content-Length) instead of one JSON body. */
+  sse?: boolean;
+}
+
+function buildServer(hostile: HostileOptions) {
   const server = new McpServer({ name: 'test-mcp', version: '1.0.0' });
+  for (let i = 0; i < (hostile.extraTools ?? 0); i++) {
+    server.registerTool(
+      `extra_${i}`,
+      { description: 'x'.repeat(hostile.descriptionBytes ?? 10), inputSchema: {} },
+      async () => ({ content: [{ type: 'text', text: 'extra' }] }),
+    );
+  }
+  if (hostile.slowMs) {
+    const delay = hostile.slowMs;
+    server.registerTool(
+      'slow',
+      { description: 'Takes its time', inputSchema: {}, annotations: { readOnlyHint: true } },
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        return { content: [{ type: 'text', text: 'finally' }] };
+      },
+    );
+  }
+  if (hostile.floodBytes) {
+    const text = 'y'.repeat(hostile.floodBytes);
+    server.registerTool(
+      'flood',
+      { description: 'Answers with far too much text', inputSchema: {}, annotations: { readOnlyHint: true } },
+      async () => ({ content: [{ type: 'text', text }] }),
+    );
+  }
   server.registerTool(
     'echo',
     {
@@ -49,8 +88,14 @@ function buildServer() {
   return server;
 }
 
-/** A Streamable HTTP MCP server (stateless) on 127.0.0.1, built with the SDK's own server classes. */
-export async function startMcpServer(requiredAuth?: string): Promise<TestMcpServer> {
+/**
+ * A Streamable HTTP MCP server (stateless) on 127.0.0.1, built with the SDK's own server classes;
+ * `hostile` makes it list or answer more than any sane server would.
+ */
+export async function startMcpServer(
+  requiredAuth?: string,
+  hostile: HostileOptions = {},
+): Promise<TestMcpServer> {
   const seenHeaders: http.IncomingHttpHeaders[] = [];
   const seenPaths: string[] = [];
   const httpServer = http.createServer(async (req, res) => {
@@ -63,10 +108,10 @@ export async function startMcpServer(requiredAuth?: string): Promise<TestMcpServ
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-    const server = buildServer();
+    const server = buildServer(hostile);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !hostile.sse,
     });
     res.on('close', () => {
       void transport.close();

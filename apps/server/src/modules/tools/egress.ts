@@ -244,11 +244,50 @@ export async function safeFetch(
 }
 
 /**
- * A `fetch` for SDKs (the MCP client) that goes through the same checks. Responses stream (MCP
- * uses server-sent events), so there is no body cap here; the SDK's own request timeouts apply.
+ * Counts a streamed body as the caller reads it and errors the stream once it passes `maxBytes`
+ * (which also cancels the upstream): responses that stream (server-sent events) cannot be read in
+ * full first, but nothing past the cap is ever handed on.
  */
-export function createGuardedFetch(policy: EgressPolicy): typeof fetch & { close(): Promise<void> } {
+function capStream(
+  response: Response,
+  maxBytes: number,
+  host: string,
+  onTooLarge: (err: EgressError) => void,
+) {
+  const tooLarge = () => {
+    const err = new EgressError('too_large', `The answer from ${host} is larger than ${maxBytes} bytes`);
+    onTooLarge(err);
+    return err;
+  };
+  if (!response.body) return response;
+  if (Number(response.headers.get('content-length') ?? '0') > maxBytes) {
+    void response.body.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  let total = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      total += chunk.byteLength;
+      if (total > maxBytes) controller.error(tooLarge());
+      else controller.enqueue(chunk);
+    },
+  });
+  const { status, statusText, headers } = response;
+  return new Response(response.body.pipeThrough(counter), { status, statusText, headers });
+}
+
+/**
+ * A `fetch` for SDKs (the MCP client) that goes through the same checks. Responses stream (MCP
+ * uses server-sent events); with `policy.maxBytes` each response body is cut off past that many
+ * bytes and `onTooLarge` hears it (the SDK's own error would not say why). The SDK's request
+ * timeouts apply.
+ */
+export function createGuardedFetch(
+  policy: EgressPolicy,
+  hooks: { onTooLarge?: (err: EgressError) => void } = {},
+): typeof fetch & { close(): Promise<void> } {
   const dispatcher = createGuardedDispatcher(policy);
+  const onTooLarge = hooks.onTooLarge ?? (() => {});
   const guarded = async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = input instanceof Request ? input.url : input;
     const merged: RequestInit =
@@ -256,8 +295,9 @@ export function createGuardedFetch(policy: EgressPolicy): typeof fetch & { close
         ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal, ...init }
         : init;
     if (merged.body && typeof merged.body !== 'string') (merged as { duplex?: string }).duplex = 'half';
-    const { response } = await fetchFollowing(url, merged, policy, dispatcher, () => false);
-    return response;
+    const { response, url: final } = await fetchFollowing(url, merged, policy, dispatcher, () => false);
+    if (policy.maxBytes === undefined || response.status === 204 || response.status === 304) return response;
+    return capStream(response, policy.maxBytes, final.hostname, onTooLarge);
   };
   return Object.assign(guarded as typeof fetch, { close: () => dispatcher.close() });
 }
