@@ -8,30 +8,38 @@ import type { Db } from './db/database.ts';
 import type { AppDeps, Lifecycle } from './deps.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { idempotencyUserData } from './http/idempotency.ts';
 import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
 import { loggerOptions } from './http/logging.ts';
 import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { createIdentity, identityRoutes, type IdentityOptions } from './modules/identity/index.ts';
+import {
+  createIdentity,
+  identityRoutes,
+  identityUserData,
+  type IdentityOptions,
+} from './modules/identity/index.ts';
 import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
+import { demosUserData } from './modules/demos/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
-import { registerTools } from './modules/tools/index.ts';
+import { registerTools, toolsUserData } from './modules/tools/index.ts';
 import {
   createTriggersService,
   providerTriggerStore,
   registerTriggers,
   triggerRoutes,
+  triggersUserData,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
 import { accessCodeRoutes, generatedAccessCode } from './modules/access-code/index.ts';
-import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
-import { createAuditLog } from './modules/audit/index.ts';
+import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
+import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { createToolsExecutor } from './modules/chat/tools-executor.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
-import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import { chatUserData, createUsersService, usersRoutes } from './modules/users/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
 
@@ -119,6 +127,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   const identity = config.auth.builtInIssuer ? await createIdentity(deps, options.identity) : undefined;
+
+  // What each module keeps about a user, for export and deletion (P1). Deleted in this order, so
+  // rows that refer to another module's rows go before them.
+  users.dataOwners.push(
+    chatUserData(db),
+    triggersUserData(db),
+    demosUserData(db),
+    agentsUserData(db),
+    toolsUserData(db),
+    ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
+    idempotencyUserData(),
+    auditUserData(db),
+  );
   if (identity) await app.register(identityRoutes, { ...deps, identity });
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { UserExport } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -56,12 +57,31 @@ export interface AuditLog {
  */
 export type BeforeUserDelete = (user: AuthUser) => Promise<void>;
 
+/** What one module puts into a user's export: any keys of it but the export's time and profile. */
+export type UserExportPart = Partial<Omit<UserExport, 'exported_at' | 'profile'>>;
+
+/**
+ * A module that keeps rows about a user (P1): it exports them (never secrets or their hashes) for
+ * `GET /users/me/export`, and deletes them for `DELETE /users/me`. Every owner's `deleteFor` runs
+ * in one transaction, in the order the owners were registered, before the user's own row goes;
+ * so a module deletes what refers to another module's rows before that module runs (foreign keys
+ * cascade as well).
+ */
+export interface UserDataOwner {
+  /** The module, for errors. */
+  readonly name: string;
+  exportFor(user: AuthUser): Promise<UserExportPart>;
+  deleteFor(user: AuthUser, trx: Kysely<Database>): Promise<void>;
+}
+
 /** The users module as the rest of the server sees it. */
 export interface UserDirectory {
   /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
   resolve(identity: UserIdentity): Promise<AuthUser>;
   /** Extension point for other modules; see {@link BeforeUserDelete}. */
   readonly beforeUserDelete: BeforeUserDelete[];
+  /** Every module that keeps rows about users; see {@link UserDataOwner}. */
+  readonly dataOwners: UserDataOwner[];
   /**
    * Creates the user of an identity no token names yet (a demo visitor) inside the caller's
    * transaction, so the user and what the caller creates for it commit together. Returns the id.

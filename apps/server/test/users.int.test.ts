@@ -190,13 +190,13 @@ describe(`users on ${testDatabaseKind()}`, () => {
     expect(
       await t.db.kysely.selectFrom('actions').select('id').where('id', '=', own.actionIds[0]!).execute(),
     ).toEqual([]);
-    // The deletion itself is recorded without a user id.
+    // The deletion itself is recorded without the user's id (P1: the id appears nowhere after).
     const record = await t.db.kysely
       .selectFrom('audit_events')
       .selectAll()
       .where('action', '=', 'user.delete')
       .execute();
-    expect(record).toMatchObject([{ user_id: null, object_type: 'user', object_id: String(alice.id) }]);
+    expect(record).toMatchObject([{ user_id: null, object_type: 'user', object_id: null }]);
 
     // Bob's data is untouched.
     const bobList = await t.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: bobAuth });

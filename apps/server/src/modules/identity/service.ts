@@ -49,6 +49,13 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * Where sign-in attempts on an account are counted: every key of one account starts with this
+ * (so deleting the account forgets them all), and holds a hash of the email, not the email.
+ */
+export const accountKeyPrefix = (email: string) =>
+  `idp-signin:account:${crypto.createHash('sha256').update(normalizeEmail(email)).digest('hex')}`;
+
 /** The built-in provider's accounts: sign-up, sign-in with lockout, claims for tokens. */
 export function createAccountService(
   db: Db,
@@ -62,7 +69,7 @@ export function createAccountService(
 
     async signIn(input: { email: string; password: string; address: string }): Promise<SignInResult> {
       const email = normalizeEmail(input.email);
-      const accountKey = `idp-signin:account:${email}`;
+      const accountKey = accountKeyPrefix(email);
       const addressKey = `idp-signin:address:${input.address}`;
       const options = { windowSeconds: SIGN_IN_LIMITS.windowSeconds, now: now() };
       const byAccount = await hitRateLimit(db, accountKey, { ...options, limit: SIGN_IN_LIMITS.perAccount });

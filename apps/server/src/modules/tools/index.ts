@@ -43,3 +43,4 @@ export {
   type BuiltinContext,
   type BuiltinService,
 } from './providers/builtin/define.ts';
+export { toolsUserData } from './user-data.ts';

@@ -1,2 +1,3 @@
 export { createUsersService, type UsersService } from './service.ts';
 export { usersRoutes } from './routes.ts';
+export { chatUserData } from './chat-user-data.ts';
