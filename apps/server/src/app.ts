@@ -32,7 +32,7 @@ import {
   triggersUserData,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
-import { accessCodeRoutes, generatedAccessCode } from './modules/access-code/index.ts';
+import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
@@ -126,7 +126,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const toolExecutor = createToolsExecutor(tools, db);
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
-  const identity = config.auth.builtInIssuer ? await createIdentity(deps, options.identity) : undefined;
+  // The beta access-code gate: beta-user-signin issues its proof; sign-up and the API ask for it.
+  const gate = await createAccessGate({ config, db, vault, audit });
+  const identity = config.auth.builtInIssuer ? await createIdentity(deps, gate, options.identity) : undefined;
 
   // What each module keeps about a user, for export and deletion (P1). Deleted in this order, so
   // rows that refer to another module's rows go before them.
@@ -143,7 +145,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (identity) await app.register(identityRoutes, { ...deps, identity });
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
-  const apiTokens = registerAuth(app, { config, users, keys: options.authKeys ?? identity?.localKeySet() });
+  const apiTokens = registerAuth(app, {
+    config,
+    users,
+    gate,
+    keys: options.authKeys ?? identity?.localKeySet(),
+  });
   app.decorate('apiTokens', apiTokens);
 
   await app.register(
@@ -151,7 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Cookies under /backend: the OAuth browser binding; the API itself takes bearer tokens only.
       await api.register(cookie);
       await api.register(publicRoutes, deps);
-      await api.register(accessCodeRoutes, deps);
+      await api.register(accessCodeRoutes, { gate });
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, { agents, db });
       await api.register(triggerRoutes, { triggers: createTriggersService(deps) });

@@ -74,10 +74,20 @@ export interface UserDataOwner {
   deleteFor(user: AuthUser, trx: Kysely<Database>): Promise<void>;
 }
 
+/** A user as sign-in finds them, with whether they passed the beta access-code gate. */
+export interface ResolvedUser extends AuthUser {
+  admitted: boolean;
+}
+
 /** The users module as the rest of the server sees it. */
 export interface UserDirectory {
   /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
-  resolve(identity: UserIdentity): Promise<AuthUser>;
+  resolve(identity: UserIdentity): Promise<ResolvedUser>;
+  /**
+   * Records that the user passed the beta access-code gate (once; later calls change nothing),
+   * creating the user first when no token has named them yet (a sign-up at the built-in provider).
+   */
+  admit(identity: UserIdentity): Promise<void>;
   /** Extension point for other modules; see {@link BeforeUserDelete}. */
   readonly beforeUserDelete: BeforeUserDelete[];
   /** Every module that keeps rows about users; see {@link UserDataOwner}. */
@@ -126,6 +136,24 @@ export interface AgentDirectory {
     actionIds: number[],
     trx: Kysely<Database>,
   ): Promise<number>;
+}
+
+/**
+ * The beta access-code gate as other modules see it (the access-code module implements it). A
+ * correct code at `beta-user-signin` earns the browser a signed, short-lived proof in an httpOnly
+ * cookie; sign-up at the built-in provider needs one, and the API admits a user who presents one.
+ */
+export interface AccessGate {
+  /** False with DISABLE_AUTH (every request is the mock user, and nobody signs in). */
+  readonly enabled: boolean;
+  /** Whether a request's `Cookie` header carries a valid, unexpired proof. */
+  hasProof(cookieHeader: string | undefined): boolean;
+  /**
+   * Checks a code typed somewhere else than the web app (the provider's sign-up page): rate
+   * limited and audited like `beta-user-signin`. The `Set-Cookie` value of a new proof, or
+   * undefined for a wrong code; throws the 429 when the address has tried too often.
+   */
+  redeem(code: string, clientAddress: string): Promise<string | undefined>;
 }
 
 /** The process's shutdown state as modules see it (`http/lifecycle.ts` implements it). */

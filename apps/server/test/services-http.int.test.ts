@@ -4,7 +4,7 @@ import { startFakeServer, type FakeServer } from './support/fake-http.ts';
 import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
 import { startGithubOAuthServer, type GithubOAuthServer } from './support/oauth2-server.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /**
  * The services calls of spec section 7 over HTTP, with real tokens from a test issuer: each auth
@@ -103,8 +103,8 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       COMPOSIO_BASE_URL: composio.url,
       COMPOSIO_WEBHOOK_SECRET: WEBHOOK_SECRET,
     });
-    alice = bearer(await issuer.token({ sub: 'alice', email: 'alice@example.test' }));
-    bob = bearer(await issuer.token({ sub: 'bob', email: 'bob@example.test' }));
+    ({ auth: alice } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.test' }));
+    ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.test' }));
   });
   afterEach(async () => {
     await t?.close();

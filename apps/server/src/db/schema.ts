@@ -60,6 +60,8 @@ export interface UsersTable {
   email: string | null;
   name: string | null;
   picture: string | null;
+  /** When the user passed the beta access-code gate; null for one who never did. */
+  admitted_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,6 +1,6 @@
 import type { JWTVerifyGetKey } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { AppDeps } from '../../deps.ts';
+import type { AccessGate, AppDeps } from '../../deps.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
 import { createAccountService, type AccountService, type IdentityClock } from './service.ts';
@@ -13,6 +13,8 @@ export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
 export interface Identity {
   provider: Provider;
   accounts: AccountService;
+  /** The beta access-code gate sign-up is behind. */
+  gate: AccessGate;
   /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
   localKeySet(): JWTVerifyGetKey;
 }
@@ -30,6 +32,7 @@ export type IdentityOptions = Partial<IdentityClock>;
 
 export async function createIdentity(
   { config, db, vault }: AppDeps,
+  gate: AccessGate,
   options: IdentityOptions = {},
 ): Promise<Identity> {
   const keys = await loadIdentityKeys(db, vault);
@@ -144,6 +147,7 @@ export async function createIdentity(
   return {
     provider,
     accounts,
+    gate,
     localKeySet: () => localKeySet(db, vault, keys),
   };
 }

@@ -21,7 +21,7 @@ export function createUsersRepository(db: Db) {
     findByIdentity(issuer: string, subject: string) {
       return k
         .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture'])
+        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
         .where('issuer', '=', issuer)
         .where('subject', '=', subject)
         .executeTakeFirst();
@@ -45,7 +45,7 @@ export function createUsersRepository(db: Db) {
         .execute();
       return k
         .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture'])
+        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
         .where('issuer', '=', identity.issuer)
         .where('subject', '=', identity.subject)
         .executeTakeFirstOrThrow();
@@ -83,6 +83,21 @@ export function createUsersRepository(db: Db) {
         deleted += Number(result.numDeletedRows);
       }
       return deleted;
+    },
+
+    /** Sets `admitted_at` unless it is set; true when this call set it. */
+    async admit(id: number, record: (trx: Kysely<Database>) => Promise<void>): Promise<boolean> {
+      return k.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('users')
+          .set({ admitted_at: new Date().toISOString() })
+          .where('id', '=', id)
+          .where('admitted_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        await record(trx);
+        return true;
+      });
     },
 
     getProfile(id: number) {

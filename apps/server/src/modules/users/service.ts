@@ -53,15 +53,25 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
   const beforeUserDelete: BeforeUserDelete[] = [];
   const dataOwners: UserDataOwner[] = [];
 
+  const resolve: UserDirectory['resolve'] = async (identity) => {
+    const { admitted_at, ...row } =
+      (await repo.findByIdentity(identity.issuer, identity.subject)) ??
+      (await repo.insertIfMissing(identity));
+    return { ...row, issuer: identity.issuer, subject: identity.subject, admitted: admitted_at !== null };
+  };
+
   return {
     beforeUserDelete,
     dataOwners,
 
-    async resolve(identity) {
-      const row =
-        (await repo.findByIdentity(identity.issuer, identity.subject)) ??
-        (await repo.insertIfMissing(identity));
-      return { ...row, issuer: identity.issuer, subject: identity.subject };
+    resolve,
+
+    async admit(identity) {
+      const user = await resolve(identity);
+      if (user.admitted) return;
+      await repo.admit(user.id, (trx) =>
+        audit.record({ userId: user.id, action: 'user.admit', objectType: 'user', objectId: user.id }, trx),
+      );
     },
 
     create: (identity, trx) => repo.insert(identity, trx),
