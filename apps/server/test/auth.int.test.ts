@@ -162,6 +162,11 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
       ['expired', async () => bearer(await issuer.token({ sub: 'alice' }, { expiresIn: -120 }))],
       ['not yet valid', async () => bearer(await issuer.token({ sub: 'alice' }, { notBefore: 600 }))],
       [
+        'A2: issued a day in the future (iat beyond the leeway)',
+        async () =>
+          bearer(await issuer.token({ sub: 'alice' }, { issuedAt: 24 * 3600, expiresIn: 25 * 3600 })),
+      ],
+      [
         'ID token (typ JWT, no scope, aud = client id)',
         async () =>
           bearer(
@@ -192,6 +197,10 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
 
     it('accepts a valid access token, with or without typ, and identifies the user by issuer + subject', async () => {
       await admit(t, bearer(await issuer.token({ sub: 'alice' })));
+      // A clock a little ahead at the issuer is within the leeway.
+      expect((await list(bearer(await issuer.token({ sub: 'alice' }, { issuedAt: 20 })))).statusCode).toBe(
+        200,
+      );
       for (const typ of ['at+jwt', 'JWT', 'AT+JWT', null]) {
         const res = await list(bearer(await issuer.token({ sub: 'alice' }, { typ })));
         expect(res.statusCode, String(typ)).toBe(200);

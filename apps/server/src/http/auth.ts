@@ -130,6 +130,11 @@ export async function verifyAccessToken(
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
     requiredClaims: ['iss', 'sub', 'exp'],
   });
+  // jose checks `iat` only against a maximum age; a token claiming to be issued later than now
+  // (beyond the same leeway as exp/nbf) was not issued by a sane issuer.
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {
+    throw new TokenRefused('token issued in the future');
+  }
   const typ = protectedHeader.typ;
   if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ.toLowerCase())) {
     throw new TokenRefused(`token type ${typ} is not an access token`);

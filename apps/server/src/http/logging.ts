@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 
 /**
@@ -22,6 +22,63 @@ export const REDACTED_PATHS = [
   '*.copilot_auth_token',
 ];
 
+/**
+ * Query parameters that carry secrets or personal data in URLs Cadre receives: OAuth codes and
+ * states, ID tokens in sign-out links, API keys, passwords. Compared lower-case.
+ */
+export const SECRET_QUERY_PARAMETERS = new Set([
+  'id_token_hint',
+  'id_token',
+  'login_hint',
+  'code',
+  'code_verifier',
+  'state',
+  'token',
+  'key',
+  'api_key',
+  'apikey',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'secret',
+  'password',
+]);
+
+/**
+ * The URL with the value of every secret query parameter replaced by `[redacted]`; everything
+ * else is kept byte for byte (so a log still shows which route and which other parameters).
+ */
+export function redactUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const pairs = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        decoded = name;
+      }
+      return SECRET_QUERY_PARAMETERS.has(decoded.trim().toLowerCase()) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, mark)}?${pairs.join('&')}`;
+}
+
+/** Fastify's request serializer, with the URL redacted (ASVS 25: no secrets in logs). */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 export function loggerOptions(
   config: Config,
   stream?: NodeJS.WritableStream,
@@ -29,6 +86,7 @@ export function loggerOptions(
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
     ...(stream ? { stream } : {}),
   };
 }

@@ -19,6 +19,8 @@ export interface TokenOptions {
   expiresIn?: number;
   /** Seconds from now for `nbf`. */
   notBefore?: number;
+  /** Seconds from now for `iat`; defaults to 0 (now). */
+  issuedAt?: number;
   /** Header `typ`; defaults to `at+jwt`. `null` leaves it out. */
   typ?: string | null;
   /** Overrides the header `kid`. */
@@ -82,7 +84,7 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
       .setProtectedHeader(header)
       .setIssuer(o.issuer ?? issuerId)
       .setAudience(o.audience ?? audience)
-      .setIssuedAt(now)
+      .setIssuedAt(now + (o.issuedAt ?? 0))
       .setExpirationTime(now + (o.expiresIn ?? 300));
     if (o.notBefore !== undefined) jwt.setNotBefore(now + o.notBefore);
     return jwt.sign(key);

@@ -3,7 +3,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { AccessGate, AppDeps } from '../../deps.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
-import { createAccountService, type AccountService, type IdentityClock } from './service.ts';
+import { accountClaims, createAccountService, type AccountService, type IdentityClock } from './service.ts';
 import { logoutPage, messagePage } from './views.ts';
 
 /** Scopes the web app asks for; the API's access tokens carry them in `scope`, as Auth0's do. */
@@ -15,6 +15,8 @@ export interface Identity {
   accounts: AccountService;
   /** The beta access-code gate sign-up is behind. */
   gate: AccessGate;
+  /** Origins whose browsers may call the provider's endpoints (the app's and the provider's own). */
+  corsOrigins: ReadonlySet<string>;
   /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
   localKeySet(): JWTVerifyGetKey;
 }
@@ -38,7 +40,7 @@ export async function createIdentity(
   const keys = await loadIdentityKeys(db, vault);
   const accounts = createAccountService(db, { signUpsPerAddress: config.auth.signUpsPerHour }, options);
   const { issuer, clientId, audience, redirectUri, logoutRedirectUri } = config.auth;
-  const appOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri)]);
+  const corsOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri), originOf(issuer)]);
 
   const configuration: Configuration = {
     adapter: kyselyAdapterFactory(db),
@@ -84,6 +86,8 @@ export async function createIdentity(
     },
     features: {
       devInteractions: { enabled: false },
+      // Not served under /idp (the pass-through knows no /request), so not advertised either.
+      pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       resourceIndicators: {
@@ -114,22 +118,12 @@ export async function createIdentity(
       },
     },
     // The app's own origins may call the token endpoint from the browser (a separate dev server).
-    clientBasedCORS: (_ctx, origin) => appOrigins.has(origin) || origin === originOf(issuer),
+    clientBasedCORS: (_ctx, origin) => corsOrigins.has(origin),
     interactions: { url: (_ctx, interaction) => `/idp/interaction/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const account = await accounts.findBySubject(sub);
       if (!account) return undefined;
-      return {
-        accountId: sub,
-        claims: async () => ({
-          sub,
-          name: account.name,
-          email: account.email,
-          // Addresses are not verified by the built-in provider.
-          email_verified: false,
-          picture: `${issuer}/avatars/${encodeURIComponent(sub)}.svg`,
-        }),
-      };
+      return { accountId: sub, claims: async () => accountClaims(account, issuer) };
     },
     renderError: async (ctx: KoaContextWithOIDC, out) => {
       ctx.type = 'html';
@@ -148,6 +142,7 @@ export async function createIdentity(
     provider,
     accounts,
     gate,
+    corsOrigins,
     localKeySet: () => localKeySet(db, vault, keys),
   };
 }

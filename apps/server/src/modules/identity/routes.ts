@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { field, interactionPages, sendPage } from './interaction-pages.ts';
 import type { Identity } from './provider.ts';
 import { signUpRoutes } from './sign-up-routes.ts';
+import { userinfoRoutes } from './userinfo.ts';
 import { escapeHtml, signInPage } from './views.ts';
 
 export const IDP_PREFIX = '/idp';
@@ -20,11 +21,15 @@ interface IdentityRouteOptions extends AppDeps {
 export const identityRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, options) => {
   await app.register(providerPassthrough, options);
   await app.register(interactionRoutes, options);
+  await app.register(userinfoRoutes, options);
 };
 
-/** The provider endpoints Cadre enables; anything else under /idp is the server's JSON 404. */
+/**
+ * The provider endpoints Cadre enables; anything else under /idp is the server's JSON 404. The
+ * userinfo endpoint (`/me`) is Cadre's own (userinfo.ts).
+ */
 const PROVIDER_PATHS =
-  /^\/(\.well-known\/openid-configuration|auth|auth\/[\w-]+|token|token\/revocation|jwks|me|session\/end|session\/end\/confirm|session\/end\/success)$/;
+  /^\/(\.well-known\/openid-configuration|auth|auth\/[\w-]+|token|token\/revocation|jwks|session\/end|session\/end\/confirm|session\/end\/success)$/;
 
 /** Hands requests to oidc-provider untouched: it parses its own bodies and writes its own answers. */
 const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity }) => {
@@ -35,6 +40,12 @@ const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = (request.raw.url ?? '').split('?')[0]!.slice(IDP_PREFIX.length);
     if (!PROVIDER_PATHS.test(pathname)) return reply.callNotFound();
+    // oidc-provider answers every CORS preflight with the caller's origin (it cannot know the
+    // client yet); only the app's and the provider's own origins get one (W4).
+    const origin = request.headers.origin;
+    if (request.method === 'OPTIONS' && origin !== undefined && !identity.corsOrigins.has(origin)) {
+      return reply.code(204).header('vary', 'origin').send();
+    }
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const original = raw.url ?? IDP_PREFIX;

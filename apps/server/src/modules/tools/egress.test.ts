@@ -172,6 +172,21 @@ describe('C1 the address table: refused before any socket opens', () => {
     expect(reason('::1')).toBe('loopback');
   });
 
+  it('C1: refuses IPv4-translated (::ffff:0:0/96) and Teredo (2001::/32) addresses, typed or resolved (W10)', async () => {
+    for (const address of [
+      '::ffff:0:a9fe:a9fe',
+      '::ffff:0:7f00:1',
+      '::ffff:0:8.8.8.8',
+      '2001::1',
+      '2001:0:4136:e378::1',
+    ]) {
+      await refused(`http://[${address}]/`);
+      await refused('http://mapped.example/', { resolve: async () => [address] });
+    }
+    expect((await refused('http://[::ffff:0:a9fe:a9fe]/')).message).toMatch(/IPv4-translated/);
+    expect((await refused('http://[2001::1]/')).message).toMatch(/Teredo/);
+  });
+
   it('reads EGRESS_ALLOW_PRIVATE networks strictly', () => {
     expect(parseCidr('10.0.0.0/8')).toBeDefined();
     expect(parseCidr('fd00::/8')).toBeDefined();
