@@ -8,6 +8,7 @@ import type { Db } from './db/database.ts';
 import type { AppDeps, Lifecycle } from './deps.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { refuseNulCharacters } from './http/nul-guard.ts';
 import { idempotencyUserData } from './http/idempotency.ts';
 import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  refuseNulCharacters(app);
   registerLifecycle(app, lifecycle);
   db.onConnectionError((err) =>
     app.log.warn({ err }, 'database connection lost; it is replaced on the next query'),
