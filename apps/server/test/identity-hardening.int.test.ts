@@ -137,6 +137,15 @@ describe('built-in identity provider, hardened', () => {
     }
     const own = await preflight('http://cadre.test');
     expect(own.headers['access-control-allow-origin']).toBe('http://cadre.test');
+    // The API sends no CORS headers to anyone.
+    for (const method of ['OPTIONS', 'GET'] as const) {
+      const api = await t.app.inject({
+        method,
+        url: '/backend/api/v1/agents/',
+        headers: { host, origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      });
+      expect(api.headers['access-control-allow-origin'], method).toBeUndefined();
+    }
   });
 
   it('W2: a stranger who knows an email cannot lock its owner out; their own address is locked', async () => {
@@ -172,6 +181,36 @@ describe('built-in identity provider, hardened', () => {
     expect(waits).toEqual([]);
     // The stranger's address stays locked for the window.
     expect((await signIn('10.66.0.1', password)).statusCode).toBe(429);
+  });
+
+  it('A4: sign-out ends every refresh token, even one that asked for offline_access (W3)', async () => {
+    const signedIn = await authorize(
+      t.app,
+      t.config,
+      { email: 'olga@example.com', password, name: 'Olga' },
+      { signUp: true, params: { scope: 'openid profile email offline_access', prompt: 'consent' } },
+    );
+    const tokens = await exchangeCode(t.app, t.config, signedIn);
+    expect(tokens.status).toBe(200);
+    expect(tokens.body.scope).toBe('openid profile email');
+    const query = new URLSearchParams({
+      id_token_hint: tokens.body.id_token!,
+      post_logout_redirect_uri: t.config.auth.logoutRedirectUri,
+      client_id: t.config.auth.clientId,
+    });
+    const confirm = await signedIn.browser.request('GET', `/idp/session/end?${query.toString()}`);
+    const action = /action="([^"]+)"/.exec(confirm.body)?.[1] ?? '';
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.body)?.[1] ?? '';
+    const done = await signedIn.browser.request('POST', new URL(action, 'http://cadre.test').pathname, {
+      xsrf,
+      logout: 'yes',
+    });
+    expect(done.statusCode).toBe(303);
+    const refreshed = await tokenRequest(t.app, t.config, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token!,
+    });
+    expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('R9: the refresh token of a signed-in user keeps working', async () => {

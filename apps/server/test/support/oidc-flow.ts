@@ -124,7 +124,7 @@ export async function authorize(
   app: FastifyInstance,
   config: Config,
   account: { email: string; password: string; name?: string },
-  options: { signUp?: boolean; browser?: Browser } = {},
+  options: { signUp?: boolean; browser?: Browser; params?: Record<string, string> } = {},
 ): Promise<SignedIn> {
   const host = new URL(config.publicUrl).host;
   const browser = options.browser ?? new Browser(app, host, freshAddress());
@@ -136,7 +136,11 @@ export async function authorize(
   const { verifier, challenge } = pkcePair();
   const start = await browser.request(
     'GET',
-    authorizeUrl(config, { code_challenge: challenge, code_challenge_method: 'S256' }),
+    authorizeUrl(config, {
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...options.params,
+    }),
   );
   let response = start;
   const location = String(start.headers.location ?? '');

@@ -71,6 +71,8 @@ export async function createIdentity(
     // absolute lifetime of a public client's refresh token (the library's default TTL policy).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // Sign-out ends every token of the session, even one that asked for offline_access (A4).
+    expiresWithSession: async () => true,
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
