@@ -1,7 +1,93 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const dirsOf = (dir) =>
+  fs
+    .readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+const SERVER = 'apps/server/src';
+/**
+ * Module boundaries (DESIGN.md section 3): a server module uses another only through that module's
+ * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `deps.ts`, `config.ts`) import no
+ * module at all. Web features do not import each other; routes compose them.
+ */
+const boundaryZones = [
+  ...dirsOf(`./${SERVER}/modules/`).map((name) => ({
+    target: `${SERVER}/modules/${name}/**`,
+    from: `${SERVER}/modules/*/**`,
+    except: ['**/modules/*/index.ts', `**/modules/${name}/**`],
+    message: `Use another module only through its index.ts.`,
+  })),
+  {
+    target: [
+      `${SERVER}/http/**`,
+      `${SERVER}/db/**`,
+      `${SERVER}/security/**`,
+      `${SERVER}/deps.ts`,
+      `${SERVER}/config.ts`,
+    ],
+    from: `${SERVER}/modules`,
+    message: 'Shared layers import no module; modules implement the ports in deps.ts instead.',
+  },
+  ...dirsOf('./apps/web/src/features/').map((name) => ({
+    target: `apps/web/src/features/${name}/**`,
+    from: 'apps/web/src/features/*/**',
+    except: [`**/features/${name}/**`],
+    message:
+      'Features do not import each other; compose them in routes/ or share through components/ and lib/.',
+  })),
+];
+
+/**
+ * Security test C3: tools reach the network only through the egress guard. Outside the guard and
+ * the operator-configured clients, importing a network module or calling the global fetch is a lint
+ * error (the unit test in modules/tools proves the rule catches each kind of bypass).
+ */
+const NETWORK_MODULES = [
+  'http',
+  'https',
+  'http2',
+  'net',
+  'tls',
+  'dgram',
+  'undici',
+  'axios',
+  'node-fetch',
+  'got',
+  'ky',
+];
+const networkMessage = 'Outbound requests go through modules/tools/egress.ts (security test C3).';
+export const networkRules = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        { name: 'child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
+        { name: 'node:child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
+        { name: 'vm', message: 'Nothing is evaluated as code.' },
+        { name: 'node:vm', message: 'Nothing is evaluated as code.' },
+        ...NETWORK_MODULES.flatMap((name) => [
+          { name, message: networkMessage, allowTypeImports: true },
+          { name: `node:${name}`, message: networkMessage, allowTypeImports: true },
+        ]),
+      ],
+    },
+  ],
+  'no-restricted-globals': ['error', { name: 'fetch', message: networkMessage }],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
+      message: networkMessage,
+    },
+  ],
+};
 
 export default tseslint.config(
   {
@@ -29,20 +115,28 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/server/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
-            { name: 'node:child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
-            { name: 'vm', message: 'Nothing is evaluated as code.' },
-            { name: 'node:vm', message: 'Nothing is evaluated as code.' },
-          ],
-        },
-      ],
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    // Resolves `./x.ts`, folders with an index.ts and the workspace packages, so every import is judged.
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
     },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones }] },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: networkRules,
+  },
+  {
+    // The egress guard itself, and clients whose URL only the operator sets: OIDC discovery of the
+    // configured issuer (http/auth.ts).
+    files: [
+      'apps/server/src/modules/tools/egress*.ts',
+      'apps/server/src/modules/tools/egress/**',
+      'apps/server/src/http/auth.ts',
+    ],
+    rules: { 'no-restricted-globals': 'off', 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}', 'apps/chat/src/**/*.{ts,tsx}'],

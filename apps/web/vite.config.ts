@@ -8,7 +8,18 @@ const server = process.env.CADRE_DEV_SERVER ?? 'http://localhost:8080';
 const proxied = ['/backend', '/chainlit', '/demos', '/idp', '/runtime-config.json'];
 
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }), react()],
+  plugins: [
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      // A page's pending display is the page itself in its loading state: one chunk for both.
+      codeSplittingOptions: {
+        defaultBehavior: [['component', 'pendingComponent'], ['errorComponent'], ['notFoundComponent']],
+      },
+      quoteStyle: 'single',
+    }),
+    react(),
+  ],
   server: {
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: server, changeOrigin: false }])),
   },

@@ -21,7 +21,12 @@ import {
   identityUserData,
   type IdentityOptions,
 } from './modules/identity/index.ts';
-import { chatRoutes, type ChatModuleOptions } from './modules/chat/routes.ts';
+import {
+  chatRoutes,
+  createToolsExecutor,
+  runRegistryFor,
+  type ChatModuleOptions,
+} from './modules/chat/index.ts';
 import { demosUserData } from './modules/demos/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools, toolsUserData } from './modules/tools/index.ts';
@@ -37,7 +42,6 @@ import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modul
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
-import { createToolsExecutor } from './modules/chat/tools-executor.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
 import { chatUserData, createUsersService, usersRoutes } from './modules/users/index.ts';
@@ -60,7 +64,7 @@ export interface AppOptions {
   webDistDir?: string;
   /** Overrides the pino destination (tests capture log lines to check redaction). */
   logStream?: NodeJS.WritableStream;
-  /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/routes.ts. */
+  /** The chat service's collaborators (token verifiers, tools layer); see modules/chat/plugin.ts. */
   chat?: ChatModuleOptions;
   /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
   demos?: DemoModuleOptions;
@@ -125,7 +129,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
   const services = registerServices(app, deps, tools);
-  const toolExecutor = createToolsExecutor(tools, db);
+  const toolExecutor = createToolsExecutor(tools, agents, db);
+  // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
+  const runs = runRegistryFor({ db, lifecycle, log: app.log, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  app.addHook('onClose', () => runs.close());
+  // A user being deleted has their runs stopped wherever they run, before their rows go.
+  users.beforeUserDelete.push((user) => runs.stopUser(user.id));
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   // The beta access-code gate: beta-user-signin issues its proof; sign-up and the API ask for it.
@@ -163,7 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(accessCodeRoutes, { gate });
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, { agents, db });
-      await api.register(triggerRoutes, { triggers: createTriggersService(deps) });
+      await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>

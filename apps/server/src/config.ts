@@ -42,6 +42,9 @@ const envSchema = z
     TRUST_PROXY: booleanFlag,
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(262_144),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    // After SIGTERM, how long to keep serving (readiness failing) before closing the listener, so a
+    // load balancer stops routing here first. SIGINT (Ctrl-C) does not wait.
+    SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
     // What a client may take to send us a request (R11): a slow body or slow headers are dropped.
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
@@ -128,6 +131,8 @@ const envSchema = z
     MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
     MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
     CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+    // Runs of one trigger event in all: a run lost with its instance is retried up to this.
+    TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   })
   .superRefine((env, ctx) => {
     const mcp = parseMcpServers(env.MCP_SERVERS);
@@ -212,6 +217,7 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  shutdownDrainDelayMs: number;
   /** How long a client may take to send a request, its headers, and stay idle (R11). */
   http: {
     requestTimeoutMs: number;
@@ -272,6 +278,10 @@ export interface Config {
     mcpLimits: { maxTools: number; maxToolListBytes: number; maxResultBytes: number; callTimeoutMs: number };
   };
   llm: LlmConfig;
+  triggers: {
+    /** Runs of one event in all (TRIGGER_MAX_ATTEMPTS). */
+    maxAttempts: number;
+  };
   demos: {
     enabled: boolean;
     idleMinutes: number;
@@ -341,6 +351,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
@@ -370,6 +381,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       apiUrl: env.API_URL,
       feedbackUrl: env.FEEDBACK_URL ?? '',
     },
+    triggers: { maxAttempts: env.TRIGGER_MAX_ATTEMPTS },
     demos: {
       enabled: env.DEMOS_ENABLED,
       idleMinutes: env.DEMO_IDLE_MINUTES,

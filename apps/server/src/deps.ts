@@ -117,6 +117,16 @@ export interface AttachedTool {
   service: { provider: string; key: string; ownerUserId: number | null; enabled: boolean };
 }
 
+/** What a conversation with an agent needs to know about it (the chat's system prompt and rules). */
+export interface AgentProfile {
+  id: number;
+  name: string;
+  description: string;
+  guidelines: string | null;
+  /** The owner let write and send tools run in unattended (trigger) runs. */
+  allowUnattendedWrites: boolean;
+}
+
 /** The agents module as the rest of the server sees it: ownership checks for what names an agent. */
 export interface AgentDirectory {
   /** Whether `agentId` is one of the user's agents (another user's agent is simply absent). */
@@ -136,6 +146,8 @@ export interface AgentDirectory {
     actionIds: number[],
     trx: Kysely<Database>,
   ): Promise<number>;
+  /** The user's agent as the chat speaks for it; undefined for another user's or a missing agent. */
+  profile(userId: number, agentId: number): Promise<AgentProfile | undefined>;
 }
 
 /**

@@ -40,7 +40,7 @@ async function main() {
 
   closeWithGrace(
     {
-      delay: config.shutdownTimeoutMs + SHUTDOWN_MARGIN_MS,
+      delay: config.shutdownDrainDelayMs + config.shutdownTimeoutMs + SHUTDOWN_MARGIN_MS,
       skip: ['unhandledRejection'],
       logger: { error: (message: unknown) => app.log.error(String(message)) },
     },
@@ -50,6 +50,11 @@ async function main() {
       // Readiness turns 503 and connections close after their response; runs get until
       // SHUTDOWN_TIMEOUT_MS to finish, then end as interrupted with what they streamed saved.
       await lifecycle.beginDraining();
+      // A deploy's SIGTERM: go on serving until the load balancer has seen readiness fail and
+      // stopped routing here, so no request meets a closing listener. Ctrl-C need not wait.
+      if (signal === 'SIGTERM' && config.shutdownDrainDelayMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainDelayMs));
+      }
       // Stops accepting connections, waits for in-flight requests, runs onClose hooks.
       await app.close();
       await db.close();

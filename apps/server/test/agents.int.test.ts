@@ -322,6 +322,23 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         expect(JSON.parse(row.payload)).toEqual({ from: 'x@example.com', subject: 'Hi' });
       });
 
+      it('queues an event once when the sender retries with the same Idempotency-Key', async () => {
+        const a = (await create({ name: 'n', description: 'd' })).json();
+        const send = () =>
+          t.app.inject({
+            method: 'POST',
+            url: `${agentUrl(a.id)}/triggers/invoice-paid`,
+            headers: { ...auth, 'idempotency-key': 'invoice-7781' },
+            payload: { invoice: 7781 },
+          });
+        const [first, second] = [await send(), await send()];
+        expect(first.statusCode).toBe(202);
+        expect(second.statusCode).toBe(202);
+        expect(second.json()).toEqual(first.json());
+        const events = await t.db.kysely.selectFrom('trigger_events').select('id').execute();
+        expect(events).toHaveLength(1);
+      });
+
       it('refuses a body that is not a JSON object, a bad trigger id and a body over 64 KB', async () => {
         const a = (await create({ name: 'n', description: 'd' })).json();
         const before = await tableCounts(t.db);

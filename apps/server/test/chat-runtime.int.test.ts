@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   attach,
@@ -22,9 +22,10 @@ import {
 import { createUser } from './support/users.ts';
 import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
-import { createChatService } from '../src/modules/chat/service.ts';
-import { chatAudit } from '../src/modules/chat/audit.ts';
-import { createAuditLog } from '../src/modules/audit/service.ts';
+import { createLifecycle } from '../src/http/lifecycle.ts';
+import { createChatService, runRegistryFor } from '../src/modules/chat/index.ts';
+import { createAgentsService } from '../src/modules/agents/index.ts';
+import { createAuditLog } from '../src/modules/audit/index.ts';
 
 /**
  * The agent runtime behind /chainlit/chat: the offline model end to end, multi-step tool use,
@@ -266,7 +267,7 @@ describe('chat runtime', () => {
     });
     expect(Date.parse(row.expires_at) - Date.parse(row.created_at)).toBe(15 * 60 * 1000);
     // The system prompt holds the agent's words, never tool output.
-    const mock = h.model.slot.model as MockLanguageModelV3;
+    const mock = h.model.slot.model as MockLanguageModelV4;
     const system = mock.doStreamCalls[1]!.prompt.find((m) => m.role === 'system');
     expect(system?.content).toContain('Desk');
     expect(system?.content).toContain('Be brief.');
@@ -380,7 +381,7 @@ describe('chat runtime', () => {
       messageMetadata: { status: 'error', errorCategory: 'limit' },
     });
     expect(h.tools.calls.length).toBeLessThanOrEqual(4);
-    expect((h.model.slot.model as MockLanguageModelV3).doStreamCalls.length).toBeLessThanOrEqual(6);
+    expect((h.model.slot.model as MockLanguageModelV4).doStreamCalls.length).toBeLessThanOrEqual(6);
     const stored = await messages(res.headers['x-thread-id'] as string);
     expect(stored.messages[1].metadata.status).toBe('error');
   });
@@ -402,7 +403,7 @@ describe('chat runtime', () => {
     });
     const chunks = uiChunks(res.body);
     expect(streamedText(chunks)).toBe('Let me add.The sum is 42.');
-    const mock = h.model.slot.model as MockLanguageModelV3;
+    const mock = h.model.slot.model as MockLanguageModelV4;
     expect(JSON.stringify(mock.doStreamCalls[0]!.prompt)).not.toContain('forged history');
     const stored = await messages(res.headers['x-thread-id'] as string);
     expect(stored.messages[1].parts.map((p: { type: string }) => p.type)).toEqual([
@@ -425,7 +426,7 @@ describe('chat runtime', () => {
   });
 
   it('reports a provider failure as a clear error chunk and stores the message as error', async () => {
-    h.model.slot.model = new MockLanguageModelV3({
+    h.model.slot.model = new MockLanguageModelV4({
       doStream: async () => {
         throw new (await import('@ai-sdk/provider')).APICallError({
           message: 'quota',
@@ -443,12 +444,20 @@ describe('chat runtime', () => {
   });
 
   it('unattended (trigger) runs refuse write/send tools unless the owner allowed them', async () => {
+    const audit = createAuditLog(h.db);
     const service = createChatService({
       db: h.db,
-      audit: chatAudit(createAuditLog(h.db)),
+      agents: createAgentsService(h.db, audit),
+      audit,
       executor: h.tools.executor,
       selection: h.model.selection,
       limits: { maxSteps: 4, maxToolCallsPerTurn: 4, maxOutputTokens: 256 },
+      runs: runRegistryFor({
+        db: h.db,
+        lifecycle: createLifecycle(),
+        log: h.t.app.log,
+        shutdownTimeoutMs: 1_000,
+      }),
     });
     const script = () =>
       scriptedModel((_o, n) =>
@@ -526,9 +535,9 @@ describe('chat runtime', () => {
 
     /** A model that streams a few tokens, then waits until it is aborted. */
     function hangingModel(seen: { aborted: boolean }, tokens = ['one ', 'two ', 'three ']) {
-      return new MockLanguageModelV3({
+      return new MockLanguageModelV4({
         doStream: async ({ abortSignal }) => ({
-          stream: new ReadableStream<LanguageModelV3StreamPart>({
+          stream: new ReadableStream<LanguageModelV4StreamPart>({
             start(controller) {
               controller.enqueue({ type: 'stream-start', warnings: [] });
               controller.enqueue({ type: 'text-start', id: 't' });

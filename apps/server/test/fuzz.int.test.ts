@@ -4,7 +4,7 @@ import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE } from '@cadre/c
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultChatDist } from '../src/modules/chat/static.ts';
+import { defaultChatDist } from '../src/modules/chat/http/frame-files.ts';
 import { DEMO_SESSION_COOKIE } from '../src/modules/demos/routes.ts';
 import { ORIGIN } from './support/chat-fixtures.ts';
 import { appRoutes } from './support/routes.ts';

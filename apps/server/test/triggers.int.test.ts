@@ -99,11 +99,16 @@ describe(`trigger events on ${testDatabaseKind()}`, () => {
     expect(await t.app.triggers.drain()).toBe(0);
   });
 
-  it('lets each event run once when several workers race, and reclaims stale ones', async () => {
+  it('lets each event run once when several workers race; retries an orphan up to the attempt limit, in its thread', async () => {
     const { agentId } = await calculatorAgent();
     const now = new Date().toISOString();
     const old = new Date(Date.now() - 60 * 60_000).toISOString();
-    const insert = (status: string, updatedAt: string) =>
+    const insert = (
+      status: string,
+      heartbeatAt: string | null,
+      attempts = 0,
+      threadId: string | null = null,
+    ) =>
       t.db.kysely
         .insertInto('trigger_events')
         .values({
@@ -112,36 +117,52 @@ describe(`trigger events on ${testDatabaseKind()}`, () => {
           trigger_id: 'tick',
           payload: '{}',
           status,
-          created_at: updatedAt,
-          updated_at: updatedAt,
+          attempts,
+          heartbeat_at: heartbeatAt,
+          instance_id: status === 'running' ? 'another-instance' : null,
+          thread_id: threadId,
+          created_at: now,
+          updated_at: now,
         })
         .execute();
-    for (let i = 0; i < 5; i++) await insert('pending', now);
-    await insert('running', old); // left behind by an instance that died
-    await insert('running', now); // still being run by another instance
+    for (let i = 0; i < 5; i++) await insert('pending', null);
+    await insert('running', old, 1, 'thread-of-the-lost-run'); // its instance died mid-run
+    await insert('running', old, 3); // lost three times already: given up
+    await insert('running', now, 1); // still beating on another instance
 
     const runs: TriggerRun[] = [];
-    const worker = () =>
+    const worker = (instanceId: string) =>
       createTriggerWorker({
         db: t.db,
         log: t.app.log,
+        instanceId,
+        maxAttempts: 3,
         run: async (run) => {
           runs.push(run);
-          return { threadId: crypto.randomUUID(), status: 'complete' };
+          return { threadId: run.threadId, status: 'complete' };
         },
       });
-    const [a, b] = await Promise.all([worker().drain(), worker().drain()]);
+    const [a, b] = await Promise.all([worker('a').drain(), worker('b').drain()]);
     expect(a + b).toBe(6);
     expect(runs).toHaveLength(6);
-    const statuses = await t.db.kysely.selectFrom('trigger_events').select('status').orderBy('id').execute();
-    expect(statuses.map((s) => s.status)).toEqual([
-      'done',
-      'done',
-      'done',
-      'done',
-      'done',
-      'done',
-      'running',
+    // The orphan ran again as its second attempt, in the thread its first attempt made.
+    expect(runs.find((r) => r.attempt === 2)).toMatchObject({ threadId: 'thread-of-the-lost-run' });
+    // Every new event got a thread of its own, stored before it ran.
+    expect(new Set(runs.map((r) => r.threadId)).size).toBe(6);
+    const rows = await t.db.kysely
+      .selectFrom('trigger_events')
+      .select(['status', 'attempts'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { status: 'done', attempts: 1 },
+      { status: 'done', attempts: 1 },
+      { status: 'done', attempts: 1 },
+      { status: 'done', attempts: 1 },
+      { status: 'done', attempts: 1 },
+      { status: 'done', attempts: 2 },
+      { status: 'failed', attempts: 3 },
+      { status: 'running', attempts: 1 },
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { RuntimeConfig } from '@cadre/contract';
+import type { AuthClient } from './features/auth';
 import { NotFound } from './components/not-found';
 import { Pending } from './components/pending';
 import { RouteError } from './components/route-error';
@@ -9,6 +10,7 @@ import { routeTree } from './routeTree.gen';
 export interface RouterContext {
   queryClient: QueryClient;
   config: RuntimeConfig;
+  auth: AuthClient;
 }
 
 /** Router defaults of spec section 9. */
@@ -20,10 +22,12 @@ export const ROUTER_DEFAULTS = {
   defaultGcTime: 5 * 60_000,
 } as const;
 
-export function createAppRouter(context: RouterContext) {
+/** The app's router; tests pass a memory history. */
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
   return createRouter({
     routeTree,
     context,
+    history,
     ...ROUTER_DEFAULTS,
     defaultPreload: 'intent',
     defaultNotFoundComponent: NotFound,

@@ -1,14 +1,35 @@
+import type { UIMessage } from 'ai';
 import { z } from 'zod';
 
 /**
- * The chat service's HTTP contract (`/chainlit/...`), shared by the server and the chat frame.
- * The full endpoint list is documented at the top of apps/server/src/modules/chat/routes.ts.
+ * The chat service's HTTP contract (`/chainlit/...`, and `/demos/...` with the demo cookie), shared
+ * by the server and the chat frame. Each schema below names its route.
+ *
+ * Authentication: every route except sign-in and the frame's files needs EITHER the session cookie
+ * OR, for the copilot widget, `Authorization: Bearer <copilot token>` (no third-party cookie); 401
+ * otherwise. A session is bound to one user and one of their agents; another user's thread or
+ * approval answers 404. With the cookie, every POST/PATCH/DELETE needs {@link CHAT_CSRF_HEADER}
+ * and an `Origin` equal to PUBLIC_URL's origin (else 403). Responses allow framing by our own
+ * origin only (`frame-ancestors 'self'`, `X-Frame-Options: SAMEORIGIN`) and are not cached.
+ *
+ * Streams: `POST /chat` and the approval decisions answer with an AI SDK UI message stream (SSE,
+ * `x-vercel-ai-ui-message-stream: v1`, plus `x-thread-id`), readable by `useChat`'s
+ * `DefaultChatTransport`; its messages are {@link CadreUIMessage}s. A
+ * write/send tool call arrives as `tool-input-available` then `tool-approval-request` and the turn
+ * ends. Closing the connection stops the run; the partial answer is kept as `interrupted`. More
+ * than CHAT_TURNS_PER_MINUTE turns and decisions per user per minute answer 429 with Retry-After.
  */
 
 export const CHAT_CSRF_HEADER = 'x-requested-with';
 export const CHAT_CSRF_VALUE = 'cadre-chat';
+/** HttpOnly, SameSite=Strict, Path=/chainlit, Secure on https, 8 hours; only its SHA-256 is stored. */
 export const CHAT_SESSION_COOKIE = 'cadre_chat_session';
 
+/**
+ * `POST /chainlit/auth/header` with `Authorization: Bearer <API access token>` and `X-Agent-Id`
+ * (or `agent-id`) sets the session cookie; any failure answers 401 `{"detail": "credentialssignin"}`.
+ * `POST /chainlit/logout` deletes the session and clears the cookie.
+ */
 export const chatAuthSuccessSchema = z.object({ success: z.literal(true) });
 
 export const chatToolSummarySchema = z.object({
@@ -18,6 +39,7 @@ export const chatToolSummarySchema = z.object({
   effect: z.enum(['read', 'write', 'send']),
 });
 
+/** `GET /session`: the signed-in user, the session's agent and the model it runs on. */
 export const chatSessionInfoSchema = z.object({
   user: z.object({ id: z.number().int() }),
   agent: z.object({
@@ -49,21 +71,80 @@ export const chatThreadSchema = z.object({
 });
 export type ChatThread = z.infer<typeof chatThreadSchema>;
 
+/** `GET /threads`: this user's threads with the session's agent, newest first. */
 export const chatThreadListSchema = z.object({ data: z.array(chatThreadSchema) });
 
+/** `POST /threads` (201 Thread), `PATCH /threads/:threadId` (Thread); `DELETE /threads/:threadId` 204 stops its run first. */
 export const chatThreadCreateSchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
 export const chatThreadRenameSchema = z.strictObject({ name: z.string().trim().min(1).max(200) });
 
-/** A stored message in AI SDK UIMessage shape (parts: text, step-start, dynamic-tool). */
+export const chatMessageStatusSchema = z.enum([
+  'streaming',
+  'complete',
+  'interrupted',
+  'error',
+  'awaiting_approval',
+]);
+export type ChatMessageStatus = z.infer<typeof chatMessageStatusSchema>;
+
+/** Why a run ended badly; the frame picks its error state (and retry) from it. */
+export const chatErrorCategorySchema = z.enum([
+  'no_model',
+  'rate_limited',
+  'spend_limit',
+  'provider_down',
+  'timeout',
+  'provider_error',
+  'limit',
+]);
+export type ChatErrorCategory = z.infer<typeof chatErrorCategorySchema>;
+
+/**
+ * An assistant message's metadata. The stream's `start` chunk carries `{threadId, runId, offline}`
+ * and its `finish` chunk `{status, errorCategory?, pendingApprovals}`; a stored message carries
+ * `{status, createdAt}`.
+ */
+export const chatMessageMetadataSchema = z.object({
+  threadId: z.string().optional(),
+  runId: z.string().optional(),
+  offline: z.boolean().optional(),
+  status: chatMessageStatusSchema.optional(),
+  errorCategory: chatErrorCategorySchema.optional(),
+  pendingApprovals: z.array(z.string()).optional(),
+  createdAt: z.string().optional(),
+});
+export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
+
+/**
+ * The data parts of the stream: `data-error` ends a run with a visible error (stored with the
+ * message); `data-call-fn` (copilot only, transient) asks the embedding page to run a function,
+ * whose result goes to `POST /fn-results/:callId {result}` on any instance (204; 404 unknown,
+ * answered or someone else's; 410 expired).
+ */
+export const chatDataPartSchemas = {
+  error: z.object({ category: z.string(), message: z.string() }),
+  'call-fn': z.object({ callId: z.string(), name: z.string(), args: z.unknown() }),
+};
+export type ChatDataParts = {
+  [K in keyof typeof chatDataPartSchemas]: z.infer<(typeof chatDataPartSchemas)[K]>;
+};
+
+/** A chat message as the frame holds it: an AI SDK UI message with Cadre's metadata and data parts. */
+export type CadreUIMessage = UIMessage<ChatMessageMetadata, ChatDataParts>;
+
+/**
+ * A stored message in AI SDK UIMessage shape: parts `text`, `step-start`, `dynamic-tool` (with
+ * `toolMetadata {actionId, effect, durationMs}` and `approval {id, approved?, reason?}`) and
+ * `data-error`.
+ */
 export const chatMessageSchema = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant']),
   parts: z.array(z.record(z.string(), z.unknown())),
-  metadata: z.object({
-    status: z.enum(['streaming', 'complete', 'interrupted', 'error', 'awaiting_approval']),
-    createdAt: z.string(),
-  }),
+  metadata: z.object({ status: chatMessageStatusSchema, createdAt: z.string() }),
 });
+
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 export const chatApprovalSchema = z.object({
   id: z.string(),
@@ -74,6 +155,9 @@ export const chatApprovalSchema = z.object({
   expiresAt: z.string(),
 });
 
+export type ChatApproval = z.infer<typeof chatApprovalSchema>;
+
+/** `GET /threads/:threadId/messages`. */
 export const chatThreadMessagesSchema = z.object({
   thread: chatThreadSchema,
   messages: z.array(chatMessageSchema),
@@ -81,9 +165,12 @@ export const chatThreadMessagesSchema = z.object({
 });
 
 /**
- * A chat turn. Either the compact form `{threadId?, text}` or the body `useChat`'s default
- * transport sends (`{id, messages, trigger}`): then `id` is the thread id and only the text of the
- * LAST user message is used; the server's stored history is the only history the model sees.
+ * `POST /chat`, a turn. Either the compact form `{threadId?, text}` or the body `useChat`'s default
+ * transport sends (`{id, messages, trigger, messageId?}`): then `id` is the thread id and only the
+ * text (and, when free, the id) of the LAST user message is used; the server's stored history is the
+ * only history the model sees. An unknown thread id creates the thread. `regenerate-message` re-runs
+ * the last user message; `submit-message` with `messageId` = the thread's last user message is an
+ * edit (its text replaced, the answers after it dropped; any other `messageId` 409).
  */
 export const chatTurnRequestSchema = z.object({
   threadId: z.uuid().optional(),
@@ -95,6 +182,13 @@ export const chatTurnRequestSchema = z.object({
 });
 export type ChatTurnRequest = z.infer<typeof chatTurnRequestSchema>;
 
+/**
+ * `POST /approvals/:approvalId/approve` runs exactly the stored call once and continues the same
+ * assistant message (the stream starts with `tool-output-available` or `tool-output-error`);
+ * `.../deny` records the denial and continues (`tool-output-denied`). 404 unknown or someone
+ * else's; 409 already decided, a mismatching toolCallId or args, or the tool no longer attached;
+ * 410 expired.
+ */
 export const chatApproveRequestSchema = z.strictObject({
   /** When given, must be the stored call's id. */
   toolCallId: z.string().max(200).optional(),
@@ -106,4 +200,5 @@ export const chatDenyRequestSchema = z.strictObject({
   reason: z.string().max(1000).optional(),
 });
 
+/** `POST /threads/:threadId/stop`: aborts the model call and running tools. */
 export const chatStopResultSchema = z.object({ stopped: z.boolean() });

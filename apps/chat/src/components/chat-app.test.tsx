@@ -182,6 +182,88 @@ describe('ChatApp', () => {
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
+  it('a refused decision shows the server’s reason and the thread as the server has it', async () => {
+    sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
+    const call = (state: string) => ({
+      type: 'dynamic-tool',
+      toolCallId: 'call-1',
+      toolName: 'gmail_send',
+      state,
+      input: { to: 'bob@example.com' },
+      approval: { id: 'ap-7' },
+      toolMetadata: { actionId: 4, effect: 'send' },
+    });
+    let stored = call('approval-requested');
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Mail')] }),
+      'GET /chainlit/threads/th-1/messages': () =>
+        json({
+          thread: thread('th-1', 'Mail'),
+          messages: [
+            {
+              id: 'a-1',
+              role: 'assistant',
+              parts: [{ type: 'step-start' }, stored],
+              metadata: { status: 'awaiting_approval', createdAt: '2026-01-01T00:00:01.000Z' },
+            },
+          ],
+          approvals: [],
+        }),
+      'POST /chainlit/approvals/ap-7/deny': () => {
+        stored = { ...call('output-denied'), approval: { id: 'ap-7', approved: false } } as typeof stored;
+        return json({ detail: 'This approval has expired; ask the agent again' }, 410);
+      },
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
+    const alert = await screen.findByTestId('chat-error');
+    expect(alert).toHaveTextContent('This approval has expired; ask the agent again');
+    expect(alert).not.toHaveTextContent('{');
+    await waitFor(() =>
+      expect(screen.getByTestId('tool-step')).toHaveAttribute('data-state', 'output-denied'),
+    );
+    const deny = requests.find((r) => r.url.includes('/approvals/'))!;
+    expect(deny.url).toBe('/chainlit/approvals/ap-7/deny');
+    expect(deny.body).toEqual({ toolCallId: 'call-1' });
+    expect(requests.filter((r) => r.url === '/chainlit/threads/th-1/messages')).toHaveLength(2);
+  });
+
+  it('shows an answer a crash or restart cut short with its text, says so, and offers Retry', async () => {
+    sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Long story')] }),
+      'GET /chainlit/threads/th-1/messages': () =>
+        json({
+          thread: thread('th-1', 'Long story'),
+          messages: [
+            {
+              id: 'u-1',
+              role: 'user',
+              parts: [{ type: 'text', text: 'tell me a long story' }],
+              metadata: { status: 'complete', createdAt: '2026-01-01T00:00:00.000Z' },
+            },
+            {
+              id: 'a-1',
+              role: 'assistant',
+              parts: [{ type: 'step-start' }, { type: 'text', text: 'Once upon a time, far away' }],
+              metadata: { status: 'interrupted', createdAt: '2026-01-01T00:00:01.000Z' },
+            },
+          ],
+          approvals: [],
+        }),
+      'POST /chainlit/chat': () => sse(answer('th-1', 'Once upon a time, the end.')),
+    });
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    expect(await screen.findByText('Once upon a time, far away')).toBeInTheDocument();
+    expect(screen.getByTestId('interrupted-note')).toHaveTextContent('interrupted before it finished');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Once upon a time, the end.')).toBeInTheDocument();
+    const retried = requests.find((r) => r.url === '/chainlit/chat')!.body as { trigger: string };
+    expect(retried.trigger).toBe('regenerate-message');
+  });
+
   it('renames and deletes threads', async () => {
     let threads = [thread('th-1', 'First'), thread('th-2', 'Second')];
     const { requests } = installFakeServer({

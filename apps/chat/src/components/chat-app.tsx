@@ -1,6 +1,5 @@
 import { Badge, Box, Button, Flex, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
-import type { ChatSessionInfo, ChatThread } from '@cadre/contract';
-import type { UIMessage } from 'ai';
+import type { CadreUIMessage, ChatSessionInfo, ChatThread } from '@cadre/contract';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
@@ -25,7 +24,7 @@ type SessionState =
 
 interface OpenThread {
   id: string;
-  messages: UIMessage[];
+  messages: CadreUIMessage[];
   /** Bumped to remount the conversation (a new chat or another thread). */
   key: number;
 }

@@ -1,46 +1,54 @@
 import { useChat } from '@ai-sdk/react';
 import { Alert, Badge, Box, Button, HStack, Link, Stack, Text, Textarea } from '@chakra-ui/react';
-import type { ChatSessionInfo } from '@cadre/contract';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import {
+  chatDataPartSchemas,
+  chatMessageMetadataSchema,
+  type CadreUIMessage,
+  type ChatDataParts,
+  type ChatSessionInfo,
+} from '@cadre/contract';
+import { DefaultChatTransport } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChatApi } from '../lib/api';
+import { toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
-import { describeProblem, type ChatProblem } from '../lib/errors';
-import { parseUiMessageStream } from '../lib/sse';
+import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
 import { Composer } from './composer';
 import { MessageMarkdown } from './message-markdown';
 import { isToolCallPart, ToolStep } from './tool-step';
 
 /** A request from the agent to call a function of the host page (copilot only). */
-export interface HostFunctionCall {
-  callId: string;
-  name: string;
-  args: unknown;
-}
-
-interface RunErrorPart {
-  type: 'data-error';
-  data: { category?: string; message?: string };
-}
-
-interface FinishMetadata {
-  status?: string;
-  errorCategory?: string;
-}
+export type HostFunctionCall = ChatDataParts['call-fn'];
 
 export interface ConversationProps {
   api: ChatApi;
   session: ChatSessionInfo;
   threadId: string;
-  initialMessages: UIMessage[];
+  initialMessages: CadreUIMessage[];
   /** A turn ended (the thread list may have a new or renamed thread). */
   onTurnFinished?: () => void;
   /** Copilot: runs a host-page function and resolves with its result. */
   onCallFunction?: (call: HostFunctionCall) => Promise<unknown>;
 }
 
-const textOfMessage = (message: UIMessage) =>
+const textOfMessage = (message: CadreUIMessage) =>
   message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+
+/**
+ * A tool call of `message` the user has just approved or denied (`addToolApprovalResponse`), whose
+ * decision has not reached the server yet.
+ */
+function decisionIn(message: CadreUIMessage | undefined) {
+  for (const part of message?.role === 'assistant' ? message.parts : []) {
+    if (isToolCallPart(part) && part.state === 'approval-responded' && part.approval?.id) {
+      return {
+        approvalId: part.approval.id,
+        approved: part.approval.approved === true,
+        toolCallId: part.toolCallId,
+      };
+    }
+  }
+  return undefined;
+}
 
 export function Conversation({
   api,
@@ -60,12 +68,21 @@ export function Conversation({
 
   const transport = useMemo(
     () =>
-      new DefaultChatTransport<UIMessage>({
+      new DefaultChatTransport<CadreUIMessage>({
         api: `${endpoint.baseUrl}/chat`,
         headers: authHeaders(endpoint),
         credentials: credentialsFor(endpoint),
-        // The server keeps the history; it reads only the last user message.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
+          // A decision goes to the stored approval's own route; the server runs the stored call once.
+          const decision = decisionIn(messages.find((m) => m.id === messageId));
+          if (decision) {
+            const verb = decision.approved ? 'approve' : 'deny';
+            return {
+              api: `${endpoint.baseUrl}/approvals/${encodeURIComponent(decision.approvalId)}/${verb}`,
+              body: { toolCallId: decision.toolCallId },
+            };
+          }
+          // The server keeps the history; it reads only the last user message.
           const lastUser = [...messages].reverse().find((m) => m.role === 'user');
           return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [] } };
         },
@@ -73,14 +90,28 @@ export function Conversation({
     [endpoint],
   );
 
-  const { messages, setMessages, sendMessage, regenerate, stop, status, error, clearError } = useChat({
+  const {
+    messages,
+    setMessages,
+    sendMessage,
+    regenerate,
+    stop,
+    status,
+    error,
+    clearError,
+    addToolApprovalResponse,
+  } = useChat<CadreUIMessage>({
     id: threadId,
     messages: initialMessages,
     transport,
-    experimental_throttle: 30,
+    throttle: 30,
+    messageMetadataSchema: chatMessageMetadataSchema,
+    dataPartSchemas: chatDataPartSchemas,
+    // Each decision is sent as soon as it is made (the continuation streams into the same message).
+    sendAutomaticallyWhen: ({ messages: current }) => decisionIn(current.at(-1)) !== undefined,
     onData: (part) => {
       if (part.type !== 'data-call-fn') return;
-      const call = part.data as HostFunctionCall;
+      const call = part.data;
       const run = callFunctionRef.current;
       if (!run) return;
       void run(call)
@@ -88,13 +119,20 @@ export function Conversation({
         .catch(() => api.sendFunctionResult(call.callId, { error: 'The page could not run this function.' }))
         .catch(() => undefined);
     },
-    onFinish: () => finishedRef.current?.(),
+    onFinish: ({ message, isError }) => {
+      // A refused decision (expired, already decided, no longer attached) shows the server's state.
+      if (isError && decisionIn(message)) {
+        void api
+          .messages(threadId)
+          .then((loaded) => setMessages(toUiMessages(loaded.messages)))
+          .catch(() => undefined);
+      }
+      finishedRef.current?.();
+    },
   });
 
-  const [deciding, setDeciding] = useState(false);
-  const [decideProblem, setDecideProblem] = useState<ChatProblem | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
-  const busy = status === 'submitted' || status === 'streaming' || deciding;
+  const busy = status === 'submitted' || status === 'streaming';
 
   const bottomRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -103,7 +141,6 @@ export function Conversation({
 
   const send = (text: string) => {
     clearError();
-    setDecideProblem(null);
     void sendMessage({ text });
   };
 
@@ -112,58 +149,27 @@ export function Conversation({
     void stop();
   };
 
-  /** Approve/deny, then stream the run's continuation into the same assistant message. */
-  const decide = async (approvalId: string, decision: 'approve' | 'deny', toolCallId: string) => {
-    const target = messages.find((m) =>
-      m.parts.some((p) => isToolCallPart(p) && 'toolCallId' in p && p.toolCallId === toolCallId),
-    );
-    if (!target) return;
-    setDeciding(true);
-    setDecideProblem(null);
+  const decide = (approvalId: string, decision: 'approve' | 'deny') => {
     clearError();
-    try {
-      const body = await api.decide(approvalId, decision, toolCallId);
-      let streamError: string | undefined;
-      const updates = readUIMessageStream<UIMessage>({
-        message: target,
-        stream: parseUiMessageStream(body),
-        onError: (e) => {
-          streamError = e instanceof Error ? e.message : String(e);
-        },
-      });
-      for await (const updated of updates) {
-        setMessages((current) => current.map((m) => (m.id === updated.id ? updated : m)));
-      }
-      if (streamError) setDecideProblem(describeProblem({ message: streamError }));
-      finishedRef.current?.();
-    } catch (e) {
-      setDecideProblem(describeProblem({ message: e instanceof Error ? e.message : undefined }));
-    } finally {
-      setDeciding(false);
-    }
+    void addToolApprovalResponse({ id: approvalId, approved: decision === 'approve' });
   };
 
   const last = messages.at(-1);
-  const lastMeta = (last?.role === 'assistant' ? last.metadata : undefined) as FinishMetadata | undefined;
+  const lastMeta = last?.role === 'assistant' ? last.metadata : undefined;
   // A run error arrives as a `data-error` part {category, message} (stored with the message too).
   const lastRunError =
-    last?.role === 'assistant'
-      ? (last.parts.findLast((p) => p.type === 'data-error') as RunErrorPart | undefined)
-      : undefined;
-  const problem: ChatProblem | null =
-    decideProblem ??
-    (lastRunError
-      ? describeProblem({ category: lastRunError.data.category, message: lastRunError.data.message })
-      : error
-        ? describeProblem({ category: lastMeta?.errorCategory, message: error.message })
-        : lastMeta?.errorCategory && status === 'ready'
-          ? describeProblem({ category: lastMeta.errorCategory })
-          : null);
+    last?.role === 'assistant' ? last.parts.findLast((p) => p.type === 'data-error') : undefined;
+  const problem: ChatProblem | null = lastRunError
+    ? describeProblem({ category: lastRunError.data.category, message: lastRunError.data.message })
+    : error
+      ? describeProblem({ category: lastMeta?.errorCategory, message: errorDetail(error) })
+      : lastMeta?.errorCategory && status === 'ready'
+        ? describeProblem({ category: lastMeta.errorCategory })
+        : null;
   const lastUserIndex = messages.findLastIndex((m) => m.role === 'user');
 
   const retry = () => {
     clearError();
-    setDecideProblem(null);
     // Re-runs the last user message (the server drops the failed answer first).
     void regenerate();
   };
@@ -208,21 +214,26 @@ export function Conversation({
                     <MessageMarkdown key={i} text={part.text} />
                   ) : part.type === 'data-error' && index !== messages.length - 1 ? (
                     <Text key={i} color="fg.error" fontSize="sm" role="note">
-                      {(part as RunErrorPart).data.message ?? 'This answer ended with an error.'}
+                      {part.data.message || 'This answer ended with an error.'}
                     </Text>
                   ) : isToolCallPart(part) ? (
                     <ToolStep
                       key={part.toolCallId}
                       part={part}
                       endpoint={endpoint}
-                      onDecide={busy ? undefined : (id, d, callId) => void decide(id, d, callId)}
+                      onDecide={busy ? undefined : (id, d) => decide(id, d)}
                     />
                   ) : null,
+                )}
+                {message.metadata?.status === 'interrupted' && !(busy && index === messages.length - 1) && (
+                  <Text color="fg.muted" fontSize="sm" role="note" data-testid="interrupted-note">
+                    This answer was interrupted before it finished; what it said so far is kept.
+                  </Text>
                 )}
                 {index === messages.length - 1 && !busy && (
                   <HStack>
                     <Button size="2xs" variant="ghost" onClick={() => void regenerate()}>
-                      Regenerate
+                      {message.metadata?.status === 'interrupted' ? 'Retry' : 'Regenerate'}
                     </Button>
                   </HStack>
                 )}

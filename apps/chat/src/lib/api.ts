@@ -3,10 +3,10 @@ import {
   chatThreadListSchema,
   chatThreadMessagesSchema,
   chatThreadSchema,
+  type CadreUIMessage,
   type ChatSessionInfo,
   type ChatThread,
 } from '@cadre/contract';
-import type { UIMessage } from 'ai';
 import type { z } from 'zod';
 import { authHeaders, credentialsFor, type ChatEndpoint } from './endpoint';
 
@@ -31,7 +31,7 @@ async function detailOf(response: Response): Promise<string> {
 
 export type ThreadMessages = z.infer<typeof chatThreadMessagesSchema>;
 
-/** The chat service's JSON endpoints (see apps/server/src/modules/chat/routes.ts). */
+/** The chat service's JSON endpoints (declared in packages/contract/src/chat.ts). */
 export function createChatApi(endpoint: ChatEndpoint) {
   async function send(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { ...authHeaders(endpoint) };
@@ -63,18 +63,6 @@ export function createChatApi(endpoint: ChatEndpoint) {
     stop: async (id: string): Promise<void> => {
       await send('POST', `/threads/${encodeURIComponent(id)}/stop`);
     },
-    /** Approves or denies a pending call; the answer is the run's continuation as a UI message stream. */
-    decide: async (
-      approvalId: string,
-      decision: 'approve' | 'deny',
-      toolCallId: string,
-    ): Promise<ReadableStream<Uint8Array>> => {
-      const response = await send('POST', `/approvals/${encodeURIComponent(approvalId)}/${decision}`, {
-        toolCallId,
-      });
-      if (!response.body) throw new ChatHttpError(502, 'The chat service sent no answer.');
-      return response.body;
-    },
     /** Returns a host-page function's result to the run that asked for it (copilot only). */
     sendFunctionResult: async (callId: string, result: unknown): Promise<void> => {
       await send('POST', `/fn-results/${encodeURIComponent(callId)}`, { result: result ?? null });
@@ -84,6 +72,6 @@ export function createChatApi(endpoint: ChatEndpoint) {
 
 export type ChatApi = ReturnType<typeof createChatApi>;
 
-/** Stored messages are AI SDK UI messages already. */
-export const toUiMessages = (messages: ThreadMessages['messages']): UIMessage[] =>
-  messages as unknown as UIMessage[];
+/** Stored messages are AI SDK UI messages already (the contract checks only their outline). */
+export const toUiMessages = (messages: ThreadMessages['messages']): CadreUIMessage[] =>
+  messages as unknown as CadreUIMessage[];

@@ -48,3 +48,17 @@ export function describeProblem(input: {
     input.message?.trim() || (category && DETAILS[category]) || 'The answer could not be completed.';
   return { title, detail, reconnect: category === 'connection_expired' };
 }
+
+/**
+ * What to show for a failed request: the server's `{detail}`, which the AI SDK's transport reports
+ * as the raw response body, or the error's own message.
+ */
+export function errorDetail(error: Error): string {
+  try {
+    const body = JSON.parse(error.message) as { detail?: unknown };
+    if (typeof body.detail === 'string') return body.detail;
+  } catch {
+    // not a JSON body
+  }
+  return error.message;
+}

@@ -7,7 +7,8 @@ import { toolsSchema } from './migrations/0004-tools.ts';
 import { chatSessions } from './migrations/0005-chat-sessions.ts';
 import { demos } from './migrations/0006-demos.ts';
 import { reliability } from './migrations/0007-reliability.ts';
-import { security } from './migrations/0008-security.ts';
+import { chatRuns } from './migrations/0008-chat-runs.ts';
+import { security } from './migrations/0009-security.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -22,7 +23,8 @@ const migrations: Record<string, VersionedMigration> = {
   '0005-chat-sessions': chatSessions,
   '0006-demos': demos,
   '0007-reliability': reliability,
-  '0008-security': security,
+  '0008-chat-runs': chatRuns,
+  '0009-security': security,
 };
 
 /** Every migration, in the order it runs. */

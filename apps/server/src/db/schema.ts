@@ -35,6 +35,48 @@ export interface Database {
   calendar_events: CalendarEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   instances: InstancesTable;
+  chat_runs: ChatRunsTable;
+  host_calls: HostCallsTable;
+  tool_executions: ToolExecutionsTable;
+}
+
+/** A run segment streamed by one instance (migration 0008). */
+export interface ChatRunsTable {
+  id: string;
+  run_id: string;
+  thread_id: string;
+  user_id: number;
+  message_id: string;
+  instance_id: string;
+  /** 'running' | 'complete' | 'awaiting_approval' | 'interrupted' | 'error' */
+  status: string;
+  stop_requested: Generated<number>;
+  started_at: string;
+  heartbeat_at: string;
+  ended_at: string | null;
+}
+
+/** A copilot run's call of a host-page function, waiting for the page's answer. */
+export interface HostCallsTable {
+  id: string;
+  user_id: number;
+  agent_id: number;
+  run_id: string;
+  name: string;
+  /** 'pending' | 'answered' */
+  status: string;
+  /** The page's result as JSON text, once answered. */
+  result: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The result of a write tool run under an idempotency key (a trigger event's), as JSON text. */
+export interface ToolExecutionsTable {
+  idempotency_key: string;
+  user_id: number;
+  result: string;
+  created_at: string;
 }
 
 /** One row per running server process (its id is made at start). */
@@ -201,6 +243,11 @@ export interface TriggerEventsTable {
   /** 'pending' | 'running' | 'done' | 'failed' */
   status: string;
   thread_id: string | null;
+  /** Runs started for this event (a run orphaned by a crash is retried, up to a limit). */
+  attempts: Generated<number>;
+  /** The instance running it, and when that instance last said it still is. */
+  instance_id: string | null;
+  heartbeat_at: string | null;
   created_at: string;
   updated_at: string;
 }

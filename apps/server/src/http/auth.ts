@@ -146,7 +146,8 @@ export async function verifyAccessToken(
   return payload as JWTPayload & { iss: string; sub: string };
 }
 
-const bearer = (request: FastifyRequest) => {
+/** The token of an `Authorization: Bearer <token>` header (the API's and the chat's copilot tokens). */
+export const bearer = (request: FastifyRequest): string | undefined => {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);

@@ -121,6 +121,8 @@ export async function startCluster(
     EGRESS_ALLOW_PRIVATE: '127.0.0.1',
     CHAT_TURNS_PER_MINUTE: '1000',
     SHUTDOWN_TIMEOUT_MS: '3000',
+    // Longer than HAProxy's check interval × fall (2 s × 2 in deploy/haproxy.cfg).
+    SHUTDOWN_DRAIN_DELAY_MS: '4500',
     LOG_LEVEL: 'info',
     ...options.env,
   };

@@ -1,15 +1,17 @@
 import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3StreamPart,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
 import type { UIMessageChunk } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import type { Db } from '../../src/db/database.ts';
 import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
 import type { ModelSelection } from '../../src/modules/chat/llm/select-model.ts';
-import { createChatRepository } from '../../src/modules/chat/repository.ts';
 import type { ToolExecutionResult, ToolExecutor } from '../../src/modules/chat/runtime/ports.ts';
+import { chatToolsOf } from '../../src/modules/chat/tools-executor.ts';
+import { createAgentsService } from '../../src/modules/agents/service.ts';
+import { createAuditLog } from '../../src/modules/audit/service.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 
 /** Real rows for chat tests (users come from ./users.ts): agents, a built-in service, its actions and attachments. */
@@ -117,13 +119,13 @@ export interface ExecutorCall {
  * records every execution; `behaviour` decides the result.
  */
 export function recordingExecutor(db: Db) {
-  const repo = createChatRepository(db);
+  const agents = createAgentsService(db, createAuditLog(db));
   const calls: ExecutorCall[] = [];
   const state: {
     behaviour: (call: ExecutorCall) => Promise<ToolExecutionResult> | ToolExecutionResult;
   } = { behaviour: () => ({ ok: true, data: { done: true } }) };
   const executor: ToolExecutor = {
-    listAgentTools: (userId, agentId) => repo.listAgentTools(userId, agentId),
+    listAgentTools: (userId, agentId) => chatToolsOf(agents, userId, agentId),
     async execute(userId, actionId, args, signal) {
       const call = { userId, actionId, args, signal };
       calls.push(call);
@@ -135,9 +137,9 @@ export function recordingExecutor(db: Db) {
 
 /** A model slot the tests can swap between the offline model and scripted mocks. */
 export function switchableModel() {
-  const slot: { model: LanguageModelV3 } = { model: createOfflineModel() };
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
+  const slot: { model: LanguageModelV4 } = { model: createOfflineModel() };
+  const model: LanguageModelV4 = {
+    specificationVersion: 'v4',
     provider: 'test.switchable',
     modelId: 'switchable',
     supportedUrls: {},
@@ -158,7 +160,7 @@ export const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
-export const textParts = (text: string, id = 't'): LanguageModelV3StreamPart[] => [
+export const textParts = (text: string, id = 't'): LanguageModelV4StreamPart[] => [
   { type: 'text-start', id },
   { type: 'text-delta', id, delta: text },
   { type: 'text-end', id },
@@ -167,13 +169,13 @@ export const toolCallPart = (
   toolCallId: string,
   toolName: string,
   input: object,
-): LanguageModelV3StreamPart => ({
+): LanguageModelV4StreamPart => ({
   type: 'tool-call',
   toolCallId,
   toolName,
   input: JSON.stringify(input),
 });
-export const finishPart = (reason: 'stop' | 'tool-calls'): LanguageModelV3StreamPart => ({
+export const finishPart = (reason: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
   type: 'finish',
   finishReason: { unified: reason, raw: undefined },
   usage,
@@ -181,14 +183,14 @@ export const finishPart = (reason: 'stop' | 'tool-calls'): LanguageModelV3Stream
 
 /** A mock model whose n-th call streams `script(options, n)`. */
 export function scriptedModel(
-  script: (options: LanguageModelV3CallOptions, call: number) => LanguageModelV3StreamPart[],
+  script: (options: LanguageModelV4CallOptions, call: number) => LanguageModelV4StreamPart[],
 ) {
   let n = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doStream: async (options) => {
       const parts = script(options, n++);
       return {
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
           start(controller) {
             for (const part of parts) controller.enqueue(part);
             controller.close();

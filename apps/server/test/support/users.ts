@@ -18,3 +18,21 @@ export async function createUser(db: Db, name: string): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** Inserts an agent with no tools for the user, and returns its id. */
+export async function createAgent(db: Db, userId: number, name: string): Promise<number> {
+  const ts = new Date().toISOString();
+  const row = await db.kysely
+    .insertInto('agents')
+    .values({
+      user_id: userId,
+      name,
+      description: `${name} agent`,
+      guidelines: null,
+      created_at: ts,
+      updated_at: ts,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

@@ -60,3 +60,7 @@ function stringify(body: unknown) {
     return String(body);
   }
 }
+
+/** The API refused the access token (or there was none): sign-in has to be renewed. */
+export const isUnauthorized = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 401;

@@ -615,6 +615,12 @@ export type TriggerAgentData = {
     body: {
         [key: string]: unknown;
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         agent_id: number;
         trigger_id: string;

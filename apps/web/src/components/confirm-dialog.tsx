@@ -1,4 +1,5 @@
-import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
+import { Button, Text } from '@chakra-ui/react';
+import { DialogShell } from './form-dialog';
 
 /** A yes/no question before something that cannot be undone. */
 export function ConfirmDialog(props: {
@@ -12,33 +13,24 @@ export function ConfirmDialog(props: {
   onCancel: () => void;
 }) {
   return (
-    <Dialog.Root
+    <DialogShell
       role="alertdialog"
-      open={props.open}
-      onOpenChange={(e) => !e.open && props.onCancel()}
       placement="center"
+      open={props.open}
+      onClose={props.onCancel}
+      title={props.title}
+      footer={
+        <>
+          <Button variant="outline" onClick={props.onCancel} disabled={props.pending}>
+            {props.cancelLabel ?? 'Cancel'}
+          </Button>
+          <Button colorPalette="red" onClick={props.onConfirm} loading={props.pending}>
+            {props.confirmLabel}
+          </Button>
+        </>
+      }
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>{props.title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text>{props.message}</Text>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={props.onCancel} disabled={props.pending}>
-                {props.cancelLabel ?? 'Cancel'}
-              </Button>
-              <Button colorPalette="red" onClick={props.onConfirm} loading={props.pending}>
-                {props.confirmLabel}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Text>{props.message}</Text>
+    </DialogShell>
   );
 }

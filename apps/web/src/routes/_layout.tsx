@@ -1,7 +1,6 @@
 import { Box, Flex } from '@chakra-ui/react';
-import { createFileRoute, Outlet, useMatches } from '@tanstack/react-router';
-import { AccessCodeGate, RequireAuth } from '../features/auth';
-import { LogoutButton } from '../features/auth/components/logout-button';
+import { createFileRoute, Outlet, redirect, useMatches } from '@tanstack/react-router';
+import { AccessCodePage, hasPassedAccessCode, LoadingScreen, LogoutButton } from '../features/auth';
 import { Sidebar } from '../features/shell/components/sidebar';
 
 /**
@@ -9,27 +8,36 @@ import { Sidebar } from '../features/shell/components/sidebar';
  * then identity sign-in, then the sidebar beside the current page.
  */
 export const Route = createFileRoute('/_layout')({
+  // The one guard of every page in the shell. The access-code page shows in place (the address
+  // stays) and the pages' loaders skip their queries behind it; without a session the browser
+  // goes to the identity provider, coming back to the page it asked for.
+  beforeLoad: async ({ context: { auth }, location }) => {
+    if (!hasPassedAccessCode()) return { accessCodeRequired: true };
+    if (!(await auth.isSignedIn())) {
+      throw redirect({ href: await auth.signInUrl(location.href), reloadDocument: true });
+    }
+    return { accessCodeRequired: false };
+  },
+  pendingComponent: LoadingScreen,
   component: Layout,
 });
 
 function Layout() {
+  const accessCodeRequired = Route.useRouteContext({ select: (context) => context.accessCodeRequired });
   const fullBleed = useMatches({ select: (matches) => matches.some((m) => m.staticData?.fullBleed) });
+  if (accessCodeRequired) return <AccessCodePage />;
   return (
-    <AccessCodeGate>
-      <RequireAuth>
-        <Flex direction={{ base: 'column', md: 'row' }} minH="100vh">
-          <Sidebar footer={<LogoutButton />} />
-          <Box
-            as="main"
-            flex="1"
-            minW="0"
-            px={fullBleed ? '0' : { base: '4', md: '8' }}
-            py={fullBleed ? '0' : { base: '4', md: '8' }}
-          >
-            <Outlet />
-          </Box>
-        </Flex>
-      </RequireAuth>
-    </AccessCodeGate>
+    <Flex direction={{ base: 'column', md: 'row' }} minH="100vh">
+      <Sidebar footer={<LogoutButton />} />
+      <Box
+        as="main"
+        flex="1"
+        minW="0"
+        px={fullBleed ? '0' : { base: '4', md: '8' }}
+        py={fullBleed ? '0' : { base: '4', md: '8' }}
+      >
+        <Outlet />
+      </Box>
+    </Flex>
   );
 }

@@ -2,3 +2,10 @@
 
 // TanStack Router restores scroll positions; jsdom does not implement scrolling.
 window.scrollTo = () => {};
+
+// Chakra's menus and dialogs measure elements; jsdom has no ResizeObserver.
+window.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};

@@ -3,6 +3,7 @@ import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
+import type { AgentProfile } from '../../deps.ts';
 
 export interface AgentFields {
   name: string;
@@ -146,6 +147,24 @@ export function createAgentsRepository(db: Db) {
         .where('actions.service_id', '=', serviceId)
         .execute();
       return rows.map((r) => r.id);
+    },
+
+    async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
+      const row = await k
+        .selectFrom('agents')
+        .select(['id', 'name', 'description', 'guidelines', 'allow_unattended_writes'])
+        .where('user_id', '=', userId)
+        .where('id', '=', agentId)
+        .executeTakeFirst();
+      return (
+        row && {
+          id: row.id,
+          name: row.name,
+          description: row.description,
+          guidelines: row.guidelines,
+          allowUnattendedWrites: row.allow_unattended_writes === 1,
+        }
+      );
     },
 
     /** The subset of `ids` naming actions the user may attach: catalog services or their own. */

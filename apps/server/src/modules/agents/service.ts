@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AttachedTool, AuditLog } from '../../deps.ts';
+import type { AgentProfile, AttachedTool, AuditLog } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 
@@ -92,6 +92,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         agent,
         actionIds.map((actionId) => ({ actionId, version: null })),
       ),
+
+    profile: (userId: number, agentId: number): Promise<AgentProfile | undefined> =>
+      repo.profile(userId, agentId),
 
     async get(userId: number, agentId: number): Promise<Agent> {
       const agent = await repo.get(userId, agentId);

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dynamicTool, jsonSchema, type UIMessageChunk } from 'ai';
-import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { HttpError } from '../../http/errors.ts';
+import type { Db } from '../../db/database.ts';
 
 /**
  * Host-page functions for the copilot widget (Chainlit's `CopilotFunction` / `call_fn`).
@@ -13,13 +10,18 @@ import { HttpError } from '../../http/errors.ts';
  * - The widget dispatches `window` event `chainlit-call-fn` `{name, args, callback}` and posts the
  *   callback's result to `POST /chainlit/fn-results/:callId` `{result}` (204).
  * - Only the copilot principal (user + agent) the call was issued to can answer it, once; unknown,
- *   foreign or already answered ids get 404. A call with no answer within the timeout, or whose run
- *   is stopped, settles as an error the model sees.
+ *   foreign or already answered ids get 404, an expired one 410. A call with no answer within the
+ *   timeout, or whose run is stopped, settles as an error the model sees.
+ *
+ * The pending call is a row of `host_calls`, so the answer may reach any instance: the one that
+ * stores it signals the instance running the turn (LISTEN/NOTIFY), which also re-reads the row
+ * every second in case a signal was missed.
  */
 
 export interface HostFunctionCallRequest {
   userId: number;
   agentId: number;
+  runId: string;
   name: string;
   args: unknown;
   /** Writes to the run's UI message stream. */
@@ -28,36 +30,68 @@ export interface HostFunctionCallRequest {
 }
 
 export type HostFunctionOutcome = { ok: true; result: unknown } | { ok: false; error: string };
-
-interface PendingCall {
-  userId: number;
-  agentId: number;
-  settle: (outcome: HostFunctionOutcome) => void;
-}
+export type SettleResult = 'settled' | 'not_found' | 'expired';
 
 export const HOST_FUNCTION_TIMEOUT_MS = 300_000;
+/** How often a waiting run re-reads its call, in case the signal that it was answered was missed. */
+const RECHECK_MS = 1_000;
 
-export function createHostFunctionBridge(options: { timeoutMs?: number } = {}) {
+export function createHostFunctionBridge(db: Db, options: { timeoutMs?: number } = {}) {
   const timeoutMs = options.timeoutMs ?? HOST_FUNCTION_TIMEOUT_MS;
-  const pending = new Map<string, PendingCall>();
+  const k = db.kysely;
+
+  const answerOf = async (callId: string): Promise<HostFunctionOutcome | undefined> => {
+    const row = await k
+      .selectFrom('host_calls')
+      .select(['status', 'result'])
+      .where('id', '=', callId)
+      .executeTakeFirst();
+    if (row?.status !== 'answered') return undefined;
+    return { ok: true, result: row.result === null ? null : (JSON.parse(row.result) as unknown) };
+  };
 
   return {
     /** Asks the widget to run a host-page function and waits for its answer. */
-    call(request: HostFunctionCallRequest): Promise<HostFunctionOutcome> {
+    async call(request: HostFunctionCallRequest): Promise<HostFunctionOutcome> {
       const callId = randomUUID();
-      return new Promise<HostFunctionOutcome>((resolve) => {
-        const finish = (outcome: HostFunctionOutcome) => {
-          if (!pending.delete(callId)) return;
+      const now = Date.now();
+      await k
+        .insertInto('host_calls')
+        .values({
+          id: callId,
+          user_id: request.userId,
+          agent_id: request.agentId,
+          run_id: request.runId,
+          name: request.name,
+          status: 'pending',
+          result: null,
+          created_at: new Date(now).toISOString(),
+          expires_at: new Date(now + timeoutMs).toISOString(),
+        })
+        .execute();
+      const outcome = await new Promise<HostFunctionOutcome>((resolve) => {
+        let done = false;
+        const finish = (result: HostFunctionOutcome) => {
+          if (done) return;
+          done = true;
           clearTimeout(timer);
+          clearInterval(recheck);
+          unsubscribe();
           request.signal?.removeEventListener('abort', onAbort);
-          resolve(outcome);
+          resolve(result);
         };
+        const check = () =>
+          void answerOf(callId).then(
+            (answer) => answer && finish(answer),
+            () => {},
+          );
         const onAbort = () => finish({ ok: false, error: 'The run was stopped before the page answered.' });
         const timer = setTimeout(
           () => finish({ ok: false, error: 'The page did not answer the function call in time.' }),
           timeoutMs,
         );
-        pending.set(callId, { userId: request.userId, agentId: request.agentId, settle: finish });
+        const recheck = setInterval(check, RECHECK_MS);
+        const unsubscribe = db.signals.subscribe('cadre_host_call_result', (id) => id === callId && check());
         if (request.signal?.aborted) return onAbort();
         request.signal?.addEventListener('abort', onAbort, { once: true });
         request.write({
@@ -66,15 +100,43 @@ export function createHostFunctionBridge(options: { timeoutMs?: number } = {}) {
           transient: true,
         } as UIMessageChunk);
       });
+      // The answer (or the lack of one) now lives in the run's messages; the row has served.
+      await k.deleteFrom('host_calls').where('id', '=', callId).execute();
+      return outcome;
     },
-    /** Delivers a result; false when the id is unknown, answered or someone else's. */
-    settle(principal: { userId: number; agentId: number }, callId: string, result: unknown): boolean {
-      const call = pending.get(callId);
-      if (!call || call.userId !== principal.userId || call.agentId !== principal.agentId) return false;
-      call.settle({ ok: true, result });
-      return true;
+
+    /**
+     * Stores a result for the principal's pending call and tells the instance running the turn.
+     * Unknown, foreign and already answered ids are `not_found`; one past its expiry `expired`.
+     */
+    async settle(
+      principal: { userId: number; agentId: number },
+      callId: string,
+      result: unknown,
+    ): Promise<SettleResult> {
+      const now = new Date().toISOString();
+      const stored = await k
+        .updateTable('host_calls')
+        .set({ status: 'answered', result: JSON.stringify(result ?? null) })
+        .where('id', '=', callId)
+        .where('user_id', '=', principal.userId)
+        .where('agent_id', '=', principal.agentId)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (Number(stored.numUpdatedRows) === 1) {
+        await db.signals.publish('cadre_host_call_result', callId);
+        return 'settled';
+      }
+      const row = await k
+        .selectFrom('host_calls')
+        .select(['status', 'expires_at'])
+        .where('id', '=', callId)
+        .where('user_id', '=', principal.userId)
+        .where('agent_id', '=', principal.agentId)
+        .executeTakeFirst();
+      return row?.status === 'pending' && row.expires_at <= now ? 'expired' : 'not_found';
     },
-    pendingCount: () => pending.size,
   };
 }
 
@@ -118,35 +180,3 @@ export function createHostFunctionTool(
     },
   });
 }
-
-const resultBody = z.strictObject({ result: z.unknown() });
-
-/**
- * `POST /fn-results/:callId {result}` — registered inside the chat plugin (so its preHandler
- * authenticates the copilot token first); `principalOf` is the plugin's request -> principal lookup.
- */
-export const hostFunctionRoutes: FastifyPluginAsyncZod<{
-  bridge: HostFunctionBridge;
-  principalOf: (request: FastifyRequest) => { userId: number; agentId: number };
-}> = async (app, { bridge, principalOf }) => {
-  app.post(
-    '/fn-results/:callId',
-    {
-      config: { public: true },
-      bodyLimit: 256 * 1024,
-      schema: {
-        hide: true,
-        operationId: 'chatFunctionResult',
-        tags: ['chat'],
-        params: z.object({ callId: z.string().max(100) }),
-        body: resultBody,
-      },
-    },
-    async (request, reply) => {
-      if (!bridge.settle(principalOf(request), request.params.callId, request.body.result)) {
-        throw new HttpError(404, 'Function call not found');
-      }
-      return reply.code(204).send();
-    },
-  );
-};

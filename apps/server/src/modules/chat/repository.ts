@@ -1,26 +1,15 @@
-import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { ApprovalsTable, Database } from '../../db/schema.ts';
-import type { AgentTool, ToolEffect } from './runtime/ports.ts';
+import type { Database } from '../../db/schema.ts';
 import type { StoredMessage, StoredPart } from './runtime/messages.ts';
 
 /**
- * Chat persistence: sessions, threads, messages and approvals. Every query that reads or writes a
- * user's row carries the owner (`user_id`) in its WHERE clause; messages are reached only through a
- * thread the caller owns.
+ * Chat persistence of threads and messages (sessions and approvals have their own repositories).
+ * Every query that reads or writes a user's row carries the owner (`user_id`) in its WHERE clause;
+ * messages are reached only through a thread the caller owns.
  */
 
 const nowIso = () => new Date().toISOString();
-
-export interface AgentRow {
-  id: number;
-  user_id: number;
-  name: string;
-  description: string;
-  guidelines: string | null;
-  allow_unattended_writes: number;
-}
 
 export interface ThreadRow {
   id: string;
@@ -32,102 +21,12 @@ export interface ThreadRow {
   updated_at: string;
 }
 
-function agentToolsQuery(k: Kysely<Database>, userId: number, agentId: number) {
-  return k
-    .selectFrom('agent_tools')
-    .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-    .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-    .innerJoin('services', 'services.id', 'actions.service_id')
-    .select([
-      'actions.id as action_id',
-      'actions.name',
-      'actions.display_name',
-      'actions.description',
-      'actions.input_schema',
-      'actions.effect',
-    ])
-    .where('agent_tools.agent_id', '=', agentId)
-    .where('agents.user_id', '=', userId)
-    .orderBy('agent_tools.position')
-    .orderBy('actions.id');
-}
-
-export type AgentToolsQuery = ReturnType<typeof agentToolsQuery>;
-
-/**
- * The tools attached to the user's agent, straight from `agent_tools` and `actions`, in the agent's
- * order. `services` narrows which services they may come from (the chat's or a demo's).
- */
-export async function selectAgentTools(
-  k: Kysely<Database>,
-  userId: number,
-  agentId: number,
-  services: (query: AgentToolsQuery) => AgentToolsQuery,
-): Promise<AgentTool[]> {
-  const rows = await services(agentToolsQuery(k, userId, agentId)).execute();
-  return rows.map((row) => ({
-    actionId: row.action_id,
-    name: row.name,
-    displayName: row.display_name,
-    description: row.description,
-    inputSchema: parseSchema(row.input_schema),
-    effect: (['read', 'write', 'send'].includes(row.effect) ? row.effect : 'write') as ToolEffect,
-  }));
-}
-
 export function createChatRepository(db: Db) {
   const k = db.kysely;
   /** The thread's id if the user owns it, else nothing: a write through it touches no row. */
   const ownedThread = (userId: number, threadId: string) =>
     k.selectFrom('threads').select('id').where('id', '=', threadId).where('user_id', '=', userId);
   return {
-    async findOwnedAgent(userId: number, agentId: number): Promise<AgentRow | undefined> {
-      return k
-        .selectFrom('agents')
-        .select(['id', 'user_id', 'name', 'description', 'guidelines', 'allow_unattended_writes'])
-        .where('id', '=', agentId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-    },
-
-    /** The tools attached to the user's agent, from the services that are switched on. */
-    listAgentTools: (userId: number, agentId: number) =>
-      selectAgentTools(k, userId, agentId, (query) => query.where('services.enabled', '=', 1)),
-
-    // ---- sessions
-
-    async createSession(row: { idHash: string; userId: number; agentId: number; expiresAt: string }) {
-      await k
-        .insertInto('chat_sessions')
-        .values({
-          id_hash: row.idHash,
-          user_id: row.userId,
-          agent_id: row.agentId,
-          expires_at: row.expiresAt,
-          created_at: nowIso(),
-        })
-        .execute();
-    },
-
-    async findSession(idHash: string) {
-      return (
-        k
-          .selectFrom('chat_sessions')
-          .innerJoin('agents', 'agents.id', 'chat_sessions.agent_id')
-          .select(['chat_sessions.user_id', 'chat_sessions.agent_id'])
-          .where('chat_sessions.id_hash', '=', idHash)
-          .where('chat_sessions.expires_at', '>', nowIso())
-          // The agent must still belong to the session's user.
-          .whereRef('agents.user_id', '=', 'chat_sessions.user_id')
-          .executeTakeFirst()
-      );
-    },
-
-    async deleteSession(idHash: string) {
-      await k.deleteFrom('chat_sessions').where('id_hash', '=', idHash).execute();
-      await k.deleteFrom('chat_sessions').where('expires_at', '<=', nowIso()).execute();
-    },
-
     // ---- threads
 
     async listThreads(userId: number, agentId: number): Promise<ThreadRow[]> {
@@ -260,7 +159,10 @@ export function createChatRepository(db: Db) {
       threadId: string,
       newThread: { userId: number; agentId: number; name: string; origin?: string } | undefined,
       messages: StoredMessage[],
-      /** Runs first in the same transaction (rate limit, audit); throwing rolls everything back. */
+      /**
+       * Runs in the same transaction once the rows are written (rate limit, audit, the run's claim
+       * on the thread); throwing rolls everything back.
+       */
       within?: (trx: Kysely<Database>) => Promise<void>,
     ): Promise<ThreadRow | undefined> {
       const at = nowIso();
@@ -274,26 +176,26 @@ export function createChatRepository(db: Db) {
         updated_at: at,
       };
       await k.transaction().execute(async (trx) => {
-        await within?.(trx);
         if (thread)
           await trx
             .insertInto('threads')
             .values({ ...thread, metadata: '{}' })
             .execute();
-        if (messages.length === 0) return;
-        await trx
-          .insertInto('messages')
-          .values(
-            messages.map((message) => ({
-              id: message.id,
-              thread_id: threadId,
-              role: message.role,
-              parts: JSON.stringify(message.parts),
-              status: message.status,
-              created_at: message.createdAt,
-            })),
-          )
-          .execute();
+        if (messages.length > 0)
+          await trx
+            .insertInto('messages')
+            .values(
+              messages.map((message) => ({
+                id: message.id,
+                thread_id: threadId,
+                role: message.role,
+                parts: JSON.stringify(message.parts),
+                status: message.status,
+                created_at: message.createdAt,
+              })),
+            )
+            .execute();
+        await within?.(trx);
       });
       return thread;
     },
@@ -325,93 +227,7 @@ export function createChatRepository(db: Db) {
         .where('id', 'in', ids)
         .execute();
     },
-
-    // ---- approvals
-
-    /** Stores a pending call; it expires `ttlMs` after it is created (one clock reading for both). */
-    async insertApproval(
-      row: Omit<Selectable<ApprovalsTable>, 'decided_at' | 'created_at' | 'expires_at'>,
-      ttlMs: number,
-    ) {
-      const created = Date.now();
-      await k
-        .insertInto('approvals')
-        .values({
-          ...row,
-          created_at: new Date(created).toISOString(),
-          expires_at: new Date(created + ttlMs).toISOString(),
-          decided_at: null,
-        })
-        .execute();
-    },
-
-    async findApproval(userId: number, approvalId: string): Promise<Selectable<ApprovalsTable> | undefined> {
-      return k
-        .selectFrom('approvals')
-        .selectAll()
-        .where('id', '=', approvalId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-    },
-
-    async listApprovals(userId: number, threadId: string): Promise<Selectable<ApprovalsTable>[]> {
-      return k
-        .selectFrom('approvals')
-        .selectAll()
-        .where('thread_id', '=', threadId)
-        .where('user_id', '=', userId)
-        .orderBy('created_at')
-        .execute();
-    },
-
-    /**
-     * The atomic step of an approval: moves `from` to `to` only if the row is still `from`, belongs
-     * to the user and (for pending rows) has not expired. Returns whether this caller won.
-     */
-    async transitionApproval(userId: number, approvalId: string, from: string, to: string): Promise<boolean> {
-      let query = k
-        .updateTable('approvals')
-        .set({ status: to, decided_at: nowIso() })
-        .where('id', '=', approvalId)
-        .where('user_id', '=', userId)
-        .where('status', '=', from);
-      if (from === 'pending') query = query.where('expires_at', '>', nowIso());
-      const result = await query.executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
-    /** The tool call ids of the thread's pending approvals. */
-    async listPendingApprovals(userId: number, threadId: string): Promise<string[]> {
-      const pending = await k
-        .selectFrom('approvals')
-        .select('tool_call_id')
-        .where('thread_id', '=', threadId)
-        .where('user_id', '=', userId)
-        .where('status', '=', 'pending')
-        .execute();
-      return pending.map((p) => p.tool_call_id);
-    },
-
-    async expirePendingApprovals(userId: number, threadId: string) {
-      await k
-        .updateTable('approvals')
-        .set({ status: 'expired', decided_at: nowIso() })
-        .where('thread_id', '=', threadId)
-        .where('user_id', '=', userId)
-        .where('status', '=', 'pending')
-        .execute();
-    },
   };
 }
 
 export type ChatRepository = ReturnType<typeof createChatRepository>;
-
-function parseSchema(text: string): JSONSchema7 {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as JSONSchema7;
-  } catch {
-    // A broken schema becomes an empty object schema: the tool still shows, with no arguments.
-  }
-  return { type: 'object', properties: {} };
-}

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { ToolProvider, ToolResult } from '../tools/provider.ts';
+import type { ToolProvider, ToolResult } from '../tools/index.ts';
 import { DEMOS, isDemoName } from './catalog.ts';
 import { DemoInputError } from './tools/types.ts';
 

@@ -11,7 +11,7 @@
  *   `Origin` 403; more than DEMO_LOGINS_PER_HOUR per client address 429 with `Retry-After`.
  * - `POST /demos/logout` — deletes the session's demo user and all its data; clears the cookie.
  * - `GET  /demos/` — the chat frame (apps/chat) for the session's demo agent.
- * - Every chat route of `/chainlit` (see modules/chat/routes.ts) also answers under `/demos`,
+ * - Every chat route of `/chainlit` (packages/contract/src/chat.ts) also answers under `/demos`,
  *   authenticated by the demo cookie only (no `/auth/header`, no copilot tokens); turns and
  *   approvals are limited to DEMO_CHAT_TURNS_PER_MINUTE per client address (429, `Retry-After`).
  *   `GET /demos/session` returns the demo's suggested prompts.
@@ -20,19 +20,15 @@
  * not accepted by `/chainlit` (a different cookie and session table) nor by `/backend` (bearer
  * tokens only), and a demo agent only ever has its own demo tools.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
-import { chatRoutes, type ChatModuleOptions } from '../chat/routes.ts';
-import { defaultChatDist } from '../chat/static.ts';
+import { chatRoutes, defaultChatDist, frameFiles, type ChatModuleOptions } from '../chat/index.ts';
 import { isDemoName } from './catalog.ts';
 import { createDemoService } from './service.ts';
-import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
 
 export const DEMO_SESSION_COOKIE = 'cadre_demo_session';
 export const DEMO_USERNAME = 'anonymous-user';
@@ -131,37 +127,15 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
   });
 
   // The chat frame: the same build as /chainlit; it reads its API base from its own path.
-  const distDir = options.chatDistDir ?? defaultChatDist();
-  const indexFile = path.join(distDir, 'index.html');
-  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-security-policy', CHAT_FRAME_CSP);
-    reply.header('x-frame-options', 'SAMEORIGIN');
-    reply.header('cache-control', 'no-store');
-    if (!fs.existsSync(indexFile)) {
-      return reply
+  await app.register(frameFiles, {
+    distDir: options.chatDistDir ?? defaultChatDist(),
+    pageCache: 'no-store',
+    notBuilt: (reply) =>
+      reply
         .code(503)
         .type('text/html; charset=utf-8')
-        .send('<!doctype html><title>Demo</title><p>The chat frame has not been built.</p>');
-    }
-    return reply.type('text/html; charset=utf-8').send(fs.readFileSync(indexFile));
+        .send('<!doctype html><title>Demo</title><p>The chat frame has not been built.</p>'),
   });
-  app.get<{ Params: { file: string } }>(
-    '/assets/:file',
-    { config: { public: true }, schema: { hide: true } },
-    async (request, reply) => {
-      const name = request.params.file;
-      if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw new HttpError(404, 'Not found');
-      const file = path.join(distDir, 'assets', name);
-      if (!fs.existsSync(file)) throw new HttpError(404, 'Not found');
-      const type = name.endsWith('.js')
-        ? 'text/javascript'
-        : name.endsWith('.css')
-          ? 'text/css'
-          : 'application/octet-stream';
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-      return reply.type(type).send(fs.readFileSync(file));
-    },
-  );
 
   // Demo chat turns and approvals cost model time: limited per client address.
   app.addHook('onRequest', async (request) => {

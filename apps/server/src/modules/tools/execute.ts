@@ -2,7 +2,7 @@ import type { CredentialSeal } from './credentials.ts';
 import { toToolResult, type Credentials, type ToolResult } from './provider.ts';
 import { serviceRef } from './registry.ts';
 import type { ToolsRepository } from './repository.ts';
-import type { ProviderSet } from './service.ts';
+import type { ProviderSet } from './provider-set.ts';
 
 /** Replaces every secret string in a message; the last guard before a tool error leaves us. */
 export function redactSecrets(message: string, credentials: Credentials | null): string {

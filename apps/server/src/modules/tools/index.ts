@@ -3,7 +3,8 @@
  * actions. Other modules import the tools layer only from here.
  */
 export { registerTools, createProviders } from './plugin.ts';
-export { createToolsService, type ProviderSet, type ToolsDeps, type ToolsService } from './service.ts';
+export { createToolsService, type ToolsDeps, type ToolsService } from './service.ts';
+export type { ProviderSet } from './provider-set.ts';
 export {
   codeForStatus,
   toToolResult,

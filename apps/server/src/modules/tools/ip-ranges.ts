@@ -1,4 +1,3 @@
-import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -17,7 +16,9 @@ export type Cidr = [IpAddress, number];
 /** Parses a literal address, bracketed or not; only canonical forms (no `127.1`, no `0x7f.1`). */
 export function parseIp(text: string): IpAddress | undefined {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
-  return net.isIP(bare) ? ipaddr.parse(bare) : undefined;
+  const literal =
+    ipaddr.IPv4.isValidFourPartDecimal(bare) || (bare.includes(':') && ipaddr.IPv6.isValid(bare));
+  return literal ? ipaddr.parse(bare) : undefined;
 }
 
 /** How a refusal names each range of ipaddr.js; a range missing here is named as ipaddr.js names it. */

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../http/errors.ts';
 import type { Vault } from '../../security/vault.ts';
 import { createCredentialSeal } from './credentials.ts';
 import { createActionRunner } from './execute.ts';
-import type { ProviderId, ToolProvider, ToolResult } from './provider.ts';
+import type { ToolProvider, ToolResult } from './provider.ts';
+import { providerSet, type ProviderSet } from './provider-set.ts';
 import {
   createComposioWebhookHandler,
   type TriggerDelivery,
@@ -13,28 +13,6 @@ import {
 } from './providers/composio/webhook.ts';
 import { syncCatalog } from './registry.ts';
 import { createToolsRepository } from './repository.ts';
-
-/** The providers this server enables, found by the id stored with each service. */
-export interface ProviderSet {
-  readonly all: readonly ToolProvider[];
-  /** The provider, or undefined when this server does not enable it (any more). */
-  find(id: string): ToolProvider | undefined;
-  /** The provider; a 503 when this server does not enable it. */
-  get(id: string): ToolProvider;
-}
-
-export function providerSet(providers: readonly ToolProvider[]): ProviderSet {
-  const find = (id: string) => providers.find((p) => p.id === (id as ProviderId));
-  return {
-    all: providers,
-    find,
-    get(id) {
-      const provider = find(id);
-      if (!provider) throw new HttpError(503, 'This service provider is not enabled on this server');
-      return provider;
-    },
-  };
-}
 
 export interface ToolsDeps {
   config: Config;

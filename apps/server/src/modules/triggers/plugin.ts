@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
-import { chatAudit } from '../chat/audit.ts';
-import { selectModel } from '../chat/llm/select-model.ts';
-import type { ToolExecutor } from '../chat/runtime/ports.ts';
-import { createChatService } from '../chat/service.ts';
+import { createChatService, runRegistryFor, selectModel, type ToolExecutor } from '../chat/index.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
@@ -12,9 +9,16 @@ import { createTriggerWorker, triggerMessage } from './worker.ts';
  */
 export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: ToolExecutor) {
   const { config, db } = deps;
+  const runs = runRegistryFor({
+    db,
+    lifecycle: deps.lifecycle,
+    log: app.log,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+  });
   const chat = createChatService({
     db,
-    audit: chatAudit(deps.audit),
+    agents: deps.agents,
+    audit: deps.audit,
     executor,
     selection: selectModel(config.llm),
     limits: {
@@ -22,19 +26,30 @@ export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: 
       maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,
       maxOutputTokens: config.llm.maxOutputTokens,
     },
+    runs,
   });
   const worker = createTriggerWorker({
     db,
     log: app.log,
-    run: ({ userId, agentId, triggerId, payload }) =>
-      chat.runUnattended({
+    instanceId: deps.lifecycle.instanceId,
+    maxAttempts: config.triggers.maxAttempts,
+    draining: () => deps.lifecycle.draining,
+    run: async ({ eventId, userId, agentId, triggerId, payload, threadId, attempt }) => {
+      // A retry follows a run lost with its instance: end that run first, so the thread is free.
+      if (attempt > 1) await runs.sweep();
+      return chat.runUnattended({
         userId,
         agentId,
+        threadId,
         text: triggerMessage(triggerId, payload),
         threadName: `Trigger ${triggerId}`,
-      }),
+        idempotencyPrefix: `trigger-event:${eventId}`,
+      });
+    },
   });
   app.addHook('onReady', async () => worker.start());
+  // Shutting down: take no new events; the one running has until SHUTDOWN_TIMEOUT_MS (the runs).
+  deps.lifecycle.onDrain(() => void worker.stop());
   app.addHook('onClose', async () => worker.stop());
   return worker;
 }

@@ -32,39 +32,84 @@ export function createTriggerRepository(db: Db) {
     },
 
     /**
-     * Claims the oldest pending event, or one left `running` since before `staleBefore`, with a
-     * conditional UPDATE: undefined when there is none, null when another instance won the race.
+     * Claims the oldest event that is pending, or running on an instance that stopped beating for
+     * it before `staleBefore` (lost with a crash), for `instanceId`, counting the attempt. A
+     * conditional UPDATE makes it one claim however many instances race: undefined when there is
+     * nothing to run, null when another instance won. An orphan that already had `maxAttempts` runs
+     * is failed instead of run again.
      */
-    async claimNext(staleBefore: string, now: string) {
+    async claimNext(options: { instanceId: string; now: string; staleBefore: string; maxAttempts: number }) {
       const candidate = await k
         .selectFrom('trigger_events')
-        .select(['id', 'updated_at', 'status'])
+        .select(['id', 'updated_at', 'status', 'attempts'])
         .where((eb) =>
           eb.or([
             eb('status', '=', 'pending'),
-            eb.and([eb('status', '=', 'running'), eb('updated_at', '<', staleBefore)]),
+            eb.and([eb('status', '=', 'running'), eb('heartbeat_at', '<', options.staleBefore)]),
           ]),
         )
         .orderBy('id')
         .limit(1)
         .executeTakeFirst();
       if (!candidate) return undefined;
-      const claimed = await k
+      const matches = k
         .updateTable('trigger_events')
-        .set({ status: 'running', updated_at: now })
         .where('id', '=', candidate.id)
         .where('status', '=', candidate.status)
-        .where('updated_at', '=', candidate.updated_at)
-        .returning(['id', 'user_id', 'agent_id', 'trigger_id', 'payload'])
+        .where('updated_at', '=', candidate.updated_at);
+      if (candidate.status === 'running' && candidate.attempts >= options.maxAttempts) {
+        await matches.set({ status: 'failed', instance_id: null, updated_at: options.now }).execute();
+        return null;
+      }
+      const claimed = await matches
+        .set((eb) => ({
+          status: 'running',
+          instance_id: options.instanceId,
+          heartbeat_at: options.now,
+          attempts: eb('attempts', '+', 1),
+          updated_at: options.now,
+        }))
+        .returning(['id', 'user_id', 'agent_id', 'trigger_id', 'payload', 'thread_id', 'attempts'])
         .executeTakeFirst();
       return claimed ?? null;
+    },
+
+    /** The thread the event runs in, stored before it runs so a retry continues there. */
+    async setThread(id: number, threadId: string) {
+      await k.updateTable('trigger_events').set({ thread_id: threadId }).where('id', '=', id).execute();
+    },
+
+    /** Says this instance still runs the event. */
+    async beat(id: number, instanceId: string, now: string) {
+      await k
+        .updateTable('trigger_events')
+        .set({ heartbeat_at: now })
+        .where('id', '=', id)
+        .where('instance_id', '=', instanceId)
+        .where('status', '=', 'running')
+        .execute();
     },
 
     async finish(id: number, status: 'done' | 'failed', threadId: string | null, now: string) {
       await k
         .updateTable('trigger_events')
-        .set({ status, thread_id: threadId, updated_at: now })
+        .set({ status, thread_id: threadId, instance_id: null, updated_at: now })
         .where('id', '=', id)
+        .execute();
+    },
+
+    /** Hands an event back (its run was cut by a shutdown): another instance runs it again at once. */
+    async release(id: number, now: string) {
+      await k
+        .updateTable('trigger_events')
+        .set((eb) => ({
+          status: 'pending',
+          instance_id: null,
+          attempts: eb('attempts', '-', 1),
+          updated_at: now,
+        }))
+        .where('id', '=', id)
+        .where('status', '=', 'running')
         .execute();
     },
   };

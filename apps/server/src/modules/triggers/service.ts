@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { AgentDirectory, AuditLog } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import type { TriggerDelivery } from '../tools/index.ts';
 import { createTriggerRepository } from './repository.ts';
 
@@ -9,10 +10,17 @@ export function createTriggersService(deps: { db: Db; audit: AuditLog; agents: A
   const repo = createTriggerRepository(deps.db);
   return {
     /** A pending event for one of the caller's agents (another user's agent answers 404). */
-    async queue(userId: number, agentId: number, triggerId: string, payload: unknown): Promise<number> {
+    async queue(
+      userId: number,
+      agentId: number,
+      triggerId: string,
+      payload: unknown,
+      /** Stores the answer for an Idempotency-Key, in the insert's transaction. */
+      recordAnswer?: RecordAnswer<{ id: number }>,
+    ): Promise<number> {
       if (!(await deps.agents.exists(userId, agentId))) throw notFound('Agent not found');
-      return repo.insert(userId, agentId, triggerId, JSON.stringify(payload), (trx, id) =>
-        deps.audit.record(
+      return repo.insert(userId, agentId, triggerId, JSON.stringify(payload), async (trx, id) => {
+        await deps.audit.record(
           {
             userId,
             action: 'agent.trigger',
@@ -21,8 +29,9 @@ export function createTriggersService(deps: { db: Db; audit: AuditLog; agents: A
             detail: { agent_id: agentId, trigger_id: triggerId },
           },
           trx,
-        ),
-      );
+        );
+        await recordAnswer?.(trx, { id });
+      });
     },
   };
 }

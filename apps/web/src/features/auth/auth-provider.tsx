@@ -1,18 +1,26 @@
-import { InMemoryWebStorage, UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
-import { useMemo, useState, type ReactNode } from 'react';
+import {
+  InMemoryWebStorage,
+  OidcClient,
+  UserManager,
+  WebStorageStateStore,
+  type User,
+  type UserManagerSettings,
+} from 'oidc-client-ts';
+import { useMemo, type ReactNode } from 'react';
 import { AuthProvider as OidcProvider, useAuth } from 'react-oidc-context';
 import type { RuntimeConfig } from '@cadre/contract';
 import { useRuntimeConfig } from '../../config/runtime-config-context';
-import { setAccessTokenSource } from './access-token';
+import { setAccessTokenSource } from '../../lib/access-token';
 import { checkUser } from './api/check-user';
+import type { AuthClient } from './auth-client';
 import { AuthSessionContext, MOCK_USER, type AuthSession } from './auth-session';
 import { safeReturnPath } from './return-to';
 
 export const SIGN_IN_SCOPE = 'openid profile email';
 
-/** The sign-in client, built only from the runtime configuration (spec section 3). */
-export function createUserManager(config: RuntimeConfig): UserManager {
-  return new UserManager({
+/** The sign-in client's settings, built only from the runtime configuration (spec section 3). */
+export function userManagerSettings(config: RuntimeConfig): UserManagerSettings {
+  return {
     authority: config.auth0Domain,
     client_id: config.auth0ClientId,
     redirect_uri: config.auth0RedirectUri,
@@ -23,10 +31,63 @@ export function createUserManager(config: RuntimeConfig): UserManager {
     extraQueryParams: { audience: config.auth0Audience },
     // Tokens live in memory only; a reload signs in again through the provider's session.
     userStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
+    // The PKCE verifier and state of a sign-in in progress outlive the trip to the provider.
+    stateStore: new WebStorageStateStore({ store: window.localStorage }),
     automaticSilentRenew: true,
     // The profile comes from the ID token; the access token is for the API, not /userinfo.
     loadUserInfo: false,
-  });
+  };
+}
+
+/** Sign-in for the router, the API client and the query cache (see AuthClient). */
+export function createAuthClient(config: RuntimeConfig): AuthClient {
+  if (config.disableAuth0) {
+    // No token is sent: the server runs with DISABLE_AUTH=true and uses its own mock user.
+    setAccessTokenSource(async () => undefined);
+    return {
+      disabled: true,
+      isSignedIn: async () => true,
+      signInUrl: async (returnTo) => safeReturnPath(returnTo),
+      refresh: async () => false,
+      forget: async () => {},
+    };
+  }
+  const settings = userManagerSettings(config);
+  const userManager = new UserManager(settings);
+  // Builds the same request signinRedirect would, without navigating, so that the shell's guard
+  // can throw a router redirect to it; both share the state store the callback reads.
+  const requests = new OidcClient(settings);
+  const currentUser = async () => {
+    const user = await userManager.getUser();
+    return user && !user.expired ? user : null;
+  };
+  setAccessTokenSource(async () => (await currentUser())?.access_token);
+  const refresh = async () => {
+    try {
+      return (await userManager.signinSilent()) !== null;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    disabled: false,
+    userManager,
+    async isSignedIn() {
+      const user = await userManager.getUser();
+      // An access token that expired (a laptop waking up) is renewed in place when the provider
+      // allows it, rather than through a trip to its sign-in page.
+      return user ? !user.expired || refresh() : false;
+    },
+    async signInUrl(returnTo) {
+      const request = await requests.createSigninRequest({
+        request_type: 'si:r',
+        state: { returnTo: safeReturnPath(returnTo) },
+      });
+      return request.url;
+    },
+    refresh,
+    forget: () => userManager.removeUser(),
+  };
 }
 
 const userOf = (user: User | null | undefined) =>
@@ -74,28 +135,21 @@ const mockSession = (logoutRedirect: string): AuthSession => ({
 });
 
 /**
- * Sign-in for the whole app. `navigate` moves the router after the provider's redirect back (the
- * authorization code and state are removed from the address bar first).
+ * The sign-in state for the screens. It also finishes a sign-in when the provider sends the
+ * browser back with a code: `navigate` then moves the router to the remembered path (the code and
+ * state are removed from the address bar first).
  */
 export function AuthProvider({
+  auth,
   children,
   navigate,
 }: {
+  auth: AuthClient;
   children: ReactNode;
   navigate: (path: string) => void;
 }) {
   const config = useRuntimeConfig();
-  const [userManager] = useState(() => {
-    const manager = config.disableAuth0 ? undefined : createUserManager(config);
-    // With sign-in disabled no token is sent: the server runs with DISABLE_AUTH=true.
-    setAccessTokenSource(async () => {
-      const user = await manager?.getUser();
-      return user && !user.expired ? user.access_token : undefined;
-    });
-    return manager;
-  });
-
-  if (!userManager) {
+  if (!auth.userManager) {
     return (
       <AuthSessionContext.Provider value={mockSession(config.auth0LogoutRedirect)}>
         {children}
@@ -104,7 +158,7 @@ export function AuthProvider({
   }
   return (
     <OidcProvider
-      userManager={userManager}
+      userManager={auth.userManager}
       onSigninCallback={(user) => {
         const state = (user?.state ?? {}) as { returnTo?: unknown };
         const target = safeReturnPath(state.returnTo);

@@ -1,8 +1,11 @@
-// The sign-in client (AuthProvider) is loaded on its own by main.tsx, so it is not exported here.
+// The sign-in client (createAuthClient, AuthProvider) is loaded on its own by main.tsx, so it is
+// not exported here; its interface is.
+export { hasPassedAccessCode } from './access-code';
 export { hasAuthParams } from './auth-params';
-export { getAccessToken } from './access-token';
+export type { AuthClient } from './auth-client';
 export { useAuthSession, type AuthUser } from './auth-session';
-export { AccessCodeGate } from './components/access-code-gate';
+export { AccessCodePage } from './components/access-code-page';
 export { AuthCallback } from './components/auth-callback';
+export { LoadingScreen } from './components/loading-screen';
 export { LogoutButton } from './components/logout-button';
-export { RequireAuth } from './components/require-auth';
+export { createSessionRecovery } from './session-recovery';

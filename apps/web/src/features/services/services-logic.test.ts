@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ACTION_SEARCH_KEYS,
-  SERVICE_SEARCH_KEYS,
-  TOOL_SEARCH_KEYS,
-  ACTIONS_LIST_MAX_HEIGHT,
-} from './constants';
-import {
   authKind,
   authScheme,
   registrationOutcome,
@@ -15,13 +9,6 @@ import {
 } from './services-logic';
 
 describe('services logic', () => {
-  it('searches services and tools on name and description, actions on display_name', () => {
-    expect(SERVICE_SEARCH_KEYS).toEqual(['name', 'description']);
-    expect(TOOL_SEARCH_KEYS).toEqual(['name', 'description']);
-    expect(ACTION_SEARCH_KEYS).toEqual(['display_name']);
-    expect(ACTIONS_LIST_MAX_HEIGHT).toBe('400px');
-  });
-
   it('sorts active services first, then by name', () => {
     const sorted = sortServices([
       { name: 'Zoom', status: 'INACTIVE' as const },

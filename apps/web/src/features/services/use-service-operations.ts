@@ -5,8 +5,8 @@ import {
   registerApiService,
   registerAuthService,
   registerNoauthService,
+  refreshServices,
   SERVICE_OPERATION_KEY,
-  isServiceQuery,
   type Service,
 } from './api/services-api';
 import { SERVICE_TOAST_DURATION, SERVICE_TOASTS, type ToastText } from './constants';
@@ -24,7 +24,6 @@ const failure = {
 /** Register and disconnect, with every outcome and toast of spec sections 4 and 8. */
 export function useServiceOperations() {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ predicate: isServiceQuery });
 
   const register = useMutation({
     mutationKey: SERVICE_OPERATION_KEY,
@@ -50,7 +49,7 @@ export function useServiceOperations() {
       }
     },
     onError: (_error, { service }) => toast(failure[authKind(service)](service.name), 'error'),
-    onSettled: refresh,
+    onSettled: (_data, _error, { service }) => refreshServices(queryClient, service.id),
   });
 
   const disconnect = useMutation({
@@ -58,7 +57,7 @@ export function useServiceOperations() {
     mutationFn: (service: Service) => disconnectService(service.id),
     onSuccess: (_data, service) => toast(SERVICE_TOASTS.disconnected(service.name), 'success'),
     onError: (_error, service) => toast(SERVICE_TOASTS.disconnectFailed(service.name), 'error'),
-    onSettled: refresh,
+    onSettled: (_data, _error, service) => refreshServices(queryClient, service.id),
   });
 
   const pending = useIsMutating({ mutationKey: SERVICE_OPERATION_KEY }) > 0;

@@ -1,6 +1,8 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { bestTool, createOfflineModel, fillArguments, OFFLINE_LABEL, tokens } from './offline-model.ts';
+import { fillArguments } from './offline-arguments.ts';
+import { bestTool, createOfflineModel, tokens } from './offline-model.ts';
+import { OFFLINE_LABEL } from './offline-phrases.ts';
 
 const calculator = {
   type: 'function' as const,
@@ -37,16 +39,16 @@ const calendar = {
   },
 };
 
-async function collect(options: Partial<LanguageModelV3CallOptions>) {
+async function collect(options: Partial<LanguageModelV4CallOptions>) {
   const model = createOfflineModel();
-  const { stream } = await model.doStream({ prompt: [], ...options } as LanguageModelV3CallOptions);
-  const parts: LanguageModelV3StreamPart[] = [];
-  for await (const part of stream as unknown as AsyncIterable<LanguageModelV3StreamPart>) parts.push(part);
+  const { stream } = await model.doStream({ prompt: [], ...options } as LanguageModelV4CallOptions);
+  const parts: LanguageModelV4StreamPart[] = [];
+  for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) parts.push(part);
   return parts;
 }
 
 const userSays = (text: string) => [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }];
-const textOf = (parts: LanguageModelV3StreamPart[]) =>
+const textOf = (parts: LanguageModelV4StreamPart[]) =>
   parts.map((p) => (p.type === 'text-delta' ? p.delta : '')).join('');
 
 describe('offline model', () => {

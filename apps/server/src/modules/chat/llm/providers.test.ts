@@ -149,7 +149,7 @@ const llm = (
 });
 
 const tools: ToolSet = {
-  calculator_add: tool<Record<string, unknown>>({
+  calculator_add: tool({
     description: 'Add two numbers',
     inputSchema: jsonSchema<Record<string, unknown>>({
       type: 'object',

@@ -1,9 +1,9 @@
 import {
   APICallError,
-  type LanguageModelV3,
-  type LanguageModelV3CallOptions,
-  type LanguageModelV3StreamPart,
-  type LanguageModelV3StreamResult,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4StreamPart,
+  type LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 import { isSpendLimit, LlmError, toLlmError } from './errors.ts';
 
@@ -77,7 +77,7 @@ export function isRetryable(error: unknown): boolean {
   return status === 408 || status >= 500;
 }
 
-export function withResilience(model: LanguageModelV3, options: ResilienceOptions): LanguageModelV3 {
+export function withResilience(model: LanguageModelV4, options: ResilienceOptions): LanguageModelV4 {
   const maxAttempts = options.maxAttempts ?? 3;
   const baseDelay = options.baseDelayMs ?? 500;
   const maxDelay = options.maxDelayMs ?? 8_000;
@@ -110,8 +110,8 @@ export function withResilience(model: LanguageModelV3, options: ResilienceOption
 
   /** One attempt guarded by the first-byte timeout: resolves once the first part has arrived. */
   async function streamAttempt(
-    callOptions: LanguageModelV3CallOptions,
-  ): Promise<LanguageModelV3StreamResult> {
+    callOptions: LanguageModelV4CallOptions,
+  ): Promise<LanguageModelV4StreamResult> {
     const controller = new AbortController();
     const outer = callOptions.abortSignal;
     const onOuterAbort = () => controller.abort(outer?.reason);
@@ -133,14 +133,14 @@ export function withResilience(model: LanguageModelV3, options: ResilienceOption
       throw error;
     };
 
-    let result: LanguageModelV3StreamResult;
+    let result: LanguageModelV4StreamResult;
     try {
       result = await model.doStream({ ...callOptions, abortSignal: controller.signal });
     } catch (error) {
       return fail(error);
     }
     const reader = result.stream.getReader();
-    const buffered: LanguageModelV3StreamPart[] = [];
+    const buffered: LanguageModelV4StreamPart[] = [];
     let ended = false;
     try {
       for (;;) {
@@ -160,7 +160,7 @@ export function withResilience(model: LanguageModelV3, options: ResilienceOption
     timer = undefined;
 
     const idleMs = options.idleTimeoutMs;
-    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+    const stream = new ReadableStream<LanguageModelV4StreamPart>({
       start(out) {
         for (const part of buffered) out.enqueue(part);
         if (ended) {
@@ -213,7 +213,7 @@ export function withResilience(model: LanguageModelV3, options: ResilienceOption
   }
 
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: model.provider,
     modelId: model.modelId,
     get supportedUrls() {

@@ -1,15 +1,16 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmConfig } from '../../../config.ts';
 import { LlmError } from './errors.ts';
-import { createOfflineModel, OFFLINE_LABEL } from './offline-model.ts';
+import { createOfflineModel } from './offline-model.ts';
+import { OFFLINE_LABEL } from './offline-phrases.ts';
 import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 
 export interface ModelSelection {
   /** The model wrapped in the one retry layer and the timeouts; undefined when `problem` is set. */
-  model?: LanguageModelV3;
+  model?: LanguageModelV4;
   /** 'offline' | 'openai' | 'anthropic' | 'openai-compatible' */
   provider: LlmConfig['provider'];
   modelId: string;
@@ -56,7 +57,7 @@ export function selectModel(llm: LlmConfig, options: SelectModelOptions = {}): M
     return { provider: llm.provider, modelId, isOffline: false, problem: new LlmError('no_model') };
   }
   const common = { apiKey: llm.apiKey, baseURL: llm.baseUrl, fetch: options.fetch };
-  let model: LanguageModelV3;
+  let model: LanguageModelV4;
   switch (llm.provider) {
     case 'openai':
       model = createOpenAI(common).chat(modelId);

@@ -1,4 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Kysely, Selectable } from 'kysely';
+import type { ApprovalsTable, Database } from '../../../db/schema.ts';
+import type { StoredMessage } from './messages.ts';
 
 /**
  * What the chat runtime needs from the tools layer. The lead wires the real tools service here; the
@@ -22,11 +25,34 @@ export type ToolExecutionResult = { ok: true; data: unknown } | { ok: false; err
 export interface ToolExecutor {
   /** The tools attached to an agent the user owns (empty for someone else's agent). */
   listAgentTools(userId: number, agentId: number): Promise<AgentTool[]>;
-  /** Runs an action with the user's OWN connection. Must honour `signal`. */
+  /**
+   * Runs an action with the user's OWN connection. Must honour `signal`. With an `idempotencyKey`
+   * (a trigger event's write), a key that already ran answers with its stored result instead of
+   * running again, so a retried run does not send twice.
+   */
   execute(
     userId: number,
     actionId: number,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    options?: { idempotencyKey?: string },
   ): Promise<ToolExecutionResult>;
+}
+
+type MessageUpdate = Pick<StoredMessage, 'id' | 'parts' | 'status'>;
+
+/** Where a run keeps its assistant message and the approvals it asks for (the chat repositories). */
+export interface RunStore {
+  updateMessage(userId: number, threadId: string, message: MessageUpdate): Promise<void>;
+  /** The run's last save; `within` runs in the same transaction (its audit event). */
+  finishRun(
+    userId: number,
+    threadId: string,
+    message: MessageUpdate,
+    within?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<void>;
+  insertApproval(
+    row: Omit<Selectable<ApprovalsTable>, 'decided_at' | 'created_at' | 'expires_at'>,
+    ttlMs: number,
+  ): Promise<void>;
 }

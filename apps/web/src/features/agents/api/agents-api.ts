@@ -1,10 +1,16 @@
 /**
- * The agents API (spec section 7) as this feature uses it: the generated SDK calls and their
- * generated query options, under the names the screens use. Query keys are never retyped.
+ * The agents API (spec section 7) as this feature uses it: the generated query and mutation options
+ * and the generated query keys, never retyped.
  */
+import type { QueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../../api/api-error';
 import {
-  getAgentOptions as generatedGetAgentOptions,
-  listAgentsOptions as generatedListAgentsOptions,
+  createAgentMutation,
+  deleteAgentMutation,
+  getAgentOptions,
+  getAgentQueryKey,
+  listAgentsOptions,
+  listAgentsQueryKey,
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
 import type { CreateAgentData, ListAgentsResponse } from '../../../client/types.gen';
@@ -16,16 +22,36 @@ export type AgentWrite = Omit<CreateAgentData['body'], 'guidelines' | 'tool_ids'
   tool_ids: number[];
 };
 
-export const createAgent = (body: AgentWrite) => sdk.createAgent({ body });
-export const updateAgent = (agentId: number, body: AgentWrite) =>
-  sdk.updateAgent({ path: { agent_id: agentId }, body });
-export const deleteAgent = (agentId: number) => sdk.deleteAgent({ path: { agent_id: agentId } });
+export { createAgentMutation, deleteAgentMutation, listAgentsOptions };
 
-/** Invalidates every agent query (the list and each agent) after a write. */
-export const isAgentQuery = (query: { queryKey: readonly unknown[] }) => {
-  const id = (query.queryKey[0] as { _id?: string } | undefined)?._id;
-  return id === 'listAgents' || id === 'getAgent';
-};
+/** The form's Save: create without an id, update with one (spec section 4). */
+export const saveAgent = (body: AgentWrite, agentId?: number) =>
+  agentId === undefined ? sdk.createAgent({ body }) : sdk.updateAgent({ path: { agent_id: agentId }, body });
 
-export const listAgentsOptions = () => generatedListAgentsOptions();
-export const getAgentOptions = (agentId: number) => generatedGetAgentOptions({ path: { agent_id: agentId } });
+/** A 4xx answer will not change on its own: no retry (a missing agent shows at once). */
+const retryUnlessClientError = (failures: number, error: unknown) =>
+  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 1;
+
+/** One agent, for the edit form; the route's loader and the form read the same options. */
+export const agentOptions = (agentId: number) => ({
+  ...getAgentOptions({ path: { agent_id: agentId } }),
+  retry: retryUnlessClientError,
+});
+
+/**
+ * After a write, the list (and the written agent, when there is one) is fetched again, inactive
+ * queries included, so the list the form returns to paints with the change.
+ */
+export function refreshAgents(queryClient: QueryClient, agentId?: number) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: listAgentsQueryKey(), refetchType: 'all' }),
+    agentId === undefined
+      ? undefined
+      : queryClient.invalidateQueries({ queryKey: getAgentQueryKey({ path: { agent_id: agentId } }) }),
+  ]);
+}
+
+/** A deleted agent's own query is dropped rather than fetched into a 404. */
+export function forgetAgent(queryClient: QueryClient, agentId: number) {
+  queryClient.removeQueries({ queryKey: getAgentQueryKey({ path: { agent_id: agentId } }) });
+}

@@ -1,9 +1,10 @@
-import { Alert, Box, Button, Center, chakra, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Center, chakra, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { LoadError } from '../../../components/load-error';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { useSession } from '../../../lib/session';
-import { getAccessToken } from '../../auth';
+import { getAccessToken } from '../../../lib/access-token';
 import { chatFrameUrl, openChatSession } from '../api/chat-session';
 
 /** The full-screen chat with one agent (spec section 2): sign in to the chat service, then frame it. */
@@ -39,23 +40,17 @@ export function AgentChatPage({ agentId }: { agentId: number }) {
         />
       ) : login.isError ? (
         <Center h="full" px="6">
-          <Stack gap="4" maxW="md">
-            <Alert.Root status="error">
-              <Alert.Indicator />
-              <Alert.Content>
-                <Alert.Title>The chat could not be opened.</Alert.Title>
-                <Alert.Description>{login.error.message}</Alert.Description>
-              </Alert.Content>
-            </Alert.Root>
-            <Stack direction="row" gap="3">
-              <Button onClick={() => void login.refetch()} colorPalette="brand">
-                Try again
-              </Button>
+          <Box maxW="md">
+            <LoadError
+              title="The chat could not be opened."
+              description={login.error.message}
+              onRetry={() => void login.refetch()}
+            >
               <Button variant="outline" asChild>
                 <Link to="/agents">Back to agents</Link>
               </Button>
-            </Stack>
-          </Stack>
+            </LoadError>
+          </Box>
         </Center>
       ) : (
         <Center h="full" aria-busy="true">

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Box,
   Button,
   chakra,
@@ -24,15 +23,9 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FiInfo } from 'react-icons/fi';
 import { ApiError } from '../../../api/api-error';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadError } from '../../../components/load-error';
 import { toaster } from '../../../components/ui/toaster';
-import {
-  isAgentQuery,
-  createAgent,
-  getAgentOptions,
-  updateAgent,
-  type Agent,
-  type AgentTool,
-} from '../api/agents-api';
+import { agentOptions, refreshAgents, saveAgent, type Agent, type AgentTool } from '../api/agents-api';
 import {
   addTool,
   draftOf,
@@ -53,12 +46,9 @@ export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolP
   return <EditAgent agentId={agentId} toolPicker={toolPicker} />;
 }
 
-/** A 4xx answer will not change on its own: no retry (a missing agent shows at once). */
-const retryUnlessClientError = (failures: number, error: unknown) =>
-  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 1;
-
 function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
-  const agent = useQuery({ ...getAgentOptions(agentId), retry: retryUnlessClientError });
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const agent = useQuery({ ...agentOptions(agentId), retryOnMount: false });
   if (agent.isPending) {
     return (
       <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">
@@ -81,27 +71,21 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
         <Heading as="h1" size="2xl">
           {missing ? 'Agent not found' : 'Edit agent'}
         </Heading>
-        <Alert.Root status={missing ? 'warning' : 'error'}>
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>{missing ? 'This agent does not exist.' : 'Error loading the agent.'}</Alert.Title>
-            <Alert.Description>
-              {missing
-                ? 'It may have been deleted, or the link is wrong.'
-                : 'The agent could not be loaded. Try again in a moment.'}
-            </Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
-        <HStack gap="3">
-          {!missing && (
-            <Button colorPalette="brand" onClick={() => void agent.refetch()} loading={agent.isFetching}>
-              Try again
-            </Button>
-          )}
+        <LoadError
+          status={missing ? 'warning' : 'error'}
+          title={missing ? 'This agent does not exist.' : 'Error loading the agent.'}
+          description={
+            missing
+              ? 'It may have been deleted, or the link is wrong.'
+              : 'The agent could not be loaded. Try again in a moment.'
+          }
+          onRetry={missing ? undefined : () => void agent.refetch()}
+          retrying={agent.isFetching}
+        >
           <Button variant="outline" asChild>
             <Link to="/agents">Back to agents</Link>
           </Button>
-        </HStack>
+        </LoadError>
       </Stack>
     );
   }
@@ -125,12 +109,11 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
   });
 
   const save = useMutation({
-    mutationFn: (body: NonNullable<ReturnType<typeof draftToBody>>) =>
-      agent ? updateAgent(agent.id, body) : createAgent(body),
+    mutationFn: (body: NonNullable<ReturnType<typeof draftToBody>>) => saveAgent(body, agent?.id),
     onSuccess: async () => {
       saved.current = true;
       toaster.create(AGENT_TOASTS.saved(mode));
-      await queryClient.invalidateQueries({ predicate: isAgentQuery });
+      await refreshAgents(queryClient, agent?.id);
       await navigate({ to: '/agents' });
     },
     onError: () => toaster.create(AGENT_TOASTS.saveFailed(mode)),

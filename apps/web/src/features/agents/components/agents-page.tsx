@@ -18,7 +18,14 @@ import { FiCopy, FiEdit2, FiMessageSquare, FiMoreVertical, FiPlus, FiTrash2 } fr
 import { SearchInput } from '../../../components/search-input';
 import { toaster } from '../../../components/ui/toaster';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
-import { createAgent, deleteAgent, isAgentQuery, listAgentsOptions, type Agent } from '../api/agents-api';
+import {
+  createAgentMutation,
+  deleteAgentMutation,
+  forgetAgent,
+  listAgentsOptions,
+  refreshAgents,
+  type Agent,
+} from '../api/agents-api';
 import { duplicateBody } from '../agents-logic';
 import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS } from '../constants';
 import { AgentToolsDialog } from './agent-tools-dialog';
@@ -26,28 +33,31 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 /** The agent list (spec section 2). */
 export function AgentsPage() {
-  const agents = useQuery(listAgentsOptions());
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const agents = useQuery({ ...listAgentsOptions(), retryOnMount: false });
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const [toolsOf, setToolsOf] = useState<Agent | null>(null);
   const [deleting, setDeleting] = useState<Agent | null>(null);
   const shown = useFuzzyFilter(agents.data, query, AGENT_SEARCH_KEYS);
-  const refresh = () => queryClient.invalidateQueries({ predicate: isAgentQuery });
 
   const duplicate = useMutation({
-    mutationFn: (agent: Agent) => createAgent(duplicateBody(agent)),
+    ...createAgentMutation(),
     onSuccess: () => toaster.create(AGENT_TOASTS.created),
     onError: () => toaster.create(AGENT_TOASTS.createFailed),
-    onSettled: refresh,
+    onSettled: () => refreshAgents(queryClient),
   });
   const remove = useMutation({
-    mutationFn: (agent: Agent) => deleteAgent(agent.id),
-    onSuccess: () => toaster.create(AGENT_TOASTS.deleted),
+    ...deleteAgentMutation(),
+    onSuccess: (_data, { path }) => {
+      forgetAgent(queryClient, path.agent_id);
+      toaster.create(AGENT_TOASTS.deleted);
+    },
     onError: () => toaster.create(AGENT_TOASTS.deleteFailed),
     onSettled: () => {
       setDeleting(null);
-      return refresh();
+      return refreshAgents(queryClient);
     },
   });
 
@@ -112,7 +122,7 @@ export function AgentsPage() {
             onSelect={(details) => {
               if (details.value === 'edit')
                 void navigate({ to: '/agents/$Id/edit', params: { Id: String(agent.id) } });
-              if (details.value === 'duplicate') duplicate.mutate(agent);
+              if (details.value === 'duplicate') duplicate.mutate({ body: duplicateBody(agent) });
               if (details.value === 'delete') setDeleting(agent);
             }}
           >
@@ -178,7 +188,7 @@ export function AgentsPage() {
         message={`Delete the agent "${deleting?.name ?? ''}"? This cannot be undone.`}
         confirmLabel={AGENT_TEXT.delete}
         pending={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
+        onConfirm={() => deleting && remove.mutate({ path: { agent_id: deleting.id } })}
         onCancel={() => setDeleting(null)}
       />
     </Stack>

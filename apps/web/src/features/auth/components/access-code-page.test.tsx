@@ -5,7 +5,8 @@ import { configureApiClient } from '../../../api/api-client';
 import { client } from '../../../client/client.gen';
 import { toaster } from '../../../components/ui/toaster';
 import { UiProvider } from '../../../components/ui/provider';
-import { AccessCodePage, PASSWORD_SIGNED_IN_KEY } from './access-code-page';
+import { PASSWORD_SIGNED_IN_KEY } from '../access-code';
+import { AccessCodePage } from './access-code-page';
 
 const requests: { url: string; body: unknown }[] = [];
 

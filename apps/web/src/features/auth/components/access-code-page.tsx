@@ -2,18 +2,8 @@ import { Box, Button, Center, Field, Heading, Input, Stack, Text } from '@chakra
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../api/api-error';
 import { toaster } from '../../../components/ui/toaster';
+import { PASSWORD_SIGNED_IN_KEY } from '../access-code';
 import { betaUserSignIn } from '../api/beta-sign-in';
-
-/** The browser-storage flag the beta gate sets (spec section 2). */
-export const PASSWORD_SIGNED_IN_KEY = 'passwordSignedIn';
-
-export const hasPassedAccessCode = () => {
-  try {
-    return window.localStorage.getItem(PASSWORD_SIGNED_IN_KEY) === 'true';
-  } catch {
-    return false;
-  }
-};
 
 /** The beta access-code page: a correct code sets the flag and reloads at `/`. */
 export function AccessCodePage({

@@ -1,7 +1,8 @@
-import { Alert, Button, Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Button, Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { LoadError } from '../../../components/load-error';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { useSession } from '../../../lib/session';
 import { copilotLogin, loadScript } from '../api/copilot-api';
@@ -78,13 +79,7 @@ export function CopilotPage() {
             )}
           </Stack>
         ) : mount.isError ? (
-          <Alert.Root status="error">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>The copilot could not be loaded.</Alert.Title>
-              <Alert.Description>{mount.error.message}</Alert.Description>
-            </Alert.Content>
-          </Alert.Root>
+          <LoadError title="The copilot could not be loaded." description={mount.error.message} />
         ) : (
           <Text fontSize="lg">{COPILOT_TEXT.loaded}</Text>
         )}

@@ -2,10 +2,14 @@
  * The services API (spec section 7) as this feature uses it: the generated SDK calls and their
  * generated query options, under the names the screens use. Paths and query keys are never retyped.
  */
+import type { QueryClient } from '@tanstack/react-query';
 import {
   listActiveServicesOptions as generatedListActiveServicesOptions,
+  listActiveServicesQueryKey,
   listServiceActionsOptions as generatedListServiceActionsOptions,
-  listServicesOptions as generatedListServicesOptions,
+  listServiceActionsQueryKey,
+  listServicesOptions,
+  listServicesQueryKey,
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
 import type {
@@ -34,13 +38,23 @@ export const disconnectService = (serviceId: number) =>
   sdk.disconnectService({ path: { service_id: serviceId } });
 export const addCustomMcpServer = (body: CustomMcpServer) => sdk.addCustomMcpServer({ body });
 
-const SERVICE_QUERY_IDS = new Set(['listServices', 'listActiveServices', 'listServiceActions']);
+export { listServicesOptions };
 
-/** Every services query (the list, the active list, each service's actions), for invalidation. */
-export const isServiceQuery = (query: { queryKey: readonly unknown[] }) =>
-  SERVICE_QUERY_IDS.has((query.queryKey[0] as { _id?: string } | undefined)?._id ?? '');
-
-export const listServicesOptions = () => generatedListServicesOptions();
+/**
+ * After a service is connected, disconnected or added, the lists of services are out of date, and
+ * so are the service's own actions (a connection can bring or drop them).
+ */
+export function refreshServices(queryClient: QueryClient, serviceId?: number) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: listServicesQueryKey() }),
+    queryClient.invalidateQueries({ queryKey: listActiveServicesQueryKey() }),
+    serviceId === undefined
+      ? undefined
+      : queryClient.invalidateQueries({
+          queryKey: listServiceActionsQueryKey({ path: { service_id: serviceId } }),
+        }),
+  ]);
+}
 
 /** The active services and each service's actions are cached for the whole visit (spec section 7). */
 export const listActiveServicesOptions = () => ({

@@ -1,9 +1,6 @@
 import {
-  Alert,
   Box,
   Button,
-  CloseButton,
-  Dialog,
   Flex,
   Heading,
   IconButton,
@@ -16,9 +13,11 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { FiPlus } from 'react-icons/fi';
+import { DialogShell } from '../../../components/form-dialog';
+import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
-import { createFuzzySearch } from '../../../lib/fuzzy';
+import { useFuzzyFilter } from '../../../lib/fuzzy';
 import {
   listActiveServicesOptions,
   listServiceActionsOptions,
@@ -58,10 +57,7 @@ export function ActiveServicesPanel({ onAddTool }: { onAddTool: (action: Service
           ))}
         </Stack>
       ) : services.isError ? (
-        <Alert.Root status="error" size="sm">
-          <Alert.Indicator />
-          <Alert.Title>Error loading services.</Alert.Title>
-        </Alert.Root>
+        <LoadError title="Error loading services." />
       ) : services.data.length === 0 ? (
         <Text fontSize="sm">No active services yet. Register a service on the Services page first.</Text>
       ) : (
@@ -95,88 +91,74 @@ function ServiceActionsDialog(props: {
 }) {
   const actions = useQuery(listServiceActionsOptions(props.service.id));
   const [query, setQuery] = useState('');
-  const search = useMemo(() => createFuzzySearch(actions.data ?? [], ACTION_SEARCH_KEYS), [actions.data]);
-  const shown = useMemo(() => sortByDisplayName(search(query)), [search, query]);
+  const matches = useFuzzyFilter(actions.data, query, ACTION_SEARCH_KEYS);
+  const shown = useMemo(() => sortByDisplayName(matches), [matches]);
 
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && props.onClose()} size="lg" scrollBehavior="inside">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content aria-describedby={undefined}>
-            <Dialog.Header>
-              <Dialog.Title>{SERVICE_TEXT.actionsFor(props.service.name)}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                <SearchInput placeholder={SERVICE_TEXT.searchActions} value={query} onChange={setQuery} />
-                <Box maxH={ACTIONS_LIST_MAX_HEIGHT} overflowY="auto" data-testid="actions-list">
-                  {actions.isPending ? (
-                    <Stack gap="2" role="status" aria-busy="true" aria-label="Loading actions">
-                      {Array.from({ length: 4 }, (_, i) => (
-                        <Skeleton key={i} height="10" />
-                      ))}
-                    </Stack>
-                  ) : actions.isError ? (
-                    <Alert.Root status="error" size="sm">
-                      <Alert.Indicator />
-                      <Alert.Title>Error loading actions.</Alert.Title>
-                    </Alert.Root>
-                  ) : shown.length === 0 ? (
-                    <Text color="fg.muted" py="4">
-                      {actions.data.length === 0
-                        ? 'This service has no actions.'
-                        : 'No actions match your search.'}
-                    </Text>
-                  ) : (
-                    <Stack as="ul" gap="1" listStyleType="none">
-                      {shown.map((action) => (
-                        <Flex
-                          as="li"
-                          key={action.id}
-                          align="center"
-                          gap="2"
-                          py="1"
-                          px="2"
-                          rounded="md"
-                          _hover={{ bg: 'bg.muted' }}
-                        >
-                          <Tooltip.Root openDelay={300} positioning={{ placement: 'top-start' }}>
-                            <Tooltip.Trigger asChild>
-                              <Text flex="1" tabIndex={0} truncate>
-                                {action.display_name}
-                              </Text>
-                            </Tooltip.Trigger>
-                            <Portal>
-                              <Tooltip.Positioner>
-                                <Tooltip.Content maxW="sm">
-                                  {action.description || action.display_name}
-                                </Tooltip.Content>
-                              </Tooltip.Positioner>
-                            </Portal>
-                          </Tooltip.Root>
-                          <IconButton
-                            size="xs"
-                            variant="subtle"
-                            colorPalette="brand"
-                            aria-label={`Add ${action.display_name}`}
-                            onClick={() => props.onAddTool(action)}
-                          >
-                            <FiPlus />
-                          </IconButton>
-                        </Flex>
-                      ))}
-                    </Stack>
-                  )}
-                </Box>
-              </Stack>
-            </Dialog.Body>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <DialogShell
+      open
+      onClose={props.onClose}
+      title={SERVICE_TEXT.actionsFor(props.service.name)}
+      size="lg"
+      scrollInside
+    >
+      <Stack gap="3">
+        <SearchInput placeholder={SERVICE_TEXT.searchActions} value={query} onChange={setQuery} />
+        <Box maxH={ACTIONS_LIST_MAX_HEIGHT} overflowY="auto" data-testid="actions-list">
+          {actions.isPending ? (
+            <Stack gap="2" role="status" aria-busy="true" aria-label="Loading actions">
+              {Array.from({ length: 4 }, (_, i) => (
+                <Skeleton key={i} height="10" />
+              ))}
+            </Stack>
+          ) : actions.isError ? (
+            <LoadError title="Error loading actions." />
+          ) : shown.length === 0 ? (
+            <Text color="fg.muted" py="4">
+              {actions.data.length === 0 ? 'This service has no actions.' : 'No actions match your search.'}
+            </Text>
+          ) : (
+            <Stack as="ul" gap="1" listStyleType="none">
+              {shown.map((action) => (
+                <Flex
+                  as="li"
+                  key={action.id}
+                  align="center"
+                  gap="2"
+                  py="1"
+                  px="2"
+                  rounded="md"
+                  _hover={{ bg: 'bg.muted' }}
+                >
+                  <Tooltip.Root openDelay={300} positioning={{ placement: 'top-start' }}>
+                    <Tooltip.Trigger asChild>
+                      <Text flex="1" tabIndex={0} truncate>
+                        {action.display_name}
+                      </Text>
+                    </Tooltip.Trigger>
+                    <Portal>
+                      <Tooltip.Positioner>
+                        <Tooltip.Content maxW="sm">
+                          {action.description || action.display_name}
+                        </Tooltip.Content>
+                      </Tooltip.Positioner>
+                    </Portal>
+                  </Tooltip.Root>
+                  <IconButton
+                    size="xs"
+                    variant="subtle"
+                    colorPalette="brand"
+                    aria-label={`Add ${action.display_name}`}
+                    onClick={() => props.onAddTool(action)}
+                  >
+                    <FiPlus />
+                  </IconButton>
+                </Flex>
+              ))}
+            </Stack>
+          )}
+        </Box>
+      </Stack>
+    </DialogShell>
   );
 }

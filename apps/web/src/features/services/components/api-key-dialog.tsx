@@ -1,5 +1,6 @@
-import { Button, CloseButton, Dialog, Field, Input, Portal } from '@chakra-ui/react';
+import { Field, Input } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
+import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import { SERVICE_TEXT, SERVICE_TOAST_DURATION, SERVICE_TOASTS } from '../constants';
 
@@ -32,39 +33,24 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && close()} placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content as="form" onSubmit={submit} aria-describedby={undefined}>
-            <Dialog.Header>
-              <Dialog.Title>{SERVICE_TEXT.apiKeyTitle}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Field.Root>
-                <Field.Label>API Key for {serviceName}</Field.Label>
-                <Input
-                  type="password"
-                  autoComplete="off"
-                  value={apiKey}
-                  onChange={(event) => setApiKey(event.target.value)}
-                />
-              </Field.Root>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" type="button" onClick={close} disabled={disabled}>
-                {SERVICE_TEXT.cancel}
-              </Button>
-              <Button type="submit" colorPalette="brand" disabled={disabled}>
-                {SERVICE_TEXT.submit}
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onClose={close}
+      title={SERVICE_TEXT.apiKeyTitle}
+      onSubmit={submit}
+      submitLabel={SERVICE_TEXT.submit}
+      cancelLabel={SERVICE_TEXT.cancel}
+      disabled={disabled}
+    >
+      <Field.Root>
+        <Field.Label>API Key for {serviceName}</Field.Label>
+        <Input
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(event) => setApiKey(event.target.value)}
+        />
+      </Field.Root>
+    </FormDialog>
   );
 }

@@ -1,18 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../api/api-error';
 import { toaster } from '../../../components/ui/toaster';
+import { installFakeApi, json } from '../../../test/fake-api';
 import { renderWithProviders } from '../../../test/render';
-import * as api from '../api/services-api';
 import { CustomMcpDialog } from './custom-mcp-dialog';
 
-vi.mock('../api/services-api', async (importOriginal) => ({
-  ...(await importOriginal<typeof api>()),
-  addCustomMcpServer: vi.fn(),
-}));
-
-afterEach(() => vi.resetAllMocks());
+afterEach(() => vi.restoreAllMocks());
 
 /** Pastes instead of typing key by key: the same events the form reads, without the slow typing. */
 async function fill(user: ReturnType<typeof userEvent.setup>, input: HTMLElement, text: string) {
@@ -29,13 +23,19 @@ function setup() {
 
 describe('Add your own MCP server dialog', () => {
   it('sends the trimmed name and URL with the optional header, then closes with a toast', async () => {
-    vi.mocked(api.addCustomMcpServer).mockResolvedValue({
-      id: 9,
-      name: 'Mine',
-      description: 'Your MCP server',
-      logo: null,
-      status: 'ACTIVE',
-      auth_schemes: ['NO_AUTH'],
+    const api = installFakeApi({
+      'POST /api/v1/services/custom_mcp': () =>
+        json(
+          {
+            id: 9,
+            name: 'Mine',
+            description: 'Your MCP server',
+            logo: null,
+            status: 'ACTIVE',
+            auth_schemes: ['NO_AUTH'],
+          },
+          201,
+        ),
     });
     const { onClose, toast, user } = setup();
     await fill(user, await screen.findByLabelText(/^Name/), '  Mine ');
@@ -44,12 +44,14 @@ describe('Add your own MCP server dialog', () => {
     await fill(user, screen.getByLabelText(/Header value/), 'secret-1');
     await user.click(screen.getByRole('button', { name: 'Add Server' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(api.addCustomMcpServer).toHaveBeenCalledWith({
-      name: 'Mine',
-      url: 'https://mcp.example.com/mcp',
-      header_name: 'X-Api-Key',
-      header_value: 'secret-1',
-    });
+    expect(api.sent('POST /api/v1/services/custom_mcp').map((r) => r.body)).toEqual([
+      {
+        name: 'Mine',
+        url: 'https://mcp.example.com/mcp',
+        header_name: 'X-Api-Key',
+        header_value: 'secret-1',
+      },
+    ]);
     expect(toast).toHaveBeenCalledWith({
       title: 'MCP Server Added',
       description: '"Mine" is now an active service.',
@@ -59,22 +61,23 @@ describe('Add your own MCP server dialog', () => {
   });
 
   it('shows the API’s validation errors with the field they name and stays open', async () => {
-    vi.mocked(api.addCustomMcpServer).mockRejectedValue(
-      new ApiError({
-        url: '/api/v1/services/custom_mcp',
-        status: 422,
-        statusText: 'Unprocessable Entity',
-        body: {
-          detail: [{ loc: ['body', 'url'], msg: 'Private addresses are not allowed', type: 'value_error' }],
-        },
-      }),
-    );
+    const api = installFakeApi({
+      'POST /api/v1/services/custom_mcp': () =>
+        json(
+          {
+            detail: [{ loc: ['body', 'url'], msg: 'Private addresses are not allowed', type: 'value_error' }],
+          },
+          422,
+        ),
+    });
     const { onClose, user } = setup();
     await fill(user, await screen.findByLabelText(/^Name/), 'Mine');
     await fill(user, screen.getByLabelText(/Server URL/), 'https://10.0.0.1/mcp');
     await user.click(screen.getByRole('button', { name: 'Add Server' }));
     expect(await screen.findByText('url: Private addresses are not allowed')).toBeInTheDocument();
-    expect(api.addCustomMcpServer).toHaveBeenCalledWith({ name: 'Mine', url: 'https://10.0.0.1/mcp' });
+    expect(api.sent('POST /api/v1/services/custom_mcp').map((r) => r.body)).toEqual([
+      { name: 'Mine', url: 'https://10.0.0.1/mcp' },
+    ]);
     expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -1,9 +1,10 @@
-import { Alert, Button, CloseButton, Dialog, Field, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Field, Input, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../api/api-error';
+import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
-import { addCustomMcpServer, isServiceQuery, type CustomMcpServer } from '../api/services-api';
+import { addCustomMcpServer, refreshServices, type CustomMcpServer } from '../api/services-api';
 import { SERVICE_TOAST_DURATION } from '../constants';
 
 export const CUSTOM_MCP_TEXT = {
@@ -53,7 +54,7 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
         type: 'success',
         duration: SERVICE_TOAST_DURATION,
       });
-      void queryClient.invalidateQueries({ predicate: isServiceQuery });
+      void refreshServices(queryClient);
       close();
     },
   });
@@ -77,61 +78,46 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
   });
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && close()} placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content as="form" onSubmit={submit} aria-describedby={undefined}>
-            <Dialog.Header>
-              <Dialog.Title>{CUSTOM_MCP_TEXT.title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                <Text fontSize="sm" color="fg.muted">
-                  {CUSTOM_MCP_TEXT.intro}
-                </Text>
-                <Field.Root required>
-                  <Field.Label>{CUSTOM_MCP_TEXT.name}</Field.Label>
-                  <Input maxLength={80} {...field('name')} />
-                </Field.Root>
-                <Field.Root required>
-                  <Field.Label>{CUSTOM_MCP_TEXT.url}</Field.Label>
-                  <Input type="url" placeholder="https://mcp.example.com/mcp" {...field('url')} />
-                </Field.Root>
-                <Field.Root>
-                  <Field.Label>{CUSTOM_MCP_TEXT.headerName}</Field.Label>
-                  <Input placeholder="Authorization" autoComplete="off" {...field('header_name')} />
-                </Field.Root>
-                <Field.Root>
-                  <Field.Label>{CUSTOM_MCP_TEXT.headerValue}</Field.Label>
-                  <Input type="password" autoComplete="off" {...field('header_value')} />
-                </Field.Root>
-                {add.isError && (
-                  <Alert.Root status="error" role="alert">
-                    <Alert.Indicator />
-                    <Alert.Content>
-                      {describeApiError(add.error).map((line) => (
-                        <Alert.Description key={line}>{line}</Alert.Description>
-                      ))}
-                    </Alert.Content>
-                  </Alert.Root>
-                )}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" type="button" onClick={close} disabled={add.isPending}>
-                {CUSTOM_MCP_TEXT.cancel}
-              </Button>
-              <Button type="submit" colorPalette="brand" loading={add.isPending}>
-                {CUSTOM_MCP_TEXT.submit}
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onClose={close}
+      title={CUSTOM_MCP_TEXT.title}
+      onSubmit={submit}
+      submitLabel={CUSTOM_MCP_TEXT.submit}
+      cancelLabel={CUSTOM_MCP_TEXT.cancel}
+      pending={add.isPending}
+    >
+      <Stack gap="3">
+        <Text fontSize="sm" color="fg.muted">
+          {CUSTOM_MCP_TEXT.intro}
+        </Text>
+        <Field.Root required>
+          <Field.Label>{CUSTOM_MCP_TEXT.name}</Field.Label>
+          <Input maxLength={80} {...field('name')} />
+        </Field.Root>
+        <Field.Root required>
+          <Field.Label>{CUSTOM_MCP_TEXT.url}</Field.Label>
+          <Input type="url" placeholder="https://mcp.example.com/mcp" {...field('url')} />
+        </Field.Root>
+        <Field.Root>
+          <Field.Label>{CUSTOM_MCP_TEXT.headerName}</Field.Label>
+          <Input placeholder="Authorization" autoComplete="off" {...field('header_name')} />
+        </Field.Root>
+        <Field.Root>
+          <Field.Label>{CUSTOM_MCP_TEXT.headerValue}</Field.Label>
+          <Input type="password" autoComplete="off" {...field('header_value')} />
+        </Field.Root>
+        {add.isError && (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Content>
+              {describeApiError(add.error).map((line) => (
+                <Alert.Description key={line}>{line}</Alert.Description>
+              ))}
+            </Alert.Content>
+          </Alert.Root>
+        )}
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Button, Image, Center, Flex, Heading, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
+import { Button, Image, Center, Flex, Heading, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { FiArrowLeft } from 'react-icons/fi';
+import { LoadError } from '../../../components/load-error';
 import { SearchInput } from '../../../components/search-input';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
 import { listServiceActionsOptions } from '../api/services-api';
@@ -10,7 +11,8 @@ import { SERVICE_TEXT, TOOL_SEARCH_KEYS } from '../constants';
 
 /** The tools of one service (spec section 2): logo and app name, search, and a Name/Description table. */
 export function ServiceActionsPage({ serviceId }: { serviceId: number }) {
-  const actions = useQuery(listServiceActionsOptions(serviceId));
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const actions = useQuery({ ...listServiceActionsOptions(serviceId), retryOnMount: false });
   const [query, setQuery] = useState('');
   const shown = useFuzzyFilter(actions.data, query, TOOL_SEARCH_KEYS);
   const first = actions.data?.[0];
@@ -46,13 +48,12 @@ export function ServiceActionsPage({ serviceId }: { serviceId: number }) {
       </Flex>
       <SearchInput placeholder={SERVICE_TEXT.searchTools} value={query} onChange={setQuery} />
       {actions.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>Error loading tools.</Alert.Title>
-          <Button size="sm" variant="outline" ms="auto" onClick={() => void actions.refetch()}>
-            Retry
-          </Button>
-        </Alert.Root>
+        <LoadError
+          title="Error loading tools."
+          onRetry={() => void actions.refetch()}
+          retrying={actions.isFetching}
+          retryLabel="Retry"
+        />
       ) : (
         <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} aria-label="Tools of this service">
           <Table.Root size="sm" striped aria-busy={actions.isPending}>

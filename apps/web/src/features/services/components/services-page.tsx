@@ -14,6 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
+import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
@@ -26,7 +27,8 @@ import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 
 /** The service list (spec section 2): search, cards, register and disconnect. */
 export function ServicesPage() {
-  const services = useQuery(listServicesOptions());
+  // The route's loader has just tried: a failure shows as it is instead of loading again.
+  const services = useQuery({ ...listServicesOptions(), retryOnMount: false });
   const { refetch } = services;
   const [query, setQuery] = useState('');
   const [apiKeyFor, setApiKeyFor] = useState<Service | null>(null);
@@ -90,13 +92,12 @@ export function ServicesPage() {
           ))}
         </SimpleGrid>
       ) : services.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>Error loading services.</Alert.Title>
-          <Button size="sm" variant="outline" ms="auto" onClick={() => void refetch()}>
-            Retry
-          </Button>
-        </Alert.Root>
+        <LoadError
+          title="Error loading services."
+          onRetry={() => void refetch()}
+          retrying={services.isFetching}
+          retryLabel="Retry"
+        />
       ) : shown.length === 0 ? (
         <Text color="fg.muted" py="10" textAlign="center">
           {services.data.length === 0 ? 'No services are available yet.' : 'No services match your search.'}

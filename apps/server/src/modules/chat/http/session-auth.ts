@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
+import { bearer } from '../../../http/auth.ts';
+import { HttpError } from '../../../http/errors.ts';
+import type { ChatVia } from '../context.ts';
+import type { SessionPrincipal } from '../sessions.ts';
+
+/**
+ * How cookie sessions are authenticated on one mount of the chat: the `/chainlit` sessions, or a
+ * mount's own (the demos). Sessions of one mount are never accepted by another.
+ */
+export interface ChatSessionStrategy {
+  /** The cookie that carries the session value. */
+  cookieName: string;
+  /** The user and agent of a session value, or undefined when it is unknown or expired. */
+  resolve(value: string): Promise<SessionPrincipal | undefined>;
+}
+
+export interface ChatPrincipal extends SessionPrincipal {
+  via: ChatVia;
+}
+
+const BEARER_ATTEMPT = /^Bearer\s+\S+$/i;
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const principals = new WeakMap<FastifyRequest, ChatPrincipal>();
+
+/** The authenticated user and agent of a chat request (set by the preHandler). */
+export function principalOf(request: FastifyRequest): ChatPrincipal {
+  const principal = principals.get(request);
+  if (!principal) throw new HttpError(401, 'Not signed in to the chat');
+  return principal;
+}
+
+/** CSRF for cookie requests: our own header and our own origin (a bearer carries no ambient credential). */
+export function assertSameOriginRequest(request: FastifyRequest, publicOrigin: string) {
+  if (request.headers[CHAT_CSRF_HEADER] !== CHAT_CSRF_VALUE) {
+    throw new HttpError(403, `Missing the ${CHAT_CSRF_HEADER}: ${CHAT_CSRF_VALUE} header`);
+  }
+  if (request.headers.origin !== publicOrigin) throw new HttpError(403, 'Cross-origin request refused');
+}
+
+/**
+ * Authenticates every route of `app`'s context: EITHER a copilot bearer token OR the mount's
+ * session cookie (then state-changing requests must pass the CSRF check). 401 otherwise.
+ */
+export function registerSessionAuth(
+  app: FastifyInstance,
+  options: {
+    sessions: ChatSessionStrategy;
+    copilot: (token: string) => Promise<SessionPrincipal | undefined>;
+    publicOrigin: string;
+  },
+) {
+  app.addHook('preHandler', async (request) => {
+    const token = bearer(request);
+    let principal: ChatPrincipal;
+    // A malformed bearer token is still a copilot sign-in attempt, refused as such.
+    if (token !== undefined || BEARER_ATTEMPT.test(request.headers.authorization ?? '')) {
+      const copilot = token === undefined ? undefined : await options.copilot(token);
+      if (!copilot) throw new HttpError(401, 'Invalid copilot token');
+      principal = { ...copilot, via: 'copilot' };
+    } else {
+      const value = request.cookies[options.sessions.cookieName];
+      const session = value ? await options.sessions.resolve(value) : undefined;
+      if (!session) throw new HttpError(401, 'Not signed in to the chat');
+      if (STATE_CHANGING.has(request.method)) assertSameOriginRequest(request, options.publicOrigin);
+      principal = { userId: session.userId, agentId: session.agentId, via: 'cookie' };
+    }
+    principals.set(request, principal);
+  });
+}

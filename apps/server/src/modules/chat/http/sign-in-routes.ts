@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CHAT_SESSION_COOKIE, chatAuthSuccessSchema, errorSchema } from '@cadre/contract';
+import { bearer } from '../../../http/auth.ts';
+import { SESSION_TTL_SECONDS, type ChatSessions } from '../sessions.ts';
+import { assertSameOriginRequest } from './session-auth.ts';
+
+const CREDENTIALS_SIGN_IN = 'credentialssignin';
+const AGENT_ID = /^\d{1,12}$/;
+
+/** `/chainlit` only: sign in with an API access token for one agent, and sign out. */
+export const signInRoutes: FastifyPluginAsyncZod<{
+  sessions: ChatSessions;
+  publicOrigin: string;
+  secureCookie: boolean;
+}> = async (app, { sessions, publicOrigin, secureCookie }) => {
+  const cookie = { path: '/chainlit', httpOnly: true, sameSite: 'strict' as const, secure: secureCookie };
+  const config = { public: true };
+  const tags = ['chat'];
+
+  app.post(
+    '/auth/header',
+    {
+      config,
+      schema: {
+        hide: true,
+        operationId: 'chatAuthHeader',
+        tags,
+        response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
+      const agentId =
+        typeof rawAgent === 'string' && AGENT_ID.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
+      const value = await sessions.signIn(bearer(request), agentId);
+      if (!value) return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
+      reply.setCookie(CHAT_SESSION_COOKIE, value, { ...cookie, maxAge: SESSION_TTL_SECONDS });
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      config,
+      schema: { hide: true, operationId: 'chatLogout', tags, response: { 200: chatAuthSuccessSchema } },
+    },
+    async (request, reply) => {
+      const value = request.cookies[CHAT_SESSION_COOKIE];
+      if (value) {
+        assertSameOriginRequest(request, publicOrigin);
+        await sessions.signOut(value);
+      }
+      reply.clearCookie(CHAT_SESSION_COOKIE, cookie);
+      return { success: true as const };
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  chatSessionInfoSchema,
+  chatThreadCreateSchema,
+  chatThreadListSchema,
+  chatThreadMessagesSchema,
+  chatThreadRenameSchema,
+  chatThreadSchema,
+} from '@cadre/contract';
+import type { ChatService } from '../service.ts';
+import { approvalOut, messageOut, sessionOut, threadOut } from './dto.ts';
+import { principalOf } from './session-auth.ts';
+
+export const threadParams = z.object({ threadId: z.string().max(100) });
+
+/** The session's agent, its threads and their messages. */
+export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
+  const config = { public: true };
+  const tags = ['chat'];
+
+  app.get(
+    '/session',
+    {
+      config,
+      schema: { hide: true, operationId: 'chatSession', tags, response: { 200: chatSessionInfoSchema } },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return sessionOut(
+        principal,
+        await service.sessionInfo(principal.userId, principal.agentId, principal.via),
+      );
+    },
+  );
+
+  app.get(
+    '/threads',
+    {
+      config,
+      schema: { hide: true, operationId: 'chatListThreads', tags, response: { 200: chatThreadListSchema } },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      return { data: (await service.listThreads(userId, agentId)).map(threadOut) };
+    },
+  );
+
+  app.post(
+    '/threads',
+    {
+      config,
+      schema: {
+        hide: true,
+        operationId: 'chatCreateThread',
+        tags,
+        body: chatThreadCreateSchema,
+        response: { 201: chatThreadSchema },
+      },
+    },
+    async (request, reply) => {
+      const { userId, agentId } = principalOf(request);
+      const thread = await service.createThread(userId, agentId, request.body?.name);
+      return reply.code(201).send(threadOut(thread));
+    },
+  );
+
+  app.patch(
+    '/threads/:threadId',
+    {
+      config,
+      schema: {
+        hide: true,
+        operationId: 'chatRenameThread',
+        tags,
+        params: threadParams,
+        body: chatThreadRenameSchema,
+        response: { 200: chatThreadSchema },
+      },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      return threadOut(
+        await service.renameThread(userId, agentId, request.params.threadId, request.body.name),
+      );
+    },
+  );
+
+  app.delete(
+    '/threads/:threadId',
+    { config, schema: { hide: true, operationId: 'chatDeleteThread', tags, params: threadParams } },
+    async (request, reply) => {
+      const { userId, agentId } = principalOf(request);
+      await service.deleteThread(userId, agentId, request.params.threadId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/threads/:threadId/messages',
+    {
+      config,
+      schema: {
+        hide: true,
+        operationId: 'chatThreadMessages',
+        tags,
+        params: threadParams,
+        response: { 200: chatThreadMessagesSchema },
+      },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      const { thread, messages, approvals } = await service.threadMessages(
+        userId,
+        agentId,
+        request.params.threadId,
+      );
+      return {
+        thread: threadOut(thread),
+        messages: messages.map(messageOut),
+        approvals: approvals.map(approvalOut),
+      };
+    },
+  );
+};

@@ -1,0 +1,111 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import { createUIMessageStreamResponse, type UIMessageChunk } from 'ai';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  chatApproveRequestSchema,
+  chatDenyRequestSchema,
+  chatStopResultSchema,
+  chatTurnRequestSchema,
+} from '@cadre/contract';
+import type { ChatService } from '../service.ts';
+import { turnOf } from './dto.ts';
+import { principalOf } from './session-auth.ts';
+import { threadParams } from './thread-routes.ts';
+
+const approvalParams = z.object({ approvalId: z.string().max(100) });
+
+/** Sends a UI message stream as server-sent events (`x-vercel-ai-ui-message-stream: v1`). */
+function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>, threadId: string) {
+  const response = createUIMessageStreamResponse({ stream, headers: { 'x-thread-id': threadId } });
+  response.headers.forEach((value, key) => void reply.header(key, value));
+  reply.code(response.status);
+  return reply.send(Readable.fromWeb(response.body as unknown as NodeWebReadableStream));
+}
+
+/** Aborts when the client goes away before the answer is complete (the run then stops). */
+function disconnectSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
+  });
+  return controller.signal;
+}
+
+/** A chat turn, Stop, and the decisions on pending tool calls; turns and decisions answer with a stream. */
+export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
+  const config = { public: true };
+  const tags = ['chat'];
+
+  app.post(
+    '/chat',
+    {
+      config,
+      bodyLimit: 2 * 1024 * 1024,
+      schema: { hide: true, operationId: 'chatTurn', tags, body: chatTurnRequestSchema },
+    },
+    async (request, reply) => {
+      const { userId, agentId, via } = principalOf(request);
+      const { threadId, stream } = await service.startTurn({
+        userId,
+        agentId,
+        ...turnOf(request.body),
+        via,
+        signal: disconnectSignal(reply),
+      });
+      return sendStream(reply, stream, threadId);
+    },
+  );
+
+  app.post(
+    '/threads/:threadId/stop',
+    {
+      config,
+      schema: {
+        hide: true,
+        operationId: 'chatStop',
+        tags,
+        params: threadParams,
+        response: { 200: chatStopResultSchema },
+      },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      return { stopped: await service.stop(userId, agentId, request.params.threadId) };
+    },
+  );
+
+  for (const decision of ['approve', 'deny'] as const) {
+    app.post(
+      `/approvals/:approvalId/${decision}`,
+      {
+        config,
+        schema: {
+          hide: true,
+          operationId: decision === 'approve' ? 'chatApprove' : 'chatDeny',
+          tags,
+          params: approvalParams,
+          body: (decision === 'approve' ? chatApproveRequestSchema : chatDenyRequestSchema).optional(),
+        },
+      },
+      async (request, reply) => {
+        const { userId, agentId, via } = principalOf(request);
+        const body = (request.body ?? {}) as { toolCallId?: string; args?: unknown; reason?: string };
+        const { threadId, stream } = await service.decide({
+          userId,
+          agentId,
+          approvalId: request.params.approvalId,
+          decision,
+          toolCallId: body.toolCallId,
+          args: 'args' in body ? body.args : undefined,
+          reason: body.reason,
+          via,
+          signal: disconnectSignal(reply),
+        });
+        return sendStream(reply, stream, threadId);
+      },
+    );
+  }
+};

@@ -1,0 +1,9 @@
+/** The chat module's public face: what the app, the demos and the trigger worker use of it. */
+export { chatRoutes, type ChatModuleOptions, type ChatPluginOptions } from './plugin.ts';
+export type { ChatSessionStrategy } from './http/session-auth.ts';
+export { createChatService, type ChatService, type ChatServiceDeps } from './service.ts';
+export { selectModel, type ModelSelection } from './llm/select-model.ts';
+export { chatToolsOf, createToolsExecutor } from './tools-executor.ts';
+export type { AgentTool, ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
+export { defaultChatDist, frameFiles } from './http/frame-files.ts';
+export { runRegistryFor, type RunRegistry } from './run-registry.ts';

@@ -1,0 +1,114 @@
+import { createUIMessageStream, type UIMessageChunk } from 'ai';
+import type { AgentProfile } from '../../deps.ts';
+import { HttpError } from '../../http/errors.ts';
+import type { ChatContext, ChatVia } from './context.ts';
+import type { StoredMessage } from './runtime/messages.ts';
+import { RunAbort, type RunEndStatus } from './run-registry.ts';
+import { runAgent } from './runtime/run.ts';
+
+export interface StreamRunInput {
+  userId: number;
+  agent: AgentProfile;
+  threadId: string;
+  history: StoredMessage[];
+  message: StoredMessage;
+  /** The client's connection: closing it aborts the run. */
+  signal: AbortSignal;
+  /** Chunks sent before the run's own (an approval's outcome). */
+  prelude?: UIMessageChunk[];
+  /** Continues this run (after an approval) instead of starting a new one. */
+  runId?: string;
+  /** The run's claim on the thread, when the turn's own commit made it (see RunRegistry.claim). */
+  claimId?: string;
+  mode?: 'interactive' | 'unattended';
+  /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
+  idempotencyPrefix?: string;
+  via?: ChatVia;
+}
+
+export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
+
+/**
+ * Starts a run of the agent for `message` and returns its UI message stream: a `start` chunk with
+ * `{threadId, runId, offline}`, the run's chunks, and a `finish` chunk with its outcome. The run
+ * holds its thread in the run registry (409 when another run holds it) until it ends; its last
+ * save records `chat.run.finished` in the same commit.
+ */
+export async function streamRun(
+  ctx: ChatContext,
+  input: StreamRunInput,
+): Promise<ReadableStream<UIMessageChunk>> {
+  const runId = input.runId ?? crypto.randomUUID();
+  const claimId =
+    input.claimId ??
+    (await ctx.runs.claim({
+      runId,
+      userId: input.userId,
+      threadId: input.threadId,
+      messageId: input.message.id,
+    }));
+  if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
+  const controller = new AbortController();
+  const disconnected = new RunAbort('disconnected', 'The connection closed.');
+  const onAbort = () => controller.abort(disconnected);
+  if (input.signal.aborted) controller.abort(disconnected);
+  input.signal.addEventListener('abort', onAbort, { once: true });
+  ctx.runs.attach(claimId, controller);
+  return createUIMessageStream({
+    execute: async ({ writer }) => {
+      writer.write({
+        type: 'start',
+        messageId: input.message.id,
+        messageMetadata: { threadId: input.threadId, runId, offline: ctx.selection.isOffline },
+      });
+      for (const chunk of input.prelude ?? []) writer.write(chunk);
+      let ended: RunEndStatus = 'interrupted';
+      try {
+        const outcome = await runAgent({
+          store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
+          executor: ctx.executor,
+          selection: ctx.selection,
+          limits: ctx.limits,
+          audit: ctx.audit,
+          userId: input.userId,
+          agent: input.agent,
+          threadId: input.threadId,
+          runId,
+          history: input.history,
+          message: input.message,
+          signal: controller.signal,
+          write: (chunk) => writer.write(chunk),
+          mode: input.mode,
+          idempotencyPrefix: input.idempotencyPrefix,
+          hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
+          finalize: (trx, outcome) =>
+            ctx.audit.record(
+              {
+                userId: input.userId,
+                action: 'chat.run.finished',
+                objectType: 'thread',
+                objectId: input.threadId,
+                detail: { runId, status: outcome.status, errorCategory: outcome.errorCategory ?? null },
+              },
+              trx,
+            ),
+        });
+        ended = outcome.status === 'streaming' ? 'interrupted' : outcome.status;
+        if (!controller.signal.aborted) {
+          writer.write({
+            type: 'finish',
+            messageMetadata: {
+              status: outcome.status,
+              errorCategory: outcome.errorCategory,
+              pendingApprovals: outcome.pendingApprovals,
+            },
+          });
+        }
+      } finally {
+        input.signal.removeEventListener('abort', onAbort);
+        await ctx.runs.end(claimId, ended);
+      }
+    },
+    onError: () => 'The chat service failed while answering.',
+  });
+}

@@ -1,0 +1,195 @@
+import type { TextStreamPart, ToolSet, UIMessageChunk } from 'ai';
+import type { AuditLog } from '../../../deps.ts';
+import { toLlmError, type LlmErrorCategory } from '../llm/errors.ts';
+import { requestApproval, type ApprovalRequestContext } from './approval-request.ts';
+import type { StoredPart, ToolPart } from './messages.ts';
+import { toolErrorText, type RunTools } from './tool-set.ts';
+
+export interface StreamContext extends ApprovalRequestContext {
+  audit: AuditLog;
+  messageId: string;
+  /** The assistant message's parts, updated in place as the stream goes. */
+  parts: StoredPart[];
+  mode?: 'interactive' | 'unattended';
+  signal: AbortSignal;
+  write: (chunk: UIMessageChunk) => void;
+  /** Saves the message as it stands (between steps, and every few seconds while text streams). */
+  save: () => Promise<void>;
+  /** Ends the run with a visible error. */
+  fail: (category: LlmErrorCategory, text: string) => void;
+}
+
+/** A streaming answer is saved at least this often... */
+export const PARTIAL_SAVE_MS = 2_000;
+/** ...or after this many text deltas (tokens), whichever comes first. */
+export const PARTIAL_SAVE_DELTAS = 50;
+
+export interface StreamResult {
+  /** The finish reason of the last step ('tool-calls' when the loop guard stopped the model). */
+  lastFinishReason?: string;
+  pendingApprovals: string[];
+}
+
+/**
+ * Reads the model's full stream and does two things with each part: writes the AI SDK UI message
+ * chunk the client renders, and keeps the stored parts of the assistant message in step with it.
+ * Tool results and errors are audited; write/send calls become pending approvals. A failing
+ * stream ends the run with a visible error (unless it was stopped); it never throws.
+ */
+export async function streamToParts(
+  ctx: StreamContext,
+  tools: RunTools,
+  stream: AsyncIterable<TextStreamPart<ToolSet>>,
+): Promise<StreamResult> {
+  const { parts, write } = ctx;
+  const result: StreamResult = { pendingApprovals: [] };
+  const findTool = (toolCallId: string) =>
+    parts.find((p): p is ToolPart => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
+  let stepsRun = 0;
+  // What streamed is saved at least every PARTIAL_SAVE_MS or PARTIAL_SAVE_DELTAS text deltas, so a
+  // crash or a lost database connection loses at most that much of an answer the person saw.
+  let deltasSinceSave = 0;
+  let lastSave = Date.now();
+  const saveNow = async () => {
+    deltasSinceSave = 0;
+    lastSave = Date.now();
+    await ctx.save();
+  };
+  let textPart: { type: 'text'; text: string } | undefined;
+  let textId = '';
+  const startText = (id: string) => {
+    textId = `${ctx.messageId}-${stepsRun}-${id}`;
+    textPart = { type: 'text', text: '' };
+    parts.push(textPart);
+    write({ type: 'text-start', id: textId });
+    return textPart;
+  };
+
+  try {
+    for await (const part of stream) await onPart(part);
+  } catch (error) {
+    if (!ctx.signal.aborted) {
+      const llmError = toLlmError(error);
+      ctx.fail(llmError.category, llmError.message);
+    }
+  }
+  return result;
+
+  async function onPart(part: TextStreamPart<ToolSet>) {
+    switch (part.type) {
+      case 'start-step':
+        // The previous step (its tool calls and results) is saved as the next one begins; the
+        // last step is saved when the run ends, so a one-step answer costs one commit.
+        if (stepsRun > 0) await saveNow();
+        stepsRun += 1;
+        parts.push({ type: 'step-start' });
+        write({ type: 'start-step' });
+        break;
+      case 'text-start':
+        startText(part.id);
+        break;
+      case 'text-delta': {
+        const text = textPart ?? startText(part.id);
+        text.text += part.text;
+        write({ type: 'text-delta', id: textId, delta: part.text });
+        deltasSinceSave += 1;
+        if (deltasSinceSave >= PARTIAL_SAVE_DELTAS || Date.now() - lastSave >= PARTIAL_SAVE_MS)
+          await saveNow();
+        break;
+      }
+      case 'text-end':
+        if (textPart) write({ type: 'text-end', id: textId });
+        textPart = undefined;
+        break;
+      case 'tool-call': {
+        const agentTool = tools.byName.get(part.toolName);
+        const toolPart: ToolPart = {
+          type: 'dynamic-tool',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          title: agentTool?.displayName ?? tools.builtinTitles.get(part.toolName),
+          state: 'input-available',
+          input: part.input ?? {},
+          toolMetadata: {
+            actionId: agentTool?.actionId ?? null,
+            effect: agentTool?.effect ?? null,
+            startedAt: new Date().toISOString(),
+          },
+        };
+        parts.push(toolPart);
+        write({
+          type: 'tool-input-available',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: toolPart.input,
+          dynamic: true,
+          title: toolPart.title,
+          toolMetadata: toolPart.toolMetadata,
+        });
+        if ('invalid' in part && part.invalid) break; // the SDK reports it as a tool-error next
+        if (agentTool && agentTool.effect !== 'read' && ctx.mode !== 'unattended') {
+          const approvalId = await requestApproval(ctx, toolPart, agentTool);
+          if (approvalId) result.pendingApprovals.push(approvalId);
+        }
+        break;
+      }
+      case 'tool-result': {
+        const toolPart = findTool(part.toolCallId);
+        if (toolPart) {
+          toolPart.state = 'output-available';
+          toolPart.output = part.output;
+          toolPart.toolMetadata.durationMs = tools.durations.get(part.toolCallId);
+        }
+        write({
+          type: 'tool-output-available',
+          toolCallId: part.toolCallId,
+          output: part.output,
+          dynamic: true,
+        });
+        await ctx.audit.record({
+          userId: ctx.userId,
+          action: 'chat.tool.executed',
+          objectType: 'action',
+          objectId: String(toolPart?.toolMetadata.actionId ?? ''),
+          detail: { threadId: ctx.threadId, runId: ctx.runId, toolCallId: part.toolCallId, ok: true },
+        });
+        break;
+      }
+      case 'tool-error': {
+        const toolPart = findTool(part.toolCallId);
+        const known = tools.known(part.toolName);
+        const text = toolErrorText(part.error, part.toolName, known);
+        if (toolPart) {
+          toolPart.state = 'output-error';
+          toolPart.errorText = text;
+          toolPart.toolMetadata.durationMs = tools.durations.get(part.toolCallId);
+        }
+        write({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: text, dynamic: true });
+        await ctx.audit.record({
+          userId: ctx.userId,
+          action: known ? 'chat.tool.failed' : 'chat.tool.refused',
+          objectType: 'action',
+          objectId: String(toolPart?.toolMetadata.actionId ?? ''),
+          detail: {
+            threadId: ctx.threadId,
+            runId: ctx.runId,
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+          },
+        });
+        break;
+      }
+      case 'finish-step':
+        result.lastFinishReason = part.finishReason;
+        write({ type: 'finish-step' });
+        break;
+      case 'error': {
+        const error = toLlmError(part.error);
+        ctx.fail(error.category, error.message);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
+import type { AgentProfile } from '../../../deps.ts';
+import { argsHash } from './messages.ts';
+import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
+import type { AgentTool, ToolExecutor } from './ports.ts';
+
+/** A tool call that ends with a message the model and the user may see. */
+export class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'ToolFailure';
+  }
+}
+
+export interface ToolSetContext {
+  userId: number;
+  runId: string;
+  agent: AgentProfile;
+  executor: ToolExecutor;
+  maxToolCallsPerTurn: number;
+  mode?: 'interactive' | 'unattended';
+  hostFunctions?: HostFunctionBridge;
+  write: (chunk: UIMessageChunk) => void;
+  signal: AbortSignal;
+  /**
+   * Unattended runs of a trigger event: write and send calls carry `<prefix>:<action>:<args hash>`
+   * as their idempotency key, so running the event again does not repeat a write.
+   */
+  idempotencyPrefix?: string;
+}
+
+export interface RunTools {
+  tools: ToolSet;
+  /** The agent's tools by the name the model sees. */
+  byName: Map<string, AgentTool>;
+  /** Tools the runtime adds itself (not an agent's action), with their title. */
+  builtinTitles: Map<string, string>;
+  /** How long each executed call took, by tool call id. */
+  durations: Map<string, number>;
+  /** Whether the model may call `toolName` in this run. */
+  known(toolName: string): boolean;
+}
+
+/** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
+export function toolNames(tools: AgentTool[]): Map<string, AgentTool> {
+  const byName = new Map<string, AgentTool>();
+  for (const t of tools) {
+    const base = t.name.replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, 56) || `tool_${t.actionId}`;
+    let name = base;
+    for (let i = 2; byName.has(name); i++) name = `${base}_${i}`;
+    byName.set(name, t);
+  }
+  return byName;
+}
+
+/** What a tool's `execute` reads of the SDK's options. */
+type ExecuteOptions = Pick<ToolExecutionOptions<never>, 'toolCallId' | 'abortSignal'>;
+type Execute<O extends ExecuteOptions> = (input: Record<string, unknown>, options: O) => Promise<unknown>;
+
+/**
+ * The tools a run offers the model. Read tools run through the executor with the chatting user's
+ * id; write and send tools have no `execute`, so a call ends the loop and becomes a pending
+ * approval (in unattended runs they run only if the owner allowed it, and are refused otherwise).
+ * Copilot runs also get the host-page function tool.
+ */
+export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunTools {
+  const byName = toolNames(agentTools);
+  const builtinTitles = new Map<string, string>();
+  const durations = new Map<string, number>();
+  const unattended = ctx.mode === 'unattended';
+  let toolCalls = 0;
+
+  /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
+  const limited =
+    <O extends ExecuteOptions>(run: Execute<O>, refusal?: ToolFailure): Execute<O> =>
+    async (input, options) => {
+      toolCalls += 1;
+      if (refusal) throw refusal;
+      if (toolCalls > ctx.maxToolCallsPerTurn) {
+        throw new ToolFailure(
+          `Tool-call limit for this turn (${ctx.maxToolCallsPerTurn}) reached; the tool was not run.`,
+          'limit',
+        );
+      }
+      const started = performance.now();
+      try {
+        return await run(input, options);
+      } finally {
+        durations.set(options.toolCallId, Math.round(performance.now() - started));
+      }
+    };
+
+  const tools: ToolSet = {};
+  for (const [name, agentTool] of byName) {
+    const description = agentTool.description || agentTool.displayName;
+    const inputSchema = jsonSchema<Record<string, unknown>>(objectSchema(agentTool.inputSchema));
+    if (agentTool.effect !== 'read' && !unattended) {
+      tools[name] = tool({ description, inputSchema });
+      continue;
+    }
+    const refusal =
+      agentTool.effect !== 'read' && !ctx.agent.allowUnattendedWrites
+        ? new ToolFailure(
+            'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.',
+            'refused',
+          )
+        : undefined;
+    tools[name] = tool({
+      description,
+      inputSchema,
+      execute: limited(async (input, options) => {
+        const args = input ?? {};
+        const idempotencyKey =
+          agentTool.effect !== 'read' && ctx.idempotencyPrefix
+            ? `${ctx.idempotencyPrefix}:${agentTool.actionId}:${argsHash(args)}`
+            : undefined;
+        const result = await ctx.executor.execute(
+          ctx.userId,
+          agentTool.actionId,
+          args,
+          options.abortSignal ?? ctx.signal,
+          { idempotencyKey },
+        );
+        if (!result.ok) throw new ToolFailure(result.error, result.code);
+        return result.data ?? null;
+      }, refusal),
+    });
+  }
+
+  if (ctx.hostFunctions && !tools[HOST_FUNCTION_TOOL] && !unattended) {
+    const hostTool = createHostFunctionTool(ctx.hostFunctions, {
+      userId: ctx.userId,
+      agentId: ctx.agent.id,
+      runId: ctx.runId,
+      write: ctx.write,
+      signal: ctx.signal,
+    });
+    builtinTitles.set(HOST_FUNCTION_TOOL, 'Host page function');
+    type HostOptions = Parameters<NonNullable<typeof hostTool.execute>>[1];
+    tools[HOST_FUNCTION_TOOL] = {
+      ...hostTool,
+      execute: limited(async (input, options: HostOptions) => {
+        try {
+          return await hostTool.execute!(input, options);
+        } catch (error) {
+          throw new ToolFailure(error instanceof Error ? error.message : 'The page function failed.', 'host');
+        }
+      }),
+    };
+  }
+
+  return {
+    tools,
+    byName,
+    builtinTitles,
+    durations,
+    known: (toolName) => byName.has(toolName) || builtinTitles.has(toolName),
+  };
+}
+
+/** What the user and the model see when a tool call failed. */
+export function toolErrorText(error: unknown, toolName: string, attached: boolean): string {
+  if (!attached) return `Tool "${toolName}" is not available to this agent; it was not run.`;
+  if (error instanceof ToolFailure) return error.message;
+  if (error instanceof Error && error.name === 'AbortError') return 'The tool was stopped.';
+  if (error instanceof Error && /Invalid input|Type validation/i.test(error.message))
+    return 'The tool was called with invalid arguments.';
+  return 'The tool failed.';
+}
+
+function objectSchema(schema: JSONSchema7): JSONSchema7 {
+  return schema.type === 'object' || schema.properties
+    ? { type: 'object', ...schema }
+    : { type: 'object', properties: {} };
+}

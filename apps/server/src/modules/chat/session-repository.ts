@@ -1,0 +1,42 @@
+import type { Db } from '../../db/database.ts';
+
+const nowIso = () => new Date().toISOString();
+
+/**
+ * The `/chainlit` cookie sessions: only the SHA-256 of a session value is stored. A session names
+ * its user and agent; deleting the agent deletes its sessions (foreign key cascade), and an agent
+ * never changes owner, so a live row always names one of the user's own agents.
+ */
+export function createSessionRepository(db: Db) {
+  const k = db.kysely;
+  return {
+    async create(row: { idHash: string; userId: number; agentId: number; expiresAt: string }) {
+      await k
+        .insertInto('chat_sessions')
+        .values({
+          id_hash: row.idHash,
+          user_id: row.userId,
+          agent_id: row.agentId,
+          expires_at: row.expiresAt,
+          created_at: nowIso(),
+        })
+        .execute();
+    },
+
+    async find(idHash: string): Promise<{ userId: number; agentId: number } | undefined> {
+      const row = await k
+        .selectFrom('chat_sessions')
+        .select(['user_id', 'agent_id'])
+        .where('id_hash', '=', idHash)
+        .where('expires_at', '>', nowIso())
+        .executeTakeFirst();
+      return row && { userId: row.user_id, agentId: row.agent_id };
+    },
+
+    /** Deletes the session, and every expired one with it. */
+    async delete(idHash: string) {
+      await k.deleteFrom('chat_sessions').where('id_hash', '=', idHash).execute();
+      await k.deleteFrom('chat_sessions').where('expires_at', '<=', nowIso()).execute();
+    },
+  };
+}

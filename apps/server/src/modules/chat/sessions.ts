@@ -1,0 +1,74 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { CHAT_SESSION_COOKIE } from '@cadre/contract';
+import type { Db } from '../../db/database.ts';
+import type { AgentDirectory } from '../../deps.ts';
+import { createSessionRepository } from './session-repository.ts';
+
+export const SESSION_TTL_SECONDS = 8 * 60 * 60;
+
+const hashSession = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** The user and agent a chat session or copilot token speaks for. */
+export interface SessionPrincipal {
+  userId: number;
+  agentId: number;
+}
+
+export interface ChatSessionsDeps {
+  db: Db;
+  agents: AgentDirectory;
+  /** DISABLE_AUTH (never in production): sign-in needs no token; the verifier answers the mock user. */
+  authDisabled: boolean;
+  /** Verifies an API access token exactly as the API does. */
+  verifyAccessToken?: (token: string) => Promise<{ id: number } | null>;
+  /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`). */
+  verifyCopilotToken?: (token: string) => Promise<SessionPrincipal | null>;
+}
+
+/**
+ * Who is chatting: the `/chainlit` cookie sessions (bound to one user and one agent, 8 hours) and
+ * the copilot widget's bearer tokens. Both are accepted only for one of the user's own agents.
+ */
+export function createChatSessions(deps: ChatSessionsDeps) {
+  const repo = createSessionRepository(deps.db);
+  const ownsAgent = (userId: number, agentId: number) => deps.agents.exists(userId, agentId);
+  return {
+    cookieName: CHAT_SESSION_COOKIE,
+
+    /** The user and agent of a session cookie's value, while it lives. */
+    resolve: (value: string): Promise<SessionPrincipal | undefined> => repo.find(hashSession(value)),
+
+    /**
+     * Starts a session for the access token's user with one of their agents; returns the cookie
+     * value, or undefined when the token or the agent is not theirs.
+     */
+    async signIn(token: string | undefined, agentId: number | undefined): Promise<string | undefined> {
+      const user =
+        (token || deps.authDisabled) && deps.verifyAccessToken
+          ? await deps.verifyAccessToken(token ?? '').catch(() => null)
+          : null;
+      if (!user || agentId === undefined || !(await ownsAgent(user.id, agentId))) return undefined;
+      const value = randomBytes(32).toString('base64url');
+      await repo.create({
+        idHash: hashSession(value),
+        userId: user.id,
+        agentId,
+        expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
+      });
+      return value;
+    },
+
+    signOut: (value: string) => repo.delete(hashSession(value)),
+
+    /** The user and agent of a copilot token, or undefined when it is invalid or the agent is not theirs. */
+    async copilot(token: string): Promise<SessionPrincipal | undefined> {
+      const verified = deps.verifyCopilotToken
+        ? await deps.verifyCopilotToken(token).catch(() => null)
+        : null;
+      if (!verified || !(await ownsAgent(verified.userId, verified.agentId))) return undefined;
+      return { userId: verified.userId, agentId: verified.agentId };
+    },
+  };
+}
+
+export type ChatSessions = ReturnType<typeof createChatSessions>;

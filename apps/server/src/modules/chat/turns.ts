@@ -1,0 +1,126 @@
+import type { UIMessageChunk } from 'ai';
+import type { Db } from '../../db/database.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import { hitRateLimit } from '../../security/rate-limit.ts';
+import { laterThan, requireAgent, threadName, type ChatContext, type ChatVia } from './context.ts';
+import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
+import type { StoredMessage } from './runtime/messages.ts';
+import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
+
+export interface TurnInput {
+  userId: number;
+  agentId: number;
+  threadId?: string;
+  text?: string;
+  regenerate?: boolean;
+  /**
+   * Edit-and-resend (useChat `sendMessage({text, messageId})`): the id of the thread's LAST user
+   * message, which is replaced by `text`; the answers after it are dropped.
+   */
+  editMessageId?: string;
+  /** The id the client gave the new user message, kept when it is free so a later edit finds it. */
+  clientMessageId?: string;
+  via?: ChatVia;
+  signal: AbortSignal;
+}
+
+/** Chat turns cost model tokens: one user gets `turnsPerMinute`, then 429 with Retry-After. */
+export async function limitTurns(ctx: ChatContext, userId: number, on: Pick<Db, 'kysely'> = ctx.db) {
+  const limit = ctx.limits.turnsPerMinute;
+  if (limit === undefined) return;
+  const hit = await hitRateLimit(on, `chat-turn:${userId}`, { limit, windowSeconds: 60 });
+  if (!hit.allowed) {
+    throw new HttpError(429, 'Too many chat messages; wait a moment', {
+      'retry-after': String(hit.retryAfterSeconds),
+    });
+  }
+}
+
+/**
+ * Starts a turn: stores the user's message (creating the thread on first use), then streams the
+ * run. The rate limit, a new thread and its audit event and the turn's messages commit together,
+ * once, before the first token.
+ */
+export async function startTurn(
+  ctx: ChatContext,
+  input: TurnInput,
+): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
+  const { userId, agentId } = input;
+  const { repo } = ctx;
+  const agent = await requireAgent(ctx, userId, agentId);
+  const threadId = input.threadId ?? crypto.randomUUID();
+  const existing = await repo.findThread(userId, agentId, threadId);
+  let newThread: { userId: number; agentId: number; name: string } | undefined;
+  if (!existing) {
+    if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
+    if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
+    newThread = { userId, agentId, name: threadName(input.text ?? '', 'New chat') };
+  }
+  // Checked before the history changes (lapse, regenerate, edit); the claim in the turn's commit
+  // below is what holds the thread against a run starting meanwhile on another instance.
+  if (existing && (await ctx.runs.isRunning(threadId))) throw new HttpError(409, RUN_IN_PROGRESS);
+
+  // The rate limit counts in the commit that stores the turn, unless the turn changes stored rows
+  // first (edit, regenerate, lapsing approvals): then it counts before anything changes.
+  const plainAppend = !input.regenerate && input.editMessageId === undefined;
+  const lapsed = existing ? await ctx.approvals.listPending(userId, threadId) : [];
+  const countFirst = existing !== undefined && !(plainAppend && lapsed.length === 0);
+  if (countFirst) await limitTurns(ctx, userId);
+
+  let history = existing ? await repo.listMessages(userId, threadId) : [];
+  const rows: StoredMessage[] = [];
+  if (lapsed.length > 0) await lapseApprovals(ctx, userId, threadId, history, lapsed);
+  if (input.regenerate) {
+    history = await dropLastAnswer(ctx, userId, threadId, history);
+  } else if (input.editMessageId !== undefined) {
+    history = await editLastUserMessage(ctx, userId, threadId, history, {
+      messageId: input.editMessageId,
+      text: input.text ?? '',
+    });
+  } else {
+    const userMessage = await newUserMessage(ctx, history, input.text ?? '', input.clientMessageId);
+    rows.push(userMessage);
+    history = [...history, userMessage];
+  }
+  const assistant: StoredMessage = {
+    id: crypto.randomUUID(),
+    role: 'assistant',
+    parts: [],
+    status: 'streaming',
+    createdAt: laterThan(history.at(-1)?.createdAt),
+  };
+  rows.push(assistant);
+  const runId = crypto.randomUUID();
+  let claimId: string | undefined;
+  try {
+    await repo.insertTurn(threadId, newThread, rows, async (trx) => {
+      if (!countFirst) await limitTurns(ctx, userId, { kysely: trx });
+      if (newThread) {
+        await ctx.audit.record(
+          { userId, action: 'chat.thread.created', objectType: 'thread', objectId: threadId },
+          trx,
+        );
+      }
+      claimId = await ctx.runs.claim({ runId, userId, threadId, messageId: assistant.id }, trx);
+      // Another instance started a run in this thread meanwhile: store nothing of this turn.
+      if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
+    });
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // Two first turns raced for the same new thread id: the later one is refused.
+    if (newThread && (await repo.threadIdExists(threadId))) throw new HttpError(409, RUN_IN_PROGRESS);
+    throw error;
+  }
+  const stream = await streamRun(ctx, {
+    userId,
+    agent,
+    threadId,
+    history,
+    message: assistant,
+    signal: input.signal,
+    via: input.via,
+    runId,
+    claimId,
+  });
+  return { threadId, stream };
+}

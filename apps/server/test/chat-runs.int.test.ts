@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLifecycle } from '../src/http/lifecycle.ts';
+import { runRegistryFor } from '../src/modules/chat/index.ts';
+import { PARTIAL_SAVE_DELTAS } from '../src/modules/chat/runtime/stream-to-parts.ts';
+import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
+import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+
+/**
+ * Chat runs held in the database, tried as two instances on one database would meet them: a Stop,
+ * a second turn or a thread delete arriving at the instance that does not run the turn, a run lost
+ * with its instance, and a shutdown in the middle of an answer. The model is a real HTTP server
+ * speaking the OpenAI wire format, so aborts travel as they do in production.
+ */
+const kind = testDatabaseKind();
+
+interface Node {
+  t: TestApp;
+  base: string;
+  lifecycle: ReturnType<typeof createLifecycle>;
+}
+
+describe(`chat runs across instances on ${kind}`, () => {
+  let issuer: TestIssuer;
+  let model: FakeOpenAi;
+  let a: Node;
+  let b: Node;
+  let agentId: number;
+  let cookie: string;
+
+  const start = async (env: Record<string, string>, sameAs?: TestApp): Promise<Node> => {
+    const lifecycle = createLifecycle();
+    const t = sameAs
+      ? await createTestApp(env, { lifecycle }, { sameDatabaseAs: sameAs })
+      : await createTestApp(env, { lifecycle });
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return { t, base: address, lifecycle };
+  };
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    model = await startFakeOpenAi();
+    const env = {
+      ...issuer.env,
+      PUBLIC_URL: 'http://cadre.test',
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_MODEL: 'fake-model',
+      LLM_BASE_URL: model.url,
+      CHAT_TURNS_PER_MINUTE: '1000',
+      SHUTDOWN_TIMEOUT_MS: '300',
+    };
+    a = await start(env);
+    // SQLite serves one instance; there the "other instance" is the same one, and the same code runs.
+    b = kind === 'postgres' ? await start({}, a.t) : a;
+    const { auth } = await signInAs(a.t, issuer, { sub: 'alice', email: 'alice@example.com' });
+    const created = await a.t.app.inject({
+      method: 'POST',
+      url: '/backend/api/v1/agents/',
+      headers: auth,
+      payload: { name: 'Talker', description: 'Talks', tool_ids: [] },
+    });
+    agentId = created.json().id;
+    const session = await a.t.app.inject({
+      method: 'POST',
+      url: '/chainlit/auth/header',
+      headers: { ...auth, 'x-agent-id': String(agentId) },
+    });
+    cookie = `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    if (b !== a) await b?.t.close();
+    await a?.t.close();
+    await model?.close();
+    await issuer?.close();
+  });
+
+  const headers = (json = false): Record<string, string> => ({
+    cookie,
+    origin: 'http://cadre.test',
+    'x-requested-with': 'cadre-chat',
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  });
+  const post = (node: Node, path: string, body?: unknown) =>
+    fetch(`${node.base}/chainlit${path}`, {
+      method: 'POST',
+      headers: headers(body !== undefined),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  /** Starts a turn on `node` and reads its stream in the background. */
+  async function turn(node: Node, text: string, threadId?: string) {
+    const res = await post(node, '/chat', { text, threadId });
+    expect(res.status).toBe(200);
+    const chunks: Record<string, unknown>[] = [];
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let streamedThread = '';
+    const done = (async () => {
+      for (;;) {
+        const { value, done: end } = await reader.read();
+        if (end) return;
+        buffer += value;
+        const events = buffer.split('\n\n');
+        buffer = events.pop()!;
+        for (const event of events) {
+          const data = event.replace(/^data: /, '');
+          if (data === '[DONE]' || !data) continue;
+          const chunk = JSON.parse(data) as Record<string, unknown>;
+          chunks.push(chunk);
+          const meta = chunk.messageMetadata as { threadId?: string } | undefined;
+          if (meta?.threadId) streamedThread = meta.threadId;
+        }
+      }
+    })();
+    await expect.poll(() => streamedThread).not.toBe('');
+    return { chunks, done, threadId: () => streamedThread };
+  }
+
+  const assistantOf = async (threadId: string) => {
+    const rows = await a.t.db.kysely
+      .selectFrom('messages')
+      .select(['status', 'parts'])
+      .where('thread_id', '=', threadId)
+      .where('role', '=', 'assistant')
+      .orderBy('created_at', 'desc')
+      .execute();
+    const latest = rows[0]!;
+    return { status: latest.status, text: JSON.stringify(latest.parts) };
+  };
+
+  it('stops a run from the other instance within 500 ms, and refuses a second turn there with 409', async () => {
+    const running = await turn(a, 'slow 200 20');
+    const threadId = running.threadId();
+    // A second turn in the same thread, sent to the other instance.
+    const second = await post(b, '/chat', { threadId, text: 'another question' });
+    expect(second.status).toBe(409);
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(5);
+
+    const sent = Date.now();
+    const stop = await post(b, `/threads/${threadId}/stop`);
+    expect(await stop.json()).toEqual({ stopped: true });
+    await running.done;
+    expect(Date.now() - sent).toBeLessThan(500);
+    const request = model.requests.at(-1)!;
+    await expect.poll(() => request.aborted).toBe(true);
+    const stored = await assistantOf(threadId);
+    expect(stored.status).toBe('interrupted');
+    expect(stored.text).toContain('tok5 ');
+    // The thread is free again, on either instance.
+    const next = await turn(b, 'short answer', threadId);
+    await next.done;
+    expect((await assistantOf(threadId)).status).toBe('complete');
+  });
+
+  it('saves what streamed while the answer is still going, so a crash loses at most a few seconds', async () => {
+    const running = await turn(a, `slow ${PARTIAL_SAVE_DELTAS + 40} 15`);
+    const threadId = running.threadId();
+    await expect
+      .poll(async () => (await assistantOf(threadId)).text, { timeout: 5_000 })
+      .toContain(`tok${PARTIAL_SAVE_DELTAS} `);
+    expect((await assistantOf(threadId)).status).toBe('streaming');
+    await post(a, `/threads/${threadId}/stop`);
+    await running.done;
+  });
+
+  it('ends a run lost with its instance as interrupted, keeping what it streamed', async () => {
+    const running = await turn(a, 'slow 100 20');
+    const threadId = running.threadId();
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(3);
+    // The instance "dies": its run row stops beating (as a killed process's would).
+    await a.t.db.kysely
+      .updateTable('chat_runs')
+      .set({ instance_id: 'a-dead-instance', heartbeat_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('thread_id', '=', threadId)
+      .where('status', '=', 'running')
+      .execute();
+    const survivors = await a.t.db.kysely
+      .selectFrom('chat_runs')
+      .select('id')
+      .where('status', '=', 'running')
+      .execute();
+    expect(survivors).toHaveLength(1);
+    // Any instance's sweep ends it.
+    const swept = await runRegistryFor({
+      db: b.t.db,
+      lifecycle: b.lifecycle,
+      log: b.t.app.log,
+      shutdownTimeoutMs: 300,
+    }).sweep();
+    expect(swept).toBe(1);
+    expect((await assistantOf(threadId)).status).toBe('interrupted');
+    await post(a, `/threads/${threadId}/stop`);
+    await running.done;
+  });
+
+  it('deleting a thread on the other instance stops its run there', async () => {
+    const running = await turn(a, 'slow 200 20');
+    const threadId = running.threadId();
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(2);
+    const res = await fetch(`${b.base}/chainlit/threads/${threadId}`, {
+      method: 'DELETE',
+      headers: headers(),
+    });
+    expect(res.status).toBe(204);
+    await running.done;
+    const request = model.requests.at(-1)!;
+    await expect.poll(() => request.aborted).toBe(true);
+  });
+
+  it('on shutdown, ends an answer still going after SHUTDOWN_TIMEOUT_MS as interrupted, with an error chunk and its text saved', async () => {
+    const node = await start({}, a.t);
+    try {
+      const running = await turn(node, 'slow 300 20');
+      const threadId = running.threadId();
+      await expect
+        .poll(() => running.chunks.filter((c) => c.type === 'text-delta').length)
+        .toBeGreaterThan(3);
+      await node.lifecycle.beginDraining();
+      await running.done;
+      const error = running.chunks.find((c) => c.type === 'error') as { errorText: string } | undefined;
+      expect(error?.errorText).toContain('The server is restarting');
+      const stored = await assistantOf(threadId);
+      expect(stored.status).toBe('interrupted');
+      expect(stored.text).toContain('tok3 ');
+      // Draining: not ready, and every response closes its connection.
+      const ready = await fetch(`${node.base}/backend/api/v1/public/health/ready`);
+      expect(ready.status).toBe(503);
+    } finally {
+      await node.t.close();
+    }
+  });
+});

@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from './harness.ts';
+import { redeemCode, signUp } from './http-browser.ts';
+
+/**
+ * Chat through HAProxy on three instances: the requests of one conversation land on different
+ * instances (pinned here to make the point), and an instance is stopped in the middle of an answer.
+ */
+let cluster: Cluster;
+let token: string;
+let agentId: number;
+const ACCESS_CODE = 'cluster-chat';
+
+beforeAll(async () => {
+  cluster = await startCluster({ instances: 3, env: { BETA_ACCESS_CODES: ACCESS_CODE } });
+  const { code, verifier } = await signUp(cluster.url, {
+    email: 'chatter@example.com',
+    accessCode: ACCESS_CODE,
+  });
+  token = (await redeemCode(cluster.url, code, verifier)).body.access_token!;
+  const created = await fetch(`${cluster.url}/backend/api/v1/agents/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Talker', description: 'Talks at length', tool_ids: [] }),
+  });
+  agentId = ((await created.json()) as { id: number }).id;
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+/** A chat session (the frame's cookie) made on one instance. */
+async function chatSession(pin: string) {
+  const res = await fetch(`${cluster.url}/chainlit/auth/header`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId), 'x-pin-backend': pin },
+  });
+  expect(res.status).toBe(200);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('cadre_chat_session='))!;
+  return cookie.split(';')[0]!;
+}
+
+interface Streaming {
+  chunks: Record<string, unknown>[];
+  done: Promise<void>;
+  threadId: string;
+  backend: string | null;
+}
+
+/** Sends a turn (pinned to `pin`) and reads its stream in the background. */
+async function turn(
+  headers: Record<string, string>,
+  pin: string,
+  body: Record<string, unknown>,
+): Promise<Streaming> {
+  const res = await fetch(`${cluster.url}/chainlit/chat`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'x-pin-backend': pin },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  const streaming: Streaming = {
+    chunks: [],
+    done: Promise.resolve(),
+    threadId: '',
+    backend: res.headers.get('x-backend'),
+  };
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  streaming.done = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        const events = buffer.split('\n\n');
+        buffer = events.pop()!;
+        for (const event of events) {
+          const data = event.replace(/^data: /, '');
+          if (!data || data === '[DONE]') continue;
+          const chunk = JSON.parse(data) as Record<string, unknown>;
+          streaming.chunks.push(chunk);
+          const meta = chunk.messageMetadata as { threadId?: string } | undefined;
+          if (meta?.threadId) streaming.threadId = meta.threadId;
+        }
+      }
+    } catch {
+      // The connection was cut (the instance went away); what arrived is in `chunks`.
+    }
+  })();
+  await expect.poll(() => streaming.threadId).not.toBe('');
+  return streaming;
+}
+
+const deltas = (s: Streaming) => s.chunks.filter((c) => c.type === 'text-delta').length;
+
+async function lastAnswer(threadId: string) {
+  const [row] = await cluster.query<{ status: string; parts: string }>(
+    `select status, parts from messages where thread_id = $1 and role = 'assistant' order by created_at desc limit 1`,
+    [threadId],
+  );
+  return row!;
+}
+
+describe('chat on three instances behind HAProxy', () => {
+  it('stops a run from another instance, and refuses a second turn there with 409', async () => {
+    const cookie = await chatSession('cadre1');
+    const headers = { cookie, origin: cluster.url, 'x-requested-with': 'cadre-chat' };
+    const running = await turn(headers, 'cadre1', { text: 'slow 300 20' });
+    expect(running.backend).toBe('cadre1');
+    await expect.poll(() => deltas(running)).toBeGreaterThan(5);
+
+    const second = await fetch(`${cluster.url}/chainlit/chat`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'x-pin-backend': 'cadre2' },
+      body: JSON.stringify({ threadId: running.threadId, text: 'meanwhile' }),
+    });
+    expect(second.status).toBe(409);
+
+    const sent = Date.now();
+    const stop = await fetch(`${cluster.url}/chainlit/threads/${running.threadId}/stop`, {
+      method: 'POST',
+      headers: { ...headers, 'x-pin-backend': 'cadre3' },
+    });
+    expect(await stop.json()).toEqual({ stopped: true });
+    await running.done;
+    expect(Date.now() - sent).toBeLessThan(1_000);
+    await expect.poll(() => cluster.model.requests.some((r) => r.aborted)).toBe(true);
+    const stored = await lastAnswer(running.threadId);
+    expect(stored.status).toBe('interrupted');
+    expect(stored.parts).toContain('tok5 ');
+  });
+
+  it('delivers a copilot host-page result posted to another instance to the run that waits for it', async () => {
+    const login = await fetch(`${cluster.url}/backend/api/v1/auth/chainlit-copilot-login`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: agentId }),
+    });
+    const copilot = ((await login.json()) as { copilot_auth_token: string }).copilot_auth_token;
+    const headers = { authorization: `Bearer ${copilot}` };
+    const running = await turn(headers, 'cadre2', {
+      text: 'tool call_host_function {"name":"get_page_title"}',
+    });
+    await expect.poll(() => running.chunks.some((c) => c.type === 'data-call-fn')).toBe(true);
+    const call = running.chunks.find((c) => c.type === 'data-call-fn') as {
+      data: { callId: string; name: string };
+    };
+    expect(call.data.name).toBe('get_page_title');
+
+    const answered = await fetch(`${cluster.url}/chainlit/fn-results/${call.data.callId}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'x-pin-backend': 'cadre1' },
+      body: JSON.stringify({ result: 'Cadre — the page title' }),
+    });
+    expect(answered.status).toBe(204);
+    await running.done;
+    expect(running.chunks).toContainEqual(
+      expect.objectContaining({ type: 'tool-output-available', output: 'Cadre — the page title' }),
+    );
+    // Answered once; an unknown call is refused at once, on any instance.
+    const again = await fetch(`${cluster.url}/chainlit/fn-results/${call.data.callId}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'x-pin-backend': 'cadre3' },
+      body: JSON.stringify({ result: 'late' }),
+    });
+    expect(again.status).toBe(404);
+  });
+
+  it('on SIGTERM during a long answer, saves what streamed, tells the client, and exits 0', async () => {
+    const cookie = await chatSession('cadre3');
+    const headers = { cookie, origin: cluster.url, 'x-requested-with': 'cadre-chat' };
+    const running = await turn(headers, 'cadre3', { text: 'slow 1500 20' });
+    await expect.poll(() => deltas(running)).toBeGreaterThan(20);
+    const instance = cluster.instances[2]!;
+    // Meanwhile people keep using the app through the proxy on keep-alive connections.
+    let stopLoad = false;
+    const failures: string[] = [];
+    let answered = 0;
+    const load = Array.from({ length: 4 }, async () => {
+      while (!stopLoad) {
+        try {
+          const res = await fetch(`${cluster.url}/backend/api/v1/agents/`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          if (res.status === 200) answered += 1;
+          else failures.push(`${res.status} from ${res.headers.get('x-backend')}`);
+          await res.arrayBuffer();
+        } catch (err) {
+          failures.push(String((err as Error).cause ?? err));
+        }
+      }
+    });
+    await expect.poll(() => answered).toBeGreaterThan(20);
+    const signalled = Date.now();
+    instance.signal('SIGTERM');
+    expect(await instance.exited).toBe(0);
+    stopLoad = true;
+    await Promise.all(load);
+    // Not one request failed: the draining instance left the pool, HAProxy retried what it cut.
+    expect(failures).toEqual([]);
+    // The cluster drains for 4.5 s (SHUTDOWN_DRAIN_DELAY_MS) and gives runs 3 s (SHUTDOWN_TIMEOUT_MS).
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    await running.done;
+    const error = running.chunks.find((c) => c.type === 'error') as { errorText: string } | undefined;
+    expect(error?.errorText).toContain('The server is restarting');
+    const stored = await lastAnswer(running.threadId);
+    expect(stored.status).toBe('interrupted');
+    expect(stored.parts).toContain('tok20 ');
+    // The other instances serve the conversation on; the stopped one comes back as a deploy would.
+    const other = await fetch(`${cluster.url}/chainlit/threads/${running.threadId}/messages`, {
+      headers: { cookie, 'x-pin-backend': 'cadre1' },
+    });
+    expect(other.status).toBe(200);
+    await cluster.waitReady(await cluster.startInstance(2));
+  });
+});

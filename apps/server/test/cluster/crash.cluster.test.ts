@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RUN_STALE_AFTER_MS } from '../../src/modules/chat/run-registry.ts';
+import { startCluster, type Cluster } from './harness.ts';
+import { redeemCode, signUp } from './http-browser.ts';
+
+/**
+ * R3 on the cluster: kill -9 of one instance, ten times, while clients write through the proxy
+ * and chat. Clients retry a failed create with the same Idempotency-Key, as a careful client
+ * does. Afterwards: no acknowledged write is missing, no create exists twice, and no answer is
+ * left `streaming`. The counts are printed for docs/benchmarks.md.
+ */
+const ROUNDS = 10;
+let cluster: Cluster;
+let token: string;
+let agentId: number;
+
+beforeAll(async () => {
+  cluster = await startCluster({ instances: 3, env: { BETA_ACCESS_CODES: 'crash' } });
+  const { code, verifier } = await signUp(cluster.url, { email: 'crash@example.com', accessCode: 'crash' });
+  token = (await redeemCode(cluster.url, code, verifier)).body.access_token!;
+  const created = await api('/agents/', { name: 'Chatter', description: 'Talks', tool_ids: [] });
+  agentId = ((await created.json()) as { id: number }).id;
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+function api(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${cluster.url}/backend/api/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+it('loses no acknowledged write, duplicates nothing and leaves no answer streaming through ten kill -9', async () => {
+  const acknowledged = new Set<string>();
+  let attempts = 0;
+  let retries = 0;
+  let running = true;
+
+  // Writers: each create is retried with its key until it is acknowledged.
+  const writer = async (w: number) => {
+    for (let n = 0; running; n += 1) {
+      const name = `crash-${w}-${n}`;
+      const key = crypto.randomUUID();
+      for (let tries = 0; tries < 20; tries += 1) {
+        attempts += 1;
+        try {
+          const res = await api(
+            '/agents/',
+            { name, description: 'written under fire', tool_ids: [] },
+            { 'idempotency-key': key },
+          );
+          await res.arrayBuffer();
+          if (res.status === 201) {
+            acknowledged.add(name);
+            break;
+          }
+        } catch {
+          // The connection was cut mid-request: in doubt, so retry with the same key.
+        }
+        retries += 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
+
+  // Chatters: turns of a few seconds, so kills land mid-answer.
+  const chatter = async () => {
+    const session = await fetch(`${cluster.url}/chainlit/auth/header`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId) },
+    });
+    const cookie = session.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('cadre_chat_session='))!
+      .split(';')[0]!;
+    while (running) {
+      try {
+        const res = await fetch(`${cluster.url}/chainlit/chat`, {
+          method: 'POST',
+          headers: {
+            cookie,
+            origin: cluster.url,
+            'x-requested-with': 'cadre-chat',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ text: 'slow 60 40' }),
+        });
+        await res.arrayBuffer();
+      } catch {
+        // Cut by a kill: the answer so far must survive in the database.
+      }
+    }
+  };
+
+  const load = [...Array.from({ length: 4 }, (_, w) => writer(w)), chatter(), chatter()];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1_500 + Math.random() * 1_500));
+    const index = round % cluster.instances.length;
+    const victim = cluster.instances[index]!;
+    victim.signal('SIGKILL');
+    await victim.exited;
+    await cluster.waitReady(await cluster.startInstance(index));
+  }
+  running = false;
+  await Promise.all(load);
+
+  const rows = await cluster.query<{ name: string; n: number }>(
+    `select name, count(*)::int as n from agents where name like 'crash-%' group by name`,
+  );
+  const stored = new Map(rows.map((r) => [r.name, r.n]));
+  const lost = [...acknowledged].filter((name) => !stored.has(name));
+  const duplicates = rows.filter((r) => r.n > 1).map((r) => r.name);
+
+  // Answers cut by a kill end as interrupted once their heartbeat is stale and an instance sweeps.
+  let streaming = -1;
+  const deadline = Date.now() + RUN_STALE_AFTER_MS * 3;
+  while (Date.now() < deadline) {
+    const [row] = await cluster.query<{ n: number }>(
+      `select count(*)::int as n from messages where status = 'streaming'`,
+    );
+    streaming = row!.n;
+    if (streaming === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  const [interrupted] = await cluster.query<{ n: number; withText: number }>(
+    `select count(*)::int as n, count(*) filter (where parts like '%tok%')::int as "withText"
+       from messages where status = 'interrupted'`,
+  );
+  console.log(
+    `crash test: ${ROUNDS} kill -9 rounds; ${attempts} create requests (${retries} retried), ` +
+      `${acknowledged.size} acknowledged, ${lost.length} lost, ${duplicates.length} duplicated; ` +
+      `${interrupted!.n} answers interrupted by kills (${interrupted!.withText} kept their streamed text), ` +
+      `${streaming} left streaming`,
+  );
+  expect(lost).toEqual([]);
+  expect(duplicates).toEqual([]);
+  expect(streaming).toBe(0);
+  expect(acknowledged.size).toBeGreaterThan(50);
+}, 240_000);

@@ -1,0 +1,218 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toaster } from '../../../components/ui/toaster';
+import { installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
+import { findToast, renderApp } from '../../../test/render';
+import type { Agent } from '../api/agents-api';
+
+const CALCULATOR = {
+  id: 5,
+  name: 'Calculator',
+  description: 'Arithmetic',
+  logo: null,
+  status: 'ACTIVE',
+  auth_schemes: ['NO_AUTH'],
+};
+const action = (id: number, display_name: string) => ({
+  id,
+  display_name,
+  name: `CALCULATOR_${display_name.toUpperCase()}`,
+  description: `${display_name} two numbers`,
+  logo: null,
+  app_name: 'Calculator',
+});
+const ACTIONS = [action(11, 'Multiply'), action(12, 'Add'), action(13, 'Divide')];
+
+const SAVED: Agent = {
+  id: 1,
+  name: 'Bookkeeper',
+  description: 'Does sums',
+  guidelines: 'Be brief',
+  tools: [action(12, 'Add')],
+};
+
+function fakeApi(extra: Record<string, ApiHandler> = {}) {
+  return installFakeApi({
+    'GET /api/v1/agents/': () => json([SAVED]),
+    'GET /api/v1/agents/:agent_id/agent': () => json(SAVED),
+    'GET /api/v1/services/active': () => json([CALCULATOR]),
+    'GET /api/v1/services/:service_id/actions': () => json(ACTIONS),
+    ...extra,
+  });
+}
+
+const field = (name: RegExp) => screen.getByRole('textbox', { name });
+
+afterEach(() => toaster.remove());
+
+describe('the agent form, create mode (/agents/create)', () => {
+  it("refuses a blank name or description with 'Name/Description Required' for 3 s and sends nothing", async () => {
+    const api = fakeApi();
+    const { user, router } = renderApp('/agents/create');
+    expect(await screen.findByRole('heading', { name: 'Create Agent' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Name/Description Required')).toEqual({
+      title: 'Name/Description Required',
+      type: 'error',
+      duration: 3000,
+    });
+    toaster.remove();
+    await user.type(field(/^Name/), '   ');
+    await user.type(field(/^Description/), 'Forecasts');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Name/Description Required')).toMatchObject({ type: 'error' });
+    expect(api.sent('POST /api/v1/agents/')).toEqual([]);
+    expect(router.state.location.pathname).toBe('/agents/create');
+  });
+
+  it("saves with blank guidelines as null, toasts 'Agent Created' for 3 s and returns to the updated list", async () => {
+    let list: Agent[] = [];
+    const api = fakeApi({
+      'GET /api/v1/agents/': () => json(list),
+      'POST /api/v1/agents/': ({ body }) => {
+        const created = { id: 7, tools: [], ...(body as Omit<Agent, 'id' | 'tools'>) };
+        list = [created];
+        return json(created, 201);
+      },
+    });
+    const { user, router } = renderApp('/agents/create');
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), ' Weather Helper ');
+    await user.type(field(/^Description/), 'Forecasts for any city');
+    await user.type(field(/^Guidelines/), '   ');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Agent Created')).toEqual({
+      title: 'Agent Created',
+      type: 'success',
+      duration: 3000,
+    });
+    expect(api.sent('POST /api/v1/agents/').map((r) => r.body)).toEqual([
+      { name: 'Weather Helper', description: 'Forecasts for any city', guidelines: null, tool_ids: [] },
+    ]);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));
+    expect(await screen.findByRole('cell', { name: 'Weather Helper' })).toBeInTheDocument();
+    expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();
+  });
+
+  it("toasts 'Create Failed' - 'Failed to Create agent.' for 3 s when the API refuses, and stays", async () => {
+    fakeApi({ 'POST /api/v1/agents/': () => json({ detail: 'nope' }, 500) });
+    const { user, router } = renderApp('/agents/create');
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Weather Helper');
+    await user.type(field(/^Description/), 'Forecasts');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Create Failed')).toEqual({
+      title: 'Create Failed',
+      description: 'Failed to Create agent.',
+      type: 'error',
+      duration: 3000,
+    });
+    expect(router.state.location.pathname).toBe('/agents/create');
+    expect(field(/^Name/)).toHaveValue('Weather Helper');
+  });
+
+  it('explains Guidelines with the tooltip text of the spec', async () => {
+    fakeApi();
+    renderApp('/agents/create');
+    expect(
+      await screen.findByRole('button', {
+        name: "Optionally provide guidelines for influencing the agent's behavior. Explain as precisely as possible.",
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it("adds a service's actions with 'Action added' for 2 s (once per tool), groups them by app and removes them", async () => {
+    const api = fakeApi({ 'POST /api/v1/agents/': () => json({ ...SAVED, id: 8 }, 201) });
+    const { user } = renderApp('/agents/create');
+    expect(await screen.findByText('Click on a service below to view and add tools.')).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Calculator' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Actions for Calculator' });
+    await within(dialog).findByRole('button', { name: 'Add Add' });
+    // Sorted by display name.
+    expect(
+      within(dialog)
+        .getAllByRole('button', { name: /^Add / })
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Add Add', 'Add Divide', 'Add Multiply']);
+    // At most 400px of actions before the list scrolls (spec section 9).
+    expect(getComputedStyle(within(dialog).getByTestId('actions-list')).maxHeight).toBe('400px');
+    // The search looks at display names only, not at descriptions.
+    const search = within(dialog).getByRole('searchbox', { name: 'Search actions...' });
+    await user.type(search, 'two numbers');
+    expect(await within(dialog).findByText('No actions match your search.')).toBeInTheDocument();
+    await user.clear(search);
+    await user.type(search, 'multply');
+    await waitFor(() => expect(within(dialog).queryByRole('button', { name: 'Add Add' })).toBeNull());
+    await user.click(within(dialog).getByRole('button', { name: 'Add Multiply' }));
+    expect(await findToast('Action added')).toEqual({
+      title: 'Action added',
+      description: 'Multiply added to agent',
+      type: 'info',
+      duration: 2000,
+    });
+    // The same tool again changes nothing and says nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Add Multiply' }));
+    expect(toaster.getVisibleToasts()).toHaveLength(1);
+    await user.clear(within(dialog).getByRole('searchbox', { name: 'Search actions...' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Add Divide' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+
+    const selected = await screen.findByTestId('selected-tools');
+    expect(within(selected).getByText('Calculator')).toBeInTheDocument();
+    await user.click(within(selected).getByRole('button', { name: 'Remove Divide' }));
+    expect(within(selected).queryByText('Divide')).not.toBeInTheDocument();
+
+    await user.type(field(/^Name/), 'Bookkeeper');
+    await user.type(field(/^Description/), 'Does sums');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await findToast('Agent Created');
+    expect(api.sent('POST /api/v1/agents/')[0]!.body).toMatchObject({ tool_ids: [11] });
+  });
+});
+
+describe('the agent form, update mode (/agents/{Id}/edit)', () => {
+  it("is filled with the agent, sends the change and toasts 'Agent Updated' for 3 s", async () => {
+    const api = fakeApi({
+      'PATCH /api/v1/agents/:agent_id': ({ body }) => json({ ...SAVED, ...(body as object) }),
+    });
+    const { user, router } = renderApp('/agents/1/edit');
+    expect(await screen.findByRole('heading', { name: 'Edit Bookkeeper' })).toBeInTheDocument();
+    expect(field(/^Guidelines/)).toHaveValue('Be brief');
+    await user.clear(field(/^Description/));
+    await user.type(field(/^Description/), 'Keeps the books');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Agent Updated')).toEqual({
+      title: 'Agent Updated',
+      type: 'success',
+      duration: 3000,
+    });
+    expect(api.sent('PATCH /api/v1/agents/:agent_id').map((r) => [r.path, r.body])).toEqual([
+      [
+        '/api/v1/agents/1',
+        { name: 'Bookkeeper', description: 'Keeps the books', guidelines: 'Be brief', tool_ids: [12] },
+      ],
+    ]);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));
+  });
+
+  it("toasts 'Update Failed' - 'Failed to Update agent.' for 3 s when the API refuses", async () => {
+    fakeApi({ 'PATCH /api/v1/agents/:agent_id': () => json({ detail: 'nope' }, 500) });
+    const { user } = renderApp('/agents/1/edit');
+    await screen.findByRole('heading', { name: 'Edit Bookkeeper' });
+    await user.type(field(/^Name/), ' 2');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Update Failed')).toEqual({
+      title: 'Update Failed',
+      description: 'Failed to Update agent.',
+      type: 'error',
+      duration: 3000,
+    });
+  });
+
+  it('says so when the agent does not exist, with no retry', async () => {
+    fakeApi({ 'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found' }, 404) });
+    renderApp('/agents/9/edit');
+    expect(await screen.findByRole('heading', { name: 'Agent not found' })).toBeInTheDocument();
+    expect(screen.getByText('This agent does not exist.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to agents' })).toHaveAttribute('href', '/agents');
+  });
+});

@@ -1,0 +1,249 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toaster } from '../../../components/ui/toaster';
+import { held, installFakeApi, json, TEST_TOKEN } from '../../../test/fake-api';
+import { findToast, renderApp } from '../../../test/render';
+import type { Agent } from '../api/agents-api';
+
+const agent = (id: number, name: string, description: string, tools = 0): Agent => ({
+  id,
+  name,
+  description,
+  guidelines: 'Be brief',
+  tools: Array.from({ length: tools }, (_, i) => ({
+    id: 100 + i,
+    display_name: `Tool ${i}`,
+    name: `TOOL_${i}`,
+    description: `Does thing ${i}`,
+    logo: null,
+    app_name: 'Calculator',
+  })),
+});
+
+const MAIL = agent(1, 'Mail Sorter', 'Files incoming mail into folders', 2);
+const WEATHER = agent(2, 'Weather Helper', 'Forecasts for any city');
+
+const rows = () => screen.queryAllByTestId('agent-row');
+const row = (name: string) => rows().find((r) => within(r).queryByRole('cell', { name }))!;
+
+/** Records whether `text` was ever on screen, even for a moment. */
+function watchFor(text: string) {
+  let seen = false;
+  const observer = new MutationObserver(() => {
+    seen ||= document.body.textContent?.includes(text) ?? false;
+  });
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  return {
+    get seen() {
+      return seen;
+    },
+    stop: () => observer.disconnect(),
+  };
+}
+
+/** Picks an item of an agent's Actions menu with the keyboard, as a keyboard user would. */
+async function openMenu(user: ReturnType<typeof renderApp>['user'], name: string, item: string) {
+  await user.click(screen.getByRole('button', { name: `Actions for ${name}` }));
+  // The menu selects its highlighted item, and the highlight moves asynchronously (a pointer only
+  // moves it when the page's last input was a pointer, which is global state shared by the tests):
+  // press the arrow key and wait for the highlight to move each time, until it is on the item.
+  const menuItem = await screen.findByRole('menuitem', { name: item });
+  const menu = menuItem.closest('[role="menu"]')!;
+  // Keys go to the menu only once it has taken the focus, which it does a frame after opening.
+  await waitFor(() => expect(menu.contains(document.activeElement)).toBe(true));
+  for (let presses = 0; !menuItem.hasAttribute('data-highlighted'); presses++) {
+    if (presses === 5) throw new Error(`the menu never highlighted '${item}'`);
+    const before = menu.querySelector('[data-highlighted]');
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(menu.querySelector('[data-highlighted]')).not.toBe(before));
+  }
+  await user.keyboard('{Enter}');
+}
+
+afterEach(() => toaster.remove());
+
+describe('the agent list (/agents)', () => {
+  it("shows 'Loading agents...' once a first load outlasts the 1 s pending delay, then the rows", async () => {
+    const list = held();
+    installFakeApi({ 'GET /api/v1/agents/': list.handler });
+    renderApp('/agents');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();
+    expect(await screen.findByText('Loading agents...', {}, { timeout: 3000 })).toBeInTheDocument();
+    list.release(json([MAIL]));
+    expect(await screen.findByRole('cell', { name: 'Mail Sorter' }, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();
+  });
+
+  it('is fetched when a link to it is pointed at, and paints with its rows, no loading state, after the click', async () => {
+    const api = installFakeApi({
+      'GET /api/v1/agents/': () => json([MAIL, WEATHER]),
+      'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found' }, 404),
+    });
+    const { user } = renderApp('/agents/99/edit');
+    const link = await screen.findByRole('link', { name: 'Back to agents' });
+    await user.hover(link);
+    await waitFor(() => expect(api.sent('GET /api/v1/agents/')).toHaveLength(1));
+    const loading = watchFor('Loading agents...');
+    await user.click(link);
+    await screen.findByRole('heading', { name: 'Agents', level: 1 });
+    expect(rows()).toHaveLength(2);
+    loading.stop();
+    expect(loading.seen).toBe(false);
+    // The preloaded answer is fresh: the page did not ask again.
+    expect(api.sent('GET /api/v1/agents/')).toHaveLength(1);
+    expect(api.requests[0]!.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
+  });
+
+  it('after a click straight away, keeps the page it leaves until the list can paint with its rows', async () => {
+    const api = installFakeApi({
+      'GET /api/v1/agents/': () => json([MAIL, WEATHER]),
+      'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found' }, 404),
+    });
+    const { user } = renderApp('/agents/99/edit');
+    const link = await screen.findByRole('link', { name: 'Back to agents' });
+    const loading = watchFor('Loading agents...');
+    await user.click(link);
+    await screen.findByRole('heading', { name: 'Agents', level: 1 });
+    expect(rows()).toHaveLength(2);
+    loading.stop();
+    expect(loading.seen).toBe(false);
+    expect(api.sent('GET /api/v1/agents/')).toHaveLength(1);
+  });
+
+  it("says 'No agents found.' and offers 'Create an agent!' when there are none", async () => {
+    installFakeApi({ 'GET /api/v1/agents/': () => json([]) });
+    renderApp('/agents');
+    expect(await screen.findByText('No agents found.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create an agent!' })).toHaveAttribute('href', '/agents/create');
+    expect(screen.getByRole('link', { name: 'Create New Agent' })).toHaveAttribute('href', '/agents/create');
+  });
+
+  it("says 'Error loading agents.' when the list cannot be loaded", async () => {
+    const api = installFakeApi({ 'GET /api/v1/agents/': () => json({ detail: 'down' }, 503) });
+    renderApp('/agents');
+    expect(await screen.findByText('Error loading agents.', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(rows()).toHaveLength(0);
+    expect(screen.getByRole('link', { name: 'Create New Agent' })).toBeInTheDocument();
+    // The loader tried (once more after the first failure); the page did not start over.
+    expect(api.sent('GET /api/v1/agents/')).toHaveLength(2);
+  });
+
+  it('lists name, truncated description and a tools button that opens the tools', async () => {
+    installFakeApi({ 'GET /api/v1/agents/': () => json([MAIL, WEATHER]) });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Mail Sorter' });
+    expect(within(row('Mail Sorter')).getByRole('cell', { name: MAIL.description })).toHaveAttribute(
+      'title',
+      MAIL.description,
+    );
+    expect(
+      within(row('Weather Helper')).getByRole('button', { name: '0 Tools of Weather Helper' }),
+    ).toBeVisible();
+    await user.click(within(row('Mail Sorter')).getByRole('button', { name: '2 Tools of Mail Sorter' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tools of Mail Sorter' });
+    expect(within(dialog).getByText('Tool 0')).toBeInTheDocument();
+    expect(within(dialog).getByText('Does thing 1')).toBeInTheDocument();
+  });
+
+  it('searches name and description with a typo allowed, and shows the empty state for no match', async () => {
+    installFakeApi({ 'GET /api/v1/agents/': () => json([MAIL, WEATHER]) });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Mail Sorter' });
+    const search = screen.getByRole('searchbox', { name: 'Search agents' });
+    await user.type(search, 'forcasts');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(row('Weather Helper')).toBeDefined();
+    await user.clear(search);
+    await user.type(search, 'zzzqqq');
+    expect(await screen.findByText('No agents found.')).toBeInTheDocument();
+  });
+
+  it("duplicates as '{name} (Copy)' without guidelines, toasts 'Agent created successfully.' for 3 s and lists it", async () => {
+    const copy = { ...MAIL, id: 3, name: 'Mail Sorter (Copy)', guidelines: null };
+    let list = [MAIL];
+    const api = installFakeApi({
+      'GET /api/v1/agents/': () => json(list),
+      'POST /api/v1/agents/': () => {
+        list = [MAIL, copy];
+        return json(copy, 201);
+      },
+    });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Mail Sorter' });
+    await openMenu(user, 'Mail Sorter', 'Duplicate');
+    expect(await findToast('Agent created successfully.')).toEqual({
+      title: 'Agent created successfully.',
+      type: 'success',
+      duration: 3000,
+    });
+    expect(api.sent('POST /api/v1/agents/').map((r) => r.body)).toEqual([
+      {
+        name: 'Mail Sorter (Copy)',
+        description: MAIL.description,
+        guidelines: null,
+        tool_ids: [100, 101],
+        duplicated_from: 1,
+      },
+    ]);
+    expect(await screen.findByRole('cell', { name: 'Mail Sorter (Copy)' })).toBeInTheDocument();
+  });
+
+  it("toasts 'Failed to create agent.' for 3 s when the copy is refused", async () => {
+    installFakeApi({
+      'GET /api/v1/agents/': () => json([MAIL]),
+      'POST /api/v1/agents/': () => json({ detail: 'no' }, 500),
+    });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Mail Sorter' });
+    await openMenu(user, 'Mail Sorter', 'Duplicate');
+    expect(await findToast('Failed to create agent.')).toEqual({
+      title: 'Failed to create agent.',
+      type: 'error',
+      duration: 3000,
+    });
+    expect(rows()).toHaveLength(1);
+  });
+
+  it("deletes after the confirmation, toasts 'Agent deleted successfully.' for 3 s and drops the row", async () => {
+    let list = [MAIL, WEATHER];
+    const api = installFakeApi({
+      'GET /api/v1/agents/': () => json(list),
+      'DELETE /api/v1/agents/:agent_id': () => {
+        list = [MAIL];
+        return new Response(null, { status: 204 });
+      },
+    });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Weather Helper' });
+    await openMenu(user, 'Weather Helper', 'Delete');
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveTextContent('Weather Helper');
+    expect(api.sent('DELETE /api/v1/agents/:agent_id')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await findToast('Agent deleted successfully.')).toEqual({
+      title: 'Agent deleted successfully.',
+      type: 'success',
+      duration: 3000,
+    });
+    expect(api.sent('DELETE /api/v1/agents/:agent_id').map((r) => r.path)).toEqual(['/api/v1/agents/2']);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+  });
+
+  it("toasts 'Failed to delete agent.' for 3 s when the delete is refused, and keeps the row", async () => {
+    installFakeApi({
+      'GET /api/v1/agents/': () => json([MAIL]),
+      'DELETE /api/v1/agents/:agent_id': () => json({ detail: 'no' }, 500),
+    });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Mail Sorter' });
+    await openMenu(user, 'Mail Sorter', 'Delete');
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await findToast('Failed to delete agent.')).toEqual({
+      title: 'Failed to delete agent.',
+      type: 'error',
+      duration: 3000,
+    });
+    expect(rows()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,240 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toaster } from '../../../components/ui/toaster';
+import { held, installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
+import { findToast, renderApp } from '../../../test/render';
+import type { Service } from '../api/services-api';
+
+const service = (
+  id: number,
+  name: string,
+  scheme: string,
+  status: Service['status'] = 'INACTIVE',
+): Service => ({
+  id,
+  name,
+  description: `${name} for your agents`,
+  logo: null,
+  status,
+  auth_schemes: [scheme],
+});
+
+const CALCULATOR = service(1, 'Calculator', 'NO_AUTH');
+const SEARCH = service(2, 'Web Search', 'API_KEY');
+const GMAIL = service(3, 'Gmail', 'OAUTH2');
+const SLACK = service(4, 'Slack', 'OAUTH2', 'ACTIVE');
+
+function fakeApi(routes: Record<string, ApiHandler> = {}, list = [CALCULATOR, SEARCH, GMAIL, SLACK]) {
+  return installFakeApi({ 'GET /api/v1/services/': () => json(list), ...routes });
+}
+
+const card = (name: string) => screen.getByRole('listitem', { name });
+
+afterEach(() => {
+  toaster.remove();
+  vi.restoreAllMocks();
+});
+
+describe('the services page (/services)', () => {
+  it('shows the loading state once a first load outlasts the pending delay, then the cards', async () => {
+    const list = held();
+    installFakeApi({ 'GET /api/v1/services/': list.handler });
+    renderApp('/services');
+    expect(await screen.findByRole('status', { name: 'Loading services' })).toBeInTheDocument();
+    list.release(json([CALCULATOR]));
+    expect(await screen.findByRole('listitem', { name: 'Calculator' })).toBeInTheDocument();
+  });
+
+  it("says 'Error loading services.' and loads again on Retry", async () => {
+    let up = false;
+    fakeApi({ 'GET /api/v1/services/': () => (up ? json([CALCULATOR]) : json({ detail: 'down' }, 503)) });
+    const { user } = renderApp('/services');
+    expect(await screen.findByText('Error loading services.')).toBeInTheDocument();
+    up = true;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('listitem', { name: 'Calculator' })).toBeInTheDocument();
+  });
+
+  it("lists active services first, then by name, each with 'Status: {status} | Auth: {scheme}'", async () => {
+    fakeApi();
+    renderApp('/services');
+    await screen.findByRole('listitem', { name: 'Slack' });
+    expect(screen.getAllByTestId('service-card').map((c) => c.getAttribute('aria-label'))).toEqual([
+      'Slack',
+      'Calculator',
+      'Gmail',
+      'Web Search',
+    ]);
+    expect(within(card('Slack')).getByText('Status: ACTIVE | Auth: OAUTH2')).toBeInTheDocument();
+    expect(within(card('Web Search')).getByText('Status: INACTIVE | Auth: API_KEY')).toBeInTheDocument();
+    expect(
+      within(card('Slack')).getByRole('button', { name: 'Disconnect Service Slack' }),
+    ).toBeInTheDocument();
+    expect(within(card('Gmail')).getByRole('link', { name: 'View Tools of Gmail' })).toHaveAttribute(
+      'href',
+      '/services/3/actions',
+    );
+  });
+
+  it("searches 'Search services...' on name and description", async () => {
+    fakeApi({}, [CALCULATOR, { ...SEARCH, description: 'Finds pages on the web' }, GMAIL, SLACK]);
+    const { user } = renderApp('/services');
+    await screen.findByRole('listitem', { name: 'Slack' });
+    const search = screen.getByRole('searchbox', { name: 'Search services...' });
+    await user.type(search, 'calculatr');
+    await waitFor(() => expect(screen.getAllByTestId('service-card')).toHaveLength(1));
+    expect(card('Calculator')).toBeInTheDocument();
+    await user.clear(search);
+    await user.type(search, 'pages on the web');
+    await waitFor(() => expect(screen.getAllByTestId('service-card')).toHaveLength(1));
+    expect(card('Web Search')).toBeInTheDocument();
+  });
+
+  it("registers a no-auth service at once: 'Service Registered Successfully' for 5 s and the list again", async () => {
+    let list = [CALCULATOR];
+    const api = fakeApi({
+      'GET /api/v1/services/': () => json(list),
+      'POST /api/v1/services/:service_id/register_noauth_service': () => {
+        list = [{ ...CALCULATOR, status: 'ACTIVE' }];
+        return json({ connectionStatus: 'ACTIVE' });
+      },
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Register Service Calculator' }));
+    expect(await findToast('Service Registered Successfully')).toEqual({
+      title: 'Service Registered Successfully',
+      description: 'The service "Calculator" is now active.',
+      type: 'success',
+      duration: 5000,
+    });
+    expect(api.sent('POST /api/v1/services/:service_id/register_noauth_service')).toMatchObject([
+      { path: '/api/v1/services/1/register_noauth_service', body: undefined },
+    ]);
+    expect(await within(card('Calculator')).findByText('Status: ACTIVE | Auth: NO_AUTH')).toBeInTheDocument();
+  });
+
+  it("asks for an API key: 'API Key Required' for 5 s when blank, then sends it trimmed", async () => {
+    const api = fakeApi({
+      'POST /api/v1/services/:service_id/register_api_service': () => json({ connectionStatus: 'ACTIVE' }),
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Register Service Web Search' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enter API Key' });
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(await findToast('API Key Required')).toEqual({
+      title: 'API Key Required',
+      description: 'Please enter an API Key to proceed.',
+      type: 'error',
+      duration: 5000,
+    });
+    expect(api.sent('POST /api/v1/services/:service_id/register_api_service')).toEqual([]);
+    await user.type(within(dialog).getByLabelText('API Key for Web Search'), '  sk-123  ');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Enter API Key' })).toBeNull());
+    expect(await findToast('Service Registered Successfully')).toMatchObject({
+      description: 'The service "Web Search" is now active.',
+    });
+    expect(api.sent('POST /api/v1/services/:service_id/register_api_service')).toMatchObject([
+      { path: '/api/v1/services/2/register_api_service', body: { api_key: 'sk-123' } },
+    ]);
+  });
+
+  it("says 'Registration Error' for 5 s when the service did not become active", async () => {
+    fakeApi({
+      'POST /api/v1/services/:service_id/register_api_service': () => json({ connectionStatus: 'FAILED' }),
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Register Service Web Search' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enter API Key' });
+    await user.type(within(dialog).getByLabelText('API Key for Web Search'), 'sk-bad');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(await findToast('Registration Error')).toEqual({
+      title: 'Registration Error',
+      description: 'The service "Web Search" didn\'t become active.',
+      type: 'error',
+      duration: 5000,
+    });
+  });
+
+  it('opens the OAuth page in a new tab, without a toast', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    fakeApi({
+      'POST /api/v1/services/:service_id/register_auth_service': () =>
+        json({ redirectUrl: 'https://accounts.example.com/auth?x=1', connectionStatus: 'INITIATED' }),
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Register Service Gmail' }));
+    await waitFor(() =>
+      expect(open).toHaveBeenCalledWith(
+        'https://accounts.example.com/auth?x=1',
+        '_blank',
+        'noopener,noreferrer',
+      ),
+    );
+    expect(toaster.getVisibleToasts()).toEqual([]);
+  });
+
+  it.each([
+    ['Web Search', 'register_api_service', 'Failed to register Web Search by API key.'],
+    ['Gmail', 'register_auth_service', 'Failed to register Gmail via Auth.'],
+    ['Calculator', 'register_noauth_service', 'Failed to register Calculator without authentication.'],
+  ])('a failed registration of %s (%s) shows "%s" for 5 s', async (name, call, text) => {
+    fakeApi({ [`POST /api/v1/services/:service_id/${call}`]: () => json({ detail: 'upstream' }, 502) });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: `Register Service ${name}` }));
+    if (name === 'Web Search') {
+      const dialog = await screen.findByRole('dialog', { name: 'Enter API Key' });
+      await user.type(within(dialog).getByLabelText('API Key for Web Search'), 'sk-1');
+      await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    }
+    expect(await findToast(text)).toEqual({ title: text, type: 'error', duration: 5000 });
+  });
+
+  it("disconnects: 'Service Disconnected' for 5 s, or 'Failed to disconnect {name}.'", async () => {
+    let fail = false;
+    const api = fakeApi({
+      'DELETE /api/v1/services/:service_id/disconnect_composio_service': () =>
+        fail ? json({ detail: 'no' }, 500) : new Response(null, { status: 204 }),
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Disconnect Service Slack' }));
+    expect(await findToast('Service Disconnected')).toEqual({
+      title: 'Service Disconnected',
+      description: 'The service "Slack" has been disconnected.',
+      type: 'success',
+      duration: 5000,
+    });
+    expect(api.sent('DELETE /api/v1/services/:service_id/disconnect_composio_service')[0]!.path).toBe(
+      '/api/v1/services/4/disconnect_composio_service',
+    );
+    fail = true;
+    await user.click(screen.getByRole('button', { name: 'Disconnect Service Slack' }));
+    expect(await findToast('Failed to disconnect Slack.')).toEqual({
+      title: 'Failed to disconnect Slack.',
+      type: 'error',
+      duration: 5000,
+    });
+  });
+
+  it('disables every Register and Disconnect button while any operation is pending', async () => {
+    const registration = held();
+    fakeApi({ 'POST /api/v1/services/:service_id/register_noauth_service': registration.handler });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Register Service Calculator' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Disconnect Service Slack' })).toBeDisabled(),
+    );
+    expect(screen.getByRole('button', { name: 'Register Service Gmail' })).toBeDisabled();
+    registration.release(json({}));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Register Service Gmail' })).toBeEnabled());
+  });
+
+  it('loads the list again when the tab becomes visible', async () => {
+    const api = fakeApi();
+    renderApp('/services');
+    await screen.findByRole('listitem', { name: 'Slack' });
+    expect(api.sent('GET /api/v1/services/')).toHaveLength(1);
+    document.dispatchEvent(new Event('visibilitychange'));
+    await waitFor(() => expect(api.sent('GET /api/v1/services/')).toHaveLength(2));
+  });
+});
