@@ -23,7 +23,9 @@ import {
 } from './modules/identity/index.ts';
 import {
   chatRoutes,
+  chatUserData,
   createToolsExecutor,
+  endChatSessionsOf,
   runRegistryFor,
   type ChatModuleOptions,
 } from './modules/chat/index.ts';
@@ -44,7 +46,7 @@ import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
-import { chatUserData, createUsersService, usersRoutes } from './modules/users/index.ts';
+import { createUsersService, usersRoutes } from './modules/users/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
 
@@ -153,7 +155,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     idempotencyUserData(),
     auditUserData(db),
   );
-  if (identity) await app.register(identityRoutes, { ...deps, identity });
+  if (identity) {
+    // Signing out at the provider ends the chat sessions and copilot tokens of that account (A4).
+    identity.onSignOut.push(async (subject) => {
+      const user = await users.find({ issuer: config.auth.issuer, subject });
+      if (user) await endChatSessionsOf(db, user.id);
+    });
+    await app.register(identityRoutes, { ...deps, identity });
+  }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
   const apiTokens = registerAuth(app, {

@@ -88,6 +88,8 @@ export interface UserDirectory {
    * creating the user first when no token has named them yet (a sign-up at the built-in provider).
    */
   admit(identity: UserIdentity): Promise<void>;
+  /** The user of an identity, if a token ever named it (never creates one). */
+  find(identity: Pick<UserIdentity, 'issuer' | 'subject'>): Promise<AuthUser | undefined>;
   /** Extension point for other modules; see {@link BeforeUserDelete}. */
   readonly beforeUserDelete: BeforeUserDelete[];
   /** Every module that keeps rows about users; see {@link UserDataOwner}. */

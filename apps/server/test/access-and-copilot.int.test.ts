@@ -135,7 +135,7 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     expect(claims.sub).toBe(String(id));
     expect(claims.aud).toBe('cadre-chat');
     expect(claims.exp! - claims.iat!).toBe(900);
-    expect(await verifyCopilotToken(t.config, token)).toEqual({ userId: id });
+    expect(await verifyCopilotToken(t.config, token)).toEqual({ userId: id, issuedAt: expect.any(Number) });
     // The token is no access token: the API refuses it.
     expect(
       (await t.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: bearer(token) }))
@@ -161,7 +161,10 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     await expect(
       verifyCopilotToken(t.config, await make('cadre-chat', now + 60, new Uint8Array(32))),
     ).rejects.toThrow();
-    expect(await verifyCopilotToken(t.config, await make('cadre-chat', now + 60))).toEqual({ userId: 1 });
+    expect(await verifyCopilotToken(t.config, await make('cadre-chat', now + 60))).toEqual({
+      userId: 1,
+      issuedAt: expect.any(Number),
+    });
   });
 
   it('answers 401 without a token', async () => {

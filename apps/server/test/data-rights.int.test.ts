@@ -209,6 +209,32 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
     });
     expect(uiChunks(turn.body).some((c) => c.type === 'tool-approval-request')).toBe(true);
     const threadId = String(turn.headers['x-thread-id']);
+    // A copilot run's call of its host page and a trigger run's write kept under its idempotency
+    // key: written as those runs write them (their own tests drive them end to end).
+    const now = new Date().toISOString();
+    await t.db.kysely
+      .insertInto('host_calls')
+      .values({
+        id: `call-${tag}`,
+        user_id: alice.id,
+        agent_id: agentId,
+        run_id: `run-${tag}`,
+        name: 'get_page_title',
+        status: 'answered',
+        result: JSON.stringify({ title: `Page ${tag}` }),
+        created_at: now,
+        expires_at: now,
+      })
+      .execute();
+    await t.db.kysely
+      .insertInto('tool_executions')
+      .values({
+        idempotency_key: `trigger-${tag}`,
+        user_id: alice.id,
+        result: JSON.stringify({ ok: true }),
+        created_at: now,
+      })
+      .execute();
 
     const exported = await call('GET', '/users/me/export', alice.auth);
     expect(exported.statusCode).toBe(200);
@@ -226,6 +252,8 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
     expect(data.approvals).toEqual([
       expect.objectContaining({ thread_id: threadId, action_id: memo, status: 'pending' }),
     ]);
+    expect(data.chat_runs).toEqual([expect.objectContaining({ thread_id: threadId })]);
+    expect(data.host_calls).toEqual([expect.objectContaining({ result: { title: `Page ${tag}` } })]);
     expect(data.notes).toEqual([expect.objectContaining({ title: `Note ${tag}` })]);
     expect(data.calendar_events).toEqual([expect.objectContaining({ title: `Dentist ${tag}` })]);
     expect(data.sessions.map((s) => s.kind).sort()).toEqual(['chat', 'identity']);
@@ -247,6 +275,8 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         `Note ${tag}`,
         `Dentist ${tag}`,
         `key-${tag}`,
+        `Page ${tag}`,
+        `trigger-${tag}`,
       ],
       owned: {
         agent_id: [agentId],
@@ -262,8 +292,10 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'approvals.user_id',
         'audit_events.user_id',
         'calendar_events.user_id',
+        'chat_runs.user_id',
         'chat_sessions.user_id',
         'connections.user_id',
+        'host_calls.user_id',
         'idempotency_keys.user_id',
         'idp_accounts.email',
         'idp_payloads.payload',
@@ -273,6 +305,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'rate_limits.key',
         'services.owner_user_id',
         'threads.user_id',
+        'tool_executions.user_id',
         'trigger_events.user_id',
         'users.id',
       ]),

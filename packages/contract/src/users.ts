@@ -132,6 +132,32 @@ export const userExportSchema = z.object({
       updated_at: z.string(),
     }),
   ),
+  /** Chat answers as they were run: one row per run segment, with how it ended. */
+  chat_runs: z.array(
+    z.object({
+      id: z.string(),
+      run_id: z.string(),
+      thread_id: z.string(),
+      message_id: z.string(),
+      status: z.string(),
+      started_at: z.string(),
+      ended_at: z.string().nullable(),
+    }),
+  ),
+  /** Calls a copilot run made to functions of the page embedding it, with their results. */
+  host_calls: z.array(
+    z.object({
+      id: z.string(),
+      agent_id: z.number(),
+      run_id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      result: z.unknown(),
+      created_at: z.string(),
+    }),
+  ),
+  /** Results of write tools a trigger's run made, kept so a retried run does not act twice. */
+  tool_executions: z.array(z.object({ result: z.unknown(), created_at: z.string() })),
   /** Sign-in and chat sessions (never their secret values). */
   sessions: z.array(
     z.object({

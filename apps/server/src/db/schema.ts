@@ -26,6 +26,7 @@ export interface Database {
   idp_accounts: IdpAccountsTable;
   idp_payloads: IdpPayloadsTable;
   chat_sessions: ChatSessionsTable;
+  chat_revocations: ChatRevocationsTable;
   demo_sessions: DemoSessionsTable;
   demo_orders: DemoOrdersTable;
   demo_refunds: DemoRefundsTable;
@@ -288,6 +289,14 @@ export interface ChatSessionsTable {
   agent_id: number;
   expires_at: string;
   created_at: string;
+  /** When sign-out ended it (migration 0009); a revoked row is never accepted again. */
+  revoked_at: string | null;
+}
+
+/** When a user last signed out: copilot tokens issued before then are refused (migration 0009). */
+export interface ChatRevocationsTable {
+  user_id: number;
+  revoked_at: string;
 }
 
 export interface DemoSessionsTable {

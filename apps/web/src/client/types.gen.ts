@@ -294,6 +294,28 @@ export type ExportMyDataResponses = {
             created_at: string;
             updated_at: string;
         }>;
+        chat_runs: Array<{
+            id: string;
+            run_id: string;
+            thread_id: string;
+            message_id: string;
+            status: string;
+            started_at: string;
+            ended_at: string | null;
+        }>;
+        host_calls: Array<{
+            id: string;
+            agent_id: number;
+            run_id: string;
+            name: string;
+            status: string;
+            result: unknown;
+            created_at: string;
+        }>;
+        tool_executions: Array<{
+            result: unknown;
+            created_at: string;
+        }>;
         sessions: Array<{
             kind: 'identity' | 'chat' | 'demo';
             agent_id: number | null;

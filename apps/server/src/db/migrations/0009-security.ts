@@ -11,6 +11,8 @@ import type { VersionedMigration } from './versioned-migration.ts';
  * - `users.admitted_at`: when the user passed the beta access-code gate; the API refuses users
  *   who never did. Everyone signed up before this migration came through the gate in the
  *   browser, so they count as admitted when they were created.
+ * - `chat_sessions.revoked_at` and `chat_revocations`: sign-out ends the user's chat sessions (the
+ *   row stays, revoked, until it expires) and every copilot token issued before it (A4).
  */
 export const security: VersionedMigration = () => ({
   async up(db: Kysely<any>) {
@@ -19,6 +21,12 @@ export const security: VersionedMigration = () => ({
     await db
       .updateTable('users')
       .set({ admitted_at: sql`created_at` })
+      .execute();
+    await db.schema.alterTable('chat_sessions').addColumn('revoked_at', 'text').execute();
+    await db.schema
+      .createTable('chat_revocations')
+      .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('revoked_at', 'text', (c) => c.notNull())
       .execute();
   },
 });

@@ -19,6 +19,11 @@ export interface Identity {
   corsOrigins: ReadonlySet<string>;
   /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
   localKeySet(): JWTVerifyGetKey;
+  /**
+   * Run with the account's subject when its provider session ends (RP-initiated logout), before
+   * the browser is redirected: the app ends every session tied to it (A4).
+   */
+  readonly onSignOut: ((subject: string) => Promise<void>)[];
 }
 
 const originOf = (url: string) => new URL(url).origin;
@@ -139,12 +144,21 @@ export async function createIdentity(
   const provider = new Provider(issuer, configuration);
   // Behind a reverse proxy the scheme and host come from X-Forwarded-* only when it is trusted.
   provider.proxy = config.trustProxy;
+  const onSignOut: Identity['onSignOut'] = [];
+  provider.use(async (ctx, next) => {
+    await next();
+    const subject = ctx.oidc?.session?.accountId;
+    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status === 303 && subject) {
+      for (const hook of onSignOut) await hook(subject);
+    }
+  });
 
   return {
     provider,
     accounts,
     gate,
     corsOrigins,
+    onSignOut,
     localKeySet: () => localKeySet(db, vault, keys),
   };
 }

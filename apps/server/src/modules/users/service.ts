@@ -28,6 +28,9 @@ const EMPTY_EXPORT: Required<UserExportPart> = {
   messages: [],
   tool_calls: [],
   approvals: [],
+  chat_runs: [],
+  host_calls: [],
+  tool_executions: [],
   notes: [],
   calendar_events: [],
   trigger_events: [],
@@ -65,6 +68,13 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
     dataOwners,
 
     resolve,
+
+    async find(identity) {
+      const found = await repo.findByIdentity(identity.issuer, identity.subject);
+      if (!found) return undefined;
+      const { admitted_at: _admitted, ...row } = found;
+      return { ...row, issuer: identity.issuer, subject: identity.subject };
+    },
 
     async admit(identity) {
       const user = await resolve(identity);

@@ -4,10 +4,9 @@ import type { UserDataOwner } from '../../deps.ts';
 import { resetRateLimit } from '../../security/rate-limit.ts';
 
 /**
- * THE CHAT MODULE'S SHARE of export and delete (threads, messages with their tool calls,
- * approvals, chat sessions, the chat-turn counter). It lives here, apart from everything else,
- * only while the chat module is being rewritten: it belongs in `modules/chat` and should move
- * there unchanged, registered the same way (`app.ts`).
+ * The chat module's share of export and delete (P1): threads, messages with their tool calls,
+ * approvals, chat sessions, runs, copilot host-page calls, results of write tools run under an
+ * idempotency key, and the chat-turn counter.
  */
 export function chatUserData(db: Db): UserDataOwner {
   const k = db.kysely;
@@ -15,7 +14,7 @@ export function chatUserData(db: Db): UserDataOwner {
     name: 'chat',
 
     async exportFor(user) {
-      const [threads, messages, approvals, sessions] = await Promise.all([
+      const [threads, messages, approvals, sessions, runs, hostCalls, toolExecutions] = await Promise.all([
         k
           .selectFrom('threads')
           .select(['id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
@@ -58,6 +57,24 @@ export function chatUserData(db: Db): UserDataOwner {
           .where('user_id', '=', user.id)
           .orderBy('created_at')
           .execute(),
+        k
+          .selectFrom('chat_runs')
+          .select(['id', 'run_id', 'thread_id', 'message_id', 'status', 'started_at', 'ended_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('started_at')
+          .execute(),
+        k
+          .selectFrom('host_calls')
+          .select(['id', 'agent_id', 'run_id', 'name', 'status', 'result', 'created_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('created_at')
+          .execute(),
+        k
+          .selectFrom('tool_executions')
+          .select(['result', 'created_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('created_at')
+          .execute(),
       ]);
       const parsed = messages.map((m) => ({ ...m, parts: parseStoredJson(m.parts) }));
       return {
@@ -66,16 +83,27 @@ export function chatUserData(db: Db): UserDataOwner {
         tool_calls: parsed.flatMap((m) => toolCallsOf(m)),
         approvals: approvals.map((a) => ({ ...a, args: parseStoredJson(a.args) })),
         sessions: sessions.map((s) => ({ kind: 'chat' as const, ...s })),
+        chat_runs: runs,
+        host_calls: hostCalls.map((c) => ({
+          ...c,
+          result: c.result === null ? null : parseStoredJson(c.result),
+        })),
+        tool_executions: toolExecutions.map((e) => ({ ...e, result: parseStoredJson(e.result) })),
       };
     },
 
     async deleteFor(user, trx) {
       const threadIds = trx.selectFrom('threads').select('id').where('user_id', '=', user.id);
+      await trx.deleteFrom('host_calls').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('tool_executions').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('chat_runs').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('chat_runs').where('thread_id', 'in', threadIds).execute();
       await trx.deleteFrom('approvals').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('approvals').where('thread_id', 'in', threadIds).execute();
       await trx.deleteFrom('messages').where('thread_id', 'in', threadIds).execute();
       await trx.deleteFrom('threads').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('chat_sessions').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('chat_revocations').where('user_id', '=', user.id).execute();
       await resetRateLimit({ kysely: trx }, `chat-turn:${user.id}`);
     },
   };
