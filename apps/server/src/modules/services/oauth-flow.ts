@@ -11,6 +11,7 @@ import {
   OAUTH_STATE_TTL_MS,
   serviceRef,
   toToolResult,
+  ToolError,
   type ConnectResult,
   type CredentialSeal,
   type Credentials,
@@ -65,6 +66,33 @@ export function callbackUrl(config: Config, provider: ToolProvider, serviceId: n
 }
 
 /**
+ * I3: the link a provider gives for the browser must be https on one of the provider's hosts (or
+ * plain http on a host EGRESS_ALLOW_PRIVATE lists, for a local provider); anything else (another
+ * host, `javascript:`, `data:`) is refused before the browser sees it.
+ */
+export function checkProviderRedirect(config: Config, provider: ToolProvider, link: string): string {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    throw new ToolError('provider_error', 'The provider returned an invalid sign-in link');
+  }
+  const localHttp = url.protocol === 'http:' && config.tools.egressAllowPrivate.includes(url.hostname);
+  if (url.protocol !== 'https:' && !localHttp) {
+    throw new ToolError('provider_error', 'The provider returned a sign-in link that is not https');
+  }
+  const host = url.hostname.toLowerCase();
+  const expected = (provider.redirectHosts ?? []).some((h) => host === h || host.endsWith(`.${h}`));
+  if (!expected && !localHttp) {
+    throw new ToolError(
+      'provider_error',
+      `The provider returned a sign-in link to an unexpected host (${host})`,
+    );
+  }
+  return url.toString();
+}
+
+/**
  * OAuth connections in two steps: `start` asks the provider for the URL the browser opens and keeps
  * a single-use state (stored hashed, with the sealed PKCE verifier, for 10 minutes); `finish` runs
  * when the browser comes back and stores the connection.
@@ -101,6 +129,7 @@ export function createOAuthFlow(deps: {
         callbackUrl: sealed.callbackUrl,
       });
       if (result.status === 'ACTIVE') return result;
+      const redirectUrl = checkProviderRedirect(config, provider, result.redirectUrl);
       await repo.purgeExpiredOAuthStates();
       await repo.insertOAuthState({
         state_hash: hash,
@@ -115,7 +144,7 @@ export function createOAuthFlow(deps: {
         expires_at: new Date(Date.now() + OAUTH_STATE_TTL_MS).toISOString(),
       });
       browser.onBound?.(new URL(sealed.callbackUrl).pathname);
-      return result;
+      return { ...result, redirectUrl };
     },
 
     /**
