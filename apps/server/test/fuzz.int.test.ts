@@ -287,7 +287,7 @@ describe(`fuzz over every route, on ${testDatabaseKind()}`, () => {
           );
         },
       ),
-      { seed: 150_015, numRuns: 400 },
+      { seed: 150_015, numRuns: 1_200 },
     );
     // Every route got at least one request, and requests both passed and failed authentication.
     expect(routes.filter((r) => !seen.has(`${r.method} ${r.url}`))).toEqual([]);
