@@ -2,6 +2,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { checkAddress, checkUrl, EgressError, stripBrackets, type EgressPolicy } from './egress-rules.ts';
+import { capStream } from './stream-cap.ts';
 
 export {
   checkUrl,
@@ -244,39 +245,6 @@ export async function safeFetch(
 }
 
 /**
- * Counts a streamed body as the caller reads it and errors the stream once it passes `maxBytes`
- * (which also cancels the upstream): responses that stream (server-sent events) cannot be read in
- * full first, but nothing past the cap is ever handed on.
- */
-function capStream(
-  response: Response,
-  maxBytes: number,
-  host: string,
-  onTooLarge: (err: EgressError) => void,
-) {
-  const tooLarge = () => {
-    const err = new EgressError('too_large', `The answer from ${host} is larger than ${maxBytes} bytes`);
-    onTooLarge(err);
-    return err;
-  };
-  if (!response.body) return response;
-  if (Number(response.headers.get('content-length') ?? '0') > maxBytes) {
-    void response.body.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  let total = 0;
-  const counter = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      total += chunk.byteLength;
-      if (total > maxBytes) controller.error(tooLarge());
-      else controller.enqueue(chunk);
-    },
-  });
-  const { status, statusText, headers } = response;
-  return new Response(response.body.pipeThrough(counter), { status, statusText, headers });
-}
-
-/**
  * A `fetch` for SDKs (the MCP client) that goes through the same checks. Responses stream (MCP
  * uses server-sent events); with `policy.maxBytes` each response body is cut off past that many
  * bytes and `onTooLarge` hears it (the SDK's own error would not say why). The SDK's request
@@ -296,8 +264,16 @@ export function createGuardedFetch(
         : init;
     if (merged.body && typeof merged.body !== 'string') (merged as { duplex?: string }).duplex = 'half';
     const { response, url: final } = await fetchFollowing(url, merged, policy, dispatcher, () => false);
-    if (policy.maxBytes === undefined || response.status === 204 || response.status === 304) return response;
-    return capStream(response, policy.maxBytes, final.hostname, onTooLarge);
+    const { maxBytes } = policy;
+    if (maxBytes === undefined || response.status === 204 || response.status === 304) return response;
+    return capStream(response, maxBytes, () => {
+      const err = new EgressError(
+        'too_large',
+        `The answer from ${final.hostname} is larger than ${maxBytes} bytes`,
+      );
+      onTooLarge(err);
+      return err;
+    });
   };
   return Object.assign(guarded as typeof fetch, { close: () => dispatcher.close() });
 }
