@@ -192,4 +192,14 @@ test('tools from a registered service are added to an agent, grouped by app, and
   const tools = page.getByRole('dialog');
   await expect(tools.getByText('Multiply')).toBeVisible();
   await expect(tools.getByText('Divide')).toHaveCount(0);
+
+  // Disconnecting Calculator asks first and names the agent whose tools stop working.
+  await page.goto('/services');
+  await calculator.getByRole('button', { name: 'Disconnect Service Calculator' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Disconnect Calculator?' });
+  await expect(confirm.getByText('Used by 1 agent:')).toBeVisible();
+  await expect(confirm.getByRole('list', { name: 'Agents that use it' })).toHaveText('Bookkeeper');
+  await confirm.getByRole('button', { name: 'Disconnect' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(calculator.getByText('Status: INACTIVE | Auth: NO_AUTH')).toBeVisible();
 });

@@ -46,6 +46,13 @@ for (const { demo, agent, prompt, tool, result } of DEMOS) {
     await page.waitForURL(/\/demos\/$/);
 
     await expect(page.getByText(agent).first()).toBeVisible();
+    // The way back and the next step of a visitor who has no agents list.
+    const bar = page.getByRole('navigation', { name: 'Demo' });
+    await expect(bar.getByRole('link', { name: '← Back to Cadre' })).toHaveAttribute('href', '/');
+    await expect(bar.getByRole('link', { name: 'Build your own agent →' })).toHaveAttribute(
+      'href',
+      '/agents/create',
+    );
     await page.getByRole('button', { name: prompt }).click();
 
     await expect(page.getByText(tool).first()).toBeVisible();

@@ -44,12 +44,21 @@ test('registers the no-auth Calculator and an API-key service, views tools, and 
   await search.getByRole('link', { name: 'View Tools of Web Search' }).click();
   await expect(page.getByRole('cell', { name: 'Search the web', exact: true })).toBeVisible();
 
-  // Disconnect both.
+  // Disconnect both, each after its question (no agent uses them). While the pointer stays over the
+  // grid the cards keep their places: Calculator, now inactive, is still first.
   await page.goto('/services');
   await card(page, 'Calculator').getByRole('button', { name: 'Disconnect Service Calculator' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Disconnect Calculator?' });
+  await expect(confirm.getByText('No agent uses it.')).toBeVisible();
+  await confirm.getByRole('button', { name: 'Disconnect' }).click();
   await expect(page.getByText('Service Disconnected').first()).toBeVisible();
   await expect(card(page, 'Calculator').getByText('Status: INACTIVE | Auth: NO_AUTH')).toBeVisible();
+  await expect(page.getByTestId('service-card').first()).toHaveAccessibleName('Calculator');
   await card(page, 'Web Search').getByRole('button', { name: 'Disconnect Service Web Search' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Disconnect Web Search?' })
+    .getByRole('button', { name: 'Disconnect' })
+    .click();
   await expect(card(page, 'Web Search').getByText('Status: INACTIVE | Auth: API_KEY')).toBeVisible();
 });
 

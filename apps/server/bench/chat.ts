@@ -130,6 +130,8 @@ async function main() {
         LLM_BASE_URL: fake.url,
         LLM_MODEL: 'bench-model',
         CHAT_TURNS_PER_MINUTE: String(TURNS_PER_MINUTE),
+        // Every concurrent chat is admitted: this measures how turns share the instance.
+        CHAT_MAX_CONCURRENT: String(CONCURRENT),
         ...issuer.env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -7,11 +7,12 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { AppDeps, Lifecycle } from './deps.ts';
 import { registerAuth } from './http/auth.ts';
+import { registerCanonicalHost } from './http/canonical-host.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { idempotencyUserData } from './http/idempotency.ts';
 import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
-import { loggerOptions } from './http/logging.ts';
+import { loggerOptions, OneLineRequestLog } from './http/logging.ts';
 import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -98,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
+    logController: new OneLineRequestLog(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
@@ -128,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log.warn({ err }, 'database connection lost; it is replaced on the next query'),
   );
   registerSecurityHeaders(app, config);
+  registerCanonicalHost(app, config);
   await registerOpenApi(app);
   const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
   const services = registerServices(app, deps, tools);

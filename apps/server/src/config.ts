@@ -39,6 +39,8 @@ const envSchema = z
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
     DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // auto: readable lines at a terminal, JSON anywhere else (a pipe, a file, a log collector).
+    LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),
     TRUST_PROXY: booleanFlag,
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(262_144),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -131,6 +133,8 @@ const envSchema = z
     MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
     MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
     CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+    // Turns one instance streams at once; past it a new turn gets 429 instead of slowing every turn.
+    CHAT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100_000).default(100),
     // Runs of one trigger event in all: a run lost with its instance is retried up to this.
     TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   })
@@ -214,6 +218,8 @@ export interface Config {
         acquireTimeoutMs: number;
       };
   logLevel: string;
+  /** `auto` writes text when stdout is a terminal and JSON otherwise (LOG_FORMAT). */
+  logFormat: 'auto' | 'json' | 'text';
   trustProxy: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
@@ -304,6 +310,8 @@ export interface LlmConfig {
   maxOutputTokens: number;
   /** Chat turns (and approval decisions) one user may start per minute. */
   turnsPerMinute: number;
+  /** Turns one instance runs at once; a turn past it is refused with 429 and Retry-After. */
+  maxConcurrentTurns: number;
 }
 
 export class ConfigError extends Error {
@@ -348,6 +356,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         }
       : { kind: 'sqlite', file: path.resolve(env.DATA_DIR, 'cadre.sqlite') },
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
@@ -400,6 +409,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
       maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
       turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
+      maxConcurrentTurns: env.CHAT_MAX_CONCURRENT,
     },
     tools: {
       egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE.split(',')

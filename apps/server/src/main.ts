@@ -5,7 +5,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLifecycle } from './http/lifecycle.ts';
-import { startupReport } from './startup-report.ts';
+import { logsAsText } from './http/logging.ts';
+import { formatBanner, startupReport } from './startup-report.ts';
 
 /** Time past SHUTDOWN_TIMEOUT_MS for ended runs to save before the process is stopped anyway. */
 const SHUTDOWN_MARGIN_MS = 5_000;
@@ -61,10 +62,27 @@ async function main() {
     },
   );
 
-  await app.listen({ host: config.host, port: config.port });
-  const report = startupReport(config, await app.generatedAccessCode());
-  app.log.info(report, `Cadre is running at ${report.url}`);
-  if (report.accessCode) app.log.info(`Access code: ${report.accessCode}`);
+  // Fastify logs a URL for every interface address, but sign-in works only at PUBLIC_URL, so its
+  // lines are held back and the report below names the one address to open.
+  const level = app.log.level;
+  app.log.level = 'warn';
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } finally {
+    app.log.level = level;
+  }
+  const address = app.server.address();
+  const listeningOn =
+    address && typeof address === 'object'
+      ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : undefined;
+  const report = startupReport(config, await app.generatedAccessCode(), listeningOn);
+  if (logsAsText(config)) process.stdout.write(formatBanner(report));
+  else {
+    app.log.info(report, `Cadre is running at ${report.url}`);
+    // Its own line too, for whoever looks for it in a log collector (and the cluster tests).
+    app.log.info(`Access code: ${report.accessCode}`);
+  }
 }
 
 main().catch((err: unknown) => {

@@ -241,6 +241,39 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       expect(got.json()).toEqual(body[0]);
     });
 
+    it('answers an unchanged list with 304 for its ETag, and a changed one with a new ETag', async () => {
+      const list = (headers: Record<string, string> = {}) =>
+        t.app.inject({ method: 'GET', url: AGENTS, headers: { ...auth, ...headers } });
+      expect(
+        (await create({ name: 'First', description: 'one', tool_ids: gmail.actionIds })).statusCode,
+      ).toBe(201);
+      const first = await list();
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['cache-control']).toBe('private, no-cache');
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^"[\w+/=-]+"$/);
+
+      const again = await list({ 'if-none-match': etag });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+
+      expect((await create({ name: 'Second', description: 'two', tool_ids: [] })).statusCode).toBe(201);
+      const changed = await list({ 'if-none-match': etag });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.headers.etag).not.toBe(etag);
+      expect(agentListSchema.parse(changed.json()).map((a) => a.name)).toEqual(['First', 'Second']);
+
+      // The services list revalidates the same way.
+      const services = await t.app.inject({ method: 'GET', url: '/backend/api/v1/services/', headers: auth });
+      expect(services.headers.etag).toMatch(/^"[\w+/=-]+"$/);
+      const unchanged = await t.app.inject({
+        method: 'GET',
+        url: '/backend/api/v1/services/',
+        headers: { ...auth, 'if-none-match': services.headers.etag as string },
+      });
+      expect(unchanged.statusCode).toBe(304);
+    });
+
     it('records a duplicate with the agent it was copied from, and refuses an unknown source', async () => {
       const a = (await create({ name: 'A', description: 'first', tool_ids: [gmail.actionIds[0]] })).json();
       const copy = await create({

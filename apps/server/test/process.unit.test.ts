@@ -50,8 +50,9 @@ setInterval(() => {
       child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
       child.stdout.on('data', (d: Buffer) => {
         output += d;
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match) resolve(match[1]!);
+        // Not a TTY: the start-up report is a JSON line with the socket it listens on.
+        const match = /"listeningOn":"(127\.0\.0\.1:\d+)"/.exec(output);
+        if (match) resolve(`http://${match[1]!}`);
       });
     });
     const health = await fetch(`${url}/backend/api/v1/public/health/healthcheck`);

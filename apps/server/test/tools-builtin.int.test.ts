@@ -63,7 +63,14 @@ describe(`built-in services on ${testDatabaseKind()}`, () => {
     expect(names).not.toContain('GitHub');
     const weather = services.find((s) => s.name === 'Weather')!;
     expect(weather).toMatchObject({ status: 'INACTIVE', auth_schemes: ['API_KEY'] });
-    expect(weather.logo).toMatch(/^data:image\/svg\+xml;base64,/);
+    // A logo is a URL to an immutable file, fetched once by the browser, not inlined in each row.
+    expect(weather.logo).toMatch(/^\/backend\/api\/v1\/public\/logos\/[0-9a-f]{16}\.svg$/);
+    const logo = await t.app.inject({ method: 'GET', url: weather.logo! });
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers['content-type']).toBe('image/svg+xml');
+    expect(logo.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(logo.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(logo.body).toMatch(/^<svg [^>]*>.*<\/svg>$/);
     expect(services.find((s) => s.name === 'Calculator')!.auth_schemes).toEqual(['NO_AUTH']);
 
     const actions = await t.app.services.listActions(await serviceId(t, 'calculator'), alice);

@@ -222,6 +222,12 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     status: 503,
     noOwnedId: "Composio's signed calls; they name provider accounts, never a Cadre user",
   }),
+  'GET /backend/api/v1/public/logos/:file': () => ({
+    as: 'bob',
+    url: `${API}/public/logos/0000000000000000.svg`,
+    status: 404,
+    noOwnedId: 'the same built-in images for everyone',
+  }),
   'GET /backend/openapi.json': () => ({
     as: 'bob',
     url: '/backend/openapi.json',

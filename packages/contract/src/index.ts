@@ -6,3 +6,4 @@ export * from './agents.ts';
 export * from './users.ts';
 export * from './auth.ts';
 export * from './services.ts';
+export * from './demos.ts';

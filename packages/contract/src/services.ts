@@ -20,6 +20,8 @@ export const SERVICE_PUBLIC_PATHS = {
   oauthCallback: '/api/v1/public/oauth2/callback/',
   composioAuthRedirect: '/api/v1/public/:service_id/composio_auth_redirect/',
   composioWebhook: '/api/v1/public/composio-webhook',
+  /** Built-in services' logos: immutable files named by their content hash. */
+  logo: '/api/v1/public/logos/:file',
 } as const;
 
 /** A service as the caller sees it: ACTIVE when the caller has an active connection to it. */

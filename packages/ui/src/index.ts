@@ -1,2 +1,9 @@
 export { brandTokens, system, createScopedSystem } from './theme.ts';
-export { useSystemColorMode } from './color-mode.ts';
+export {
+  COLOR_MODE_KEY,
+  colorModePreference,
+  setColorModePreference,
+  useColorModePreference,
+  useSystemColorMode,
+  type ColorModePreference,
+} from './color-mode.ts';

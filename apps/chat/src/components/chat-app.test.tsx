@@ -66,6 +66,40 @@ describe('ChatApp', () => {
     expect(await screen.findByText('Your chat session has ended — reopen the agent')).toBeInTheDocument();
   });
 
+  it('in a demo, shows the way back to Cadre and the next step above the chat', async () => {
+    const demoEndpoint: ChatEndpoint = { ...endpoint, baseUrl: '/demos' };
+    installFakeServer({
+      'GET /demos/session': () => json(session()),
+      'GET /demos/threads': () => json({ data: [] }),
+    });
+    renderUi(<ChatApp endpoint={demoEndpoint} variant="frame" demo />);
+    const bar = await screen.findByRole('navigation', { name: 'Demo' });
+    expect(within(bar).getByRole('link', { name: '← Back to Cadre' })).toHaveAttribute('href', '/');
+    expect(within(bar).getByRole('link', { name: 'Build your own agent →' })).toHaveAttribute(
+      'href',
+      '/agents/create',
+    );
+    expect(await screen.findByTestId('empty-state')).toBeInTheDocument();
+  });
+
+  it('when a demo session has ended, offers the demos again and the way back', async () => {
+    installFakeServer({ 'GET /demos/session': () => json({ detail: 'Not signed in to the demo' }, 401) });
+    renderUi(<ChatApp endpoint={{ ...endpoint, baseUrl: '/demos' }} variant="frame" demo />);
+    expect(await screen.findByText('Your demo session has ended')).toBeInTheDocument();
+    const demos = screen.getByRole('navigation', { name: 'Demos' });
+    expect(
+      within(demos)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual([
+      '/public/demosRedirect?demo=vcdemo',
+      '/public/demosRedirect?demo=customerservicedemo',
+      '/public/demosRedirect?demo=salesoutreachdemo',
+    ]);
+    expect(screen.getByRole('link', { name: '← Back to Cadre' })).toHaveAttribute('href', '/');
+    expect(screen.queryByText('Your chat session has ended — reopen the agent')).not.toBeInTheDocument();
+  });
+
   it('shows a clear error from the stream and retries by regenerating', async () => {
     let calls = 0;
     const { requests } = installFakeServer({

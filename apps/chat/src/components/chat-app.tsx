@@ -1,5 +1,11 @@
-import { Badge, Box, Button, Flex, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
-import type { CadreUIMessage, ChatSessionInfo, ChatThread } from '@cadre/contract';
+import { Badge, Box, Button, Flex, HStack, Link, Spinner, Stack, Text } from '@chakra-ui/react';
+import {
+  DEMOS,
+  demoStartPath,
+  type CadreUIMessage,
+  type ChatSessionInfo,
+  type ChatThread,
+} from '@cadre/contract';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
@@ -14,6 +20,8 @@ export interface ChatAppProps {
   storage?: Storage;
   onCallFunction?: (call: HostFunctionCall) => Promise<unknown>;
   onThreadChange?: (threadId: string) => void;
+  /** A public demo (the frame at /demos): the visitor has no agents list, so the way on is shown. */
+  demo?: boolean;
 }
 
 type SessionState =
@@ -31,7 +39,62 @@ interface OpenThread {
 
 const storageKey = (variant: string, agentId: number) => `cadre-chat:${variant}:last-thread:${agentId}`;
 
-export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadChange }: ChatAppProps) {
+/** A demo's way back (to Cadre) and next step (an agent of one's own), above the chat. */
+function DemoBar() {
+  return (
+    <Flex
+      as="nav"
+      aria-label="Demo"
+      px="3"
+      py="1.5"
+      columnGap="4"
+      rowGap="1"
+      wrap="wrap"
+      align="center"
+      justify="space-between"
+      fontSize="sm"
+      bg="brand.subtle"
+      borderBottomWidth="1px"
+    >
+      <Link href="/" color="brand.fg">
+        ← Back to Cadre
+      </Link>
+      {/* On a phone the two links need the row; the sample data is evident from the chat. */}
+      <Text color="fg.muted" flex="1" minW="0" display={{ base: 'none', sm: 'block' }}>
+        You are trying a demo with sample data.
+      </Text>
+      <Link href="/agents/create" color="brand.fg" fontWeight="semibold">
+        Build your own agent →
+      </Link>
+    </Flex>
+  );
+}
+
+/** A demo session that ended: start a demo again, or go to Cadre. */
+function DemoEnded() {
+  return (
+    <Flex h="full" align="center" justify="center" p="6" data-testid="session-ended">
+      <Stack textAlign="center" gap="3" maxW="sm">
+        <Text fontWeight="semibold">Your demo session has ended</Text>
+        <Text color="fg.muted" fontSize="sm">
+          Demo sessions end after a while without use, and their sample data is deleted. Start a demo again:
+        </Text>
+        <Stack as="nav" aria-label="Demos" gap="2">
+          {DEMOS.map((item) => (
+            <Button key={item.name} asChild size="sm" variant="outline">
+              <a href={demoStartPath(item.name)}>Try the {item.title} demo</a>
+            </Button>
+          ))}
+        </Stack>
+        <Link href="/" color="brand.fg" alignSelf="center" fontSize="sm">
+          ← Back to Cadre
+        </Link>
+      </Stack>
+    </Flex>
+  );
+}
+
+export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadChange, demo }: ChatAppProps) {
   const api = useMemo(() => createChatApi(endpoint), [endpoint]);
   const [state, setState] = useState<SessionState>({ kind: 'loading' });
   const [threads, setThreads] = useState<ChatThread[]>([]);
@@ -128,6 +191,7 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
     );
   }
   if (state.kind === 'ended') {
+    if (demo) return <DemoEnded />;
     return (
       <Flex h="full" align="center" justify="center" p="6" data-testid="session-ended">
         <Stack textAlign="center" gap="2">
@@ -173,7 +237,7 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
   );
   const drawerOnly = variant === 'copilot';
 
-  return (
+  const chat = (
     <Flex h="full" minH="0" position="relative" bg="bg" color="fg">
       {!drawerOnly && (
         <Box
@@ -274,6 +338,15 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
           </Box>
         )}
       </Flex>
+    </Flex>
+  );
+  if (!demo) return chat;
+  return (
+    <Flex direction="column" h="full" minH="0">
+      <DemoBar />
+      <Box flex="1" minH="0">
+        {chat}
+      </Box>
     </Flex>
   );
 }

@@ -3,7 +3,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { StrictMode, useEffect, useMemo, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatApp } from '../components/chat-app';
-import { frameEndpoint } from '../lib/endpoint';
+import { frameBaseUrl, frameEndpoint } from '../lib/endpoint';
 import { system } from '../theme';
 import { useSystemColorMode } from '@cadre/ui';
 import { createParentMessageListener, notifyParent } from './parent-channel';
@@ -26,6 +26,7 @@ function Frame() {
     <ChatApp
       endpoint={endpoint}
       variant="frame"
+      demo={frameBaseUrl(window.location.pathname) === '/demos'}
       storage={window.sessionStorage}
       onThreadChange={(threadId) => {
         threadRef.current = threadId;

@@ -88,47 +88,64 @@ export function openDatabase(database: Config['database']): Db {
 }
 
 /**
- * Kysely releases a pooled client without saying whether it broke, so pg-pool would hand a client
- * whose query timed out (its server frozen) to the next request. This pool destroys such a client
- * on release instead, and every other client goes back to the pool as usual.
+ * Two things pg-pool does not do for Kysely. Kysely releases a client without saying whether it
+ * broke, so a client whose query timed out (its server frozen) would go to the next request: this
+ * destroys such a client on release. And an idle client whose backend was killed or restarted is
+ * only found dead when a request uses it: when that happens on the checkout's first statement and
+ * the statement is one that did nothing on a dead connection (BEGIN or a read, or any statement the
+ * server refused with a shutdown error), it runs again once on a new connection, so the request
+ * succeeds instead of failing for a connection it never really used.
  */
 function discardingBroken(pool: pg.Pool): PostgresPool {
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrapClient = (client: pg.PoolClient): PostgresPoolClient => {
+  const checkout = (first: pg.PoolClient): PostgresPoolClient => {
+    let client = first;
+    let fresh = true;
     let broken: Error | undefined;
+    const run = (text: string, parameters: ReadonlyArray<unknown>) =>
+      client.query(text, parameters as unknown[]).catch((err: Error) => {
+        if (isBrokenConnection(err)) broken = err;
+        throw err;
+      });
     // Only the (text, parameters) form: Cadre streams no query through a cursor.
     const wrapper = {
-      query: (text: string, parameters: ReadonlyArray<unknown>) =>
-        client.query(text, parameters as unknown[]).catch((err: Error) => {
-          if (isBrokenConnection(err)) broken = err;
-          throw err;
-        }),
+      async query(text: string, parameters: ReadonlyArray<unknown>) {
+        const first = fresh;
+        fresh = false;
+        try {
+          return await run(text, parameters);
+        } catch (err) {
+          if (!first || !broken || !(SAFE_TO_REPEAT.test(text) || refusedByShutdown(broken))) throw err;
+          client.release(broken);
+          broken = undefined;
+          client = await pool.connect();
+          return run(text, parameters);
+        }
+      },
       release() {
         const err = broken;
         broken = undefined;
-        if (err) wrappers.delete(client);
         client.release(err);
       },
     };
     return wrapper as unknown as PostgresPoolClient;
   };
   return {
-    async connect() {
-      const client = await pool.connect();
-      let wrapper = wrappers.get(client);
-      if (!wrapper) {
-        wrapper = wrapClient(client);
-        wrappers.set(client, wrapper);
-      }
-      return wrapper;
-    },
+    connect: async () => checkout(await pool.connect()),
     end: () => pool.end(),
   };
 }
 
+/** Statements that change nothing by themselves, so running one again cannot do anything twice. */
+const SAFE_TO_REPEAT = /^\s*(begin|start transaction|select)\b/i;
+
+/** PostgreSQL's class 57P (admin shutdown, crash shutdown, cannot connect now): nothing was run. */
+const refusedByShutdown = (err: Error) => /^57P0[123]$/.test((err as { code?: string }).code ?? '');
+
 /** A query error after which the connection cannot be trusted with another query. */
 const isBrokenConnection = (err: Error) =>
-  err.message === 'Query read timeout' || /Connection terminated|not queryable/.test(err.message);
+  err.message === 'Query read timeout' ||
+  refusedByShutdown(err) ||
+  /Connection terminated|not queryable/.test(err.message);
 
 /** How many prepared statements the SQLite connection keeps; Cadre's queries are far fewer. */
 export const STATEMENT_CACHE_SIZE = 500;

@@ -24,6 +24,8 @@ export const PUBLIC_ROUTES = [
   // The generic OAuth2 client's redirect URI: the browser arrives from the provider without our
   // token; the single-use `state` names the user.
   `GET ${API_PREFIX}${SERVICE_PUBLIC_PATHS.oauthCallback}`,
+  // Built-in services' logos: the same public images for everyone, fetched by <img>.
+  `GET ${API_PREFIX}${SERVICE_PUBLIC_PATHS.logo}`,
   // The OpenAPI document describes the API; it holds no data.
   'GET /backend/openapi.json',
 ] as const;

@@ -1,4 +1,5 @@
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import pretty from 'pino-pretty';
 import type { Config } from '../config.ts';
 
 /**
@@ -79,14 +80,63 @@ function serializeRequest(request: FastifyRequest) {
   };
 }
 
+/**
+ * Text for a person at a terminal; JSON for anything else (a file, a pipe, a log collector) or
+ * whenever LOG_FORMAT says so.
+ */
+export function logsAsText(config: Pick<Config, 'logFormat'>, stdoutIsTty = Boolean(process.stdout.isTTY)) {
+  return config.logFormat === 'text' || (config.logFormat === 'auto' && stdoutIsTty);
+}
+
+/** Probes poll every few seconds; a line each would bury everything else at the default level. */
+const isProbe = (path: string) => path.startsWith('/backend/api/v1/public/health/');
+
+/**
+ * One line per request, written when the response is sent: method, path (no query string, which
+ * can carry OAuth codes), status and milliseconds. Fastify's default writes two lines (incoming
+ * and completed); this replaces both.
+ */
+export class OneLineRequestLog extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split('?')[0] ?? request.url;
+    const ms = Math.round(reply.elapsedTime);
+    // Plain fields: `req` and `res` would go through Fastify's serializers, made for the objects.
+    const line = {
+      method: request.method,
+      path,
+      statusCode: reply.statusCode,
+      responseTime: ms,
+      ...(error ? { err: error } : {}),
+    };
+    const message = `${request.method} ${path} ${reply.statusCode} ${ms} ms`;
+    if (error) reply.log.error(line, message);
+    else if (isProbe(path)) reply.log.debug(line, message);
+    else reply.log.info(line, message);
+  }
+}
+
 export function loggerOptions(
   config: Config,
   stream?: NodeJS.WritableStream,
 ): FastifyServerOptions['logger'] {
+  const text = !stream && logsAsText(config);
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { req: serializeRequest },
     ...(stream ? { stream } : {}),
+    // A request's line already says all there is; other lines keep their fields (an error's stack).
+    ...(text
+      ? {
+          stream: pretty({
+            translateTime: 'SYS:HH:MM:ss',
+            ignore: 'pid,hostname,reqId,method,path,statusCode,responseTime',
+            // In order with the banner, which is written straight to stdout.
+            sync: true,
+          }),
+        }
+      : {}),
   };
 }

@@ -89,7 +89,7 @@ export function haproxyConfig(listenPort: number, servers: { name: string; port:
 }
 
 export async function startCluster(
-  options: { instances?: number; env?: Record<string, string> } = {},
+  options: { instances?: number; env?: Record<string, string>; modelTokens?: number } = {},
 ): Promise<Cluster> {
   if (!fs.existsSync(MAIN))
     throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm run test:cluster does).`);
@@ -106,7 +106,7 @@ export async function startCluster(
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'cluster-test' });
   // Our own connections die when the tests stop PostgreSQL; that must not fail the test process.
   pool.on('error', () => {});
-  const model = await startFakeOpenAi();
+  const model = await startFakeOpenAi({ tokens: options.modelTokens });
   const proxyPort = await freePort();
   const url = `http://127.0.0.1:${proxyPort}`;
   const env: Record<string, string> = {

@@ -59,6 +59,8 @@ it('builds a release with production dependencies only, which runs as an unprivi
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
+      // Pages are served on PUBLIC_URL's host only (others are redirected to it).
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -695,6 +695,35 @@ export type TriggerAgentResponses = {
 
 export type TriggerAgentResponse = TriggerAgentResponses[keyof TriggerAgentResponses];
 
+export type ServiceLogoData = {
+    body?: never;
+    path: {
+        file: string;
+    };
+    query?: never;
+    url: '/api/v1/public/logos/{file}';
+};
+
+export type ServiceLogoErrors = {
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+};
+
+export type ServiceLogoError = ServiceLogoErrors[keyof ServiceLogoErrors];
+
+export type ServiceLogoResponses = {
+    /**
+     * image/svg+xml
+     */
+    200: string;
+};
+
+export type ServiceLogoResponse = ServiceLogoResponses[keyof ServiceLogoResponses];
+
 export type ListServicesData = {
     body?: never;
     path?: never;

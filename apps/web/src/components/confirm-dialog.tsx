@@ -1,4 +1,5 @@
 import { Button, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
 import { DialogShell } from './form-dialog';
 
 /** A yes/no question before something that cannot be undone. */
@@ -11,6 +12,8 @@ export function ConfirmDialog(props: {
   pending?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** More to read before deciding, below the message. */
+  children?: ReactNode;
 }) {
   return (
     <DialogShell
@@ -31,6 +34,7 @@ export function ConfirmDialog(props: {
       }
     >
       <Text>{props.message}</Text>
+      {props.children}
     </DialogShell>
   );
 }

@@ -1,6 +1,13 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { createFileRoute, Outlet, redirect, useMatches } from '@tanstack/react-router';
-import { AccessCodePage, hasPassedAccessCode, LoadingScreen, LogoutButton } from '../features/auth';
+import { UserMenu } from '../features/account';
+import {
+  AccessCodePage,
+  hasPassedAccessCode,
+  LoadingScreen,
+  LogoutButton,
+  useAuthSession,
+} from '../features/auth';
 import { Sidebar } from '../features/shell/components/sidebar';
 
 /**
@@ -25,10 +32,14 @@ export const Route = createFileRoute('/_layout')({
 function Layout() {
   const accessCodeRequired = Route.useRouteContext({ select: (context) => context.accessCodeRequired });
   const fullBleed = useMatches({ select: (matches) => matches.some((m) => m.staticData?.fullBleed) });
+  const session = useAuthSession();
   if (accessCodeRequired) return <AccessCodePage />;
   return (
     <Flex direction={{ base: 'column', md: 'row' }} minH="100vh">
-      <Sidebar footer={<LogoutButton />} />
+      <Sidebar
+        footer={<LogoutButton />}
+        account={<UserMenu user={session.user ?? {}} onSignOut={session.signOut} />}
+      />
       <Box
         as="main"
         flex="1"

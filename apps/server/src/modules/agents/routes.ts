@@ -12,6 +12,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { withEtags } from '../../http/etags.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
 import type { AgentsService } from './service.ts';
 
@@ -22,23 +23,25 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agents: AgentsService; db: Db
   app,
   { agents, db },
 ) => {
-  app.get(
-    '/api/v1/agents/',
-    {
-      schema: {
-        operationId: 'listAgents',
-        tags: ['agents'],
-        summary: "The caller's agents with their tools",
-        response: { 200: agentListSchema, 401: errorSchema },
+  await withEtags(app, (lists) =>
+    lists.get(
+      '/api/v1/agents/',
+      {
+        schema: {
+          operationId: 'listAgents',
+          tags: ['agents'],
+          summary: "The caller's agents with their tools",
+          response: { 200: agentListSchema, 401: errorSchema },
+        },
       },
-    },
-    // The database writes the body, so it goes out as text: Fastify sends a string typed as JSON
-    // without the response serializer. The type provider only knows the parsed shape, hence the
-    // cast; the tests check the body against agentListSchema on both databases.
-    async (request, reply) => {
-      const body = await agents.listJson(request.user.id);
-      return reply.type('application/json').send(body as unknown as Agent[]);
-    },
+      // The database writes the body, so it goes out as text: Fastify sends a string typed as JSON
+      // without the response serializer. The type provider only knows the parsed shape, hence the
+      // cast; the tests check the body against agentListSchema on both databases.
+      async (request, reply) => {
+        const body = await agents.listJson(request.user.id);
+        return reply.type('application/json').send(body as unknown as Agent[]);
+      },
+    ),
   );
 
   app.post(

@@ -8,6 +8,7 @@ import { createChatRepository, type ChatRepository, type ThreadRow } from './rep
 import type { ToolExecutor } from './runtime/ports.ts';
 import type { RunLimits } from './runtime/run.ts';
 import type { RunRegistry } from './run-registry.ts';
+import type { StoredMessage } from './runtime/messages.ts';
 
 export const APPROVAL_TTL_MS = 15 * 60 * 1000;
 
@@ -24,6 +25,8 @@ export interface ChatServiceDeps {
     approvalTtlMs?: number;
     /** Chat turns and approval decisions per user per minute; unlimited when absent. */
     turnsPerMinute?: number;
+    /** Turns this instance runs at once; unlimited when absent. */
+    maxConcurrentTurns?: number;
   };
   /** The copilot's host-page function bridge (shared with the `/fn-results` route). */
   hostFunctions?: HostFunctionBridge;
@@ -37,7 +40,7 @@ export interface ChatServiceDeps {
 export interface ChatContext extends ChatServiceDeps {
   repo: ChatRepository;
   approvals: ApprovalRepository;
-  limits: RunLimits & { turnsPerMinute?: number };
+  limits: RunLimits & { turnsPerMinute?: number; maxConcurrentTurns?: number };
 }
 
 export function createChatContext(deps: ChatServiceDeps): ChatContext {
@@ -71,6 +74,17 @@ export function laterThan(previous: string | undefined): string {
   const now = new Date();
   if (previous && now.toISOString() <= previous) return new Date(Date.parse(previous) + 1).toISOString();
   return now.toISOString();
+}
+
+/** The empty assistant message a run streams into, after the newest message of `history`. */
+export function streamingAnswer(history: readonly StoredMessage[]): StoredMessage {
+  return {
+    id: crypto.randomUUID(),
+    role: 'assistant',
+    parts: [],
+    status: 'streaming',
+    createdAt: laterThan(history.at(-1)?.createdAt),
+  };
 }
 
 /** A thread's name from its first message: one line, at most 60 characters. */

@@ -2,7 +2,7 @@ import type { UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
-import { laterThan, requireAgent, threadName, type ChatContext, type ChatVia } from './context.ts';
+import { requireAgent, streamingAnswer, threadName, type ChatContext, type ChatVia } from './context.ts';
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
@@ -36,6 +36,22 @@ export async function limitTurns(ctx: ChatContext, userId: number, on: Pick<Db, 
   }
 }
 
+/** Seconds a turn refused for want of capacity is told to wait: turns last about that long. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Past `maxConcurrentTurns` running here, a new turn is refused at once with 429 rather than
+ * admitted to make every running turn slower. Counted per instance, before any database work.
+ */
+function limitConcurrency(ctx: ChatContext) {
+  const max = ctx.limits.maxConcurrentTurns;
+  if (max !== undefined && ctx.runs.localCount() >= max) {
+    throw new HttpError(429, 'The server is answering as many chats as it can; try again in a moment', {
+      'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
+    });
+  }
+}
+
 /**
  * Starts a turn: stores the user's message (creating the thread on first use), then streams the
  * run. The rate limit, a new thread and its audit event and the turn's messages commit together,
@@ -45,6 +61,7 @@ export async function startTurn(
   ctx: ChatContext,
   input: TurnInput,
 ): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
+  limitConcurrency(ctx);
   const { userId, agentId } = input;
   const { repo } = ctx;
   const agent = await requireAgent(ctx, userId, agentId);
@@ -82,13 +99,7 @@ export async function startTurn(
     rows.push(userMessage);
     history = [...history, userMessage];
   }
-  const assistant: StoredMessage = {
-    id: crypto.randomUUID(),
-    role: 'assistant',
-    parts: [],
-    status: 'streaming',
-    createdAt: laterThan(history.at(-1)?.createdAt),
-  };
+  const assistant = streamingAnswer(history);
   rows.push(assistant);
   const runId = crypto.randomUUID();
   let claimId: string | undefined;

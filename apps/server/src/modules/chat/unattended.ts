@@ -1,4 +1,4 @@
-import { laterThan, requireAgent, threadName, type ChatContext } from './context.ts';
+import { requireAgent, streamingAnswer, threadName, type ChatContext } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { streamRun } from './runs.ts';
 
@@ -42,13 +42,7 @@ export async function runUnattended(
       createdAt: new Date().toISOString(),
     },
   ];
-  const assistant: StoredMessage = {
-    id: crypto.randomUUID(),
-    role: 'assistant',
-    parts: [],
-    status: 'streaming',
-    createdAt: laterThan(history.at(-1)?.createdAt),
-  };
+  const assistant = streamingAnswer(history);
   const newThread = earlier
     ? undefined
     : {

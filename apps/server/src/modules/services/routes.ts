@@ -13,9 +13,11 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { withEtags } from '../../http/etags.ts';
 import type { ToolsService } from '../tools/index.ts';
 import { browserCookies } from './browser-cookie.ts';
 import { serviceCallbackRoutes } from './callback-routes.ts';
+import { logoRoutes } from './logo-routes.ts';
 import type { BrowserBinding } from './oauth-flow.ts';
 import type { ServicesService } from './service.ts';
 
@@ -71,18 +73,20 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
   tools: ToolsService;
 }> = async (app, { config, services, tools }) => {
   const cookies = browserCookies(config);
-
-  app.get(
-    '/api/v1/services/',
-    {
-      schema: {
-        operationId: 'listServices',
-        tags: ['services'],
-        summary: 'Every service the caller can use, with the caller’s connection status',
-        response: { 200: serviceListSchema, 401: errorSchema },
+  await app.register(logoRoutes);
+  await withEtags(app, (lists) =>
+    lists.get(
+      '/api/v1/services/',
+      {
+        schema: {
+          operationId: 'listServices',
+          tags: ['services'],
+          summary: 'Every service the caller can use, with the caller’s connection status',
+          response: { 200: serviceListSchema, 401: errorSchema },
+        },
       },
-    },
-    async (request) => services.listServicesForUser(request.user.id),
+      async (request) => services.listServicesForUser(request.user.id),
+    ),
   );
 
   app.get(

@@ -40,6 +40,7 @@ export {
   defineAction,
   inputJsonSchema,
   initialsLogo,
+  logoFile,
   type BuiltinAction,
   type BuiltinContext,
   type BuiltinService,

@@ -23,6 +23,31 @@ export function sortServices<T extends Pick<Service, 'status' | 'name'>>(service
   });
 }
 
+/** The agents with at least one tool of the service named `serviceName`, by name. */
+export function agentsUsing<T extends { name: string; tools: readonly { app_name: string }[] }>(
+  agents: readonly T[],
+  serviceName: string,
+): T[] {
+  return agents
+    .filter((agent) => agent.tools.some((tool) => tool.app_name === serviceName))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * `sorted` in the order of `held` (ids) where both have an item, so that a card does not move while
+ * someone is about to press it; items `held` does not know keep their sorted place after the rest.
+ */
+export function keepOrder<T extends { id: number }>(
+  sorted: readonly T[],
+  held: readonly number[] | null,
+): T[] {
+  if (!held) return [...sorted];
+  const place = new Map(held.map((id, index) => [id, index]));
+  return [...sorted].sort(
+    (a, b) => (place.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (place.get(b.id) ?? Number.MAX_SAFE_INTEGER),
+  );
+}
+
 /** Actions are listed by display name. */
 export function sortByDisplayName<T extends { display_name: string }>(actions: readonly T[]): T[] {
   return [...actions].sort((a, b) => a.display_name.localeCompare(b.display_name));

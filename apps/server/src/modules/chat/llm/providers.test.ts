@@ -145,6 +145,7 @@ const llm = (
   maxToolCallsPerTurn: 10,
   maxOutputTokens: 256,
   turnsPerMinute: 30,
+  maxConcurrentTurns: 100,
   ...overrides,
 });
 

@@ -15,6 +15,7 @@ describe('LLM settings', () => {
       maxToolCallsPerTurn: 10,
       maxOutputTokens: 4096,
       turnsPerMinute: 30,
+      maxConcurrentTurns: 100,
     });
   });
 

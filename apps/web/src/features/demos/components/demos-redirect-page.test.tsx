@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render';
 import { DEMO_NAMES } from '../constants';
@@ -24,6 +24,22 @@ describe('/public/demosRedirect', () => {
       expect(navigate).not.toHaveBeenCalled();
     },
   );
+
+  it("offers the valid demos and a way back to Cadre under 'Invalid Demo'", async () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderWithProviders(<DemosRedirectPage demo="nodemo" navigate={vi.fn()} />);
+    const demos = await screen.findByRole('navigation', { name: 'Demos' });
+    expect(
+      within(demos)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
+      ['Try the VC analyst demo', '/public/demosRedirect?demo=vcdemo'],
+      ['Try the Customer support demo', '/public/demosRedirect?demo=customerservicedemo'],
+      ['Try the Sales outreach demo', '/public/demosRedirect?demo=salesoutreachdemo'],
+    ]);
+    expect(screen.getByRole('link', { name: '← Go to Cadre' })).toHaveAttribute('href', '/');
+  });
 
   it('logs out (error ignored), logs in as anonymous-user with the demo as password, then leaves', async () => {
     const fetchMock = vi

@@ -1,5 +1,6 @@
-import { Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Button, Center, Heading, HStack, Link, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useEffect } from 'react';
+import { DEMOS, demoStartPath } from '@cadre/contract';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { loginToDemo } from '../api/demo-login';
 import { DEMO_TEXT, isDemoName } from '../constants';
@@ -41,12 +42,27 @@ export function DemosRedirectPage({
           <Text fontSize="lg">{DEMO_TEXT.redirecting}</Text>
         </Stack>
       ) : (
-        // The alert wraps the heading so that it stays a heading for assistive technology.
-        <div role="alert">
-          <Heading as="h1" size="2xl">
-            {DEMO_TEXT.invalid}
-          </Heading>
-        </div>
+        <Stack gap="5" maxW="md" w="full">
+          {/* The alert wraps the heading so that it stays a heading for assistive technology. */}
+          <div role="alert">
+            <Heading as="h1" size="2xl">
+              {DEMO_TEXT.invalid}
+            </Heading>
+          </div>
+          <Text>There is no demo at this address. Choose one of the demos:</Text>
+          <Stack as="nav" aria-label="Demos" gap="2">
+            {DEMOS.map((item) => (
+              <Button key={item.name} asChild variant="outline" justifyContent="flex-start">
+                <a href={demoStartPath(item.name)}>Try the {item.title} demo</a>
+              </Button>
+            ))}
+          </Stack>
+          <HStack>
+            <Link href="/" color="brand.fg">
+              ← Go to Cadre
+            </Link>
+          </HStack>
+        </Stack>
       )}
     </Center>
   );

@@ -1,12 +1,8 @@
 import { Alert, Box, Button, Heading, HStack, Link, List, Stack, Text } from '@chakra-ui/react';
-import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FiDownload, FiTrash2 } from 'react-icons/fi';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { toaster } from '../../../components/ui/toaster';
-import { useSession } from '../../../lib/session';
-import { deleteMyData, downloadJson, exportMyData } from '../api/users-api';
-import { DATA_TOAST_DURATION, EXPORT_FILE_NAME, INFO_TOASTS } from '../constants';
+import { useDeleteMyData, useExportMyData } from '../../../lib/my-data';
 
 const SECTIONS = [
   { id: 'getting-started', title: 'Getting Started' },
@@ -197,24 +193,30 @@ export function InfoPage() {
       </Section>
 
       <Section id="example-agents">
-        <Text>Some ideas to start from. The built-in services they use need no account.</Text>
+        <Text>
+          Some agents to start from. Each says which services it needs; register them on the Services page
+          first, then add their tools to the agent.
+        </Text>
         <Bullets
           items={[
             <>
-              <B>Mail and internet search</B>: combine your mail service with the built-in web search to
-              research a topic and draft a reply.
+              <B>Mail and internet search</B>: researches a topic with <B>Web Search</B> (needs a Brave Search
+              API key) and drafts a reply with a mail service. Cadre has no built-in mail service: mail
+              services such as Gmail appear on the Services page once an administrator connects Cadre to
+              Composio.
             </>,
             <>
-              <B>Place search</B>: the built-in place search finds restaurants, shops or addresses near a
-              location.
+              <B>Place search</B>: <B>Place Search</B> finds restaurants, shops or addresses near a location
+              (needs a Google Maps Platform API key).
             </>,
             <>
-              <B>Calendar management</B>: with the Calendar service the agent lists, creates and moves events
-              (creating and moving ask for approval).
+              <B>Calendar management</B>: the built-in <B>Calendar</B> needs no account. The agent lists,
+              finds, creates and moves events; creating, moving and deleting ask for your approval.
             </>,
             <>
-              <B>HackerNews and YouTube search</B>: the built-in Hacker News and YouTube services find top
-              stories, discussions and videos on a subject.
+              <B>HackerNews and YouTube search</B>: <B>Hacker News</B> needs no account and finds top stories
+              and discussions; <B>YouTube Search</B> finds videos on a subject (needs a Google API key with
+              the YouTube Data API enabled).
             </>,
           ]}
         />
@@ -224,29 +226,9 @@ export function InfoPage() {
 }
 
 function DataRights() {
-  const session = useSession();
   const [confirming, setConfirming] = useState(false);
-  const exportData = useMutation({
-    mutationFn: exportMyData,
-    onSuccess: (data) => {
-      downloadJson(data, EXPORT_FILE_NAME);
-      toaster.create({ ...INFO_TOASTS.exported, type: 'success', duration: DATA_TOAST_DURATION });
-    },
-    onError: () =>
-      toaster.create({ ...INFO_TOASTS.exportFailed, type: 'error', duration: DATA_TOAST_DURATION }),
-  });
-  const deleteData = useMutation({
-    mutationFn: deleteMyData,
-    onSuccess: async () => {
-      setConfirming(false);
-      toaster.create({ ...INFO_TOASTS.deleted, type: 'success', duration: DATA_TOAST_DURATION });
-      await session.signOut();
-    },
-    onError: () => {
-      setConfirming(false);
-      toaster.create({ ...INFO_TOASTS.deleteFailed, type: 'error', duration: DATA_TOAST_DURATION });
-    },
-  });
+  const exportData = useExportMyData();
+  const deleteData = useDeleteMyData({ onSettled: () => setConfirming(false) });
   return (
     <HStack gap="3" flexWrap="wrap">
       <Button variant="outline" onClick={() => exportData.mutate()} loading={exportData.isPending}>

@@ -190,14 +190,18 @@ describe('the services page (/services)', () => {
     expect(await findToast(text)).toEqual({ title: text, type: 'error', duration: 5000 });
   });
 
-  it("disconnects: 'Service Disconnected' for 5 s, or 'Failed to disconnect {name}.'", async () => {
+  it("disconnects after a confirmation: 'Service Disconnected' for 5 s, or 'Failed to disconnect {name}.'", async () => {
     let fail = false;
     const api = fakeApi({
       'DELETE /api/v1/services/:service_id/disconnect_composio_service': () =>
         fail ? json({ detail: 'no' }, 500) : new Response(null, { status: 204 }),
+      'GET /api/v1/agents/': () => json([]),
     });
     const { user } = renderApp('/services');
     await user.click(await screen.findByRole('button', { name: 'Disconnect Service Slack' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect Slack?' });
+    expect(await within(dialog).findByText('No agent uses it.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
     expect(await findToast('Service Disconnected')).toEqual({
       title: 'Service Disconnected',
       description: 'The service "Slack" has been disconnected.',
@@ -207,13 +211,88 @@ describe('the services page (/services)', () => {
     expect(api.sent('DELETE /api/v1/services/:service_id/disconnect_composio_service')[0]!.path).toBe(
       '/api/v1/services/4/disconnect_composio_service',
     );
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     fail = true;
     await user.click(screen.getByRole('button', { name: 'Disconnect Service Slack' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog', { name: 'Disconnect Slack?' })).getByRole('button', {
+        name: 'Disconnect',
+      }),
+    );
     expect(await findToast('Failed to disconnect Slack.')).toEqual({
       title: 'Failed to disconnect Slack.',
       type: 'error',
       duration: 5000,
     });
+  });
+
+  it('names the agents that use the service before disconnecting, and Cancel keeps it', async () => {
+    const tool = (app_name: string) => ({
+      id: 1,
+      name: 't',
+      display_name: 'T',
+      description: '',
+      logo: null,
+      app_name,
+    });
+    const agent = (id: number, name: string, apps: string[]) => ({
+      id,
+      name,
+      description: '',
+      guidelines: null,
+      tools: apps.map(tool),
+    });
+    const api = fakeApi({
+      'GET /api/v1/agents/': () =>
+        json([
+          agent(1, 'Standup bot', ['Slack']),
+          agent(2, 'Calculator helper', ['Calculator']),
+          agent(3, 'Announcer', ['Gmail', 'Slack']),
+        ]),
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Disconnect Service Slack' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect Slack?' });
+    expect(await within(dialog).findByText('Used by 2 agents:')).toBeInTheDocument();
+    const names = within(within(dialog).getByRole('list', { name: 'Agents that use it' })).getAllByRole(
+      'listitem',
+    );
+    expect(names.map((n) => n.textContent)).toEqual(['Announcer', 'Standup bot']);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(api.sent('DELETE /api/v1/services/:service_id/disconnect_composio_service')).toHaveLength(0);
+  });
+
+  it('keeps the order of the cards while the pointer is over the grid, and sorts again once it leaves', async () => {
+    let slackActive = true;
+    fakeApi({
+      'GET /api/v1/services/': () =>
+        json([CALCULATOR, SEARCH, GMAIL, { ...SLACK, status: slackActive ? 'ACTIVE' : 'INACTIVE' }]),
+      'DELETE /api/v1/services/:service_id/disconnect_composio_service': () => {
+        slackActive = false;
+        return new Response(null, { status: 204 });
+      },
+      'GET /api/v1/agents/': () => json([]),
+    });
+    const { user } = renderApp('/services');
+    const order = () => screen.getAllByTestId('service-card').map((c) => c.getAttribute('aria-label'));
+    await screen.findByRole('listitem', { name: 'Slack' });
+    await user.hover(screen.getByTestId('services-grid'));
+    await user.click(screen.getByRole('button', { name: 'Disconnect Service Slack' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect Slack?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
+    await findToast('Service Disconnected');
+    await waitFor(() =>
+      expect(
+        within(card('Slack')).getByRole('button', { name: 'Register Service Slack' }),
+      ).toBeInTheDocument(),
+    );
+    expect(order()).toEqual(['Slack', 'Calculator', 'Gmail', 'Web Search']);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    await user.hover(screen.getByTestId('services-grid'));
+    await user.hover(screen.getByRole('heading', { name: 'Services' }));
+    (document.activeElement as HTMLElement | null)?.blur();
+    await waitFor(() => expect(order()).toEqual(['Calculator', 'Gmail', 'Slack', 'Web Search']));
   });
 
   it('disables every Register and Disconnect button while any operation is pending', async () => {

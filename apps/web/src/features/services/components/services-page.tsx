@@ -13,17 +13,18 @@ import {
 } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
 import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
 import { listServicesOptions, type Service } from '../api/services-api';
 import { SERVICE_SEARCH_KEYS, SERVICE_TEXT } from '../constants';
-import { authKind, authScheme, sortServices } from '../services-logic';
+import { authKind, authScheme, keepOrder, sortServices } from '../services-logic';
 import { useServiceOperations } from '../use-service-operations';
 import { ApiKeyDialog } from './api-key-dialog';
 import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
+import { DisconnectDialog } from './disconnect-dialog';
 
 /** The service list (spec section 2): search, cards, register and disconnect. */
 export function ServicesPage() {
@@ -49,7 +50,32 @@ export function ServicesPage() {
   }, [refetch]);
 
   const matches = useFuzzyFilter(services.data, query, SERVICE_SEARCH_KEYS);
-  const shown = useMemo(() => sortServices(matches), [matches]);
+  const sorted = useMemo(() => sortServices(matches), [matches]);
+  const [disconnecting, setDisconnecting] = useState<Service | null>(null);
+  // Active services come first, but a card must not move while someone is about to press it: the
+  // order is held while the pointer or the focus is in the grid, or its disconnect question is open.
+  const [heldOrder, setHeldOrder] = useState<number[] | null>(null);
+  const shown = useMemo(() => keepOrder(sorted, heldOrder), [sorted, heldOrder]);
+  const holdReasons = useRef(new Set<string>());
+  const hold = (reason: string, on: boolean) => {
+    if (on) holdReasons.current.add(reason);
+    else holdReasons.current.delete(reason);
+    if (holdReasons.current.size > 0) setHeldOrder((held) => held ?? shown.map((s) => s.id));
+    else setHeldOrder(null);
+  };
+  // The dialog's backdrop takes the pointer away from the grid; it is back over it once the dialog closes.
+  const onPointerLeave = () => !disconnecting && hold('pointer', false);
+  const onBlur = (event: FocusEvent) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) hold('focus', false);
+  };
+  const askToDisconnect = (service: Service) => {
+    hold('dialog', true);
+    setDisconnecting(service);
+  };
+  const closeDisconnect = () => {
+    setDisconnecting(null);
+    hold('dialog', false);
+  };
 
   const onRegister = (service: Service) => {
     if (authKind(service) === 'apiKey') setApiKeyFor(service);
@@ -103,18 +129,34 @@ export function ServicesPage() {
           {services.data.length === 0 ? 'No services are available yet.' : 'No services match your search.'}
         </Text>
       ) : (
-        <SimpleGrid as="ul" columns={{ base: 1, md: 2, xl: 3 }} gap="4" listStyleType="none">
+        <SimpleGrid
+          as="ul"
+          columns={{ base: 1, md: 2, xl: 3 }}
+          gap="4"
+          listStyleType="none"
+          data-testid="services-grid"
+          onPointerEnter={() => hold('pointer', true)}
+          onPointerLeave={onPointerLeave}
+          onFocus={() => hold('focus', true)}
+          onBlur={onBlur}
+        >
           {shown.map((service) => (
             <ServiceCard
               key={service.id}
               service={service}
               disabled={pending}
               onRegister={() => onRegister(service)}
-              onDisconnect={() => disconnect.mutate(service)}
+              onDisconnect={() => askToDisconnect(service)}
             />
           ))}
         </SimpleGrid>
       )}
+      <DisconnectDialog
+        service={disconnecting}
+        pending={disconnect.isPending}
+        onCancel={closeDisconnect}
+        onConfirm={(service) => disconnect.mutate(service, { onSettled: closeDisconnect })}
+      />
       <CustomMcpDialog open={addingMcp} onClose={() => setAddingMcp(false)} />
       <ApiKeyDialog
         open={apiKeyFor !== null}
@@ -165,6 +207,7 @@ function ServiceCard(props: {
               colorPalette="red"
               disabled={props.disabled}
               onClick={props.onDisconnect}
+              aria-haspopup="dialog"
               aria-label={`${SERVICE_TEXT.disconnect} ${service.name}`}
             >
               {SERVICE_TEXT.disconnect}

@@ -74,14 +74,17 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
 
 function Brand() {
   return (
-    <Text fontSize="xl" fontWeight="bold" color="brand.fg" px="3" py="2">
+    <Text fontSize="xl" fontWeight="bold" color="brand.fg" px="3" py="2" flex="1">
       Cadre
     </Text>
   );
 }
 
-/** The shell's navigation: a fixed column on wide screens, a drawer behind a menu button on small ones. */
-export function Sidebar({ footer }: { footer?: ReactNode } = {}) {
+/**
+ * The shell's navigation: a fixed column on wide screens, a drawer behind a menu button on small ones.
+ * `account` (the user menu) sits at the top, beside the brand, on both.
+ */
+export function Sidebar({ footer, account }: { footer?: ReactNode; account?: ReactNode } = {}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -98,7 +101,10 @@ export function Sidebar({ footer }: { footer?: ReactNode } = {}) {
         position="sticky"
         top="0"
       >
-        <Brand />
+        <Flex align="center" gap="2">
+          <Brand />
+          {account}
+        </Flex>
         <NavLinks />
         {footer && <Box mt="auto">{footer}</Box>}
       </Box>
@@ -141,6 +147,7 @@ export function Sidebar({ footer }: { footer?: ReactNode } = {}) {
           </Portal>
         </Drawer.Root>
         <Brand />
+        {account}
       </Flex>
     </>
   );

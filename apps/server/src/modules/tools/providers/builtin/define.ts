@@ -1,6 +1,9 @@
+import crypto from 'node:crypto';
+import { SERVICE_PUBLIC_PATHS } from '@cadre/contract';
 import { z } from 'zod';
 import type { Config } from '../../../../config.ts';
 import type { Db } from '../../../../db/database.ts';
+import { API_PREFIX } from '../../../../http/openapi.ts';
 import { hostPolicy, safeFetch, type EgressPolicy, type SafeRequestInit } from '../../egress.ts';
 import { codeForStatus, ToolError, type ActionEffect, type Credentials } from '../../provider.ts';
 
@@ -52,15 +55,27 @@ export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
-/** A small square logo with initials, as an SVG data URI (no file to serve, no external load). */
+/** Logo files by name, filled as the built-in services are defined; the same in every instance. */
+const logoFiles = new Map<string, string>();
+
+/**
+ * A small square logo with initials, as the URL of an SVG file named by its content hash. A URL, not
+ * a data URI: lists name the same few logos on every row, and a browser fetches each file once and
+ * keeps it (`Cache-Control: immutable`), so a list of 100 tools stays small.
+ */
 export function initialsLogo(initials: string, background: string, foreground = '#ffffff'): string {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">` +
     `<rect width="64" height="64" rx="14" fill="${background}"/>` +
     `<text x="32" y="41" font-family="Helvetica,Arial,sans-serif" font-size="${initials.length > 2 ? 20 : 26}" ` +
     `font-weight="700" text-anchor="middle" fill="${foreground}">${initials}</text></svg>`;
-  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+  const file = `${crypto.createHash('sha256').update(svg).digest('hex').slice(0, 16)}.svg`;
+  logoFiles.set(file, svg);
+  return API_PREFIX + SERVICE_PUBLIC_PATHS.logo.replace(':file', file);
 }
+
+/** The SVG of a built-in logo file, if there is one by that name. */
+export const logoFile = (file: string): string | undefined => logoFiles.get(file);
 
 /** The egress policy of a built-in service: only its configured host, private only if allowed. */
 export function policyFor(config: Config, baseUrl: string): EgressPolicy {

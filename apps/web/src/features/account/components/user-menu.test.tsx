@@ -1,0 +1,111 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { COLOR_MODE_KEY } from '@cadre/ui';
+import { toaster } from '../../../components/ui/toaster';
+import { installFakeApi, json } from '../../../test/fake-api';
+import { findToast, renderApp } from '../../../test/render';
+
+type User = ReturnType<typeof renderApp>['user'];
+
+/** The shell renders the menu in the wide sidebar and in the phone's top bar; jsdom shows both. */
+const menuButton = () => screen.getAllByRole('button', { name: 'Account menu of Mock User' })[0]!;
+
+/** Opens the menu and picks an item with the keyboard once the menu has the focus. */
+async function pick(user: User, item: string, role: 'menuitem' | 'menuitemradio' = 'menuitem') {
+  await user.click(menuButton());
+  const menuItem = await screen.findByRole(role, { name: item });
+  const menu = menuItem.closest('[role="menu"]')!;
+  await waitFor(() => expect(menu.contains(document.activeElement)).toBe(true));
+  for (let presses = 0; !menuItem.hasAttribute('data-highlighted'); presses++) {
+    if (presses === 10) throw new Error(`the menu never highlighted '${item}'`);
+    const before = menu.querySelector('[data-highlighted]');
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(menu.querySelector('[data-highlighted]')).not.toBe(before));
+  }
+  await user.keyboard('{Enter}');
+}
+
+afterEach(() => {
+  toaster.remove();
+  window.localStorage.removeItem(COLOR_MODE_KEY);
+  vi.restoreAllMocks();
+});
+
+describe('the user menu in the header', () => {
+  it('shows who is signed in: initials on the button, name and email in the menu', async () => {
+    installFakeApi();
+    const { user } = renderApp('/info');
+    await screen.findByRole('heading', { name: 'Welcome to Cadre' });
+    expect(within(menuButton()).getByText('MU')).toBeInTheDocument();
+    await user.click(menuButton());
+    const identity = await screen.findByTestId('user-menu-identity');
+    expect(identity).toHaveTextContent('Mock User');
+    expect(identity).toHaveTextContent('mock.user@example.com');
+  });
+
+  it('switches the theme to dark, remembers it, and goes back to the system setting', async () => {
+    installFakeApi();
+    const { user } = renderApp('/agents');
+    await screen.findByRole('heading', { name: 'Agents' });
+    await pick(user, 'Dark', 'menuitemradio');
+    await waitFor(() => expect(document.documentElement).toHaveClass('dark'));
+    expect(window.localStorage.getItem(COLOR_MODE_KEY)).toBe('dark');
+    await pick(user, 'Light', 'menuitemradio');
+    await waitFor(() => expect(document.documentElement).toHaveClass('light'));
+    expect(window.localStorage.getItem(COLOR_MODE_KEY)).toBe('light');
+    await pick(user, 'System', 'menuitemradio');
+    await waitFor(() => expect(window.localStorage.getItem(COLOR_MODE_KEY)).toBeNull());
+  });
+
+  it('"Your data" downloads the export as a JSON file', async () => {
+    const api = installFakeApi({
+      'GET /api/v1/users/me/export': () => json({ user: { id: 1 }, agents: [] }),
+    });
+    const saved: string[] = [];
+    URL.createObjectURL = vi.fn(() => 'blob:export');
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { user } = renderApp('/services');
+    await screen.findByRole('heading', { name: 'Services' });
+    await pick(user, 'Your data');
+    const dialog = await screen.findByRole('dialog', { name: 'Your data' });
+    await user.click(within(dialog).getByRole('button', { name: 'Download my data' }));
+    expect(await findToast('Export ready')).toMatchObject({ type: 'success', duration: 5000 });
+    expect(api.sent('GET /api/v1/users/me/export')).toHaveLength(1);
+    expect(saved).toEqual(['cadre-my-data.json']);
+  });
+
+  it('deletes the account only once DELETE is typed, then says so and signs out', async () => {
+    const api = installFakeApi({ 'DELETE /api/v1/users/me': () => new Response(null, { status: 204 }) });
+    const { user } = renderApp('/info');
+    await screen.findByRole('heading', { name: 'Welcome to Cadre' });
+    await pick(user, 'Your data');
+    const dialog = await screen.findByRole('dialog', { name: 'Your data' });
+    const remove = within(dialog).getByRole('button', { name: 'Delete my account' });
+    expect(remove).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'delete');
+    expect(remove).toBeDisabled();
+    await user.clear(within(dialog).getByLabelText('Type DELETE to confirm'));
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+    expect(remove).toBeEnabled();
+    await user.click(remove);
+    expect(await findToast('Data deleted')).toMatchObject({
+      description: 'Your data has been deleted. You are being signed out.',
+      type: 'success',
+    });
+    expect(api.sent('DELETE /api/v1/users/me')).toHaveLength(1);
+  });
+
+  it('asks the logout confirmation before signing out; Cancel stays signed in', async () => {
+    installFakeApi();
+    const { user } = renderApp('/info');
+    await screen.findByRole('heading', { name: 'Welcome to Cadre' });
+    await pick(user, 'Sign out');
+    const dialog = await screen.findByRole('alertdialog', { name: 'Logout Confirmation' });
+    expect(within(dialog).getByText('Are you sure you want to log out?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  });
+});

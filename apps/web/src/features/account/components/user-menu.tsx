@@ -1,0 +1,108 @@
+import { Avatar, Box, Menu, Portal, Text } from '@chakra-ui/react';
+import { useState, type ReactNode } from 'react';
+import { FiDatabase, FiLogOut, FiMonitor, FiMoon, FiSun } from 'react-icons/fi';
+import { setColorModePreference, useColorModePreference, type ColorModePreference } from '@cadre/ui';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { YourDataDialog } from './your-data-dialog';
+
+export interface MenuUser {
+  name?: string;
+  email?: string;
+}
+
+const THEMES: { value: ColorModePreference; label: string; icon: ReactNode }[] = [
+  { value: 'light', label: 'Light', icon: <FiSun aria-hidden="true" /> },
+  { value: 'dark', label: 'Dark', icon: <FiMoon aria-hidden="true" /> },
+  { value: 'system', label: 'System', icon: <FiMonitor aria-hidden="true" /> },
+];
+
+/**
+ * Who is signed in, in the shell's header: their initials open a menu with their name and email,
+ * the theme (light, dark or the system's, remembered in this browser), "Your data" and sign-out.
+ */
+export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () => Promise<void> }) {
+  const theme = useColorModePreference();
+  const [dataOpen, setDataOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState<'asking' | 'pending' | null>(null);
+  const label = user.name || user.email || 'Your account';
+
+  async function signOut() {
+    setSigningOut('pending');
+    try {
+      await onSignOut();
+    } finally {
+      setSigningOut(null);
+    }
+  }
+
+  return (
+    <>
+      <Menu.Root
+        positioning={{ placement: 'bottom-end' }}
+        onSelect={(details) => {
+          if (details.value === 'data') setDataOpen(true);
+          if (details.value === 'sign-out') setSigningOut('asking');
+        }}
+      >
+        <Menu.Trigger
+          aria-label={`Account menu of ${label}`}
+          rounded="full"
+          focusRing="outside"
+          cursor="pointer"
+          flexShrink={0}
+        >
+          <Avatar.Root size="sm" colorPalette="brand" variant="solid">
+            <Avatar.Fallback name={label} />
+          </Avatar.Root>
+        </Menu.Trigger>
+        <Portal>
+          <Menu.Positioner>
+            <Menu.Content minW="64" maxW="calc(100vw - 1rem)">
+              <Box px="2" py="1.5" data-testid="user-menu-identity">
+                <Text fontWeight="semibold" truncate>
+                  {user.name || 'Signed in'}
+                </Text>
+                {user.email && (
+                  <Text fontSize="sm" color="fg.muted" truncate>
+                    {user.email}
+                  </Text>
+                )}
+              </Box>
+              <Menu.Separator />
+              <Menu.RadioItemGroup
+                value={theme}
+                onValueChange={(details) => setColorModePreference(details.value as ColorModePreference)}
+              >
+                <Menu.ItemGroupLabel>Theme</Menu.ItemGroupLabel>
+                {THEMES.map((item) => (
+                  <Menu.RadioItem key={item.value} value={item.value}>
+                    {item.icon}
+                    <Menu.ItemText>{item.label}</Menu.ItemText>
+                    <Menu.ItemIndicator />
+                  </Menu.RadioItem>
+                ))}
+              </Menu.RadioItemGroup>
+              <Menu.Separator />
+              <Menu.Item value="data">
+                <FiDatabase aria-hidden="true" /> Your data
+              </Menu.Item>
+              <Menu.Item value="sign-out">
+                <FiLogOut aria-hidden="true" /> Sign out
+              </Menu.Item>
+            </Menu.Content>
+          </Menu.Positioner>
+        </Portal>
+      </Menu.Root>
+      <YourDataDialog open={dataOpen} onClose={() => setDataOpen(false)} signOut={onSignOut} />
+      <ConfirmDialog
+        open={signingOut !== null}
+        title="Logout Confirmation"
+        message="Are you sure you want to log out?"
+        confirmLabel="Logout"
+        pending={signingOut === 'pending'}
+        onConfirm={() => void signOut()}
+        onCancel={() => setSigningOut(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,1 @@
+export { UserMenu, type MenuUser } from './components/user-menu';

@@ -1,0 +1,69 @@
+/**
+ * The person's own data (the Info page's data rights and the user menu's "Your data"): the export
+ * download and the account deletion, with their toasts, through the generated client.
+ */
+import { useMutation } from '@tanstack/react-query';
+import * as sdk from '../client/sdk.gen';
+import { toaster } from '../components/ui/toaster';
+import { useSession } from './session';
+
+export const DATA_TOAST_DURATION = 5000;
+export const EXPORT_FILE_NAME = 'cadre-my-data.json';
+
+export const MY_DATA_TOASTS = {
+  exported: { title: 'Export ready', description: 'Your data was downloaded as a JSON file.' },
+  exportFailed: { title: 'Export failed', description: 'Your data could not be exported. Please try again.' },
+  deleted: { title: 'Data deleted', description: 'Your data has been deleted. You are being signed out.' },
+  deleteFailed: { title: 'Delete failed', description: 'Your data could not be deleted. Please try again.' },
+} as const;
+
+/** Saves the export as a JSON file through a temporary link (no new window, nothing inline). */
+export function downloadJson(data: unknown, fileName: string) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
+
+const toast = (text: { title: string; description: string }, type: 'success' | 'error') =>
+  toaster.create({ ...text, type, duration: DATA_TOAST_DURATION });
+
+/** GET /api/v1/users/me/export, saved as a file. */
+export function useExportMyData() {
+  return useMutation({
+    mutationFn: () => sdk.exportMyData(),
+    onSuccess: (data) => {
+      downloadJson(data, EXPORT_FILE_NAME);
+      toast(MY_DATA_TOASTS.exported, 'success');
+    },
+    onError: () => toast(MY_DATA_TOASTS.exportFailed, 'error'),
+  });
+}
+
+/**
+ * DELETE /api/v1/users/me, then sign-out: the account is gone. `signOut` defaults to leaving this
+ * app only; the user menu passes the identity provider's sign-out, so no session signs back in.
+ */
+export function useDeleteMyData({
+  onSettled,
+  signOut,
+}: { onSettled?: () => void; signOut?: () => Promise<void> } = {}) {
+  const session = useSession();
+  return useMutation({
+    mutationFn: () => sdk.deleteMyData(),
+    onSuccess: async () => {
+      onSettled?.();
+      toast(MY_DATA_TOASTS.deleted, 'success');
+      await (signOut ?? session.signOut)();
+    },
+    onError: () => {
+      onSettled?.();
+      toast(MY_DATA_TOASTS.deleteFailed, 'error');
+    },
+  });
+}

@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { chromium, expect, test } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium.ts';
+
+/**
+ * What a newcomer sees in the first minute: `node apps/server/dist/main.js` in a terminal (a pty
+ * made by `script`) prints a banner and then one line per request; a page opened on another name
+ * of the machine goes to PUBLIC_URL, and one on a host that is not this server's says which
+ * address to open.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Text written to the terminal, without colours and with plain line ends. */
+const plain = (text: string) => stripVTControlCharacters(text).replace(/\r/g, '');
+
+test('at a terminal: a banner with the URL, the access code and the setup, then one line per request', async () => {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-tty-'));
+  // `script` runs the server on a pseudo-terminal and copies what it writes to our stdout.
+  const child: ChildProcess = spawn('script', ['-qfc', 'node apps/server/dist/main.js', '/dev/null'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  try {
+    await expect.poll(() => plain(output), { timeout: 30_000 }).toContain('One line per request follows.');
+    const banner = plain(output);
+    expect(banner).toMatch(/Open\s+http:\/\/localhost:\d+/);
+    expect(banner).toContain(`http://localhost:${port}`);
+    expect(banner).toMatch(/Access code\s+[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}/);
+    expect(banner).toContain('stored sealed in the database');
+    expect(banner).toMatch(new RegExp(`Data folder\\s+${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(banner).toMatch(/Database\s+SQLite at /);
+    expect(banner).toMatch(/Sign-in\s+built in, at http:\/\/localhost:\d+\/idp/);
+    expect(banner).toMatch(/Model\s+the built-in offline model/);
+    // No address other than PUBLIC_URL is advertised (sign-in would fail on it).
+    expect(banner).not.toMatch(/http:\/\/(127\.0\.0\.1|0\.0\.0\.0|\d+\.\d+\.\d+\.\d+)/);
+    expect(banner).not.toContain('"level"');
+
+    const before = plain(output).length;
+    const response = await fetch(`http://127.0.0.1:${port}/backend/api/v1/agents/?q=secret-value`);
+    expect(response.status).toBe(401);
+    await expect
+      .poll(() => plain(output).slice(before), { timeout: 10_000 })
+      .toMatch(/GET \/backend\/api\/v1\/agents\/ 401 \d+ ms/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const lines = plain(output)
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.includes('/backend/api/v1/agents/'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/backend\/api\/v1\/agents\/ 401 \d+ ms$/);
+    expect(plain(output)).not.toContain('secret-value');
+  } finally {
+    if (child.exitCode === null) {
+      process.kill(-child.pid!, 'SIGINT');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a page on another name of this machine is redirected to PUBLIC_URL before sign-in', async ({
+  page,
+  baseURL,
+}) => {
+  const publicUrl = new URL(baseURL!);
+  await page.goto(`http://127.0.0.1:${publicUrl.port}/info`);
+  await expect(page).toHaveURL(`${publicUrl.origin}/info`);
+  await expect(page.getByLabel('Access Code')).toBeVisible();
+});
+
+test('a page on a host that is not this server says which URL to open', async ({ baseURL }) => {
+  const publicUrl = new URL(baseURL!);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP cadre-elsewhere.test 127.0.0.1'],
+  });
+  try {
+    const page = await browser.newPage();
+    const response = await page.goto(`http://cadre-elsewhere.test:${publicUrl.port}/agents`);
+    expect(response?.status()).toBe(421);
+    await expect(page.getByRole('heading', { name: `Open Cadre at ${publicUrl.origin}` })).toBeVisible();
+    await page.getByRole('link', { name: publicUrl.origin }).first().click();
+    await expect(page).toHaveURL(new RegExp(`^${publicUrl.origin}/`));
+  } finally {
+    await browser.close();
+  }
+});
