@@ -33,10 +33,10 @@ describe(`ASVS 25: secrets in URLs stay out of the logs, on ${testDatabaseKind()
     for (const url of urls) await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
     const logs = t.logs.join('\n');
     for (const value of Object.values(values)) expect(logs).not.toContain(value);
-    // The request lines are still there, with the harmless parameters.
-    expect(logs).toContain(
-      '"url":"/backend/api/v1/public/oauth2/callback/?code=[redacted]&state=[redacted]"',
-    );
-    expect(logs).toContain('post_logout_redirect_uri=http%3A%2F%2Fcadre.test');
+    // The request lines are still there, as paths: the one-line request log drops every query
+    // string (and any other line that logs a request has its URL's secrets redacted).
+    expect(logs).toContain('"path":"/backend/api/v1/public/oauth2/callback/"');
+    expect(logs).toContain('"path":"/backend/api/v1/agents/"');
+    expect(logs).not.toContain('post_logout_redirect_uri');
   });
 });
