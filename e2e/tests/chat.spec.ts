@@ -1,4 +1,11 @@
-import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type BrowserContext,
+  type FrameLocator,
+  type Page,
+  type Response,
+} from '@playwright/test';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -218,4 +225,27 @@ test('D2: a conversation full of XSS payloads runs no script, opens no dialog an
   expect(violations).toEqual([]);
   expect(cspMessages).toEqual([]);
   expect(dialogs).toEqual([]);
+});
+
+test('A4: opening a chat drops the old frame session without a 403, and Log Out ends the chat session', async () => {
+  const logouts: number[] = [];
+  const onResponse = (response: Response) => {
+    if (response.url().endsWith('/chainlit/logout')) logouts.push(response.status());
+  };
+  page.on('response', onResponse);
+  await startChat(page);
+  // The frame's session works in this browser before sign-out.
+  expect((await context.request.get('/chainlit/threads')).status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  page.off('response', onResponse);
+
+  // The chat open's logout and the sign-out's logout were both accepted.
+  expect(logouts.length).toBeGreaterThanOrEqual(2);
+  expect(logouts.every((status) => status === 200)).toBe(true);
+  // The same browser no longer reaches the previous user's threads through the frame's cookie.
+  expect((await context.request.get('/chainlit/threads')).status()).toBe(401);
+  expect((await context.request.get('/chainlit/session')).status()).toBe(401);
 });

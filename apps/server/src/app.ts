@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -8,30 +9,41 @@ import type { AppDeps, Lifecycle } from './deps.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerCanonicalHost } from './http/canonical-host.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { refuseNulCharacters } from './http/nul-guard.ts';
+import { idempotencyUserData } from './http/idempotency.ts';
 import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
 import { loggerOptions, OneLineRequestLog } from './http/logging.ts';
 import { scheduleMaintenance } from './maintenance.ts';
 import { API_PREFIX, registerOpenApi, openApiDocument } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { createIdentity, identityRoutes, type IdentityOptions } from './modules/identity/index.ts';
+import {
+  createIdentity,
+  identityRoutes,
+  identityUserData,
+  type IdentityOptions,
+} from './modules/identity/index.ts';
 import {
   chatRoutes,
+  chatUserData,
   createToolsExecutor,
+  endChatSessionsOf,
   runRegistryFor,
   type ChatModuleOptions,
 } from './modules/chat/index.ts';
+import { demosUserData } from './modules/demos/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
-import { registerTools } from './modules/tools/index.ts';
+import { registerTools, toolsUserData } from './modules/tools/index.ts';
 import {
   createTriggersService,
   providerTriggerStore,
   registerTriggers,
   triggerRoutes,
+  triggersUserData,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
-import { accessCodeRoutes, generatedAccessCode } from './modules/access-code/index.ts';
-import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
-import { createAuditLog } from './modules/audit/index.ts';
+import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
+import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
+import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
@@ -91,13 +103,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // R11: a request must arrive whole within HTTP_REQUEST_TIMEOUT_MS (a trickled body is cut off
+    // with 408), a socket idle for HTTP_IDLE_TIMEOUT_MS is closed (longer than any silent wait of
+    // a chat stream: a model's first byte or a tool call), kept-alive sockets after their timeout.
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),
   });
+  app.server.headersTimeout = config.http.headersTimeoutMs;
+  // Node checks those two deadlines on this interval (30 s by default), read when the server starts
+  // listening (Node's documented option, missing from its types); check often enough that a request
+  // is dropped within about half its allowance after it.
+  (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
+    5_000,
+    Math.max(250, config.http.requestTimeoutMs / 2),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  refuseNulCharacters(app);
   registerLifecycle(app, lifecycle);
   db.onConnectionError((err) =>
     app.log.warn({ err }, 'database connection lost; it is replaced on the next query'),
@@ -115,17 +142,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   users.beforeUserDelete.push((user) => runs.stopUser(user.id));
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
-  const identity = config.auth.builtInIssuer ? await createIdentity(deps, options.identity) : undefined;
-  if (identity) await app.register(identityRoutes, { ...deps, identity });
+  // The beta access-code gate: beta-user-signin issues its proof; sign-up and the API ask for it.
+  const gate = await createAccessGate({ config, db, vault, audit });
+  const identity = config.auth.builtInIssuer ? await createIdentity(deps, gate, options.identity) : undefined;
+
+  // What each module keeps about a user, for export and deletion (P1). Deleted in this order, so
+  // rows that refer to another module's rows go before them.
+  users.dataOwners.push(
+    chatUserData(db),
+    triggersUserData(db),
+    demosUserData(db),
+    agentsUserData(db),
+    toolsUserData(db),
+    ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
+    idempotencyUserData(),
+    auditUserData(db),
+  );
+  if (identity) {
+    // Signing out at the provider ends the chat sessions and copilot tokens of that account (A4).
+    identity.onSignOut.push(async (subject) => {
+      const user = await users.find({ issuer: config.auth.issuer, subject });
+      if (user) await endChatSessionsOf(db, user.id);
+    });
+    await app.register(identityRoutes, { ...deps, identity });
+  }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
-  const apiTokens = registerAuth(app, { config, users, keys: options.authKeys ?? identity?.localKeySet() });
+  const apiTokens = registerAuth(app, {
+    config,
+    users,
+    gate,
+    keys: options.authKeys ?? identity?.localKeySet(),
+  });
   app.decorate('apiTokens', apiTokens);
 
   await app.register(
     async (api) => {
+      // Cookies under /backend: the OAuth browser binding; the API itself takes bearer tokens only.
+      await api.register(cookie);
       await api.register(publicRoutes, deps);
-      await api.register(accessCodeRoutes, deps);
+      await api.register(accessCodeRoutes, { gate });
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, {
         agents,
@@ -134,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
       await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
-      await api.register(servicesRoutes, { services, tools });
+      await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),

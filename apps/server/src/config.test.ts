@@ -30,6 +30,25 @@ describe('loadConfig', () => {
     });
   });
 
+  it('R11: bounds what clients and MCP servers may send, by default', () => {
+    const config = loadConfig({});
+    expect(config.http).toEqual({
+      requestTimeoutMs: 10_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      idleTimeoutMs: 120_000,
+    });
+    expect(config.tools.mcpLimits).toEqual({
+      maxTools: 500,
+      maxToolListBytes: 2_097_152,
+      maxResultBytes: 1_048_576,
+      callTimeoutMs: 60_000,
+    });
+    expect(problemsOf({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' })[0]).toMatch(
+      /^HTTP_HEADERS_TIMEOUT_MS: must not be larger than HTTP_REQUEST_TIMEOUT_MS/,
+    );
+  });
+
   it('builds URLs from PORT and PUBLIC_URL without a trailing slash', () => {
     expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
     const config = loadConfig({ PUBLIC_URL: 'https://cadre.example.com/' });

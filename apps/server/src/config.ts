@@ -47,6 +47,11 @@ const envSchema = z
     // After SIGTERM, how long to keep serving (readiness failing) before closing the listener, so a
     // load balancer stops routing here first. SIGINT (Ctrl-C) does not wait.
     SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
+    // What a client may take to send us a request (R11): a slow body or slow headers are dropped.
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(72_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
     SECRETS_KEY: optionalString.pipe(
       z
         .string()
@@ -122,6 +127,11 @@ const envSchema = z
       .default('/api/v3'),
     COMPOSIO_WEBHOOK_SECRET: optionalString,
     MCP_SERVERS: z.string().default('[]'),
+    // Bounds on what an MCP server may send back (R11), for operators' and users' servers alike.
+    MCP_MAX_TOOLS: z.coerce.number().int().min(1).max(100_000).default(500),
+    MCP_MAX_TOOL_LIST_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(2_097_152),
+    MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
+    MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
     CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
     // Turns one instance streams at once; past it a new turn gets 429 instead of slowing every turn.
     CHAT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100_000).default(100),
@@ -166,6 +176,13 @@ const envSchema = z
           message: `must be set when LLM_PROVIDER=${provider}: the provider's API key`,
         });
       }
+    }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not be larger than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+      });
     }
     if (env.DISABLE_AUTH && env.NODE_ENV === 'production') {
       ctx.addIssue({
@@ -233,6 +250,13 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   shutdownDrainDelayMs: number;
+  /** How long a client may take to send a request, its headers, and stay idle (R11). */
+  http: {
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    idleTimeoutMs: number;
+  };
   /** The vault key from SECRETS_KEY; when unset, a key file in the data folder is used. */
   secretsKey?: Buffer;
   auth: {
@@ -282,6 +306,8 @@ export interface Config {
     composio?: { apiKey: string; baseUrl: string; apiPrefix: string };
     composioWebhookSecret?: string;
     mcpServers: McpServerConfig[];
+    /** What an MCP server may send back: tools listed, bytes of the list and of one result, time per call. */
+    mcpLimits: { maxTools: number; maxToolListBytes: number; maxResultBytes: number; callTimeoutMs: number };
   };
   llm: LlmConfig;
   triggers: {
@@ -361,6 +387,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+    http: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_MS,
+    },
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
     auth: {
       disabled: env.DISABLE_AUTH,
@@ -437,6 +469,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
       composioWebhookSecret: env.COMPOSIO_WEBHOOK_SECRET,
       mcpServers: parseMcpServers(env.MCP_SERVERS) as McpServerConfig[],
+      mcpLimits: {
+        maxTools: env.MCP_MAX_TOOLS,
+        maxToolListBytes: env.MCP_MAX_TOOL_LIST_BYTES,
+        maxResultBytes: env.MCP_MAX_RESULT_BYTES,
+        callTimeoutMs: env.MCP_CALL_TIMEOUT_MS,
+      },
     },
   };
 }

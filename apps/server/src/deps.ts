@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { UserExport } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -56,12 +57,43 @@ export interface AuditLog {
  */
 export type BeforeUserDelete = (user: AuthUser) => Promise<void>;
 
+/** What one module puts into a user's export: any keys of it but the export's time and profile. */
+export type UserExportPart = Partial<Omit<UserExport, 'exported_at' | 'profile'>>;
+
+/**
+ * A module that keeps rows about a user (P1): it exports them (never secrets or their hashes) for
+ * `GET /users/me/export`, and deletes them for `DELETE /users/me`. Every owner's `deleteFor` runs
+ * in one transaction, in the order the owners were registered, before the user's own row goes;
+ * so a module deletes what refers to another module's rows before that module runs (foreign keys
+ * cascade as well).
+ */
+export interface UserDataOwner {
+  /** The module, for errors. */
+  readonly name: string;
+  exportFor(user: AuthUser): Promise<UserExportPart>;
+  deleteFor(user: AuthUser, trx: Kysely<Database>): Promise<void>;
+}
+
+/** A user as sign-in finds them, with whether they passed the beta access-code gate. */
+export interface ResolvedUser extends AuthUser {
+  admitted: boolean;
+}
+
 /** The users module as the rest of the server sees it. */
 export interface UserDirectory {
   /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
-  resolve(identity: UserIdentity): Promise<AuthUser>;
+  resolve(identity: UserIdentity): Promise<ResolvedUser>;
+  /**
+   * Records that the user passed the beta access-code gate (once; later calls change nothing),
+   * creating the user first when no token has named them yet (a sign-up at the built-in provider).
+   */
+  admit(identity: UserIdentity): Promise<void>;
+  /** The user of an identity, if a token ever named it (never creates one). */
+  find(identity: Pick<UserIdentity, 'issuer' | 'subject'>): Promise<AuthUser | undefined>;
   /** Extension point for other modules; see {@link BeforeUserDelete}. */
   readonly beforeUserDelete: BeforeUserDelete[];
+  /** Every module that keeps rows about users; see {@link UserDataOwner}. */
+  readonly dataOwners: UserDataOwner[];
   /**
    * Creates the user of an identity no token names yet (a demo visitor) inside the caller's
    * transaction, so the user and what the caller creates for it commit together. Returns the id.
@@ -118,6 +150,24 @@ export interface AgentDirectory {
   ): Promise<number>;
   /** The user's agent as the chat speaks for it; undefined for another user's or a missing agent. */
   profile(userId: number, agentId: number): Promise<AgentProfile | undefined>;
+}
+
+/**
+ * The beta access-code gate as other modules see it (the access-code module implements it). A
+ * correct code at `beta-user-signin` earns the browser a signed, short-lived proof in an httpOnly
+ * cookie; sign-up at the built-in provider needs one, and the API admits a user who presents one.
+ */
+export interface AccessGate {
+  /** False with DISABLE_AUTH (every request is the mock user, and nobody signs in). */
+  readonly enabled: boolean;
+  /** Whether a request's `Cookie` header carries a valid, unexpired proof. */
+  hasProof(cookieHeader: string | undefined): boolean;
+  /**
+   * Checks a code typed somewhere else than the web app (the provider's sign-up page): rate
+   * limited and audited like `beta-user-signin`. The `Set-Cookie` value of a new proof, or
+   * undefined for a wrong code; throws the 429 when the address has tried too often.
+   */
+  redeem(code: string, clientAddress: string): Promise<string | undefined>;
 }
 
 /** The process's shutdown state as modules see it (`http/lifecycle.ts` implements it). */

@@ -10,7 +10,7 @@ import {
   verifyCopilotToken,
 } from '../src/modules/auth/copilot-token.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { admit, bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 const SIGNIN = '/backend/api/v1/public/beta-user-signin';
 const COPILOT = '/backend/api/v1/auth/chainlit-copilot-login';
@@ -135,7 +135,7 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     expect(claims.sub).toBe(String(id));
     expect(claims.aud).toBe('cadre-chat');
     expect(claims.exp! - claims.iat!).toBe(900);
-    expect(await verifyCopilotToken(t.config, token)).toEqual({ userId: id });
+    expect(await verifyCopilotToken(t.config, token)).toEqual({ userId: id, issuedAt: expect.any(Number) });
     // The token is no access token: the API refuses it.
     expect(
       (await t.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: bearer(token) }))
@@ -161,7 +161,10 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     await expect(
       verifyCopilotToken(t.config, await make('cadre-chat', now + 60, new Uint8Array(32))),
     ).rejects.toThrow();
-    expect(await verifyCopilotToken(t.config, await make('cadre-chat', now + 60))).toEqual({ userId: 1 });
+    expect(await verifyCopilotToken(t.config, await make('cadre-chat', now + 60))).toEqual({
+      userId: 1,
+      issuedAt: expect.any(Number),
+    });
   });
 
   it('answers 401 without a token', async () => {
@@ -172,6 +175,8 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
   it("binds the token to one of the caller's agents on request, and refuses another user's agent", async () => {
     const alice = bearer(await issuer.token({ sub: 'alice' }));
     const bob = bearer(await issuer.token({ sub: 'bob' }));
+    await admit(t, alice);
+    await admit(t, bob);
     const agent = (
       await t.app.inject({
         method: 'POST',
@@ -215,6 +220,9 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
 
   it('verifies API access tokens for other modules through app.apiTokens', async () => {
     const token = await issuer.token({ sub: 'frank' });
+    // Not before the user passed the beta gate.
+    expect(await t.app.apiTokens.userForToken(token)).toBeNull();
+    await admit(t, bearer(token));
     const user = await t.app.apiTokens.userForToken(token);
     expect(user).toMatchObject({ issuer: issuer.url, subject: 'frank' });
     expect(

@@ -166,6 +166,9 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         await t.db.kysely.selectFrom('audit_events').select('action').orderBy('id').execute()
       ).map((r) => r.action);
       expect(actions).toEqual([
+        // Signing in from a browser that entered the access code.
+        'access_code.success',
+        'user.admit',
         'user.sign_in',
         'agent.create',
         'agent.create',

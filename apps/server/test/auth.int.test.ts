@@ -2,9 +2,10 @@ import { base64url, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { MOCK_USER_IDENTITY, PUBLIC_ROUTES, registerAuth } from '../src/http/auth.ts';
+import type { AccessGate } from '../src/deps.ts';
 import type { UsersService } from '../src/modules/users/service.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { admit, bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 const AGENTS = '/backend/api/v1/agents/';
 
@@ -80,7 +81,7 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
 
     it('refuses to start when a route is marked public without being on the list', () => {
       const app = Fastify();
-      registerAuth(app, { config: t.config, users: {} as UsersService });
+      registerAuth(app, { config: t.config, users: {} as UsersService, gate: {} as AccessGate });
       expect(() => app.get('/backend/api/v1/sneaky', { config: { public: true } }, async () => ({}))).toThrow(
         /PUBLIC_ROUTES/,
       );
@@ -161,6 +162,11 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
       ['expired', async () => bearer(await issuer.token({ sub: 'alice' }, { expiresIn: -120 }))],
       ['not yet valid', async () => bearer(await issuer.token({ sub: 'alice' }, { notBefore: 600 }))],
       [
+        'A2: issued a day in the future (iat beyond the leeway)',
+        async () =>
+          bearer(await issuer.token({ sub: 'alice' }, { issuedAt: 24 * 3600, expiresIn: 25 * 3600 })),
+      ],
+      [
         'ID token (typ JWT, no scope, aud = client id)',
         async () =>
           bearer(
@@ -190,6 +196,11 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
     });
 
     it('accepts a valid access token, with or without typ, and identifies the user by issuer + subject', async () => {
+      await admit(t, bearer(await issuer.token({ sub: 'alice' })));
+      // A clock a little ahead at the issuer is within the leeway.
+      expect((await list(bearer(await issuer.token({ sub: 'alice' }, { issuedAt: 20 })))).statusCode).toBe(
+        200,
+      );
       for (const typ of ['at+jwt', 'JWT', 'AT+JWT', null]) {
         const res = await list(bearer(await issuer.token({ sub: 'alice' }, { typ })));
         expect(res.statusCode, String(typ)).toBe(200);
@@ -202,6 +213,8 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
     it('does not let a token with the same email but another subject reach the data', async () => {
       const alice = bearer(await issuer.token({ sub: 'alice-2', email: 'shared@example.com' }));
       const mallory = bearer(await issuer.token({ sub: 'mallory', email: 'shared@example.com' }));
+      await admit(t, alice);
+      await admit(t, mallory);
       const created = await t.app.inject({
         method: 'POST',
         url: AGENTS,
@@ -256,6 +269,7 @@ describe(`remote key source on ${testDatabaseKind()}`, () => {
     const t = await createTestApp(issuer.env);
     try {
       const token = await issuer.token({ sub: 'carol' });
+      await admit(t, bearer(token));
       for (let i = 0; i < 5; i++)
         expect((await t.app.inject({ method: 'GET', url: AGENTS, headers: bearer(token) })).statusCode).toBe(
           200,

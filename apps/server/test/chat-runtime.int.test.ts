@@ -336,6 +336,37 @@ describe('chat runtime', () => {
       .execute();
     expect((await decide(lateReq.approvalId, 'approve')).statusCode).toBe(410);
     expect(h.tools.calls).toHaveLength(1);
+    // K2 (W11): the expired row is marked so, not left pending; a second try is a plain 409.
+    const row = await h.db.kysely
+      .selectFrom('approvals')
+      .select(['status', 'decided_at'])
+      .where('id', '=', lateReq.approvalId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'expired', decided_at: expect.any(String) });
+    expect((await decide(lateReq.approvalId, 'approve')).statusCode).toBe(409);
+
+    // One nobody answers is marked expired by the next sweep, on any instance.
+    const ignored = await turn({ text: 'note' });
+    const ignoredReq = uiChunks(ignored.body).find((c) => c.type === 'tool-approval-request') as {
+      approvalId: string;
+    };
+    await h.db.kysely
+      .updateTable('approvals')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', ignoredReq.approvalId)
+      .execute();
+    await runRegistryFor({
+      db: h.db,
+      lifecycle: createLifecycle(),
+      log: h.t.app.log,
+      shutdownTimeoutMs: 1_000,
+    }).sweep();
+    const swept = await h.db.kysely
+      .selectFrom('approvals')
+      .select('status')
+      .where('id', '=', ignoredReq.approvalId)
+      .executeTakeFirstOrThrow();
+    expect(swept.status).toBe('expired');
   });
 
   it('a write call whose arguments do not fit the schema gets no approval card and goes back to the model', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ACCESS_TOKEN_ALGORITHMS } from '../src/http/auth.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
+import { accessCodeOf } from './support/test-issuer.ts';
 import {
   authorize,
   authorizeUrl,
@@ -213,6 +214,7 @@ describe('built-in identity provider', () => {
 
   it('shows clear errors on sign-up and never stores a short password', async () => {
     const browser = new Browser(t.app, host);
+    await browser.enterAccessCode(await accessCodeOf(t.app, t.config));
     const start = await browser.request(
       'GET',
       authorizeUrl(t.config, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
@@ -389,6 +391,7 @@ describe('sign-up limit per client address (IDP_SIGNUPS_PER_HOUR)', () => {
     const limitedHost = new URL(limited.config.publicUrl).host;
     const signUpFrom = async (address: string, email: string) => {
       const browser = new Browser(limited.app, limitedHost, address);
+      await browser.enterAccessCode(await accessCodeOf(limited.app, limited.config));
       const start = await browser.request(
         'GET',
         authorizeUrl(limited.config, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),

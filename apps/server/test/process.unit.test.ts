@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -29,9 +29,23 @@ describe('server process', () => {
     expect(result.stderr).toMatch(/LLM_BASE_URL: must be set when LLM_PROVIDER=openai-compatible/);
   });
 
-  it('serves, then shuts down cleanly on SIGTERM', async () => {
+  it('serves, survives an unhandled rejection (R12), then shuts down cleanly on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-proc-'));
-    const child = spawn(tsx, [main], {
+    // R12's probe, loaded before main.ts: it rejects a promise nobody listens to once the test
+    // creates the trigger file.
+    const probe = path.join(dataDir, 'r12-probe.mjs');
+    const trigger = path.join(dataDir, 'r12-trigger');
+    fs.writeFileSync(
+      probe,
+      `import fs from 'node:fs';
+setInterval(() => {
+  if (!fs.existsSync(${JSON.stringify(trigger)})) return;
+  fs.rmSync(${JSON.stringify(trigger)});
+  Promise.reject(new Error('r12-probe'));
+}, 50).unref();
+`,
+    );
+    const child = spawn(tsx, ['--import', pathToFileURL(probe).href, main], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -53,6 +67,13 @@ describe('server process', () => {
     });
     const health = await fetch(`${url}/backend/api/v1/public/health/healthcheck`);
     expect(await health.json()).toEqual({ status: 'ok', database: 'ok' });
+
+    // R12: a promise rejected with nobody listening is logged and counted; the server keeps serving.
+    fs.writeFileSync(trigger, '');
+    await expect.poll(() => output, { timeout: 10_000 }).toContain('unhandled promise rejection');
+    expect(output).toContain('r12-probe');
+    const after = await fetch(`${url}/backend/api/v1/public/health/healthcheck`);
+    expect(after.status).toBe(200);
 
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedService, tableCounts } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /**
  * Random and malformed input against every route: never a 5xx, never a change to stored data.
@@ -24,17 +24,17 @@ describe(`random input on ${testDatabaseKind()}`, () => {
       BETA_ACCESS_CODES: 'the-real-code',
       COMPOSIO_WEBHOOK_SECRET: 'whsec-property-test',
     });
-    const alice = bearer(await issuer.token({ sub: 'alice' }));
+    const { auth: alice } = await signInAs(t, issuer, { sub: 'alice' });
     ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob' }));
     const tool = (await seedService(t.db, { name: 'Gmail', actions: 1 })).actionIds[0]!;
-    aliceAgentId = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/backend/api/v1/agents/',
-        headers: alice,
-        payload: { name: 'A', description: 'd', tool_ids: [tool] },
-      })
-    ).json().id;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/backend/api/v1/agents/',
+      headers: alice,
+      payload: { name: 'A', description: 'd', tool_ids: [tool] },
+    });
+    expect(created.statusCode).toBe(201);
+    aliceAgentId = created.json().id;
   });
   afterAll(async () => {
     await t?.close();

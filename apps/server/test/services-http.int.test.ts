@@ -4,7 +4,7 @@ import { startFakeServer, type FakeServer } from './support/fake-http.ts';
 import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
 import { startGithubOAuthServer, type GithubOAuthServer } from './support/oauth2-server.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /**
  * The services calls of spec section 7 over HTTP, with real tokens from a test issuer: each auth
@@ -103,8 +103,8 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       COMPOSIO_BASE_URL: composio.url,
       COMPOSIO_WEBHOOK_SECRET: WEBHOOK_SECRET,
     });
-    alice = bearer(await issuer.token({ sub: 'alice', email: 'alice@example.test' }));
-    bob = bearer(await issuer.token({ sub: 'bob', email: 'bob@example.test' }));
+    ({ auth: alice } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.test' }));
+    ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.test' }));
   });
   afterEach(async () => {
     await t?.close();
@@ -282,11 +282,17 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     }>();
     expect(connectionStatus).toBe('INITIATED');
     expect(redirectUrl.startsWith(oauth.issuer)).toBe(true);
+    // The answer binds the flow to this browser: a cookie only the callback path receives.
+    const binding = String(started.headers['set-cookie']);
+    expect(binding).toMatch(
+      /^cadre_oauth=\d+\.[\w-]{43}; Max-Age=600; Path=\/backend\/api\/v1\/public\/oauth2\/callback\/; HttpOnly; SameSite=Lax$/,
+    );
     const landed = await oauth.authorize(redirectUrl);
-    // The browser arrives without our token, with a hostile extra parameter.
+    // The browser arrives without our token (with its cookie), and a hostile extra parameter.
     const back = await t.app.inject({
       method: 'GET',
       url: `${landed.pathname}${landed.search}&redirect=https://evil.example/`,
+      headers: { cookie: binding.split(';')[0]! },
     });
     expect(back.statusCode).toBe(302);
     expect(back.headers.location).toBe('/services');
@@ -296,8 +302,15 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       { action: 'connection.create', object_id: String(github.id), detail: expect.stringContaining('oauth') },
     ]);
 
-    // The same link again: the state was single use.
-    const again = await t.app.inject({ method: 'GET', url: `${landed.pathname}${landed.search}` });
+    // The browser forgets the binding; the same link again fails: the state was single use.
+    expect(String(back.headers['set-cookie'])).toMatch(
+      /^cadre_oauth=; Max-Age=0; Path=\/backend\/api\/v1\/public\/oauth2\/callback\//,
+    );
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `${landed.pathname}${landed.search}`,
+      headers: { cookie: binding.split(';')[0]! },
+    });
     expect(again.statusCode).toBe(302);
     expect(again.headers.location).toMatch(/^\/services\?connect_error=/);
 
@@ -320,6 +333,44 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     const disconnected = await call('DELETE', `/services/${github.id}/disconnect_composio_service`, alice);
     expect(disconnected.statusCode).toBe(204);
     expect((await byName('GitHub')).status).toBe('INACTIVE');
+  });
+
+  it("I1: a state minted for Alice completed in Bob's browser writes nothing to either user", async () => {
+    const github = await byName('GitHub');
+    const start = async (who: Record<string, string>) => {
+      const res = await call('POST', `/services/${github.id}/register_auth_service`, who);
+      const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+      const landed = await oauth.authorize(res.json<{ redirectUrl: string }>().redirectUrl);
+      return { cookie, callback: `${landed.pathname}${landed.search}` };
+    };
+    const arrive = (callback: string, cookie?: string) =>
+      t.app.inject({ method: 'GET', url: callback, headers: cookie ? { cookie } : {} });
+    const connections = () => t.db.kysely.selectFrom('connections').selectAll().execute();
+
+    // Bob has a flow of his own in his browser; Alice's link is opened there, and with no cookie.
+    const bobs = await start(bob);
+    for (const cookie of [bobs.cookie, undefined]) {
+      const alices = await start(alice);
+      const res = await arrive(alices.callback, cookie);
+      expect(res.statusCode).toBe(302);
+      const location = new URL(String(res.headers.location), 'http://cadre.test');
+      expect(location.pathname).toBe('/services');
+      expect(location.searchParams.get('connect_error')).toMatch(/another browser/);
+      expect(await connections()).toEqual([]);
+    }
+    // A cookie that claims to be Alice's but carries Bob's secret does not pass either.
+    const alices = await start(alice);
+    const forged = bobs.cookie.replace(/=\d+\./, `=${await userId('alice')}.`);
+    expect((await arrive(alices.callback, forged)).headers.location).toMatch(/connect_error=/);
+    expect(await connections()).toEqual([]);
+    expect((await byName('GitHub')).status).toBe('INACTIVE');
+    expect((await byName('GitHub', bob)).status).toBe('INACTIVE');
+
+    // In the browser that started it, the flow completes for its own user only.
+    const own = await start(alice);
+    expect((await arrive(own.callback, own.cookie)).headers.location).toBe('/services');
+    expect((await byName('GitHub')).status).toBe('ACTIVE');
+    expect((await byName('GitHub', bob)).status).toBe('INACTIVE');
   });
 
   it('answers 404 for unknown services and 422 for ids that are not ids', async () => {

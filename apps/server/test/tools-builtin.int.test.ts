@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyBodySchema } from '@cadre/contract';
 import { HttpError, ValidationFailure } from '../src/http/errors.ts';
+import { newBrowserSecret } from '../src/modules/services/oauth-flow.ts';
 import type { ToolProvider } from '../src/modules/tools/provider.ts';
 import { syncProvider } from '../src/modules/tools/registry.ts';
 import { startFakeServer, type FakeServer } from './support/fake-http.ts';
@@ -195,7 +196,9 @@ describe(`built-in services on ${testDatabaseKind()}`, () => {
     await expect(t.app.services.registerApiService(calc, alice, 'k')).rejects.toBeInstanceOf(
       ValidationFailure,
     );
-    await expect(t.app.services.registerAuthService(calc, alice)).rejects.toBeInstanceOf(ValidationFailure);
+    await expect(
+      t.app.services.registerAuthService(calc, alice, { secret: newBrowserSecret() }),
+    ).rejects.toBeInstanceOf(ValidationFailure);
     await expect(
       t.app.services.registerNoAuthService(await serviceId(t, 'weather'), alice),
     ).rejects.toBeInstanceOf(ValidationFailure);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyBodySchema } from '@cadre/contract';
 import { HttpError } from '../src/http/errors.ts';
+import { newBrowserSecret, type CallbackBrowser } from '../src/modules/services/oauth-flow.ts';
 import { signWebhook, verifyWebhook } from '../src/modules/tools/providers/composio/webhook.ts';
 import { startFakeServer, type FakeServer } from './support/fake-http.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
@@ -48,6 +49,8 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
   ];
   let t: TestApp;
   let alice: number;
+  /** Alice's browser: the cookie it keeps for the OAuth flows it starts. */
+  let aliceBrowser: CallbackBrowser;
   let bob: number;
 
   beforeAll(async () => {
@@ -195,6 +198,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       EGRESS_ALLOW_PRIVATE: '127.0.0.1',
     });
     alice = await createUser(t.db, 'alice');
+    aliceBrowser = { userId: alice, secret: newBrowserSecret() };
     bob = await createUser(t.db, 'bob');
   });
   afterEach(async () => {
@@ -242,7 +246,13 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
 
   it('connects by OAuth through a connect link and verifies the account on the callback', async () => {
     const gmail = await service('gmail');
-    const registration = await t.app.services.registerAuthService(gmail, alice);
+    const boundTo: string[] = [];
+    const registration = await t.app.services.registerAuthService(gmail, alice, {
+      ...aliceBrowser,
+      onBound: (path) => boundTo.push(path),
+    });
+    // I1: the browser's cookie goes only to this service's redirect path.
+    expect(boundTo).toEqual([`/backend/api/v1/public/${gmail}/composio_auth_redirect/`]);
     expect(registration).toEqual({
       redirectUrl: expect.stringMatching(/^https:\/\/connect\.composio\.dev\/link\/ca_/),
       connectionStatus: 'INITIATED',
@@ -265,28 +275,32 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       t.app.services.finishOAuthCallback(
         token,
         { connected_account_id: link.connected_account_id },
-        { serviceId: gmail },
+        { serviceId: gmail, browser: aliceBrowser },
       ),
     ).rejects.toBeInstanceOf(HttpError);
     expect(await t.db.kysely.selectFrom('connections').selectAll().execute()).toEqual([]);
 
-    await t.app.services.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice, aliceBrowser);
     const second = links.at(-1)!;
     accounts.get(second.connected_account_id)!.status = 'ACTIVE';
     const token2 = new URL(second.callback_url).searchParams.get('token')!;
     // A different account id in the query is only a hint, and a mismatch is refused.
     await expect(
-      t.app.services.finishOAuthCallback(token2, { connected_account_id: 'ca_999' }, { serviceId: gmail }),
+      t.app.services.finishOAuthCallback(
+        token2,
+        { connected_account_id: 'ca_999' },
+        { serviceId: gmail, browser: aliceBrowser },
+      ),
     ).rejects.toBeInstanceOf(HttpError);
-    await t.app.services.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice, aliceBrowser);
     const third = links.at(-1)!;
     accounts.get(third.connected_account_id)!.status = 'ACTIVE';
     const token3 = new URL(third.callback_url).searchParams.get('token')!;
     await expect(
-      t.app.services.finishOAuthCallback(token3, {}, { serviceId: gmail + 1000 }),
+      t.app.services.finishOAuthCallback(token3, {}, { serviceId: gmail + 1000, browser: aliceBrowser }),
     ).rejects.toBeInstanceOf(HttpError);
 
-    await t.app.services.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice, aliceBrowser);
     const fourth = links.at(-1)!;
     accounts.get(fourth.connected_account_id)!.status = 'ACTIVE';
     const token4 = new URL(fourth.callback_url).searchParams.get('token')!;
@@ -294,7 +308,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       await t.app.services.finishOAuthCallback(
         token4,
         { connected_account_id: fourth.connected_account_id, status: 'success' },
-        { serviceId: gmail },
+        { serviceId: gmail, browser: aliceBrowser },
       ),
     ).toEqual({ serviceId: gmail, userId: alice });
     const conn = await t.db.kysely
@@ -304,9 +318,9 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       .executeTakeFirstOrThrow();
     expect(conn).toMatchObject({ status: 'ACTIVE', external_id: fourth.connected_account_id });
     // Used once.
-    await expect(t.app.services.finishOAuthCallback(token4, {}, { serviceId: gmail })).rejects.toBeInstanceOf(
-      HttpError,
-    );
+    await expect(
+      t.app.services.finishOAuthCallback(token4, {}, { serviceId: gmail, browser: aliceBrowser }),
+    ).rejects.toBeInstanceOf(HttpError);
 
     // Execution passes our user id, the account and the pinned version.
     await t.app.services.listActions(gmail, alice);
@@ -351,7 +365,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
 
   it('refuses a callback for an account that belongs to another user', async () => {
     const gmail = await service('gmail');
-    await t.app.services.registerAuthService(gmail, alice);
+    await t.app.services.registerAuthService(gmail, alice, aliceBrowser);
     const link = links.at(-1)!;
     accounts.set(link.connected_account_id, {
       ...accounts.get(link.connected_account_id)!,
@@ -359,9 +373,9 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       user_id: `cadre-user-${bob}`,
     });
     const token = new URL(link.callback_url).searchParams.get('token')!;
-    await expect(t.app.services.finishOAuthCallback(token, {}, { serviceId: gmail })).rejects.toThrow(
-      /someone else/,
-    );
+    await expect(
+      t.app.services.finishOAuthCallback(token, {}, { serviceId: gmail, browser: aliceBrowser }),
+    ).rejects.toThrow(/someone else/);
     expect(await t.db.kysely.selectFrom('connections').selectAll().execute()).toEqual([]);
   });
 

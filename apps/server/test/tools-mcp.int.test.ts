@@ -186,3 +186,115 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
     await stateful.close();
   });
 });
+
+describe(`R11: limits on what MCP servers send back, on ${testDatabaseKind()}`, () => {
+  const MB = 1024 * 1024;
+  let many: TestMcpServer;
+  let wide: TestMcpServer;
+  let hostile: TestMcpServer;
+  let hostileSse: TestMcpServer;
+  let t: TestApp;
+  let alice: number;
+
+  beforeAll(async () => {
+    many = await startMcpServer(undefined, { extraTools: 3000 });
+    wide = await startMcpServer(undefined, { extraTools: 300, descriptionBytes: 10_000 });
+    hostile = await startMcpServer(undefined, { floodBytes: 12 * MB, slowMs: 3_000 });
+    hostileSse = await startMcpServer(undefined, { floodBytes: 12 * MB, sse: true });
+  });
+  afterAll(async () => {
+    await Promise.all([many, wide, hostile, hostileSse].map((s) => s?.close()));
+  });
+  beforeEach(async () => {
+    t = await createTestApp({
+      EGRESS_ALLOW_PRIVATE: '127.0.0.1',
+      MCP_CALL_TIMEOUT_MS: '1000',
+      MCP_SERVERS: JSON.stringify([
+        { name: 'hostile', url: hostile.url },
+        { name: 'hostile-sse', url: hostileSse.url },
+      ]),
+    });
+    alice = await createUser(t.db, 'alice');
+  });
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  const refusal = async (url: string) => {
+    const err = await t.app.services
+      .addCustomMcpServer(alice, { name: 'mine', url })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationFailure);
+    return (err as ValidationFailure).issues;
+  };
+  const ownRows = async () => ({
+    services: await t.db.kysely
+      .selectFrom('services')
+      .select('id')
+      .where('owner_user_id', '=', alice)
+      .execute(),
+    connections: await t.db.kysely
+      .selectFrom('connections')
+      .select('id')
+      .where('user_id', '=', alice)
+      .execute(),
+  });
+  const operatorAction = async (server: string, name: string) => {
+    const service = (await t.app.services.listServicesForUser(alice)).find((s) => s.name === server)!;
+    await t.app.services.registerNoAuthService(service.id, alice);
+    return (
+      await t.db.kysely
+        .selectFrom('actions')
+        .select('id')
+        .where('service_id', '=', service.id)
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow()
+    ).id;
+  };
+
+  it('R11: refuses a server offering 3,000 tools, naming MCP_MAX_TOOLS, and stores nothing', async () => {
+    expect(await refusal(many.url)).toEqual([
+      {
+        loc: ['body', 'url'],
+        msg: 'The MCP server offers more than 500 tools, the most Cadre accepts (MCP_MAX_TOOLS); nothing was added',
+        type: 'value_error',
+      },
+    ]);
+    expect(await ownRows()).toEqual({ services: [], connections: [] });
+  });
+
+  it('R11: refuses a tool list larger than MCP_MAX_TOOL_LIST_BYTES, and stores nothing', async () => {
+    const [issue] = await refusal(wide.url);
+    expect(issue!.msg).toBe(
+      "The MCP server's list of tools is larger than 2097152 bytes, the most Cadre accepts (MCP_MAX_TOOL_LIST_BYTES); nothing was added",
+    );
+    expect(await ownRows()).toEqual({ services: [], connections: [] });
+  });
+
+  it('R11: refuses a 12 MB tool result, as one JSON body or as a stream, naming MCP_MAX_RESULT_BYTES', async () => {
+    for (const server of ['hostile', 'hostile-sse']) {
+      const flood = await operatorAction(server, 'flood');
+      const started = Date.now();
+      const result = await t.app.tools.executeAction(alice, flood, {});
+      expect(result, server).toEqual({
+        ok: false,
+        code: 'provider_error',
+        error:
+          "The MCP tool's answer is larger than 1048576 bytes, the most Cadre accepts (MCP_MAX_RESULT_BYTES); it was not used",
+      });
+      // Cut off as the bytes arrive, not after waiting for the call's timeout.
+      expect(Date.now() - started, server).toBeLessThan(5_000);
+    }
+  });
+
+  it('R11: ends a call that takes longer than MCP_CALL_TIMEOUT_MS as a timeout', async () => {
+    const slow = await operatorAction('hostile', 'slow');
+    const started = Date.now();
+    expect(await t.app.tools.executeAction(alice, slow, {})).toEqual({
+      ok: false,
+      code: 'timeout',
+      error: 'The MCP server did not answer in time',
+    });
+    expect(Date.now() - started).toBeLessThan(2_900);
+  });
+});

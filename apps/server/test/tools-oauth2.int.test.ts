@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/errors.ts';
+import { newBrowserSecret } from '../src/modules/services/oauth-flow.ts';
 import { hashState } from '../src/modules/tools/oauth2.ts';
 import {
   GITHUB_CLIENT_SECRET as CLIENT_SECRET,
@@ -47,6 +48,8 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
     ).id;
 
   const authorize = (redirectUrl: string) => oauth.authorize(redirectUrl);
+  /** The cookie a user's browser keeps for a flow it started (services/routes.ts sets it). */
+  const browserOf = (userId: number) => ({ userId, secret: newBrowserSecret() });
 
   const connectionRows = () => t.db.kysely.selectFrom('connections').selectAll().execute();
 
@@ -56,7 +59,12 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
       name: 'GitHub',
       auth_schemes: ['OAUTH2'],
     });
-    const { redirectUrl, connectionStatus } = await t.app.services.registerAuthService(service, alice);
+    const browser = browserOf(alice);
+    const { redirectUrl, connectionStatus } = await t.app.services.registerAuthService(
+      service,
+      alice,
+      browser,
+    );
     expect(connectionStatus).toBe('INITIATED');
     const authorizeRequest = new URL(redirectUrl!);
     expect(authorizeRequest.searchParams.get('code_challenge_method')).toBe('S256');
@@ -66,7 +74,9 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
     const stored = await t.db.kysely.selectFrom('oauth_states').selectAll().execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.state_hash).toBe(hashState(state));
+    expect(stored[0]!.binding_hash).toBe(hashState(browser.secret));
     expect(JSON.stringify(stored)).not.toContain(state);
+    expect(JSON.stringify(stored)).not.toContain(browser.secret);
 
     const landed = await authorize(redirectUrl!);
     expect(landed.searchParams.get('state')).toBe(state);
@@ -75,7 +85,7 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
       await t.app.services.finishOAuthCallback(
         state,
         { code, iss: landed.searchParams.get('iss') ?? undefined },
-        { userId: alice },
+        { browser },
       ),
     ).toEqual({ serviceId: service, userId: alice });
     expect(await t.db.kysely.selectFrom('oauth_states').selectAll().execute()).toEqual([]);
@@ -149,9 +159,10 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
 
   describe('I1: the callback refuses bad states and writes no token', () => {
     async function start(user: number) {
-      const { redirectUrl } = await t.app.services.registerAuthService(await github(), user);
+      const browser = browserOf(user);
+      const { redirectUrl } = await t.app.services.registerAuthService(await github(), user, browser);
       const landed = await authorize(redirectUrl!);
-      return { state: landed.searchParams.get('state')!, code: landed.searchParams.get('code')! };
+      return { state: landed.searchParams.get('state')!, code: landed.searchParams.get('code')!, browser };
     }
     const refused = async (promise: Promise<unknown>) => {
       const err = await promise.catch((e: unknown) => e);
@@ -161,42 +172,59 @@ describe(`OAuth2 connections on ${testDatabaseKind()}`, () => {
     };
 
     it('missing state', async () => {
-      const { code } = await start(alice);
-      await refused(t.app.services.finishOAuthCallback(undefined, { code }));
-      await refused(t.app.services.finishOAuthCallback('', { code }));
+      const { code, browser } = await start(alice);
+      await refused(t.app.services.finishOAuthCallback(undefined, { code }, { browser }));
+      await refused(t.app.services.finishOAuthCallback('', { code }, { browser }));
     });
 
     it('unknown state', async () => {
-      const { code } = await start(alice);
-      await refused(t.app.services.finishOAuthCallback('x'.repeat(43), { code }));
+      const { code, browser } = await start(alice);
+      await refused(t.app.services.finishOAuthCallback('x'.repeat(43), { code }, { browser }));
     });
 
     it("another user's state", async () => {
-      const { state, code } = await start(bob);
-      await refused(t.app.services.finishOAuthCallback(state, { code }, { userId: alice }));
+      const { state, code, browser } = await start(bob);
+      await refused(t.app.services.finishOAuthCallback(state, { code }, { browser: browserOf(alice) }));
       // The attempt spent it: Bob cannot complete it afterwards either.
-      await refused(t.app.services.finishOAuthCallback(state, { code }, { userId: bob }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }, { browser }));
+    });
+
+    it("I1: a state completed in a browser without the starting browser's secret", async () => {
+      const { state, code, browser } = await start(alice);
+      // No cookie at all, the right user with another secret, and another user with the right secret.
+      for (const other of [undefined, browserOf(alice), { userId: bob, secret: browser.secret }]) {
+        const again = await start(alice);
+        await refused(
+          t.app.services.finishOAuthCallback(again.state, { code: again.code }, { browser: other }),
+        );
+      }
+      expect(await t.app.services.finishOAuthCallback(state, { code }, { browser })).toEqual({
+        serviceId: await github(),
+        userId: alice,
+      });
     });
 
     it('reused state', async () => {
-      const { state, code } = await start(alice);
-      await t.app.services.finishOAuthCallback(state, { code });
+      const { state, code, browser } = await start(alice);
+      await t.app.services.finishOAuthCallback(state, { code }, { browser });
       await t.db.kysely.deleteFrom('connections').execute();
-      await refused(t.app.services.finishOAuthCallback(state, { code }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }, { browser }));
     });
 
     it('state older than 10 minutes', async () => {
-      const { state, code } = await start(alice);
+      const { state, code, browser } = await start(alice);
       await t.db.kysely
         .updateTable('oauth_states')
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .execute();
-      await refused(t.app.services.finishOAuthCallback(state, { code }));
+      await refused(t.app.services.finishOAuthCallback(state, { code }, { browser }));
     });
 
     it('a state minted for another service', async () => {
-      const { state, code } = await start(alice);
-      await refused(t.app.services.finishOAuthCallback(state, { code }, { serviceId: (await github()) + 1 }));
+      const { state, code, browser } = await start(alice);
+      await refused(
+        t.app.services.finishOAuthCallback(state, { code }, { serviceId: (await github()) + 1, browser }),
+      );
     });
   });
 });

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NOT_ADMITTED_DETAIL } from '../src/http/auth.ts';
 import { createAuditLog } from '../src/modules/audit/service.ts';
 import { createUsersService } from '../src/modules/users/service.ts';
 import { seedConnection, seedService, seedThread } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+import { admit, bearer, passBetaGate, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 const CHECK = '/backend/api/v1/users/check-user';
 const EXPORT = '/backend/api/v1/users/me/export';
@@ -38,10 +39,10 @@ describe(`users on ${testDatabaseKind()}`, () => {
   });
 
   it('check-user creates the user from the claims, then updates name, email and picture', async () => {
-    const first = await t.app.inject({
-      method: 'POST',
-      url: CHECK,
-      headers: bearer(
+    // The first sign-in comes from a browser that just entered the access code.
+    const first = await admit(
+      t,
+      bearer(
         await issuer.token({
           sub: 'auth0|1',
           email: 'a@example.com',
@@ -49,7 +50,7 @@ describe(`users on ${testDatabaseKind()}`, () => {
           picture: 'https://p.example/a.png',
         }),
       ),
-    });
+    );
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
       issuer: issuer.url,
@@ -72,6 +73,8 @@ describe(`users on ${testDatabaseKind()}`, () => {
     expect(await t.db.kysely.selectFrom('users').selectAll().execute()).toHaveLength(1);
     const events = await t.db.kysely.selectFrom('audit_events').select(['action', 'user_id']).execute();
     expect(events).toEqual([
+      { action: 'access_code.success', user_id: null },
+      { action: 'user.admit', user_id: first.json().id },
       { action: 'user.sign_in', user_id: first.json().id },
       { action: 'user.sign_in', user_id: first.json().id },
     ]);
@@ -92,8 +95,8 @@ describe(`users on ${testDatabaseKind()}`, () => {
   it('exports everything about the user without credentials, then deletes all of it', async () => {
     const aliceAuth = bearer(await issuer.token({ sub: 'alice', name: 'Alice' }));
     const bobAuth = bearer(await issuer.token({ sub: 'bob', name: 'Bob' }));
-    const alice = (await t.app.inject({ method: 'POST', url: CHECK, headers: aliceAuth })).json();
-    const bob = (await t.app.inject({ method: 'POST', url: CHECK, headers: bobAuth })).json();
+    const alice = (await admit(t, aliceAuth)).json();
+    const bob = (await admit(t, bobAuth)).json();
 
     const catalog = await seedService(t.db, { name: 'Gmail', actions: 2 });
     const own = await seedService(t.db, { name: 'AliceMcp', ownerUserId: alice.id, actions: 1 });
@@ -163,6 +166,7 @@ describe(`users on ${testDatabaseKind()}`, () => {
       expect.objectContaining({ agent_id: agent.id, trigger_id: 'daily', status: 'pending' }),
     ]);
     expect(data.audit_events.map((e: { action: string }) => e.action)).toEqual([
+      'user.admit',
       'user.sign_in',
       'agent.create',
       'agent.trigger',
@@ -190,13 +194,13 @@ describe(`users on ${testDatabaseKind()}`, () => {
     expect(
       await t.db.kysely.selectFrom('actions').select('id').where('id', '=', own.actionIds[0]!).execute(),
     ).toEqual([]);
-    // The deletion itself is recorded without a user id.
+    // The deletion itself is recorded without the user's id (P1: the id appears nowhere after).
     const record = await t.db.kysely
       .selectFrom('audit_events')
       .selectAll()
       .where('action', '=', 'user.delete')
       .execute();
-    expect(record).toMatchObject([{ user_id: null, object_type: 'user', object_id: String(alice.id) }]);
+    expect(record).toMatchObject([{ user_id: null, object_type: 'user', object_id: null }]);
 
     // Bob's data is untouched.
     const bobList = await t.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: bobAuth });
@@ -208,20 +212,20 @@ describe(`users on ${testDatabaseKind()}`, () => {
       await t.db.kysely.selectFrom('actions').select('id').where('id', '=', catalog.actionIds[0]!).execute(),
     ).toHaveLength(1);
 
-    // The same token afterwards finds a fresh, empty account.
-    const again = (await t.app.inject({ method: 'GET', url: EXPORT, headers: aliceAuth })).json();
+    // The same token afterwards names a new user, who must pass the beta gate again...
+    const refused = await t.app.inject({ method: 'GET', url: EXPORT, headers: aliceAuth });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ detail: NOT_ADMITTED_DETAIL });
+    // ...and then finds a fresh, empty account, whose only history is that admission.
+    const cookie = await passBetaGate(t.app, t.config);
+    const again = (
+      await t.app.inject({ method: 'GET', url: EXPORT, headers: { ...aliceAuth, cookie } })
+    ).json();
     expect(again.profile.id).not.toBe(alice.id);
-    for (const key of [
-      'agents',
-      'services',
-      'connections',
-      'threads',
-      'messages',
-      'trigger_events',
-      'audit_events',
-    ]) {
+    for (const key of ['agents', 'services', 'connections', 'threads', 'messages', 'trigger_events']) {
       expect(again[key], key).toEqual([]);
     }
+    expect(again.audit_events.map((e: { action: string }) => e.action)).toEqual(['user.admit']);
   });
 
   it('runs beforeUserDelete hooks first, and a failing hook deletes nothing', async () => {

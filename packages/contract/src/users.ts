@@ -97,5 +97,90 @@ export const userExportSchema = z.object({
       created_at: z.string(),
     }),
   ),
+  /** Every tool call an agent made in the user's threads (also inside `messages`), with its outcome. */
+  tool_calls: z.array(
+    z.object({
+      message_id: z.string(),
+      thread_id: z.string(),
+      tool_call_id: z.string(),
+      tool_name: z.string(),
+      state: z.string(),
+      input: z.unknown(),
+      output: z.unknown(),
+      error_text: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+  approvals: z.array(
+    z.object({
+      id: z.string(),
+      thread_id: z.string(),
+      tool_call_id: z.string(),
+      action_id: z.number(),
+      args: z.unknown(),
+      status: z.string(),
+      expires_at: z.string(),
+      created_at: z.string(),
+      decided_at: z.string().nullable(),
+    }),
+  ),
+  notes: z.array(
+    z.object({
+      id: z.number(),
+      title: z.string(),
+      body: z.string(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
+  calendar_events: z.array(
+    z.object({
+      id: z.number(),
+      title: z.string(),
+      description: z.string(),
+      location: z.string(),
+      starts_at: z.string(),
+      ends_at: z.string(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
+  /** Chat answers as they were run: one row per run segment, with how it ended. */
+  chat_runs: z.array(
+    z.object({
+      id: z.string(),
+      run_id: z.string(),
+      thread_id: z.string(),
+      message_id: z.string(),
+      status: z.string(),
+      started_at: z.string(),
+      ended_at: z.string().nullable(),
+    }),
+  ),
+  /** Calls a copilot run made to functions of the page embedding it, with their results. */
+  host_calls: z.array(
+    z.object({
+      id: z.string(),
+      agent_id: z.number(),
+      run_id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      result: z.unknown(),
+      created_at: z.string(),
+    }),
+  ),
+  /** Results of write tools a trigger's run made, kept so a retried run does not act twice. */
+  tool_executions: z.array(z.object({ result: z.unknown(), created_at: z.string() })),
+  /** Sign-in and chat sessions (never their secret values). */
+  sessions: z.array(
+    z.object({
+      kind: z.enum(['identity', 'chat', 'demo']),
+      agent_id: z.number().nullable(),
+      created_at: z.string().nullable(),
+      expires_at: z.string().nullable(),
+    }),
+  ),
+  /** The built-in identity provider's account (never the password hash); null with another issuer. */
+  identity_account: z.object({ email: z.string(), name: z.string(), created_at: z.string() }).nullable(),
 });
 export type UserExport = z.infer<typeof userExportSchema>;

@@ -33,6 +33,11 @@ export interface Db {
   onConnectionError(listener: (err: Error) => void): void;
   /** Signals between instances on this database (LISTEN/NOTIFY; in-process on SQLite). */
   signals: Signals;
+  /**
+   * Moves SQLite's write-ahead log into the database file and empties it, so rows just deleted
+   * leave no readable copy in the log (P1). Nothing to do on PostgreSQL.
+   */
+  checkpoint(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -194,6 +199,9 @@ function wrap(
     },
     onConnectionError: (listener) => void errorListeners.add(listener),
     signals,
+    async checkpoint() {
+      if (dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(kysely);
+    },
     async close() {
       await signals.close();
       await kysely.destroy();

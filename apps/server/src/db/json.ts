@@ -47,3 +47,12 @@ export function jsonHelpers(dialect: Dialect) {
       dialect === 'sqlite' ? sql<string>`${value}` : sql<string>`(${value})::text`,
   };
 }
+
+/** A JSON text column's value, or the text itself when it does not parse (exports show it as is). */
+export function parseStoredJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -27,6 +27,7 @@ export interface Database {
   idp_accounts: IdpAccountsTable;
   idp_payloads: IdpPayloadsTable;
   chat_sessions: ChatSessionsTable;
+  chat_revocations: ChatRevocationsTable;
   demo_sessions: DemoSessionsTable;
   demo_orders: DemoOrdersTable;
   demo_refunds: DemoRefundsTable;
@@ -103,6 +104,8 @@ export interface UsersTable {
   email: string | null;
   name: string | null;
   picture: string | null;
+  /** When the user passed the beta access-code gate; null for one who never did. */
+  admitted_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -200,6 +203,8 @@ export interface OAuthStatesTable {
   service_id: number;
   /** The PKCE verifier, sealed by the vault. */
   verifier: string;
+  /** SHA-256 of the secret in the starting browser's cookie; the callback must present it (I1). */
+  binding_hash: string | null;
   expires_at: string;
   created_at: string;
 }
@@ -299,6 +304,14 @@ export interface ChatSessionsTable {
   agent_id: number;
   expires_at: string;
   created_at: string;
+  /** When sign-out ended it (migration 0009); a revoked row is never accepted again. */
+  revoked_at: string | null;
+}
+
+/** When a user last signed out: copilot tokens issued before then are refused (migration 0009). */
+export interface ChatRevocationsTable {
+  user_id: number;
+  revoked_at: string;
 }
 
 export interface DemoSessionsTable {

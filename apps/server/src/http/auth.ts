@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { SERVICE_PUBLIC_PATHS } from '@cadre/contract';
 import type { Config } from '../config.ts';
-import type { AuthUser, UserDirectory } from '../deps.ts';
+import type { AccessGate, AuthUser, ResolvedUser, UserDirectory } from '../deps.ts';
 import { HttpError } from './errors.ts';
 import { API_PREFIX } from './openapi.ts';
 
@@ -77,6 +77,10 @@ declare module 'fastify' {
 
 const unauthenticated = () => new HttpError(401, 'Not authenticated', { 'www-authenticate': 'Bearer' });
 
+/** The API's answer to a signed-in user who never entered the beta access code. */
+export const NOT_ADMITTED_DETAIL =
+  'This account has not passed the beta access-code gate: enter the access code on Cadre’s start page, then sign in again';
+
 class TokenRefused extends Error {}
 
 /**
@@ -128,6 +132,11 @@ export async function verifyAccessToken(
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
     requiredClaims: ['iss', 'sub', 'exp'],
   });
+  // jose checks `iat` only against a maximum age; a token claiming to be issued later than now
+  // (beyond the same leeway as exp/nbf) was not issued by a sane issuer.
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {
+    throw new TokenRefused('token issued in the future');
+  }
   const typ = protectedHeader.typ;
   if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ.toLowerCase())) {
     throw new TokenRefused(`token type ${typ} is not an access token`);
@@ -156,9 +165,9 @@ const stringClaim = (value: unknown) => (typeof value === 'string' ? value : und
  */
 export function registerAuth(
   app: FastifyInstance,
-  options: { config: Config; users: UserDirectory; keys?: JWTVerifyGetKey },
+  options: { config: Config; users: UserDirectory; gate: AccessGate; keys?: JWTVerifyGetKey },
 ): ApiTokenVerifier {
-  const { config, users } = options;
+  const { config, users, gate } = options;
   const publicRoutes = new Set<string>(PUBLIC_ROUTES);
   const inventory: RouteEntry[] = [];
   app.decorate('routeInventory', inventory);
@@ -188,6 +197,18 @@ export function registerAuth(
     return claims;
   };
 
+  /**
+   * The beta gate on the server: a user who never passed it is admitted by a request carrying a
+   * valid proof (the web app's check-user right after sign-in sends the cookie), and refused
+   * otherwise. The mock user of DISABLE_AUTH has no gate.
+   */
+  const admitted = async (user: ResolvedUser, cookieHeader: string | undefined) => {
+    if (!gate.enabled || user.admitted) return true;
+    if (!gate.hasProof(cookieHeader)) return false;
+    await users.admit(user);
+    return true;
+  };
+
   const authenticate: onRequestAsyncHookHandler = async (request) => {
     if (config.auth.disabled) {
       request.user = await users.resolve(MOCK_USER_IDENTITY);
@@ -210,13 +231,18 @@ export function registerAuth(
       throw unauthenticated();
     }
     request.tokenClaims = claims;
-    request.user = await users.resolve({
+    const user = await users.resolve({
       issuer: claims.iss,
       subject: claims.sub,
       email: stringClaim(claims.email),
       name: stringClaim(claims.name),
       picture: stringClaim(claims.picture),
     });
+    if (!(await admitted(user, request.headers.cookie))) {
+      request.log.info({ userId: user.id }, 'user refused: never passed the access-code gate');
+      throw new HttpError(403, NOT_ADMITTED_DETAIL);
+    }
+    request.user = user;
   };
 
   const verifier: ApiTokenVerifier = {
@@ -224,7 +250,8 @@ export function registerAuth(
       if (config.auth.disabled) return users.resolve(MOCK_USER_IDENTITY);
       try {
         const claims = await verifyCached(token);
-        return await users.resolve({ issuer: claims.iss, subject: claims.sub });
+        const user = await users.resolve({ issuer: claims.iss, subject: claims.sub });
+        return user.admitted || !gate.enabled ? user : null;
       } catch {
         return null;
       }

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import type { UserDataOwner } from '../deps.ts';
 import { ValidationFailure } from './errors.ts';
 
 /** How long a stored answer is replayed; older keys are swept and may be reused. */
@@ -102,4 +103,18 @@ export async function sweepIdempotencyKeys(db: Db) {
     .deleteFrom('idempotency_keys')
     .where('created_at', '<=', new Date(Date.now() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000).toISOString())
     .execute();
+}
+
+/**
+ * The stored answers of the user's create requests (P1): deleted with the user. They are not
+ * exported: each is a copy, kept at most IDEMPOTENCY_KEY_TTL_HOURS, of a row the export has.
+ */
+export function idempotencyUserData(): UserDataOwner {
+  return {
+    name: 'idempotency',
+    exportFor: async () => ({}),
+    async deleteFor(user, trx) {
+      await trx.deleteFrom('idempotency_keys').where('user_id', '=', user.id).execute();
+    },
+  };
 }

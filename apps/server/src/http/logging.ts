@@ -24,6 +24,63 @@ export const REDACTED_PATHS = [
 ];
 
 /**
+ * Query parameters that carry secrets or personal data in URLs Cadre receives: OAuth codes and
+ * states, ID tokens in sign-out links, API keys, passwords. Compared lower-case.
+ */
+export const SECRET_QUERY_PARAMETERS = new Set([
+  'id_token_hint',
+  'id_token',
+  'login_hint',
+  'code',
+  'code_verifier',
+  'state',
+  'token',
+  'key',
+  'api_key',
+  'apikey',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'secret',
+  'password',
+]);
+
+/**
+ * The URL with the value of every secret query parameter replaced by `[redacted]`; everything
+ * else is kept byte for byte (so a log still shows which route and which other parameters).
+ */
+export function redactUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const pairs = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        decoded = name;
+      }
+      return SECRET_QUERY_PARAMETERS.has(decoded.trim().toLowerCase()) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, mark)}?${pairs.join('&')}`;
+}
+
+/** Fastify's request serializer, with the URL redacted (ASVS 25: no secrets in logs). */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/**
  * Text for a person at a terminal; JSON for anything else (a file, a pipe, a log collector) or
  * whenever LOG_FORMAT says so.
  */
@@ -68,6 +125,7 @@ export function loggerOptions(
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
     ...(stream ? { stream } : {}),
     // A request's line already says all there is; other lines keep their fields (an error's stack).
     ...(text

@@ -41,9 +41,17 @@ export async function hitRateLimit(
   };
 }
 
-/** Forgets a key's counter (after a successful sign-in, for example). */
-export async function resetRateLimit(db: Db, key: string) {
+/** Forgets a key's counter (after a successful sign-in, for example); `{kysely: trx}` works too. */
+export async function resetRateLimit(db: Pick<Db, 'kysely'>, key: string) {
   await db.kysely.deleteFrom('rate_limits').where('key', '=', key).execute();
+}
+
+/** Forgets every counter whose key starts with `prefix` (a deleted user's). */
+export async function resetRateLimitsStartingWith(db: Pick<Db, 'kysely'>, prefix: string) {
+  await db.kysely
+    .deleteFrom('rate_limits')
+    .where(sql<string>`substr(key, 1, ${prefix.length})`, '=', prefix)
+    .execute();
 }
 
 /** No limit's window is longer than this; older counters are only history. */

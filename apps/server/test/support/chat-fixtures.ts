@@ -248,7 +248,7 @@ export async function chatHarness(
       },
       verifyCopilotToken: async (token) => {
         const match = /^copilot-(\d+)-(\d+)$/.exec(token);
-        return match ? { userId: Number(match[1]), agentId: Number(match[2]) } : null;
+        return match ? { userId: Number(match[1]), agentId: Number(match[2]), issuedAt: Date.now() } : null;
       },
       toolExecutor: lazyExecutor,
       modelSelection: options.modelFromConfig ? undefined : model.selection,

@@ -14,8 +14,47 @@ export interface TestMcpServer {
   close(): Promise<void>;
 }
 
-function buildServer() {
+/** What a hostile server does on top of the normal tools (R11). */
+export interface HostileOptions {
+  /** Extra tools listed, each with a description of `descriptionBytes`. */
+  extraTools?: number;
+  descriptionBytes?: number;
+  /** A `flood` tool whose answer is this many bytes of text. */
+  floodBytes?: number;
+  /** A `slow` tool that answers after this many milliseconds. */
+  slowMs?: number;
+  /** Answer with server-sent events (no Content-Length) instead of one JSON body. */
+  sse?: boolean;
+}
+
+function buildServer(hostile: HostileOptions) {
   const server = new McpServer({ name: 'test-mcp', version: '1.0.0' });
+  for (let i = 0; i < (hostile.extraTools ?? 0); i++) {
+    server.registerTool(
+      `extra_${i}`,
+      { description: 'x'.repeat(hostile.descriptionBytes ?? 10), inputSchema: {} },
+      async () => ({ content: [{ type: 'text', text: 'extra' }] }),
+    );
+  }
+  if (hostile.slowMs) {
+    const delay = hostile.slowMs;
+    server.registerTool(
+      'slow',
+      { description: 'Takes its time', inputSchema: {}, annotations: { readOnlyHint: true } },
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        return { content: [{ type: 'text', text: 'finally' }] };
+      },
+    );
+  }
+  if (hostile.floodBytes) {
+    const text = 'y'.repeat(hostile.floodBytes);
+    server.registerTool(
+      'flood',
+      { description: 'Answers with far too much text', inputSchema: {}, annotations: { readOnlyHint: true } },
+      async () => ({ content: [{ type: 'text', text }] }),
+    );
+  }
   server.registerTool(
     'echo',
     {
@@ -53,11 +92,12 @@ function buildServer() {
 
 /**
  * A Streamable HTTP MCP server on 127.0.0.1, built with the SDK's own server classes: stateless, or
- * with `sessions` stateful, as many public servers are (a session per client, ended by DELETE).
+ * with `sessions` stateful, as many public servers are (a session per client, ended by DELETE);
+ * the hostile options make it list or answer more than any sane server would.
  */
 export async function startMcpServer(
   requiredAuth?: string,
-  options: { sessions?: boolean } = {},
+  options: HostileOptions & { sessions?: boolean } = {},
 ): Promise<TestMcpServer> {
   const seenHeaders: http.IncomingHttpHeaders[] = [];
   const seenPaths: string[] = [];
@@ -77,7 +117,7 @@ export async function startMcpServer(
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? sessions.get(id) : undefined;
       if (!transport) {
-        const server = buildServer();
+        const server = buildServer(options);
         transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => crypto.randomUUID(),
           enableJsonResponse: true,
@@ -95,10 +135,10 @@ export async function startMcpServer(
       await transport.handleRequest(req, res, body);
       return;
     }
-    const server = buildServer();
+    const server = buildServer(options);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !options.sse,
     });
     res.on('close', () => {
       void transport.close();

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../../src/config.ts';
+import { accessCodeOf, freshAddress } from './test-issuer.ts';
 
 /** A minimal browser for driving the built-in provider with `inject`: cookies by path, redirects. */
 export class Browser {
@@ -35,6 +36,19 @@ export class Browser {
       if (expired || value === '') this.cookies.delete(key);
       else this.cookies.set(key, { name: name!, value, path });
     }
+  }
+
+  /** Enters the beta access code on the web app's gate, keeping the proof cookie it is given. */
+  async enterAccessCode(code: string): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({
+      method: 'POST',
+      url: '/backend/api/v1/public/beta-user-signin',
+      remoteAddress: this.address,
+      headers: { host: this.host, cookie: this.cookieHeader('/backend/api/v1/public/beta-user-signin') },
+      payload: { password: code },
+    });
+    this.store(response);
+    return response;
   }
 
   async request(
@@ -110,14 +124,23 @@ export async function authorize(
   app: FastifyInstance,
   config: Config,
   account: { email: string; password: string; name?: string },
-  options: { signUp?: boolean; browser?: Browser } = {},
+  options: { signUp?: boolean; browser?: Browser; params?: Record<string, string> } = {},
 ): Promise<SignedIn> {
   const host = new URL(config.publicUrl).host;
-  const browser = options.browser ?? new Browser(app, host);
+  const browser = options.browser ?? new Browser(app, host, freshAddress());
+  // A new visitor enters the access code in the web app before signing up, as the e2e flow does.
+  if (options.signUp) {
+    const gate = await browser.enterAccessCode(await accessCodeOf(app, config));
+    if (gate.statusCode !== 200) throw new Error(`access code refused: ${gate.statusCode} ${gate.body}`);
+  }
   const { verifier, challenge } = pkcePair();
   const start = await browser.request(
     'GET',
-    authorizeUrl(config, { code_challenge: challenge, code_challenge_method: 'S256' }),
+    authorizeUrl(config, {
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...options.params,
+    }),
   );
   let response = start;
   const location = String(start.headers.location ?? '');

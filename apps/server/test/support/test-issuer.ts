@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../src/config.ts';
 import type { TestApp } from './test-app.ts';
 
 /**
@@ -17,6 +19,8 @@ export interface TokenOptions {
   expiresIn?: number;
   /** Seconds from now for `nbf`. */
   notBefore?: number;
+  /** Seconds from now for `iat`; defaults to 0 (now). */
+  issuedAt?: number;
   /** Header `typ`; defaults to `at+jwt`. `null` leaves it out. */
   typ?: string | null;
   /** Overrides the header `kid`. */
@@ -80,7 +84,7 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
       .setProtectedHeader(header)
       .setIssuer(o.issuer ?? issuerId)
       .setAudience(o.audience ?? audience)
-      .setIssuedAt(now)
+      .setIssuedAt(now + (o.issuedAt ?? 0))
       .setExpirationTime(now + (o.expiresIn ?? 300));
     if (o.notBefore !== undefined) jwt.setNotBefore(now + o.notBefore);
     return jwt.sign(key);
@@ -106,9 +110,51 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
 /** `Authorization` header for a token. */
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The beta access code the app accepts: the first configured one, or the one it generated. */
+export async function accessCodeOf(app: FastifyInstance, config: Config): Promise<string> {
+  const code = config.accessCodes[0] ?? (await app.generatedAccessCode());
+  if (!code) throw new Error('the app has no access code');
+  return code;
+}
+
+let addressSeq = 0;
+/** A client address of its own, so the gate's per-address limit never couples two tests' browsers. */
+export const freshAddress = () => {
+  addressSeq += 1;
+  return `10.77.${Math.floor(addressSeq / 250) % 250}.${(addressSeq % 250) + 1}`;
+};
+
+/**
+ * Enters the access code on the web app's gate, as a browser does before signing in, and returns
+ * the proof cookie it was given (`cadre_beta=...`, ready for a `cookie` header).
+ */
+export async function passBetaGate(app: FastifyInstance, config: Config, address = freshAddress()) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/backend/api/v1/public/beta-user-signin',
+    remoteAddress: address,
+    payload: { password: await accessCodeOf(app, config) },
+  });
+  if (res.statusCode !== 200) throw new Error(`beta-user-signin answered ${res.statusCode} ${res.body}`);
+  return String(res.headers['set-cookie']).split(';')[0]!;
+}
+
+/**
+ * What the web app does right after sign-in in a browser that passed the gate: check-user with
+ * the token and the proof cookie, which admits the user. Returns check-user's answer.
+ */
+export async function admit(t: TestApp, auth: { authorization: string }) {
+  const cookie = await passBetaGate(t.app, t.config);
+  return t.app.inject({
+    method: 'POST',
+    url: '/backend/api/v1/users/check-user',
+    headers: { ...auth, cookie },
+  });
+}
+
 /** Mints a token for `claims` and signs in with it, as the web app does on load; returns the header and user id. */
 export async function signInAs(t: TestApp, issuer: TestIssuer, claims: JWTPayload & { sub: string }) {
   const auth = bearer(await issuer.token(claims));
-  const me = await t.app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: auth });
+  const me = await admit(t, auth);
   return { auth, id: me.json().id as number };
 }

@@ -47,6 +47,8 @@ export const healthReady = <ThrowOnError extends boolean = true>(options?: Optio
 
 /**
  * Checks a beta access code
+ *
+ * A correct code sets `cadre_beta`, an httpOnly cookie holding a signed proof valid for an hour: sign-up at the built-in provider needs it, and the API admits a user who presents it.
  */
 export const betaUserSignin = <ThrowOnError extends boolean = true>(options: Options<BetaUserSigninData, ThrowOnError>) => (options.client ?? client).post<BetaUserSigninResponses, BetaUserSigninErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',

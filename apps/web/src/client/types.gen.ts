@@ -265,6 +265,78 @@ export type ExportMyDataResponses = {
             detail: unknown;
             created_at: string;
         }>;
+        tool_calls: Array<{
+            message_id: string;
+            thread_id: string;
+            tool_call_id: string;
+            tool_name: string;
+            state: string;
+            input: unknown;
+            output: unknown;
+            error_text: string | null;
+            created_at: string;
+        }>;
+        approvals: Array<{
+            id: string;
+            thread_id: string;
+            tool_call_id: string;
+            action_id: number;
+            args: unknown;
+            status: string;
+            expires_at: string;
+            created_at: string;
+            decided_at: string | null;
+        }>;
+        notes: Array<{
+            id: number;
+            title: string;
+            body: string;
+            created_at: string;
+            updated_at: string;
+        }>;
+        calendar_events: Array<{
+            id: number;
+            title: string;
+            description: string;
+            location: string;
+            starts_at: string;
+            ends_at: string;
+            created_at: string;
+            updated_at: string;
+        }>;
+        chat_runs: Array<{
+            id: string;
+            run_id: string;
+            thread_id: string;
+            message_id: string;
+            status: string;
+            started_at: string;
+            ended_at: string | null;
+        }>;
+        host_calls: Array<{
+            id: string;
+            agent_id: number;
+            run_id: string;
+            name: string;
+            status: string;
+            result: unknown;
+            created_at: string;
+        }>;
+        tool_executions: Array<{
+            result: unknown;
+            created_at: string;
+        }>;
+        sessions: Array<{
+            kind: 'identity' | 'chat' | 'demo';
+            agent_id: number | null;
+            created_at: string | null;
+            expires_at: string | null;
+        }>;
+        identity_account: {
+            email: string;
+            name: string;
+            created_at: string;
+        } | null;
     };
 };
 

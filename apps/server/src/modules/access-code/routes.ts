@@ -5,12 +5,14 @@ import {
   errorSchema,
   validationErrorSchema,
 } from '@cadre/contract';
-import type { AppDeps } from '../../deps.ts';
-import { createAccessCodeService } from './service.ts';
+import type { AccessGate } from '../../deps.ts';
+import { HttpError } from '../../http/errors.ts';
 
-/** The beta access-code gate (spec section 4): public, rate-limited per client address. */
-export const accessCodeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const accessCodes = await createAccessCodeService(deps);
+/**
+ * The beta access-code gate (spec section 4): public, rate-limited per client address. A correct
+ * code answers `{success: true}` and sets the proof cookie the API and the provider's sign-up ask for.
+ */
+export const accessCodeRoutes: FastifyPluginAsyncZod<{ gate: AccessGate }> = async (app, { gate }) => {
   app.post(
     '/api/v1/public/beta-user-signin',
     {
@@ -19,6 +21,8 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
         operationId: 'betaUserSignin',
         tags: ['public'],
         summary: 'Checks a beta access code',
+        description:
+          'A correct code sets `cadre_beta`, an httpOnly cookie holding a signed proof valid for an hour: sign-up at the built-in provider needs it, and the API admits a user who presents it.',
         body: betaSigninSchema,
         response: {
           200: betaSigninResultSchema,
@@ -28,6 +32,11 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
         },
       },
     },
-    async (request) => accessCodes.signIn(request.body.password, request.ip),
+    async (request, reply) => {
+      const proof = await gate.redeem(request.body.password, request.ip);
+      if (!proof) throw new HttpError(401, 'Incorrect password');
+      reply.header('set-cookie', proof);
+      return { success: true as const };
+    },
   );
 };

@@ -75,7 +75,8 @@ export async function createAccessCodeService(deps: AccessCodeDeps & { audit: Au
   const codes = (generated ? [generated] : deps.config.accessCodes).map(digest);
 
   return {
-    async signIn(password: string, clientAddress: string) {
+    /** Whether `code` is one of the codes; throws the 429 when the address has tried too often. */
+    async check(code: string, clientAddress: string): Promise<boolean> {
       const limit = await hitRateLimit(deps.db, `access-code:${clientAddress}`, {
         limit: ACCESS_CODE_ATTEMPTS_PER_MINUTE,
         windowSeconds: 60,
@@ -85,14 +86,13 @@ export async function createAccessCodeService(deps: AccessCodeDeps & { audit: Au
           'retry-after': String(limit.retryAfterSeconds),
         });
       }
-      const ok = matchesAny(password, codes);
+      const ok = matchesAny(code, codes);
       await deps.audit.record({
         userId: null,
         action: ok ? 'access_code.success' : 'access_code.failure',
         detail: { client: clientAddress },
       });
-      if (!ok) throw new HttpError(401, 'Incorrect password');
-      return { success: true as const };
+      return ok;
     },
   };
 }

@@ -1,1 +1,2 @@
 export { createAuditLog } from './service.ts';
+export { auditUserData } from './user-data.ts';

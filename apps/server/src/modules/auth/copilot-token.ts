@@ -43,22 +43,23 @@ export async function issueCopilotToken(config: Config, userId: number, agentId?
 export async function verifyCopilotToken(
   config: Config,
   token: string,
-): Promise<{ userId: number; agentId?: number }> {
+): Promise<{ userId: number; agentId?: number; issuedAt: number }> {
   const { payload } = await jwtVerify(token, copilotTokenKey(config), {
     algorithms: ['HS256'],
     issuer: COPILOT_ISSUER,
     audience: COPILOT_AUDIENCE,
-    requiredClaims: ['sub', 'exp'],
+    requiredClaims: ['sub', 'exp', 'iat'],
     clockTolerance: 5,
   });
   const userId = Number(payload.sub);
   if (!Number.isSafeInteger(userId) || userId < 1) throw new Error('copilot token has no user id');
+  const issuedAt = payload.iat! * 1000;
   const agentId = payload.agent_id;
-  if (agentId === undefined) return { userId };
+  if (agentId === undefined) return { userId, issuedAt };
   if (typeof agentId !== 'number' || !Number.isSafeInteger(agentId) || agentId < 1) {
     throw new Error('copilot token has a malformed agent id');
   }
-  return { userId, agentId };
+  return { userId, agentId, issuedAt };
 }
 
 /**
@@ -67,10 +68,10 @@ export async function verifyCopilotToken(
  */
 export const copilotTokenVerifier =
   (config: Config) =>
-  async (token: string): Promise<{ userId: number; agentId: number } | null> => {
+  async (token: string): Promise<{ userId: number; agentId: number; issuedAt: number } | null> => {
     try {
-      const { userId, agentId } = await verifyCopilotToken(config, token);
-      return agentId === undefined ? null : { userId, agentId };
+      const { userId, agentId, issuedAt } = await verifyCopilotToken(config, token);
+      return agentId === undefined ? null : { userId, agentId, issuedAt };
     } catch {
       return null;
     }

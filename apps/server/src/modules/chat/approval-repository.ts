@@ -48,7 +48,8 @@ export function createApprovalRepository(db: Db) {
 
     /**
      * The atomic step of an approval: moves `from` to `to` only if the row is still `from`, belongs
-     * to the user and (for pending rows) has not expired. Returns whether this caller won.
+     * to the user and (for pending rows) has not expired, or, to expire one, has. Returns whether
+     * this caller won.
      */
     async transition(userId: number, approvalId: string, from: string, to: string): Promise<boolean> {
       let query = k
@@ -57,7 +58,7 @@ export function createApprovalRepository(db: Db) {
         .where('id', '=', approvalId)
         .where('user_id', '=', userId)
         .where('status', '=', from);
-      if (from === 'pending') query = query.where('expires_at', '>', nowIso());
+      if (from === 'pending') query = query.where('expires_at', to === 'expired' ? '<=' : '>', nowIso());
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -44,7 +44,7 @@ export async function decide(
   }
   if (approval.status !== 'pending') throw new HttpError(409, `This approval was already ${approval.status}`);
   if (approval.expires_at <= new Date().toISOString()) {
-    await ctx.approvals.transition(userId, approvalId, 'pending', 'expired').catch(() => false);
+    await ctx.approvals.transition(userId, approvalId, 'pending', 'expired');
     throw new HttpError(410, 'This approval has expired; ask the agent again');
   }
   const storedArgs = JSON.parse(approval.args) as Record<string, unknown>;

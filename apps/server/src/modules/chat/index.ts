@@ -7,3 +7,5 @@ export { chatToolsOf, createToolsExecutor } from './tools-executor.ts';
 export type { AgentTool, ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
 export { defaultChatDist, frameFiles } from './http/frame-files.ts';
 export { runRegistryFor, type RunRegistry } from './run-registry.ts';
+export { chatUserData } from './user-data.ts';
+export { endChatSessionsOf } from './sessions.ts';

@@ -189,6 +189,13 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
         .execute();
       log.info({ runs: lost.length }, 'runs lost with their instance ended as interrupted');
     }
+    // Approvals nobody answered in time are marked so, not left pending (K2).
+    await k
+      .updateTable('approvals')
+      .set({ status: 'expired', decided_at: nowIso() })
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', nowIso())
+      .execute();
     return lost.length;
   }
 

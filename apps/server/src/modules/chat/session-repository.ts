@@ -29,8 +29,38 @@ export function createSessionRepository(db: Db) {
         .select(['user_id', 'agent_id'])
         .where('id_hash', '=', idHash)
         .where('expires_at', '>', nowIso())
+        .where('revoked_at', 'is', null)
         .executeTakeFirst();
       return row && { userId: row.user_id, agentId: row.agent_id };
+    },
+
+    /**
+     * Sign-out (A4): revokes every live chat session of the user, and every copilot token issued
+     * up to now. The rows stay, revoked, until they expire.
+     */
+    async revokeUser(userId: number) {
+      const now = nowIso();
+      await k
+        .updateTable('chat_sessions')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await k
+        .insertInto('chat_revocations')
+        .values({ user_id: userId, revoked_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ revoked_at: now }))
+        .execute();
+    },
+
+    /** When the user last signed out, if ever. */
+    async revokedAt(userId: number): Promise<string | undefined> {
+      const row = await k
+        .selectFrom('chat_revocations')
+        .select('revoked_at')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.revoked_at;
     },
 
     /** Deletes the session, and every expired one with it. */

@@ -21,8 +21,8 @@ export interface ChatSessionsDeps {
   authDisabled: boolean;
   /** Verifies an API access token exactly as the API does. */
   verifyAccessToken?: (token: string) => Promise<{ id: number } | null>;
-  /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`). */
-  verifyCopilotToken?: (token: string) => Promise<SessionPrincipal | null>;
+  /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`); `issuedAt` in ms. */
+  verifyCopilotToken?: (token: string) => Promise<(SessionPrincipal & { issuedAt: number }) | null>;
 }
 
 /**
@@ -64,15 +64,32 @@ export function createChatSessions(deps: ChatSessionsDeps) {
 
     signOut: (value: string) => repo.delete(hashSession(value)),
 
+    /**
+     * Sign-out everywhere (A4) for the user of an API access token: their chat sessions and the
+     * copilot tokens issued so far end. False when the token is not valid.
+     */
+    async revokeForAccessToken(token: string): Promise<boolean> {
+      const user = deps.verifyAccessToken ? await deps.verifyAccessToken(token).catch(() => null) : null;
+      if (!user) return false;
+      await repo.revokeUser(user.id);
+      return true;
+    },
+
     /** The user and agent of a copilot token, or undefined when it is invalid or the agent is not theirs. */
     async copilot(token: string): Promise<SessionPrincipal | undefined> {
       const verified = deps.verifyCopilotToken
         ? await deps.verifyCopilotToken(token).catch(() => null)
         : null;
       if (!verified || !(await ownsAgent(verified.userId, verified.agentId))) return undefined;
+      // A token issued in the second of a sign-out or before it is refused (iat has second precision).
+      const revokedAt = await repo.revokedAt(verified.userId);
+      if (revokedAt && verified.issuedAt <= Date.parse(revokedAt)) return undefined;
       return { userId: verified.userId, agentId: verified.agentId };
     },
   };
 }
 
 export type ChatSessions = ReturnType<typeof createChatSessions>;
+
+/** Ends every chat session and copilot token of the user (sign-out at the identity provider). */
+export const endChatSessionsOf = (db: Db, userId: number) => createSessionRepository(db).revokeUser(userId);

@@ -7,3 +7,4 @@ export {
 } from './provider.ts';
 export { identityRoutes, IDP_PREFIX } from './routes.ts';
 export { addSigningKey, promoteNewestSigningKey, retireSigningKeys } from './keys.ts';
+export { identityUserData } from './user-data.ts';

@@ -1,9 +1,9 @@
 import type { JWTVerifyGetKey } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { AppDeps } from '../../deps.ts';
+import type { AccessGate, AppDeps } from '../../deps.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
-import { createAccountService, type AccountService, type IdentityClock } from './service.ts';
+import { accountClaims, createAccountService, type AccountService, type IdentityClock } from './service.ts';
 import { logoutPage, messagePage } from './views.ts';
 
 /** Scopes the web app asks for; the API's access tokens carry them in `scope`, as Auth0's do. */
@@ -13,8 +13,17 @@ export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
 export interface Identity {
   provider: Provider;
   accounts: AccountService;
+  /** The beta access-code gate sign-up is behind. */
+  gate: AccessGate;
+  /** Origins whose browsers may call the provider's endpoints (the app's and the provider's own). */
+  corsOrigins: ReadonlySet<string>;
   /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
   localKeySet(): JWTVerifyGetKey;
+  /**
+   * Run with the account's subject when its provider session ends (RP-initiated logout), before
+   * the browser is redirected: the app ends every session tied to it (A4).
+   */
+  readonly onSignOut: ((subject: string) => Promise<void>)[];
 }
 
 const originOf = (url: string) => new URL(url).origin;
@@ -30,12 +39,13 @@ export type IdentityOptions = Partial<IdentityClock>;
 
 export async function createIdentity(
   { config, db, vault }: AppDeps,
+  gate: AccessGate,
   options: IdentityOptions = {},
 ): Promise<Identity> {
   const keys = await loadIdentityKeys(db, vault);
   const accounts = createAccountService(db, { signUpsPerAddress: config.auth.signUpsPerHour }, options);
   const { issuer, clientId, audience, redirectUri, logoutRedirectUri } = config.auth;
-  const appOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri)]);
+  const corsOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri), originOf(issuer)]);
 
   const configuration: Configuration = {
     adapter: kyselyAdapterFactory(db),
@@ -66,6 +76,8 @@ export async function createIdentity(
     // absolute lifetime of a public client's refresh token (the library's default TTL policy).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // Sign-out ends every token of the session, even one that asked for offline_access (A4).
+    expiresWithSession: async () => true,
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
@@ -81,6 +93,8 @@ export async function createIdentity(
     },
     features: {
       devInteractions: { enabled: false },
+      // Not served under /idp (the pass-through knows no /request), so not advertised either.
+      pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       resourceIndicators: {
@@ -111,22 +125,12 @@ export async function createIdentity(
       },
     },
     // The app's own origins may call the token endpoint from the browser (a separate dev server).
-    clientBasedCORS: (_ctx, origin) => appOrigins.has(origin) || origin === originOf(issuer),
+    clientBasedCORS: (_ctx, origin) => corsOrigins.has(origin),
     interactions: { url: (_ctx, interaction) => `/idp/interaction/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const account = await accounts.findBySubject(sub);
       if (!account) return undefined;
-      return {
-        accountId: sub,
-        claims: async () => ({
-          sub,
-          name: account.name,
-          email: account.email,
-          // Addresses are not verified by the built-in provider.
-          email_verified: false,
-          picture: `${issuer}/avatars/${encodeURIComponent(sub)}.svg`,
-        }),
-      };
+      return { accountId: sub, claims: async () => accountClaims(account, issuer) };
     },
     renderError: async (ctx: KoaContextWithOIDC, out) => {
       ctx.type = 'html';
@@ -140,10 +144,21 @@ export async function createIdentity(
   const provider = new Provider(issuer, configuration);
   // Behind a reverse proxy the scheme and host come from X-Forwarded-* only when it is trusted.
   provider.proxy = config.trustProxy;
+  const onSignOut: Identity['onSignOut'] = [];
+  provider.use(async (ctx, next) => {
+    await next();
+    const subject = ctx.oidc?.session?.accountId;
+    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status === 303 && subject) {
+      for (const hook of onSignOut) await hook(subject);
+    }
+  });
 
   return {
     provider,
     accounts,
+    gate,
+    corsOrigins,
+    onSignOut,
     localKeySet: () => localKeySet(db, vault, keys),
   };
 }

@@ -1,26 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { InteractionResults } from 'oidc-provider';
 import type { AppDeps } from '../../deps.ts';
+import { field, interactionPages, sendPage } from './interaction-pages.ts';
 import type { Identity } from './provider.ts';
-import { MIN_PASSWORD_LENGTH } from './passwords.ts';
-import { escapeHtml, messagePage, signInPage, signUpPage } from './views.ts';
+import { signUpRoutes } from './sign-up-routes.ts';
+import { userinfoRoutes } from './userinfo.ts';
+import { escapeHtml, signInPage } from './views.ts';
 
 export const IDP_PREFIX = '/idp';
 
 interface IdentityRouteOptions extends AppDeps {
   identity: Identity;
 }
-
-function sendPage(reply: FastifyReply, status: number, body: string) {
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
-}
-
-const field = (body: unknown, name: string): string => {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-};
 
 /**
  * The provider's endpoints under /idp: oidc-provider (a Koa app) answers everything except the
@@ -29,11 +21,15 @@ const field = (body: unknown, name: string): string => {
 export const identityRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, options) => {
   await app.register(providerPassthrough, options);
   await app.register(interactionRoutes, options);
+  await app.register(userinfoRoutes, options);
 };
 
-/** The provider endpoints Cadre enables; anything else under /idp is the server's JSON 404. */
+/**
+ * The provider endpoints Cadre enables; anything else under /idp is the server's JSON 404. The
+ * userinfo endpoint (`/me`) is Cadre's own (userinfo.ts).
+ */
 const PROVIDER_PATHS =
-  /^\/(\.well-known\/openid-configuration|auth|auth\/[\w-]+|token|token\/revocation|jwks|me|session\/end|session\/end\/confirm|session\/end\/success)$/;
+  /^\/(\.well-known\/openid-configuration|auth|auth\/[\w-]+|token|token\/revocation|jwks|session\/end|session\/end\/confirm|session\/end\/success)$/;
 
 /** Hands requests to oidc-provider untouched: it parses its own bodies and writes its own answers. */
 const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity }) => {
@@ -44,6 +40,12 @@ const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = (request.raw.url ?? '').split('?')[0]!.slice(IDP_PREFIX.length);
     if (!PROVIDER_PATHS.test(pathname)) return reply.callNotFound();
+    // oidc-provider answers every CORS preflight with the caller's origin (it cannot know the
+    // client yet); only the app's and the provider's own origins get one (W4).
+    const origin = request.headers.origin;
+    if (request.method === 'OPTIONS' && origin !== undefined && !identity.corsOrigins.has(origin)) {
+      return reply.code(204).header('vary', 'origin').send();
+    }
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const original = raw.url ?? IDP_PREFIX;
@@ -73,59 +75,18 @@ export function withResourceFromAudience(url: string): string {
   return `${pathname}?${params.toString()}`;
 }
 
-const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity, config }) => {
+const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, options) => {
+  const { identity, config } = options;
   await app.register(formBody, { bodyLimit: 16_384 });
+  await app.register(signUpRoutes, options);
   const { provider, accounts } = identity;
   const routeOptions = { config: { public: true }, schema: { hide: true } } as const;
 
-  /** The interaction bound to this browser (its signed cookie), or a page explaining it expired. */
-  async function loadInteraction(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
-    try {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
-      if (details.uid === request.params.uid) return details;
-    } catch (err) {
-      request.log.info({ err }, 'sign-in interaction not found');
-    }
-    await sendPage(
-      reply,
-      400,
-      messagePage(
-        'Sign-in expired',
-        'This sign-in page has expired or was opened in another browser. Go back to Cadre and sign in again.',
-        { alert: true },
-      ),
-    );
-    return undefined;
-  }
-
-  async function finish(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    result: InteractionResults,
-    merge = false,
-  ) {
-    const url = await provider.interactionResult(request.raw, reply.raw, result, {
-      mergeWithLastSubmission: merge,
-    });
-    return reply.header('cache-control', 'no-store').redirect(url, 303);
-  }
-
-  function lockedPage(reply: FastifyReply, retryAfterSeconds: number) {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    reply.header('retry-after', String(retryAfterSeconds));
-    return sendPage(
-      reply,
-      429,
-      messagePage(
-        'Too many attempts',
-        `Too many sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-        { alert: true },
-      ),
-    );
-  }
+  const pages = interactionPages(provider);
+  const { finish } = pages;
 
   app.get<{ Params: { uid: string } }>('/idp/interaction/:uid', routeOptions, async (request, reply) => {
-    const details = await loadInteraction(request, reply);
+    const details = await pages.load(request, reply);
     if (!details) return reply;
     if (details.prompt.name === 'login') {
       return sendPage(
@@ -162,21 +123,11 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
     return finish(request, reply, { error: 'invalid_request', error_description: 'Unsupported prompt' });
   });
 
-  app.get<{ Params: { uid: string } }>(
-    '/idp/interaction/:uid/signup',
-    routeOptions,
-    async (request, reply) => {
-      const details = await loadInteraction(request, reply);
-      if (!details) return reply;
-      return sendPage(reply, 200, signUpPage({ uid: details.uid, minPasswordLength: MIN_PASSWORD_LENGTH }));
-    },
-  );
-
   app.post<{ Params: { uid: string } }>(
     '/idp/interaction/:uid/login',
     routeOptions,
     async (request, reply) => {
-      const details = await loadInteraction(request, reply);
+      const details = await pages.load(request, reply);
       if (!details) return reply;
       const email = field(request.body, 'email');
       const password = field(request.body, 'password');
@@ -188,7 +139,7 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
         );
       }
       const result = await accounts.signIn({ email, password, address: request.ip });
-      if (!result.ok && result.reason === 'locked') return lockedPage(reply, result.retryAfterSeconds);
+      if (!result.ok && result.reason === 'locked') return pages.locked(reply, result.retryAfterSeconds);
       if (!result.ok) {
         return sendPage(
           reply,
@@ -201,40 +152,10 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
   );
 
   app.post<{ Params: { uid: string } }>(
-    '/idp/interaction/:uid/signup',
-    routeOptions,
-    async (request, reply) => {
-      const details = await loadInteraction(request, reply);
-      if (!details) return reply;
-      const input = {
-        name: field(request.body, 'name'),
-        email: field(request.body, 'email'),
-        password: field(request.body, 'password'),
-      };
-      const result = await accounts.signUp({ ...input, address: request.ip });
-      if (!result.ok && result.reason === 'locked') return lockedPage(reply, result.retryAfterSeconds);
-      if (!result.ok) {
-        return sendPage(
-          reply,
-          400,
-          signUpPage({
-            uid: details.uid,
-            name: input.name,
-            email: input.email,
-            errors: result.errors,
-            minPasswordLength: MIN_PASSWORD_LENGTH,
-          }),
-        );
-      }
-      return finish(request, reply, { login: { accountId: result.account.subject } });
-    },
-  );
-
-  app.post<{ Params: { uid: string } }>(
     '/idp/interaction/:uid/abort',
     routeOptions,
     async (request, reply) => {
-      const details = await loadInteraction(request, reply);
+      const details = await pages.load(request, reply);
       if (!details) return reply;
       return finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled' });
     },

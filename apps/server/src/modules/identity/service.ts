@@ -11,12 +11,15 @@ import {
 } from './passwords.ts';
 import { createAccountRepository, type IdpAccount } from './repository.ts';
 
-/** Sign-in attempts allowed per account (email) and per client address in one window. */
+/**
+ * Sign-in attempts in one window: per account from one client address, and per address, before
+ * 429. Failures on an account from anywhere only slow its answers (base * 2^(failures - 1), up to
+ * the cap), so a stranger who knows an email cannot lock its owner out (W2).
+ */
 export const SIGN_IN_LIMITS = {
-  perAccount: 5,
+  perAccountAndAddress: 5,
   perAddress: 30,
   windowSeconds: 15 * 60,
-  /** The answer to a failed attempt is delayed by base * 2^(failures - 1), up to the cap. */
   delayBaseMs: 100,
   delayCapMs: 3_200,
 };
@@ -49,6 +52,25 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * Where sign-in attempts on an account are counted: every key of one account starts with this
+ * (so deleting the account forgets them all), and holds a hash of the email, not the email.
+ */
+export const accountKeyPrefix = (email: string) =>
+  `idp-signin:account:${crypto.createHash('sha256').update(normalizeEmail(email)).digest('hex')}`;
+
+/** What the provider says about an account, in ID tokens and at userinfo (scopes pick from it). */
+export function accountClaims(account: IdpAccount, issuer: string) {
+  return {
+    sub: account.subject,
+    name: account.name,
+    email: account.email,
+    // Addresses are not verified by the built-in provider.
+    email_verified: false,
+    picture: `${issuer}/avatars/${encodeURIComponent(account.subject)}.svg`,
+  };
+}
+
 /** The built-in provider's accounts: sign-up, sign-in with lockout, claims for tokens. */
 export function createAccountService(
   db: Db,
@@ -62,23 +84,30 @@ export function createAccountService(
 
     async signIn(input: { email: string; password: string; address: string }): Promise<SignInResult> {
       const email = normalizeEmail(input.email);
-      const accountKey = `idp-signin:account:${email}`;
+      const accountKey = accountKeyPrefix(email);
+      const pairKey = `${accountKey}:${input.address}`;
       const addressKey = `idp-signin:address:${input.address}`;
       const options = { windowSeconds: SIGN_IN_LIMITS.windowSeconds, now: now() };
-      const byAccount = await hitRateLimit(db, accountKey, { ...options, limit: SIGN_IN_LIMITS.perAccount });
+      const byPair = await hitRateLimit(db, pairKey, {
+        ...options,
+        limit: SIGN_IN_LIMITS.perAccountAndAddress,
+      });
       const byAddress = await hitRateLimit(db, addressKey, { ...options, limit: SIGN_IN_LIMITS.perAddress });
-      if (!byAccount.allowed || !byAddress.allowed) {
+      if (!byPair.allowed || !byAddress.allowed) {
         const retryAfterSeconds = Math.max(
-          byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
+          byPair.allowed ? 0 : byPair.retryAfterSeconds,
           byAddress.allowed ? 0 : byAddress.retryAfterSeconds,
         );
         return { ok: false, reason: 'locked', retryAfterSeconds };
       }
+      // Counted across addresses, never a lock: it only sets how long a failure waits.
+      const byAccount = await hitRateLimit(db, accountKey, { ...options, limit: Number.MAX_SAFE_INTEGER });
       const account = await accounts.findByEmail(email);
       // Unknown accounts cost the same scrypt work, so timing does not tell which emails exist.
       const matches = await verifyPassword(input.password, account?.password_hash ?? (await decoyHash()));
       if (account && matches) {
         await resetRateLimit(db, accountKey);
+        await resetRateLimit(db, pairKey);
         return { ok: true, account };
       }
       const failures = Math.max(byAccount.count, 1);

@@ -153,8 +153,10 @@ export function signUpPage(options: {
   email?: string;
   name?: string;
   error?: string;
-  errors?: Partial<Record<'email' | 'password' | 'name', string>>;
+  errors?: Partial<Record<'email' | 'password' | 'name' | 'access_code', string>>;
   minPasswordLength: number;
+  /** Ask for the beta access code too: this browser has no valid proof of it. */
+  askAccessCode?: boolean;
 }) {
   const errors = options.errors ?? {};
   const summary =
@@ -175,6 +177,18 @@ export function signUpPage(options: {
           hint: `At least ${options.minPasswordLength} characters.`,
           minlength: options.minPasswordLength,
         })}
+        ${
+          options.askAccessCode
+            ? field({
+                id: 'access_code',
+                label: 'Access code',
+                type: 'password',
+                autocomplete: 'off',
+                error: errors.access_code,
+                hint: 'Cadre is in beta: enter the access code you were given.',
+              })
+            : ''
+        }
         <button type="submit">Create account</button>
       </form>
       <p class="switch">Already have an account? <a href="/idp/interaction/${options.uid}">Sign in</a></p>`,

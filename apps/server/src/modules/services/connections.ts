@@ -10,7 +10,7 @@ import {
   type ToolsRepository,
 } from '../tools/index.ts';
 import type { Catalog } from './catalog.ts';
-import type { OAuthFlow } from './oauth-flow.ts';
+import type { BrowserBinding, OAuthFlow } from './oauth-flow.ts';
 import { viaProvider } from './provider-errors.ts';
 
 const isNoAuth = (scheme: string) => scheme === 'NO_AUTH' || scheme === 'NO_OAUTH';
@@ -99,12 +99,19 @@ export function createConnections(deps: {
         return save(userId, service.id, result);
       }),
 
-    /** INITIATED with the URL the browser opens, or ACTIVE when the provider connected at once. */
-    registerAuthService: (serviceId: number, userId: number): Promise<Registration> =>
+    /**
+     * INITIATED with the URL the browser opens, or ACTIVE when the provider connected at once.
+     * `browser` binds the flow to the browser that asked (see {@link BrowserBinding}).
+     */
+    registerAuthService: (
+      serviceId: number,
+      userId: number,
+      browser: BrowserBinding,
+    ): Promise<Registration> =>
       viaProvider(async () => {
         const service = await catalog.visibleService(serviceId, userId);
         if (!isOAuth(service.auth_scheme)) wrongScheme(service.auth_scheme);
-        const result = await deps.oauth.start(userId, service, providers.get(service.provider));
+        const result = await deps.oauth.start(userId, service, providers.get(service.provider), browser);
         if (result.status === 'ACTIVE') return save(userId, service.id, result);
         return { redirectUrl: result.redirectUrl, connectionStatus: 'INITIATED' };
       }),

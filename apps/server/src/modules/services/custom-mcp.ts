@@ -7,6 +7,7 @@ import {
   EgressError,
   probeHttpServer,
   redactSecrets,
+  ToolError,
   USER_SERVER_PREFIX,
   type ActionDefinition,
   type CredentialSeal,
@@ -52,6 +53,8 @@ export function createCustomMcp(deps: {
     try {
       actions = await probeHttpServer(config, { kind: 'http', url, headers });
     } catch (err) {
+      // A limit it passed (R11) is said as it is; anything else is a failure to connect.
+      if (err instanceof ToolError) throw urlRefused(redactSecrets(err.message, headers));
       const reason = err instanceof EgressError ? err.message : 'it did not answer as an MCP server';
       throw urlRefused(`Could not connect to the MCP server: ${redactSecrets(reason, headers)}`);
     }

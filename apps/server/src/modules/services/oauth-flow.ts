@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { SERVICE_PUBLIC_PATHS } from '@cadre/contract';
 import type { Config } from '../../config.ts';
 import type { AuditLog } from '../../deps.ts';
@@ -10,6 +11,7 @@ import {
   OAUTH_STATE_TTL_MS,
   serviceRef,
   toToolResult,
+  ToolError,
   type ConnectResult,
   type CredentialSeal,
   type Credentials,
@@ -27,12 +29,67 @@ type SealedState = {
   pending: Credentials | null;
 };
 
+/**
+ * What ties a flow to the browser that started it (I1): a random secret the browser keeps in an
+ * httpOnly cookie limited to the callback path. Only its hash is stored with the state; the
+ * callback completes the flow only when the browser presents the secret again.
+ */
+export interface BrowserBinding {
+  /** At least 128 random bits, base64url. */
+  secret: string;
+  /** Called once a state is stored, with the path of the callback the provider will open. */
+  onBound?(callbackPath: string): void;
+}
+
+/** What the browser that arrives at a callback presents: the cookie's user and secret. */
+export interface CallbackBrowser {
+  userId: number;
+  secret: string;
+}
+
+/** A new browser secret (256 random bits). */
+export const newBrowserSecret = () => crypto.randomBytes(32).toString('base64url');
+
+const sameHash = (secret: string, stored: string | null) => {
+  if (!stored) return false;
+  const given = Buffer.from(hashState(secret), 'hex');
+  const expected = Buffer.from(stored, 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+};
+
 /** Where a provider sends the browser back: Composio names the service in the path, OAuth2 does not. */
 export function callbackUrl(config: Config, provider: ToolProvider, serviceId: number, state: string) {
   if (provider.id !== 'composio')
     return `${config.publicUrl}${API_PREFIX}${SERVICE_PUBLIC_PATHS.oauthCallback}`;
   const path = SERVICE_PUBLIC_PATHS.composioAuthRedirect.replace(':service_id', String(serviceId));
   return `${config.publicUrl}${API_PREFIX}${path}?token=${encodeURIComponent(state)}`;
+}
+
+/**
+ * I3: the link a provider gives for the browser must be https on one of the provider's hosts (or
+ * plain http on a host EGRESS_ALLOW_PRIVATE lists, for a local provider); anything else (another
+ * host, `javascript:`, `data:`) is refused before the browser sees it.
+ */
+export function checkProviderRedirect(config: Config, provider: ToolProvider, link: string): string {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    throw new ToolError('provider_error', 'The provider returned an invalid sign-in link');
+  }
+  const localHttp = url.protocol === 'http:' && config.tools.egressAllowPrivate.includes(url.hostname);
+  if (url.protocol !== 'https:' && !localHttp) {
+    throw new ToolError('provider_error', 'The provider returned a sign-in link that is not https');
+  }
+  const host = url.hostname.toLowerCase();
+  const expected = (provider.redirectHosts ?? []).some((h) => host === h || host.endsWith(`.${h}`));
+  if (!expected && !localHttp) {
+    throw new ToolError(
+      'provider_error',
+      `The provider returned a sign-in link to an unexpected host (${host})`,
+    );
+  }
+  return url.toString();
 }
 
 /**
@@ -51,7 +108,12 @@ export function createOAuthFlow(deps: {
 
   return {
     /** A provider that connects at once answers ACTIVE, and no state is kept. */
-    async start(userId: number, service: ServiceRow, provider: ToolProvider): Promise<ConnectResult> {
+    async start(
+      userId: number,
+      service: ServiceRow,
+      provider: ToolProvider,
+      browser: BrowserBinding,
+    ): Promise<ConnectResult> {
       const { state, hash } = newState();
       const pkce = newPkce();
       const sealed: SealedState = {
@@ -67,6 +129,7 @@ export function createOAuthFlow(deps: {
         callbackUrl: sealed.callbackUrl,
       });
       if (result.status === 'ACTIVE') return result;
+      const redirectUrl = checkProviderRedirect(config, provider, result.redirectUrl);
       await repo.purgeExpiredOAuthStates();
       await repo.insertOAuthState({
         state_hash: hash,
@@ -77,21 +140,25 @@ export function createOAuthFlow(deps: {
           externalId: result.externalId ?? null,
           pending: result.credentials ?? null,
         }),
+        binding_hash: hashState(browser.secret),
         expires_at: new Date(Date.now() + OAUTH_STATE_TTL_MS).toISOString(),
       });
-      return result;
+      browser.onBound?.(new URL(sealed.callbackUrl).pathname);
+      return { ...result, redirectUrl };
     },
 
     /**
      * Completes an OAuth connection from the browser's redirect. The state is looked up by its
      * hash and deleted in the same step (single use); it must be unexpired, for this service
-     * (Composio's path names it) and, when the caller is signed in, for the caller. The query's
-     * other values are hints the provider re-checks. Nothing is written unless all of that holds.
+     * (Composio's path names it), and presented by the browser that started the flow: the
+     * browser's cookie names the state's user and holds the secret whose hash the state keeps
+     * (I1). The query's other values are hints the provider re-checks. Nothing is written unless
+     * all of that holds.
      */
     async finish(
       stateParam: string | undefined,
       query: { code?: string; [hint: string]: string | undefined },
-      expect: { serviceId?: number; userId?: number } = {},
+      expect: { serviceId?: number; browser: CallbackBrowser | undefined },
     ): Promise<{ serviceId: number; userId: number }> {
       const refused = () =>
         new HttpError(400, 'This connection link is invalid or has expired; start the connection again');
@@ -100,7 +167,13 @@ export function createOAuthFlow(deps: {
       if (!row) throw refused();
       if (row.expires_at < new Date().toISOString()) throw refused();
       if (expect.serviceId !== undefined && row.service_id !== expect.serviceId) throw refused();
-      if (expect.userId !== undefined && row.user_id !== expect.userId) throw refused();
+      const { browser } = expect;
+      if (!browser || browser.userId !== row.user_id || !sameHash(browser.secret, row.binding_hash)) {
+        throw new HttpError(
+          400,
+          'This connection was started in another browser or by another account; start it again from the Services page',
+        );
+      }
       const service = await repo.findVisibleService(row.service_id, row.user_id);
       if (!service) throw refused();
       const provider = providers.get(service.provider);

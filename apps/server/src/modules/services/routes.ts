@@ -1,13 +1,9 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   apiKeyBodySchema,
-  COMPOSIO_WEBHOOK_BODY_LIMIT_BYTES,
   customMcpServerBodySchema,
   errorSchema,
-  oauthCallbackQuerySchema,
   registrationSchema,
-  SERVICE_PUBLIC_PATHS,
   serviceActionListSchema,
   serviceListSchema,
   serviceParamsSchema,
@@ -16,21 +12,18 @@ import {
   type Registration,
 } from '@cadre/contract';
 import { z } from 'zod';
-import { HttpError } from '../../http/errors.ts';
+import type { Config } from '../../config.ts';
 import { withEtags } from '../../http/etags.ts';
 import type { ToolsService } from '../tools/index.ts';
+import { browserCookies } from './browser-cookie.ts';
+import { serviceCallbackRoutes } from './callback-routes.ts';
 import { logoRoutes } from './logo-routes.ts';
+import type { BrowserBinding } from './oauth-flow.ts';
 import type { ServicesService } from './service.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A provider that is not enabled, or one that failed to answer. */
 const providerErrors = { 502: errorSchema, 503: errorSchema };
-
-/** Where the browser lands after a connection attempt: always our own Services screen (I2). */
-const SERVICES_PAGE = '/services';
-
-const failedRedirect = (reason: string) =>
-  `${SERVICES_PAGE}?${new URLSearchParams({ connect_error: reason.slice(0, 300) })}`;
 
 /** The three registrations of spec section 3, one route each. */
 const REGISTRATIONS: {
@@ -43,13 +36,15 @@ const REGISTRATIONS: {
     serviceId: number,
     userId: number,
     body: unknown,
+    browser: BrowserBinding,
   ): Promise<Registration>;
 }[] = [
   {
     path: 'register_auth_service',
     operationId: 'registerAuthService',
     summary: 'Starts an OAuth connection; the web app opens `redirectUrl` in a new tab',
-    register: (services, serviceId, userId) => services.registerAuthService(serviceId, userId),
+    register: (services, serviceId, userId, _body, browser) =>
+      services.registerAuthService(serviceId, userId, browser),
   },
   {
     path: 'register_api_service',
@@ -73,9 +68,11 @@ const REGISTRATIONS: {
  * callbacks providers send the browser to after OAuth, and Composio's webhook.
  */
 export const servicesRoutes: FastifyPluginAsyncZod<{
+  config: Config;
   services: ServicesService;
   tools: ToolsService;
-}> = async (app, { services, tools }) => {
+}> = async (app, { config, services, tools }) => {
+  const cookies = browserCookies(config);
   await app.register(logoRoutes);
   await withEtags(app, (lists) =>
     lists.get(
@@ -132,7 +129,14 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
           response: { 200: registrationSchema, ...errors, ...providerErrors },
         },
       },
-      async (request) => register(services, request.params.service_id, request.user.id, request.body),
+      async (request, reply) =>
+        register(
+          services,
+          request.params.service_id,
+          request.user.id,
+          request.body,
+          cookies.bind(reply, request.user.id),
+        ),
     );
   }
 
@@ -187,107 +191,5 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  /**
-   * The browser comes back here from a provider. The query is a hint: the services service finds
-   * the single-use state by hash and re-checks everything with the provider. Either way the browser
-   * goes to our own Services screen, never to a URL taken from the request (I2).
-   */
-  const finish = async (
-    reply: FastifyReply,
-    state: string | undefined,
-    query: Record<string, string | undefined>,
-    expect: { serviceId?: number },
-  ) => {
-    if (query.error) {
-      const code = query.error.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60);
-      return reply.redirect(failedRedirect(`The provider did not grant access (${code})`), 302);
-    }
-    try {
-      await services.finishOAuthCallback(state, query, expect);
-      return reply.redirect(SERVICES_PAGE, 302);
-    } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      return reply.redirect(failedRedirect(err.detail), 302);
-    }
-  };
-  const redirectResponse = { 302: z.null().describe('To /services, with `connect_error` on failure') };
-
-  app.get(
-    SERVICE_PUBLIC_PATHS.oauthCallback,
-    {
-      config: { public: true },
-      schema: {
-        operationId: 'oauth2Callback',
-        tags: ['public'],
-        summary: 'Where an OAuth2 provider sends the browser back with `code` and `state`',
-        querystring: oauthCallbackQuerySchema,
-        response: { ...redirectResponse, 422: validationErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const { state, code, iss, error } = request.query;
-      return finish(reply, state, { code, iss, error }, {});
-    },
-  );
-
-  app.get(
-    SERVICE_PUBLIC_PATHS.composioAuthRedirect,
-    {
-      config: { public: true },
-      schema: {
-        operationId: 'composioAuthRedirect',
-        tags: ['public'],
-        summary: 'Where Composio sends the browser back after a connect link (`token`, `connectedAccountId`)',
-        params: serviceParamsSchema,
-        querystring: oauthCallbackQuerySchema,
-        response: { ...redirectResponse, 422: validationErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const q = request.query;
-      return finish(
-        reply,
-        q.token,
-        {
-          connected_account_id: q.connected_account_id ?? q.connectedAccountId,
-          status: q.status,
-          error: q.error,
-        },
-        { serviceId: request.params.service_id },
-      );
-    },
-  );
-
-  // The webhook reads its body raw (the signature covers the exact bytes), in its own context so
-  // no other route is affected; the size limit applies before the signature is checked.
-  await app.register(async (webhook) => {
-    webhook.removeAllContentTypeParsers();
-    webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    webhook.post(
-      SERVICE_PUBLIC_PATHS.composioWebhook,
-      {
-        config: { public: true },
-        bodyLimit: COMPOSIO_WEBHOOK_BODY_LIMIT_BYTES,
-        schema: {
-          operationId: 'composioWebhook',
-          tags: ['public'],
-          summary: 'Composio events, signed with the shared secret (webhook-id/-timestamp/-signature)',
-          response: {
-            200: errorSchema,
-            400: errorSchema,
-            401: errorSchema,
-            413: errorSchema,
-            503: errorSchema,
-          },
-        },
-      },
-      async (request, reply) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const outcome = await tools.handleComposioWebhook(raw, request.headers);
-        if (outcome.status !== 200) request.log.info({ reason: outcome.detail }, 'composio webhook refused');
-        else if (outcome.event) request.log.info({ event: outcome.event.type }, 'composio webhook');
-        return reply.code(outcome.status).send({ detail: outcome.detail });
-      },
-    );
-  });
+  await app.register(serviceCallbackRoutes, { config, services, tools });
 };

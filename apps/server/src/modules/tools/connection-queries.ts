@@ -115,6 +115,7 @@ export function connectionQueries(k: Kysely<Database>) {
       user_id: number;
       service_id: number;
       verifier: string;
+      binding_hash: string;
       expires_at: string;
     }) {
       await k

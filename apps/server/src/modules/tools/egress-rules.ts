@@ -15,7 +15,7 @@ export interface EgressPolicy {
   allowPrivate?: readonly string[];
   allowedPorts?: readonly number[];
   maxRedirects?: number;
-  /** Response body cap in bytes (safeFetch). */
+  /** Response body cap in bytes (safeFetch; each response of createGuardedFetch). */
   maxBytes?: number;
   /** Whole call, including redirects and reading the body (safeFetch). */
   timeoutMs?: number;

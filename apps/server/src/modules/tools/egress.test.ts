@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedReason, cidrContains, parseCidr, parseIp } from './ip-ranges.ts';
-import { checkUrl, EgressError, safeFetch } from './egress.ts';
+import { checkUrl, createGuardedFetch, EgressError, safeFetch } from './egress.ts';
 
 let server: http.Server;
 let base: string;
@@ -26,6 +26,16 @@ beforeAll(async () => {
     if (req.url === '/big') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       return res.end('x'.repeat(5000));
+    }
+    if (req.url === '/sized') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '9000' });
+      return res.end(JSON.stringify('s'.repeat(8998)));
+    }
+    if (req.url === '/stream') {
+      // Chunked: no Content-Length announces the size.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < 20; i++) res.write('z'.repeat(1000));
+      return res.end();
     }
     if (req.url === '/hang') return; // never answers
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -162,6 +172,21 @@ describe('C1 the address table: refused before any socket opens', () => {
     expect(reason('::1')).toBe('loopback');
   });
 
+  it('C1: refuses IPv4-translated (::ffff:0:0/96) and Teredo (2001::/32) addresses, typed or resolved (W10)', async () => {
+    for (const address of [
+      '::ffff:0:a9fe:a9fe',
+      '::ffff:0:7f00:1',
+      '::ffff:0:8.8.8.8',
+      '2001::1',
+      '2001:0:4136:e378::1',
+    ]) {
+      await refused(`http://[${address}]/`);
+      await refused('http://mapped.example/', { resolve: async () => [address] });
+    }
+    expect((await refused('http://[::ffff:0:a9fe:a9fe]/')).message).toMatch(/IPv4-translated/);
+    expect((await refused('http://[2001::1]/')).message).toMatch(/Teredo/);
+  });
+
   it('reads EGRESS_ALLOW_PRIVATE networks strictly', () => {
     expect(parseCidr('10.0.0.0/8')).toBeDefined();
     expect(parseCidr('fd00::/8')).toBeDefined();
@@ -289,6 +314,29 @@ describe('limits', () => {
     expect((err as EgressError).code).toBe('too_large');
     const ok = await safeFetch(`${base}/big`, {}, { ...allowLocal, maxBytes: 10_000 });
     expect(ok.text()).toHaveLength(5000);
+  });
+
+  it('R11: cuts a streamed answer off past maxBytes for SDKs (MCP), and says so', async () => {
+    const heard: EgressError[] = [];
+    const guarded = createGuardedFetch(
+      { ...allowLocal, maxBytes: 5000 },
+      { onTooLarge: (err) => heard.push(err) },
+    );
+    try {
+      const streamed = await guarded(`${base}/stream`);
+      const err = await streamed.text().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EgressError);
+      expect((err as EgressError).code).toBe('too_large');
+      // A declared Content-Length over the cap is refused before any of the body is read.
+      await expect(guarded(`${base}/sized`, {})).rejects.toMatchObject({ code: 'too_large' });
+      expect(heard.map((e) => e.message)).toEqual([
+        'The answer from 127.0.0.1 is larger than 5000 bytes',
+        'The answer from 127.0.0.1 is larger than 5000 bytes',
+      ]);
+      expect(await (await guarded(`${base}/ok`)).json()).toEqual({ ok: true, path: '/ok' });
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('times out a server that never answers', async () => {

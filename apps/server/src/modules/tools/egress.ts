@@ -2,6 +2,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { checkAddress, checkUrl, EgressError, stripBrackets, type EgressPolicy } from './egress-rules.ts';
+import { capStream } from './stream-cap.ts';
 
 export {
   checkUrl,
@@ -245,10 +246,16 @@ export async function safeFetch(
 
 /**
  * A `fetch` for SDKs (the MCP client) that goes through the same checks. Responses stream (MCP
- * uses server-sent events), so there is no body cap here; the SDK's own request timeouts apply.
+ * uses server-sent events); with `policy.maxBytes` each response body is cut off past that many
+ * bytes and `onTooLarge` hears it (the SDK's own error would not say why). The SDK's request
+ * timeouts apply.
  */
-export function createGuardedFetch(policy: EgressPolicy): typeof fetch & { close(): Promise<void> } {
+export function createGuardedFetch(
+  policy: EgressPolicy,
+  hooks: { onTooLarge?: (err: EgressError) => void } = {},
+): typeof fetch & { close(): Promise<void> } {
   const dispatcher = createGuardedDispatcher(policy);
+  const onTooLarge = hooks.onTooLarge ?? (() => {});
   const guarded = async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = input instanceof Request ? input.url : input;
     const merged: RequestInit =
@@ -256,8 +263,17 @@ export function createGuardedFetch(policy: EgressPolicy): typeof fetch & { close
         ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal, ...init }
         : init;
     if (merged.body && typeof merged.body !== 'string') (merged as { duplex?: string }).duplex = 'half';
-    const { response } = await fetchFollowing(url, merged, policy, dispatcher, () => false);
-    return response;
+    const { response, url: final } = await fetchFollowing(url, merged, policy, dispatcher, () => false);
+    const { maxBytes } = policy;
+    if (maxBytes === undefined || response.status === 204 || response.status === 304) return response;
+    return capStream(response, maxBytes, () => {
+      const err = new EgressError(
+        'too_large',
+        `The answer from ${final.hostname} is larger than ${maxBytes} bytes`,
+      );
+      onTooLarge(err);
+      return err;
+    });
   };
   return Object.assign(guarded as typeof fetch, { close: () => dispatcher.close() });
 }

@@ -45,3 +45,4 @@ export {
   type BuiltinContext,
   type BuiltinService,
 } from './providers/builtin/define.ts';
+export { toolsUserData } from './user-data.ts';

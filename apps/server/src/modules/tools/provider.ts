@@ -92,6 +92,11 @@ export interface ToolProvider {
   readonly id: ProviderId;
   /** Providers whose catalogs are large or remote list actions on first use, not at start-up. */
   readonly lazyActions?: boolean;
+  /**
+   * Hosts (each with its subdomains) the provider's OAuth and connect links may send a browser
+   * to (I3); a link elsewhere is refused. None: the provider starts no browser flow.
+   */
+  readonly redirectHosts?: readonly string[];
   listServices(): Promise<ServiceDefinition[]>;
   /** Credentials are given for a user's own service (their MCP server's token). */
   listActions(service: ServiceRef, credentials?: Credentials | null): Promise<ActionDefinition[]>;

@@ -3,3 +3,4 @@ export { registerTriggers } from './plugin.ts';
 export { triggerRoutes } from './routes.ts';
 export { createTriggersService, providerTriggerStore, type TriggersService } from './service.ts';
 export { createTriggerWorker, type TriggerRun, type TriggerWorker } from './worker.ts';
+export { triggersUserData } from './user-data.ts';

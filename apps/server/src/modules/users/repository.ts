@@ -21,7 +21,7 @@ export function createUsersRepository(db: Db) {
     findByIdentity(issuer: string, subject: string) {
       return k
         .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture'])
+        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
         .where('issuer', '=', issuer)
         .where('subject', '=', subject)
         .executeTakeFirst();
@@ -45,7 +45,7 @@ export function createUsersRepository(db: Db) {
         .execute();
       return k
         .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture'])
+        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
         .where('issuer', '=', identity.issuer)
         .where('subject', '=', identity.subject)
         .executeTakeFirstOrThrow();
@@ -85,6 +85,21 @@ export function createUsersRepository(db: Db) {
       return deleted;
     },
 
+    /** Sets `admitted_at` unless it is set; true when this call set it. */
+    async admit(id: number, record: (trx: Kysely<Database>) => Promise<void>): Promise<boolean> {
+      return k.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('users')
+          .set({ admitted_at: new Date().toISOString() })
+          .where('id', '=', id)
+          .where('admitted_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        await record(trx);
+        return true;
+      });
+    },
+
     getProfile(id: number) {
       return k.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
@@ -105,115 +120,9 @@ export function createUsersRepository(db: Db) {
       });
     },
 
-    async exportRows(userId: number) {
-      const [agents, tools, versions, services, connections, threads, messages, triggers, audit] =
-        await Promise.all([
-          k
-            .selectFrom('agents')
-            .select(['id', 'name', 'description', 'guidelines', 'created_at', 'updated_at'])
-            .where('user_id', '=', userId)
-            .orderBy('id')
-            .execute(),
-          k
-            .selectFrom('agent_tools')
-            .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-            .select(['agent_tools.agent_id', 'agent_tools.action_id'])
-            .where('agents.user_id', '=', userId)
-            .orderBy('agent_tools.agent_id')
-            .orderBy('agent_tools.position')
-            .execute(),
-          k
-            .selectFrom('agent_versions')
-            .select([
-              'agent_id',
-              'number',
-              'reason',
-              'restored_from',
-              'saved_by',
-              'author',
-              'snapshot',
-              'created_at',
-            ])
-            .where('user_id', '=', userId)
-            .orderBy('agent_id')
-            .orderBy('number')
-            .execute(),
-          k
-            .selectFrom('services')
-            .select(['id', 'provider', 'name', 'description', 'created_at'])
-            .where('owner_user_id', '=', userId)
-            .orderBy('id')
-            .execute(),
-          // Never the credentials column: the export is shown and downloaded in the browser.
-          k
-            .selectFrom('connections')
-            .select(['id', 'service_id', 'status', 'created_at', 'updated_at'])
-            .where('user_id', '=', userId)
-            .orderBy('id')
-            .execute(),
-          k
-            .selectFrom('threads')
-            .select(['id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
-            .where('user_id', '=', userId)
-            .orderBy('created_at')
-            .execute(),
-          k
-            .selectFrom('messages')
-            .innerJoin('threads', 'threads.id', 'messages.thread_id')
-            .select([
-              'messages.id',
-              'messages.thread_id',
-              'messages.role',
-              'messages.parts',
-              'messages.status',
-              'messages.created_at',
-            ])
-            .where('threads.user_id', '=', userId)
-            .orderBy('messages.created_at')
-            .execute(),
-          k
-            .selectFrom('trigger_events')
-            .select(['id', 'agent_id', 'trigger_id', 'status', 'created_at'])
-            .where('user_id', '=', userId)
-            .orderBy('id')
-            .execute(),
-          k
-            .selectFrom('audit_events')
-            .select(['id', 'action', 'object_type', 'object_id', 'detail', 'created_at'])
-            .where('user_id', '=', userId)
-            .orderBy('id')
-            .execute(),
-        ]);
-      return { agents, tools, versions, services, connections, threads, messages, triggers, audit };
-    },
-
-    /**
-     * Deletes every row the user owns, children first, in one transaction. The foreign keys
-     * cascade as well; deleting explicitly keeps this correct without relying on that.
-     */
-    async deleteAll(userId: number) {
-      await k.transaction().execute(async (trx: Kysely<Database>) => {
-        const threadIds = trx.selectFrom('threads').select('id').where('user_id', '=', userId);
-        const agentIds = trx.selectFrom('agents').select('id').where('user_id', '=', userId);
-        const ownServiceIds = trx.selectFrom('services').select('id').where('owner_user_id', '=', userId);
-        const ownActionIds = trx.selectFrom('actions').select('id').where('service_id', 'in', ownServiceIds);
-        await trx.deleteFrom('approvals').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('approvals').where('thread_id', 'in', threadIds).execute();
-        await trx.deleteFrom('messages').where('thread_id', 'in', threadIds).execute();
-        await trx.deleteFrom('threads').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('trigger_events').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('agent_versions').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('agent_tools').where('agent_id', 'in', agentIds).execute();
-        await trx.deleteFrom('agent_tools').where('action_id', 'in', ownActionIds).execute();
-        await trx.deleteFrom('agents').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('oauth_states').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('connections').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('connections').where('service_id', 'in', ownServiceIds).execute();
-        await trx.deleteFrom('actions').where('service_id', 'in', ownServiceIds).execute();
-        await trx.deleteFrom('services').where('owner_user_id', '=', userId).execute();
-        await trx.deleteFrom('audit_events').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('users').where('id', '=', userId).execute();
-      });
+    /** The user's own row; every module's rows went before it (see UserDataOwner). */
+    async deleteUser(userId: number, trx: Kysely<Database>) {
+      await trx.deleteFrom('users').where('id', '=', userId).execute();
     },
   };
 }

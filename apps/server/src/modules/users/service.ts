@@ -1,7 +1,15 @@
 import type { UserExport, UserProfile } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
-import type { AuditLog, AuthUser, BeforeUserDelete, UserDirectory, UserIdentity } from '../../deps.ts';
+import type {
+  AuditLog,
+  AuthUser,
+  BeforeUserDelete,
+  UserDataOwner,
+  UserDirectory,
+  UserExportPart,
+  UserIdentity,
+} from '../../deps.ts';
 import { createUsersRepository } from './repository.ts';
 
 export interface UsersService extends UserDirectory {
@@ -11,26 +19,70 @@ export interface UsersService extends UserDirectory {
   deleteData(user: AuthUser): Promise<void>;
 }
 
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/** What an export holds when no module contributes to a key. */
+const EMPTY_EXPORT: Required<UserExportPart> = {
+  agents: [],
+  agent_versions: [],
+  services: [],
+  connections: [],
+  threads: [],
+  messages: [],
+  tool_calls: [],
+  approvals: [],
+  chat_runs: [],
+  host_calls: [],
+  tool_executions: [],
+  notes: [],
+  calendar_events: [],
+  trigger_events: [],
+  audit_events: [],
+  sessions: [],
+  identity_account: null,
 };
+
+/** Lists from several modules under one key (sessions) are joined; anything else is taken as is. */
+function mergeParts(parts: UserExportPart[]): Required<UserExportPart> {
+  const merged: Record<string, unknown> = { ...EMPTY_EXPORT };
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part)) {
+      const current = merged[key];
+      merged[key] = Array.isArray(current) && Array.isArray(value) ? [...current, ...value] : value;
+    }
+  }
+  return merged as Required<UserExportPart>;
+}
 
 export function createUsersService(db: Db, audit: AuditLog): UsersService {
   const repo = createUsersRepository(db);
   const beforeUserDelete: BeforeUserDelete[] = [];
+  const dataOwners: UserDataOwner[] = [];
+
+  const resolve: UserDirectory['resolve'] = async (identity) => {
+    const { admitted_at, ...row } =
+      (await repo.findByIdentity(identity.issuer, identity.subject)) ??
+      (await repo.insertIfMissing(identity));
+    return { ...row, issuer: identity.issuer, subject: identity.subject, admitted: admitted_at !== null };
+  };
 
   return {
     beforeUserDelete,
+    dataOwners,
 
-    async resolve(identity) {
-      const row =
-        (await repo.findByIdentity(identity.issuer, identity.subject)) ??
-        (await repo.insertIfMissing(identity));
+    resolve,
+
+    async find(identity) {
+      const found = await repo.findByIdentity(identity.issuer, identity.subject);
+      if (!found) return undefined;
+      const { admitted_at: _admitted, ...row } = found;
       return { ...row, issuer: identity.issuer, subject: identity.subject };
+    },
+
+    async admit(identity) {
+      const user = await resolve(identity);
+      if (user.admitted) return;
+      await repo.admit(user.id, (trx) =>
+        audit.record({ userId: user.id, action: 'user.admit', objectType: 'user', objectId: user.id }, trx),
+      );
     },
 
     create: (identity, trx) => repo.insert(identity, trx),
@@ -57,35 +109,34 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
     },
 
     async exportData(user) {
-      const [profile, rows] = await Promise.all([repo.getProfile(user.id), repo.exportRows(user.id)]);
-      const toolIds = new Map<number, number[]>();
-      for (const t of rows.tools) {
-        const list = toolIds.get(t.agent_id) ?? [];
-        list.push(t.action_id);
-        toolIds.set(t.agent_id, list);
-      }
+      const [profile, ...parts] = await Promise.all([
+        repo.getProfile(user.id),
+        ...dataOwners.map((owner) => owner.exportFor(user)),
+      ]);
       const result: UserExport = {
         exported_at: new Date().toISOString(),
         profile: profile ?? null,
-        agents: rows.agents.map((a) => ({ ...a, tool_ids: toolIds.get(a.id) ?? [] })),
-        agent_versions: rows.versions.map((v) => ({ ...v, snapshot: parseJson(v.snapshot) })),
-        services: rows.services,
-        connections: rows.connections,
-        threads: rows.threads,
-        messages: rows.messages.map((m) => ({ ...m, parts: parseJson(m.parts) })),
-        trigger_events: rows.triggers,
-        audit_events: rows.audit.map((e) => ({ ...e, detail: parseJson(e.detail) })),
+        ...mergeParts(parts as UserExportPart[]),
       };
       // Recorded after reading, so the export does not contain its own event.
       await audit.record({ userId: user.id, action: 'user.export', objectType: 'user', objectId: user.id });
       return result;
     },
 
+    /**
+     * Revokes what other systems hold (the hooks), then deletes every module's rows and the user's
+     * own in one transaction, then empties SQLite's write-ahead log so no copy stays readable
+     * there (free pages of the file are the operator's VACUUM; docs/security.md).
+     */
     async deleteData(user) {
       for (const hook of beforeUserDelete) await hook(user);
-      await repo.deleteAll(user.id);
-      // Kept without a user id: the record that a deletion happened outlives the user's rows.
-      await audit.record({ userId: null, action: 'user.delete', objectType: 'user', objectId: user.id });
+      await db.kysely.transaction().execute(async (trx) => {
+        for (const owner of dataOwners) await owner.deleteFor(user, trx);
+        await repo.deleteUser(user.id, trx);
+      });
+      // Kept without the user's id: only the fact that a deletion happened outlives the user.
+      await audit.record({ userId: null, action: 'user.delete', objectType: 'user' });
+      await db.checkpoint();
     },
   };
 }

@@ -86,6 +86,8 @@ export const healthReadyOptions = (options?: Options<HealthReadyData>) => queryO
 
 /**
  * Checks a beta access code
+ *
+ * A correct code sets `cadre_beta`, an httpOnly cookie holding a signed proof valid for an hour: sign-up at the built-in provider needs it, and the API admits a user who presents it.
  */
 export const betaUserSigninMutation = (options?: Partial<Options<BetaUserSigninData>>): UseMutationOptions<BetaUserSigninResponse, BetaUserSigninError, Options<BetaUserSigninData>> => {
     const mutationOptions: UseMutationOptions<BetaUserSigninResponse, BetaUserSigninError, Options<BetaUserSigninData>> = {

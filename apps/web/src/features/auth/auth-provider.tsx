@@ -12,6 +12,7 @@ import type { RuntimeConfig } from '@cadre/contract';
 import { useRuntimeConfig } from '../../config/runtime-config-context';
 import { setAccessTokenSource } from '../../lib/access-token';
 import { checkUser } from './api/check-user';
+import { endChatSessions } from './api/end-chat-sessions';
 import type { AuthClient } from './auth-client';
 import { AuthSessionContext, MOCK_USER, type AuthSession } from './auth-session';
 import { safeReturnPath } from './return-to';
@@ -102,6 +103,7 @@ const userOf = (user: User | null | undefined) =>
 
 function OidcSessionBridge({ children }: { children: ReactNode }) {
   const auth = useAuth();
+  const { chainlitUrl } = useRuntimeConfig();
   const session = useMemo<AuthSession>(() => {
     const status: AuthSession['status'] =
       auth.isLoading || auth.activeNavigator
@@ -118,9 +120,12 @@ function OidcSessionBridge({ children }: { children: ReactNode }) {
       accessToken: auth.user?.access_token,
       error: auth.error ?? undefined,
       signIn: (returnTo) => auth.signinRedirect({ state: { returnTo: safeReturnPath(returnTo) } }),
-      signOut: () => auth.signoutRedirect(),
+      signOut: async () => {
+        await endChatSessions({ chainlitUrl, accessToken: auth.user?.access_token });
+        await auth.signoutRedirect();
+      },
     };
-  }, [auth]);
+  }, [auth, chainlitUrl]);
   return <AuthSessionContext.Provider value={session}>{children}</AuthSessionContext.Provider>;
 }
 

@@ -24,7 +24,7 @@ const BEARER_ATTEMPT = /^Bearer\s+\S+$/i;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const principals = new WeakMap<FastifyRequest, ChatPrincipal>();
 
-/** The authenticated user and agent of a chat request (set by the preHandler). */
+/** The authenticated user and agent of a chat request (set by the onRequest hook). */
 export function principalOf(request: FastifyRequest): ChatPrincipal {
   const principal = principals.get(request);
   if (!principal) throw new HttpError(401, 'Not signed in to the chat');
@@ -51,7 +51,8 @@ export function registerSessionAuth(
     publicOrigin: string;
   },
 ) {
-  app.addHook('preHandler', async (request) => {
+  // onRequest, before the body is read: an anonymous caller cannot make us parse or validate (A1).
+  app.addHook('onRequest', async (request) => {
     const token = bearer(request);
     let principal: ChatPrincipal;
     // A malformed bearer token is still a copilot sign-in attempt, refused as such.

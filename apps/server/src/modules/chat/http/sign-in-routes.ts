@@ -50,13 +50,21 @@ export const signInRoutes: FastifyPluginAsyncZod<{
     '/logout',
     {
       config,
-      schema: { hide: true, operationId: 'chatLogout', tags, response: { 200: chatAuthSuccessSchema } },
+      schema: {
+        hide: true,
+        operationId: 'chatLogout',
+        tags,
+        response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+      },
     },
     async (request, reply) => {
       const value = request.cookies[CHAT_SESSION_COOKIE];
-      if (value) {
-        assertSameOriginRequest(request, publicOrigin);
-        await sessions.signOut(value);
+      const token = bearer(request);
+      if (value || token) assertSameOriginRequest(request, publicOrigin);
+      if (value) await sessions.signOut(value);
+      // The web app's sign-out names its user: every chat session and copilot token of theirs ends.
+      if (token && !(await sessions.revokeForAccessToken(token))) {
+        return reply.code(401).send({ detail: 'Invalid access token' });
       }
       reply.clearCookie(CHAT_SESSION_COOKIE, cookie);
       return { success: true as const };

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { chatFrameUrl, openChatSession } from './chat-session';
 
 describe('chat session', () => {
-  it('logs out (errors ignored), then logs in with the bearer token and the agent id', async () => {
+  it('A4: logs out (errors ignored), then logs in with the bearer token and the agent id', async () => {
     const fetchImpl = vi
       .fn<typeof fetch>()
       .mockRejectedValueOnce(new TypeError('Failed to fetch'))
@@ -13,9 +13,11 @@ describe('chat session', () => {
       accessToken: 'tok',
       fetchImpl,
     });
+    // A4: without the chat's CSRF header the server refuses the logout and the old session lives on.
     expect(fetchImpl).toHaveBeenNthCalledWith(1, 'http://app.test/chainlit/logout', {
       method: 'POST',
       credentials: 'include',
+      headers: { 'x-requested-with': 'cadre-chat' },
     });
     expect(fetchImpl).toHaveBeenNthCalledWith(2, 'http://app.test/chainlit/auth/header', {
       method: 'POST',

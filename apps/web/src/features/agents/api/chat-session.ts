@@ -1,3 +1,5 @@
+import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
+
 /**
  * The chat service's session calls (spec section 7, "Chat server"; integrations.md section 4.1):
  * drop any previous chat session, then log in with the user's token and the agent id. Both send
@@ -12,7 +14,11 @@ export async function openChatSession(options: {
   const doFetch = options.fetchImpl ?? fetch;
   const base = options.chainlitUrl.replace(/\/+$/, '');
   try {
-    await doFetch(`${base}/logout`, { method: 'POST', credentials: 'include' });
+    await doFetch(`${base}/logout`, {
+      method: 'POST',
+      credentials: 'include',
+      headers: { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE },
+    });
   } catch {
     // There may be no previous session, or the chat service may refuse it: either way, go on.
   }

@@ -44,8 +44,10 @@ export function createBuiltinProvider(deps: { config: Config; db: Db }): ToolPro
     if (!service) throw new ToolError('not_found', 'This service is not available');
     return service;
   };
+  const github = githubOAuthConfig(deps.config);
   return {
     id: 'builtin',
+    redirectHosts: github ? [new URL(github.authorizeUrl).hostname] : [],
     async listServices() {
       return enabled().map((s) => ({
         key: s.key,

@@ -64,22 +64,6 @@ export function createComposioProvider(config: Config): ToolProvider {
   if (!settings) throw new Error('Composio is not configured');
   const composio = createComposioClient(settings, config);
 
-  /** Provider-supplied redirect URLs must be https (or a host the operator allowed), never javascript: (I3). */
-  function checkRedirect(url: string): string {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new ToolError('provider_error', 'Composio returned an invalid connect link');
-    }
-    const allowedHttp =
-      parsed.protocol === 'http:' && config.tools.egressAllowPrivate.includes(parsed.hostname);
-    if (parsed.protocol !== 'https:' && !allowedHttp) {
-      throw new ToolError('provider_error', 'Composio returned a connect link that is not https');
-    }
-    return parsed.toString();
-  }
-
   const accountIdOf = (credentials: Credentials | null, externalId?: string | null) => {
     const id = credentials?.connected_account_id ?? externalId;
     return typeof id === 'string' && id ? id : undefined;
@@ -87,6 +71,8 @@ export function createComposioProvider(config: Config): ToolProvider {
 
   return {
     id: 'composio',
+    // Its API host, and Composio's own domain where its hosted connect pages live.
+    redirectHosts: [new URL(settings.baseUrl).hostname, 'composio.dev'],
     lazyActions: true,
     async listServices(): Promise<ServiceDefinition[]> {
       const toolkits = await composio.listAll<Toolkit>('/toolkits', { sort_by: 'usage' });
@@ -150,7 +136,7 @@ export function createComposioProvider(config: Config): ToolProvider {
       );
       return {
         status: 'INITIATED',
-        redirectUrl: checkRedirect(link.redirect_url),
+        redirectUrl: link.redirect_url,
         externalId: link.connected_account_id,
       };
     },

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Config, McpServerConfig } from '../../../../config.ts';
 import { createGuardedFetch, hostPolicy } from '../../egress.ts';
+import { limitMessages, type McpLimits } from './limits.ts';
 import {
   toToolResult,
   ToolError,
@@ -21,7 +22,11 @@ import {
  * servers by URL only. Every HTTP request goes through the egress guard.
  */
 
-const CALL_TIMEOUT_MS = 60_000;
+/** Connecting (the MCP handshake) and listing tools answer quickly from any healthy server. */
+const CONNECT_TIMEOUT_MS = 15_000;
+const LIST_TIMEOUT_MS = 15_000;
+/** Room for the JSON-RPC envelope and SSE framing around a tool list or a result. */
+const ENVELOPE_BYTES = 64 * 1024;
 export const USER_SERVER_PREFIX = 'user-';
 
 interface McpTool {
@@ -51,15 +56,31 @@ export interface HttpTarget {
 }
 type Target = HttpTarget | { kind: 'stdio'; command: string; args: string[] };
 
-async function openClient(
-  config: Config,
-  target: Target,
-): Promise<{ client: Client; close: () => Promise<void> }> {
+/** An open client, and whether one of its server's answers was cut off at the byte cap. */
+interface OpenClient {
+  client: Client;
+  close: () => Promise<void>;
+  cutOff: () => boolean;
+}
+
+async function openClient(config: Config, target: Target): Promise<OpenClient> {
+  const limits = config.tools.mcpLimits;
   const client = new Client({ name: 'cadre', version: '1.0.0' });
   let transport: Transport;
   let closeFetch = async () => {};
+  let cutOff = false;
   if (target.kind === 'http') {
-    const guarded = createGuardedFetch(hostPolicy(config, target.url, { timeoutMs: CALL_TIMEOUT_MS }));
+    const maxBytes = Math.max(limits.maxToolListBytes, limits.maxResultBytes) + ENVELOPE_BYTES;
+    // The SDK's own per-request timeout ends a slow call first, as a timeout the user can read.
+    const policy = hostPolicy(config, target.url, { timeoutMs: limits.callTimeoutMs + 5_000, maxBytes });
+    // A cut-off answer leaves the SDK waiting for a reply that never comes: closing the client
+    // ends the pending request at once.
+    const guarded = createGuardedFetch(policy, {
+      onTooLarge: () => {
+        cutOff = true;
+        void client.close().catch(() => {});
+      },
+    });
     closeFetch = guarded.close;
     transport = new StreamableHTTPClientTransport(new URL(target.url), {
       fetch: guarded,
@@ -68,32 +89,47 @@ async function openClient(
   } else {
     transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'ignore' });
   }
-  try {
-    await client.connect(transport, { timeout: 15_000 });
-  } catch (err) {
+  const close = async () => {
+    // A stateful server keeps a session per client until told otherwise: end it (DELETE with the
+    // session id) rather than leave it to the server's own timeout.
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId)
+      await transport.terminateSession().catch(() => {});
     await client.close().catch(() => {});
     await closeFetch().catch(() => {});
-    throw err;
-  }
-  return {
-    client,
-    close: async () => {
-      // A stateful server keeps a session per client until told otherwise: end it (DELETE with
-      // the session id) rather than leave it to the server's own timeout.
-      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId)
-        await transport.terminateSession().catch(() => {});
-      await client.close().catch(() => {});
-      await closeFetch().catch(() => {});
-    },
   };
+  try {
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+  } catch (err) {
+    await close();
+    throw cutOff ? new ToolError('provider_error', limitMessages(limits).toolList) : err;
+  }
+  return { client, close, cutOff: () => cutOff };
 }
 
-export async function listServerTools(client: Client): Promise<ActionDefinition[]> {
+/**
+ * A server's tools, refused whole (nothing is stored) when there are more than MCP_MAX_TOOLS or
+ * their definitions pass MCP_MAX_TOOL_LIST_BYTES.
+ */
+export async function listServerTools(open: OpenClient, limits: McpLimits): Promise<ActionDefinition[]> {
+  const messages = limitMessages(limits);
   const tools: McpTool[] = [];
+  let bytes = 0;
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
-    const result = await client.listTools(cursor ? { cursor } : {}, { timeout: 15_000 });
-    tools.push(...(result.tools as McpTool[]));
+    let result: Awaited<ReturnType<Client['listTools']>>;
+    try {
+      result = await open.client.listTools(cursor ? { cursor } : {}, {
+        timeout: Math.min(LIST_TIMEOUT_MS, limits.callTimeoutMs),
+      });
+    } catch (err) {
+      throw open.cutOff() ? new ToolError('provider_error', messages.toolList) : err;
+    }
+    for (const tool of result.tools as McpTool[]) {
+      bytes += Buffer.byteLength(JSON.stringify(tool));
+      tools.push(tool);
+    }
+    if (tools.length > limits.maxTools) throw new ToolError('provider_error', messages.toolCount);
+    if (bytes > limits.maxToolListBytes) throw new ToolError('provider_error', messages.toolList);
     if (!result.nextCursor) break;
     cursor = result.nextCursor;
   }
@@ -119,18 +155,20 @@ function resultText(content: unknown): string {
 
 /** Lists a remote server's tools once (used when a user adds their own server). */
 export async function probeHttpServer(config: Config, target: HttpTarget): Promise<ActionDefinition[]> {
-  const { client, close } = await openClient(config, target);
+  const open = await openClient(config, target);
   try {
-    return await listServerTools(client);
+    return await listServerTools(open, config.tools.mcpLimits);
   } finally {
-    await close();
+    await open.close();
   }
 }
 
 export function createMcpProvider(config: Config): ToolProvider {
+  const limits = config.tools.mcpLimits;
+  const messages = limitMessages(limits);
   const servers = new Map<string, McpServerConfig>(config.tools.mcpServers.map((s) => [s.name, s]));
   /** Operator servers keep one client each; a failed call drops it so the next call reconnects. */
-  const clients = new Map<string, Promise<{ client: Client; close: () => Promise<void> }>>();
+  const clients = new Map<string, Promise<OpenClient>>();
 
   function targetOf(service: ServiceRef, credentials: Credentials | null | undefined): Target {
     if (service.key.startsWith(USER_SERVER_PREFIX)) {
@@ -149,15 +187,15 @@ export function createMcpProvider(config: Config): ToolProvider {
   async function withClient<T>(
     service: ServiceRef,
     credentials: Credentials | null | undefined,
-    fn: (c: Client) => Promise<T>,
+    fn: (c: OpenClient) => Promise<T>,
   ) {
     const target = targetOf(service, credentials);
     if (service.key.startsWith(USER_SERVER_PREFIX)) {
-      const { client, close } = await openClient(config, target);
+      const open = await openClient(config, target);
       try {
-        return await fn(client);
+        return await fn(open);
       } finally {
-        await close();
+        await open.close();
       }
     }
     let entry = clients.get(service.key);
@@ -167,7 +205,7 @@ export function createMcpProvider(config: Config): ToolProvider {
       entry.catch(() => clients.delete(service.key));
     }
     try {
-      return await fn((await entry).client);
+      return await fn(await entry);
     } catch (err) {
       clients.delete(service.key);
       await entry.then((e) => e.close()).catch(() => {});
@@ -188,7 +226,7 @@ export function createMcpProvider(config: Config): ToolProvider {
       }));
     },
     async listActions(service, credentials) {
-      return withClient(service, credentials, listServerTools);
+      return withClient(service, credentials, (open) => listServerTools(open, limits));
     },
     async connect() {
       return { status: 'ACTIVE' };
@@ -198,15 +236,20 @@ export function createMcpProvider(config: Config): ToolProvider {
     },
     async execute(_ctx, service, action, args, credentials) {
       try {
-        const result = await withClient(service, credentials, (client) =>
-          client.callTool(
-            { name: action.name, arguments: (args ?? {}) as Record<string, unknown> },
-            undefined,
-            {
-              timeout: CALL_TIMEOUT_MS,
-            },
-          ),
-        );
+        const result = await withClient(service, credentials, async (open) => {
+          try {
+            return await open.client.callTool(
+              { name: action.name, arguments: (args ?? {}) as Record<string, unknown> },
+              undefined,
+              { timeout: limits.callTimeoutMs },
+            );
+          } catch (err) {
+            throw open.cutOff() ? new ToolError('provider_error', messages.result) : err;
+          }
+        });
+        if (Buffer.byteLength(JSON.stringify(result)) > limits.maxResultBytes) {
+          return { ok: false, code: 'provider_error', error: messages.result };
+        }
         const text = resultText(result.content);
         if (result.isError) {
           return { ok: false, code: 'provider_error', error: (text || 'The MCP tool failed').slice(0, 2000) };

@@ -1,0 +1,58 @@
+import type { Db } from '../../db/database.ts';
+import type { UserDataOwner } from '../../deps.ts';
+
+/** The user's agents with the tools attached to them, in order, and their versions (P1). */
+export function agentsUserData(db: Db): UserDataOwner {
+  const k = db.kysely;
+  return {
+    name: 'agents',
+
+    async exportFor(user) {
+      const [agents, tools, versions] = await Promise.all([
+        k
+          .selectFrom('agents')
+          .select(['id', 'name', 'description', 'guidelines', 'created_at', 'updated_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('id')
+          .execute(),
+        k
+          .selectFrom('agent_tools')
+          .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
+          .select(['agent_tools.agent_id', 'agent_tools.action_id'])
+          .where('agents.user_id', '=', user.id)
+          .orderBy('agent_tools.agent_id')
+          .orderBy('agent_tools.position')
+          .execute(),
+        k
+          .selectFrom('agent_versions')
+          .select([
+            'agent_id',
+            'number',
+            'reason',
+            'restored_from',
+            'saved_by',
+            'author',
+            'snapshot',
+            'created_at',
+          ])
+          .where('user_id', '=', user.id)
+          .orderBy('agent_id')
+          .orderBy('number')
+          .execute(),
+      ]);
+      const toolIds = new Map<number, number[]>();
+      for (const t of tools) toolIds.set(t.agent_id, [...(toolIds.get(t.agent_id) ?? []), t.action_id]);
+      return {
+        agents: agents.map((a) => ({ ...a, tool_ids: toolIds.get(a.id) ?? [] })),
+        agent_versions: versions.map((v) => ({ ...v, snapshot: JSON.parse(v.snapshot) as unknown })),
+      };
+    },
+
+    async deleteFor(user, trx) {
+      const agentIds = trx.selectFrom('agents').select('id').where('user_id', '=', user.id);
+      await trx.deleteFrom('agent_versions').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('agent_tools').where('agent_id', 'in', agentIds).execute();
+      await trx.deleteFrom('agents').where('user_id', '=', user.id).execute();
+    },
+  };
+}

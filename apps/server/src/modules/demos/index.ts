@@ -1,0 +1,2 @@
+/** The demos module's public face (the routes are registered from `modules/demos/routes.ts`). */
+export { demosUserData } from './user-data.ts';

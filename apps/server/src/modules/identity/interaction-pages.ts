@@ -1,0 +1,60 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { InteractionResults } from 'oidc-provider';
+import type { Identity } from './provider.ts';
+import { messagePage } from './views.ts';
+
+export function sendPage(reply: FastifyReply, status: number, body: string) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+}
+
+/** A form field's text, or '' when it is absent or not text. */
+export const field = (body: unknown, name: string): string => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** What every interaction page does: find the browser's interaction, finish it, say "too many". */
+export function interactionPages(provider: Identity['provider']) {
+  return {
+    /** The interaction bound to this browser (its signed cookie), or a page explaining it expired. */
+    async load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+      try {
+        const details = await provider.interactionDetails(request.raw, reply.raw);
+        if (details.uid === request.params.uid) return details;
+      } catch (err) {
+        request.log.info({ err }, 'sign-in interaction not found');
+      }
+      await sendPage(
+        reply,
+        400,
+        messagePage(
+          'Sign-in expired',
+          'This sign-in page has expired or was opened in another browser. Go back to Cadre and sign in again.',
+          { alert: true },
+        ),
+      );
+      return undefined;
+    },
+
+    async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge = false) {
+      const url = await provider.interactionResult(request.raw, reply.raw, result, {
+        mergeWithLastSubmission: merge,
+      });
+      return reply.header('cache-control', 'no-store').redirect(url, 303);
+    },
+
+    locked(reply: FastifyReply, retryAfterSeconds: number) {
+      const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+      reply.header('retry-after', String(retryAfterSeconds));
+      return sendPage(
+        reply,
+        429,
+        messagePage(
+          'Too many attempts',
+          `Too many sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+          { alert: true },
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { Db } from '../../db/database.ts';
+import type { UserDataOwner } from '../../deps.ts';
+
+/**
+ * What the tools layer keeps about a user (P1): their own services (custom MCP servers) with their
+ * actions, their connections (never the sealed credentials), pending OAuth states, and the notes
+ * and calendar entries of the built-in services.
+ */
+export function toolsUserData(db: Db): UserDataOwner {
+  const k = db.kysely;
+  return {
+    name: 'tools',
+
+    async exportFor(user) {
+      const [services, connections, notes, calendar] = await Promise.all([
+        k
+          .selectFrom('services')
+          .select(['id', 'provider', 'name', 'description', 'created_at'])
+          .where('owner_user_id', '=', user.id)
+          .orderBy('id')
+          .execute(),
+        // Never the credentials column: the export is shown and downloaded in the browser.
+        k
+          .selectFrom('connections')
+          .select(['id', 'service_id', 'status', 'created_at', 'updated_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('id')
+          .execute(),
+        k
+          .selectFrom('notes')
+          .select(['id', 'title', 'body', 'created_at', 'updated_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('id')
+          .execute(),
+        k
+          .selectFrom('calendar_events')
+          .select([
+            'id',
+            'title',
+            'description',
+            'location',
+            'starts_at',
+            'ends_at',
+            'created_at',
+            'updated_at',
+          ])
+          .where('user_id', '=', user.id)
+          .orderBy('starts_at')
+          .execute(),
+      ]);
+      return { services, connections, notes, calendar_events: calendar };
+    },
+
+    /** Runs after the agents' share, so no agent of the user still has one of these actions. */
+    async deleteFor(user, trx) {
+      const ownServiceIds = trx.selectFrom('services').select('id').where('owner_user_id', '=', user.id);
+      await trx.deleteFrom('oauth_states').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('connections').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('connections').where('service_id', 'in', ownServiceIds).execute();
+      await trx.deleteFrom('actions').where('service_id', 'in', ownServiceIds).execute();
+      await trx.deleteFrom('services').where('owner_user_id', '=', user.id).execute();
+      await trx.deleteFrom('notes').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('calendar_events').where('user_id', '=', user.id).execute();
+    },
+  };
+}

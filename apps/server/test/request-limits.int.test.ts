@@ -1,0 +1,83 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
+
+/**
+ * R11: what a client may take to send us a request. A real listening server and a raw socket,
+ * since `inject` has no socket to be slow on.
+ */
+describe(`R11: request timeouts on a listening server, on ${testDatabaseKind()}`, () => {
+  const REQUEST_TIMEOUT_MS = 1_000;
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      HTTP_HEADERS_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /**
+   * Sends `head`, then one byte every 100 ms (for at most 20 s), and resolves when the server
+   * hangs up, with what it answered and how long the socket stayed open.
+   */
+  function trickle(head: string): Promise<{ answer: string; openMs: number }> {
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearInterval(timer);
+        resolve({ answer, openMs: Date.now() - started });
+      };
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('close', done);
+      socket.on('error', () => {});
+      socket.on('connect', () => {
+        socket.write(head);
+        timer = setInterval(() => {
+          if (Date.now() - started > 20_000) socket.destroy();
+          else if (socket.writable) socket.write('a');
+        }, 100);
+      });
+    });
+  }
+
+  /** A body declared large (within the body limit for JSON, which refuses more with 413 at once). */
+  const declaredBody = (path: string, contentType: string, length: number) =>
+    `POST ${path} HTTP/1.1\r\nHost: cadre.test\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it('R11: drops a slow body on the public /demos/login within seconds', async () => {
+    const { answer, openMs } = await trickle(
+      declaredBody('/demos/login', 'multipart/form-data; boundary=XX', 2_000_000),
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(openMs).toBeLessThan(REQUEST_TIMEOUT_MS + 2_000);
+  });
+
+  it('R11: drops a slow body on /beta-user-signin within seconds', async () => {
+    const { answer, openMs } = await trickle(
+      declaredBody('/backend/api/v1/public/beta-user-signin', 'application/json', 200_000),
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(openMs).toBeLessThan(REQUEST_TIMEOUT_MS + 2_000);
+  });
+
+  it('R11: drops headers that never end', async () => {
+    const { openMs } = await trickle('GET /backend/api/v1/public/health/live HTTP/1.1\r\nX-Slow: ');
+    expect(openMs).toBeLessThan(REQUEST_TIMEOUT_MS + 2_000);
+  });
+
+  it('still answers a request that arrives in time', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/backend/api/v1/public/health/live`);
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it, vi } from 'vitest';
+import { endChatSessions } from './end-chat-sessions';
+
+describe('sign-out ends the chat sessions', () => {
+  it('A4: posts the logout with the chat CSRF header and the access token', async () => {
+    const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(new Response('{"success":true}'));
+    await endChatSessions({ chainlitUrl: 'http://app.test/chainlit/', accessToken: 'tok', fetchImpl });
+    expect(fetchImpl).toHaveBeenCalledWith('http://app.test/chainlit/logout', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'x-requested-with': 'cadre-chat', Authorization: 'Bearer tok' },
+    });
+  });
+
+  it('A4: a failed logout does not stop the sign-out', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const fetchImpl = vi.fn<typeof fetch>().mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(
+      endChatSessions({ chainlitUrl: 'http://app.test/chainlit', accessToken: undefined, fetchImpl }),
+    ).resolves.toBeUndefined();
+    warn.mockRestore();
+  });
+});
