@@ -8,6 +8,7 @@ import { chatSessions } from './migrations/0005-chat-sessions.ts';
 import { demos } from './migrations/0006-demos.ts';
 import { reliability } from './migrations/0007-reliability.ts';
 import { chatRuns } from './migrations/0008-chat-runs.ts';
+import { agentAppearance } from './migrations/0009-agent-appearance.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -23,6 +24,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0006-demos': demos,
   '0007-reliability': reliability,
   '0008-chat-runs': chatRuns,
+  '0009-agent-appearance': agentAppearance,
 };
 
 /** Every migration, in the order it runs. */
