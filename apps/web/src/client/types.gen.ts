@@ -314,6 +314,8 @@ export type ListAgentsResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -321,6 +323,8 @@ export type ListAgentsResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     }>;
 };
@@ -332,6 +336,8 @@ export type CreateAgentData = {
         name: string;
         description: string;
         guidelines?: string | null;
+        icon?: string | null;
+        color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         duplicated_from?: number;
     };
@@ -382,6 +388,8 @@ export type CreateAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -389,6 +397,8 @@ export type CreateAgentResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     };
 };
@@ -440,6 +450,8 @@ export type GetAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -447,6 +459,8 @@ export type GetAgentResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     };
 };
@@ -503,6 +517,8 @@ export type UpdateAgentData = {
         name?: string;
         description?: string;
         guidelines?: string | null;
+        icon?: string | null;
+        color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
     };
     path: {
@@ -548,6 +564,8 @@ export type UpdateAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -555,6 +573,8 @@ export type UpdateAgentResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     };
 };

@@ -1,7 +1,8 @@
-import { Table, Text } from '@chakra-ui/react';
+import { Stack, Table, Text } from '@chakra-ui/react';
 import { DialogShell } from '../../../components/form-dialog';
 import { Logo } from '../../../components/logo';
 import type { Agent } from '../api/agents-api';
+import { NeedsReconnecting } from './needs-reconnecting';
 
 /** The large dialog behind an agent's '{n} Tools' button: logo, display name and description. */
 export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onClose: () => void }) {
@@ -31,8 +32,18 @@ export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onCl
                   <Table.Cell>
                     <Logo src={tool.logo} name={tool.app_name || tool.display_name} size="8" />
                   </Table.Cell>
-                  <Table.Cell fontWeight="medium">{tool.display_name}</Table.Cell>
-                  <Table.Cell color="fg.muted">{tool.description}</Table.Cell>
+                  <Table.Cell
+                    fontWeight="medium"
+                    data-needs-reconnecting={tool.needs_reconnecting || undefined}
+                  >
+                    <Stack gap="1" align="start">
+                      {tool.display_name}
+                      {tool.needs_reconnecting && <NeedsReconnecting service={tool.app_name} />}
+                    </Stack>
+                  </Table.Cell>
+                  <Table.Cell color="fg.muted" whiteSpace="normal" minW="40">
+                    {tool.description}
+                  </Table.Cell>
                 </Table.Row>
               ))}
             </Table.Body>
