@@ -122,6 +122,7 @@ export function AgentsPage() {
             gridArea="start"
             display={{ base: 'block', md: 'table-cell' }}
             p={{ base: '0', md: undefined }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
           >
             <Button
               size="xs"
@@ -138,6 +139,7 @@ export function AgentsPage() {
             gridArea="name"
             display={{ base: 'block', md: 'table-cell' }}
             p={{ base: '0', md: undefined }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
             fontWeight="medium"
             maxW={{ md: '56' }}
             title={agent.name}
@@ -152,6 +154,7 @@ export function AgentsPage() {
             gridArea="desc"
             display={{ base: 'block', md: 'table-cell' }}
             p={{ base: '0', md: undefined }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
             color="fg.muted"
             maxW={{ md: '48', lg: 'md' }}
             truncate={{ base: false, md: true }}
@@ -165,6 +168,7 @@ export function AgentsPage() {
             gridArea="tools"
             display={{ base: 'block', md: 'table-cell' }}
             p={{ base: '0', md: undefined }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
           >
             <HStack gap="2" wrap="wrap">
               <Button
@@ -179,6 +183,7 @@ export function AgentsPage() {
                 <ChakraLink
                   asChild
                   fontSize="xs"
+                  whiteSpace="nowrap"
                   color={{ _light: 'orange.700', _dark: 'orange.300' }}
                   aria-label={`${AGENT_TEXT.needsReconnecting}: ${AGENT_TEXT.reconnect(stale.join(', '))}`}
                   title={AGENT_TEXT.reconnect(stale.join(', '))}
@@ -195,6 +200,7 @@ export function AgentsPage() {
             gridArea="menu"
             display={{ base: 'block', md: 'table-cell' }}
             p={{ base: '0', md: undefined }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
             textAlign="end"
           >
             <Menu.Root
@@ -255,9 +261,7 @@ export function AgentsPage() {
               </Table.ColumnHeader>
               <Table.ColumnHeader role="columnheader">Name</Table.ColumnHeader>
               <Table.ColumnHeader role="columnheader">Description</Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader" w="28">
-                Tools
-              </Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader">Tools</Table.ColumnHeader>
               <Table.ColumnHeader role="columnheader" w="20" textAlign="end">
                 Actions
               </Table.ColumnHeader>
