@@ -18,11 +18,12 @@ export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onCl
         <Text color="fg.muted">This agent has no tools yet.</Text>
       ) : (
         <Table.ScrollArea>
-          <Table.Root size="sm">
+          {/* Fixed columns: on a phone the text wraps inside them instead of running off the dialog. */}
+          <Table.Root size="sm" tableLayout="fixed">
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader w="16">Logo</Table.ColumnHeader>
-                <Table.ColumnHeader>Name</Table.ColumnHeader>
+                <Table.ColumnHeader w="40%">Name</Table.ColumnHeader>
                 <Table.ColumnHeader>Description</Table.ColumnHeader>
               </Table.Row>
             </Table.Header>
@@ -34,6 +35,8 @@ export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onCl
                   </Table.Cell>
                   <Table.Cell
                     fontWeight="medium"
+                    whiteSpace="normal"
+                    overflowWrap="anywhere"
                     data-needs-reconnecting={tool.needs_reconnecting || undefined}
                   >
                     <Stack gap="1" align="start">
@@ -41,7 +44,7 @@ export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onCl
                       {tool.needs_reconnecting && <NeedsReconnecting service={tool.app_name} />}
                     </Stack>
                   </Table.Cell>
-                  <Table.Cell color="fg.muted" whiteSpace="normal" minW="40">
+                  <Table.Cell color="fg.muted" whiteSpace="normal" overflowWrap="anywhere">
                     {tool.description}
                   </Table.Cell>
                 </Table.Row>
