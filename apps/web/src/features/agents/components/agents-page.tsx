@@ -184,6 +184,8 @@ export function AgentsPage() {
                   asChild
                   fontSize="xs"
                   whiteSpace="nowrap"
+                  // A touch target of at least 24 px (WCAG 2.2 target size).
+                  minH="6"
                   color={{ _light: 'orange.700', _dark: 'orange.300' }}
                   aria-label={`${AGENT_TEXT.needsReconnecting}: ${AGENT_TEXT.reconnect(stale.join(', '))}`}
                   title={AGENT_TEXT.reconnect(stale.join(', '))}

@@ -10,7 +10,7 @@ export function NeedsReconnecting({ service }: { service: string }) {
       <Badge colorPalette="orange" variant="subtle">
         <FiAlertTriangle aria-hidden="true" /> {AGENT_TEXT.needsReconnecting}
       </Badge>
-      <ChakraLink asChild color="brand.fg" textDecoration="underline">
+      <ChakraLink asChild color="brand.fg" textDecoration="underline" minH="6">
         <Link to="/services">{AGENT_TEXT.reconnect(service)}</Link>
       </ChakraLink>
     </HStack>
