@@ -121,7 +121,7 @@ export function AgentsPage() {
             role="cell"
             gridArea="start"
             display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: undefined }}
+            p={{ base: '0', md: '2' }}
             borderBottomWidth={{ base: '0', md: '1px' }}
           >
             <Button
@@ -138,7 +138,7 @@ export function AgentsPage() {
             role="cell"
             gridArea="name"
             display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: undefined }}
+            p={{ base: '0', md: '2' }}
             borderBottomWidth={{ base: '0', md: '1px' }}
             fontWeight="medium"
             maxW={{ md: '56' }}
@@ -153,7 +153,7 @@ export function AgentsPage() {
             role="cell"
             gridArea="desc"
             display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: undefined }}
+            p={{ base: '0', md: '2' }}
             borderBottomWidth={{ base: '0', md: '1px' }}
             color="fg.muted"
             maxW={{ md: '48', lg: 'md' }}
@@ -167,10 +167,10 @@ export function AgentsPage() {
             role="cell"
             gridArea="tools"
             display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: undefined }}
+            p={{ base: '0', md: '2' }}
             borderBottomWidth={{ base: '0', md: '1px' }}
           >
-            <HStack gap="2" wrap="wrap">
+            <HStack gap="2" wrap={{ base: 'wrap', md: 'nowrap' }}>
               <Button
                 size="xs"
                 variant="outline"
@@ -201,7 +201,7 @@ export function AgentsPage() {
             role="cell"
             gridArea="menu"
             display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: undefined }}
+            p={{ base: '0', md: '2' }}
             borderBottomWidth={{ base: '0', md: '1px' }}
             textAlign="end"
           >
