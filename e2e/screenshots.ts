@@ -1,145 +1,90 @@
-// `npm run screenshots`: every screen of the web app at 1440 px and 375 px, light and dark, from a
-// server started on a fresh data folder and seeded through the API. PNGs go to screenshots/. Each
-// screen is also checked with axe; serious or critical violations are listed and fail the run.
-import AxeBuilder from '@axe-core/playwright';
+// `npm run screens`: a picture of every screen and dialog of the web app, in light and dark, at
+// 1280 px and 375 px, from the built server started on a fresh data folder. It signs up at the
+// built-in provider like a newcomer, makes sample data through the screens, and writes PNGs to
+// screenshots/ (not committed). Each picture is checked with axe; a serious or critical violation,
+// or a page that scrolls sideways, is listed and fails the run (tests/screens-a11y.spec.ts runs the
+// same checks in `npm test`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
-import { ROOT, startServer } from './support/server.ts';
+import {
+  createSampleData,
+  SCHEMES,
+  SCREENS,
+  seriousViolations,
+  show,
+  sidewaysOverflow,
+  VIEWPORTS,
+} from './support/screens.ts';
+import { ROOT, SCRIPT_ACCESS_CODE, startServer } from './support/server.ts';
+import { enterAccessCode, freshEmail, signUpAtProvider, TEST_PASSWORD } from './support/sign-in.ts';
 
 const OUT = path.join(ROOT, 'screenshots');
 
-interface Shot {
-  name: string;
-  path: string;
-  /** Runs after the page settles, before the picture (open a dialog, a menu, the drawer). */
-  act?: (page: Page, mobile: boolean) => Promise<void>;
-  mobileOnly?: boolean;
+async function signUp(page: Page) {
+  await page.goto('/info');
+  await enterAccessCode(page, SCRIPT_ACCESS_CODE);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await signUpAtProvider(page, { name: 'Sam Newcomer', email: freshEmail('sam'), password: TEST_PASSWORD });
+  await page.waitForURL(/\/info$/);
 }
 
-const server = await startServer();
+const server = await startServer({ signIn: true });
 const problems: string[] = [];
+let count = 0;
 try {
-  // Seed: agents through the API. Services are seeded when the services API is there.
-  const descriptions = [
-    'Reads my inbox every morning and drafts short replies to the mails that need one.',
-    'Finds restaurants and shops near a place and compares their opening hours.',
-    'Keeps my calendar tidy: lists, creates and moves events on request.',
-    'Summarises the top Hacker News stories and related YouTube videos on a subject.',
-  ];
-  const names = ['Mail assistant', 'Place finder', 'Calendar manager', 'Tech news digest'];
-  for (const [i, name] of names.entries()) {
-    await server.api('POST', '/api/v1/agents/', {
-      name,
-      description: descriptions[i],
-      guidelines: i === 0 ? 'Answer in English, keep replies under 100 words.' : null,
-      tool_ids: [],
-    });
-  }
-  let serviceId = 1;
-  try {
-    const services = (await server.api('GET', '/api/v1/services/')) as {
-      id: number;
-      auth_schemes: string[];
-    }[];
-    const noAuth = services.find((s) => s.auth_schemes.includes('NO_AUTH'));
-    if (noAuth) {
-      serviceId = noAuth.id;
-      await server.api('POST', `/api/v1/services/${noAuth.id}/register_noauth_service`);
-    }
-  } catch (error) {
-    console.warn(`services not seeded: ${(error as Error).message}`);
-  }
-
-  const shots: Shot[] = [
-    { name: 'info', path: '/info' },
-    { name: 'agents', path: '/agents' },
-    {
-      name: 'agents-tools-dialog',
-      path: '/agents',
-      act: async (page) => {
-        await page.getByRole('button', { name: /0 Tools of Mail assistant/ }).click();
-        await page.getByRole('dialog').waitFor();
-      },
-    },
-    {
-      name: 'agents-actions-menu',
-      path: '/agents',
-      act: async (page) => {
-        await page.getByRole('button', { name: 'Actions for Mail assistant' }).click();
-        await page.getByRole('menuitem', { name: 'Duplicate' }).waitFor();
-      },
-    },
-    { name: 'agent-create', path: '/agents/create' },
-    {
-      name: 'agent-create-required',
-      path: '/agents/create',
-      act: async (page) => {
-        await page.getByRole('button', { name: 'Save' }).click();
-        await page.getByText('Name/Description Required').first().waitFor();
-      },
-    },
-    { name: 'agent-edit', path: '/agents/1/edit' },
-    { name: 'agent-chat', path: '/agents/1/chat' },
-    { name: 'services', path: '/services' },
-    { name: 'service-tools', path: `/services/${serviceId}/actions` },
-    { name: 'debug', path: '/debug_info' },
-    { name: 'copilot', path: '/copilot' },
-    { name: 'demos-invalid', path: '/public/demosRedirect?demo=nope' },
-    { name: 'not-found', path: '/no-such-page' },
-    {
-      name: 'drawer',
-      path: '/info',
-      mobileOnly: true,
-      act: async (page) => {
-        await page.getByRole('button', { name: 'Open menu' }).click();
-        await page.getByTestId('sidebar-drawer').waitFor();
-      },
-    },
-  ];
-
+  fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-  for (const scheme of ['light', 'dark'] as const) {
-    for (const [label, viewport] of [
-      ['desktop', { width: 1440, height: 900 }],
-      ['mobile', { width: 375, height: 812 }],
-    ] as const) {
-      const context = await browser.newContext({ viewport, colorScheme: scheme, reducedMotion: 'reduce' });
-      // Past the beta access-code gate (the server runs without sign-in for these pictures).
-      await context.addInitScript(() => localStorage.setItem('passwordSignedIn', 'true'));
-      for (const shot of shots) {
-        if (shot.mobileOnly && label !== 'mobile') continue;
-        const page = await context.newPage();
-        await page.goto(`${server.url}${shot.path}`, { waitUntil: 'load' });
-        // The chat frame keeps a connection open, so 'networkidle' may never come: wait for quiet instead.
-        await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => {});
-        await page.waitForTimeout(300);
-        await shot.act?.(page, label === 'mobile');
-        await page.waitForTimeout(400);
-        const file = path.join(OUT, `${shot.name}-${label}-${scheme}.png`);
-        await page.screenshot({ path: file, fullPage: !shot.act });
-        if (scheme === 'light') {
-          const result = await new AxeBuilder({ page }).analyze();
-          for (const v of result.violations.filter(
-            (v) => v.impact === 'serious' || v.impact === 'critical',
-          )) {
-            const nodes = v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ');
-            problems.push(`${shot.name} (${label}): ${v.id} ${v.impact}: ${v.help} [${nodes}]`);
-          }
+  const context = await browser.newContext({ baseURL: server.url, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  // Leaving a form with unsaved changes asks; the next screen leaves it.
+  page.on('dialog', (dialog) => void dialog.accept());
+  await signUp(page);
+  const data = await createSampleData(page);
+
+  for (const scheme of SCHEMES) {
+    for (const { label, mobile, viewport } of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const screen of SCREENS) {
+        if (screen.mobileOnly && !mobile) continue;
+        // A screen before sign-in gets a context of its own, with no session.
+        const signedOut = screen.signedOut
+          ? await browser.newContext({
+              baseURL: server.url,
+              viewport,
+              colorScheme: scheme,
+              reducedMotion: 'reduce',
+            })
+          : undefined;
+        const target = signedOut ? await signedOut.newPage() : page;
+        const where = `${screen.name} (${label}, ${scheme})`;
+        try {
+          await show(target, screen, data, mobile);
+          await target.screenshot({
+            path: path.join(OUT, `${screen.name}-${label}-${scheme}.png`),
+            fullPage: !screen.overlay,
+          });
+          count++;
+          for (const violation of await seriousViolations(target)) problems.push(`${where}: ${violation}`);
+          const overflow = await sidewaysOverflow(target);
+          if (overflow > 0) problems.push(`${where}: scrolls sideways by ${overflow} px`);
+        } catch (error) {
+          problems.push(`${where}: could not be shown: ${(error as Error).message.split('\n')[0]}`);
+        } finally {
+          await signedOut?.close();
         }
-        await page.close();
       }
-      await context.close();
     }
   }
   await browser.close();
-  console.log(`screenshots written to ${path.relative(process.cwd(), OUT) || OUT}`);
+  console.log(`${count} screenshots written to ${path.relative(process.cwd(), OUT) || OUT}`);
 } finally {
   await server.stop();
 }
 if (problems.length) {
-  console.error(`accessibility problems (axe, serious or critical):\n${problems.join('\n')}`);
+  console.error(`problems found:\n${problems.join('\n')}`);
   process.exitCode = 1;
 }

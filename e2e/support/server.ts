@@ -1,6 +1,6 @@
 // Starts the built server (apps/server/dist/main.js) on a fresh data folder and a free port, for
-// the screenshot and benchmark scripts. Sign-in is off (DISABLE_AUTH) until the sign-in flow can be
-// driven from these scripts.
+// the screenshot and benchmark scripts. With `signIn`, it runs as in production (access code, the
+// built-in provider) on its PUBLIC_URL; otherwise sign-in is off (DISABLE_AUTH).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -27,7 +27,10 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export async function startServer(): Promise<RunningServer> {
+/** The beta access code a server started with `signIn` accepts. */
+export const SCRIPT_ACCESS_CODE = 'screens-access-code';
+
+export async function startServer(options: { signIn?: boolean } = {}): Promise<RunningServer> {
   const main = path.join(ROOT, 'apps/server/dist/main.js');
   if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
     throw new Error('Build first: npm run build');
@@ -38,15 +41,22 @@ export async function startServer(): Promise<RunningServer> {
     cwd: ROOT,
     env: {
       ...process.env,
-      DISABLE_AUTH: 'true',
-      NODE_ENV: 'development',
+      ...(options.signIn
+        ? {
+            NODE_ENV: 'production',
+            HOST: '127.0.0.1',
+            PUBLIC_URL: `http://localhost:${port}`,
+            BETA_ACCESS_CODES: SCRIPT_ACCESS_CODE,
+          }
+        : { DISABLE_AUTH: 'true', NODE_ENV: 'development' }),
       DATA_DIR: dataDir,
       PORT: String(port),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
+  // Sign-in's redirect URIs are bound to PUBLIC_URL, so the pages are opened there.
+  const url = options.signIn ? `http://localhost:${port}` : `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {

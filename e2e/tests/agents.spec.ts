@@ -170,8 +170,13 @@ test('tools from a registered service are added to an agent, grouped by app, and
   await dialog.getByRole('searchbox', { name: 'Search actions...' }).fill('');
   await dialog.getByRole('button', { name: 'Add Divide' }).click();
   await expect(page.getByText('Divide added to agent')).toBeVisible();
-  // Adding a selected tool again changes nothing.
-  await dialog.getByRole('button', { name: 'Add Multiply' }).click();
+  // A selected tool shows as added, with no second add, and can be removed there.
+  await expect(dialog.getByRole('button', { name: 'Add Multiply' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Remove Multiply' })).toBeVisible();
+  await expect(dialog.getByText('Added')).toHaveCount(2);
+  await dialog.getByRole('button', { name: 'Remove Divide' }).click();
+  await expect(dialog.getByRole('button', { name: 'Add Divide' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Add Divide' }).click();
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
 
@@ -202,4 +207,124 @@ test('tools from a registered service are added to an agent, grouped by app, and
   await confirm.getByRole('button', { name: 'Disconnect' }).click();
   await expect(confirm).toBeHidden();
   await expect(calculator.getByText('Status: INACTIVE | Auth: NO_AUTH')).toBeVisible();
+
+  // The agent keeps the tool and says it needs reconnecting, in the list, its tools and the editor.
+  await page.goto('/agents');
+  const reconnect = rowOf(page, 'Bookkeeper').getByRole('link', {
+    name: 'Needs reconnecting: Reconnect Calculator on the Services page',
+  });
+  await expect(reconnect).toBeVisible();
+  await rowOf(page, 'Bookkeeper').getByRole('button', { name: '1 Tools of Bookkeeper' }).click();
+  await expect(page.getByRole('dialog').getByText('Needs reconnecting')).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await openActions(page, 'Bookkeeper', 'Edit');
+  const stale = page.getByTestId('selected-tools');
+  await expect(stale.getByText('Needs reconnecting')).toBeVisible();
+  await stale.getByRole('link', { name: 'Reconnect Calculator on the Services page' }).click();
+  await expect(page).toHaveURL(/\/services$/);
+
+  // The chat says the same when the tool is asked for, with the way to reconnect.
+  await page.goto('/agents');
+  await rowOf(page, 'Bookkeeper').getByRole('button', { name: 'Start chat with Bookkeeper' }).click();
+  const frame = page.frameLocator('iframe[title="Agent chat"]');
+  const box = frame.getByRole('textbox', { name: 'Message' });
+  await box.fill('multiply 6 and 7');
+  await box.press('Enter');
+  const step = frame.getByTestId('tool-step').first();
+  await expect(step).toHaveAttribute('data-state', 'output-error');
+  await step.getByRole('button').first().click();
+  await expect(step).toContainText(
+    'Multiply needs reconnecting: connect Calculator again on the Services page',
+  );
+  await expect(step.getByRole('link', { name: /reconnect/i })).toBeVisible();
+
+  // Reconnected, the mark goes.
+  await page.goto('/services');
+  await calculator.getByRole('button', { name: 'Register Service Calculator' }).click();
+  await expect(calculator.getByText('Connected')).toBeVisible();
+  await page.goto('/agents');
+  await expect(rowOf(page, 'Bookkeeper').getByText('1 Tools')).toBeVisible();
+  await expect(rowOf(page, 'Bookkeeper').getByText('Needs reconnecting')).toHaveCount(0);
+});
+
+test('the form marks each blank required field, explains it and focuses the first', async ({ page }) => {
+  await signUpAndSignIn(page);
+  await page.goto('/agents/create');
+  const name = page.getByRole('textbox', { name: 'Name' });
+  const description = page.getByRole('textbox', { name: 'Description' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Name/Description Required')).toBeVisible();
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(description).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toBeFocused();
+  await expect(page.getByText('Give the agent a name.')).toBeVisible();
+  await expect(page.getByText('Describe what the agent does.')).toBeVisible();
+  await name.fill('Planner');
+  await expect(name).not.toHaveAttribute('aria-invalid');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(description).toBeFocused();
+  await expect(description).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('an agent gets an icon and a colour, shown in the list, the editor and the chat header', async ({
+  page,
+}) => {
+  await signUpAndSignIn(page);
+  await page.goto('/agents/create');
+  await page.getByRole('textbox', { name: 'Name' }).fill('Postman');
+  await page.getByRole('textbox', { name: 'Description' }).fill('Sorts the post');
+  await page.getByRole('group', { name: 'Icon' }).getByRole('button', { name: 'Emoji 📬' }).click();
+  await page.getByRole('group', { name: 'Colour' }).getByRole('button', { name: 'Colour: purple' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Agent Created')).toBeVisible();
+  await expect(rowOf(page, 'Postman').getByTestId('agent-avatar')).toHaveText('📬');
+
+  await openActions(page, 'Postman', 'Edit');
+  await expect(page.getByRole('button', { name: 'Emoji 📬' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Colour: purple' })).toHaveAttribute('aria-pressed', 'true');
+  // A generated avatar instead.
+  await page.getByRole('button', { name: 'Generated avatar: beam' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Agent Updated')).toBeVisible();
+  await expect(rowOf(page, 'Postman').getByTestId('agent-avatar').locator('svg')).toBeVisible();
+
+  await rowOf(page, 'Postman').getByRole('button', { name: 'Start chat with Postman' }).click();
+  const frame = page.frameLocator('iframe[title="Agent chat"]');
+  await expect(frame.getByTestId('agent-avatar').first().locator('svg')).toBeVisible();
+});
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('the agents list stacks as cards with the actions in a menu, and nothing scrolls sideways', async ({
+    page,
+  }) => {
+    await signUpAndSignIn(page);
+    for (const [name, description] of [
+      [
+        'A rather long agent name that goes on and on',
+        'A description long enough to need more than one line on a phone screen, and then some more words.',
+      ],
+      ['Short', 'Tiny'],
+    ]) {
+      await page.goto('/agents/create');
+      await page.getByRole('textbox', { name: 'Name' }).fill(name!);
+      await page.getByRole('textbox', { name: 'Description' }).fill(description!);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText('Agent Created').first()).toBeVisible();
+    }
+    await expect(rows(page)).toHaveCount(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Each card is within the screen, with its Start button, tools and menu visible without scrolling.
+    for (const row of await rows(page).all()) {
+      const box = (await row.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+      await expect(row.getByRole('button', { name: /^Start chat with / })).toBeInViewport();
+      await expect(row.getByRole('button', { name: /^Actions for / })).toBeInViewport();
+    }
+    await openActions(page, 'Short', 'Edit');
+    await expect(page.getByRole('heading', { name: 'Edit Short' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
 });

@@ -125,6 +125,9 @@ export interface AgentProfile {
   name: string;
   description: string;
   guidelines: string | null;
+  /** An emoji or `avatar:<style>`, and a palette name: how the agent looks in the chat header. */
+  icon: string | null;
+  color: string | null;
   /** The owner let write and send tools run in unattended (trigger) runs. */
   allowUnattendedWrites: boolean;
 }

@@ -57,6 +57,8 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         name: 'Inbox helper',
         description: 'Sorts mail',
         guidelines: null,
+        icon: null,
+        color: null,
         tools: [
           {
             id: slack.actionIds[1],
@@ -65,6 +67,8 @@ describe(`agents on ${testDatabaseKind()}`, () => {
             description: 'Does thing 1 in Slack',
             logo: null,
             app_name: 'Slack',
+            service_id: slack.serviceId,
+            needs_reconnecting: true,
           },
           {
             id: gmail.actionIds[0],
@@ -73,6 +77,8 @@ describe(`agents on ${testDatabaseKind()}`, () => {
             description: 'Does thing 0 in Gmail',
             logo: 'https://logos.example/gmail.svg',
             app_name: 'Gmail',
+            service_id: gmail.serviceId,
+            needs_reconnecting: true,
           },
         ],
       });
@@ -207,6 +213,8 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           name: tricky,
           description: 'd1',
           guidelines: tricky,
+          icon: null,
+          color: null,
           tools: [
             {
               id: gmail.actionIds[2],
@@ -215,6 +223,8 @@ describe(`agents on ${testDatabaseKind()}`, () => {
               description: 'Does thing 2 in Gmail',
               logo: 'https://logos.example/gmail.svg',
               app_name: 'Gmail',
+              service_id: gmail.serviceId,
+              needs_reconnecting: true,
             },
             {
               id: slack.actionIds[0],
@@ -223,6 +233,8 @@ describe(`agents on ${testDatabaseKind()}`, () => {
               description: 'Does thing 0 in Slack',
               logo: null,
               app_name: 'Slack',
+              service_id: slack.serviceId,
+              needs_reconnecting: true,
             },
             {
               id: gmail.actionIds[0],
@@ -231,10 +243,20 @@ describe(`agents on ${testDatabaseKind()}`, () => {
               description: 'Does thing 0 in Gmail',
               logo: 'https://logos.example/gmail.svg',
               app_name: 'Gmail',
+              service_id: gmail.serviceId,
+              needs_reconnecting: true,
             },
           ],
         },
-        { id: second.id, name: 'Second', description: 'd2', guidelines: null, tools: [] },
+        {
+          id: second.id,
+          name: 'Second',
+          description: 'd2',
+          guidelines: null,
+          icon: null,
+          color: null,
+          tools: [],
+        },
       ]);
       // The list and the single-agent call describe an agent identically.
       const got = await t.app.inject({ method: 'GET', url: `${agentUrl(first.id)}/agent`, headers: auth });
@@ -317,6 +339,90 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       expect(upd.json().detail[0].msg).toContain('424242');
       const stored = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
       expect(stored.json()).toEqual(a);
+    });
+
+    it('stores an icon and a colour, changes and clears them, and refuses ones outside the sets', async () => {
+      const a = (await create({ name: 'Mail', description: 'd', icon: '📬', color: 'purple' })).json();
+      expect(a).toMatchObject({ icon: '📬', color: 'purple' });
+      const plain = (await create({ name: 'Plain', description: 'd' })).json();
+      expect(plain).toMatchObject({ icon: null, color: null });
+      const patch = (payload: object) =>
+        t.app.inject({ method: 'PATCH', url: agentUrl(a.id), headers: auth, payload });
+      expect((await patch({ icon: 'avatar:beam' })).json()).toMatchObject({
+        icon: 'avatar:beam',
+        color: 'purple',
+      });
+      // A flag and a skin-toned emoji are one grapheme each.
+      expect((await patch({ icon: '🇫🇷' })).json().icon).toBe('🇫🇷');
+      expect((await patch({ icon: '👍🏽' })).json().icon).toBe('👍🏽');
+      expect((await patch({ icon: null, color: null })).json()).toMatchObject({ icon: null, color: null });
+      for (const [payload, field] of [
+        [{ icon: 'ab' }, 'icon'],
+        [{ icon: '📬📬' }, 'icon'],
+        [{ icon: 'avatar:nope' }, 'icon'],
+        [{ color: 'chartreuse' }, 'color'],
+      ] as const) {
+        const res = await patch(payload);
+        expect(res.statusCode).toBe(422);
+        expect(res.json().detail[0].loc).toEqual(['body', field]);
+      }
+      const listed = (await t.app.inject({ method: 'GET', url: AGENTS, headers: auth })).json();
+      expect(agentListSchema.parse(listed).map((x) => [x.name, x.icon, x.color])).toEqual([
+        ['Mail', null, null],
+        ['Plain', null, null],
+      ]);
+    });
+
+    it('marks a tool whose service the caller is not connected to as needing reconnecting', async () => {
+      const connect = (status: string) =>
+        t.db.kysely
+          .insertInto('connections')
+          .values({
+            user_id: userId,
+            service_id: gmail.serviceId,
+            status,
+            external_id: null,
+            credentials: null,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
+      await connect('ACTIVE');
+      const a = (
+        await create({ name: 'n', description: 'd', tool_ids: [gmail.actionIds[0], slack.actionIds[0]] })
+      ).json();
+      const flags = async () => {
+        const list = agentListSchema.parse(
+          (await t.app.inject({ method: 'GET', url: AGENTS, headers: auth })).json(),
+        );
+        const one = (
+          await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth })
+        ).json();
+        expect(one).toEqual(list[0]);
+        return list[0]!.tools.map((tool) => [tool.app_name, tool.service_id, tool.needs_reconnecting]);
+      };
+      expect(await flags()).toEqual([
+        ['Gmail', gmail.serviceId, false],
+        ['Slack', slack.serviceId, true],
+      ]);
+      // Disconnected (or expired): the tool stays attached and says so.
+      await t.db.kysely.updateTable('connections').set({ status: 'EXPIRED' }).execute();
+      expect((await flags()).map(([, , flag]) => flag)).toEqual([true, true]);
+      // Another user's active connection does not count for Alice.
+      const { id: bobId } = await signInAs(t, issuer, { sub: 'bob' });
+      await t.db.kysely
+        .insertInto('connections')
+        .values({
+          user_id: bobId,
+          service_id: slack.serviceId,
+          status: 'ACTIVE',
+          external_id: null,
+          credentials: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .execute();
+      expect((await flags()).map(([, , flag]) => flag)).toEqual([true, true]);
     });
 
     it('treats another user’s private service tools as unknown', async () => {

@@ -105,6 +105,19 @@ describe('chat service HTTP', () => {
       via: 'cookie',
     });
     expect(res.json().agent.suggestedPrompts.length).toBeGreaterThan(0);
+    // How the agent looks: the header shows it; unset until its owner picks one.
+    expect(res.json().agent).toMatchObject({ icon: null, color: null });
+    await h.t.db.kysely
+      .updateTable('agents')
+      .set({ icon: 'avatar:beam', color: 'blue' })
+      .where('id', '=', aliceAgent)
+      .execute();
+    const again = await h.t.app.inject({
+      method: 'GET',
+      url: '/chainlit/session',
+      headers: { cookie: headers.cookie },
+    });
+    expect(again.json().agent).toMatchObject({ icon: 'avatar:beam', color: 'blue' });
   });
 
   it('refuses state-changing calls without the CSRF header or from another origin', async () => {

@@ -210,9 +210,11 @@ describe(`built-in services on ${testDatabaseKind()}`, () => {
     await expect(t.app.services.disconnect(calc, bob)).rejects.toMatchObject({ statusCode: 404 });
     await t.app.services.disconnect(calc, alice);
     expect(await t.app.services.listActiveServices(alice)).toEqual([]);
-    expect(await t.app.tools.executeAction(alice, evaluate, { expression: '1+1' })).toMatchObject({
+    // The chat says what the agents list and editor show for the tool, and where to reconnect.
+    expect(await t.app.tools.executeAction(alice, evaluate, { expression: '1+1' })).toEqual({
       ok: false,
       code: 'auth_expired',
+      error: 'Evaluate expression needs reconnecting: connect Calculator again on the Services page',
     });
   });
 

@@ -34,6 +34,41 @@ export const pathIdSchema = z.coerce
   .min(1, 'must be a positive integer')
   .max(MAX_ID, 'is out of range');
 
+/** The colours an agent may take: Chakra palette names, each with accessible solid and subtle tones. */
+export const AGENT_COLORS = [
+  'gray',
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'teal',
+  'blue',
+  'cyan',
+  'purple',
+  'pink',
+] as const;
+export type AgentColor = (typeof AGENT_COLORS)[number];
+
+/** The generated avatar styles an agent's icon may name as `avatar:<style>`. */
+export const AGENT_AVATAR_STYLES = ['marble', 'beam', 'pixel', 'sunset', 'ring', 'bauhaus'] as const;
+
+const EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})/u;
+
+/** An emoji (one grapheme, up to 16 code units for flags and skin tones) or `avatar:<style>`. */
+const iconField = z
+  .string()
+  .max(16, 'must be at most 16 characters')
+  .refine(
+    (value) =>
+      AGENT_AVATAR_STYLES.some((style) => value === `avatar:${style}`) ||
+      (EMOJI.test(value) && [...new Intl.Segmenter().segment(value)].length === 1),
+    'must be one emoji or avatar:<style> with a style of ' + AGENT_AVATAR_STYLES.join(', '),
+  )
+  .nullable()
+  .optional();
+
+const colorField = z.enum(AGENT_COLORS).nullable().optional();
+
 export const toolSchema = z.object({
   id: z.number(),
   display_name: z.string(),
@@ -45,12 +80,25 @@ export const toolSchema = z.object({
 });
 export type Tool = z.infer<typeof toolSchema>;
 
+/** A tool as attached to an agent: with the state of the caller's connection to its service. */
+export const agentToolSchema = toolSchema.extend({
+  /** The service's id, for the way to reconnect it. */
+  service_id: z.number(),
+  /** The caller has no active connection to the tool's service: it was disconnected or expired. */
+  needs_reconnecting: z.boolean(),
+});
+export type AgentToolInfo = z.infer<typeof agentToolSchema>;
+
 export const agentSchema = z.object({
   id: z.number(),
   name: z.string(),
   description: z.string(),
   guidelines: z.string().nullable(),
-  tools: z.array(toolSchema),
+  /** An emoji or `avatar:<style>`; null shows the default. */
+  icon: z.string().nullable(),
+  /** One of AGENT_COLORS; null shows the brand colour. */
+  color: z.enum(AGENT_COLORS).nullable(),
+  tools: z.array(agentToolSchema),
 });
 export type Agent = z.infer<typeof agentSchema>;
 
@@ -71,6 +119,8 @@ export const agentCreateSchema = z.strictObject({
   name: requiredText(AGENT_LIMITS.name),
   description: requiredText(AGENT_LIMITS.description),
   guidelines: guidelinesField,
+  icon: iconField,
+  color: colorField,
   tool_ids: toolIdsField.default([]),
   /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
   duplicated_from: idSchema.optional(),
@@ -90,6 +140,8 @@ export const agentUpdateSchema = z.strictObject({
     .transform((value) =>
       value === undefined ? undefined : value === null || value.trim() === '' ? null : value,
     ),
+  icon: iconField,
+  color: colorField,
   tool_ids: toolIdsField.optional(),
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;

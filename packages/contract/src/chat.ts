@@ -46,6 +46,9 @@ export const chatSessionInfoSchema = z.object({
     id: z.number().int(),
     name: z.string(),
     description: z.string(),
+    /** How the agent looks (see the agents contract): an emoji or `avatar:<style>`, and a palette name. */
+    icon: z.string().nullable().optional(),
+    color: z.string().nullable().optional(),
     suggestedPrompts: z.array(z.string()),
     tools: z.array(chatToolSummarySchema),
   }),

@@ -7,3 +7,4 @@ export {
   useSystemColorMode,
   type ColorModePreference,
 } from './color-mode.ts';
+export { AgentAvatar, avatarStyleOf, type AgentLook } from './agent-avatar.tsx';

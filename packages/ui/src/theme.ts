@@ -16,12 +16,15 @@ export const brandTokens = {
   border: { value: { _light: '{colors.teal.500}', _dark: '{colors.teal.400}' } },
 };
 
+/** Error text (field messages, warnings) dark enough on white for WCAG AA: Chakra's red.500 is 3.8:1. */
+const fgTokens = { error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.300}' } } };
+
 /** The system for a page of our own (the web app, the chat frame). */
 export const system: SystemContext = createSystem(
   defaultConfig,
   defineConfig({
     globalCss: { 'html, body, #root': { height: '100%' } },
-    theme: { semanticTokens: { colors: { brand: brandTokens } } },
+    theme: { semanticTokens: { colors: { brand: brandTokens, fg: fgTokens } } },
   }),
 );
 
@@ -36,7 +39,7 @@ export function createScopedSystem(rootSelector: string): SystemContext {
       cssVarsRoot: rootSelector,
       preflight: { scope: rootSelector },
       globalCss: {},
-      theme: { semanticTokens: { colors: { brand: brandTokens } } },
+      theme: { semanticTokens: { colors: { brand: brandTokens, fg: fgTokens } } },
     }),
   );
 }

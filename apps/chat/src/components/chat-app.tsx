@@ -6,6 +6,7 @@ import {
   type ChatSessionInfo,
   type ChatThread,
 } from '@cadre/contract';
+import { AgentAvatar } from '@cadre/ui';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
@@ -296,6 +297,7 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
           >
             ☰
           </Button>
+          <AgentAvatar agent={session.agent} size="sm" />
           <Text fontWeight="semibold" truncate flex="1" minW="0">
             {session.agent.name}
           </Text>

@@ -8,6 +8,7 @@ import {
   type ChatSessionInfo,
 } from '@cadre/contract';
 import { DefaultChatTransport } from 'ai';
+import { AgentAvatar } from '@cadre/ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
@@ -321,6 +322,7 @@ export function EmptyState({
 }) {
   return (
     <Stack gap="3" py="8" textAlign="center" align="center" data-testid="empty-state">
+      <AgentAvatar agent={session.agent} size="xl" />
       <Text fontSize="xl" fontWeight="semibold">
         {session.agent.name}
       </Text>

@@ -42,6 +42,13 @@ export function jsonHelpers(dialect: Dialect) {
      */
     subquery: (value: Expression<unknown>) => (dialect === 'sqlite' ? sql`json(${value})` : value),
 
+    /**
+     * A condition as a JSON boolean inside `object`: SQLite has no boolean type and would write
+     * 0 or 1; PostgreSQL writes its boolean as true or false.
+     */
+    bool: (condition: Expression<unknown>) =>
+      dialect === 'sqlite' ? sql`json(case when ${condition} then 'true' else 'false' end)` : condition,
+
     /** The document as text, so the driver hands it over as it is instead of parsing it. */
     text: (value: Expression<string>) =>
       dialect === 'sqlite' ? sql<string>`${value}` : sql<string>`(${value})::text`,

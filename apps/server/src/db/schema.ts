@@ -118,6 +118,10 @@ export interface AgentsTable {
   guidelines: string | null;
   /** Whether triggered (unattended) runs may execute write and send actions. */
   allow_unattended_writes: Generated<number>;
+  /** An emoji, or `avatar:<style>` for a generated avatar (migration 0009). */
+  icon: string | null;
+  /** A palette name from AGENT_COLORS (migration 0009). */
+  color: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -396,6 +396,8 @@ export type ListAgentsResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -403,6 +405,8 @@ export type ListAgentsResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     }>;
 };
@@ -414,6 +418,8 @@ export type CreateAgentData = {
         name: string;
         description: string;
         guidelines?: string | null;
+        icon?: string | null;
+        color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         duplicated_from?: number;
     };
@@ -464,6 +470,8 @@ export type CreateAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -471,6 +479,8 @@ export type CreateAgentResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     };
 };
@@ -522,6 +532,8 @@ export type GetAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -529,6 +541,8 @@ export type GetAgentResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     };
 };
@@ -585,6 +599,8 @@ export type UpdateAgentData = {
         name?: string;
         description?: string;
         guidelines?: string | null;
+        icon?: string | null;
+        color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
     };
     path: {
@@ -630,6 +646,8 @@ export type UpdateAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -637,6 +655,8 @@ export type UpdateAgentResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     };
 };
@@ -754,6 +774,8 @@ export type RestoreAgentVersionResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        icon: string | null;
+        color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tools: Array<{
             id: number;
             display_name: string;
@@ -761,6 +783,8 @@ export type RestoreAgentVersionResponses = {
             description: string;
             logo: string | null;
             app_name: string;
+            service_id: number;
+            needs_reconnecting: boolean;
         }>;
     };
 };
@@ -894,6 +918,8 @@ export type ImportAgentResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            icon: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             tools: Array<{
                 id: number;
                 display_name: string;
@@ -901,6 +927,8 @@ export type ImportAgentResponses = {
                 description: string;
                 logo: string | null;
                 app_name: string;
+                service_id: number;
+                needs_reconnecting: boolean;
             }>;
         };
         tools_to_connect: Array<{

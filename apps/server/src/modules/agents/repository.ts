@@ -1,4 +1,4 @@
-import { CompiledQuery, type ExpressionBuilder, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
@@ -10,6 +10,8 @@ export interface AgentFields {
   name: string;
   description: string;
   guidelines: string | null;
+  icon?: string | null;
+  color?: string | null;
 }
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
@@ -74,6 +76,20 @@ export function createAgentsRepository(db: Db) {
               description: tb.ref('actions.description'),
               logo: tb.ref('services.logo'),
               app_name: tb.ref('services.name'),
+              service_id: tb.ref('services.id'),
+              // Disconnected or expired: the chat cannot run the tool until the service is connected again.
+              needs_reconnecting: json.bool(
+                tb.not(
+                  tb.exists(
+                    tb
+                      .selectFrom('connections')
+                      .select('connections.id')
+                      .whereRef('connections.user_id', '=', 'agents.user_id')
+                      .whereRef('connections.service_id', '=', 'services.id')
+                      .where('connections.status', '=', sql.lit('ACTIVE')),
+                  ),
+                ),
+              ),
             }),
             'agent_tools.position',
           )
@@ -85,6 +101,8 @@ export function createAgentsRepository(db: Db) {
       name: eb.ref('agents.name'),
       description: eb.ref('agents.description'),
       guidelines: eb.ref('agents.guidelines'),
+      icon: eb.ref('agents.icon'),
+      color: eb.ref('agents.color'),
       tools: json.subquery(tools),
     });
   };
@@ -159,7 +177,7 @@ export function createAgentsRepository(db: Db) {
     async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
       const row = await k
         .selectFrom('agents')
-        .select(['id', 'name', 'description', 'guidelines', 'allow_unattended_writes'])
+        .select(['id', 'name', 'description', 'guidelines', 'icon', 'color', 'allow_unattended_writes'])
         .where('user_id', '=', userId)
         .where('id', '=', agentId)
         .executeTakeFirst();
@@ -169,6 +187,8 @@ export function createAgentsRepository(db: Db) {
           name: row.name,
           description: row.description,
           guidelines: row.guidelines,
+          icon: row.icon,
+          color: row.color,
           allowUnattendedWrites: row.allow_unattended_writes === 1,
         }
       );

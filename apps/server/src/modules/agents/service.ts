@@ -54,7 +54,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
   }
 
   const changedFields = (input: AgentUpdateInput) =>
-    (['name', 'description', 'guidelines', 'tool_ids'] as const).filter((f) => input[f] !== undefined);
+    (['name', 'description', 'guidelines', 'icon', 'color', 'tool_ids'] as const).filter(
+      (f) => input[f] !== undefined,
+    );
 
   return {
     /** The list response's JSON text (see the repository's `listJson`). */
@@ -115,7 +117,13 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       const tools = await resolveTools(userId, input.tool_ids);
       return repo.create(
         userId,
-        { name: input.name, description: input.description, guidelines: input.guidelines },
+        {
+          name: input.name,
+          description: input.description,
+          guidelines: input.guidelines,
+          icon: input.icon ?? null,
+          color: input.color ?? null,
+        },
         tools,
         {
           reason: input.duplicated_from === undefined ? 'create' : 'duplicate',
@@ -149,6 +157,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.name !== undefined) fields.name = input.name;
       if (input.description !== undefined) fields.description = input.description;
       if (input.guidelines !== undefined) fields.guidelines = input.guidelines;
+      if (input.icon !== undefined) fields.icon = input.icon;
+      if (input.color !== undefined) fields.color = input.color;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
         audit.record(

@@ -34,7 +34,8 @@ export function createActionRunner(deps: {
       return {
         ok: false,
         code: 'auth_expired',
-        error: `Connect ${action.service_name} on the Services page first`,
+        // The words the agents list and editor show for the tool, so the chat says the same.
+        error: `${action.display_name} needs reconnecting: connect ${action.service_name} again on the Services page`,
       };
     }
     const credentials = deps.credentials.open(action.credentials);

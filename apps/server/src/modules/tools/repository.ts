@@ -188,6 +188,7 @@ function catalogQueries(k: Kysely<Database>) {
         .select([
           'actions.id as action_id',
           'actions.name as action_name',
+          'actions.display_name',
           'actions.version',
           'actions.deprecated',
           'services.id as service_id',

@@ -17,6 +17,8 @@ const tool = (id: number, app: string, name: string): AgentTool => ({
   description: `${name} description`,
   logo: '',
   app_name: app,
+  service_id: 1,
+  needs_reconnecting: false,
 });
 
 const agent: Agent = {
@@ -24,6 +26,8 @@ const agent: Agent = {
   name: 'Mail helper',
   description: 'Reads mail',
   guidelines: 'Be brief',
+  icon: null,
+  color: null,
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
 };
 
@@ -41,22 +45,36 @@ describe('duplicate naming', () => {
 
 describe('agent form validation', () => {
   it('needs a non-blank name and description', () => {
-    expect(draftToBody({ name: '  ', description: 'x', guidelines: '', tools: [] })).toBeNull();
-    expect(draftToBody({ name: 'x', description: '\n ', guidelines: '', tools: [] })).toBeNull();
+    expect(
+      draftToBody({ name: '  ', description: 'x', guidelines: '', icon: null, color: null, tools: [] }),
+    ).toBeNull();
+    expect(
+      draftToBody({ name: 'x', description: '\n ', guidelines: '', icon: null, color: null, tools: [] }),
+    ).toBeNull();
   });
 
   it('sends blank guidelines as null and keeps real ones', () => {
     expect(
-      draftToBody({ name: ' A ', description: 'B', guidelines: '   ', tools: [tool(5, 'X', 'y')] }),
+      draftToBody({
+        name: ' A ',
+        description: 'B',
+        guidelines: '   ',
+        icon: '📬',
+        color: 'blue',
+        tools: [tool(5, 'X', 'y')],
+      }),
     ).toEqual({
       name: 'A',
       description: 'B',
       guidelines: null,
+      icon: '📬',
+      color: 'blue',
       tool_ids: [5],
     });
-    expect(draftToBody({ name: 'A', description: 'B', guidelines: 'Be kind', tools: [] })?.guidelines).toBe(
-      'Be kind',
-    );
+    expect(
+      draftToBody({ name: 'A', description: 'B', guidelines: 'Be kind', icon: null, color: null, tools: [] })
+        ?.guidelines,
+    ).toBe('Be kind');
   });
 
   it('ignores a tool that is already selected and removes tools', () => {
@@ -83,6 +101,13 @@ describe('agent form validation', () => {
     expect(isDirty(initial, { ...initial })).toBe(false);
     expect(isDirty(initial, { ...initial, name: 'Other' })).toBe(true);
     expect(isDirty(initial, { ...initial, tools: initial.tools.slice(1) })).toBe(true);
-    expect(draftOf(undefined)).toEqual({ name: '', description: '', guidelines: '', tools: [] });
+    expect(draftOf(undefined)).toEqual({
+      name: '',
+      description: '',
+      guidelines: '',
+      icon: null,
+      color: null,
+      tools: [],
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Agent, AgentTool, AgentWrite } from './api/agents-api';
+import type { Agent, AgentColor, AgentWrite, DraftTool } from './api/agents-api';
 import { AGENT_TEXT } from './constants';
 
 /**
@@ -12,6 +12,9 @@ export function duplicateBody(agent: Agent): AgentWrite {
     guidelines: null,
     tool_ids: agent.tools.map((tool) => tool.id),
     duplicated_from: agent.id,
+    // The copy looks like its original until someone changes it.
+    ...(agent.icon ? { icon: agent.icon } : {}),
+    ...(agent.color ? { color: agent.color } : {}),
   };
 }
 
@@ -19,7 +22,16 @@ export interface AgentDraft {
   name: string;
   description: string;
   guidelines: string;
-  tools: AgentTool[];
+  icon: string | null;
+  color: AgentColor | null;
+  tools: DraftTool[];
+}
+
+export type DraftField = 'name' | 'description';
+
+/** The required fields left blank, in the form's order (spec section 5: blank means whitespace only). */
+export function blankFields(draft: AgentDraft): DraftField[] {
+  return (['name', 'description'] as const).filter((field) => !draft[field].trim());
 }
 
 /**
@@ -34,22 +46,24 @@ export function draftToBody(draft: AgentDraft): AgentWrite | null {
     name,
     description,
     guidelines: draft.guidelines.trim() ? draft.guidelines : null,
+    icon: draft.icon,
+    color: draft.color,
     tool_ids: draft.tools.map((tool) => tool.id),
   };
 }
 
 /** Adds a tool unless it is already selected; returns the same list when nothing changed. */
-export function addTool(tools: AgentTool[], tool: AgentTool): AgentTool[] {
+export function addTool(tools: DraftTool[], tool: DraftTool): DraftTool[] {
   return tools.some((t) => t.id === tool.id) ? tools : [...tools, tool];
 }
 
-export function removeTool(tools: AgentTool[], toolId: number): AgentTool[] {
+export function removeTool(tools: DraftTool[], toolId: number): DraftTool[] {
   return tools.filter((t) => t.id !== toolId);
 }
 
 /** The selected tools grouped by app name, groups and tools in alphabetical order. */
-export function groupToolsByApp(tools: AgentTool[]): { app: string; tools: AgentTool[] }[] {
-  const groups = new Map<string, AgentTool[]>();
+export function groupToolsByApp<T extends DraftTool>(tools: T[]): { app: string; tools: T[] }[] {
+  const groups = new Map<string, T[]>();
   for (const tool of tools) {
     const app = tool.app_name || 'Other';
     groups.set(app, [...(groups.get(app) ?? []), tool]);
@@ -67,6 +81,8 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
     name: agent?.name ?? '',
     description: agent?.description ?? '',
     guidelines: agent?.guidelines ?? '',
+    icon: agent?.icon ?? null,
+    color: agent?.color ?? null,
     tools: agent?.tools ?? [],
   };
 }
@@ -76,6 +92,8 @@ export function isDirty(initial: AgentDraft, current: AgentDraft): boolean {
     initial.name !== current.name ||
     initial.description !== current.description ||
     initial.guidelines !== current.guidelines ||
+    initial.icon !== current.icon ||
+    initial.color !== current.color ||
     initial.tools.map((t) => t.id).join(',') !== current.tools.map((t) => t.id).join(',')
   );
 }

@@ -21,7 +21,14 @@ export const AGENT_TEXT = {
   guidelinesTooltip:
     "Optionally provide guidelines for influencing the agent's behavior. Explain as precisely as possible.",
   copyName: (name: string) => `${name} (Copy)`,
+  nameRequired: 'Give the agent a name.',
+  descriptionRequired: 'Describe what the agent does.',
+  needsReconnecting: 'Needs reconnecting',
+  reconnect: (service: string) => `Reconnect ${service} on the Services page`,
 } as const;
+
+/** The emojis offered as an agent's icon, besides the generated avatars. */
+export const AGENT_EMOJIS = ['🤖', '📬', '📅', '🔎', '🧮', '📝', '🌦️', '📰', '🛒', '💡', '🎧', '🧭'] as const;
 
 export interface AgentToast {
   title: string;

@@ -20,6 +20,7 @@ export const SERVICE_TEXT = {
   cancel: 'Cancel',
   activeServices: 'Active Services',
   activeServicesHint: 'Click on a service below to view and add tools.',
+  added: 'Added',
   statusLine: (status: string, scheme: string) => `Status: ${status} | Auth: ${scheme}`,
   actionsFor: (service: string) => `Actions for ${service}`,
 } as const;

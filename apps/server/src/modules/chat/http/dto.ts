@@ -46,6 +46,8 @@ export const sessionOut = (
     id: info.agent.id,
     name: info.agent.name,
     description: info.agent.description,
+    icon: info.agent.icon,
+    color: info.agent.color,
     suggestedPrompts: info.suggestedPrompts,
     tools: info.tools.map((t) => ({
       name: t.name,

@@ -27,6 +27,10 @@ import type {
 
 export type Agent = ListAgentsResponse[number];
 export type AgentTool = Agent['tools'][number];
+export type AgentColor = NonNullable<Agent['color']>;
+/** A tool on the form: one picked from a connected service has no connection state to show yet. */
+export type DraftTool = Omit<AgentTool, 'service_id' | 'needs_reconnecting'> &
+  Partial<Pick<AgentTool, 'service_id' | 'needs_reconnecting'>>;
 export type AgentWrite = Omit<CreateAgentData['body'], 'guidelines' | 'tool_ids'> & {
   guidelines: string | null;
   tool_ids: number[];

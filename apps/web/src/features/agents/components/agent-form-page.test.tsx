@@ -21,6 +21,11 @@ const action = (id: number, display_name: string) => ({
   logo: null,
   app_name: 'Calculator',
 });
+const attached = (id: number, display_name: string, needs_reconnecting = false) => ({
+  ...action(id, display_name),
+  service_id: CALCULATOR.id,
+  needs_reconnecting,
+});
 const ACTIONS = [action(11, 'Multiply'), action(12, 'Add'), action(13, 'Divide')];
 
 const SAVED: Agent = {
@@ -28,7 +33,9 @@ const SAVED: Agent = {
   name: 'Bookkeeper',
   description: 'Does sums',
   guidelines: 'Be brief',
-  tools: [action(12, 'Add')],
+  icon: null,
+  color: null,
+  tools: [attached(12, 'Add')],
 };
 
 function fakeApi(extra: Record<string, ApiHandler> = {}) {
@@ -86,7 +93,14 @@ describe('the agent form, create mode (/agents/create)', () => {
       duration: 3000,
     });
     expect(api.sent('POST /api/v1/agents/').map((r) => r.body)).toEqual([
-      { name: 'Weather Helper', description: 'Forecasts for any city', guidelines: null, tool_ids: [] },
+      {
+        name: 'Weather Helper',
+        description: 'Forecasts for any city',
+        guidelines: null,
+        icon: null,
+        color: null,
+        tool_ids: [],
+      },
     ]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));
     expect(await screen.findByRole('cell', { name: 'Weather Helper' })).toBeInTheDocument();
@@ -148,8 +162,10 @@ describe('the agent form, create mode (/agents/create)', () => {
       type: 'info',
       duration: 2000,
     });
-    // The same tool again changes nothing and says nothing.
-    await user.click(within(dialog).getByRole('button', { name: 'Add Multiply' }));
+    // An added tool shows as added: no second add, and it can be removed there.
+    expect(within(dialog).queryByRole('button', { name: 'Add Multiply' })).toBeNull();
+    expect(within(dialog).getByText('Added')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Remove Multiply' })).toBeInTheDocument();
     expect(toaster.getVisibleToasts()).toHaveLength(1);
     await user.clear(within(dialog).getByRole('searchbox', { name: 'Search actions...' }));
     await user.click(await within(dialog).findByRole('button', { name: 'Add Divide' }));
@@ -165,6 +181,76 @@ describe('the agent form, create mode (/agents/create)', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await findToast('Agent Created');
     expect(api.sent('POST /api/v1/agents/')[0]!.body).toMatchObject({ tool_ids: [11] });
+  });
+});
+
+describe('the agent form points at the problem', () => {
+  it('marks the blank fields, says what is missing under each and focuses the first, besides the toast', async () => {
+    fakeApi();
+    const { user } = renderApp('/agents/create');
+    await screen.findByRole('heading', { name: 'Create Agent' });
+    expect(field(/^Name/)).not.toHaveAttribute('aria-invalid');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await findToast('Name/Description Required');
+    expect(field(/^Name/)).toHaveAttribute('aria-invalid', 'true');
+    expect(field(/^Description/)).toHaveAttribute('aria-invalid', 'true');
+    expect(field(/^Name/)).toHaveFocus();
+    expect(field(/^Name/)).toHaveAccessibleErrorMessage('Give the agent a name.');
+    expect(field(/^Description/)).toHaveAccessibleErrorMessage('Describe what the agent does.');
+    // Typing a name clears its mark; a Save now points at the description alone.
+    await user.type(field(/^Name/), 'Weather Helper');
+    expect(field(/^Name/)).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Give the agent a name.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(field(/^Description/)).toHaveFocus());
+    expect(field(/^Description/)).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('removes a tool the agent already has from the actions dialog', async () => {
+    fakeApi();
+    const { user } = renderApp('/agents/1/edit');
+    await screen.findByRole('heading', { name: 'Edit Bookkeeper' });
+    await user.click(await screen.findByRole('button', { name: 'Calculator' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Actions for Calculator' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Remove Add' }));
+    expect(await within(dialog).findByRole('button', { name: 'Add Add' })).toBeInTheDocument();
+    expect(screen.queryByTestId('selected-tools')).not.toBeInTheDocument();
+  });
+
+  it("shows a tool whose service was disconnected as 'Needs reconnecting', with the way to reconnect", async () => {
+    fakeApi({
+      'GET /api/v1/agents/:agent_id/agent': () =>
+        json({ ...SAVED, tools: [attached(12, 'Add', true)] } satisfies Agent),
+    });
+    renderApp('/agents/1/edit');
+    await screen.findByRole('heading', { name: 'Edit Bookkeeper' });
+    const selected = screen.getByTestId('selected-tools');
+    expect(within(selected).getByText('Needs reconnecting')).toBeInTheDocument();
+    expect(
+      within(selected).getByRole('link', { name: 'Reconnect Calculator on the Services page' }),
+    ).toHaveAttribute('href', '/services');
+  });
+
+  it('gives the agent an icon and a colour, previewed beside the heading and sent with the agent', async () => {
+    const api = fakeApi({
+      'PATCH /api/v1/agents/:agent_id': ({ body }) => json({ ...SAVED, ...(body as object) }),
+    });
+    const { user } = renderApp('/agents/1/edit');
+    await screen.findByRole('heading', { name: 'Edit Bookkeeper' });
+    const icons = screen.getByRole('group', { name: 'Icon' });
+    expect(within(icons).getByRole('button', { name: 'Initial' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(icons).getByRole('button', { name: 'Emoji 🧮' }));
+    expect(within(icons).getByRole('button', { name: 'Emoji 🧮' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(
+      within(screen.getByRole('group', { name: 'Colour' })).getByRole('button', { name: 'Colour: purple' }),
+    );
+    expect(screen.getAllByTestId('agent-avatar')[0]).toHaveTextContent('🧮');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await findToast('Agent Updated');
+    expect(api.sent('PATCH /api/v1/agents/:agent_id')[0]!.body).toMatchObject({
+      icon: '🧮',
+      color: 'purple',
+    });
   });
 });
 
@@ -187,7 +273,14 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
     expect(api.sent('PATCH /api/v1/agents/:agent_id').map((r) => [r.path, r.body])).toEqual([
       [
         '/api/v1/agents/1',
-        { name: 'Bookkeeper', description: 'Keeps the books', guidelines: 'Be brief', tool_ids: [12] },
+        {
+          name: 'Bookkeeper',
+          description: 'Keeps the books',
+          guidelines: 'Be brief',
+          icon: null,
+          color: null,
+          tool_ids: [12],
+        },
       ],
     ]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));

@@ -17,10 +17,11 @@ import {
   Portal,
   Wrap,
 } from '@chakra-ui/react';
+import { AgentAvatar } from '@cadre/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { FiDownload, FiInfo } from 'react-icons/fi';
+import { FiAlertTriangle, FiDownload, FiInfo } from 'react-icons/fi';
 import { ApiError } from '../../../api/api-error';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadError } from '../../../components/load-error';
@@ -31,22 +32,33 @@ import {
   refreshAgents,
   saveAgent,
   type Agent,
-  type AgentTool,
+  type DraftTool,
 } from '../api/agents-api';
 import {
   addTool,
+  blankFields,
   draftOf,
   draftToBody,
   groupToolsByApp,
   isDirty,
   removeTool,
   type AgentDraft,
+  type DraftField,
 } from '../agents-logic';
 import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentHistory } from './agent-history';
+import { AppearancePicker } from './appearance-picker';
+import { NeedsReconnecting } from './needs-reconnecting';
+
+/** What the tool picker beside the form gets: which tools the agent has, and how to add or remove one. */
+export interface ToolPickerProps {
+  selectedIds: ReadonlySet<number>;
+  onAddTool: (tool: DraftTool) => void;
+  onRemoveTool: (toolId: number) => void;
+}
 
 /** Renders the tool picker beside the form; the route supplies it, so features stay apart. */
-export type ToolPicker = (onAddTool: (tool: AgentTool) => void) => ReactNode;
+export type ToolPicker = (props: ToolPickerProps) => ReactNode;
 
 /** The agent form: create mode without an id, update mode with one (spec section 4). */
 export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolPicker: ToolPicker }) {
@@ -113,6 +125,10 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
   const queryClient = useQueryClient();
   const [initial] = useState(() => draftOf(agent));
   const [draft, setDraft] = useState<AgentDraft>(initial);
+  // Shown once a Save found them blank; each clears as its field is typed in.
+  const [invalid, setInvalid] = useState<ReadonlySet<DraftField>>(new Set());
+  const nameRef = useRef<HTMLInputElement>(null);
+  const descriptionRef = useRef<HTMLTextAreaElement>(null);
   // Set on a successful save so that leaving for /agents is not treated as losing changes.
   const saved = useRef(false);
   const dirty = isDirty(initial, draft);
@@ -143,13 +159,16 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
     event.preventDefault();
     const body = draftToBody(draft);
     if (!body) {
+      const blank = blankFields(draft);
+      setInvalid(new Set(blank));
+      (blank[0] === 'name' ? nameRef : descriptionRef).current?.focus();
       toaster.create(AGENT_TOASTS.required);
       return;
     }
     save.mutate(body);
   };
 
-  const onAddTool = (tool: AgentTool) => {
+  const onAddTool = (tool: DraftTool) => {
     setDraft((current) => {
       const tools = addTool(current.tools, tool);
       return tools === current.tools ? current : { ...current, tools };
@@ -159,29 +178,63 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
     }
   };
 
-  const set = (field: 'name' | 'description' | 'guidelines') => (event: { target: { value: string } }) =>
-    setDraft((current) => ({ ...current, [field]: event.target.value }));
+  const onRemoveTool = (toolId: number) =>
+    setDraft((current) => ({ ...current, tools: removeTool(current.tools, toolId) }));
+
+  const set = (field: 'name' | 'description' | 'guidelines') => (event: { target: { value: string } }) => {
+    const { value } = event.target;
+    setDraft((current) => ({ ...current, [field]: value }));
+    if (value.trim() && invalid.has(field as DraftField))
+      setInvalid((current) => new Set([...current].filter((f) => f !== field)));
+  };
+  const selectedIds = new Set(draft.tools.map((tool) => tool.id));
 
   return (
     <Stack gap="6">
-      <Heading as="h1" size="2xl">
-        {agent ? `Edit ${agent.name}` : 'Create Agent'}
-      </Heading>
+      <HStack gap="3">
+        <AgentAvatar
+          agent={{ name: draft.name || agent?.name || '?', icon: draft.icon, color: draft.color }}
+          size="lg"
+        />
+        <Heading as="h1" size="2xl">
+          {agent ? `Edit ${agent.name}` : 'Create Agent'}
+        </Heading>
+      </HStack>
       <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8" alignItems="start">
         <Stack asChild gap="5">
           <form onSubmit={submit} noValidate aria-label={`${mode} agent`}>
-            <Field.Root required>
+            <Field.Root required invalid={invalid.has('name')}>
               <Field.Label>
                 Name <Field.RequiredIndicator />
               </Field.Label>
-              <Input value={draft.name} onChange={set('name')} maxLength={200} autoComplete="off" />
+              <Input
+                ref={nameRef}
+                value={draft.name}
+                onChange={set('name')}
+                maxLength={200}
+                autoComplete="off"
+              />
+              <Field.ErrorText>{AGENT_TEXT.nameRequired}</Field.ErrorText>
             </Field.Root>
-            <Field.Root required>
+            <Field.Root required invalid={invalid.has('description')}>
               <Field.Label>
                 Description <Field.RequiredIndicator />
               </Field.Label>
-              <Textarea value={draft.description} onChange={set('description')} rows={3} autoresize />
+              <Textarea
+                ref={descriptionRef}
+                value={draft.description}
+                onChange={set('description')}
+                rows={3}
+                autoresize
+              />
+              <Field.ErrorText>{AGENT_TEXT.descriptionRequired}</Field.ErrorText>
             </Field.Root>
+            <AppearancePicker
+              name={draft.name}
+              icon={draft.icon}
+              color={draft.color}
+              onChange={(look) => setDraft((current) => ({ ...current, ...look }))}
+            />
             <Field.Root>
               <Field.Label>
                 Guidelines
@@ -220,31 +273,43 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 </Text>
               ) : (
                 <Stack gap="3" data-testid="selected-tools">
-                  {groupToolsByApp(draft.tools).map((group) => (
-                    <Box key={group.app}>
-                      <Text fontSize="sm" fontWeight="semibold" mb="1">
-                        {group.app}
-                      </Text>
-                      <Wrap gap="2">
-                        {group.tools.map((tool) => (
-                          <Tag.Root key={tool.id} size="lg" variant="surface" colorPalette="brand">
-                            <Tag.Label>{tool.display_name}</Tag.Label>
-                            <Tag.EndElement>
-                              <Tag.CloseTrigger
-                                aria-label={`Remove ${tool.display_name}`}
-                                onClick={() =>
-                                  setDraft((current) => ({
-                                    ...current,
-                                    tools: removeTool(current.tools, tool.id),
-                                  }))
-                                }
-                              />
-                            </Tag.EndElement>
-                          </Tag.Root>
-                        ))}
-                      </Wrap>
-                    </Box>
-                  ))}
+                  {groupToolsByApp(draft.tools).map((group) => {
+                    const stale = group.tools.some((tool) => tool.needs_reconnecting);
+                    return (
+                      <Box key={group.app}>
+                        <HStack gap="2" mb="1" wrap="wrap">
+                          <Text fontSize="sm" fontWeight="semibold">
+                            {group.app}
+                          </Text>
+                          {stale && <NeedsReconnecting service={group.app} />}
+                        </HStack>
+                        <Wrap gap="2">
+                          {group.tools.map((tool) => (
+                            <Tag.Root
+                              key={tool.id}
+                              size="lg"
+                              variant="surface"
+                              colorPalette={tool.needs_reconnecting ? 'orange' : 'brand'}
+                              data-needs-reconnecting={tool.needs_reconnecting || undefined}
+                            >
+                              {tool.needs_reconnecting && (
+                                <Tag.StartElement>
+                                  <FiAlertTriangle aria-hidden="true" />
+                                </Tag.StartElement>
+                              )}
+                              <Tag.Label>{tool.display_name}</Tag.Label>
+                              <Tag.EndElement>
+                                <Tag.CloseTrigger
+                                  aria-label={`Remove ${tool.display_name}`}
+                                  onClick={() => onRemoveTool(tool.id)}
+                                />
+                              </Tag.EndElement>
+                            </Tag.Root>
+                          ))}
+                        </Wrap>
+                      </Box>
+                    );
+                  })}
                 </Stack>
               )}
             </Stack>
@@ -269,7 +334,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
             </HStack>
           </form>
         </Stack>
-        <Flex direction="column">{toolPicker(onAddTool)}</Flex>
+        <Flex direction="column">{toolPicker({ selectedIds, onAddTool, onRemoveTool })}</Flex>
       </Grid>
       <ConfirmDialog
         open={blocker.status === 'blocked'}

@@ -12,6 +12,8 @@ const tool = (id: number, display_name: string) => ({
   description: `${display_name} two numbers`,
   logo: null,
   app_name: 'Calculator',
+  service_id: 1,
+  needs_reconnecting: false,
 });
 const snapshotTool = (id: number, display_name: string) => ({
   id,
@@ -55,6 +57,8 @@ const CURRENT: Agent = {
   name: 'Accountant',
   description: 'Does sums',
   guidelines: 'Be exact',
+  icon: null,
+  color: null,
   tools: [tool(13, 'Divide')],
 };
 

@@ -1,7 +1,8 @@
-import { Table, Text } from '@chakra-ui/react';
+import { Stack, Table, Text } from '@chakra-ui/react';
 import { DialogShell } from '../../../components/form-dialog';
 import { Logo } from '../../../components/logo';
 import type { Agent } from '../api/agents-api';
+import { NeedsReconnecting } from './needs-reconnecting';
 
 /** The large dialog behind an agent's '{n} Tools' button: logo, display name and description. */
 export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onClose: () => void }) {
@@ -17,11 +18,12 @@ export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onCl
         <Text color="fg.muted">This agent has no tools yet.</Text>
       ) : (
         <Table.ScrollArea>
-          <Table.Root size="sm">
+          {/* Fixed columns: on a phone the text wraps inside them instead of running off the dialog. */}
+          <Table.Root size="sm" tableLayout="fixed">
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader w="16">Logo</Table.ColumnHeader>
-                <Table.ColumnHeader>Name</Table.ColumnHeader>
+                <Table.ColumnHeader w="40%">Name</Table.ColumnHeader>
                 <Table.ColumnHeader>Description</Table.ColumnHeader>
               </Table.Row>
             </Table.Header>
@@ -31,8 +33,20 @@ export function AgentToolsDialog({ agent, onClose }: { agent: Agent | null; onCl
                   <Table.Cell>
                     <Logo src={tool.logo} name={tool.app_name || tool.display_name} size="8" />
                   </Table.Cell>
-                  <Table.Cell fontWeight="medium">{tool.display_name}</Table.Cell>
-                  <Table.Cell color="fg.muted">{tool.description}</Table.Cell>
+                  <Table.Cell
+                    fontWeight="medium"
+                    whiteSpace="normal"
+                    overflowWrap="anywhere"
+                    data-needs-reconnecting={tool.needs_reconnecting || undefined}
+                  >
+                    <Stack gap="1" align="start">
+                      {tool.display_name}
+                      {tool.needs_reconnecting && <NeedsReconnecting service={tool.app_name} />}
+                    </Stack>
+                  </Table.Cell>
+                  <Table.Cell color="fg.muted" whiteSpace="normal" overflowWrap="anywhere">
+                    {tool.description}
+                  </Table.Cell>
                 </Table.Row>
               ))}
             </Table.Body>

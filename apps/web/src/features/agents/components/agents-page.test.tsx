@@ -10,6 +10,8 @@ const agent = (id: number, name: string, description: string, tools = 0): Agent 
   name,
   description,
   guidelines: 'Be brief',
+  icon: null,
+  color: null,
   tools: Array.from({ length: tools }, (_, i) => ({
     id: 100 + i,
     display_name: `Tool ${i}`,
@@ -17,6 +19,8 @@ const agent = (id: number, name: string, description: string, tools = 0): Agent 
     description: `Does thing ${i}`,
     logo: null,
     app_name: 'Calculator',
+    service_id: 5,
+    needs_reconnecting: false,
   })),
 });
 
@@ -127,6 +131,37 @@ describe('the agent list (/agents)', () => {
     expect(screen.getByRole('link', { name: 'Create New Agent' })).toBeInTheDocument();
     // The loader tried (once more after the first failure); the page did not start over.
     expect(api.sent('GET /api/v1/agents/')).toHaveLength(2);
+  });
+
+  it("shows each agent's icon in its colour and marks tools that need reconnecting, with the way there", async () => {
+    const stale: Agent = {
+      ...MAIL,
+      icon: '📬',
+      color: 'purple',
+      tools: MAIL.tools.map((tool, i) => ({
+        ...tool,
+        app_name: i ? 'Notes' : 'Calculator',
+        needs_reconnecting: i === 1,
+      })),
+    };
+    installFakeApi({ 'GET /api/v1/agents/': () => json([stale, WEATHER]) });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Mail Sorter' });
+    expect(within(row('Mail Sorter')).getByTestId('agent-avatar')).toHaveTextContent('📬');
+    // No icon chosen: the name's initial.
+    expect(within(row('Weather Helper')).getByTestId('agent-avatar')).toHaveTextContent('W');
+    expect(
+      within(row('Mail Sorter')).getByRole('link', {
+        name: 'Needs reconnecting: Reconnect Notes on the Services page',
+      }),
+    ).toHaveAttribute('href', '/services');
+    expect(within(row('Weather Helper')).queryByText('Needs reconnecting')).not.toBeInTheDocument();
+    await user.click(within(row('Mail Sorter')).getByRole('button', { name: '2 Tools of Mail Sorter' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tools of Mail Sorter' });
+    expect(within(dialog).getAllByText('Needs reconnecting')).toHaveLength(1);
+    expect(
+      within(dialog).getByRole('link', { name: 'Reconnect Notes on the Services page' }),
+    ).toBeInTheDocument();
   });
 
   it('lists name, truncated description and a tools button that opens the tools', async () => {

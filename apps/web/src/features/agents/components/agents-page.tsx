@@ -5,6 +5,7 @@ import {
   Heading,
   HStack,
   IconButton,
+  Link as ChakraLink,
   Menu,
   Portal,
   Spinner,
@@ -15,7 +16,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { AgentAvatar } from '@cadre/ui';
 import {
+  FiAlertTriangle,
   FiCopy,
   FiDownload,
   FiEdit2,
@@ -104,71 +107,148 @@ export function AgentsPage() {
       </StateRow>
     );
   } else {
-    body = shown.map((agent) => (
-      <Table.Row key={agent.id} data-testid="agent-row">
-        <Table.Cell>
-          <Button
-            size="xs"
-            colorPalette="brand"
-            onClick={() => void navigate({ to: '/agents/$Id/chat', params: { Id: String(agent.id) } })}
-            aria-label={`${AGENT_TEXT.start} chat with ${agent.name}`}
+    body = shown.map((agent) => {
+      const stale = [...new Set(agent.tools.filter((t) => t.needs_reconnecting).map((t) => t.app_name))];
+      return (
+        <Table.Row
+          key={agent.id}
+          role="row"
+          data-testid="agent-row"
+          // A card on a phone: name and menu, the description, then Start and the tools.
+          display={{ base: 'grid', md: 'table-row' }}
+          gridTemplateColumns="minmax(0, 1fr) auto"
+          gridTemplateAreas={`"name menu" "desc desc" "tools tools" "start start"`}
+          gap="2"
+          p={{ base: '3', md: '0' }}
+          mb={{ base: '3', md: '0' }}
+          borderWidth={{ base: '1px', md: '0' }}
+          rounded={{ base: 'lg', md: 'none' }}
+        >
+          <Table.Cell
+            role="cell"
+            gridArea="start"
+            display={{ base: 'block', md: 'table-cell' }}
+            p={{ base: '0', md: '2' }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
           >
-            <FiMessageSquare aria-hidden="true" /> {AGENT_TEXT.start}
-          </Button>
-        </Table.Cell>
-        <Table.Cell fontWeight="medium" maxW="48" truncate title={agent.name}>
-          {agent.name}
-        </Table.Cell>
-        <Table.Cell color="fg.muted" maxW={{ base: '48', lg: 'md' }} truncate title={agent.description}>
-          {agent.description}
-        </Table.Cell>
-        <Table.Cell>
-          <Button
-            size="xs"
-            variant="outline"
-            onClick={() => setToolsOf(agent)}
-            aria-label={`${AGENT_TEXT.toolsButton(agent.tools.length)} of ${agent.name}`}
+            <Button
+              size="xs"
+              colorPalette="brand"
+              w={{ base: 'full', md: 'auto' }}
+              onClick={() => void navigate({ to: '/agents/$Id/chat', params: { Id: String(agent.id) } })}
+              aria-label={`${AGENT_TEXT.start} chat with ${agent.name}`}
+            >
+              <FiMessageSquare aria-hidden="true" /> {AGENT_TEXT.start}
+            </Button>
+          </Table.Cell>
+          <Table.Cell
+            role="cell"
+            gridArea="name"
+            display={{ base: 'block', md: 'table-cell' }}
+            p={{ base: '0', md: '2' }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
+            fontWeight="medium"
+            maxW={{ md: '56' }}
+            title={agent.name}
           >
-            {AGENT_TEXT.toolsButton(agent.tools.length)}
-          </Button>
-        </Table.Cell>
-        <Table.Cell textAlign="end">
-          <Menu.Root
-            onSelect={(details) => {
-              if (details.value === 'edit')
-                void navigate({ to: '/agents/$Id/edit', params: { Id: String(agent.id) } });
-              if (details.value === 'duplicate') duplicate.mutate({ body: duplicateBody(agent) });
-              if (details.value === 'export') exportAgent.mutate(agent);
-              if (details.value === 'delete') setDeleting(agent);
-            }}
+            <HStack gap="2" minW="0">
+              <AgentAvatar agent={agent} size="sm" />
+              <Text truncate>{agent.name}</Text>
+            </HStack>
+          </Table.Cell>
+          <Table.Cell
+            role="cell"
+            gridArea="desc"
+            display={{ base: 'block', md: 'table-cell' }}
+            p={{ base: '0', md: '2' }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
+            color="fg.muted"
+            maxW={{ md: '48', lg: 'md' }}
+            truncate={{ base: false, md: true }}
+            lineClamp={{ base: 2, md: 'none' }}
+            title={agent.description}
           >
-            <Menu.Trigger asChild>
-              <IconButton size="xs" variant="ghost" aria-label={`Actions for ${agent.name}`}>
-                <FiMoreVertical />
-              </IconButton>
-            </Menu.Trigger>
-            <Portal>
-              <Menu.Positioner>
-                <Menu.Content>
-                  <Menu.Item value="edit">
-                    <FiEdit2 aria-hidden="true" /> {AGENT_TEXT.edit}
-                  </Menu.Item>
-                  <Menu.Item value="duplicate" disabled={duplicate.isPending}>
-                    <FiCopy aria-hidden="true" /> {AGENT_TEXT.duplicate}
-                  </Menu.Item>
-                  <Menu.Item value="export" disabled={exportAgent.isPending}>
-                    <FiDownload aria-hidden="true" /> {EXCHANGE_TEXT.export}
-                  </Menu.Item>
-                  <Menu.Item value="delete" color={{ _light: 'red.700', _dark: 'red.300' }}>
-                    <FiTrash2 aria-hidden="true" /> {AGENT_TEXT.delete}
-                  </Menu.Item>
-                </Menu.Content>
-              </Menu.Positioner>
-            </Portal>
-          </Menu.Root>
-        </Table.Cell>
-      </Table.Row>
-    ));
+            {agent.description}
+          </Table.Cell>
+          <Table.Cell
+            role="cell"
+            gridArea="tools"
+            display={{ base: 'block', md: 'table-cell' }}
+            p={{ base: '0', md: '2' }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
+          >
+            <HStack gap="2" wrap={{ base: 'wrap', md: 'nowrap' }}>
+              <Button
+                size="xs"
+                variant="outline"
+                onClick={() => setToolsOf(agent)}
+                aria-label={`${AGENT_TEXT.toolsButton(agent.tools.length)} of ${agent.name}`}
+              >
+                {AGENT_TEXT.toolsButton(agent.tools.length)}
+              </Button>
+              {stale.length > 0 && (
+                <ChakraLink
+                  asChild
+                  fontSize="xs"
+                  whiteSpace="nowrap"
+                  // A touch target of at least 24 px (WCAG 2.2 target size).
+                  minH="6"
+                  color={{ _light: 'orange.700', _dark: 'orange.300' }}
+                  aria-label={`${AGENT_TEXT.needsReconnecting}: ${AGENT_TEXT.reconnect(stale.join(', '))}`}
+                  title={AGENT_TEXT.reconnect(stale.join(', '))}
+                >
+                  <Link to="/services">
+                    <FiAlertTriangle aria-hidden="true" /> {AGENT_TEXT.needsReconnecting}
+                  </Link>
+                </ChakraLink>
+              )}
+            </HStack>
+          </Table.Cell>
+          <Table.Cell
+            role="cell"
+            gridArea="menu"
+            display={{ base: 'block', md: 'table-cell' }}
+            p={{ base: '0', md: '2' }}
+            borderBottomWidth={{ base: '0', md: '1px' }}
+            textAlign="end"
+          >
+            <Menu.Root
+              onSelect={(details) => {
+                if (details.value === 'edit')
+                  void navigate({ to: '/agents/$Id/edit', params: { Id: String(agent.id) } });
+                if (details.value === 'duplicate') duplicate.mutate({ body: duplicateBody(agent) });
+                if (details.value === 'export') exportAgent.mutate(agent);
+                if (details.value === 'delete') setDeleting(agent);
+              }}
+            >
+              <Menu.Trigger asChild>
+                <IconButton size="xs" variant="ghost" aria-label={`Actions for ${agent.name}`}>
+                  <FiMoreVertical />
+                </IconButton>
+              </Menu.Trigger>
+              <Portal>
+                <Menu.Positioner>
+                  <Menu.Content>
+                    <Menu.Item value="edit">
+                      <FiEdit2 aria-hidden="true" /> {AGENT_TEXT.edit}
+                    </Menu.Item>
+                    <Menu.Item value="duplicate" disabled={duplicate.isPending}>
+                      <FiCopy aria-hidden="true" /> {AGENT_TEXT.duplicate}
+                    </Menu.Item>
+                    <Menu.Item value="export" disabled={exportAgent.isPending}>
+                      <FiDownload aria-hidden="true" /> {EXCHANGE_TEXT.export}
+                    </Menu.Item>
+                    <Menu.Item value="delete" color={{ _light: 'red.700', _dark: 'red.300' }}>
+                      <FiTrash2 aria-hidden="true" /> {AGENT_TEXT.delete}
+                    </Menu.Item>
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Portal>
+            </Menu.Root>
+          </Table.Cell>
+        </Table.Row>
+      );
+    });
   }
 
   return (
@@ -180,22 +260,34 @@ export function AgentsPage() {
         <AgentImport />
       </HStack>
       <SearchInput placeholder={AGENT_TEXT.search} value={query} onChange={setQuery} />
-      <Table.ScrollArea borderWidth="1px" rounded="md">
-        <Table.Root size="sm" aria-busy={agents.isPending} aria-label="Agents">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader w="24">Chat</Table.ColumnHeader>
-              <Table.ColumnHeader>Name</Table.ColumnHeader>
-              <Table.ColumnHeader>Description</Table.ColumnHeader>
-              <Table.ColumnHeader w="28">Tools</Table.ColumnHeader>
-              <Table.ColumnHeader w="20" textAlign="end">
+      {/* On a phone the rows are stacked cards; the roles keep it a table for assistive technology. */}
+      <Box borderWidth={{ base: '0', md: '1px' }} rounded="md" overflowX={{ md: 'auto' }}>
+        <Table.Root
+          size="sm"
+          role="table"
+          aria-busy={agents.isPending}
+          aria-label="Agents"
+          display={{ base: 'block', md: 'table' }}
+          bg={{ base: 'transparent', md: 'bg' }}
+        >
+          <Table.Header role="rowgroup" display={{ base: 'none', md: 'table-header-group' }}>
+            <Table.Row role="row">
+              <Table.ColumnHeader role="columnheader" w="24">
+                Chat
+              </Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader">Name</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader">Description</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader">Tools</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader" w="20" textAlign="end">
                 Actions
               </Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
-          <Table.Body>{body}</Table.Body>
+          <Table.Body role="rowgroup" display={{ base: 'block', md: 'table-row-group' }}>
+            {body}
+          </Table.Body>
         </Table.Root>
-      </Table.ScrollArea>
+      </Box>
       <Box position="fixed" bottom={{ base: '4', md: '8' }} right={{ base: '4', md: '8' }} zIndex="docked">
         <Button asChild colorPalette="brand" size="lg" shadow="lg">
           <Link to="/agents/create">
@@ -219,8 +311,8 @@ export function AgentsPage() {
 
 function StateRow({ children }: { children: React.ReactNode }) {
   return (
-    <Table.Row>
-      <Table.Cell colSpan={5}>
+    <Table.Row role="row" display={{ base: 'block', md: 'table-row' }}>
+      <Table.Cell role="cell" colSpan={5} display={{ base: 'block', md: 'table-cell' }}>
         <Center minH="40" color="fg.muted">
           {children}
         </Center>

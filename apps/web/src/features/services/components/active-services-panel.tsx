@@ -1,4 +1,5 @@
 import {
+  Badge,
   Box,
   Button,
   Flex,
@@ -12,7 +13,7 @@ import {
 } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { FiPlus } from 'react-icons/fi';
+import { FiCheck, FiPlus, FiX } from 'react-icons/fi';
 import { DialogShell } from '../../../components/form-dialog';
 import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
@@ -27,11 +28,18 @@ import {
 import { ACTION_SEARCH_KEYS, ACTIONS_LIST_MAX_HEIGHT, SERVICE_TEXT } from '../constants';
 import { sortByDisplayName } from '../services-logic';
 
+interface ToolChoice {
+  /** The tools the agent already has: shown as added, with a way to remove them. */
+  selectedIds: ReadonlySet<number>;
+  onAddTool: (action: ServiceAction) => void;
+  onRemoveTool: (actionId: number) => void;
+}
+
 /**
  * The agent form's right panel (spec section 2): the user's active services; a click opens the
  * service's actions, and each action's add button hands it to the form.
  */
-export function ActiveServicesPanel({ onAddTool }: { onAddTool: (action: ServiceAction) => void }) {
+export function ActiveServicesPanel(choice: ToolChoice) {
   const services = useQuery(listActiveServicesOptions());
   const [open, setOpen] = useState<Service | null>(null);
 
@@ -79,16 +87,12 @@ export function ActiveServicesPanel({ onAddTool }: { onAddTool: (action: Service
           ))}
         </Stack>
       )}
-      {open && <ServiceActionsDialog service={open} onClose={() => setOpen(null)} onAddTool={onAddTool} />}
+      {open && <ServiceActionsDialog service={open} onClose={() => setOpen(null)} {...choice} />}
     </Stack>
   );
 }
 
-function ServiceActionsDialog(props: {
-  service: Service;
-  onClose: () => void;
-  onAddTool: (action: ServiceAction) => void;
-}) {
+function ServiceActionsDialog(props: ToolChoice & { service: Service; onClose: () => void }) {
   const actions = useQuery(listServiceActionsOptions(props.service.id));
   const [query, setQuery] = useState('');
   const matches = useFuzzyFilter(actions.data, query, ACTION_SEARCH_KEYS);
@@ -144,15 +148,31 @@ function ServiceActionsDialog(props: {
                       </Tooltip.Positioner>
                     </Portal>
                   </Tooltip.Root>
-                  <IconButton
-                    size="xs"
-                    variant="subtle"
-                    colorPalette="brand"
-                    aria-label={`Add ${action.display_name}`}
-                    onClick={() => props.onAddTool(action)}
-                  >
-                    <FiPlus />
-                  </IconButton>
+                  {props.selectedIds.has(action.id) ? (
+                    <>
+                      <Badge colorPalette="green" variant="subtle">
+                        <FiCheck aria-hidden="true" /> {SERVICE_TEXT.added}
+                      </Badge>
+                      <IconButton
+                        size="xs"
+                        variant="ghost"
+                        aria-label={`Remove ${action.display_name}`}
+                        onClick={() => props.onRemoveTool(action.id)}
+                      >
+                        <FiX />
+                      </IconButton>
+                    </>
+                  ) : (
+                    <IconButton
+                      size="xs"
+                      variant="subtle"
+                      colorPalette="brand"
+                      aria-label={`Add ${action.display_name}`}
+                      onClick={() => props.onAddTool(action)}
+                    >
+                      <FiPlus />
+                    </IconButton>
+                  )}
                 </Flex>
               ))}
             </Stack>

@@ -31,6 +31,13 @@ describe('Enter API Key dialog', () => {
     });
     expect(onSubmit).not.toHaveBeenCalled();
     expect(onClose).not.toHaveBeenCalled();
+    // The field itself says what is wrong and has the focus.
+    const input = screen.getByLabelText(/API Key for Weather/);
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleErrorMessage('Enter the key Weather gave you.');
+    expect(input).toHaveFocus();
+    await user.type(input, 'k');
+    expect(input).not.toHaveAttribute('aria-invalid');
   });
 
   it('submits the trimmed key, clears the input and closes', async () => {

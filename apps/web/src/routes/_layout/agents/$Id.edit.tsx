@@ -15,10 +15,5 @@ export const Route = createFileRoute('/_layout/agents/$Id/edit')({
 
 function EditAgent() {
   const { Id } = Route.useParams();
-  return (
-    <AgentFormPage
-      agentId={Number(Id)}
-      toolPicker={(onAddTool) => <ActiveServicesPanel onAddTool={onAddTool} />}
-    />
-  );
+  return <AgentFormPage agentId={Number(Id)} toolPicker={(picker) => <ActiveServicesPanel {...picker} />} />;
 }

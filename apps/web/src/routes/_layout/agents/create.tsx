@@ -7,5 +7,5 @@ export const Route = createFileRoute('/_layout/agents/create')({
 });
 
 function CreateAgent() {
-  return <AgentFormPage toolPicker={(onAddTool) => <ActiveServicesPanel onAddTool={onAddTool} />} />;
+  return <AgentFormPage toolPicker={(picker) => <ActiveServicesPanel {...picker} />} />;
 }
