@@ -31,6 +31,7 @@ import {
 } from './modules/triggers/index.ts';
 import { accessCodeRoutes, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentsRoutes, createAgentsService } from './modules/agents/index.ts';
+import { apiKeysRoutes, createApiKeysService } from './modules/api-keys/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
@@ -119,7 +120,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (identity) await app.register(identityRoutes, { ...deps, identity });
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
-  const apiTokens = registerAuth(app, { config, users, keys: options.authKeys ?? identity?.localKeySet() });
+  const apiKeys = createApiKeysService(deps);
+  const apiTokens = registerAuth(app, {
+    config,
+    users,
+    apiKeys,
+    keys: options.authKeys ?? identity?.localKeySet(),
+  });
   app.decorate('apiTokens', apiTokens);
 
   await app.register(
@@ -136,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
       await api.register(servicesRoutes, { services, tools });
       await api.register(authRoutes, deps);
+      await api.register(apiKeysRoutes, { apiKeys });
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),
       );

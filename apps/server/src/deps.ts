@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ApiKeyScope } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -72,6 +73,8 @@ export interface UserDirectory {
    * with every row they own. Returns how many went.
    */
   deleteIssuedBy(issuer: string, ids: number[]): Promise<number>;
+  /** The user with this id, or undefined once deleted (an API key's owner). */
+  byId(id: number): Promise<AuthUser | undefined>;
 }
 
 /** A tool attached to an agent, with the service it comes from. */
@@ -118,6 +121,23 @@ export interface AgentDirectory {
   ): Promise<number>;
   /** The user's agent as the chat speaks for it; undefined for another user's or a missing agent. */
   profile(userId: number, agentId: number): Promise<AgentProfile | undefined>;
+}
+
+/** What a valid personal API key lets its bearer do, and as whom. */
+export interface ApiKeyGrant {
+  keyId: number;
+  user: AuthUser;
+  scopes: readonly ApiKeyScope[];
+  /** The agents the key is limited to; null for all of the user's agents. */
+  agentIds: readonly number[] | null;
+}
+
+/** The api-keys module as `http/auth.ts` sees it. */
+export interface ApiKeyVerifier {
+  /** Whether a bearer token is an API key (by its prefix) rather than a sign-in token. */
+  isApiKey(token: string): boolean;
+  /** The key's grant; undefined when it is unknown, revoked or expired, or its user is gone. */
+  verify(key: string): Promise<ApiKeyGrant | undefined>;
 }
 
 /** The process's shutdown state as modules see it (`http/lifecycle.ts` implements it). */

@@ -27,6 +27,14 @@ export function createUsersRepository(db: Db) {
         .executeTakeFirst();
     },
 
+    findById(id: number) {
+      return k
+        .selectFrom('users')
+        .select(['id', 'issuer', 'subject', 'email', 'name', 'picture'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
     /** Inserts the user unless another request created it first; either way returns the row. */
     async insertIfMissing(identity: UserIdentity) {
       const now = new Date().toISOString();
@@ -106,7 +114,7 @@ export function createUsersRepository(db: Db) {
     },
 
     async exportRows(userId: number) {
-      const [agents, tools, versions, services, connections, threads, messages, triggers, audit] =
+      const [agents, tools, versions, services, connections, threads, messages, triggers, audit, keys] =
         await Promise.all([
           k
             .selectFrom('agents')
@@ -183,8 +191,24 @@ export function createUsersRepository(db: Db) {
             .where('user_id', '=', userId)
             .orderBy('id')
             .execute(),
+          // Never the hash column: it is what a key is checked against.
+          k
+            .selectFrom('api_keys')
+            .select([
+              'id',
+              'name',
+              'prefix',
+              'scopes',
+              'agent_ids',
+              'expires_at',
+              'last_used_at',
+              'created_at',
+            ])
+            .where('user_id', '=', userId)
+            .orderBy('id')
+            .execute(),
         ]);
-      return { agents, tools, versions, services, connections, threads, messages, triggers, audit };
+      return { agents, tools, versions, services, connections, threads, messages, triggers, audit, keys };
     },
 
     /**
@@ -212,6 +236,7 @@ export function createUsersRepository(db: Db) {
         await trx.deleteFrom('actions').where('service_id', 'in', ownServiceIds).execute();
         await trx.deleteFrom('services').where('owner_user_id', '=', userId).execute();
         await trx.deleteFrom('audit_events').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('api_keys').where('user_id', '=', userId).execute();
         await trx.deleteFrom('users').where('id', '=', userId).execute();
       });
     },

@@ -37,6 +37,8 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
 
     deleteIssuedBy: (issuer, ids) => repo.deleteIssuedBy(issuer, ids),
 
+    byId: (id) => repo.findById(id),
+
     async checkUser(user, claims) {
       await repo.updateProfile(
         user.id,
@@ -75,6 +77,11 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
         messages: rows.messages.map((m) => ({ ...m, parts: parseJson(m.parts) })),
         trigger_events: rows.triggers,
         audit_events: rows.audit.map((e) => ({ ...e, detail: parseJson(e.detail) })),
+        api_keys: rows.keys.map((key) => ({
+          ...key,
+          scopes: parseJson(key.scopes),
+          agent_ids: key.agent_ids === null ? null : parseJson(key.agent_ids),
+        })),
       };
       // Recorded after reading, so the export does not contain its own event.
       await audit.record({ userId: user.id, action: 'user.export', objectType: 'user', objectId: user.id });
