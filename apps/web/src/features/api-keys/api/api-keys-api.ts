@@ -4,6 +4,7 @@
  */
 import {
   createApiKeyMutation,
+  listAgentsOptions,
   listApiKeysOptions,
   listApiKeysQueryKey,
   revokeApiKeyMutation,
@@ -14,7 +15,13 @@ export type ApiKey = ListApiKeysResponse[number];
 export type ApiKeyScope = ApiKey['scopes'][number];
 export type ApiKeyCreate = CreateApiKeyData['body'];
 
-export { createApiKeyMutation, listApiKeysOptions, listApiKeysQueryKey, revokeApiKeyMutation };
+export {
+  createApiKeyMutation,
+  listAgentsOptions,
+  listApiKeysOptions,
+  listApiKeysQueryKey,
+  revokeApiKeyMutation,
+};
 
 /** The scopes a key can have, with what each lets the key's holder do. */
 export const SCOPES: { value: ApiKeyScope; label: string }[] = [

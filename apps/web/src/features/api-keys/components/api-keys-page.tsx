@@ -16,8 +16,8 @@ import { useState, type ReactNode } from 'react';
 import { FiKey, FiPlus, FiTrash2 } from 'react-icons/fi';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadError } from '../../../components/load-error';
-import { listAgentsOptions } from '../../agents/api/agents-api';
 import {
+  listAgentsOptions,
   listApiKeysOptions,
   listApiKeysQueryKey,
   revokeApiKeyMutation,

@@ -15,10 +15,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FiCheck, FiCopy } from 'react-icons/fi';
 import { DialogShell, FormDialog } from '../../../components/form-dialog';
-import { listAgentsOptions } from '../../agents/api/agents-api';
-import { describeApiError } from '../../services/components/custom-mcp-dialog';
+import { describeApiError } from '../../../api/api-error';
 import {
   createApiKeyMutation,
+  listAgentsOptions,
   listApiKeysQueryKey,
   SCOPES,
   type ApiKeyCreate,
@@ -176,7 +176,7 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
           <Alert.Root status="error" role="alert">
             <Alert.Indicator />
             <Alert.Content>
-              {describeApiError(create.error).map((line) => (
+              {describeApiError(create.error, 'The key could not be created.').map((line) => (
                 <Alert.Description key={line}>{line}</Alert.Description>
               ))}
             </Alert.Content>
