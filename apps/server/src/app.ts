@@ -43,6 +43,7 @@ import {
 } from './modules/triggers/index.ts';
 import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
+import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     agentsUserData(db),
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
+    apiKeysUserData(db),
     idempotencyUserData(),
     auditUserData(db),
   );
@@ -168,10 +170,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
+  const apiKeys = createApiKeysService(deps);
   const apiTokens = registerAuth(app, {
     config,
     users,
     gate,
+    apiKeys,
     keys: options.authKeys ?? identity?.localKeySet(),
   });
   app.decorate('apiTokens', apiTokens);
@@ -192,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
+      await api.register(apiKeysRoutes, { apiKeys });
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),
       );

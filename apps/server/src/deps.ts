@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { UserExport } from '@cadre/contract';
+import type { ApiKeyScope, UserExport } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -104,6 +104,8 @@ export interface UserDirectory {
    * with every row they own. Returns how many went.
    */
   deleteIssuedBy(issuer: string, ids: number[]): Promise<number>;
+  /** The user with this id, or undefined once deleted (an API key's owner). */
+  byId(id: number): Promise<AuthUser | undefined>;
 }
 
 /** A tool attached to an agent, with the service it comes from. */
@@ -171,6 +173,23 @@ export interface AccessGate {
    * undefined for a wrong code; throws the 429 when the address has tried too often.
    */
   redeem(code: string, clientAddress: string): Promise<string | undefined>;
+}
+
+/** What a valid personal API key lets its bearer do, and as whom. */
+export interface ApiKeyGrant {
+  keyId: number;
+  user: AuthUser;
+  scopes: readonly ApiKeyScope[];
+  /** The agents the key is limited to; null for all of the user's agents. */
+  agentIds: readonly number[] | null;
+}
+
+/** The api-keys module as `http/auth.ts` sees it. */
+export interface ApiKeyVerifier {
+  /** Whether a bearer token is an API key (by its prefix) rather than a sign-in token. */
+  isApiKey(token: string): boolean;
+  /** The key's grant; undefined when it is unknown, revoked or expired, or its user is gone. */
+  verify(key: string): Promise<ApiKeyGrant | undefined>;
 }
 
 /** The process's shutdown state as modules see it (`http/lifecycle.ts` implements it). */

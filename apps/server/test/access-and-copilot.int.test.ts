@@ -7,6 +7,7 @@ import { GENERATED_CODE_SETTING } from '../src/modules/access-code/service.ts';
 import {
   copilotTokenKey,
   copilotTokenVerifier,
+  issueCopilotToken,
   verifyCopilotToken,
 } from '../src/modules/auth/copilot-token.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
@@ -127,7 +128,20 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
 
   it('returns a 15-minute HS256 token bound to the user that only the chat audience accepts', async () => {
     const { auth, id } = await signInAs(t, issuer, { sub: 'alice' });
-    const res = await t.app.inject({ method: 'POST', url: COPILOT, headers: auth });
+    const agent = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/backend/api/v1/agents/',
+        headers: auth,
+        payload: { name: 'a', description: 'd' },
+      })
+    ).json() as { id: number };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: COPILOT,
+      headers: auth,
+      payload: { agent_id: agent.id },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const token = res.json().copilot_auth_token as string;
@@ -135,7 +149,11 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     expect(claims.sub).toBe(String(id));
     expect(claims.aud).toBe('cadre-chat');
     expect(claims.exp! - claims.iat!).toBe(900);
-    expect(await verifyCopilotToken(t.config, token)).toEqual({ userId: id, issuedAt: expect.any(Number) });
+    expect(await verifyCopilotToken(t.config, token)).toEqual({
+      userId: id,
+      agentId: agent.id,
+      issuedAt: expect.any(Number),
+    });
     // The token is no access token: the API refuses it.
     expect(
       (await t.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: bearer(token) }))
@@ -196,10 +214,14 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     const verified = await verifyCopilotToken(t.config, token);
     expect(verified.agentId).toBe(agent.id);
     expect(await copilotTokenVerifier(t.config)(token)).toEqual(verified);
-    // A token without an agent is not enough for the chat module.
-    const plain = (await t.app.inject({ method: 'POST', url: COPILOT, headers: alice })).json()
-      .copilot_auth_token;
+    // A token without an agent is not enough for the chat module, and the route mints none.
+    const plain = await issueCopilotToken(t.config, verified.userId);
     expect(await copilotTokenVerifier(t.config)(plain)).toBeNull();
+    for (const payload of [undefined, {}]) {
+      const missing = await t.app.inject({ method: 'POST', url: COPILOT, headers: alice, payload });
+      expect(missing.statusCode).toBe(422);
+      expect(JSON.stringify(missing.json().detail)).toContain('agent_id');
+    }
     expect(await copilotTokenVerifier(t.config)('garbage')).toBeNull();
 
     const stolen = await t.app.inject({

@@ -176,6 +176,12 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
     expect((await call('POST', `/agents/${agentId}/triggers/daily`, alice.auth, { n: 1 })).statusCode).toBe(
       202,
     );
+    // A personal API key: exported without the key or its hash, deleted with the user.
+    const apiKey = await call('POST', '/api-keys', alice.auth, {
+      name: `Key ${tag}`,
+      scopes: ['agents:read'],
+    });
+    expect(apiKey.statusCode).toBe(201);
     expect(
       await t.app.tools.executeAction(alice.id, await actionId('Notes', 'create_note'), {
         title: `Note ${tag}`,

@@ -40,6 +40,7 @@ interface Row {
 /** Alice's objects (and Bob's own sessions) that the rows point at. */
 interface Objects {
   agent: number;
+  apiKey: number;
   tool: number;
   service: number;
   thread: string;
@@ -184,6 +185,28 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     bodies: [{ agent_id: alice.agent }],
     status: 404,
     json: agentGone,
+  }),
+  'GET /backend/api/v1/api-keys': () => ({
+    as: 'bob',
+    url: `${API}/api-keys`,
+    status: 200,
+    json: [],
+    noOwnedId: "lists the caller's keys (Alice's is absent from Bob's empty list)",
+  }),
+  'POST /backend/api/v1/api-keys': (alice) => ({
+    as: 'bob',
+    url: `${API}/api-keys`,
+    bodies: [{ name: 'b', scopes: ['chat'], agent_ids: [alice.agent] }],
+    status: 422,
+    json: {
+      detail: [{ loc: ['body', 'agent_ids', 0], msg: 'is not one of your agents', type: 'value_error' }],
+    },
+  }),
+  'DELETE /backend/api/v1/api-keys/:api_key_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/api-keys/${alice.apiKey}`,
+    status: 404,
+    json: { detail: 'API key not found' },
   }),
   'GET /backend/api/v1/services/': () => ({
     as: 'bob',
@@ -501,6 +524,7 @@ const OWNED_TABLES = {
   demo_refunds: 'user_id',
   demo_tickets: 'user_id',
   demo_activities: 'user_id',
+  api_keys: 'user_id',
 } as const;
 
 type Snapshot = Record<string, Record<string, unknown>[]>;
@@ -644,6 +668,14 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     credentials['bob-demo'] = chatHeaders(`${DEMO_SESSION_COOKIE}=${await demoSession('vcdemo')}`);
     objects = {
       agent: aliceAgent.id,
+      apiKey: (
+        await t.app.inject({
+          method: 'POST',
+          url: `${API}/api-keys`,
+          headers: alice,
+          payload: { name: 'Alice key', scopes: ['agents:read'], agent_ids: [aliceAgent.id] },
+        })
+      ).json().id as number,
       tool: own.actionIds[0]!,
       service: own.serviceId,
       thread: chat.thread,

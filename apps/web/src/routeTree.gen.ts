@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as LayoutRouteImport } from './routes/_layout'
 import { Route as CopilotRouteImport } from './routes/copilot'
+import { Route as LayoutApiKeysRouteImport } from './routes/_layout/api-keys'
 import { Route as LayoutDebug_infoRouteImport } from './routes/_layout/debug_info'
 import { Route as LayoutInfoRouteImport } from './routes/_layout/info'
 import { Route as PublicDemosRedirectRouteImport } from './routes/public/demosRedirect'
@@ -35,6 +36,11 @@ const CopilotRoute = CopilotRouteImport.update({
   id: '/copilot',
   path: '/copilot',
   getParentRoute: () => rootRouteImport,
+} as any)
+const LayoutApiKeysRoute = LayoutApiKeysRouteImport.update({
+  id: '/api-keys',
+  path: '/api-keys',
+  getParentRoute: () => LayoutRoute,
 } as any)
 const LayoutDebug_infoRoute = LayoutDebug_infoRouteImport.update({
   id: '/debug_info',
@@ -85,6 +91,7 @@ const LayoutServicesIdActionsRoute = LayoutServicesIdActionsRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/copilot': typeof CopilotRoute
+  '/api-keys': typeof LayoutApiKeysRoute
   '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
   '/public/demosRedirect': typeof PublicDemosRedirectRoute
@@ -98,6 +105,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/copilot': typeof CopilotRoute
+  '/api-keys': typeof LayoutApiKeysRoute
   '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
   '/public/demosRedirect': typeof PublicDemosRedirectRoute
@@ -113,6 +121,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_layout': typeof LayoutRouteWithChildren
   '/copilot': typeof CopilotRoute
+  '/_layout/api-keys': typeof LayoutApiKeysRoute
   '/_layout/debug_info': typeof LayoutDebug_infoRoute
   '/_layout/info': typeof LayoutInfoRoute
   '/public/demosRedirect': typeof PublicDemosRedirectRoute
@@ -128,6 +137,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/copilot'
+    | '/api-keys'
     | '/debug_info'
     | '/info'
     | '/public/demosRedirect'
@@ -141,6 +151,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/copilot'
+    | '/api-keys'
     | '/debug_info'
     | '/info'
     | '/public/demosRedirect'
@@ -155,6 +166,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_layout'
     | '/copilot'
+    | '/_layout/api-keys'
     | '/_layout/debug_info'
     | '/_layout/info'
     | '/public/demosRedirect'
@@ -195,6 +207,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/copilot'
       preLoaderRoute: typeof CopilotRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_layout/api-keys': {
+      id: '/_layout/api-keys'
+      path: '/api-keys'
+      fullPath: '/api-keys'
+      preLoaderRoute: typeof LayoutApiKeysRouteImport
+      parentRoute: typeof LayoutRoute
     }
     '/_layout/debug_info': {
       id: '/_layout/debug_info'
@@ -263,6 +282,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface LayoutRouteChildren {
+  LayoutApiKeysRoute: typeof LayoutApiKeysRoute
   LayoutDebug_infoRoute: typeof LayoutDebug_infoRoute
   LayoutInfoRoute: typeof LayoutInfoRoute
   LayoutAgentsCreateRoute: typeof LayoutAgentsCreateRoute
@@ -274,6 +294,7 @@ interface LayoutRouteChildren {
 }
 
 const LayoutRouteChildren: LayoutRouteChildren = {
+  LayoutApiKeysRoute: LayoutApiKeysRoute,
   LayoutDebug_infoRoute: LayoutDebug_infoRoute,
   LayoutInfoRoute: LayoutInfoRoute,
   LayoutAgentsCreateRoute: LayoutAgentsCreateRoute,

@@ -11,8 +11,9 @@ export const copilotLoginSchema = z.object({ copilot_auth_token: z.string() });
 export type CopilotLogin = z.infer<typeof copilotLoginSchema>;
 
 /**
- * Optional body of `POST /api/v1/auth/chainlit-copilot-login`: with `agent_id`, the token is bound
- * to that agent as well (it must be one of the caller's agents). The spec's client sends no body.
+ * Body of `POST /api/v1/auth/chainlit-copilot-login`: the token is bound to the user and to
+ * `agent_id`, one of the caller's agents (the chat accepts no copilot token without an agent).
+ * The body may be absent only so that a request without one gets the same 422 naming `agent_id`.
  */
 export const copilotLoginRequestSchema = z
   .strictObject({

@@ -8,3 +8,4 @@ export * from './users.ts';
 export * from './auth.ts';
 export * from './services.ts';
 export * from './demos.ts';
+export * from './api-keys.ts';

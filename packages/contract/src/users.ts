@@ -182,5 +182,18 @@ export const userExportSchema = z.object({
   ),
   /** The built-in identity provider's account (never the password hash); null with another issuer. */
   identity_account: z.object({ email: z.string(), name: z.string(), created_at: z.string() }).nullable(),
+  /** The caller's API keys, without the keys or their hashes. */
+  api_keys: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      prefix: z.string(),
+      scopes: z.unknown(),
+      agent_ids: z.unknown(),
+      expires_at: z.string().nullable(),
+      last_used_at: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
 });
 export type UserExport = z.infer<typeof userExportSchema>;

@@ -11,6 +11,7 @@ import { chatRuns } from './migrations/0008-chat-runs.ts';
 import { agentVersions } from './migrations/0009-agent-versions.ts';
 import { security } from './migrations/0010-security.ts';
 import { agentAppearance } from './migrations/0011-agent-appearance.ts';
+import { apiKeys } from './migrations/0012-api-keys.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -29,6 +30,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0009-agent-versions': agentVersions,
   '0010-security': security,
   '0011-agent-appearance': agentAppearance,
+  '0012-api-keys': apiKeys,
 };
 
 /** Every migration, in the order it runs. */

@@ -40,6 +40,25 @@ export interface Database {
   chat_runs: ChatRunsTable;
   host_calls: HostCallsTable;
   tool_executions: ToolExecutionsTable;
+  api_keys: ApiKeysTable;
+}
+
+/** A personal API key (migration 0010, api-keys module); the key itself is never stored. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** The key's first characters, for telling keys apart in the list. */
+  prefix: string;
+  /** HMAC-SHA-256 of the key (hex) under a key derived from the vault key; unique. */
+  hash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  /** JSON array of agent ids the key is limited to; null for all the user's agents. */
+  agent_ids: string | null;
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
 }
 
 /** A run segment streamed by one instance (migration 0008). */

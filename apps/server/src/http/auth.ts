@@ -1,8 +1,15 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { SERVICE_PUBLIC_PATHS } from '@cadre/contract';
+import { SERVICE_PUBLIC_PATHS, type ApiKeyScope } from '@cadre/contract';
 import type { Config } from '../config.ts';
-import type { AccessGate, AuthUser, ResolvedUser, UserDirectory } from '../deps.ts';
+import type {
+  AccessGate,
+  ApiKeyGrant,
+  ApiKeyVerifier,
+  AuthUser,
+  ResolvedUser,
+  UserDirectory,
+} from '../deps.ts';
 import { HttpError } from './errors.ts';
 import { API_PREFIX } from './openapi.ts';
 
@@ -46,8 +53,11 @@ export const MOCK_USER_IDENTITY = {
 
 /** Checks an API access token outside an API route (the chat module accepts the same tokens). */
 export interface ApiTokenVerifier {
-  /** The user the token belongs to, or null when it is not a valid access token. */
-  userForToken(token: string): Promise<AuthUser | null>;
+  /**
+   * The user the token belongs to, or null when it is not a valid access token. An API key counts
+   * only with the `chat` scope and, when it is limited to agents, for one of them (`agentId`).
+   */
+  userForToken(token: string, agentId?: number): Promise<AuthUser | null>;
 }
 
 export interface RouteEntry {
@@ -60,12 +70,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Marks a route that answers without a token; everything else requires one. */
     public?: boolean;
+    /** The scope that lets an API key call this route; without one, only a sign-in token can. */
+    apiKeyScope?: ApiKeyScope;
   }
   interface FastifyRequest {
     /** The signed-in caller; set on every route that is not public. */
     user: AuthUser;
     /** The verified access token's claims (the mock user's claims with DISABLE_AUTH). */
     tokenClaims: JWTPayload;
+    /** The API key the caller used, with its limits; null for a sign-in token. */
+    apiKey: ApiKeyGrant | null;
   }
   interface FastifyInstance {
     /** Every route registered under `/backend`, with whether it answers without a token. */
@@ -165,14 +179,21 @@ const stringClaim = (value: unknown) => (typeof value === 'string' ? value : und
  */
 export function registerAuth(
   app: FastifyInstance,
-  options: { config: Config; users: UserDirectory; gate: AccessGate; keys?: JWTVerifyGetKey },
+  options: {
+    config: Config;
+    users: UserDirectory;
+    gate: AccessGate;
+    apiKeys?: ApiKeyVerifier;
+    keys?: JWTVerifyGetKey;
+  },
 ): ApiTokenVerifier {
-  const { config, users, gate } = options;
+  const { config, users, gate, apiKeys } = options;
   const publicRoutes = new Set<string>(PUBLIC_ROUTES);
   const inventory: RouteEntry[] = [];
   app.decorate('routeInventory', inventory);
   app.decorateRequest('user', null as unknown as AuthUser);
   app.decorateRequest('tokenClaims', null as unknown as JWTPayload);
+  app.decorateRequest('apiKey', null);
 
   let keys = options.keys;
   const keySource = () => (keys ??= createRemoteKeySource(config.auth.issuer));
@@ -222,6 +243,20 @@ export function registerAuth(
     }
     const token = bearer(request);
     if (!token) throw unauthenticated();
+    if (apiKeys?.isApiKey(token)) {
+      const grant = await apiKeys.verify(token);
+      if (!grant) {
+        request.log.info({ reason: 'unknown, revoked or expired API key' }, 'access token refused');
+        throw unauthenticated();
+      }
+      const scope = request.routeOptions.config.apiKeyScope;
+      if (!scope) throw new HttpError(403, 'API keys cannot call this route: it needs a sign-in token');
+      if (!grant.scopes.includes(scope)) throw new HttpError(403, `This API key lacks the scope ${scope}`);
+      request.apiKey = grant;
+      request.user = grant.user;
+      request.tokenClaims = { iss: grant.user.issuer, sub: grant.user.subject };
+      return;
+    }
     let claims: Awaited<ReturnType<typeof verifyAccessToken>>;
     try {
       claims = await verifyCached(token);
@@ -246,8 +281,15 @@ export function registerAuth(
   };
 
   const verifier: ApiTokenVerifier = {
-    async userForToken(token) {
+    async userForToken(token, agentId) {
       if (config.auth.disabled) return users.resolve(MOCK_USER_IDENTITY);
+      if (apiKeys?.isApiKey(token)) {
+        const grant = await apiKeys.verify(token);
+        if (!grant?.scopes.includes('chat')) return null;
+        const agentAllowed =
+          grant.agentIds === null || (agentId !== undefined && grant.agentIds.includes(agentId));
+        return agentAllowed ? grant.user : null;
+      }
       try {
         const claims = await verifyCached(token);
         const user = await users.resolve({ issuer: claims.iss, subject: claims.sub });

@@ -64,3 +64,18 @@ function stringify(body: unknown) {
 /** The API refused the access token (or there was none): sign-in has to be renewed. */
 export const isUnauthorized = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status === 401;
+
+/** The API's answer as text: each 422 issue with the field it names, or the error's detail. */
+export function describeApiError(error: unknown, fallback: string): string[] {
+  if (error instanceof ApiError) {
+    const detail = (error.body as { detail?: unknown } | null)?.detail;
+    if (Array.isArray(detail)) {
+      return detail.map((issue: { loc?: unknown[]; msg?: string }) => {
+        const field = issue.loc?.filter((part) => part !== 'body').join('.');
+        return field ? `${field}: ${issue.msg ?? 'invalid'}` : (issue.msg ?? 'invalid');
+      });
+    }
+    if (typeof detail === 'string') return [detail];
+  }
+  return [fallback];
+}

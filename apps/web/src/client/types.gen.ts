@@ -337,6 +337,16 @@ export type ExportMyDataResponses = {
             name: string;
             created_at: string;
         } | null;
+        api_keys: Array<{
+            id: number;
+            name: string;
+            prefix: string;
+            scopes: unknown;
+            agent_ids: unknown;
+            expires_at: string | null;
+            last_used_at: string | null;
+            created_at: string;
+        }>;
     };
 };
 
@@ -1669,6 +1679,12 @@ export type ChainlitCopilotLoginErrors = {
     /**
      * Default Response
      */
+    403: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
     404: {
         detail: string;
     };
@@ -1696,3 +1712,154 @@ export type ChainlitCopilotLoginResponses = {
 };
 
 export type ChainlitCopilotLoginResponse = ChainlitCopilotLoginResponses[keyof ChainlitCopilotLoginResponses];
+
+export type ListApiKeysData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/api-keys';
+};
+
+export type ListApiKeysErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+    };
+};
+
+export type ListApiKeysError = ListApiKeysErrors[keyof ListApiKeysErrors];
+
+export type ListApiKeysResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        name: string;
+        prefix: string;
+        scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
+        agent_ids: Array<number> | null;
+        created_at: string;
+        last_used_at: string | null;
+        expires_at: string | null;
+    }>;
+};
+
+export type ListApiKeysResponse = ListApiKeysResponses[keyof ListApiKeysResponses];
+
+export type CreateApiKeyData = {
+    body: {
+        name: string;
+        scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
+        agent_ids?: Array<number> | null;
+        expires_at?: string | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/api-keys';
+};
+
+export type CreateApiKeyErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type CreateApiKeyError = CreateApiKeyErrors[keyof CreateApiKeyErrors];
+
+export type CreateApiKeyResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: number;
+        name: string;
+        prefix: string;
+        scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
+        agent_ids: Array<number> | null;
+        created_at: string;
+        last_used_at: string | null;
+        expires_at: string | null;
+        key: string;
+    };
+};
+
+export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyResponses];
+
+export type RevokeApiKeyData = {
+    body?: never;
+    path: {
+        api_key_id: number;
+    };
+    query?: never;
+    url: '/api/v1/api-keys/{api_key_id}';
+};
+
+export type RevokeApiKeyErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type RevokeApiKeyError = RevokeApiKeyErrors[keyof RevokeApiKeyErrors];
+
+export type RevokeApiKeyResponses = {
+    /**
+     * Revoked
+     */
+    204: void;
+};
+
+export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];

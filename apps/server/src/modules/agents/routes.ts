@@ -18,6 +18,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
 import type { ConnectedServices } from './exchange.ts';
@@ -35,6 +36,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     lists.get(
       '/api/v1/agents/',
       {
+        config: { apiKeyScope: 'agents:read' },
         schema: {
           operationId: 'listAgents',
           tags: ['agents'],
@@ -46,7 +48,9 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       // without the response serializer. The type provider only knows the parsed shape, hence the
       // cast; the tests check the body against agentListSchema on both databases.
       async (request, reply) => {
-        const body = await agents.listJson(request.user.id);
+        let body = await agents.listJson(request.user.id);
+        const limit = request.apiKey?.agentIds;
+        if (limit) body = JSON.stringify((JSON.parse(body) as Agent[]).filter((a) => limit.includes(a.id)));
         return reply.type('application/json').send(body as unknown as Agent[]);
       },
     ),
@@ -82,6 +86,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/v1/agents/:agent_id/agent',
     {
+      config: { apiKeyScope: 'agents:read' },
       schema: {
         operationId: 'getAgent',
         tags: ['agents'],
@@ -90,7 +95,11 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         response: { 200: agentSchema, ...errors },
       },
     },
-    async (request) => agents.get(request.user.id, request.params.agent_id),
+    async (request) => {
+      const limit = request.apiKey?.agentIds;
+      if (limit && !limit.includes(request.params.agent_id)) throw notFound('Agent not found');
+      return agents.get(request.user.id, request.params.agent_id);
+    },
   );
 
   // PATCH is partial: only the fields sent change (the web app sends all four). Sending

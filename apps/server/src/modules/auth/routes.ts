@@ -5,7 +5,7 @@ import {
   errorSchema,
   validationErrorSchema,
 } from '@cadre/contract';
-import { notFound } from '../../http/errors.ts';
+import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { issueCopilotToken } from './copilot-token.ts';
 
@@ -13,18 +13,29 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, 
   app.post(
     '/api/v1/auth/chainlit-copilot-login',
     {
+      config: { apiKeyScope: 'copilot:mint' },
       schema: {
         operationId: 'chainlitCopilotLogin',
         tags: ['auth'],
-        summary: 'A short-lived token the chat frame accepts for the signed-in user',
+        summary: 'A short-lived token the chat frame accepts for the signed-in user and one of their agents',
         body: copilotLoginRequestSchema,
-        response: { 200: copilotLoginSchema, 401: errorSchema, 404: errorSchema, 422: validationErrorSchema },
+        response: {
+          200: copilotLoginSchema,
+          401: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+          422: validationErrorSchema,
+        },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const agentId = request.body?.agent_id;
-      if (agentId !== undefined && !(await agents.exists(request.user.id, agentId)))
+      if (agentId === undefined) {
+        throw new ValidationFailure([{ loc: ['body', 'agent_id'], msg: 'is required', type: 'missing' }]);
+      }
+      const limit = request.apiKey?.agentIds;
+      if ((limit && !limit.includes(agentId)) || !(await agents.exists(request.user.id, agentId)))
         throw notFound('Agent not found');
       return { copilot_auth_token: await issueCopilotToken(config, request.user.id, agentId) };
     },

@@ -20,7 +20,7 @@ export interface ChatSessionsDeps {
   /** DISABLE_AUTH (never in production): sign-in needs no token; the verifier answers the mock user. */
   authDisabled: boolean;
   /** Verifies an API access token exactly as the API does. */
-  verifyAccessToken?: (token: string) => Promise<{ id: number } | null>;
+  verifyAccessToken?: (token: string, agentId?: number) => Promise<{ id: number } | null>;
   /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`); `issuedAt` in ms. */
   verifyCopilotToken?: (token: string) => Promise<(SessionPrincipal & { issuedAt: number }) | null>;
 }
@@ -48,7 +48,7 @@ export function createChatSessions(deps: ChatSessionsDeps) {
     ): Promise<{ value: string } | { refused: 'unauthenticated' | 'no_such_agent' }> {
       const user =
         (token || deps.authDisabled) && deps.verifyAccessToken
-          ? await deps.verifyAccessToken(token ?? '').catch(() => null)
+          ? await deps.verifyAccessToken(token ?? '', agentId).catch(() => null)
           : null;
       if (!user || agentId === undefined) return { refused: 'unauthenticated' };
       if (!(await ownsAgent(user.id, agentId))) return { refused: 'no_such_agent' };

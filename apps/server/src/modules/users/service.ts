@@ -38,6 +38,7 @@ const EMPTY_EXPORT: Required<UserExportPart> = {
   audit_events: [],
   sessions: [],
   identity_account: null,
+  api_keys: [],
 };
 
 /** Lists from several modules under one key (sessions) are joined; anything else is taken as is. */
@@ -88,6 +89,8 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
     create: (identity, trx) => repo.insert(identity, trx),
 
     deleteIssuedBy: (issuer, ids) => repo.deleteIssuedBy(issuer, ids),
+
+    byId: (id) => repo.findById(id),
 
     async checkUser(user, claims) {
       await repo.updateProfile(

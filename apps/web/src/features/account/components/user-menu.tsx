@@ -1,6 +1,7 @@
 import { Avatar, Box, Menu, Portal, Text } from '@chakra-ui/react';
 import { useState, type ReactNode } from 'react';
-import { FiDatabase, FiLogOut, FiMonitor, FiMoon, FiSun } from 'react-icons/fi';
+import { useNavigate } from '@tanstack/react-router';
+import { FiDatabase, FiKey, FiLogOut, FiMonitor, FiMoon, FiSun } from 'react-icons/fi';
 import { setColorModePreference, useColorModePreference, type ColorModePreference } from '@cadre/ui';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { YourDataDialog } from './your-data-dialog';
@@ -18,10 +19,12 @@ const THEMES: { value: ColorModePreference; label: string; icon: ReactNode }[] =
 
 /**
  * Who is signed in, in the shell's header: their initials open a menu with their name and email,
- * the theme (light, dark or the system's, remembered in this browser), "Your data" and sign-out.
+ * the theme (light, dark or the system's, remembered in this browser), "API keys", "Your data"
+ * and sign-out.
  */
 export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () => Promise<void> }) {
   const theme = useColorModePreference();
+  const navigate = useNavigate();
   const [dataOpen, setDataOpen] = useState(false);
   const [signingOut, setSigningOut] = useState<'asking' | 'pending' | null>(null);
   const label = user.name || user.email || 'Your account';
@@ -40,6 +43,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
       <Menu.Root
         positioning={{ placement: 'bottom-end' }}
         onSelect={(details) => {
+          if (details.value === 'api-keys') void navigate({ to: '/api-keys' });
           if (details.value === 'data') setDataOpen(true);
           if (details.value === 'sign-out') setSigningOut('asking');
         }}
@@ -83,6 +87,9 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
                 ))}
               </Menu.RadioItemGroup>
               <Menu.Separator />
+              <Menu.Item value="api-keys">
+                <FiKey aria-hidden="true" /> API keys
+              </Menu.Item>
               <Menu.Item value="data">
                 <FiDatabase aria-hidden="true" /> Your data
               </Menu.Item>

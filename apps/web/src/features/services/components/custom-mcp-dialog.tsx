@@ -1,7 +1,7 @@
 import { Alert, Field, Input, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../../api/api-error';
+import { describeApiError } from '../../../api/api-error';
 import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import { addCustomMcpServer, refreshServices, type CustomMcpServer } from '../api/services-api';
@@ -26,21 +26,6 @@ export const CUSTOM_MCP_TEXT = {
 } as const;
 
 const EMPTY = { name: '', url: '', header_name: '', header_value: '' };
-
-/** The API's answer as text: each 422 issue with the field it names, or the error's detail. */
-export function describeApiError(error: unknown): string[] {
-  if (error instanceof ApiError) {
-    const detail = (error.body as { detail?: unknown } | null)?.detail;
-    if (Array.isArray(detail)) {
-      return detail.map((issue: { loc?: unknown[]; msg?: string }) => {
-        const field = issue.loc?.filter((part) => part !== 'body').join('.');
-        return field ? `${field}: ${issue.msg ?? 'invalid'}` : (issue.msg ?? 'invalid');
-      });
-    }
-    if (typeof detail === 'string') return [detail];
-  }
-  return [CUSTOM_MCP_TEXT.failed];
-}
 
 /** A user's own remote MCP server: name, URL and an optional header (kept in the server's vault). */
 export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -111,7 +96,7 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
           <Alert.Root status="error" role="alert">
             <Alert.Indicator />
             <Alert.Content>
-              {describeApiError(add.error).map((line) => (
+              {describeApiError(add.error, CUSTOM_MCP_TEXT.failed).map((line) => (
                 <Alert.Description key={line}>{line}</Alert.Description>
               ))}
             </Alert.Content>

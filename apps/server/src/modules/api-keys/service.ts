@@ -1,0 +1,122 @@
+import crypto from 'node:crypto';
+import { API_KEY_PREFIX, type ApiKey, type ApiKeyCreate, type ApiKeyCreated } from '@cadre/contract';
+import type { AppDeps, ApiKeyGrant, ApiKeyVerifier, AuthUser } from '../../deps.ts';
+import { notFound, ValidationFailure } from '../../http/errors.ts';
+import { loadOrCreateKeyFile } from '../../security/vault.ts';
+import { createApiKeysRepository, toApiKey } from './repository.ts';
+
+/** How long a verified key is trusted without reading its row again (revocation reaches other instances within this). */
+export const API_KEY_CACHE_MS = 5_000;
+/** Last use is written at most this often per key, so the hot path does not write on every call. */
+export const LAST_USE_WRITE_INTERVAL_MS = 60_000;
+const CACHE_MAX = 10_000;
+/** Characters of the key kept for display: the `cadre_` prefix and 6 random characters. */
+const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 6;
+
+export interface ApiKeysService extends ApiKeyVerifier {
+  list(userId: number): Promise<ApiKey[]>;
+  create(user: AuthUser, input: ApiKeyCreate): Promise<ApiKeyCreated>;
+  revoke(user: AuthUser, id: number): Promise<void>;
+}
+
+/**
+ * Personal API keys (docs/security.md, "API keys"): 32 random bytes, shown once; the table keeps
+ * only an HMAC-SHA-256 of the key under a key derived from the vault key, so verifying is one HMAC
+ * and one lookup on a unique index, and a stolen table yields no usable key.
+ */
+export function createApiKeysService(
+  deps: Pick<AppDeps, 'config' | 'db' | 'audit' | 'users' | 'agents'>,
+): ApiKeysService {
+  const repo = createApiKeysRepository(deps.db);
+  const secret = deps.config.secretsKey ?? loadOrCreateKeyFile(deps.config.dataDir);
+  const hmacKey = Buffer.from(
+    crypto.hkdfSync('sha256', secret, Buffer.alloc(0), 'cadre/api-key-hash/v1', 32),
+  );
+  const hashOf = (key: string) => crypto.createHmac('sha256', hmacKey).update(key).digest('hex');
+  const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number; until: number }>();
+
+  const lookup = async (hash: string) => {
+    const row = await repo.findByHash(hash);
+    if (!row) return undefined;
+    const user = await deps.users.byId(row.user_id);
+    if (!user) return undefined;
+    const now = Date.now();
+    if (row.last_used_at === null || Date.parse(row.last_used_at) <= now - LAST_USE_WRITE_INTERVAL_MS) {
+      await repo.touch(row.id, new Date(now).toISOString());
+    }
+    const key = toApiKey(row);
+    return {
+      grant: { keyId: key.id, user, scopes: key.scopes, agentIds: key.agent_ids },
+      expiresAt: key.expires_at === null ? Infinity : Date.parse(key.expires_at),
+      until: now + API_KEY_CACHE_MS,
+    };
+  };
+
+  return {
+    isApiKey: (token) => token.startsWith(API_KEY_PREFIX),
+
+    async verify(key) {
+      if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return undefined;
+      const hash = hashOf(key);
+      let entry = cache.get(hash);
+      if (!entry || entry.until <= Date.now()) {
+        cache.delete(hash);
+        entry = await lookup(hash);
+        if (!entry) return undefined;
+        if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+        cache.set(hash, entry);
+      }
+      return entry.expiresAt > Date.now() ? entry.grant : undefined;
+    },
+
+    list: (userId) => repo.list(userId),
+
+    async create(user, input) {
+      const agentIds = input.agent_ids ? [...new Set(input.agent_ids)] : null;
+      for (const [i, agentId] of (agentIds ?? []).entries()) {
+        if (!(await deps.agents.exists(user.id, agentId))) {
+          throw new ValidationFailure([
+            { loc: ['body', 'agent_ids', i], msg: 'is not one of your agents', type: 'value_error' },
+          ]);
+        }
+      }
+      const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+      if (expiresAt && expiresAt.getTime() <= Date.now()) {
+        throw new ValidationFailure([
+          { loc: ['body', 'expires_at'], msg: 'must be in the future', type: 'value_error' },
+        ]);
+      }
+      const key = `${API_KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
+      const created = await repo.insert({
+        user_id: user.id,
+        name: input.name,
+        prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+        hash: hashOf(key),
+        scopes: JSON.stringify([...new Set(input.scopes)]),
+        agent_ids: agentIds === null ? null : JSON.stringify(agentIds),
+        expires_at: expiresAt?.toISOString() ?? null,
+        created_at: new Date().toISOString(),
+      });
+      await deps.audit.record({
+        userId: user.id,
+        action: 'api_key.create',
+        objectType: 'api_key',
+        objectId: created.id,
+        detail: { name: created.name, scopes: created.scopes, agent_ids: created.agent_ids },
+      });
+      return { ...created, key };
+    },
+
+    async revoke(user, id) {
+      const hash = await repo.delete(user.id, id);
+      if (hash === undefined) throw notFound('API key not found');
+      cache.delete(hash);
+      await deps.audit.record({
+        userId: user.id,
+        action: 'api_key.revoke',
+        objectType: 'api_key',
+        objectId: id,
+      });
+    },
+  };
+}

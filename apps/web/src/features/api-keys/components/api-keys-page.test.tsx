@@ -1,0 +1,97 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toaster } from '../../../components/ui/toaster';
+import { installFakeApi, json } from '../../../test/fake-api';
+import { renderApp } from '../../../test/render';
+import type { ApiKey } from '../api/api-keys-api';
+
+const KEY: ApiKey = {
+  id: 7,
+  name: 'CI deploy',
+  prefix: 'cadre_AbCdEf',
+  scopes: ['agents:read', 'chat'],
+  agent_ids: [1],
+  created_at: '2026-01-02T03:04:05.000Z',
+  last_used_at: null,
+  expires_at: null,
+};
+const AGENTS = [
+  { id: 1, name: 'Mail Sorter', description: 'd', guidelines: null, tools: [] },
+  { id: 2, name: 'Planner', description: 'd', guidelines: null, tools: [] },
+];
+const SECRET = `cadre_${'x'.repeat(43)}`;
+
+afterEach(() => toaster.remove());
+
+describe('the API keys page (/api-keys)', () => {
+  it('is reachable from the user menu and lists keys with their prefix, scopes and agents', async () => {
+    installFakeApi({
+      'GET /api/v1/api-keys': () => json([KEY]),
+      'GET /api/v1/agents/': () => json(AGENTS),
+    });
+    const { user } = renderApp('/services');
+    await screen.findByRole('heading', { name: 'Services' });
+    await user.click(screen.getAllByRole('button', { name: 'Account menu of Mock User' })[0]!);
+    await user.click(await screen.findByRole('menuitem', { name: 'API keys' }));
+    const row = await screen.findByRole('row', { name: 'CI deploy' });
+    expect(row).toHaveTextContent('cadre_AbCdEf…');
+    expect(row).toHaveTextContent('agents:read');
+    expect(row).toHaveTextContent('chat');
+    await waitFor(() => expect(row).toHaveTextContent('Mail Sorter'));
+    expect(row).toHaveTextContent('Never');
+  });
+
+  it('creates a key with the chosen scopes and agents and shows it once with a copy button', async () => {
+    let keys: ApiKey[] = [];
+    const api = installFakeApi({
+      'GET /api/v1/api-keys': () => json(keys),
+      'GET /api/v1/agents/': () => json(AGENTS),
+      'POST /api/v1/api-keys': () => {
+        keys = [{ ...KEY, id: 8, name: 'Site', scopes: ['copilot:mint'], agent_ids: [2] }];
+        return json({ ...keys[0], key: SECRET }, 201);
+      },
+    });
+    const { user } = renderApp('/api-keys');
+    expect(await screen.findByText('You have no API keys.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create API key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create API key' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Site');
+    await user.click(within(dialog).getByRole('checkbox', { name: /copilot:mint/ }));
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'Planner' }));
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Expires' }), 'Never');
+    await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Your new API key' });
+    expect(within(shown).getByTestId('new-api-key')).toHaveTextContent(SECRET);
+    expect(api.sent('POST /api/v1/api-keys').map((r) => r.body)).toEqual([
+      { name: 'Site', scopes: ['copilot:mint'], agent_ids: [2] },
+    ]);
+    await user.click(within(shown).getByRole('button', { name: 'Copy key' }));
+    expect(await within(shown).findByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(SECRET);
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    expect(await screen.findByRole('row', { name: 'Site' })).toBeInTheDocument();
+    // Once closed, the key is nowhere on the page.
+    expect(document.body).not.toHaveTextContent(SECRET);
+  });
+
+  it('revokes a key after confirmation', async () => {
+    let keys = [KEY];
+    const api = installFakeApi({
+      'GET /api/v1/api-keys': () => json(keys),
+      'GET /api/v1/agents/': () => json(AGENTS),
+      'DELETE /api/v1/api-keys/:api_key_id': () => {
+        keys = [];
+        return json(null, 204);
+      },
+    });
+    const { user } = renderApp('/api-keys');
+    await user.click(await screen.findByRole('button', { name: 'Revoke CI deploy' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Revoke API key' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('You have no API keys.')).toBeInTheDocument();
+    expect(api.sent('DELETE /api/v1/api-keys/:api_key_id').map((r) => r.path)).toEqual([
+      '/api/v1/api-keys/7',
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+import { expect, test } from '@playwright/test';
+import { signUpAndSignIn } from '../support/sign-in.ts';
+
+/** An API key made on its screen works from code at once, within its scope, until it is revoked. */
+test('creates an API key, uses it with fetch, and revokes it', async ({ page, baseURL }) => {
+  await signUpAndSignIn(page);
+  await page.getByRole('button', { name: 'Account menu of E2E Person' }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: 'API keys' }).click();
+  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  await expect(page.getByText('You have no API keys.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create API key' });
+  await dialog.getByLabel('Name').fill('Script');
+  await dialog.getByText(/^agents:read/).click();
+  await dialog.getByLabel('Expires').selectOption('Never');
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByRole('dialog', { name: 'Your new API key' });
+  const key = (await shown.getByTestId('new-api-key').textContent())!.trim();
+  expect(key).toMatch(/^cadre_[A-Za-z0-9_-]{43}$/);
+
+  const agents = `${baseURL}/backend/api/v1/agents/`;
+  const withKey = { authorization: `Bearer ${key}` };
+  const list = await fetch(agents, { headers: withKey });
+  expect(list.status).toBe(200);
+  expect(await list.json()).toEqual([]);
+  const create = await fetch(agents, {
+    method: 'POST',
+    headers: { ...withKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'x', description: 'y' }),
+  });
+  expect(create.status).toBe(403);
+
+  await shown.getByRole('button', { name: 'Done' }).click();
+  const row = page.getByRole('row', { name: 'Script' });
+  await expect(row).toContainText('agents:read');
+  await expect(page.getByText(key)).toHaveCount(0);
+  await row.getByRole('button', { name: 'Revoke Script' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Revoke API key' })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
+  await expect(page.getByText('You have no API keys.')).toBeVisible();
+  expect((await fetch(agents, { headers: withKey })).status).toBe(401);
+});
