@@ -46,6 +46,14 @@ import { AgentToolsDialog } from './agent-tools-dialog';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 /** The agent list (spec section 2). */
+/** A table cell on wide screens, a block in the row's card grid on a phone. */
+const CARD_CELL = {
+  role: 'cell',
+  display: { base: 'block', md: 'table-cell' },
+  p: { base: '0', md: '2' },
+  borderBottomWidth: { base: '0', md: '1px' },
+} as const;
+
 export function AgentsPage() {
   // The route's loader has just tried: a failure shows as it is instead of loading again.
   const agents = useQuery({ ...listAgentsOptions(), retryOnMount: false });
@@ -124,13 +132,7 @@ export function AgentsPage() {
           borderWidth={{ base: '1px', md: '0' }}
           rounded={{ base: 'lg', md: 'none' }}
         >
-          <Table.Cell
-            role="cell"
-            gridArea="start"
-            display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: '2' }}
-            borderBottomWidth={{ base: '0', md: '1px' }}
-          >
+          <Table.Cell {...CARD_CELL} gridArea="start">
             <Button
               size="xs"
               colorPalette="brand"
@@ -142,11 +144,8 @@ export function AgentsPage() {
             </Button>
           </Table.Cell>
           <Table.Cell
-            role="cell"
+            {...CARD_CELL}
             gridArea="name"
-            display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: '2' }}
-            borderBottomWidth={{ base: '0', md: '1px' }}
             fontWeight="medium"
             maxW={{ md: '56' }}
             title={agent.name}
@@ -157,11 +156,8 @@ export function AgentsPage() {
             </HStack>
           </Table.Cell>
           <Table.Cell
-            role="cell"
+            {...CARD_CELL}
             gridArea="desc"
-            display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: '2' }}
-            borderBottomWidth={{ base: '0', md: '1px' }}
             color="fg.muted"
             maxW={{ md: '48', lg: 'md' }}
             truncate={{ base: false, md: true }}
@@ -170,13 +166,7 @@ export function AgentsPage() {
           >
             {agent.description}
           </Table.Cell>
-          <Table.Cell
-            role="cell"
-            gridArea="tools"
-            display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: '2' }}
-            borderBottomWidth={{ base: '0', md: '1px' }}
-          >
+          <Table.Cell {...CARD_CELL} gridArea="tools">
             <HStack gap="2" wrap={{ base: 'wrap', md: 'nowrap' }}>
               <Button
                 size="xs"
@@ -204,14 +194,7 @@ export function AgentsPage() {
               )}
             </HStack>
           </Table.Cell>
-          <Table.Cell
-            role="cell"
-            gridArea="menu"
-            display={{ base: 'block', md: 'table-cell' }}
-            p={{ base: '0', md: '2' }}
-            borderBottomWidth={{ base: '0', md: '1px' }}
-            textAlign="end"
-          >
+          <Table.Cell {...CARD_CELL} gridArea="menu" textAlign="end">
             <Menu.Root
               onSelect={(details) => {
                 if (details.value === 'edit')
