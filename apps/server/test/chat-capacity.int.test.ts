@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSY_RETRY_AFTER_SECONDS } from '../src/modules/chat/turns.ts';
+import { talkerChatCookie } from './support/chat-fixtures.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -29,18 +30,7 @@ describe(`chat capacity on ${testDatabaseKind()}`, () => {
     });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { auth } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/backend/api/v1/agents/',
-      headers: auth,
-      payload: { name: 'Talker', description: 'Talks', tool_ids: [] },
-    });
-    const session = await t.app.inject({
-      method: 'POST',
-      url: '/chainlit/auth/header',
-      headers: { ...auth, 'x-agent-id': String(created.json().id) },
-    });
-    cookie = `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+    cookie = await talkerChatCookie(t, auth);
   }, 60_000);
 
   afterAll(async () => {

@@ -277,3 +277,22 @@ export async function chatHarness(
     },
   };
 }
+
+/**
+ * Creates an agent with no tools for the signed-in caller (`auth`) and opens a chat session for it
+ * as the web app does; the `Cookie` header value of that session.
+ */
+export async function talkerChatCookie(t: TestApp, auth: Record<string, string>) {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/backend/api/v1/agents/',
+    headers: auth,
+    payload: { name: 'Talker', description: 'Talks', tool_ids: [] },
+  });
+  const session = await t.app.inject({
+    method: 'POST',
+    url: '/chainlit/auth/header',
+    headers: { ...auth, 'x-agent-id': String(created.json<{ id: number }>().id) },
+  });
+  return `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+}
