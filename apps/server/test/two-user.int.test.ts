@@ -1,4 +1,7 @@
 import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE } from '@cadre/contract';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SESSION_COOKIE } from '../src/modules/demos/routes.ts';
@@ -607,7 +610,15 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    t = await createTestApp(issuer.env);
+    // The frame's file routes exist only for files present at start; a small build of our own keeps
+    // the route list the same whether or not `npm run build` has run.
+    const chatDistDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-two-user-frame-'));
+    fs.mkdirSync(path.join(chatDistDir, 'assets'));
+    fs.mkdirSync(path.join(chatDistDir, 'copilot'));
+    fs.writeFileSync(path.join(chatDistDir, 'index.html'), '<!doctype html><title>frame</title>');
+    fs.writeFileSync(path.join(chatDistDir, 'assets', 'index-abc123.js'), '');
+    fs.writeFileSync(path.join(chatDistDir, 'copilot', 'index.js'), '');
+    t = await createTestApp(issuer.env, { chat: { chatDistDir }, demos: { chatDistDir } });
     // The snapshots compare every stored row before and after Bob's requests; the trigger worker
     // would otherwise pick up Alice's stored trigger event in between.
     await t.app.triggers.stop();

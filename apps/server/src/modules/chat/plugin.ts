@@ -35,6 +35,8 @@ export interface ChatModuleOptions extends Pick<
    * `/logout` are not registered there, and sessions of one mount are never accepted by another.
    */
   sessionStrategy?: ChatSessionStrategy;
+  /** The built chat frame's folder (default: apps/chat/dist, see `defaultChatDist`). */
+  chatDistDir?: string;
   /** Suggested prompts for the session's agent; when it gives none they are derived from the tools. */
   suggestedPrompts?: (userId: number, agentId: number) => Promise<string[] | undefined>;
 }
@@ -96,7 +98,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     // The frame's page and assets, the copilot bundle and the sign-in routes belong to the /chainlit
     // mount only; /demos serves the frame itself.
     await app.register(frameFiles, {
-      distDir: defaultChatDist(),
+      distDir: options.chatDistDir ?? defaultChatDist(),
       pageCache: 'no-cache',
       copilot: true,
       fallback: true,
