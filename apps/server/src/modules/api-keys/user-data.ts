@@ -1,17 +1,15 @@
 import type { Db } from '../../db/database.ts';
+import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 
 /** The user's API keys, never their hash: the hash is what a key is checked against (P1). */
 export function apiKeysUserData(db: Db): UserDataOwner {
-  const k = db.kysely;
   return {
     name: 'api-keys',
 
     async exportFor(user) {
-      const keys = await k
-        .selectFrom('api_keys')
+      const keys = await selectUserRows(db.kysely, 'api_keys', user.id)
         .select(['id', 'name', 'prefix', 'scopes', 'agent_ids', 'expires_at', 'last_used_at', 'created_at'])
-        .where('user_id', '=', user.id)
         .orderBy('id')
         .execute();
       return {
@@ -24,7 +22,7 @@ export function apiKeysUserData(db: Db): UserDataOwner {
     },
 
     async deleteFor(user, trx) {
-      await trx.deleteFrom('api_keys').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['api_keys']);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { parseStoredJson } from '../../db/json.ts';
+import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 
 /** The audit events the user caused (P1). Register it last: other owners' deletions are not audited. */
@@ -7,16 +8,14 @@ export function auditUserData(db: Db): UserDataOwner {
   return {
     name: 'audit',
     async exportFor(user) {
-      const events = await db.kysely
-        .selectFrom('audit_events')
+      const events = await selectUserRows(db.kysely, 'audit_events', user.id)
         .select(['id', 'action', 'object_type', 'object_id', 'detail', 'created_at'])
-        .where('user_id', '=', user.id)
         .orderBy('id')
         .execute();
       return { audit_events: events.map((e) => ({ ...e, detail: parseStoredJson(e.detail) })) };
     },
     async deleteFor(user, trx) {
-      await trx.deleteFrom('audit_events').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['audit_events']);
     },
   };
 }

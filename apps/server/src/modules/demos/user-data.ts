@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 
 /**
@@ -10,23 +11,19 @@ export function demosUserData(db: Db): UserDataOwner {
   return {
     name: 'demos',
     async exportFor(user) {
-      const sessions = await db.kysely
-        .selectFrom('demo_sessions')
+      const sessions = await selectUserRows(db.kysely, 'demo_sessions', user.id)
         .select(['agent_id', 'created_at', 'expires_at'])
-        .where('user_id', '=', user.id)
         .execute();
       return { sessions: sessions.map((s) => ({ kind: 'demo' as const, ...s })) };
     },
     async deleteFor(user, trx) {
-      for (const table of [
+      await deleteUserRows(trx, user.id, [
         'demo_sessions',
         'demo_orders',
         'demo_refunds',
         'demo_tickets',
         'demo_activities',
-      ] as const) {
-        await trx.deleteFrom(table).where('user_id', '=', user.id).execute();
-      }
+      ]);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionResults } from 'oidc-provider';
 import type { Identity } from './provider.ts';
 import { messagePage } from './views.ts';
@@ -13,27 +13,52 @@ export const field = (body: unknown, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
+type InteractionRequest = FastifyRequest<{ Params: { uid: string } }>;
+type InteractionDetails = Awaited<ReturnType<Identity['provider']['interactionDetails']>>;
+type InteractionHandler = (
+  request: InteractionRequest,
+  reply: FastifyReply,
+  details: InteractionDetails,
+) => Promise<unknown>;
+
 /** What every interaction page does: find the browser's interaction, finish it, say "too many". */
 export function interactionPages(provider: Identity['provider']) {
+  /** The interaction bound to this browser (its signed cookie), or a page explaining it expired. */
+  async function load(request: InteractionRequest, reply: FastifyReply) {
+    try {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      if (details.uid === request.params.uid) return details;
+    } catch (err) {
+      request.log.info({ err }, 'sign-in interaction not found');
+    }
+    await sendPage(
+      reply,
+      400,
+      messagePage(
+        'Sign-in expired',
+        'This sign-in page has expired or was opened in another browser. Go back to Cadre and sign in again.',
+        { alert: true },
+      ),
+    );
+    return undefined;
+  }
+
   return {
-    /** The interaction bound to this browser (its signed cookie), or a page explaining it expired. */
-    async load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
-      try {
-        const details = await provider.interactionDetails(request.raw, reply.raw);
-        if (details.uid === request.params.uid) return details;
-      } catch (err) {
-        request.log.info({ err }, 'sign-in interaction not found');
-      }
-      await sendPage(
-        reply,
-        400,
-        messagePage(
-          'Sign-in expired',
-          'This sign-in page has expired or was opened in another browser. Go back to Cadre and sign in again.',
-          { alert: true },
-        ),
+    load,
+
+    /**
+     * A page of the interaction `/idp/interaction/:uid{path}`: the handler runs only for the
+     * interaction this browser holds; any other uid gets the "Sign-in expired" page.
+     */
+    route(app: FastifyInstance, method: 'get' | 'post', path: string, handler: InteractionHandler) {
+      app[method]<{ Params: { uid: string } }>(
+        `/idp/interaction/:uid${path}`,
+        { config: { public: true }, schema: { hide: true } },
+        async (request, reply) => {
+          const details = await load(request, reply);
+          return details ? handler(request, reply, details) : reply;
+        },
       );
-      return undefined;
     },
 
     async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge = false) {

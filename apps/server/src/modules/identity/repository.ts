@@ -11,21 +11,11 @@ export interface IdpAccount {
 /** SQL for the provider's accounts; emails are stored and looked up lower-cased. */
 export function createAccountRepository(db: Db) {
   const columns = ['id', 'subject', 'email', 'name', 'password_hash'] as const;
+  const findBy = (column: 'email' | 'subject', value: string): Promise<IdpAccount | undefined> =>
+    db.kysely.selectFrom('idp_accounts').select(columns).where(column, '=', value).executeTakeFirst();
   return {
-    findByEmail(email: string): Promise<IdpAccount | undefined> {
-      return db.kysely
-        .selectFrom('idp_accounts')
-        .select(columns)
-        .where('email', '=', email)
-        .executeTakeFirst();
-    },
-    findBySubject(subject: string): Promise<IdpAccount | undefined> {
-      return db.kysely
-        .selectFrom('idp_accounts')
-        .select(columns)
-        .where('subject', '=', subject)
-        .executeTakeFirst();
-    },
+    findByEmail: (email: string) => findBy('email', email),
+    findBySubject: (subject: string) => findBy('subject', subject),
     /** Inserts the account; resolves to undefined when the email is already taken. */
     async insert(account: Omit<IdpAccount, 'id'>): Promise<IdpAccount | undefined> {
       const now = new Date().toISOString();

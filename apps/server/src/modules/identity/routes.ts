@@ -85,9 +85,7 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
   const pages = interactionPages(provider);
   const { finish } = pages;
 
-  app.get<{ Params: { uid: string } }>('/idp/interaction/:uid', routeOptions, async (request, reply) => {
-    const details = await pages.load(request, reply);
-    if (!details) return reply;
+  pages.route(app, 'get', '', async (request, reply, details) => {
     if (details.prompt.name === 'login') {
       return sendPage(
         reply,
@@ -123,42 +121,30 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
     return finish(request, reply, { error: 'invalid_request', error_description: 'Unsupported prompt' });
   });
 
-  app.post<{ Params: { uid: string } }>(
-    '/idp/interaction/:uid/login',
-    routeOptions,
-    async (request, reply) => {
-      const details = await pages.load(request, reply);
-      if (!details) return reply;
-      const email = field(request.body, 'email');
-      const password = field(request.body, 'password');
-      if (!email.trim() || !password) {
-        return sendPage(
-          reply,
-          400,
-          signInPage({ uid: details.uid, email, error: 'Enter your email and password.' }),
-        );
-      }
-      const result = await accounts.signIn({ email, password, address: request.ip });
-      if (!result.ok && result.reason === 'locked') return pages.locked(reply, result.retryAfterSeconds);
-      if (!result.ok) {
-        return sendPage(
-          reply,
-          401,
-          signInPage({ uid: details.uid, email, error: 'The email or password is incorrect.' }),
-        );
-      }
-      return finish(request, reply, { login: { accountId: result.account.subject } });
-    },
-  );
+  pages.route(app, 'post', '/login', async (request, reply, details) => {
+    const email = field(request.body, 'email');
+    const password = field(request.body, 'password');
+    if (!email.trim() || !password) {
+      return sendPage(
+        reply,
+        400,
+        signInPage({ uid: details.uid, email, error: 'Enter your email and password.' }),
+      );
+    }
+    const result = await accounts.signIn({ email, password, address: request.ip });
+    if (!result.ok && result.reason === 'locked') return pages.locked(reply, result.retryAfterSeconds);
+    if (!result.ok) {
+      return sendPage(
+        reply,
+        401,
+        signInPage({ uid: details.uid, email, error: 'The email or password is incorrect.' }),
+      );
+    }
+    return finish(request, reply, { login: { accountId: result.account.subject } });
+  });
 
-  app.post<{ Params: { uid: string } }>(
-    '/idp/interaction/:uid/abort',
-    routeOptions,
-    async (request, reply) => {
-      const details = await pages.load(request, reply);
-      if (!details) return reply;
-      return finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled' });
-    },
+  pages.route(app, 'post', '/abort', async (request, reply) =>
+    finish(request, reply, { error: 'access_denied', error_description: 'Sign-in was cancelled' }),
   );
 
   // Submits the logout confirmation when the app already asked (see views.logoutPage).

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 
 /** The trigger events stored for the user's agents (P1). */
@@ -6,16 +7,14 @@ export function triggersUserData(db: Db): UserDataOwner {
   return {
     name: 'triggers',
     async exportFor(user) {
-      const events = await db.kysely
-        .selectFrom('trigger_events')
+      const events = await selectUserRows(db.kysely, 'trigger_events', user.id)
         .select(['id', 'agent_id', 'trigger_id', 'status', 'created_at'])
-        .where('user_id', '=', user.id)
         .orderBy('id')
         .execute();
       return { trigger_events: events };
     },
     async deleteFor(user, trx) {
-      await trx.deleteFrom('trigger_events').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['trigger_events']);
     },
   };
 }
