@@ -13,7 +13,7 @@ const limit = z.number().int().min(1).max(200).default(50);
 
 const toUtc = (text: string) => new Date(text).toISOString();
 
-type EventRow = Awaited<ReturnType<typeof store.findEvent>> & {};
+type EventRow = Awaited<ReturnType<typeof store.ownEvents.get>>;
 const eventOut = (e: EventRow) => ({
   id: e.id,
   title: e.title,
@@ -153,33 +153,19 @@ export const calendar: BuiltinService = {
         location: z.string().max(300).optional(),
       }),
       run: async ({ id, title, start, end, description, location }, ctx) => {
-        const current = await store.findEvent(ctx.db, ctx.userId, id);
-        if (!current) throw new ToolError('not_found', `There is no event ${id}`);
+        const current = await store.ownEvents.get(ctx.db, ctx.userId, id);
         const starts_at = start ? toUtc(start) : current.starts_at;
         const ends_at = end ? toUtc(end) : current.ends_at;
         checkOrder(starts_at, ends_at);
-        const updated = await store.updateEvent(ctx.db, ctx.userId, id, {
-          title,
-          description,
-          location,
-          starts_at,
-          ends_at,
-        });
-        if (!updated) throw new ToolError('not_found', `There is no event ${id}`);
-        return eventOut(updated);
+        const changes = { title, description, location, starts_at, ends_at };
+        return eventOut(await store.ownEvents.update(ctx.db, ctx.userId, id, changes));
       },
     }),
-    defineAction({
+    store.ownEvents.deleteAction({
       name: 'delete_event',
       displayName: 'Delete event',
       description: 'Deletes an event.',
-      effect: 'write',
-      input: z.object({ id: eventId }),
-      run: async ({ id }, ctx) => {
-        if (!(await store.deleteEvent(ctx.db, ctx.userId, id)))
-          throw new ToolError('not_found', `There is no event ${id}`);
-        return { deleted: true, id };
-      },
+      id: eventId,
     }),
     defineAction({
       name: 'find_free_slots',

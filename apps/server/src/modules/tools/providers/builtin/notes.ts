@@ -60,11 +60,7 @@ export const notes: BuiltinService = {
       description: 'Reads one note by id.',
       effect: 'read',
       input: z.object({ id: noteId }),
-      run: async ({ id }, ctx) => {
-        const note = await store.findNote(ctx.db, ctx.userId, id);
-        if (!note) throw new ToolError('not_found', `There is no note ${id}`);
-        return noteOut(note);
-      },
+      run: async ({ id }, ctx) => noteOut(await store.ownNotes.get(ctx.db, ctx.userId, id)),
     }),
     defineAction({
       name: 'update_note',
@@ -80,22 +76,14 @@ export const notes: BuiltinService = {
         if (title === undefined && body === undefined) {
           throw new ToolError('invalid_input', 'Give a new title or body');
         }
-        const note = await store.updateNote(ctx.db, ctx.userId, id, { title, body });
-        if (!note) throw new ToolError('not_found', `There is no note ${id}`);
-        return noteOut(note);
+        return noteOut(await store.ownNotes.update(ctx.db, ctx.userId, id, { title, body }));
       },
     }),
-    defineAction({
+    store.ownNotes.deleteAction({
       name: 'delete_note',
       displayName: 'Delete note',
       description: 'Deletes a note for good.',
-      effect: 'write',
-      input: z.object({ id: noteId }),
-      run: async ({ id }, ctx) => {
-        if (!(await store.deleteNote(ctx.db, ctx.userId, id)))
-          throw new ToolError('not_found', `There is no note ${id}`);
-        return { deleted: true, id };
-      },
+      id: noteId,
     }),
   ],
 };
