@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { selectUserRows } from '../../db/user-rows.ts';
 import { INITIAL_ACTIVITIES } from './data/crm.ts';
 import { INITIAL_REFUNDED_CENTS, ORDERS } from './data/shop.ts';
 
@@ -8,6 +9,64 @@ import { INITIAL_REFUNDED_CENTS, ORDERS } from './data/shop.ts';
  * SQL of the demos' own tables. Demo users own every row here; each query names the owner.
  * Deleting a demo user removes its sessions and demo data (ON DELETE CASCADE).
  */
+
+type NumberedTable = 'demo_refunds' | 'demo_tickets' | 'demo_activities';
+
+/**
+ * Stores one of the visitor's numbered records (RF-7001, TCK-3101, ACT-9001, …): the number is
+ * `first` plus how many the visitor already has, so every visitor's copy counts from the same start.
+ */
+async function insertNumbered<T extends NumberedTable>(
+  tx: Kysely<Database>,
+  table: T,
+  prefix: string,
+  first: number,
+  values: Omit<Insertable<Database[T]>, 'id'> & { user_id: number },
+): Promise<string> {
+  // Kysely cannot narrow a table chosen by a type parameter: the queries run on the union.
+  const count = await tx
+    .selectFrom(table as NumberedTable)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', values.user_id)
+    .executeTakeFirstOrThrow();
+  const id = `${prefix}-${first + Number(count.n)}`;
+  await tx
+    .insertInto(table as NumberedTable)
+    .values({ ...values, id } as never)
+    .execute();
+  return id;
+}
+
+/** Each demo's writable sample data, copied for a new visitor (the rest is read-only and shared). */
+const SAMPLE_DATA: Partial<
+  Record<string, (tx: Kysely<Database>, userId: number, at: string) => Promise<unknown>>
+> = {
+  customerservicedemo: (tx, userId, at) =>
+    tx
+      .insertInto('demo_orders')
+      .values(
+        ORDERS.map(({ id, status }) => ({
+          user_id: userId,
+          order_id: id,
+          status,
+          refunded_cents: INITIAL_REFUNDED_CENTS[id] ?? 0,
+          updated_at: at,
+        })),
+      )
+      .execute(),
+  salesoutreachdemo: (tx, userId) =>
+    tx
+      .insertInto('demo_activities')
+      .values(
+        INITIAL_ACTIVITIES.map(({ leadId, createdAt, ...activity }) => ({
+          ...activity,
+          user_id: userId,
+          lead_id: leadId,
+          created_at: createdAt,
+        })),
+      )
+      .execute(),
+};
 
 export function createDemoRepository(db: Db) {
   const k = db.kysely;
@@ -37,35 +96,7 @@ export function createDemoRepository(db: Db) {
             expires_at: input.expiresAt.toISOString(),
           })
           .execute();
-        if (input.demo === 'customerservicedemo') {
-          await tx
-            .insertInto('demo_orders')
-            .values(
-              ORDERS.map((o) => ({
-                user_id: owner.userId,
-                order_id: o.id,
-                status: o.status,
-                refunded_cents: INITIAL_REFUNDED_CENTS[o.id] ?? 0,
-                updated_at: at,
-              })),
-            )
-            .execute();
-        }
-        if (input.demo === 'salesoutreachdemo') {
-          await tx
-            .insertInto('demo_activities')
-            .values(
-              INITIAL_ACTIVITIES.map((a) => ({
-                user_id: owner.userId,
-                id: a.id,
-                lead_id: a.leadId,
-                type: a.type,
-                notes: a.notes,
-                created_at: a.createdAt,
-              })),
-            )
-            .execute();
-        }
+        await SAMPLE_DATA[input.demo]?.(tx, owner.userId, at);
         return owner;
       });
     },
@@ -115,14 +146,21 @@ export function createDemoRepository(db: Db) {
       return query.execute();
     },
 
-    async refundsFor(userId: number, orderId: string) {
-      return k
-        .selectFrom('demo_refunds')
-        .select(['id', 'amount_cents', 'reason', 'created_at'])
-        .where('user_id', '=', userId)
-        .where('order_id', '=', orderId)
-        .orderBy('created_at')
-        .execute();
+    /** An order's refunds and support tickets, oldest first: what the visitor did about it. */
+    async orderHistory(userId: number, orderId: string) {
+      const [refunds, tickets] = await Promise.all([
+        selectUserRows(k, 'demo_refunds', userId)
+          .select(['id', 'amount_cents', 'reason', 'created_at'])
+          .where('order_id', '=', orderId)
+          .orderBy('created_at')
+          .execute(),
+        selectUserRows(k, 'demo_tickets', userId)
+          .select(['id', 'subject', 'priority', 'status', 'created_at'])
+          .where('order_id', '=', orderId)
+          .orderBy('created_at')
+          .execute(),
+      ]);
+      return { refunds, tickets };
     },
 
     /** Records a refund and updates the order in one transaction; false when the order changed meanwhile. */
@@ -148,74 +186,26 @@ export function createDemoRepository(db: Db) {
           .where('refunded_cents', '=', input.expectedRefundedCents)
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) return undefined;
-        const count = await tx
-          .selectFrom('demo_refunds')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('user_id', '=', input.userId)
-          .executeTakeFirstOrThrow();
-        const id = `RF-${7001 + Number(count.n)}`;
-        await tx
-          .insertInto('demo_refunds')
-          .values({
-            user_id: input.userId,
-            id,
-            order_id: input.orderId,
-            amount_cents: input.amountCents,
-            reason: input.reason,
-            created_at: input.at,
-          })
-          .execute();
-        return id;
+        return insertNumbered(tx, 'demo_refunds', 'RF', 7001, {
+          user_id: input.userId,
+          order_id: input.orderId,
+          amount_cents: input.amountCents,
+          reason: input.reason,
+          created_at: input.at,
+        });
       });
     },
 
-    async createTicket(input: {
-      userId: number;
-      subject: string;
-      orderId: string | null;
-      customerEmail: string | null;
-      priority: string;
-      at: string;
-    }): Promise<string> {
-      return k.transaction().execute(async (tx) => {
-        const count = await tx
-          .selectFrom('demo_tickets')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('user_id', '=', input.userId)
-          .executeTakeFirstOrThrow();
-        const id = `TCK-${3101 + Number(count.n)}`;
-        await tx
-          .insertInto('demo_tickets')
-          .values({
-            user_id: input.userId,
-            id,
-            subject: input.subject,
-            order_id: input.orderId,
-            customer_email: input.customerEmail,
-            priority: input.priority,
-            status: 'open',
-            created_at: input.at,
-          })
-          .execute();
-        return id;
-      });
-    },
-
-    async ticketsFor(userId: number, orderId: string) {
+    /** Opens a support ticket (TCK-3101, …) for the visitor. */
+    async createTicket(row: Omit<Insertable<Database['demo_tickets']>, 'id' | 'status'>): Promise<string> {
       return k
-        .selectFrom('demo_tickets')
-        .select(['id', 'subject', 'priority', 'status', 'created_at'])
-        .where('user_id', '=', userId)
-        .where('order_id', '=', orderId)
-        .orderBy('created_at')
-        .execute();
+        .transaction()
+        .execute((tx) => insertNumbered(tx, 'demo_tickets', 'TCK', 3101, { ...row, status: 'open' }));
     },
 
     async activitiesFor(userId: number, leadId: string) {
-      return k
-        .selectFrom('demo_activities')
+      return selectUserRows(k, 'demo_activities', userId)
         .select(['id', 'type', 'notes', 'created_at'])
-        .where('user_id', '=', userId)
         .where('lead_id', '=', leadId)
         .orderBy('created_at', 'desc')
         .execute();
@@ -231,27 +221,9 @@ export function createDemoRepository(db: Db) {
         .execute();
     },
 
-    async logActivity(input: { userId: number; leadId: string; type: string; notes: string; at: string }) {
-      return k.transaction().execute(async (tx) => {
-        const count = await tx
-          .selectFrom('demo_activities')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('user_id', '=', input.userId)
-          .executeTakeFirstOrThrow();
-        const id = `ACT-${9001 + Number(count.n)}`;
-        await tx
-          .insertInto('demo_activities')
-          .values({
-            user_id: input.userId,
-            id,
-            lead_id: input.leadId,
-            type: input.type,
-            notes: input.notes,
-            created_at: input.at,
-          })
-          .execute();
-        return id;
-      });
+    /** Logs a sales activity (ACT-9001, …) against a lead. */
+    async logActivity(row: Omit<Insertable<Database['demo_activities']>, 'id'>): Promise<string> {
+      return k.transaction().execute((tx) => insertNumbered(tx, 'demo_activities', 'ACT', 9001, row));
     },
   };
 }

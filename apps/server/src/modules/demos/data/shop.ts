@@ -3,6 +3,8 @@
  * shop with customers, products and orders. Orders are copied per demo session (their status and
  * refunded amount change); everything else is read-only. Amounts are in cents.
  */
+import shopOrders from './shop-orders.json' with { type: 'json' };
+
 export const SHOP_NAME = 'Northwind Outfitters';
 
 export interface Customer {
@@ -87,60 +89,8 @@ export const PRODUCTS: readonly Product[] = ([
 
 type OrderRow = [string, string, string, OrderStatus, string | null, string, number, string];
 
-// [id, customer, placed, status, delivered, "sku*qty sku*qty", shipping cents, carrier]
-// prettier-ignore
-const orderRows: OrderRow[] = [
-  ['ORD-1001', 'CUS-506', '2025-09-02', 'delivered', '2025-09-06', 'NW-TENT-2P*1 NW-MAT-UL*2', 0, 'UPS'],
-  ['ORD-1002', 'CUS-502', '2025-09-04', 'delivered', '2025-09-09', 'NW-BOOT-MID*1', 695, 'Royal Mail'],
-  ['ORD-1003', 'CUS-511', '2025-09-05', 'delivered', '2025-09-08', 'NW-PACK-65*1 NW-POLES*1', 0, 'UPS'],
-  ['ORD-1004', 'CUS-503', '2025-09-07', 'delivered', '2025-09-12', 'NW-JKT-SHELL*1', 995, 'DHL'],
-  ['ORD-1005', 'CUS-509', '2025-09-08', 'refunded', '2025-09-11', 'NW-SHOE-TRL*1', 595, 'FedEx'],
-  ['ORD-1006', 'CUS-505', '2025-09-10', 'delivered', '2025-09-15', 'NW-BAG-0C*1 NW-MAT-UL*1', 0, 'Canada Post'],
-  ['ORD-1007', 'CUS-518', '2025-09-11', 'delivered', '2025-09-14', 'NW-TENT-4P*1 NW-LAMP*4', 0, 'UPS'],
-  ['ORD-1008', 'CUS-507', '2025-09-13', 'delivered', '2025-09-19', 'NW-STOVE*1 NW-POT-SET*1', 995, 'DHL'],
-  ['ORD-1009', 'CUS-501', '2025-09-15', 'delivered', '2025-09-18', 'NW-JKT-DOWN*1', 0, 'UPS'],
-  ['ORD-1010', 'CUS-513', '2025-09-16', 'delivered', '2025-09-22', 'NW-PACK-45*1', 0, 'Canada Post'],
-  ['ORD-1011', 'CUS-516', '2025-09-18', 'delivered', '2025-09-22', 'NW-BOOT-MID*1 NW-FILTER*1', 695, 'Royal Mail'],
-  ['ORD-1012', 'CUS-524', '2025-09-19', 'delivered', '2025-09-24', 'NW-LAMP*2', 595, 'USPS'],
-  ['ORD-1013', 'CUS-508', '2025-09-21', 'delivered', '2025-09-27', 'NW-TENT-2P*1', 1495, 'DHL'],
-  ['ORD-1014', 'CUS-520', '2025-09-22', 'cancelled', null, 'NW-BAG-10C*1', 995, 'DHL'],
-  ['ORD-1015', 'CUS-512', '2025-09-24', 'delivered', '2025-09-30', 'NW-SHOE-TRL*1 NW-POLES*1', 995, 'DHL'],
-  ['ORD-1016', 'CUS-521', '2025-09-25', 'delivered', '2025-10-03', 'NW-JKT-SHELL*1 NW-FILTER*1', 1495, 'Australia Post'],
-  ['ORD-1017', 'CUS-506', '2025-09-27', 'delivered', '2025-09-30', 'NW-STOVE*2', 0, 'UPS'],
-  ['ORD-1018', 'CUS-515', '2025-09-28', 'partially_refunded', '2025-10-04', 'NW-PACK-45*1 NW-LAMP*1', 995, 'DHL'],
-  ['ORD-1019', 'CUS-523', '2025-09-30', 'delivered', '2025-10-03', 'NW-BAG-0C*1', 0, 'DHL'],
-  ['ORD-1020', 'CUS-510', '2025-10-01', 'delivered', '2025-10-06', 'NW-BOOT-MID*1 NW-POLES*1', 995, 'DHL'],
-  ['ORD-1021', 'CUS-504', '2025-10-03', 'delivered', '2025-10-09', 'NW-MAT-UL*1 NW-STOVE*1', 995, 'An Post'],
-  ['ORD-1022', 'CUS-517', '2025-10-04', 'delivered', '2025-10-10', 'NW-JKT-DOWN*1', 995, 'PostNord'],
-  ['ORD-1023', 'CUS-519', '2025-10-06', 'delivered', '2025-10-09', 'NW-SHOE-TRL*1', 695, 'Royal Mail'],
-  ['ORD-1024', 'CUS-511', '2025-10-07', 'delivered', '2025-10-10', 'NW-TENT-4P*1', 0, 'UPS'],
-  ['ORD-1025', 'CUS-522', '2025-10-09', 'delivered', '2025-10-15', 'NW-PACK-65*1', 1495, 'Canada Post'],
-  ['ORD-1026', 'CUS-514', '2025-10-10', 'delivered', '2025-10-14', 'NW-POT-SET*1 NW-FILTER*2', 995, 'Swiss Post'],
-  ['ORD-1027', 'CUS-525', '2025-10-12', 'delivered', '2025-10-16', 'NW-LAMP*1 NW-MAT-UL*1', 995, 'PostNL'],
-  ['ORD-1028', 'CUS-501', '2025-10-13', 'delivered', '2025-10-16', 'NW-BOOT-MID*1', 0, 'UPS'],
-  ['ORD-1029', 'CUS-503', '2025-10-15', 'delivered', '2025-10-21', 'NW-BAG-10C*2', 995, 'DHL'],
-  ['ORD-1030', 'CUS-509', '2025-10-16', 'delivered', '2025-10-20', 'NW-TENT-2P*1 NW-STOVE*1', 0, 'FedEx'],
-  ['ORD-1031', 'CUS-518', '2025-10-18', 'delivered', '2025-10-21', 'NW-JKT-SHELL*2', 0, 'UPS'],
-  ['ORD-1032', 'CUS-502', '2025-10-20', 'delivered', '2025-10-24', 'NW-PACK-45*1', 695, 'Royal Mail'],
-  ['ORD-1033', 'CUS-513', '2025-10-21', 'cancelled', null, 'NW-JKT-DOWN*1', 0, 'Canada Post'],
-  ['ORD-1034', 'CUS-505', '2025-10-23', 'delivered', '2025-10-28', 'NW-POLES*1 NW-LAMP*1', 995, 'Canada Post'],
-  ['ORD-1035', 'CUS-516', '2025-10-25', 'delivered', '2025-10-29', 'NW-TENT-4P*1', 0, 'Royal Mail'],
-  ['ORD-1036', 'CUS-507', '2025-10-26', 'delivered', '2025-11-01', 'NW-SHOE-TRL*1', 995, 'DHL'],
-  ['ORD-1037', 'CUS-524', '2025-10-28', 'delivered', '2025-11-02', 'NW-BAG-0C*1 NW-MAT-UL*1', 0, 'USPS'],
-  ['ORD-1038', 'CUS-512', '2025-10-30', 'delivered', '2025-11-05', 'NW-JKT-SHELL*1', 995, 'DHL'],
-  ['ORD-1039', 'CUS-508', '2025-11-01', 'delivered', '2025-11-07', 'NW-PACK-65*1 NW-FILTER*1', 1495, 'DHL'],
-  ['ORD-1040', 'CUS-523', '2025-11-03', 'delivered', '2025-11-06', 'NW-STOVE*1 NW-POT-SET*1', 995, 'DHL'],
-  ['ORD-1041', 'CUS-506', '2025-11-05', 'delivered', '2025-11-08', 'NW-BOOT-MID*1 NW-SHOE-TRL*1', 0, 'UPS'],
-  ['ORD-1042', 'CUS-501', '2025-11-06', 'delivered', '2025-11-10', 'NW-TENT-2P*1 NW-BAG-0C*1 NW-LAMP*1', 0, 'UPS'],
-  ['ORD-1043', 'CUS-521', '2025-11-08', 'shipped', null, 'NW-PACK-45*1', 1495, 'Australia Post'],
-  ['ORD-1044', 'CUS-510', '2025-11-09', 'shipped', null, 'NW-JKT-DOWN*1', 995, 'DHL'],
-  ['ORD-1045', 'CUS-519', '2025-11-10', 'shipped', null, 'NW-BOOT-MID*1', 695, 'Royal Mail'],
-  ['ORD-1046', 'CUS-515', '2025-11-11', 'processing', null, 'NW-TENT-4P*1 NW-MAT-UL*2', 995, 'DHL'],
-  ['ORD-1047', 'CUS-511', '2025-11-12', 'processing', null, 'NW-POLES*2', 0, 'UPS'],
-  ['ORD-1048', 'CUS-517', '2025-11-12', 'processing', null, 'NW-BAG-10C*1 NW-LAMP*1', 995, 'PostNord'],
-  ['ORD-1049', 'CUS-522', '2025-11-13', 'processing', null, 'NW-SHOE-TRL*2', 1495, 'Canada Post'],
-  ['ORD-1050', 'CUS-504', '2025-11-13', 'processing', null, 'NW-JKT-SHELL*1 NW-FILTER*1', 995, 'An Post'],
-];
+// shop-orders.json: [id, customer, placed, status, delivered, "sku*qty sku*qty", shipping cents, carrier]
+const orderRows = shopOrders as OrderRow[];
 
 export const ORDERS: readonly Order[] = orderRows.map(([id, customerId, placedAt, status, deliveredAt, items, shippingCents, carrier], i) => ({
   id,

@@ -183,11 +183,11 @@ export const logActivity = defineDemoTool({
       input.notes || `${type[0]!.toUpperCase()}${type.slice(1)} with ${lead.contact} logged from the chat.`
     ).slice(0, 1000);
     const id = await createDemoRepository(ctx.db).logActivity({
-      userId: ctx.userId,
-      leadId: lead.id,
+      user_id: ctx.userId,
+      lead_id: lead.id,
       type,
       notes,
-      at: ctx.now().toISOString(),
+      created_at: ctx.now().toISOString(),
     });
     return `Logged ${type} ${id} on ${lead.company} (${lead.id}): ${notes}`;
   },

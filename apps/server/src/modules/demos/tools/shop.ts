@@ -50,8 +50,7 @@ async function describeOrder(ctx: DemoToolContext, o: Order): Promise<string> {
   const repo = createDemoRepository(ctx.db);
   const state = await orderState(ctx, o.id);
   const customer = customerOf(o.customerId);
-  const refunds = await repo.refundsFor(ctx.userId, o.id);
-  const tickets = await repo.ticketsFor(ctx.userId, o.id);
+  const { refunds, tickets } = await repo.orderHistory(ctx.userId, o.id);
   const lines = [
     `## Order ${o.id}`,
     '',
@@ -229,12 +228,12 @@ export const openTicket = defineDemoTool({
     const customer = order ? customerOf(order.customerId) : undefined;
     const priority = input.priority ?? 'normal';
     const id = await createDemoRepository(ctx.db).createTicket({
-      userId: ctx.userId,
+      user_id: ctx.userId,
       subject: subject.slice(0, 300),
-      orderId: order?.id ?? null,
-      customerEmail: customer?.email ?? null,
+      order_id: order?.id ?? null,
+      customer_email: customer?.email ?? null,
       priority,
-      at: ctx.now().toISOString(),
+      created_at: ctx.now().toISOString(),
     });
     return `Ticket ${id} opened (${priority} priority)${order ? ` for order ${order.id} of ${customer!.name}` : ''}: "${subject.slice(0, 300)}". The returns team answers within one business day.`;
   },
