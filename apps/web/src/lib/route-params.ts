@@ -1,8 +1,30 @@
+import type { EnsureQueryDataOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 import { notFound } from '@tanstack/react-router';
+import { prefetch } from './prefetch';
 
 /** Ids in paths are positive integers; anything else is an unknown page. */
 export function requireNumericId(id: string) {
   if (!/^[1-9]\d{0,15}$/.test(id)) throw notFound();
+}
+
+/**
+ * The options of a route about one object (`$Id`): an id that is not a positive integer is an
+ * unknown page, and the object's query is loaded before the page paints, unless the beta gate
+ * shows instead.
+ */
+export function objectRoute<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
+  query: (id: number) => EnsureQueryDataOptions<TQueryFnData, TError, TData, TQueryKey>,
+) {
+  return {
+    beforeLoad: ({ params }: { params: { Id: string } }) => requireNumericId(params.Id),
+    loader: ({
+      context: { queryClient, accessCodeRequired },
+      params,
+    }: {
+      context: { queryClient: QueryClient; accessCodeRequired: boolean };
+      params: { Id: string };
+    }) => (accessCodeRequired ? undefined : prefetch(queryClient, query(Number(params.Id)))),
+  };
 }
 
 declare module '@tanstack/react-router' {

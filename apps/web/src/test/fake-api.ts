@@ -24,11 +24,14 @@ export const json = (body: unknown, status = 200) =>
     headers: { 'content-type': 'application/json' },
   });
 
-/** An answer the test releases later (`release(response)`), to look at a screen while it loads. */
+/**
+ * An answer the test releases later (`release(response)`), to look at a screen while it loads.
+ * Every request that waited gets its own copy: a body can be read only once.
+ */
 export function held() {
   let release!: (response: Response) => void;
   const answer = new Promise<Response>((resolve) => (release = resolve));
-  return { handler: () => answer, release };
+  return { handler: () => answer.then((response) => response.clone()), release };
 }
 
 function match(pattern: string, path: string): Record<string, string> | undefined {

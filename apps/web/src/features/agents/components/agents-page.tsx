@@ -2,7 +2,6 @@ import {
   Box,
   Button,
   Center,
-  Heading,
   HStack,
   IconButton,
   Link as ChakraLink,
@@ -27,6 +26,7 @@ import {
   FiPlus,
   FiTrash2,
 } from 'react-icons/fi';
+import { PageHeader } from '../../../components/page-header';
 import { SearchInput } from '../../../components/search-input';
 import { toaster } from '../../../components/ui/toaster';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
@@ -236,12 +236,9 @@ export function AgentsPage() {
 
   return (
     <Stack gap="6" pb="20">
-      <HStack justify="space-between" gap="3" wrap="wrap">
-        <Heading as="h1" size="2xl">
-          Agents
-        </Heading>
+      <PageHeader title="Agents">
         <AgentImport />
-      </HStack>
+      </PageHeader>
       <SearchInput placeholder={AGENT_TEXT.search} value={query} onChange={setQuery} />
       {/* On a phone the rows are stacked cards; the roles keep it a table for assistive technology. */}
       <Box borderWidth={{ base: '0', md: '1px' }} rounded="md" overflowX={{ md: 'auto' }}>

@@ -2,13 +2,6 @@
  * The API keys calls as the screen uses them: the generated SDK's query options and mutations, so
  * paths and query keys are never retyped.
  */
-import {
-  createApiKeyMutation,
-  listAgentsOptions,
-  listApiKeysOptions,
-  listApiKeysQueryKey,
-  revokeApiKeyMutation,
-} from '../../../client/@tanstack/react-query.gen';
 import type { CreateApiKeyData, ListApiKeysResponse } from '../../../client/types.gen';
 
 export type ApiKey = ListApiKeysResponse[number];
@@ -21,7 +14,7 @@ export {
   listApiKeysOptions,
   listApiKeysQueryKey,
   revokeApiKeyMutation,
-};
+} from '../../../client/@tanstack/react-query.gen';
 
 /** The scopes a key can have, with what each lets the key's holder do. */
 export const SCOPES: { value: ApiKeyScope; label: string }[] = [

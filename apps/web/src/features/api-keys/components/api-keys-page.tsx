@@ -1,19 +1,8 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Center,
-  Code,
-  HStack,
-  Heading,
-  Stack,
-  Table,
-  Text,
-  Wrap,
-} from '@chakra-ui/react';
+import { Badge, Box, Button, Center, Code, Stack, Table, Text, Wrap } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FiKey, FiPlus, FiTrash2 } from 'react-icons/fi';
+import { PageHeader } from '../../../components/page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadError } from '../../../components/load-error';
 import {
@@ -101,15 +90,18 @@ export function ApiKeysPage() {
 
   return (
     <Stack gap="6" pb="10">
-      <HStack justify="space-between" gap="3" wrap="wrap">
-        <Heading as="h1" size="2xl">
-          <FiKey aria-hidden="true" style={{ display: 'inline', marginInlineEnd: '0.5rem' }} />
-          {API_KEYS_TEXT.title}
-        </Heading>
+      <PageHeader
+        title={
+          <>
+            <FiKey aria-hidden="true" style={{ display: 'inline', marginInlineEnd: '0.5rem' }} />
+            {API_KEYS_TEXT.title}
+          </>
+        }
+      >
         <Button colorPalette="brand" onClick={() => setCreating(true)}>
           <FiPlus aria-hidden="true" /> {API_KEYS_TEXT.create}
         </Button>
-      </HStack>
+      </PageHeader>
       <Text color="fg.muted" maxW="3xl">
         {API_KEYS_TEXT.intro}
       </Text>

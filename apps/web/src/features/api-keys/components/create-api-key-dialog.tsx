@@ -42,9 +42,7 @@ export const CREATE_KEY_TEXT = {
 
 const EXPIRIES = [
   { value: '', label: 'Never' },
-  { value: '7', label: 'In 7 days' },
-  { value: '30', label: 'In 30 days' },
-  { value: '90', label: 'In 90 days' },
+  ...[7, 30, 90].map((days) => ({ value: String(days), label: `In ${days} days` })),
   { value: '365', label: 'In a year' },
 ];
 
@@ -140,26 +138,16 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
               value={form.scopes}
               onValueChange={(scopes) => setForm({ ...form, scopes: scopes as ApiKeyScope[] })}
             >
-              {SCOPES.map((scope) => (
-                <Checkbox.Root key={scope.value} value={scope.value}>
-                  <Checkbox.HiddenInput />
-                  <Checkbox.Control />
-                  <Checkbox.Label>{scope.label}</Checkbox.Label>
-                </Checkbox.Root>
-              ))}
+              <CheckboxOptions options={SCOPES} />
             </CheckboxGroup>
           </Fieldset.Root>
           <Fieldset.Root>
             <Fieldset.Legend>{CREATE_KEY_TEXT.agents}</Fieldset.Legend>
             <Fieldset.HelperText>{CREATE_KEY_TEXT.agentsHelp}</Fieldset.HelperText>
             <CheckboxGroup value={form.agents} onValueChange={(ids) => setForm({ ...form, agents: ids })}>
-              {(agents.data ?? []).map((agent) => (
-                <Checkbox.Root key={agent.id} value={String(agent.id)}>
-                  <Checkbox.HiddenInput />
-                  <Checkbox.Control />
-                  <Checkbox.Label>{agent.name}</Checkbox.Label>
-                </Checkbox.Root>
-              ))}
+              <CheckboxOptions
+                options={(agents.data ?? []).map((agent) => ({ value: String(agent.id), label: agent.name }))}
+              />
             </CheckboxGroup>
           </Fieldset.Root>
           <Field.Root>
@@ -192,4 +180,15 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       )}
     </DialogShell>
   );
+}
+
+/** One checkbox per option, inside a CheckboxGroup that holds the checked values. */
+function CheckboxOptions({ options }: { options: readonly { value: string; label: string }[] }) {
+  return options.map((option) => (
+    <Checkbox.Root key={option.value} value={option.value}>
+      <Checkbox.HiddenInput />
+      <Checkbox.Control />
+      <Checkbox.Label>{option.label}</Checkbox.Label>
+    </Checkbox.Root>
+  ));
 }
