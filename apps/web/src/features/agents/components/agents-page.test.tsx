@@ -76,7 +76,9 @@ describe('the agent list (/agents)', () => {
     expect(await screen.findByText('Loading agents...')).toBeInTheDocument();
     expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
     list.release(json([MAIL]));
-    expect(await screen.findByRole('cell', { name: 'Mail Sorter' })).toBeInTheDocument();
+    // The rows show first in the pending screen, which the route then swaps for the page itself
+    // (the same list): a row found in the first may be gone by the next line, so wait on the screen.
+    await waitFor(() => expect(screen.getByRole('cell', { name: 'Mail Sorter' })).toBeInTheDocument());
     expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();
   });
 

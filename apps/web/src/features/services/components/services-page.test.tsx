@@ -42,7 +42,8 @@ describe('the services page (/services)', () => {
     renderApp('/services');
     expect(await screen.findByRole('status', { name: 'Loading services' })).toBeInTheDocument();
     list.release(json([CALCULATOR]));
-    expect(await screen.findByRole('listitem', { name: 'Calculator' })).toBeInTheDocument();
+    // The pending screen shows the cards first, then the route swaps in the page: wait on the screen.
+    await waitFor(() => expect(screen.getByRole('listitem', { name: 'Calculator' })).toBeInTheDocument());
   });
 
   it("says 'Error loading services.' and loads again on Retry", async () => {
@@ -51,7 +52,11 @@ describe('the services page (/services)', () => {
     const { user } = renderApp('/services');
     expect(await screen.findByText('Error loading services.')).toBeInTheDocument();
     up = true;
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    // The page's own retry of the failed load may still be running (the button is busy then, and
+    // that request was sent while the server was down): click once it is done.
+    const retry = screen.getByRole('button', { name: 'Retry' });
+    await waitFor(() => expect(retry).toBeEnabled());
+    await user.click(retry);
     expect(await screen.findByRole('listitem', { name: 'Calculator' })).toBeInTheDocument();
   });
 
