@@ -71,6 +71,16 @@ function Json({ label, value }: { label: string; value: unknown }) {
   );
 }
 
+/** The approval card's two answers; Approve is the primary action. */
+const DECISIONS = [
+  {
+    decision: 'approve',
+    label: 'Approve',
+    style: { colorPalette: 'brand', bg: 'brand.solid', color: 'brand.contrast' },
+  },
+  { decision: 'deny', label: 'Deny', style: { variant: 'outline' } },
+] as const;
+
 export interface ToolStepProps {
   part: ToolCallPart;
   endpoint: ChatEndpoint;
@@ -160,24 +170,17 @@ export function ToolStep({ part, endpoint, onDecide }: ToolStepProps) {
             behalf. Run it with exactly these arguments?
           </Text>
           <HStack>
-            <Button
-              size="sm"
-              colorPalette="brand"
-              bg="brand.solid"
-              color="brand.contrast"
-              disabled={!onDecide}
-              onClick={() => onDecide?.(part.approval!.id, 'approve', part.toolCallId)}
-            >
-              Approve
-            </Button>
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={!onDecide}
-              onClick={() => onDecide?.(part.approval!.id, 'deny', part.toolCallId)}
-            >
-              Deny
-            </Button>
+            {DECISIONS.map(({ decision, label, style }) => (
+              <Button
+                key={decision}
+                size="sm"
+                {...style}
+                disabled={!onDecide}
+                onClick={() => onDecide?.(part.approval!.id, decision, part.toolCallId)}
+              >
+                {label}
+              </Button>
+            ))}
           </HStack>
         </Stack>
       )}

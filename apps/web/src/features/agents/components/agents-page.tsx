@@ -53,6 +53,15 @@ const CARD_CELL = {
   p: { base: '0', md: '2' },
   borderBottomWidth: { base: '0', md: '1px' },
 } as const;
+const NAME_CELL = { gridArea: 'name', fontWeight: 'medium', maxW: { md: '56' } } as const;
+/** Two lines of the description on a card, one truncated line in the table. */
+const DESCRIPTION_CELL = {
+  gridArea: 'desc',
+  color: 'fg.muted',
+  maxW: { md: '48', lg: 'md' },
+  truncate: { base: false, md: true },
+  lineClamp: { base: 2, md: 'none' },
+} as const;
 
 export function AgentsPage() {
   // The route's loader has just tried: a failure shows as it is instead of loading again.
@@ -143,27 +152,13 @@ export function AgentsPage() {
               <FiMessageSquare aria-hidden="true" /> {AGENT_TEXT.start}
             </Button>
           </Table.Cell>
-          <Table.Cell
-            {...CARD_CELL}
-            gridArea="name"
-            fontWeight="medium"
-            maxW={{ md: '56' }}
-            title={agent.name}
-          >
+          <Table.Cell {...CARD_CELL} {...NAME_CELL} title={agent.name}>
             <HStack gap="2" minW="0">
               <AgentAvatar agent={agent} size="sm" />
               <Text truncate>{agent.name}</Text>
             </HStack>
           </Table.Cell>
-          <Table.Cell
-            {...CARD_CELL}
-            gridArea="desc"
-            color="fg.muted"
-            maxW={{ md: '48', lg: 'md' }}
-            truncate={{ base: false, md: true }}
-            lineClamp={{ base: 2, md: 'none' }}
-            title={agent.description}
-          >
+          <Table.Cell {...CARD_CELL} {...DESCRIPTION_CELL} title={agent.description}>
             {agent.description}
           </Table.Cell>
           <Table.Cell {...CARD_CELL} gridArea="tools">

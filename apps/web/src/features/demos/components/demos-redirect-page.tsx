@@ -51,9 +51,9 @@ export function DemosRedirectPage({
           </div>
           <Text>There is no demo at this address. Choose one of the demos:</Text>
           <Stack as="nav" aria-label="Demos" gap="2">
-            {DEMOS.map((item) => (
-              <Button key={item.name} asChild variant="outline" justifyContent="flex-start">
-                <a href={demoStartPath(item.name)}>Try the {item.title} demo</a>
+            {DEMOS.map(({ name, title }) => (
+              <Button key={name} asChild variant="outline" justifyContent="flex-start">
+                <a href={demoStartPath(name)}>Try the {title} demo</a>
               </Button>
             ))}
           </Stack>

@@ -39,6 +39,9 @@ interface ToolChoice {
  * The agent form's right panel (spec section 2): the user's active services; a click opens the
  * service's actions, and each action's add button hands it to the form.
  */
+/** A button as tall as its content (a logo and a name), its content at the start. */
+const TALL_START_BUTTON = { justifyContent: 'flex-start', h: 'auto', py: '2' } as const;
+
 export function ActiveServicesPanel(choice: ToolChoice) {
   const services = useQuery(listActiveServicesOptions());
   const [open, setOpen] = useState<Service | null>(null);
@@ -72,14 +75,7 @@ export function ActiveServicesPanel(choice: ToolChoice) {
         <Stack as="ul" gap="2" listStyleType="none">
           {services.data.map((service) => (
             <li key={service.id}>
-              <Button
-                variant="outline"
-                w="full"
-                justifyContent="flex-start"
-                h="auto"
-                py="2"
-                onClick={() => setOpen(service)}
-              >
+              <Button variant="outline" w="full" {...TALL_START_BUTTON} onClick={() => setOpen(service)}>
                 <Logo src={service.logo} name={service.name} size="8" />
                 <Text truncate>{service.name}</Text>
               </Button>

@@ -84,23 +84,25 @@ function Brand() {
  * The shell's navigation: a fixed column on wide screens, a drawer behind a menu button on small ones.
  * `account` (the user menu) sits at the top, beside the brand, on both.
  */
+/** From md up: a column beside the content that stays in view while the page scrolls. */
+const DESKTOP_SIDEBAR = {
+  display: { base: 'none', md: 'flex' },
+  flexDirection: 'column',
+  gap: '4',
+  w: SIDEBAR_WIDTH,
+  flexShrink: 0,
+  borderRightWidth: '1px',
+  p: '4',
+  h: '100vh',
+  position: 'sticky',
+  top: '0',
+} as const;
+
 export function Sidebar({ footer, account }: { footer?: ReactNode; account?: ReactNode } = {}) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Box
-        as="aside"
-        display={{ base: 'none', md: 'flex' }}
-        flexDirection="column"
-        gap="4"
-        w={SIDEBAR_WIDTH}
-        flexShrink={0}
-        borderRightWidth="1px"
-        p="4"
-        h="100vh"
-        position="sticky"
-        top="0"
-      >
+      <Box as="aside" {...DESKTOP_SIDEBAR}>
         <Flex align="center" gap="2">
           <Brand />
           {account}
