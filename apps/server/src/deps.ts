@@ -93,6 +93,8 @@ export interface AgentProfile {
   name: string;
   description: string;
   guidelines: string | null;
+  /** The owner's chat starters; empty when none were written. */
+  starters: string[];
   /** The owner let write and send tools run in unattended (trigger) runs. */
   allowUnattendedWrites: boolean;
 }

@@ -107,6 +107,26 @@ describe('chat service HTTP', () => {
     expect(res.json().agent.suggestedPrompts.length).toBeGreaterThan(0);
   });
 
+  it("offers the owner's starters in the empty chat, else requests made from the tools, never their descriptions", async () => {
+    const headers = await h.signIn(alice, aliceAgent);
+    const starters = async () =>
+      (
+        await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers: { cookie: headers.cookie } })
+      ).json().agent.suggestedPrompts as string[];
+    const derived = await starters();
+    expect(derived).toHaveLength(1);
+    expect(derived[0]).not.toContain('Add two numbers');
+    expect(derived[0]).toMatch(/^Calculator add/);
+    const setStarters = (value: string | null) =>
+      h.db.kysely.updateTable('agents').set({ starters: value }).where('id', '=', aliceAgent).execute();
+    await setStarters(JSON.stringify(['What is 12 × 7?', 'Add 9 and 33']));
+    try {
+      expect(await starters()).toEqual(['What is 12 × 7?', 'Add 9 and 33']);
+    } finally {
+      await setStarters(null);
+    }
+  });
+
   it('refuses state-changing calls without the CSRF header or from another origin', async () => {
     const headers = await h.signIn(alice, aliceAgent);
     const noHeader = await post('/chainlit/threads', { cookie: headers.cookie, origin: ORIGIN }, {});

@@ -22,6 +22,7 @@ export const userExportSchema = z.object({
       name: z.string(),
       description: z.string(),
       guidelines: z.string().nullable(),
+      starters: z.array(z.string()),
       tool_ids: z.array(z.number()),
       created_at: z.string(),
       updated_at: z.string(),

@@ -9,6 +9,7 @@ import { demos } from './migrations/0006-demos.ts';
 import { reliability } from './migrations/0007-reliability.ts';
 import { chatRuns } from './migrations/0008-chat-runs.ts';
 import { agentVersions } from './migrations/0009-agent-versions.ts';
+import { agentStarters } from './migrations/0010-agent-starters.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -25,6 +26,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0007-reliability': reliability,
   '0008-chat-runs': chatRuns,
   '0009-agent-versions': agentVersions,
+  '0010-agent-starters': agentStarters,
 };
 
 /** Every migration, in the order it runs. */

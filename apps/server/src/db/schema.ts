@@ -115,6 +115,8 @@ export interface AgentsTable {
   guidelines: string | null;
   /** Whether triggered (unattended) runs may execute write and send actions. */
   allow_unattended_writes: Generated<number>;
+  /** The owner's chat starters as a JSON array of strings (migration 0010); null means none. */
+  starters: string | null;
   created_at: string;
   updated_at: string;
 }

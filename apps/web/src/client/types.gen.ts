@@ -206,6 +206,7 @@ export type ExportMyDataResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            starters: Array<string>;
             tool_ids: Array<number>;
             created_at: string;
             updated_at: string;
@@ -324,6 +325,7 @@ export type ListAgentsResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -343,6 +345,7 @@ export type CreateAgentData = {
         description: string;
         guidelines?: string | null;
         tool_ids?: Array<number>;
+        starters?: Array<string> | null;
         duplicated_from?: number;
     };
     headers?: {
@@ -392,6 +395,7 @@ export type CreateAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -450,6 +454,7 @@ export type GetAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -514,6 +519,7 @@ export type UpdateAgentData = {
         description?: string;
         guidelines?: string | null;
         tool_ids?: Array<number>;
+        starters?: Array<string> | null;
     };
     path: {
         agent_id: number;
@@ -558,6 +564,7 @@ export type UpdateAgentResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -622,6 +629,7 @@ export type ListAgentVersionsResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            starters: Array<string>;
             tools: Array<{
                 id: number;
                 name: string;
@@ -682,6 +690,7 @@ export type RestoreAgentVersionResponses = {
         name: string;
         description: string;
         guidelines: string | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -743,6 +752,7 @@ export type ExportAgentResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            starters: Array<string>;
             tools: Array<{
                 provider: string;
                 service_key: string;
@@ -765,6 +775,7 @@ export type ImportAgentData = {
             name: string;
             description: string;
             guidelines?: string | null;
+            starters?: Array<string> | null;
             tools?: Array<{
                 provider: string;
                 service_key: string;
@@ -822,6 +833,7 @@ export type ImportAgentResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            starters: Array<string>;
             tools: Array<{
                 id: number;
                 display_name: string;

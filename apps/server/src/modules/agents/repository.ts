@@ -10,7 +10,15 @@ export interface AgentFields {
   name: string;
   description: string;
   guidelines: string | null;
+  /** Left out by agents set up by the server, which have none. */
+  starters?: string[];
 }
+
+/** The fields as the agents table stores them: starters as JSON text, null when there are none. */
+const toRow = <F extends Partial<AgentFields>>({ starters, ...rest }: F) => ({
+  ...rest,
+  ...(starters === undefined ? {} : { starters: starters.length ? JSON.stringify(starters) : null }),
+});
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
 export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void>;
@@ -50,7 +58,7 @@ export function createAgentsRepository(db: Db) {
     const now = new Date().toISOString();
     const { id } = await trx
       .insertInto('agents')
-      .values({ user_id: userId, ...fields, created_at: now, updated_at: now })
+      .values({ user_id: userId, ...toRow(fields), created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     await replaceTools(trx, id, tools);
@@ -85,6 +93,7 @@ export function createAgentsRepository(db: Db) {
       name: eb.ref('agents.name'),
       description: eb.ref('agents.description'),
       guidelines: eb.ref('agents.guidelines'),
+      starters: json.parsed(eb.ref('agents.starters'), '[]'),
       tools: json.subquery(tools),
     });
   };
@@ -159,7 +168,7 @@ export function createAgentsRepository(db: Db) {
     async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
       const row = await k
         .selectFrom('agents')
-        .select(['id', 'name', 'description', 'guidelines', 'allow_unattended_writes'])
+        .select(['id', 'name', 'description', 'guidelines', 'starters', 'allow_unattended_writes'])
         .where('user_id', '=', userId)
         .where('id', '=', agentId)
         .executeTakeFirst();
@@ -169,6 +178,7 @@ export function createAgentsRepository(db: Db) {
           name: row.name,
           description: row.description,
           guidelines: row.guidelines,
+          starters: row.starters ? (JSON.parse(row.starters) as string[]) : [],
           allowUnattendedWrites: row.allow_unattended_writes === 1,
         }
       );
@@ -253,7 +263,7 @@ export function createAgentsRepository(db: Db) {
         const before = await versions.stateBeforeFirstVersion(trx, userId, agentId);
         const result = await trx
           .updateTable('agents')
-          .set({ ...fields, updated_at: new Date().toISOString() })
+          .set({ ...toRow(fields), updated_at: new Date().toISOString() })
           .where('user_id', '=', userId)
           .where('id', '=', agentId)
           .executeTakeFirst();

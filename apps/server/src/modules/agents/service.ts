@@ -54,7 +54,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
   }
 
   const changedFields = (input: AgentUpdateInput) =>
-    (['name', 'description', 'guidelines', 'tool_ids'] as const).filter((f) => input[f] !== undefined);
+    (['name', 'description', 'guidelines', 'starters', 'tool_ids'] as const).filter(
+      (f) => input[f] !== undefined,
+    );
 
   return {
     /** The list response's JSON text (see the repository's `listJson`). */
@@ -115,7 +117,12 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       const tools = await resolveTools(userId, input.tool_ids);
       return repo.create(
         userId,
-        { name: input.name, description: input.description, guidelines: input.guidelines },
+        {
+          name: input.name,
+          description: input.description,
+          guidelines: input.guidelines,
+          starters: input.starters,
+        },
         tools,
         {
           reason: input.duplicated_from === undefined ? 'create' : 'duplicate',
@@ -149,6 +156,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.name !== undefined) fields.name = input.name;
       if (input.description !== undefined) fields.description = input.description;
       if (input.guidelines !== undefined) fields.guidelines = input.guidelines;
+      if (input.starters !== undefined) fields.starters = input.starters;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
         audit.record(
@@ -181,7 +189,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (!(await repo.exists(userId, agentId))) throw agentNotFound();
       const version = await repo.findVersion(userId, agentId, number);
       if (!version) throw notFound('Version not found');
-      const { name, description, guidelines, tools } = version.snapshot;
+      const { name, description, guidelines, starters, tools } = version.snapshot;
       const visible = new Map(
         (
           await repo.visibleActions(
@@ -201,7 +209,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       const restored = await repo.update(
         userId,
         agentId,
-        { name, description, guidelines },
+        { name, description, guidelines, starters },
         attach,
         note,
         (trx) =>

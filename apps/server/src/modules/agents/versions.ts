@@ -51,11 +51,12 @@ export function versionQueries(k: Kysely<Database>) {
   ): Promise<AgentSnapshot | undefined> {
     const agent = await executor
       .selectFrom('agents')
-      .select(['name', 'description', 'guidelines'])
+      .select(['name', 'description', 'guidelines', 'starters'])
       .where('user_id', '=', userId)
       .where('id', '=', agentId)
       .executeTakeFirst();
     if (!agent) return undefined;
+    const starters = agent.starters ? (JSON.parse(agent.starters) as string[]) : [];
     const tools = await executor
       .selectFrom('agent_tools')
       .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
@@ -72,7 +73,7 @@ export function versionQueries(k: Kysely<Database>) {
       .orderBy('agent_tools.position')
       .orderBy('actions.id')
       .execute();
-    return { ...agent, tools };
+    return { ...agent, starters, tools };
   }
 
   const latestNumber = async (trx: Kysely<Database>, userId: number, agentId: number) => {

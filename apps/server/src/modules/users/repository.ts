@@ -110,7 +110,7 @@ export function createUsersRepository(db: Db) {
         await Promise.all([
           k
             .selectFrom('agents')
-            .select(['id', 'name', 'description', 'guidelines', 'created_at', 'updated_at'])
+            .select(['id', 'name', 'description', 'guidelines', 'starters', 'created_at', 'updated_at'])
             .where('user_id', '=', userId)
             .orderBy('id')
             .execute(),

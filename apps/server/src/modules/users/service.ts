@@ -67,7 +67,11 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
       const result: UserExport = {
         exported_at: new Date().toISOString(),
         profile: profile ?? null,
-        agents: rows.agents.map((a) => ({ ...a, tool_ids: toolIds.get(a.id) ?? [] })),
+        agents: rows.agents.map((a) => ({
+          ...a,
+          starters: a.starters ? (JSON.parse(a.starters) as string[]) : [],
+          tool_ids: toolIds.get(a.id) ?? [],
+        })),
         agent_versions: rows.versions.map((v) => ({ ...v, snapshot: parseJson(v.snapshot) })),
         services: rows.services,
         connections: rows.connections,

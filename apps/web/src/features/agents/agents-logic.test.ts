@@ -24,6 +24,7 @@ const agent: Agent = {
   name: 'Mail helper',
   description: 'Reads mail',
   guidelines: 'Be brief',
+  starters: [],
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
 };
 
@@ -33,6 +34,7 @@ describe('duplicate naming', () => {
       name: 'Mail helper (Copy)',
       description: 'Reads mail',
       guidelines: null,
+      starters: [],
       tool_ids: [1, 2],
       duplicated_from: 3,
     });
@@ -41,22 +43,32 @@ describe('duplicate naming', () => {
 
 describe('agent form validation', () => {
   it('needs a non-blank name and description', () => {
-    expect(draftToBody({ name: '  ', description: 'x', guidelines: '', tools: [] })).toBeNull();
-    expect(draftToBody({ name: 'x', description: '\n ', guidelines: '', tools: [] })).toBeNull();
+    expect(draftToBody({ name: '  ', description: 'x', guidelines: '', starters: [], tools: [] })).toBeNull();
+    expect(
+      draftToBody({ name: 'x', description: '\n ', guidelines: '', starters: [], tools: [] }),
+    ).toBeNull();
   });
 
   it('sends blank guidelines as null and keeps real ones', () => {
     expect(
-      draftToBody({ name: ' A ', description: 'B', guidelines: '   ', tools: [tool(5, 'X', 'y')] }),
+      draftToBody({
+        name: ' A ',
+        description: 'B',
+        guidelines: '   ',
+        starters: [],
+        tools: [tool(5, 'X', 'y')],
+      }),
     ).toEqual({
       name: 'A',
       description: 'B',
       guidelines: null,
+      starters: [],
       tool_ids: [5],
     });
-    expect(draftToBody({ name: 'A', description: 'B', guidelines: 'Be kind', tools: [] })?.guidelines).toBe(
-      'Be kind',
-    );
+    expect(
+      draftToBody({ name: 'A', description: 'B', guidelines: 'Be kind', starters: [], tools: [] })
+        ?.guidelines,
+    ).toBe('Be kind');
   });
 
   it('ignores a tool that is already selected and removes tools', () => {
@@ -83,6 +95,13 @@ describe('agent form validation', () => {
     expect(isDirty(initial, { ...initial })).toBe(false);
     expect(isDirty(initial, { ...initial, name: 'Other' })).toBe(true);
     expect(isDirty(initial, { ...initial, tools: initial.tools.slice(1) })).toBe(true);
-    expect(draftOf(undefined)).toEqual({ name: '', description: '', guidelines: '', tools: [] });
+    expect(isDirty(initial, { ...initial, starters: ['Hi', '', '', ''] })).toBe(true);
+    expect(draftOf(undefined)).toEqual({
+      name: '',
+      description: '',
+      guidelines: '',
+      starters: ['', '', '', ''],
+      tools: [],
+    });
   });
 });

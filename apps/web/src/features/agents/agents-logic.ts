@@ -10,6 +10,7 @@ export function duplicateBody(agent: Agent): AgentWrite {
     name: AGENT_TEXT.copyName(agent.name),
     description: agent.description,
     guidelines: null,
+    starters: agent.starters,
     tool_ids: agent.tools.map((tool) => tool.id),
     duplicated_from: agent.id,
   };
@@ -19,12 +20,37 @@ export interface AgentDraft {
   name: string;
   description: string;
   guidelines: string;
+  /** Always four inputs; blank ones are left out of the body. */
+  starters: string[];
   tools: AgentTool[];
+}
+
+export const MAX_STARTERS = 4;
+export const MAX_STARTER_LENGTH = 120;
+
+/** What is wrong with a starter before it is sent, or undefined when it is fine. */
+export function starterError(text: string): string | undefined {
+  return text.trim().length > MAX_STARTER_LENGTH
+    ? `A starter must be at most ${MAX_STARTER_LENGTH} characters.`
+    : undefined;
+}
+
+/** The server's 422 messages for `starters` (the list or the n-th input), keyed 'all' or index. */
+export function starterErrorsFrom(body: unknown): Record<string, string> {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return {};
+  const errors: Record<string, string> = {};
+  for (const item of detail as { loc?: unknown[]; msg?: string }[]) {
+    if (item.loc?.[1] !== 'starters') continue;
+    const index = item.loc[2];
+    errors[typeof index === 'number' ? String(index) : 'all'] = `Starter ${item.msg ?? 'is invalid'}`;
+  }
+  return errors;
 }
 
 /**
  * The body a Save sends, or null when the name or description is blank (spec section 5). Blank
- * guidelines are sent as null.
+ * guidelines are sent as null, blank starters left out.
  */
 export function draftToBody(draft: AgentDraft): AgentWrite | null {
   const name = draft.name.trim();
@@ -34,6 +60,7 @@ export function draftToBody(draft: AgentDraft): AgentWrite | null {
     name,
     description,
     guidelines: draft.guidelines.trim() ? draft.guidelines : null,
+    starters: draft.starters.map((s) => s.trim()).filter(Boolean),
     tool_ids: draft.tools.map((tool) => tool.id),
   };
 }
@@ -67,6 +94,7 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
     name: agent?.name ?? '',
     description: agent?.description ?? '',
     guidelines: agent?.guidelines ?? '',
+    starters: Array.from({ length: MAX_STARTERS }, (_, i) => agent?.starters?.[i] ?? ''),
     tools: agent?.tools ?? [],
   };
 }
@@ -76,6 +104,7 @@ export function isDirty(initial: AgentDraft, current: AgentDraft): boolean {
     initial.name !== current.name ||
     initial.description !== current.description ||
     initial.guidelines !== current.guidelines ||
+    initial.starters.join('\n') !== current.starters.join('\n') ||
     initial.tools.map((t) => t.id).join(',') !== current.tools.map((t) => t.id).join(',')
   );
 }
