@@ -286,7 +286,16 @@ describe('chat service HTTP', () => {
     expect(res.headers['content-type']).toContain('text/event-stream');
     expect(res.headers['x-thread-id']).toBe(id);
     const chunks = uiChunks(res.body);
-    expect(chunks[0]).toMatchObject({ type: 'start', messageMetadata: { threadId: id, offline: true } });
+    // The model's name and the time the answer started, shown on each answer.
+    expect(chunks[0]).toMatchObject({
+      type: 'start',
+      messageMetadata: {
+        threadId: id,
+        offline: true,
+        model: 'cadre-offline-1',
+        createdAt: expect.any(String),
+      },
+    });
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
     const stored = await h.db.kysely
       .selectFrom('messages')

@@ -112,6 +112,8 @@ export const chatMessageMetadataSchema = z.object({
   errorCategory: chatErrorCategorySchema.optional(),
   pendingApprovals: z.array(z.string()).optional(),
   createdAt: z.string().optional(),
+  /** The model that wrote the answer (sent when the answer starts streaming). */
+  model: z.string().optional(),
 });
 export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 
