@@ -127,6 +127,65 @@ describe('chat service HTTP', () => {
     }
   });
 
+  it("searches the caller's threads with this agent by name and message text, ignoring case, never another's", async () => {
+    const at = new Date().toISOString();
+    const seeded: string[] = [];
+    const seed = async (userId: number, agentId: number, name: string, text: string) => {
+      const id = crypto.randomUUID();
+      seeded.push(id);
+      await h.db.kysely
+        .insertInto('threads')
+        .values({ id, user_id: userId, agent_id: agentId, name, created_at: at, updated_at: at })
+        .execute();
+      await h.db.kysely
+        .insertInto('messages')
+        .values({
+          id: crypto.randomUUID(),
+          thread_id: id,
+          role: 'user',
+          parts: JSON.stringify([{ type: 'text', text }]),
+          status: 'complete',
+          created_at: at,
+        })
+        .execute();
+      return id;
+    };
+    try {
+      const byName = await seed(alice, aliceAgent, 'Tent refund', 'hello');
+      const byText = await seed(alice, aliceAgent, 'Monday', 'Where is my TENT order?');
+      const literal = await seed(alice, aliceAgent, '100% sure', 'a_b');
+      await seed(alice, aliceAgent, 'Other', 'nothing here');
+      await seed(bob, bobAgent, 'Tent of Bob', 'tent');
+      const a = await h.signIn(alice, aliceAgent);
+      const search = async (q: string, headers = a) => {
+        const res = await h.t.app.inject({
+          method: 'GET',
+          url: `/chainlit/threads?q=${encodeURIComponent(q)}`,
+          headers: { cookie: headers.cookie },
+        });
+        expect(res.statusCode).toBe(200);
+        return (res.json().data as { id: string }[]).map((t) => t.id).sort();
+      };
+      expect(await search('tent')).toEqual([byName, byText].sort());
+      // % and _ are matched as themselves, not as wildcards.
+      expect(await search('0%')).toEqual([literal]);
+      expect(await search('a_b')).toEqual([literal]);
+      expect(await search('zzz')).toEqual([]);
+      const b = await h.signIn(bob, bobAgent);
+      expect(await search('tent', b)).toHaveLength(1);
+      const long = await h.t.app.inject({
+        method: 'GET',
+        url: `/chainlit/threads?q=${'x'.repeat(201)}`,
+        headers: { cookie: a.cookie },
+      });
+      expect(long.statusCode).toBe(422);
+      expect(JSON.stringify(long.json())).toContain('q');
+    } finally {
+      // The other tests here count threads: the searched ones go.
+      await h.db.kysely.deleteFrom('threads').where('id', 'in', seeded).execute();
+    }
+  });
+
   it('refuses state-changing calls without the CSRF header or from another origin', async () => {
     const headers = await h.signIn(alice, aliceAgent);
     const noHeader = await post('/chainlit/threads', { cookie: headers.cookie, origin: ORIGIN }, {});

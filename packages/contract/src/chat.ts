@@ -74,6 +74,12 @@ export type ChatThread = z.infer<typeof chatThreadSchema>;
 /** `GET /threads`: this user's threads with the session's agent, newest first. */
 export const chatThreadListSchema = z.object({ data: z.array(chatThreadSchema) });
 
+/** `GET /threads?q=`: threads whose name or message text holds `q` (case-insensitive), newest first. */
+export const CHAT_SEARCH_LIMIT = 50;
+export const chatThreadListQuerySchema = z.object({
+  q: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+});
+
 /** `POST /threads` (201 Thread), `PATCH /threads/:threadId` (Thread); `DELETE /threads/:threadId` 204 stops its run first. */
 export const chatThreadCreateSchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
 export const chatThreadRenameSchema = z.strictObject({ name: z.string().trim().min(1).max(200) });
