@@ -100,4 +100,40 @@ describe('chat features people expect', () => {
     };
     expect(resent.messages[0]!.parts).toEqual([{ type: 'text', text: 'Add 4 and 5' }]);
   });
+
+  it('searches this agent’s chats on the server', async () => {
+    const thread = (id: string, name: string) => ({
+      id,
+      name,
+      origin: 'chat',
+      createdAt: AT,
+      updatedAt: AT,
+    });
+    const { requests } = installFakeServer({
+      'GET /chainlit/session': () => json(session()),
+      'GET /chainlit/threads': (r) =>
+        json({
+          data: r.url.includes('q=tent')
+            ? [thread('t-2', 'Camping')]
+            : r.url.includes('q=')
+              ? []
+              : [thread('t-1', 'Sums'), thread('t-2', 'Camping')],
+        }),
+      'GET /chainlit/threads/:id/messages': () => json({ messages: [] }),
+    });
+    const user = userEvent.setup();
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    await screen.findByTestId('empty-state');
+    // jsdom has no layout: the list is reached through the drawer, as on a small screen.
+    await user.click(screen.getByRole('button', { name: 'Show conversations' }));
+    const nav = within(screen.getByTestId('thread-drawer'));
+    await nav.findByRole('button', { name: 'Sums' });
+    await user.type(nav.getByRole('searchbox', { name: 'Search chats' }), 'tent');
+    await waitFor(() => expect(nav.queryByRole('button', { name: 'Sums' })).not.toBeInTheDocument());
+    expect(nav.getByRole('button', { name: 'Camping' })).toBeInTheDocument();
+    expect(requests.some((r) => r.url === '/chainlit/threads?q=tent')).toBe(true);
+    await user.clear(nav.getByRole('searchbox', { name: 'Search chats' }));
+    await user.type(nav.getByRole('searchbox', { name: 'Search chats' }), 'zzz');
+    expect(await nav.findByText('No chats match “zzz”.')).toBeInTheDocument();
+  });
 });

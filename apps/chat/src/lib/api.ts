@@ -53,6 +53,9 @@ export function createChatApi(endpoint: ChatEndpoint) {
     session: (): Promise<ChatSessionInfo> => json(chatSessionInfoSchema, 'GET', '/session'),
     listThreads: async (): Promise<ChatThread[]> =>
       (await json(chatThreadListSchema, 'GET', '/threads')).data,
+    /** Threads whose name or messages hold `query`, newest first. */
+    searchThreads: async (query: string): Promise<ChatThread[]> =>
+      (await json(chatThreadListSchema, 'GET', `/threads?q=${encodeURIComponent(query)}`)).data,
     renameThread: (id: string, name: string): Promise<ChatThread> =>
       json(chatThreadSchema, 'PATCH', `/threads/${encodeURIComponent(id)}`, { name }),
     deleteThread: async (id: string): Promise<void> => {
