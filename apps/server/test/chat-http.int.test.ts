@@ -186,6 +186,76 @@ describe('chat service HTTP', () => {
     }
   });
 
+  it('rates an answer up or down with a comment, replaces and takes it back; the rating goes with the thread', async () => {
+    const at = new Date().toISOString();
+    const threadId = crypto.randomUUID();
+    await h.db.kysely
+      .insertInto('threads')
+      .values({
+        id: threadId,
+        user_id: alice,
+        agent_id: aliceAgent,
+        name: 'Rated',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const message = (id: string, role: string) => ({
+      id,
+      thread_id: threadId,
+      role,
+      parts: JSON.stringify([{ type: 'text', text: 'hi' }]),
+      status: 'complete',
+      created_at: at,
+    });
+    const [question, answer] = [crypto.randomUUID(), crypto.randomUUID()];
+    await h.db.kysely
+      .insertInto('messages')
+      .values([message(question, 'user'), message(answer, 'assistant')])
+      .execute();
+    const a = await h.signIn(alice, aliceAgent);
+    const rate = (id: string, payload?: object, method: 'PUT' | 'DELETE' = 'PUT') =>
+      h.t.app.inject({ method, url: `/chainlit/messages/${id}/feedback`, headers: a, payload });
+
+    const up = await rate(answer, { rating: 'up' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({
+      messageId: answer,
+      rating: 'up',
+      comment: null,
+      updatedAt: expect.any(String),
+    });
+    const down = await rate(answer, { rating: 'down', comment: '  Wrong total ' });
+    expect(down.json()).toMatchObject({ rating: 'down', comment: 'Wrong total' });
+    const rows = await h.db.kysely
+      .selectFrom('message_feedback')
+      .selectAll()
+      .where('message_id', '=', answer)
+      .execute();
+    expect(rows).toEqual([
+      expect.objectContaining({ user_id: alice, rating: 'down', comment: 'Wrong total' }),
+    ]);
+
+    const bad = await rate(answer, { rating: 'meh' });
+    expect(bad.statusCode).toBe(422);
+    expect(JSON.stringify(bad.json())).toContain('rating');
+    expect((await rate(answer, { rating: 'up', comment: 'x'.repeat(1001) })).statusCode).toBe(422);
+    // Only answers can be rated; an unknown id is simply not found.
+    expect((await rate(question, { rating: 'up' })).statusCode).toBe(404);
+    expect((await rate('nope', { rating: 'up' })).statusCode).toBe(404);
+
+    expect((await rate(answer, undefined, 'DELETE')).statusCode).toBe(204);
+    expect(
+      await h.db.kysely.selectFrom('message_feedback').selectAll().where('message_id', '=', answer).execute(),
+    ).toEqual([]);
+    await rate(answer, { rating: 'up' });
+    const gone = await h.t.app.inject({ method: 'DELETE', url: `/chainlit/threads/${threadId}`, headers: a });
+    expect(gone.statusCode).toBe(204);
+    expect(
+      await h.db.kysely.selectFrom('message_feedback').selectAll().where('message_id', '=', answer).execute(),
+    ).toEqual([]);
+  });
+
   it('refuses state-changing calls without the CSRF header or from another origin', async () => {
     const headers = await h.signIn(alice, aliceAgent);
     const noHeader = await post('/chainlit/threads', { cookie: headers.cookie, origin: ORIGIN }, {});

@@ -77,6 +77,10 @@ export const userExportSchema = z.object({
       parts: z.unknown(),
       status: z.string(),
       created_at: z.string(),
+      /** The caller's thumbs up or down on an answer, with their comment. */
+      feedback: z
+        .object({ rating: z.string(), comment: z.string().nullable(), updated_at: z.string().nullable() })
+        .nullable(),
     }),
   ),
   trigger_events: z.array(

@@ -10,6 +10,7 @@ import { reliability } from './migrations/0007-reliability.ts';
 import { chatRuns } from './migrations/0008-chat-runs.ts';
 import { agentVersions } from './migrations/0009-agent-versions.ts';
 import { agentStarters } from './migrations/0010-agent-starters.ts';
+import { messageFeedback } from './migrations/0011-message-feedback.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -27,6 +28,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0008-chat-runs': chatRuns,
   '0009-agent-versions': agentVersions,
   '0010-agent-starters': agentStarters,
+  '0011-message-feedback': messageFeedback,
 };
 
 /** Every migration, in the order it runs. */

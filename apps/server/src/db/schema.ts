@@ -18,6 +18,7 @@ export interface Database {
   oauth_states: OAuthStatesTable;
   threads: ThreadsTable;
   messages: MessagesTable;
+  message_feedback: MessageFeedbackTable;
   approvals: ApprovalsTable;
   trigger_events: TriggerEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -228,6 +229,16 @@ export interface MessagesTable {
   /** 'complete' | 'interrupted' | 'error' */
   status: string;
   created_at: string;
+}
+
+/** A person's rating of an answer (migration 0011). */
+export interface MessageFeedbackTable {
+  message_id: string;
+  user_id: number;
+  /** 'up' | 'down' */
+  rating: string;
+  comment: string | null;
+  updated_at: string;
 }
 
 export interface ApprovalsTable {

@@ -160,6 +160,7 @@ export function createUsersRepository(db: Db) {
           k
             .selectFrom('messages')
             .innerJoin('threads', 'threads.id', 'messages.thread_id')
+            .leftJoin('message_feedback', 'message_feedback.message_id', 'messages.id')
             .select([
               'messages.id',
               'messages.thread_id',
@@ -167,6 +168,9 @@ export function createUsersRepository(db: Db) {
               'messages.parts',
               'messages.status',
               'messages.created_at',
+              'message_feedback.rating',
+              'message_feedback.comment',
+              'message_feedback.updated_at as rated_at',
             ])
             .where('threads.user_id', '=', userId)
             .orderBy('messages.created_at')

@@ -76,7 +76,11 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
         services: rows.services,
         connections: rows.connections,
         threads: rows.threads,
-        messages: rows.messages.map((m) => ({ ...m, parts: parseJson(m.parts) })),
+        messages: rows.messages.map(({ rating, comment, rated_at, ...m }) => ({
+          ...m,
+          parts: parseJson(m.parts),
+          feedback: rating ? { rating, comment, updated_at: rated_at } : null,
+        })),
         trigger_events: rows.triggers,
         audit_events: rows.audit.map((e) => ({ ...e, detail: parseJson(e.detail) })),
       };
