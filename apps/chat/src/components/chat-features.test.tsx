@@ -136,4 +136,37 @@ describe('chat features people expect', () => {
     await user.type(nav.getByRole('searchbox', { name: 'Search chats' }), 'zzz');
     expect(await nav.findByText('No chats match “zzz”.')).toBeInTheDocument();
   });
+
+  it('rates an answer with a thumb and an optional comment, and takes it back', async () => {
+    const { requests } = installFakeServer({
+      ...base,
+      'POST /chainlit/chat': (r) => sse(answer((r.body as { id: string }).id, 'Done.')),
+      'PUT /chainlit/messages/a-5/feedback': (r) =>
+        json({ messageId: 'a-5', comment: null, updatedAt: AT, ...(r.body as object) }),
+      'DELETE /chainlit/messages/a-5/feedback': () => new Response(null, { status: 204 }),
+    });
+    const user = userEvent.setup();
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    await user.click(await screen.findByRole('button', { name: 'Add 2 and 3' }));
+    const message = await screen.findByTestId('assistant-message');
+    await within(message).findByText('Done.');
+    await user.click(within(message).getByRole('button', { name: 'Bad answer' }));
+    const box = await within(message).findByRole('textbox', { name: 'Comment on this answer (optional)' });
+    expect(within(message).getByRole('button', { name: 'Bad answer' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await user.type(box, 'Wrong sum');
+    await user.click(within(message).getByRole('button', { name: 'Send' }));
+    expect(await within(message).findByRole('button', { name: 'Saved' })).toBeInTheDocument();
+    await user.click(within(message).getByRole('button', { name: 'Bad answer' }));
+    await waitFor(() =>
+      expect(requests.filter((r) => r.url.endsWith('/feedback')).map((r) => [r.method, r.body])).toEqual([
+        ['PUT', { rating: 'down', comment: null }],
+        ['PUT', { rating: 'down', comment: 'Wrong sum' }],
+        ['DELETE', undefined],
+      ]),
+    );
+    expect(requests.find((r) => r.url.endsWith('/feedback'))!.url).toBe('/chainlit/messages/a-5/feedback');
+  });
 });

@@ -13,6 +13,7 @@ import { toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
 import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
 import { AnswerFooter, textOfMessage } from './answer-footer';
+import { AnswerRating } from './answer-rating';
 import { Composer } from './composer';
 import { MessageMarkdown } from './message-markdown';
 import { isToolCallPart, ToolStep } from './tool-step';
@@ -246,6 +247,7 @@ export function Conversation({
                 )}
                 {!(busy && index === messages.length - 1) && (
                   <AnswerFooter message={message}>
+                    <AnswerRating api={api} messageId={message.id} />
                     {index === messages.length - 1 && (
                       <Button size="2xs" variant="ghost" onClick={() => void regenerate()}>
                         {message.metadata?.status === 'interrupted' ? 'Retry' : 'Regenerate'}
