@@ -250,6 +250,11 @@ export type ExportMyDataResponses = {
             parts: unknown;
             status: string;
             created_at: string;
+            feedback: {
+                rating: string;
+                comment: string | null;
+                updated_at: string | null;
+            } | null;
         }>;
         trigger_events: Array<{
             id: number;
