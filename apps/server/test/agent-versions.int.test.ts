@@ -80,6 +80,7 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       name: 'Inbox',
       description: 'Sorts mail',
       guidelines: null,
+      starters: [],
       tools: [
         {
           id: gmail.actionIds[0],

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AGENT_LIMITS, agentSchema, guidelinesField, pathIdSchema, requiredText } from './agents.ts';
+import {
+  AGENT_LIMITS,
+  agentSchema,
+  guidelinesField,
+  pathIdSchema,
+  requiredText,
+  startersField,
+} from './agents.ts';
 
 /** Agent versions (every save of an agent) and the agent export document. */
 
@@ -22,6 +29,8 @@ export const agentSnapshotSchema = z.object({
   name: z.string(),
   description: z.string(),
   guidelines: z.string().nullable(),
+  /** Absent in versions saved before starters existed. */
+  starters: z.array(z.string()).default([]),
   tools: z.array(agentSnapshotToolSchema),
 });
 export type AgentSnapshot = z.infer<typeof agentSnapshotSchema>;
@@ -97,6 +106,7 @@ export const agentExportSchema = z.object({
     name: requiredText(AGENT_LIMITS.name),
     description: requiredText(AGENT_LIMITS.description),
     guidelines: guidelinesField,
+    starters: startersField.default([]),
     tools: z
       .array(agentExportToolSchema)
       .max(AGENT_LIMITS.toolIds, `must hold at most ${AGENT_LIMITS.toolIds} tools`)
@@ -114,6 +124,7 @@ export const agentExportDocumentSchema = z.object({
     name: z.string(),
     description: z.string(),
     guidelines: z.string().nullable(),
+    starters: z.array(z.string()),
     tools: z.array(agentExportToolSchema),
   }),
 });

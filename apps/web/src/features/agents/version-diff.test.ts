@@ -14,6 +14,7 @@ const base: AgentSnapshot = {
   name: 'Bookkeeper',
   description: 'Does sums',
   guidelines: null,
+  starters: [],
   tools: [tool(1, 'Add'), tool(2, 'Multiply')],
 };
 
@@ -27,6 +28,7 @@ describe('diffSnapshots', () => {
       ...base,
       name: 'Accountant',
       guidelines: 'Be exact',
+      starters: [],
       tools: [tool(2, 'Multiply'), tool(3, 'Divide')],
     });
     expect(diff).toEqual({

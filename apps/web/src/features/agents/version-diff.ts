@@ -2,7 +2,7 @@ import type { AgentSnapshot } from './api/agents-api';
 
 /** One field of an agent as it differs between two versions. */
 export interface FieldChange {
-  field: 'Name' | 'Description' | 'Guidelines';
+  field: 'Name' | 'Description' | 'Guidelines' | 'Starters';
   before: string;
   after: string;
 }
@@ -27,6 +27,7 @@ export function diffSnapshots(before: AgentSnapshot, after: AgentSnapshot): Vers
   compare('Name', before.name, after.name);
   compare('Description', before.description, after.description);
   compare('Guidelines', before.guidelines, after.guidelines);
+  compare('Starters', before.starters.join('\n'), after.starters.join('\n'));
   const beforeIds = before.tools.map((t) => t.id);
   const afterIds = after.tools.map((t) => t.id);
   const toolsAdded = after.tools.filter((t) => !beforeIds.includes(t.id)).map(toolLabel);
