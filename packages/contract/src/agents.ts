@@ -57,7 +57,7 @@ export const AGENT_AVATAR_STYLES = ['marble', 'beam', 'pixel', 'sunset', 'ring',
 const EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})/u;
 
 /** An emoji (one grapheme, up to 16 code units for flags and skin tones) or `avatar:<style>`. */
-const iconField = z
+export const iconField = z
   .string()
   .max(16, 'must be at most 16 characters')
   .refine(
@@ -69,7 +69,7 @@ const iconField = z
   .nullable()
   .optional();
 
-const colorField = z.enum(AGENT_COLORS).nullable().optional();
+export const colorField = z.enum(AGENT_COLORS).nullable().optional();
 
 export const toolSchema = z.object({
   id: z.number(),

@@ -738,6 +738,8 @@ export type ListAgentVersionsResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            icon: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
             tools: Array<{
                 id: number;
@@ -865,6 +867,8 @@ export type ExportAgentResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            icon: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
             tools: Array<{
                 provider: string;
@@ -888,6 +892,8 @@ export type ImportAgentData = {
             name: string;
             description: string;
             guidelines?: string | null;
+            icon?: string | null;
+            color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters?: Array<string> | null;
             tools?: Array<{
                 provider: string;

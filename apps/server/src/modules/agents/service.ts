@@ -193,7 +193,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (!(await repo.exists(userId, agentId))) throw agentNotFound();
       const version = await repo.findVersion(userId, agentId, number);
       if (!version) throw notFound('Version not found');
-      const { name, description, guidelines, starters, tools } = version.snapshot;
+      const { name, description, guidelines, icon, color, starters, tools } = version.snapshot;
       const visible = new Map(
         (
           await repo.visibleActions(
@@ -213,7 +213,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       const restored = await repo.update(
         userId,
         agentId,
-        { name, description, guidelines, starters },
+        { name, description, guidelines, icon, color, starters },
         attach,
         note,
         (trx) =>

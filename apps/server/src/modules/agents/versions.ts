@@ -52,7 +52,7 @@ export function versionQueries(k: Kysely<Database>) {
   ): Promise<AgentSnapshot | undefined> {
     const agent = await executor
       .selectFrom('agents')
-      .select(['name', 'description', 'guidelines', 'starters'])
+      .select(['name', 'description', 'guidelines', 'icon', 'color', 'starters'])
       .where('user_id', '=', userId)
       .where('id', '=', agentId)
       .executeTakeFirst();
@@ -74,7 +74,7 @@ export function versionQueries(k: Kysely<Database>) {
       .orderBy('agent_tools.position')
       .orderBy('actions.id')
       .execute();
-    return { ...agent, starters, tools };
+    return { ...agent, color: agent.color as AgentSnapshot['color'], starters, tools };
   }
 
   const latestNumber = async (trx: Kysely<Database>, userId: number, agentId: number) => {
