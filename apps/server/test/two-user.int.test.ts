@@ -804,6 +804,19 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       headers: credentials['bob-chat'],
     });
     expect(threads.json().data.map((th: { id: string }) => th.id)).not.toContain(objects.thread);
+    // Searching by the text of Alice's chat and demo finds none of her threads.
+    for (const [mount, as, text, thread] of [
+      ['chainlit', 'bob-chat', 'memo', objects.thread],
+      ['demos', 'bob-demo', 'refund', objects.demoThread],
+    ] as const) {
+      const searched = await t.app.inject({
+        method: 'GET',
+        url: `/${mount}/threads?q=${text}`,
+        headers: credentials[as],
+      });
+      expect(searched.statusCode, mount).toBe(200);
+      expect(searched.json().data.map((th: { id: string }) => th.id)).not.toContain(thread);
+    }
   });
 
   it('B3: bodies carrying id, owner, user_id or created_at answer 422 and leave the row unchanged', async () => {
