@@ -227,6 +227,40 @@ test('D2: a conversation full of XSS payloads runs no script, opens no dialog an
   expect(dialogs).toEqual([]);
 });
 
+test('the empty chat offers a request per tool; the owner’s starters replace them; Copy copies a whole answer', async () => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const frame = await startChat(page);
+  await newChat(frame);
+  const empty = frame.getByTestId('empty-state');
+  // Requests a person would type, never tool descriptions.
+  await expect(empty.getByRole('button', { name: 'Add 9 and 33' })).toBeVisible();
+  await expect(empty.getByRole('button', { name: 'Note down: call the bank' })).toBeVisible();
+  await expect(empty).not.toContainText('Add two numbers');
+  await empty.getByRole('button', { name: 'Add 9 and 33' }).click();
+  const answer = frame.getByTestId('assistant-message').last();
+  await expect(answer).toContainText('42');
+  await expect(answer.getByTestId('answer-meta')).toContainText('cadre-offline-1');
+  await answer.getByRole('button', { name: 'Copy answer' }).click();
+  await expect(answer.getByRole('button', { name: 'Copy answer' })).toHaveText('Copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('42');
+
+  const agentId = /\/agents\/(\d+)\/chat/.exec(page.url())![1];
+  await page.goto(`/agents/${agentId}/edit`);
+  await page.getByRole('textbox', { name: 'Starter 1' }).fill('What is 12 + 30?');
+  await page.getByRole('textbox', { name: 'Starter 2' }).fill('x'.repeat(121));
+  await expect(page.getByText('A starter must be at most 120 characters.')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Starter 2' }).fill('Note down: buy milk');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/agents\/?$/);
+  const again = await startChat(page);
+  await newChat(again);
+  const starters = again.getByTestId('empty-state').getByRole('button');
+  await expect(starters).toHaveText(['What is 12 + 30?', 'Note down: buy milk']);
+  await starters.first().click();
+  await expect(again.getByTestId('assistant-message').last()).toContainText('42');
+});
+
 test('A4: opening a chat drops the old frame session without a 403, and Log Out ends the chat session', async () => {
   const logouts: number[] = [];
   const onResponse = (response: Response) => {

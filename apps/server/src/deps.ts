@@ -130,6 +130,8 @@ export interface AgentProfile {
   /** An emoji or `avatar:<style>`, and a palette name: how the agent looks in the chat header. */
   icon: string | null;
   color: string | null;
+  /** The owner's chat starters; empty when none were written. */
+  starters: string[];
   /** The owner let write and send tools run in unattended (trigger) runs. */
   allowUnattendedWrites: boolean;
 }

@@ -80,6 +80,9 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       name: 'Inbox',
       description: 'Sorts mail',
       guidelines: null,
+      icon: null,
+      color: null,
+      starters: [],
       tools: [
         {
           id: gmail.actionIds[0],
@@ -128,6 +131,55 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
     const missing = await inject('POST', `${agentUrl(agent.id)}/versions/9/restore`, alice);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ detail: 'Version not found' });
+  });
+
+  it('records icon, colour and starters in each version; restore, export and import carry them', async () => {
+    const looks = { icon: '🧮', color: 'teal', starters: ['What is 12 × 7?'] };
+    const agent = await createAgentVia(alice, { name: 'Sums', description: 'Adds', ...looks });
+    const changed = await inject('PATCH', agentUrl(agent.id), alice, {
+      icon: 'avatar:beam',
+      color: null,
+      starters: [],
+    });
+    expect(changed.json()).toMatchObject({ icon: 'avatar:beam', color: null, starters: [] });
+    const versions = await versionsOf(agent.id);
+    expect(versions.map((v) => [v.snapshot.icon, v.snapshot.color, v.snapshot.starters])).toEqual([
+      ['avatar:beam', null, []],
+      [looks.icon, looks.color, looks.starters],
+    ]);
+
+    const restored = await inject('POST', `${agentUrl(agent.id)}/versions/1/restore`, alice);
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toMatchObject(looks);
+
+    const exported = await inject('GET', `${agentUrl(agent.id)}/export`, alice);
+    expect(exported.json().agent).toMatchObject(looks);
+    const imported = await inject('POST', `${API}/agents/import`, bob, exported.json());
+    expect(imported.statusCode).toBe(201);
+    expect(imported.json().agent).toMatchObject(looks);
+    expect((await versionsOf(imported.json().agent.id, bob))[0]!.snapshot).toMatchObject(looks);
+
+    // A document written before icons and colours travelled imports with neither.
+    const older = await inject('POST', `${API}/agents/import`, bob, {
+      format: 'cadre.agent',
+      format_version: 1,
+      agent: { name: 'Plain', description: 'd', tools: [] },
+    });
+    expect(older.statusCode).toBe(201);
+    expect(older.json().agent).toMatchObject({ icon: null, color: null, starters: [] });
+
+    const before = await tableCounts(t.db);
+    const bad = await inject('POST', `${API}/agents/import`, bob, {
+      format: 'cadre.agent',
+      format_version: 1,
+      agent: { name: 'n', description: 'd', icon: 'not an emoji', color: 'mauve', tools: [] },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual([
+      'body.agent.icon',
+      'body.agent.color',
+    ]);
+    expect(await tableCounts(t.db)).toEqual(before);
   });
 
   it('keeps the state before the first recorded save of an agent made without one', async () => {

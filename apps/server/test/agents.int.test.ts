@@ -59,6 +59,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         guidelines: null,
         icon: null,
         color: null,
+        starters: [],
         tools: [
           {
             id: slack.actionIds[1],
@@ -184,6 +185,58 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       ]);
     });
 
+    it('stores up to four trimmed starters, changes and clears them, and keeps them in versions and export', async () => {
+      const created = await create({ name: 'A', description: 'd', starters: ['  What is 12 × 7? ', 'Hi'] });
+      expect(created.statusCode).toBe(201);
+      const agent = created.json();
+      expect(agent.starters).toEqual(['What is 12 × 7?', 'Hi']);
+      const patch = (payload: object) =>
+        t.app.inject({ method: 'PATCH', url: agentUrl(agent.id), headers: auth, payload });
+      // A PATCH without starters keeps them.
+      expect((await patch({ name: 'A2' })).json().starters).toEqual(['What is 12 × 7?', 'Hi']);
+      const four = ['one', 'two', 'three', 'x'.repeat(AGENT_LIMITS.starter)];
+      expect((await patch({ starters: four })).json().starters).toEqual(four);
+      const got = await t.app.inject({ method: 'GET', url: `${agentUrl(agent.id)}/agent`, headers: auth });
+      expect(got.json().starters).toEqual(four);
+      const exported = await t.app.inject({
+        method: 'GET',
+        url: `${agentUrl(agent.id)}/export`,
+        headers: auth,
+      });
+      expect(exported.json().agent.starters).toEqual(four);
+      const imported = await t.app.inject({
+        method: 'POST',
+        url: `${AGENTS}import`,
+        headers: auth,
+        payload: exported.json(),
+      });
+      expect(imported.json().agent.starters).toEqual(four);
+      expect((await patch({ starters: null })).json().starters).toEqual([]);
+      const stored = await t.db.kysely
+        .selectFrom('agents')
+        .select('starters')
+        .where('id', '=', agent.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.starters).toBeNull();
+      const versions = await t.app.inject({
+        method: 'GET',
+        url: `${agentUrl(agent.id)}/versions`,
+        headers: auth,
+      });
+      expect(versions.json().map((v: { snapshot: { starters: string[] } }) => v.snapshot.starters)).toEqual([
+        [],
+        four,
+        ['What is 12 × 7?', 'Hi'],
+        ['What is 12 × 7?', 'Hi'],
+      ]);
+      const restored = await t.app.inject({
+        method: 'POST',
+        url: `${agentUrl(agent.id)}/versions/1/restore`,
+        headers: auth,
+      });
+      expect(restored.json().starters).toEqual(['What is 12 × 7?', 'Hi']);
+    });
+
     it('lists every field of every agent in the contract’s shape, escaping text and keeping tool order', async () => {
       const empty = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
       expect(empty.statusCode).toBe(200);
@@ -197,6 +250,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           name: tricky,
           description: 'd1',
           guidelines: tricky,
+          starters: [tricky, 'What is 12 × 7?'],
           tool_ids: [gmail.actionIds[2], slack.actionIds[0], gmail.actionIds[0]],
         })
       ).json();
@@ -215,6 +269,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           guidelines: tricky,
           icon: null,
           color: null,
+          starters: [tricky, 'What is 12 × 7?'],
           tools: [
             {
               id: gmail.actionIds[2],
@@ -255,6 +310,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           guidelines: null,
           icon: null,
           color: null,
+          starters: [],
           tools: [],
         },
       ]);
@@ -546,6 +602,19 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       ['tool id out of range', { name: 'n', description: 'd', tool_ids: [2 ** 31] }, ['body', 'tool_ids', 0]],
       ['name with NUL', { name: 'a\u0000b', description: 'd' }, ['body', 'name']],
       ['name not a string', { name: 42, description: 'd' }, ['body', 'name']],
+      [
+        'too many starters',
+        { name: 'n', description: 'd', starters: ['a', 'b', 'c', 'd', 'e'] },
+        ['body', 'starters'],
+      ],
+      [
+        'starter too long',
+        { name: 'n', description: 'd', starters: ['ok', 'x'.repeat(AGENT_LIMITS.starter + 1)] },
+        ['body', 'starters', 1],
+      ],
+      ['blank starter', { name: 'n', description: 'd', starters: ['  '] }, ['body', 'starters', 0]],
+      ['starter not a string', { name: 'n', description: 'd', starters: [7] }, ['body', 'starters', 0]],
+      ['starters not a list', { name: 'n', description: 'd', starters: 'hi' }, ['body', 'starters']],
       ['unknown field id', { id: 7, name: 'n', description: 'd' }, ['body', 'id']],
       ['unknown field user_id', { user_id: 7, name: 'n', description: 'd' }, ['body', 'user_id']],
     ])('refuses %s with 422 naming the field and stores nothing', async (_label, body, loc) => {

@@ -120,6 +120,155 @@ describe('chat service HTTP', () => {
     expect(again.json().agent).toMatchObject({ icon: 'avatar:beam', color: 'blue' });
   });
 
+  it("offers the owner's starters in the empty chat, else requests made from the tools, never their descriptions", async () => {
+    const headers = await h.signIn(alice, aliceAgent);
+    const starters = async () =>
+      (
+        await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers: { cookie: headers.cookie } })
+      ).json().agent.suggestedPrompts as string[];
+    const derived = await starters();
+    expect(derived).toHaveLength(1);
+    expect(derived[0]).not.toContain('Add two numbers');
+    expect(derived[0]).toMatch(/^Calculator add/);
+    const setStarters = (value: string | null) =>
+      h.db.kysely.updateTable('agents').set({ starters: value }).where('id', '=', aliceAgent).execute();
+    await setStarters(JSON.stringify(['What is 12 × 7?', 'Add 9 and 33']));
+    try {
+      expect(await starters()).toEqual(['What is 12 × 7?', 'Add 9 and 33']);
+    } finally {
+      await setStarters(null);
+    }
+  });
+
+  it("searches the caller's threads with this agent by name and message text, ignoring case, never another's", async () => {
+    const at = new Date().toISOString();
+    const seeded: string[] = [];
+    const seed = async (userId: number, agentId: number, name: string, text: string) => {
+      const id = crypto.randomUUID();
+      seeded.push(id);
+      await h.db.kysely
+        .insertInto('threads')
+        .values({ id, user_id: userId, agent_id: agentId, name, created_at: at, updated_at: at })
+        .execute();
+      await h.db.kysely
+        .insertInto('messages')
+        .values({
+          id: crypto.randomUUID(),
+          thread_id: id,
+          role: 'user',
+          parts: JSON.stringify([{ type: 'text', text }]),
+          status: 'complete',
+          created_at: at,
+        })
+        .execute();
+      return id;
+    };
+    try {
+      const byName = await seed(alice, aliceAgent, 'Tent refund', 'hello');
+      const byText = await seed(alice, aliceAgent, 'Monday', 'Where is my TENT order?');
+      const literal = await seed(alice, aliceAgent, '100% sure', 'a_b');
+      await seed(alice, aliceAgent, 'Other', 'nothing here');
+      await seed(bob, bobAgent, 'Tent of Bob', 'tent');
+      const a = await h.signIn(alice, aliceAgent);
+      const search = async (q: string, headers = a) => {
+        const res = await h.t.app.inject({
+          method: 'GET',
+          url: `/chainlit/threads?q=${encodeURIComponent(q)}`,
+          headers: { cookie: headers.cookie },
+        });
+        expect(res.statusCode).toBe(200);
+        return (res.json().data as { id: string }[]).map((t) => t.id).sort();
+      };
+      expect(await search('tent')).toEqual([byName, byText].sort());
+      // % and _ are matched as themselves, not as wildcards.
+      expect(await search('0%')).toEqual([literal]);
+      expect(await search('a_b')).toEqual([literal]);
+      expect(await search('zzz')).toEqual([]);
+      const b = await h.signIn(bob, bobAgent);
+      expect(await search('tent', b)).toHaveLength(1);
+      const long = await h.t.app.inject({
+        method: 'GET',
+        url: `/chainlit/threads?q=${'x'.repeat(201)}`,
+        headers: { cookie: a.cookie },
+      });
+      expect(long.statusCode).toBe(422);
+      expect(JSON.stringify(long.json())).toContain('q');
+    } finally {
+      // The other tests here count threads: the searched ones go.
+      await h.db.kysely.deleteFrom('threads').where('id', 'in', seeded).execute();
+    }
+  });
+
+  it('rates an answer up or down with a comment, replaces and takes it back; the rating goes with the thread', async () => {
+    const at = new Date().toISOString();
+    const threadId = crypto.randomUUID();
+    await h.db.kysely
+      .insertInto('threads')
+      .values({
+        id: threadId,
+        user_id: alice,
+        agent_id: aliceAgent,
+        name: 'Rated',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const message = (id: string, role: string) => ({
+      id,
+      thread_id: threadId,
+      role,
+      parts: JSON.stringify([{ type: 'text', text: 'hi' }]),
+      status: 'complete',
+      created_at: at,
+    });
+    const [question, answer] = [crypto.randomUUID(), crypto.randomUUID()];
+    await h.db.kysely
+      .insertInto('messages')
+      .values([message(question, 'user'), message(answer, 'assistant')])
+      .execute();
+    const a = await h.signIn(alice, aliceAgent);
+    const rate = (id: string, payload?: object, method: 'PUT' | 'DELETE' = 'PUT') =>
+      h.t.app.inject({ method, url: `/chainlit/messages/${id}/feedback`, headers: a, payload });
+
+    const up = await rate(answer, { rating: 'up' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({
+      messageId: answer,
+      rating: 'up',
+      comment: null,
+      updatedAt: expect.any(String),
+    });
+    const down = await rate(answer, { rating: 'down', comment: '  Wrong total ' });
+    expect(down.json()).toMatchObject({ rating: 'down', comment: 'Wrong total' });
+    const rows = await h.db.kysely
+      .selectFrom('message_feedback')
+      .selectAll()
+      .where('message_id', '=', answer)
+      .execute();
+    expect(rows).toEqual([
+      expect.objectContaining({ user_id: alice, rating: 'down', comment: 'Wrong total' }),
+    ]);
+
+    const bad = await rate(answer, { rating: 'meh' });
+    expect(bad.statusCode).toBe(422);
+    expect(JSON.stringify(bad.json())).toContain('rating');
+    expect((await rate(answer, { rating: 'up', comment: 'x'.repeat(1001) })).statusCode).toBe(422);
+    // Only answers can be rated; an unknown id is simply not found.
+    expect((await rate(question, { rating: 'up' })).statusCode).toBe(404);
+    expect((await rate('nope', { rating: 'up' })).statusCode).toBe(404);
+
+    expect((await rate(answer, undefined, 'DELETE')).statusCode).toBe(204);
+    expect(
+      await h.db.kysely.selectFrom('message_feedback').selectAll().where('message_id', '=', answer).execute(),
+    ).toEqual([]);
+    await rate(answer, { rating: 'up' });
+    const gone = await h.t.app.inject({ method: 'DELETE', url: `/chainlit/threads/${threadId}`, headers: a });
+    expect(gone.statusCode).toBe(204);
+    expect(
+      await h.db.kysely.selectFrom('message_feedback').selectAll().where('message_id', '=', answer).execute(),
+    ).toEqual([]);
+  });
+
   it('refuses state-changing calls without the CSRF header or from another origin', async () => {
     const headers = await h.signIn(alice, aliceAgent);
     const noHeader = await post('/chainlit/threads', { cookie: headers.cookie, origin: ORIGIN }, {});
@@ -279,7 +428,16 @@ describe('chat service HTTP', () => {
     expect(res.headers['content-type']).toContain('text/event-stream');
     expect(res.headers['x-thread-id']).toBe(id);
     const chunks = uiChunks(res.body);
-    expect(chunks[0]).toMatchObject({ type: 'start', messageMetadata: { threadId: id, offline: true } });
+    // The model's name and the time the answer started, shown on each answer.
+    expect(chunks[0]).toMatchObject({
+      type: 'start',
+      messageMetadata: {
+        threadId: id,
+        offline: true,
+        model: expect.any(String),
+        createdAt: expect.any(String),
+      },
+    });
     expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
     const stored = await h.db.kysely
       .selectFrom('messages')

@@ -215,6 +215,24 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
     });
     expect(uiChunks(turn.body).some((c) => c.type === 'tool-approval-request')).toBe(true);
     const threadId = String(turn.headers['x-thread-id']);
+    // A thumbs down on the answer, with a comment.
+    const answer = await t.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where('thread_id', '=', threadId)
+      .where('role', '=', 'assistant')
+      .executeTakeFirstOrThrow();
+    const rated = await t.app.inject({
+      method: 'PUT',
+      url: `/chainlit/messages/${answer.id}/feedback`,
+      headers: {
+        cookie: `${CHAT_SESSION_COOKIE}=${session}`,
+        origin: ORIGIN,
+        [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE,
+      },
+      payload: { rating: 'down', comment: `Rated ${tag}` },
+    });
+    expect(rated.statusCode).toBe(200);
     // A copilot run's call of its host page and a trigger run's write kept under its idempotency
     // key: written as those runs write them (their own tests drive them end to end).
     const now = new Date().toISOString();
@@ -259,6 +277,10 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
       expect.objectContaining({ thread_id: threadId, action_id: memo, status: 'pending' }),
     ]);
     expect(data.chat_runs).toEqual([expect.objectContaining({ thread_id: threadId })]);
+    expect(data.messages.find((m) => m.id === answer.id)?.feedback).toMatchObject({
+      rating: 'down',
+      comment: `Rated ${tag}`,
+    });
     expect(data.host_calls).toEqual([expect.objectContaining({ result: { title: `Page ${tag}` } })]);
     expect(data.notes).toEqual([expect.objectContaining({ title: `Note ${tag}` })]);
     expect(data.calendar_events).toEqual([expect.objectContaining({ title: `Dentist ${tag}` })]);
@@ -283,6 +305,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         `key-${tag}`,
         `Page ${tag}`,
         `trigger-${tag}`,
+        `Rated ${tag}`,
       ],
       owned: {
         agent_id: [agentId],
@@ -305,6 +328,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'idempotency_keys.user_id',
         'idp_accounts.email',
         'idp_payloads.payload',
+        'message_feedback.user_id',
         'messages.thread_id',
         'notes.user_id',
         'oauth_states.user_id',

@@ -50,6 +50,9 @@ interface Objects {
   approval: string;
   demoThread: string;
   demoApproval: string;
+  /** Alice's answers (awaiting approval), in her chat and her demo; the chat one is rated. */
+  answer: string;
+  demoAnswer: string;
   newChatSession(): Promise<string>;
   newDemoSession(): Promise<string>;
 }
@@ -380,6 +383,17 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     bodies: [{}],
     status: 404,
   }),
+  'PUT /chainlit/messages/:messageId/feedback': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/messages/${alice.answer}/feedback`,
+    bodies: [{ rating: 'down', comment: 'pwned' }],
+    status: 404,
+  }),
+  'DELETE /chainlit/messages/:messageId/feedback': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/messages/${alice.answer}/feedback`,
+    status: 404,
+  }),
   'POST /chainlit/chat': (alice) => ({
     as: 'bob-chat',
     url: '/chainlit/chat',
@@ -477,6 +491,17 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     bodies: [{}],
     status: 404,
   }),
+  'PUT /demos/messages/:messageId/feedback': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/messages/${alice.demoAnswer}/feedback`,
+    bodies: [{ rating: 'down' }],
+    status: 404,
+  }),
+  'DELETE /demos/messages/:messageId/feedback': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/messages/${alice.demoAnswer}/feedback`,
+    status: 404,
+  }),
   'POST /demos/chat': (alice) => ({
     as: 'bob-demo',
     url: '/demos/chat',
@@ -518,6 +543,7 @@ const OWNED_TABLES = {
   oauth_states: 'user_id',
   threads: 'user_id',
   messages: 'thread',
+  message_feedback: 'user_id',
   approvals: 'user_id',
   chat_sessions: 'user_id',
   notes: 'user_id',
@@ -673,6 +699,25 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
         payload: { name: 'Bob agent', description: 'Mine' },
       })
     ).json().id as number;
+    const answerIn = async (threadId: string) =>
+      (
+        await t.db.kysely
+          .selectFrom('messages')
+          .select('id')
+          .where('thread_id', '=', threadId)
+          .where('role', '=', 'assistant')
+          .executeTakeFirstOrThrow()
+      ).id;
+    await t.db.kysely
+      .insertInto('message_feedback')
+      .values({
+        message_id: await answerIn(chat.thread),
+        user_id: aliceId,
+        rating: 'up',
+        comment: 'useful',
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
     credentials.bob = bob;
     credentials.eve = eve;
     credentials['bob-chat'] = chatHeaders(`${CHAT_SESSION_COOKIE}=${await chatSession(bob, bobAgent)}`);
@@ -693,6 +738,8 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       approval: chat.approval,
       demoThread: demo.thread,
       demoApproval: demo.approval,
+      answer: await answerIn(chat.thread),
+      demoAnswer: await answerIn(demo.thread),
       newChatSession: () => chatSession(bob, bobAgent),
       newDemoSession: () => demoSession('vcdemo'),
     };
@@ -757,6 +804,19 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       headers: credentials['bob-chat'],
     });
     expect(threads.json().data.map((th: { id: string }) => th.id)).not.toContain(objects.thread);
+    // Searching by the text of Alice's chat and demo finds none of her threads.
+    for (const [mount, as, text, thread] of [
+      ['chainlit', 'bob-chat', 'memo', objects.thread],
+      ['demos', 'bob-demo', 'refund', objects.demoThread],
+    ] as const) {
+      const searched = await t.app.inject({
+        method: 'GET',
+        url: `/${mount}/threads?q=${text}`,
+        headers: credentials[as],
+      });
+      expect(searched.statusCode, mount).toBe(200);
+      expect(searched.json().data.map((th: { id: string }) => th.id)).not.toContain(thread);
+    }
   });
 
   it('B3: bodies carrying id, owner, user_id or created_at answer 422 and leave the row unchanged', async () => {

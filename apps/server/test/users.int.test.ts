@@ -19,6 +19,7 @@ const USER_COLUMNS = [
   ['trigger_events', 'user_id'],
   ['audit_events', 'user_id'],
   ['oauth_states', 'user_id'],
+  ['message_feedback', 'user_id'],
   ['services', 'owner_user_id'],
 ] as const;
 
@@ -111,6 +112,9 @@ describe(`users on ${testDatabaseKind()}`, () => {
         payload: {
           name: 'Mailer',
           description: 'Sends mail',
+          icon: '📬',
+          color: 'teal',
+          starters: ['Any new mail?'],
           tool_ids: [catalog.actionIds[1], own.actionIds[0]],
         },
       })
@@ -125,6 +129,23 @@ describe(`users on ${testDatabaseKind()}`, () => {
     ).json();
     const threadId = await seedThread(t.db, alice.id, agent.id, ['hello', 'hi there']);
     await seedThread(t.db, bob.id, bobAgent.id, ['bob says hi']);
+    // Alice's thumbs down on the answer, with her comment.
+    const answer = await t.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where('thread_id', '=', threadId)
+      .where('role', '=', 'assistant')
+      .executeTakeFirstOrThrow();
+    await t.db.kysely
+      .insertInto('message_feedback')
+      .values({
+        message_id: answer.id,
+        user_id: alice.id,
+        rating: 'down',
+        comment: 'Too short',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      })
+      .execute();
     await t.app.inject({
       method: 'POST',
       url: `/backend/api/v1/agents/${agent.id}/triggers/daily`,
@@ -143,6 +164,9 @@ describe(`users on ${testDatabaseKind()}`, () => {
       expect.objectContaining({
         id: agent.id,
         name: 'Mailer',
+        icon: '📬',
+        color: 'teal',
+        starters: ['Any new mail?'],
         tool_ids: [catalog.actionIds[1], own.actionIds[0]],
       }),
     ]);
@@ -161,6 +185,10 @@ describe(`users on ${testDatabaseKind()}`, () => {
     expect(data.messages.map((m: { parts: { text: string }[] }) => m.parts[0]?.text)).toEqual([
       'hello',
       'hi there',
+    ]);
+    expect(data.messages.map((m: { feedback: unknown }) => m.feedback)).toEqual([
+      null,
+      { rating: 'down', comment: 'Too short', updated_at: '2026-01-01T00:00:00.000Z' },
     ]);
     expect(data.trigger_events).toEqual([
       expect.objectContaining({ agent_id: agent.id, trigger_id: 'daily', status: 'pending' }),

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { AGENT_LIMITS, agentSchema, guidelinesField, pathIdSchema, requiredText } from './agents.ts';
+import {
+  AGENT_COLORS,
+  AGENT_LIMITS,
+  agentSchema,
+  colorField,
+  guidelinesField,
+  iconField,
+  pathIdSchema,
+  requiredText,
+  startersField,
+} from './agents.ts';
 
 /** Agent versions (every save of an agent) and the agent export document. */
 
@@ -22,6 +32,11 @@ export const agentSnapshotSchema = z.object({
   name: z.string(),
   description: z.string(),
   guidelines: z.string().nullable(),
+  /** Absent in versions saved before icons and colours were recorded. */
+  icon: z.string().nullable().default(null),
+  color: z.enum(AGENT_COLORS).nullable().default(null),
+  /** Absent in versions saved before starters existed. */
+  starters: z.array(z.string()).default([]),
   tools: z.array(agentSnapshotToolSchema),
 });
 export type AgentSnapshot = z.infer<typeof agentSnapshotSchema>;
@@ -97,6 +112,9 @@ export const agentExportSchema = z.object({
     name: requiredText(AGENT_LIMITS.name),
     description: requiredText(AGENT_LIMITS.description),
     guidelines: guidelinesField,
+    icon: iconField.transform((value) => value ?? null),
+    color: colorField.transform((value) => value ?? null),
+    starters: startersField.default([]),
     tools: z
       .array(agentExportToolSchema)
       .max(AGENT_LIMITS.toolIds, `must hold at most ${AGENT_LIMITS.toolIds} tools`)
@@ -114,6 +132,9 @@ export const agentExportDocumentSchema = z.object({
     name: z.string(),
     description: z.string(),
     guidelines: z.string().nullable(),
+    icon: z.string().nullable(),
+    color: z.enum(AGENT_COLORS).nullable(),
+    starters: z.array(z.string()),
     tools: z.array(agentExportToolSchema),
   }),
 });

@@ -8,6 +8,8 @@ export const AGENT_LIMITS = {
   description: 2_000,
   guidelines: 20_000,
   toolIds: 200,
+  starters: 4,
+  starter: 120,
 } as const;
 
 /** Text a database accepts: PostgreSQL refuses NUL characters in text columns. */
@@ -55,7 +57,7 @@ export const AGENT_AVATAR_STYLES = ['marble', 'beam', 'pixel', 'sunset', 'ring',
 const EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})/u;
 
 /** An emoji (one grapheme, up to 16 code units for flags and skin tones) or `avatar:<style>`. */
-const iconField = z
+export const iconField = z
   .string()
   .max(16, 'must be at most 16 characters')
   .refine(
@@ -67,7 +69,7 @@ const iconField = z
   .nullable()
   .optional();
 
-const colorField = z.enum(AGENT_COLORS).nullable().optional();
+export const colorField = z.enum(AGENT_COLORS).nullable().optional();
 
 export const toolSchema = z.object({
   id: z.number(),
@@ -98,6 +100,8 @@ export const agentSchema = z.object({
   icon: z.string().nullable(),
   /** One of AGENT_COLORS; null shows the brand colour. */
   color: z.enum(AGENT_COLORS).nullable(),
+  /** Prompts the owner offers in the empty chat; `[]` when none were written. */
+  starters: z.array(z.string()),
   tools: z.array(agentToolSchema),
 });
 export type Agent = z.infer<typeof agentSchema>;
@@ -109,6 +113,16 @@ export const guidelinesField = storableText(AGENT_LIMITS.guidelines)
   .optional()
   // Blank guidelines are stored as null (spec section 5).
   .transform((value) => (value === undefined || value === null || value.trim() === '' ? null : value));
+
+/**
+ * Up to four starters, each trimmed, non-blank and at most 120 characters. `null` or `[]` clears
+ * them (the chat then derives examples from the tools).
+ */
+export const startersField = z
+  .array(requiredText(AGENT_LIMITS.starter), { error: 'must be a list of texts' })
+  .max(AGENT_LIMITS.starters, `must hold at most ${AGENT_LIMITS.starters} starters`)
+  .nullable()
+  .transform((value) => value ?? []);
 
 const toolIdsField = z
   .array(idSchema)
@@ -122,6 +136,7 @@ export const agentCreateSchema = z.strictObject({
   icon: iconField,
   color: colorField,
   tool_ids: toolIdsField.default([]),
+  starters: startersField.default([]),
   /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
   duplicated_from: idSchema.optional(),
 });
@@ -143,6 +158,7 @@ export const agentUpdateSchema = z.strictObject({
   icon: iconField,
   color: colorField,
   tool_ids: toolIdsField.optional(),
+  starters: startersField.optional(),
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;
 

@@ -77,6 +77,31 @@ export type ChatThread = z.infer<typeof chatThreadSchema>;
 /** `GET /threads`: this user's threads with the session's agent, newest first. */
 export const chatThreadListSchema = z.object({ data: z.array(chatThreadSchema) });
 
+/** `PUT /messages/:messageId/feedback`: a rating of one of the caller's answers; DELETE takes it back (204). */
+export const chatFeedbackSchema = z.strictObject({
+  rating: z.enum(['up', 'down'], { error: 'must be "up" or "down"' }),
+  comment: z
+    .string()
+    .trim()
+    .max(1000, 'must be at most 1000 characters')
+    .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters')
+    .nullable()
+    .optional(),
+});
+export const chatFeedbackOutSchema = z.object({
+  messageId: z.string(),
+  rating: z.enum(['up', 'down']),
+  comment: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type ChatFeedback = z.infer<typeof chatFeedbackOutSchema>;
+
+/** `GET /threads?q=`: threads whose name or message text holds `q` (case-insensitive), newest first. */
+export const CHAT_SEARCH_LIMIT = 50;
+export const chatThreadListQuerySchema = z.object({
+  q: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+});
+
 /** `POST /threads` (201 Thread), `PATCH /threads/:threadId` (Thread); `DELETE /threads/:threadId` 204 stops its run first. */
 export const chatThreadCreateSchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
 export const chatThreadRenameSchema = z.strictObject({ name: z.string().trim().min(1).max(200) });
@@ -115,6 +140,8 @@ export const chatMessageMetadataSchema = z.object({
   errorCategory: chatErrorCategorySchema.optional(),
   pendingApprovals: z.array(z.string()).optional(),
   createdAt: z.string().optional(),
+  /** The model that wrote the answer (sent when the answer starts streaming). */
+  model: z.string().optional(),
 });
 export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 

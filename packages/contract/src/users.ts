@@ -22,6 +22,9 @@ export const userExportSchema = z.object({
       name: z.string(),
       description: z.string(),
       guidelines: z.string().nullable(),
+      icon: z.string().nullable(),
+      color: z.string().nullable(),
+      starters: z.array(z.string()),
       tool_ids: z.array(z.number()),
       created_at: z.string(),
       updated_at: z.string(),
@@ -76,6 +79,10 @@ export const userExportSchema = z.object({
       parts: z.unknown(),
       status: z.string(),
       created_at: z.string(),
+      /** The caller's thumbs up or down on an answer, with their comment. */
+      feedback: z
+        .object({ rating: z.string(), comment: z.string().nullable(), updated_at: z.string().nullable() })
+        .nullable(),
     }),
   ),
   trigger_events: z.array(

@@ -240,6 +240,7 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
           if (id === open?.id) startNew(session);
         }, handleFailure)
       }
+      onSearch={api.searchThreads}
     />
   );
   const drawerOnly = variant === 'copilot';

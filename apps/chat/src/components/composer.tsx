@@ -6,11 +6,16 @@ export interface ComposerProps {
   disabled?: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  /** ↑ in an empty composer: edit the last message sent (absent when there is none to edit). */
+  onEditLast?: () => void;
   placeholder?: string;
 }
 
-/** Enter sends, Shift+Enter adds a line (and Enter while an IME is composing does nothing). */
-export function Composer({ busy, disabled, onSend, onStop, placeholder }: ComposerProps) {
+/**
+ * Enter sends, Shift+Enter adds a line (and Enter while an IME is composing does nothing); ↑ in an
+ * empty composer edits the last message.
+ */
+export function Composer({ busy, disabled, onSend, onStop, onEditLast, placeholder }: ComposerProps) {
   const [text, setText] = useState('');
   const submit = () => {
     const value = text.trim();
@@ -22,6 +27,9 @@ export function Composer({ busy, disabled, onSend, onStop, placeholder }: Compos
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();
+    } else if (event.key === 'ArrowUp' && text === '' && onEditLast) {
+      event.preventDefault();
+      onEditLast();
     }
   };
   return (

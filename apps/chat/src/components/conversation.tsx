@@ -13,6 +13,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
 import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
+import { AnswerFooter, textOfMessage } from './answer-footer';
+import { AnswerRating } from './answer-rating';
 import { Composer } from './composer';
 import { MessageMarkdown } from './message-markdown';
 import { isToolCallPart, ToolStep } from './tool-step';
@@ -30,9 +32,6 @@ export interface ConversationProps {
   /** Copilot: runs a host-page function and resolves with its result. */
   onCallFunction?: (call: HostFunctionCall) => Promise<unknown>;
 }
-
-const textOfMessage = (message: CadreUIMessage) =>
-  message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
 /**
  * A tool call of `message` the user has just approved or denied (`addToolApprovalResponse`), whose
@@ -152,6 +151,20 @@ export function Conversation({
     void stop();
   };
 
+  // Esc stops a running answer wherever the focus is in the frame.
+  const stopRef = useRef(onStop);
+  useEffect(() => {
+    stopRef.current = onStop;
+  });
+  useEffect(() => {
+    if (!busy) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') stopRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [busy]);
+
   const decide = (approvalId: string, decision: 'approve' | 'deny') => {
     clearError();
     void addToolApprovalResponse({ id: approvalId, approved: decision === 'approve' });
@@ -233,12 +246,15 @@ export function Conversation({
                     This answer was interrupted before it finished; what it said so far is kept.
                   </Text>
                 )}
-                {index === messages.length - 1 && !busy && (
-                  <HStack>
-                    <Button size="2xs" variant="ghost" onClick={() => void regenerate()}>
-                      {message.metadata?.status === 'interrupted' ? 'Retry' : 'Regenerate'}
-                    </Button>
-                  </HStack>
+                {!(busy && index === messages.length - 1) && (
+                  <AnswerFooter message={message}>
+                    <AnswerRating api={api} messageId={message.id} />
+                    {index === messages.length - 1 && (
+                      <Button size="2xs" variant="ghost" onClick={() => void regenerate()}>
+                        {message.metadata?.status === 'interrupted' ? 'Retry' : 'Regenerate'}
+                      </Button>
+                    )}
+                  </AnswerFooter>
                 )}
               </Box>
             ),
@@ -275,7 +291,16 @@ export function Conversation({
       </Box>
       <Box borderTopWidth="1px" px={{ base: '3', md: '6' }} py="3">
         <Box maxW="3xl" mx="auto">
-          <Composer busy={busy} onSend={send} onStop={onStop} />
+          <Composer
+            busy={busy}
+            onSend={send}
+            onStop={onStop}
+            onEditLast={
+              lastUserIndex >= 0 && !busy
+                ? () => setEditing(textOfMessage(messages[lastUserIndex]!))
+                : undefined
+            }
+          />
         </Box>
       </Box>
     </Stack>
@@ -294,7 +319,16 @@ function EditBox({
   const [text, setText] = useState(initial);
   return (
     <Stack gap="2" minW={{ base: '60vw', md: 'md' }}>
-      <Textarea aria-label="Edit message" value={text} onChange={(e) => setText(e.target.value)} autoresize />
+      <Textarea
+        aria-label="Edit message"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onCancel();
+        }}
+        autoFocus
+        autoresize
+      />
       <HStack justify="end">
         <Button size="xs" variant="ghost" onClick={onCancel}>
           Cancel

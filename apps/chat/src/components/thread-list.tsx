@@ -1,6 +1,6 @@
 import { Box, Button, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react';
 import type { ChatThread } from '@cadre/contract';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 export interface ThreadListProps {
   threads: ChatThread[];
@@ -9,24 +9,81 @@ export interface ThreadListProps {
   onSelect: (id: string) => void;
   onRename: (id: string, name: string) => void;
   onDelete: (id: string) => void;
+  /** Finds this agent's threads by name and message text (on the server). */
+  onSearch?: (query: string) => Promise<ChatThread[]>;
+}
+
+const SEARCH_DELAY_MS = 250;
+
+/** The threads matching `query` once the person pauses typing; null while there is no query. */
+function useThreadSearch(query: string, search: ThreadListProps['onSearch']) {
+  const [found, setFound] = useState<{ query: string; threads: ChatThread[] | 'failed' } | null>(null);
+  useEffect(() => {
+    const q = query.trim();
+    if (!q || !search) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      search(q).then(
+        (threads) => current && setFound({ query: q, threads }),
+        () => current && setFound({ query: q, threads: 'failed' }),
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [query, search]);
+  return query.trim() && found?.query === query.trim() ? found.threads : null;
 }
 
 /** This agent's threads: new, resume, rename, delete. */
-export function ThreadList({ threads, currentId, onNew, onSelect, onRename, onDelete }: ThreadListProps) {
+export function ThreadList({
+  threads,
+  currentId,
+  onNew,
+  onSelect,
+  onRename,
+  onDelete,
+  onSearch,
+}: ThreadListProps) {
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const found = useThreadSearch(query, onSearch);
+  const shown = Array.isArray(found) ? found : threads;
   return (
     <Stack gap="2" p="3" h="full" minH="0" as="nav" aria-label="Threads">
       <Button onClick={onNew} bg="brand.solid" color="brand.contrast" size="sm">
         New chat
       </Button>
+      {onSearch && (
+        <Input
+          size="sm"
+          type="search"
+          aria-label="Search chats"
+          placeholder="Search chats"
+          value={query}
+          maxLength={200}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      )}
       <Stack gap="1" overflowY="auto" minH="0" flex="1">
-        {threads.length === 0 && (
+        {found === 'failed' && (
+          <Text fontSize="sm" color="fg.error" px="2" role="alert">
+            The search failed. Try again in a moment.
+          </Text>
+        )}
+        {shown.length === 0 && found === null && (
           <Text fontSize="sm" color="fg.muted" px="2">
             No conversations yet.
           </Text>
         )}
-        {threads.map((thread) => (
+        {Array.isArray(found) && found.length === 0 && (
+          <Text fontSize="sm" color="fg.muted" px="2" role="status">
+            No chats match “{query.trim()}”.
+          </Text>
+        )}
+        {shown.map((thread) => (
           <Box
             key={thread.id}
             borderRadius="md"

@@ -1,4 +1,5 @@
 import {
+  chatFeedbackOutSchema,
   chatSessionInfoSchema,
   chatThreadListSchema,
   chatThreadMessagesSchema,
@@ -53,6 +54,9 @@ export function createChatApi(endpoint: ChatEndpoint) {
     session: (): Promise<ChatSessionInfo> => json(chatSessionInfoSchema, 'GET', '/session'),
     listThreads: async (): Promise<ChatThread[]> =>
       (await json(chatThreadListSchema, 'GET', '/threads')).data,
+    /** Threads whose name or messages hold `query`, newest first. */
+    searchThreads: async (query: string): Promise<ChatThread[]> =>
+      (await json(chatThreadListSchema, 'GET', `/threads?q=${encodeURIComponent(query)}`)).data,
     renameThread: (id: string, name: string): Promise<ChatThread> =>
       json(chatThreadSchema, 'PATCH', `/threads/${encodeURIComponent(id)}`, { name }),
     deleteThread: async (id: string): Promise<void> => {
@@ -60,6 +64,12 @@ export function createChatApi(endpoint: ChatEndpoint) {
     },
     messages: (id: string): Promise<ThreadMessages> =>
       json(chatThreadMessagesSchema, 'GET', `/threads/${encodeURIComponent(id)}/messages`),
+    /** Thumbs up or down on an answer, with an optional comment; null takes the rating back. */
+    rate: async (messageId: string, rating: 'up' | 'down' | null, comment?: string): Promise<void> => {
+      const path = `/messages/${encodeURIComponent(messageId)}/feedback`;
+      if (rating === null) await send('DELETE', path);
+      else await json(chatFeedbackOutSchema, 'PUT', path, { rating, comment: comment?.trim() || null });
+    },
     stop: async (id: string): Promise<void> => {
       await send('POST', `/threads/${encodeURIComponent(id)}/stop`);
     },

@@ -49,6 +49,15 @@ export function jsonHelpers(dialect: Dialect) {
     bool: (condition: Expression<unknown>) =>
       dialect === 'sqlite' ? sql`json(case when ${condition} then 'true' else 'false' end)` : condition,
 
+    /**
+     * JSON stored as text, embedded as JSON; `fallback` (JSON text, a constant written into the SQL
+     * so cached statements keep their parameters) where the column is NULL.
+     */
+    parsed: (value: Expression<string | null>, fallback: string) =>
+      dialect === 'sqlite'
+        ? sql`json(coalesce(${value}, ${sql.lit(fallback)}))`
+        : sql`coalesce(${value}, ${sql.lit(fallback)})::json`,
+
     /** The document as text, so the driver hands it over as it is instead of parsing it. */
     text: (value: Expression<string>) =>
       dialect === 'sqlite' ? sql<string>`${value}` : sql<string>`(${value})::text`,

@@ -12,6 +12,8 @@ import { agentVersions } from './migrations/0009-agent-versions.ts';
 import { security } from './migrations/0010-security.ts';
 import { agentAppearance } from './migrations/0011-agent-appearance.ts';
 import { apiKeys } from './migrations/0012-api-keys.ts';
+import { agentStarters } from './migrations/0013-agent-starters.ts';
+import { messageFeedback } from './migrations/0014-message-feedback.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -31,6 +33,8 @@ const migrations: Record<string, VersionedMigration> = {
   '0010-security': security,
   '0011-agent-appearance': agentAppearance,
   '0012-api-keys': apiKeys,
+  '0013-agent-starters': agentStarters,
+  '0014-message-feedback': messageFeedback,
 };
 
 /** Every migration, in the order it runs. */

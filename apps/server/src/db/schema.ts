@@ -18,6 +18,7 @@ export interface Database {
   oauth_states: OAuthStatesTable;
   threads: ThreadsTable;
   messages: MessagesTable;
+  message_feedback: MessageFeedbackTable;
   approvals: ApprovalsTable;
   trigger_events: TriggerEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -43,7 +44,7 @@ export interface Database {
   api_keys: ApiKeysTable;
 }
 
-/** A personal API key (migration 0010, api-keys module); the key itself is never stored. */
+/** A personal API key (migration 0012, api-keys module); the key itself is never stored. */
 export interface ApiKeysTable {
   id: Generated<number>;
   user_id: number;
@@ -137,10 +138,12 @@ export interface AgentsTable {
   guidelines: string | null;
   /** Whether triggered (unattended) runs may execute write and send actions. */
   allow_unattended_writes: Generated<number>;
-  /** An emoji, or `avatar:<style>` for a generated avatar (migration 0009). */
+  /** An emoji, or `avatar:<style>` for a generated avatar (migration 0011). */
   icon: string | null;
-  /** A palette name from AGENT_COLORS (migration 0009). */
+  /** A palette name from AGENT_COLORS (migration 0011). */
   color: string | null;
+  /** The owner's chat starters as a JSON array of strings (migration 0013); null means none. */
+  starters: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -254,6 +257,16 @@ export interface MessagesTable {
   /** 'complete' | 'interrupted' | 'error' */
   status: string;
   created_at: string;
+}
+
+/** A person's rating of an answer (migration 0014). */
+export interface MessageFeedbackTable {
+  message_id: string;
+  user_id: number;
+  /** 'up' | 'down' */
+  rating: string;
+  comment: string | null;
+  updated_at: string;
 }
 
 export interface ApprovalsTable {

@@ -206,6 +206,9 @@ export type ExportMyDataResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            icon: string | null;
+            color: string | null;
+            starters: Array<string>;
             tool_ids: Array<number>;
             created_at: string;
             updated_at: string;
@@ -249,6 +252,11 @@ export type ExportMyDataResponses = {
             parts: unknown;
             status: string;
             created_at: string;
+            feedback: {
+                rating: string;
+                comment: string | null;
+                updated_at: string | null;
+            } | null;
         }>;
         trigger_events: Array<{
             id: number;
@@ -408,6 +416,7 @@ export type ListAgentsResponses = {
         guidelines: string | null;
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -431,6 +440,7 @@ export type CreateAgentData = {
         icon?: string | null;
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
+        starters?: Array<string> | null;
         duplicated_from?: number;
     };
     headers?: {
@@ -482,6 +492,7 @@ export type CreateAgentResponses = {
         guidelines: string | null;
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -544,6 +555,7 @@ export type GetAgentResponses = {
         guidelines: string | null;
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -612,6 +624,7 @@ export type UpdateAgentData = {
         icon?: string | null;
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
+        starters?: Array<string> | null;
     };
     path: {
         agent_id: number;
@@ -658,6 +671,7 @@ export type UpdateAgentResponses = {
         guidelines: string | null;
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -724,6 +738,9 @@ export type ListAgentVersionsResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            icon: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+            starters: Array<string>;
             tools: Array<{
                 id: number;
                 name: string;
@@ -786,6 +803,7 @@ export type RestoreAgentVersionResponses = {
         guidelines: string | null;
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+        starters: Array<string>;
         tools: Array<{
             id: number;
             display_name: string;
@@ -849,6 +867,9 @@ export type ExportAgentResponses = {
             name: string;
             description: string;
             guidelines: string | null;
+            icon: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+            starters: Array<string>;
             tools: Array<{
                 provider: string;
                 service_key: string;
@@ -871,6 +892,9 @@ export type ImportAgentData = {
             name: string;
             description: string;
             guidelines?: string | null;
+            icon?: string | null;
+            color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+            starters?: Array<string> | null;
             tools?: Array<{
                 provider: string;
                 service_key: string;
@@ -930,6 +954,7 @@ export type ImportAgentResponses = {
             guidelines: string | null;
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+            starters: Array<string>;
             tools: Array<{
                 id: number;
                 display_name: string;

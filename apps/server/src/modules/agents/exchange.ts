@@ -37,6 +37,9 @@ export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsReposi
           name: state.name,
           description: state.description,
           guidelines: state.guidelines,
+          icon: state.icon,
+          color: state.color,
+          starters: state.starters,
           tools: state.tools.map((t) => ({
             provider: t.provider,
             service_key: t.service_key,
@@ -68,10 +71,10 @@ export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsReposi
       const attached = [...wanted.entries()].filter(([key]) => found.has(key));
       const notFound = [...wanted.entries()].filter(([key]) => !found.has(key)).map(([, tool]) => tool);
       const active = await connected(user.id);
-      const { name, description, guidelines } = document.agent;
+      const { name, description, guidelines, icon, color, starters } = document.agent;
       const agent = await repo.create(
         user.id,
-        { name, description, guidelines },
+        { name, description, guidelines, icon, color, starters },
         attached.map(([key]) => ({ actionId: found.get(key)!.id, version: found.get(key)!.version })),
         { reason: 'import', savedBy: user.id, author: authorOf(user) },
         (trx, id) =>

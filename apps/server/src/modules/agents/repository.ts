@@ -1,9 +1,11 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentProfile } from '../../deps.ts';
+import { agentJsonOf } from './agent-json.ts';
+import { startersFromText, startersToText } from './stored-starters.ts';
 import { versionQueries, type VersionNote } from './versions.ts';
 
 export interface AgentFields {
@@ -12,7 +14,15 @@ export interface AgentFields {
   guidelines: string | null;
   icon?: string | null;
   color?: string | null;
+  /** Left out by agents set up by the server, which have none. */
+  starters?: string[];
 }
+
+/** The fields as the agents table stores them. */
+const toRow = <F extends Partial<AgentFields>>({ starters, ...rest }: F) => ({
+  ...rest,
+  ...(starters === undefined ? {} : { starters: startersToText(starters) }),
+});
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
 export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void>;
@@ -24,6 +34,7 @@ export type ToolAttachment = { actionId: number; version: string | null }[];
 export function createAgentsRepository(db: Db) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
+  const agentJson = agentJsonOf(json);
   const versions = versionQueries(k);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
@@ -52,59 +63,11 @@ export function createAgentsRepository(db: Db) {
     const now = new Date().toISOString();
     const { id } = await trx
       .insertInto('agents')
-      .values({ user_id: userId, ...fields, created_at: now, updated_at: now })
+      .values({ user_id: userId, ...toRow(fields), created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     await replaceTools(trx, id, tools);
     return id;
-  };
-
-  /** One agent as a JSON object with its tools in position order: the list's element and `get`'s row. */
-  const agentJson = (eb: ExpressionBuilder<Database, 'agents'>) => {
-    const tools = eb
-      .selectFrom('agent_tools')
-      .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-      .innerJoin('services', 'services.id', 'actions.service_id')
-      .select((tb) =>
-        json
-          .arrayAgg(
-            tb,
-            json.object({
-              id: tb.ref('actions.id'),
-              display_name: tb.ref('actions.display_name'),
-              name: tb.ref('actions.name'),
-              description: tb.ref('actions.description'),
-              logo: tb.ref('services.logo'),
-              app_name: tb.ref('services.name'),
-              service_id: tb.ref('services.id'),
-              // Disconnected or expired: the chat cannot run the tool until the service is connected again.
-              needs_reconnecting: json.bool(
-                tb.not(
-                  tb.exists(
-                    tb
-                      .selectFrom('connections')
-                      .select('connections.id')
-                      .whereRef('connections.user_id', '=', 'agents.user_id')
-                      .whereRef('connections.service_id', '=', 'services.id')
-                      .where('connections.status', '=', sql.lit('ACTIVE')),
-                  ),
-                ),
-              ),
-            }),
-            'agent_tools.position',
-          )
-          .as('tools'),
-      )
-      .whereRef('agent_tools.agent_id', '=', 'agents.id');
-    return json.object({
-      id: eb.ref('agents.id'),
-      name: eb.ref('agents.name'),
-      description: eb.ref('agents.description'),
-      guidelines: eb.ref('agents.guidelines'),
-      icon: eb.ref('agents.icon'),
-      color: eb.ref('agents.color'),
-      tools: json.subquery(tools),
-    });
   };
 
   /** One agent as the API shows it, read through `executor` (the database or an open transaction). */
@@ -177,7 +140,16 @@ export function createAgentsRepository(db: Db) {
     async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
       const row = await k
         .selectFrom('agents')
-        .select(['id', 'name', 'description', 'guidelines', 'icon', 'color', 'allow_unattended_writes'])
+        .select([
+          'id',
+          'name',
+          'description',
+          'guidelines',
+          'icon',
+          'color',
+          'starters',
+          'allow_unattended_writes',
+        ])
         .where('user_id', '=', userId)
         .where('id', '=', agentId)
         .executeTakeFirst();
@@ -189,6 +161,7 @@ export function createAgentsRepository(db: Db) {
           guidelines: row.guidelines,
           icon: row.icon,
           color: row.color,
+          starters: startersFromText(row.starters),
           allowUnattendedWrites: row.allow_unattended_writes === 1,
         }
       );
@@ -273,7 +246,7 @@ export function createAgentsRepository(db: Db) {
         const before = await versions.stateBeforeFirstVersion(trx, userId, agentId);
         const result = await trx
           .updateTable('agents')
-          .set({ ...fields, updated_at: new Date().toISOString() })
+          .set({ ...toRow(fields), updated_at: new Date().toISOString() })
           .where('user_id', '=', userId)
           .where('id', '=', agentId)
           .executeTakeFirst();

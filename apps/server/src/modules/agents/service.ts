@@ -54,7 +54,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
   }
 
   const changedFields = (input: AgentUpdateInput) =>
-    (['name', 'description', 'guidelines', 'icon', 'color', 'tool_ids'] as const).filter(
+    (['name', 'description', 'guidelines', 'icon', 'color', 'starters', 'tool_ids'] as const).filter(
       (f) => input[f] !== undefined,
     );
 
@@ -123,6 +123,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
           guidelines: input.guidelines,
           icon: input.icon ?? null,
           color: input.color ?? null,
+          starters: input.starters,
         },
         tools,
         {
@@ -159,6 +160,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.guidelines !== undefined) fields.guidelines = input.guidelines;
       if (input.icon !== undefined) fields.icon = input.icon;
       if (input.color !== undefined) fields.color = input.color;
+      if (input.starters !== undefined) fields.starters = input.starters;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
         audit.record(
@@ -191,7 +193,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (!(await repo.exists(userId, agentId))) throw agentNotFound();
       const version = await repo.findVersion(userId, agentId, number);
       if (!version) throw notFound('Version not found');
-      const { name, description, guidelines, tools } = version.snapshot;
+      const { name, description, guidelines, icon, color, starters, tools } = version.snapshot;
       const visible = new Map(
         (
           await repo.visibleActions(
@@ -211,7 +213,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       const restored = await repo.update(
         userId,
         agentId,
-        { name, description, guidelines },
+        { name, description, guidelines, icon, color, starters },
         attach,
         note,
         (trx) =>

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { UserDataOwner } from '../../deps.ts';
+import { startersFromText } from './stored-starters.ts';
 
 /** The user's agents with the tools attached to them, in order, and their versions (P1). */
 export function agentsUserData(db: Db): UserDataOwner {
@@ -11,7 +12,17 @@ export function agentsUserData(db: Db): UserDataOwner {
       const [agents, tools, versions] = await Promise.all([
         k
           .selectFrom('agents')
-          .select(['id', 'name', 'description', 'guidelines', 'created_at', 'updated_at'])
+          .select([
+            'id',
+            'name',
+            'description',
+            'guidelines',
+            'icon',
+            'color',
+            'starters',
+            'created_at',
+            'updated_at',
+          ])
           .where('user_id', '=', user.id)
           .orderBy('id')
           .execute(),
@@ -43,7 +54,11 @@ export function agentsUserData(db: Db): UserDataOwner {
       const toolIds = new Map<number, number[]>();
       for (const t of tools) toolIds.set(t.agent_id, [...(toolIds.get(t.agent_id) ?? []), t.action_id]);
       return {
-        agents: agents.map((a) => ({ ...a, tool_ids: toolIds.get(a.id) ?? [] })),
+        agents: agents.map((a) => ({
+          ...a,
+          starters: startersFromText(a.starters),
+          tool_ids: toolIds.get(a.id) ?? [],
+        })),
         agent_versions: versions.map((v) => ({ ...v, snapshot: JSON.parse(v.snapshot) as unknown })),
       };
     },

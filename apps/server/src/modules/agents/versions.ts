@@ -7,6 +7,7 @@ import {
 } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
 import type { AuthUser } from '../../deps.ts';
+import { startersFromText } from './stored-starters.ts';
 
 /** Who saves: the owner, named in the version they make. */
 export type Saver = Pick<AuthUser, 'id' | 'name' | 'email'>;
@@ -51,11 +52,12 @@ export function versionQueries(k: Kysely<Database>) {
   ): Promise<AgentSnapshot | undefined> {
     const agent = await executor
       .selectFrom('agents')
-      .select(['name', 'description', 'guidelines'])
+      .select(['name', 'description', 'guidelines', 'icon', 'color', 'starters'])
       .where('user_id', '=', userId)
       .where('id', '=', agentId)
       .executeTakeFirst();
     if (!agent) return undefined;
+    const starters = startersFromText(agent.starters);
     const tools = await executor
       .selectFrom('agent_tools')
       .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
@@ -72,7 +74,7 @@ export function versionQueries(k: Kysely<Database>) {
       .orderBy('agent_tools.position')
       .orderBy('actions.id')
       .execute();
-    return { ...agent, tools };
+    return { ...agent, color: agent.color as AgentSnapshot['color'], starters, tools };
   }
 
   const latestNumber = async (trx: Kysely<Database>, userId: number, agentId: number) => {

@@ -8,6 +8,7 @@ import { hostFunctionRoutes } from './http/host-function-routes.ts';
 import { principalOf, registerSessionAuth, type ChatSessionStrategy } from './http/session-auth.ts';
 import { signInRoutes } from './http/sign-in-routes.ts';
 import { threadRoutes } from './http/thread-routes.ts';
+import { feedbackRoutes } from './http/feedback-routes.ts';
 import { turnRoutes } from './http/turn-routes.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
@@ -119,6 +120,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     });
     if (hostFunctions) await api.register(hostFunctionRoutes, { bridge: hostFunctions, principalOf });
     await api.register(threadRoutes, { service });
+    await api.register(feedbackRoutes, { service });
     await api.register(turnRoutes, { service });
   });
 };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { StoredMessage, StoredPart } from './runtime/messages.ts';
@@ -10,6 +10,9 @@ import type { StoredMessage, StoredPart } from './runtime/messages.ts';
  */
 
 const nowIso = () => new Date().toISOString();
+
+/** `text` as a LIKE pattern that matches it literally anywhere (with `ESCAPE '\\'`). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface ThreadRow {
   id: string;
@@ -38,6 +41,37 @@ export function createChatRepository(db: Db) {
         .orderBy('updated_at', 'desc')
         .orderBy('id')
         .limit(200)
+        .execute();
+    },
+
+    /**
+     * The user's threads with the agent whose name or stored message parts hold `query`, ignoring
+     * case (LIKE on SQLite, ILIKE on PostgreSQL), newest first and at most `limit`.
+     */
+    async searchThreads(userId: number, agentId: number, query: string, limit: number): Promise<ThreadRow[]> {
+      const like = db.dialect === 'sqlite' ? sql.raw('like') : sql.raw('ilike');
+      const pattern = containing(query);
+      const matches = (column: string) => sql<boolean>`${sql.ref(column)} ${like} ${pattern} escape '\\'`;
+      return k
+        .selectFrom('threads')
+        .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
+        .where('user_id', '=', userId)
+        .where('agent_id', '=', agentId)
+        .where((eb) =>
+          eb.or([
+            matches('threads.name'),
+            eb.exists(
+              eb
+                .selectFrom('messages')
+                .select('messages.id')
+                .whereRef('messages.thread_id', '=', 'threads.id')
+                .where(matches('messages.parts')),
+            ),
+          ]),
+        )
+        .orderBy('updated_at', 'desc')
+        .orderBy('id')
+        .limit(limit)
         .execute();
     },
 

@@ -32,7 +32,7 @@ export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; sto
 
 /**
  * Starts a run of the agent for `message` and returns its UI message stream: a `start` chunk with
- * `{threadId, runId, offline}`, the run's chunks, and a `finish` chunk with its outcome. The run
+ * `{threadId, runId, offline, model, createdAt}`, the run's chunks, and a `finish` chunk with its outcome. The run
  * holds its thread in the run registry (409 when another run holds it) until it ends; its last
  * save records `chat.run.finished` in the same commit.
  */
@@ -61,7 +61,13 @@ export async function streamRun(
       writer.write({
         type: 'start',
         messageId: input.message.id,
-        messageMetadata: { threadId: input.threadId, runId, offline: ctx.selection.isOffline },
+        messageMetadata: {
+          threadId: input.threadId,
+          runId,
+          offline: ctx.selection.isOffline,
+          model: ctx.selection.modelId,
+          createdAt: new Date().toISOString(),
+        },
       });
       for (const chunk of input.prelude ?? []) writer.write(chunk);
       let ended: RunEndStatus = 'interrupted';

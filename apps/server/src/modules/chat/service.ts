@@ -1,5 +1,6 @@
 import { decide, type DecisionInput } from './approvals.ts';
 import { createChatContext, type ChatServiceDeps, type ChatVia } from './context.ts';
+import { createFeedback } from './feedback.ts';
 import { sessionInfo } from './session-info.ts';
 import { createThreads } from './threads.ts';
 import { startTurn, type TurnInput } from './turns.ts';
@@ -13,6 +14,7 @@ export function createChatService(deps: ChatServiceDeps) {
   const ctx = createChatContext(deps);
   return {
     ...createThreads(ctx),
+    ...createFeedback(ctx),
     sessionInfo: (userId: number, agentId: number, via: ChatVia) => sessionInfo(ctx, userId, agentId, via),
     startTurn: (input: TurnInput) => startTurn(ctx, input),
     decide: (input: DecisionInput) => decide(ctx, input),

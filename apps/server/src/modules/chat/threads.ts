@@ -1,3 +1,4 @@
+import { CHAT_SEARCH_LIMIT } from '@cadre/contract';
 import { notFound } from '../../http/errors.ts';
 import { requireAgent, requireThread, type ChatContext } from './context.ts';
 
@@ -5,9 +6,12 @@ import { requireAgent, requireThread, type ChatContext } from './context.ts';
 export function createThreads(ctx: ChatContext) {
   const { repo, audit } = ctx;
   return {
-    async listThreads(userId: number, agentId: number) {
+    /** All the threads, or with `query` those whose name or messages hold it. */
+    async listThreads(userId: number, agentId: number, query?: string) {
       await requireAgent(ctx, userId, agentId);
-      return repo.listThreads(userId, agentId);
+      return query
+        ? repo.searchThreads(userId, agentId, query, CHAT_SEARCH_LIMIT)
+        : repo.listThreads(userId, agentId);
     },
 
     async createThread(userId: number, agentId: number, name?: string) {

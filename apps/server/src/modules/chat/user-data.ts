@@ -4,9 +4,9 @@ import type { UserDataOwner } from '../../deps.ts';
 import { resetRateLimit } from '../../security/rate-limit.ts';
 
 /**
- * The chat module's share of export and delete (P1): threads, messages with their tool calls,
- * approvals, chat sessions, runs, copilot host-page calls, results of write tools run under an
- * idempotency key, and the chat-turn counter.
+ * The chat module's share of export and delete (P1): threads, messages with their tool calls and
+ * the user's rating of each answer, approvals, chat sessions, runs, copilot host-page calls, results
+ * of write tools run under an idempotency key, and the chat-turn counter.
  */
 export function chatUserData(db: Db): UserDataOwner {
   const k = db.kysely;
@@ -24,6 +24,7 @@ export function chatUserData(db: Db): UserDataOwner {
         k
           .selectFrom('messages')
           .innerJoin('threads', 'threads.id', 'messages.thread_id')
+          .leftJoin('message_feedback', 'message_feedback.message_id', 'messages.id')
           .select([
             'messages.id',
             'messages.thread_id',
@@ -31,6 +32,9 @@ export function chatUserData(db: Db): UserDataOwner {
             'messages.parts',
             'messages.status',
             'messages.created_at',
+            'message_feedback.rating',
+            'message_feedback.comment',
+            'message_feedback.updated_at as rated_at',
           ])
           .where('threads.user_id', '=', user.id)
           .orderBy('messages.created_at')
@@ -76,7 +80,11 @@ export function chatUserData(db: Db): UserDataOwner {
           .orderBy('created_at')
           .execute(),
       ]);
-      const parsed = messages.map((m) => ({ ...m, parts: parseStoredJson(m.parts) }));
+      const parsed = messages.map(({ rating, comment, rated_at, ...m }) => ({
+        ...m,
+        parts: parseStoredJson(m.parts),
+        feedback: rating ? { rating, comment, updated_at: rated_at } : null,
+      }));
       return {
         threads,
         messages: parsed,
@@ -100,6 +108,7 @@ export function chatUserData(db: Db): UserDataOwner {
       await trx.deleteFrom('chat_runs').where('thread_id', 'in', threadIds).execute();
       await trx.deleteFrom('approvals').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('approvals').where('thread_id', 'in', threadIds).execute();
+      await trx.deleteFrom('message_feedback').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('messages').where('thread_id', 'in', threadIds).execute();
       await trx.deleteFrom('threads').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('chat_sessions').where('user_id', '=', user.id).execute();

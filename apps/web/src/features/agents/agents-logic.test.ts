@@ -28,6 +28,7 @@ const agent: Agent = {
   guidelines: 'Be brief',
   icon: null,
   color: null,
+  starters: [],
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
 };
 
@@ -37,6 +38,7 @@ describe('duplicate naming', () => {
       name: 'Mail helper (Copy)',
       description: 'Reads mail',
       guidelines: null,
+      starters: [],
       tool_ids: [1, 2],
       duplicated_from: 3,
     });
@@ -45,12 +47,9 @@ describe('duplicate naming', () => {
 
 describe('agent form validation', () => {
   it('needs a non-blank name and description', () => {
-    expect(
-      draftToBody({ name: '  ', description: 'x', guidelines: '', icon: null, color: null, tools: [] }),
-    ).toBeNull();
-    expect(
-      draftToBody({ name: 'x', description: '\n ', guidelines: '', icon: null, color: null, tools: [] }),
-    ).toBeNull();
+    const empty = { guidelines: '', icon: null, color: null, starters: [], tools: [] };
+    expect(draftToBody({ ...empty, name: '  ', description: 'x' })).toBeNull();
+    expect(draftToBody({ ...empty, name: 'x', description: '\n ' })).toBeNull();
   });
 
   it('sends blank guidelines as null and keeps real ones', () => {
@@ -61,6 +60,7 @@ describe('agent form validation', () => {
         guidelines: '   ',
         icon: '📬',
         color: 'blue',
+        starters: [],
         tools: [tool(5, 'X', 'y')],
       }),
     ).toEqual({
@@ -69,11 +69,19 @@ describe('agent form validation', () => {
       guidelines: null,
       icon: '📬',
       color: 'blue',
+      starters: [],
       tool_ids: [5],
     });
     expect(
-      draftToBody({ name: 'A', description: 'B', guidelines: 'Be kind', icon: null, color: null, tools: [] })
-        ?.guidelines,
+      draftToBody({
+        name: 'A',
+        description: 'B',
+        guidelines: 'Be kind',
+        icon: null,
+        color: null,
+        starters: [],
+        tools: [],
+      })?.guidelines,
     ).toBe('Be kind');
   });
 
@@ -101,12 +109,14 @@ describe('agent form validation', () => {
     expect(isDirty(initial, { ...initial })).toBe(false);
     expect(isDirty(initial, { ...initial, name: 'Other' })).toBe(true);
     expect(isDirty(initial, { ...initial, tools: initial.tools.slice(1) })).toBe(true);
+    expect(isDirty(initial, { ...initial, starters: ['Hi', '', '', ''] })).toBe(true);
     expect(draftOf(undefined)).toEqual({
       name: '',
       description: '',
       guidelines: '',
       icon: null,
       color: null,
+      starters: ['', '', '', ''],
       tools: [],
     });
   });

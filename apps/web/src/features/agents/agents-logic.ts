@@ -10,6 +10,7 @@ export function duplicateBody(agent: Agent): AgentWrite {
     name: AGENT_TEXT.copyName(agent.name),
     description: agent.description,
     guidelines: null,
+    starters: agent.starters,
     tool_ids: agent.tools.map((tool) => tool.id),
     duplicated_from: agent.id,
     // The copy looks like its original until someone changes it.
@@ -24,6 +25,8 @@ export interface AgentDraft {
   guidelines: string;
   icon: string | null;
   color: AgentColor | null;
+  /** Always four inputs; blank ones are left out of the body. */
+  starters: string[];
   tools: DraftTool[];
 }
 
@@ -34,9 +37,32 @@ export function blankFields(draft: AgentDraft): DraftField[] {
   return (['name', 'description'] as const).filter((field) => !draft[field].trim());
 }
 
+export const MAX_STARTERS = 4;
+export const MAX_STARTER_LENGTH = 120;
+
+/** What is wrong with a starter before it is sent, or undefined when it is fine. */
+export function starterError(text: string): string | undefined {
+  return text.trim().length > MAX_STARTER_LENGTH
+    ? `A starter must be at most ${MAX_STARTER_LENGTH} characters.`
+    : undefined;
+}
+
+/** The server's 422 messages for `starters` (the list or the n-th input), keyed 'all' or index. */
+export function starterErrorsFrom(body: unknown): Record<string, string> {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return {};
+  const errors: Record<string, string> = {};
+  for (const item of detail as { loc?: unknown[]; msg?: string }[]) {
+    if (item.loc?.[1] !== 'starters') continue;
+    const index = item.loc[2];
+    errors[typeof index === 'number' ? String(index) : 'all'] = `Starter ${item.msg ?? 'is invalid'}`;
+  }
+  return errors;
+}
+
 /**
  * The body a Save sends, or null when the name or description is blank (spec section 5). Blank
- * guidelines are sent as null.
+ * guidelines are sent as null, blank starters left out.
  */
 export function draftToBody(draft: AgentDraft): AgentWrite | null {
   const name = draft.name.trim();
@@ -48,6 +74,7 @@ export function draftToBody(draft: AgentDraft): AgentWrite | null {
     guidelines: draft.guidelines.trim() ? draft.guidelines : null,
     icon: draft.icon,
     color: draft.color,
+    starters: draft.starters.map((s) => s.trim()).filter(Boolean),
     tool_ids: draft.tools.map((tool) => tool.id),
   };
 }
@@ -83,6 +110,7 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
     guidelines: agent?.guidelines ?? '',
     icon: agent?.icon ?? null,
     color: agent?.color ?? null,
+    starters: Array.from({ length: MAX_STARTERS }, (_, i) => agent?.starters?.[i] ?? ''),
     tools: agent?.tools ?? [],
   };
 }
@@ -94,6 +122,7 @@ export function isDirty(initial: AgentDraft, current: AgentDraft): boolean {
     initial.guidelines !== current.guidelines ||
     initial.icon !== current.icon ||
     initial.color !== current.color ||
+    initial.starters.join('\n') !== current.starters.join('\n') ||
     initial.tools.map((t) => t.id).join(',') !== current.tools.map((t) => t.id).join(',')
   );
 }

@@ -20,6 +20,11 @@ export const AGENT_TEXT = {
   cancel: 'Cancel',
   guidelinesTooltip:
     "Optionally provide guidelines for influencing the agent's behavior. Explain as precisely as possible.",
+  starters: 'Starters',
+  startersHelp:
+    'Up to four prompts shown in an empty chat. Left blank, the chat suggests examples for the tools.',
+  starterLabel: (n: number) => `Starter ${n}`,
+  starterPlaceholder: (n: number) => (n === 1 ? 'e.g. What is on my calendar today?' : `Starter ${n}`),
   copyName: (name: string) => `${name} (Copy)`,
   nameRequired: 'Give the agent a name.',
   descriptionRequired: 'Describe what the agent does.',

@@ -14,6 +14,9 @@ const base: AgentSnapshot = {
   name: 'Bookkeeper',
   description: 'Does sums',
   guidelines: null,
+  icon: null,
+  color: null,
+  starters: [],
   tools: [tool(1, 'Add'), tool(2, 'Multiply')],
 };
 
@@ -27,12 +30,18 @@ describe('diffSnapshots', () => {
       ...base,
       name: 'Accountant',
       guidelines: 'Be exact',
+      icon: '🧮',
+      color: 'teal',
+      starters: ['What is 12 × 7?'],
       tools: [tool(2, 'Multiply'), tool(3, 'Divide')],
     });
     expect(diff).toEqual({
       fields: [
         { field: 'Name', before: 'Bookkeeper', after: 'Accountant' },
         { field: 'Guidelines', before: '', after: 'Be exact' },
+        { field: 'Icon', before: '', after: '🧮' },
+        { field: 'Colour', before: '', after: 'teal' },
+        { field: 'Starters', before: '', after: 'What is 12 × 7?' },
       ],
       toolsAdded: ['Divide (Calculator)'],
       toolsRemoved: ['Add (Calculator)'],

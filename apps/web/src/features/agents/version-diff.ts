@@ -2,7 +2,7 @@ import type { AgentSnapshot } from './api/agents-api';
 
 /** One field of an agent as it differs between two versions. */
 export interface FieldChange {
-  field: 'Name' | 'Description' | 'Guidelines';
+  field: 'Name' | 'Description' | 'Guidelines' | 'Icon' | 'Colour' | 'Starters';
   before: string;
   after: string;
 }
@@ -27,6 +27,9 @@ export function diffSnapshots(before: AgentSnapshot, after: AgentSnapshot): Vers
   compare('Name', before.name, after.name);
   compare('Description', before.description, after.description);
   compare('Guidelines', before.guidelines, after.guidelines);
+  compare('Icon', before.icon, after.icon);
+  compare('Colour', before.color, after.color);
+  compare('Starters', before.starters.join('\n'), after.starters.join('\n'));
   const beforeIds = before.tools.map((t) => t.id);
   const afterIds = after.tools.map((t) => t.id);
   const toolsAdded = after.tools.filter((t) => !beforeIds.includes(t.id)).map(toolLabel);

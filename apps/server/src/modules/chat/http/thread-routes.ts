@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   chatSessionInfoSchema,
   chatThreadCreateSchema,
+  chatThreadListQuerySchema,
   chatThreadListSchema,
   chatThreadMessagesSchema,
   chatThreadRenameSchema,
@@ -38,11 +39,17 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
     '/threads',
     {
       config,
-      schema: { hide: true, operationId: 'chatListThreads', tags, response: { 200: chatThreadListSchema } },
+      schema: {
+        hide: true,
+        operationId: 'chatListThreads',
+        tags,
+        querystring: chatThreadListQuerySchema,
+        response: { 200: chatThreadListSchema },
+      },
     },
     async (request) => {
       const { userId, agentId } = principalOf(request);
-      return { data: (await service.listThreads(userId, agentId)).map(threadOut) };
+      return { data: (await service.listThreads(userId, agentId, request.query.q)).map(threadOut) };
     },
   );
 

@@ -35,6 +35,7 @@ const SAVED: Agent = {
   guidelines: 'Be brief',
   icon: null,
   color: null,
+  starters: [],
   tools: [attached(12, 'Add')],
 };
 
@@ -99,6 +100,7 @@ describe('the agent form, create mode (/agents/create)', () => {
         guidelines: null,
         icon: null,
         color: null,
+        starters: [],
         tool_ids: [],
       },
     ]);
@@ -121,6 +123,60 @@ describe('the agent form, create mode (/agents/create)', () => {
     });
     expect(router.state.location.pathname).toBe('/agents/create');
     expect(field(/^Name/)).toHaveValue('Weather Helper');
+  });
+
+  it('sends the starters written, trimmed, leaving blank inputs out', async () => {
+    const api = fakeApi({
+      'POST /api/v1/agents/': ({ body }) => json({ ...SAVED, ...(body as object), id: 9 }, 201),
+    });
+    const { user } = renderApp('/agents/create');
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Helper');
+    await user.type(field(/^Description/), 'Helps');
+    expect(screen.getAllByRole('textbox', { name: /^Starter \d$/ })).toHaveLength(4);
+    await user.type(field(/^Starter 1$/), '  What is 12 × 7? ');
+    await user.type(field(/^Starter 3$/), 'Search the web for tents');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(
+        api.sent('POST /api/v1/agents/').map((r) => (r.body as { starters: string[] }).starters),
+      ).toEqual([['What is 12 × 7?', 'Search the web for tents']]),
+    );
+  });
+
+  it('shows a starter over 120 characters as an error under its input and sends nothing', async () => {
+    const api = fakeApi();
+    const { user } = renderApp('/agents/create');
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Helper');
+    await user.type(field(/^Description/), 'Helps');
+    await user.click(field(/^Starter 2$/));
+    await user.paste('x'.repeat(121));
+    expect(field(/^Starter 2$/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('A starter must be at most 120 characters.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(api.sent('POST /api/v1/agents/')).toEqual([]);
+  });
+
+  it("shows the server's 422 for a starter under that input", async () => {
+    fakeApi({
+      'POST /api/v1/agents/': () =>
+        json(
+          {
+            detail: [
+              { loc: ['body', 'starters', 1], msg: 'must not contain NUL characters', type: 'custom' },
+            ],
+          },
+          422,
+        ),
+    });
+    const { user } = renderApp('/agents/create');
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Helper');
+    await user.type(field(/^Description/), 'Helps');
+    await user.type(field(/^Starter 1$/), 'Hi');
+    await user.type(field(/^Starter 2$/), 'Odd');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Starter must not contain NUL characters')).toBeInTheDocument();
+    expect(field(/^Starter 2$/)).toHaveAttribute('aria-invalid', 'true');
+    expect(field(/^Starter 1$/)).not.toHaveAttribute('aria-invalid');
   });
 
   it('explains Guidelines with the tooltip text of the spec', async () => {
@@ -279,6 +335,7 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
           guidelines: 'Be brief',
           icon: null,
           color: null,
+          starters: [],
           tool_ids: [12],
         },
       ],

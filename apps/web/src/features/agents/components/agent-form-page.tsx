@@ -41,7 +41,10 @@ import {
   draftToBody,
   groupToolsByApp,
   isDirty,
+  MAX_STARTER_LENGTH,
   removeTool,
+  starterError,
+  starterErrorsFrom,
   type AgentDraft,
   type DraftField,
 } from '../agents-logic';
@@ -132,6 +135,8 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
   // Set on a successful save so that leaving for /agents is not treated as losing changes.
   const saved = useRef(false);
   const dirty = isDirty(initial, draft);
+  // The server's word on the starters, cleared as soon as the person edits them.
+  const [serverStarterErrors, setServerStarterErrors] = useState<Record<string, string>>({});
 
   const blocker = useBlocker({
     shouldBlockFn: () => !saved.current && dirty,
@@ -147,7 +152,11 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       await refreshAgents(queryClient, agent?.id);
       await navigate({ to: '/agents' });
     },
-    onError: () => toaster.create(AGENT_TOASTS.saveFailed(mode)),
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 422)
+        setServerStarterErrors(starterErrorsFrom(error.body));
+      toaster.create(AGENT_TOASTS.saveFailed(mode));
+    },
   });
 
   const exportAgent = useMutation({
@@ -165,6 +174,8 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       toaster.create(AGENT_TOASTS.required);
       return;
     }
+    // A starter that is too long shows its error under its input; nothing is sent.
+    if (draft.starters.some((s) => starterError(s))) return;
     save.mutate(body);
   };
 
@@ -188,6 +199,14 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       setInvalid((current) => new Set([...current].filter((f) => f !== field)));
   };
   const selectedIds = new Set(draft.tools.map((tool) => tool.id));
+
+  const setStarter = (index: number) => (event: { target: { value: string } }) => {
+    setServerStarterErrors({});
+    setDraft((current) => ({
+      ...current,
+      starters: current.starters.map((s, i) => (i === index ? event.target.value : s)),
+    }));
+  };
 
   return (
     <Stack gap="6">
@@ -263,6 +282,45 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
               </Field.Label>
               <Textarea value={draft.guidelines} onChange={set('guidelines')} rows={5} autoresize />
             </Field.Root>
+            <Stack as="fieldset" gap="2">
+              <Text as="legend" fontWeight="medium" fontSize="sm" mb="2">
+                {AGENT_TEXT.starters}{' '}
+                <Text as="span" color="fg.muted" fontWeight="normal">
+                  (optional)
+                </Text>
+              </Text>
+              <Text fontSize="sm" color="fg.muted">
+                {AGENT_TEXT.startersHelp}
+              </Text>
+              {serverStarterErrors.all && (
+                <Text fontSize="sm" color="fg.error" role="alert">
+                  {serverStarterErrors.all}
+                </Text>
+              )}
+              {draft.starters.map((starter, index) => {
+                const error = starterError(starter) ?? serverStarterErrors[String(index)];
+                return (
+                  <Field.Root key={index} invalid={error !== undefined}>
+                    <Field.Label srOnly>{AGENT_TEXT.starterLabel(index + 1)}</Field.Label>
+                    <Input
+                      value={starter}
+                      onChange={setStarter(index)}
+                      placeholder={AGENT_TEXT.starterPlaceholder(index + 1)}
+                      autoComplete="off"
+                    />
+                    {error ? (
+                      <Field.ErrorText>{error}</Field.ErrorText>
+                    ) : (
+                      starter.length > MAX_STARTER_LENGTH - 20 && (
+                        <Field.HelperText>
+                          {starter.trim().length}/{MAX_STARTER_LENGTH}
+                        </Field.HelperText>
+                      )
+                    )}
+                  </Field.Root>
+                );
+              })}
+            </Stack>
             <Stack as="fieldset" gap="2">
               <Text as="legend" fontWeight="medium" fontSize="sm" mb="2">
                 Tools

@@ -35,6 +35,9 @@ const FIRST: AgentVersion = {
     name: 'Bookkeeper',
     description: 'Does sums',
     guidelines: null,
+    icon: null,
+    color: null,
+    starters: [],
     tools: [snapshotTool(12, 'Add')],
   },
 };
@@ -49,6 +52,9 @@ const SECOND: AgentVersion = {
     name: 'Accountant',
     description: 'Does sums',
     guidelines: 'Be exact',
+    icon: null,
+    color: null,
+    starters: [],
     tools: [snapshotTool(13, 'Divide')],
   },
 };
@@ -59,6 +65,7 @@ const CURRENT: Agent = {
   guidelines: 'Be exact',
   icon: null,
   color: null,
+  starters: [],
   tools: [tool(13, 'Divide')],
 };
 
@@ -72,7 +79,7 @@ function fakeApi() {
     'GET /api/v1/services/active': () => json([]),
     'POST /api/v1/agents/:agent_id/versions/:number/restore': ({ params }) => {
       expect(params).toEqual({ agent_id: '1', number: '1' });
-      agent = { ...agent, name: 'Bookkeeper', guidelines: null, tools: [tool(12, 'Add')] };
+      agent = { ...agent, name: 'Bookkeeper', guidelines: null, starters: [], tools: [tool(12, 'Add')] };
       versions = [
         { ...FIRST, number: 3, reason: 'restore', restored_from: 1, created_at: '2026-11-22T10:00:00.000Z' },
         ...versions,
@@ -84,7 +91,13 @@ function fakeApi() {
         format: 'cadre.agent',
         format_version: 1,
         exported_at: '2026-11-22T10:00:00.000Z',
-        agent: { name: 'Accountant', description: 'Does sums', guidelines: 'Be exact', tools: [] },
+        agent: {
+          name: 'Accountant',
+          description: 'Does sums',
+          guidelines: 'Be exact',
+          starters: [],
+          tools: [],
+        },
       }),
   });
 }

@@ -12,6 +12,7 @@ const agent = (id: number, name: string, description: string, tools = 0): Agent 
   guidelines: 'Be brief',
   icon: null,
   color: null,
+  starters: [],
   tools: Array.from({ length: tools }, (_, i) => ({
     id: 100 + i,
     display_name: `Tool ${i}`,
@@ -220,6 +221,7 @@ describe('the agent list (/agents)', () => {
         name: 'Mail Sorter (Copy)',
         description: MAIL.description,
         guidelines: null,
+        starters: [],
         tool_ids: [100, 101],
         duplicated_from: 1,
       },

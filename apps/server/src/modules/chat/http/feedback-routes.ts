@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { chatFeedbackOutSchema, chatFeedbackSchema } from '@cadre/contract';
+import type { ChatService } from '../service.ts';
+import { principalOf } from './session-auth.ts';
+
+const params = z.object({ messageId: z.string().max(100) });
+
+/**
+ * `PUT /messages/:messageId/feedback {rating, comment?}` rates one of the caller's answers (200 with
+ * the rating; again replaces it); `DELETE` takes it back (204). Another person's message, a user
+ * message or an unknown id answer 404.
+ */
+export const feedbackRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
+  const config = { public: true };
+  const tags = ['chat'];
+
+  app.put(
+    '/messages/:messageId/feedback',
+    {
+      config,
+      schema: {
+        hide: true,
+        operationId: 'chatRateMessage',
+        tags,
+        params,
+        body: chatFeedbackSchema,
+        response: { 200: chatFeedbackOutSchema },
+      },
+    },
+    async (request) => {
+      const { userId, agentId } = principalOf(request);
+      const { rating, comment } = request.body;
+      return service.rateMessage(userId, agentId, request.params.messageId, rating, comment ?? null);
+    },
+  );
+
+  app.delete(
+    '/messages/:messageId/feedback',
+    { config, schema: { hide: true, operationId: 'chatClearRating', tags, params } },
+    async (request, reply) => {
+      const { userId, agentId } = principalOf(request);
+      await service.clearRating(userId, agentId, request.params.messageId);
+      return reply.code(204).send();
+    },
+  );
+};
