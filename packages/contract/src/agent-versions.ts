@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   AGENT_COLORS,
   AGENT_LIMITS,
+  agentFieldsSchema,
   agentSchema,
   colorField,
   guidelinesField,
@@ -28,10 +29,7 @@ export const agentSnapshotToolSchema = z.object({
 export type AgentSnapshotTool = z.infer<typeof agentSnapshotToolSchema>;
 
 /** What an agent was at one save. */
-export const agentSnapshotSchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  guidelines: z.string().nullable(),
+export const agentSnapshotSchema = agentFieldsSchema.extend({
   /** Absent in versions saved before icons and colours were recorded. */
   icon: z.string().nullable().default(null),
   color: z.enum(AGENT_COLORS).nullable().default(null),
@@ -128,15 +126,7 @@ export const agentExportDocumentSchema = z.object({
   format: z.literal(AGENT_EXPORT_FORMAT),
   format_version: z.number(),
   exported_at: z.string(),
-  agent: z.object({
-    name: z.string(),
-    description: z.string(),
-    guidelines: z.string().nullable(),
-    icon: z.string().nullable(),
-    color: z.enum(AGENT_COLORS).nullable(),
-    starters: z.array(z.string()),
-    tools: z.array(agentExportToolSchema),
-  }),
+  agent: agentFieldsSchema.extend({ tools: z.array(agentExportToolSchema) }),
 });
 export type AgentExportDocument = z.infer<typeof agentExportDocumentSchema>;
 

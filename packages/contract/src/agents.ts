@@ -91,8 +91,8 @@ export const agentToolSchema = toolSchema.extend({
 });
 export type AgentToolInfo = z.infer<typeof agentToolSchema>;
 
-export const agentSchema = z.object({
-  id: z.number(),
+/** An agent's own fields as they are stored: in the API's answers, its versions and the user's export. */
+export const agentFieldsSchema = z.object({
   name: z.string(),
   description: z.string(),
   guidelines: z.string().nullable(),
@@ -102,6 +102,12 @@ export const agentSchema = z.object({
   color: z.enum(AGENT_COLORS).nullable(),
   /** Prompts the owner offers in the empty chat; `[]` when none were written. */
   starters: z.array(z.string()),
+});
+export type AgentFields = z.infer<typeof agentFieldsSchema>;
+
+export const agentSchema = z.object({
+  id: z.number(),
+  ...agentFieldsSchema.shape,
   tools: z.array(agentToolSchema),
 });
 export type Agent = z.infer<typeof agentSchema>;

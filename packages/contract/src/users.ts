@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { agentVersionSchema } from './agent-versions.ts';
+import { agentFieldsSchema } from './agents.ts';
 
 export const userProfileSchema = z.object({
   id: z.number(),
@@ -10,7 +12,6 @@ export const userProfileSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
-export type UserProfile = z.infer<typeof userProfileSchema>;
 
 /** Everything Cadre stores about the caller (`GET /api/v1/users/me/export`); never credentials. */
 export const userExportSchema = z.object({
@@ -19,12 +20,7 @@ export const userExportSchema = z.object({
   agents: z.array(
     z.object({
       id: z.number(),
-      name: z.string(),
-      description: z.string(),
-      guidelines: z.string().nullable(),
-      icon: z.string().nullable(),
-      color: z.string().nullable(),
-      starters: z.array(z.string()),
+      ...agentFieldsSchema.shape,
       tool_ids: z.array(z.number()),
       created_at: z.string(),
       updated_at: z.string(),
@@ -34,11 +30,14 @@ export const userExportSchema = z.object({
   agent_versions: z.array(
     z.object({
       agent_id: z.number(),
-      number: z.number(),
-      reason: z.string(),
-      restored_from: z.number().nullable(),
-      saved_by: z.number().nullable(),
-      author: z.string().nullable(),
+      ...agentVersionSchema.pick({
+        number: true,
+        reason: true,
+        restored_from: true,
+        saved_by: true,
+        author: true,
+      }).shape,
+      // As it was saved: versions older than a field read without it.
       snapshot: z.unknown(),
       created_at: z.string(),
     }),
@@ -204,3 +203,4 @@ export const userExportSchema = z.object({
   ),
 });
 export type UserExport = z.infer<typeof userExportSchema>;
+export type UserProfile = z.infer<typeof userProfileSchema>;

@@ -207,7 +207,7 @@ export type ExportMyDataResponses = {
             description: string;
             guidelines: string | null;
             icon: string | null;
-            color: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
             tool_ids: Array<number>;
             created_at: string;
@@ -216,7 +216,7 @@ export type ExportMyDataResponses = {
         agent_versions: Array<{
             agent_id: number;
             number: number;
-            reason: string;
+            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import';
             restored_from: number | null;
             saved_by: number | null;
             author: string | null;

@@ -5,7 +5,7 @@ import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentProfile } from '../../deps.ts';
 import { agentJsonOf } from './agent-json.ts';
-import { startersFromText, startersToText } from './stored-starters.ts';
+import { AGENT_FIELD_COLUMNS, agentFieldsOf, startersToText } from './stored-fields.ts';
 import { versionQueries, type VersionNote } from './versions.ts';
 
 export interface AgentFields {
@@ -140,31 +140,13 @@ export function createAgentsRepository(db: Db) {
     async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
       const row = await k
         .selectFrom('agents')
-        .select([
-          'id',
-          'name',
-          'description',
-          'guidelines',
-          'icon',
-          'color',
-          'starters',
-          'allow_unattended_writes',
-        ])
+        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes'])
         .where('user_id', '=', userId)
         .where('id', '=', agentId)
         .executeTakeFirst();
-      return (
-        row && {
-          id: row.id,
-          name: row.name,
-          description: row.description,
-          guidelines: row.guidelines,
-          icon: row.icon,
-          color: row.color,
-          starters: startersFromText(row.starters),
-          allowUnattendedWrites: row.allow_unattended_writes === 1,
-        }
-      );
+      if (!row) return undefined;
+      const { allow_unattended_writes, ...fields } = row;
+      return { ...agentFieldsOf(fields), allowUnattendedWrites: allow_unattended_writes === 1 };
     },
 
     /** The subset of `ids` naming actions the user may attach: catalog services or their own. */

@@ -1,6 +1,7 @@
+import type { AgentVersion } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import type { UserDataOwner } from '../../deps.ts';
-import { startersFromText } from './stored-starters.ts';
+import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 
 /** The user's agents with the tools attached to them, in order, and their versions (P1). */
 export function agentsUserData(db: Db): UserDataOwner {
@@ -12,17 +13,7 @@ export function agentsUserData(db: Db): UserDataOwner {
       const [agents, tools, versions] = await Promise.all([
         k
           .selectFrom('agents')
-          .select([
-            'id',
-            'name',
-            'description',
-            'guidelines',
-            'icon',
-            'color',
-            'starters',
-            'created_at',
-            'updated_at',
-          ])
+          .select(['id', ...AGENT_FIELD_COLUMNS, 'created_at', 'updated_at'])
           .where('user_id', '=', user.id)
           .orderBy('id')
           .execute(),
@@ -55,11 +46,14 @@ export function agentsUserData(db: Db): UserDataOwner {
       for (const t of tools) toolIds.set(t.agent_id, [...(toolIds.get(t.agent_id) ?? []), t.action_id]);
       return {
         agents: agents.map((a) => ({
-          ...a,
-          starters: startersFromText(a.starters),
+          ...agentFieldsOf(a),
           tool_ids: toolIds.get(a.id) ?? [],
         })),
-        agent_versions: versions.map((v) => ({ ...v, snapshot: JSON.parse(v.snapshot) as unknown })),
+        agent_versions: versions.map((v) => ({
+          ...v,
+          reason: v.reason as AgentVersion['reason'],
+          snapshot: JSON.parse(v.snapshot) as unknown,
+        })),
       };
     },
 

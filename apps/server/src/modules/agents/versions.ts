@@ -7,7 +7,7 @@ import {
 } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
 import type { AuthUser } from '../../deps.ts';
-import { startersFromText } from './stored-starters.ts';
+import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 
 /** Who saves: the owner, named in the version they make. */
 export type Saver = Pick<AuthUser, 'id' | 'name' | 'email'>;
@@ -52,12 +52,11 @@ export function versionQueries(k: Kysely<Database>) {
   ): Promise<AgentSnapshot | undefined> {
     const agent = await executor
       .selectFrom('agents')
-      .select(['name', 'description', 'guidelines', 'icon', 'color', 'starters'])
+      .select(AGENT_FIELD_COLUMNS)
       .where('user_id', '=', userId)
       .where('id', '=', agentId)
       .executeTakeFirst();
     if (!agent) return undefined;
-    const starters = startersFromText(agent.starters);
     const tools = await executor
       .selectFrom('agent_tools')
       .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
@@ -74,7 +73,7 @@ export function versionQueries(k: Kysely<Database>) {
       .orderBy('agent_tools.position')
       .orderBy('actions.id')
       .execute();
-    return { ...agent, color: agent.color as AgentSnapshot['color'], starters, tools };
+    return { ...agentFieldsOf(agent), tools };
   }
 
   const latestNumber = async (trx: Kysely<Database>, userId: number, agentId: number) => {

@@ -1,0 +1,26 @@
+import type { AgentColor, AgentFields } from '@cadre/contract';
+
+/** Starters as the agents table stores them: JSON text, null when there are none. */
+export const startersToText = (starters: string[]) => (starters.length ? JSON.stringify(starters) : null);
+
+const startersFromText = (text: string | null): string[] => (text ? (JSON.parse(text) as string[]) : []);
+
+/** The agents table's columns that hold an agent's own fields (`agentFieldsSchema`). */
+export const AGENT_FIELD_COLUMNS = [
+  'name',
+  'description',
+  'guidelines',
+  'icon',
+  'color',
+  'starters',
+] as const;
+
+type StoredFields = Omit<AgentFields, 'color' | 'starters'> & {
+  color: string | null;
+  starters: string | null;
+};
+
+/** An agent's own fields from its stored row (colours are checked on the way in). */
+export function agentFieldsOf<T extends StoredFields>(row: T): Omit<T, 'color' | 'starters'> & AgentFields {
+  return { ...row, color: row.color as AgentColor | null, starters: startersFromText(row.starters) };
+}
