@@ -23,7 +23,7 @@ import type { Dialect } from '../database.ts';
  */
 const note = z.string().optional();
 const identifier = z.string().regex(/^[a-z][a-z0-9_]*$/);
-const column = z.strictObject({
+const columnSchema = z.strictObject({
   type: z.enum(['text', 'integer', 'bigint', 'serial']),
   notNull: z.literal(true).optional(),
   primaryKey: z.literal(true).optional(),
@@ -36,9 +36,9 @@ const column = z.strictObject({
   onDelete: z.enum(['cascade', 'set null', 'restrict']).optional(),
   note,
 });
-const columns = z.record(identifier, column);
+const columns = z.record(identifier, columnSchema);
 const key = z.strictObject({ name: identifier, columns: z.array(identifier).min(1), note });
-const index = key.extend({
+const indexSchema = key.extend({
   unique: z.literal(true).optional(),
   where: z
     .tuple([identifier, z.enum(['is', 'is not', '=']), z.union([z.null(), z.string(), z.number()])])
@@ -50,7 +50,7 @@ const step = z.union([
     columns,
     primaryKey: key.optional(),
     unique: z.array(key).optional(),
-    indexes: z.array(index).optional(),
+    indexes: z.array(indexSchema).optional(),
     note,
   }),
   z.strictObject({
@@ -58,7 +58,7 @@ const step = z.union([
     dropIndexes: z.array(identifier).optional(),
     dropColumns: z.array(identifier).optional(),
     addColumns: columns.optional(),
-    indexes: z.array(index).optional(),
+    indexes: z.array(indexSchema).optional(),
     note,
   }),
   z.strictObject({ sql: z.string(), note }),
@@ -73,7 +73,7 @@ export function declaredMigration(name: string, file: unknown, dialect: Dialect)
   const parsed = migrationFile.safeParse(file);
   if (!parsed.success) throw new Error(`Migration ${name}: ${z.prettifyError(parsed.error)}`);
   const { steps } = parsed.data;
-  const define = (c: z.infer<typeof column>) => (b: ColumnDefinitionBuilder) => {
+  const define = (c: z.infer<typeof columnSchema>) => (b: ColumnDefinitionBuilder) => {
     if (c.primaryKey) b = b.primaryKey();
     if (c.type === 'serial' && dialect === 'sqlite') b = b.autoIncrement();
     if (c.notNull) b = b.notNull();
@@ -82,7 +82,7 @@ export function declaredMigration(name: string, file: unknown, dialect: Dialect)
     if (c.references) b = b.references(c.references);
     return c.onDelete ? b.onDelete(c.onDelete) : b;
   };
-  const type = (c: z.infer<typeof column>) =>
+  const type = (c: z.infer<typeof columnSchema>) =>
     c.type === 'serial' && dialect === 'sqlite' ? 'integer' : c.type;
   return {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -95,17 +95,17 @@ export function declaredMigration(name: string, file: unknown, dialect: Dialect)
         const table = 'table' in s ? s.table : s.createTable;
         if ('createTable' in s) {
           let create: CreateTableBuilder<string, string> = db.schema.createTable(table);
-          for (const [name, c] of Object.entries(s.columns))
-            create = create.addColumn(name, type(c), define(c));
+          for (const [column, c] of Object.entries(s.columns))
+            create = create.addColumn(column, type(c), define(c));
           if (s.primaryKey) create = create.addPrimaryKeyConstraint(s.primaryKey.name, s.primaryKey.columns);
           for (const u of s.unique ?? []) create = create.addUniqueConstraint(u.name, u.columns);
           await create.execute();
         } else {
-          for (const name of s.dropIndexes ?? []) await db.schema.dropIndex(name).execute();
-          for (const name of s.dropColumns ?? [])
-            await db.schema.alterTable(table).dropColumn(name).execute();
-          for (const [name, c] of Object.entries(s.addColumns ?? {}))
-            await db.schema.alterTable(table).addColumn(name, type(c), define(c)).execute();
+          for (const index of s.dropIndexes ?? []) await db.schema.dropIndex(index).execute();
+          for (const column of s.dropColumns ?? [])
+            await db.schema.alterTable(table).dropColumn(column).execute();
+          for (const [column, c] of Object.entries(s.addColumns ?? {}))
+            await db.schema.alterTable(table).addColumn(column, type(c), define(c)).execute();
         }
         for (const i of s.indexes ?? []) {
           let create = db.schema.createIndex(i.name).on(table).columns(i.columns);
