@@ -1,49 +1,42 @@
 import { Migrator, type MigrationProvider } from 'kysely';
 import type { Db } from './database.ts';
-import { initialSchema } from './migrations/0001-initial.ts';
-import { agentToolsOrder } from './migrations/0002-agent-tools-order.ts';
-import { identitySchema } from './migrations/0003-identity.ts';
-import { toolsSchema } from './migrations/0004-tools.ts';
-import { chatSessions } from './migrations/0005-chat-sessions.ts';
-import { demos } from './migrations/0006-demos.ts';
-import { reliability } from './migrations/0007-reliability.ts';
-import { chatRuns } from './migrations/0008-chat-runs.ts';
-import { agentVersions } from './migrations/0009-agent-versions.ts';
-import { security } from './migrations/0010-security.ts';
-import { agentAppearance } from './migrations/0011-agent-appearance.ts';
-import { apiKeys } from './migrations/0012-api-keys.ts';
-import { agentStarters } from './migrations/0013-agent-starters.ts';
-import { messageFeedback } from './migrations/0014-message-feedback.ts';
-import type { VersionedMigration } from './migrations/versioned-migration.ts';
+import { declaredMigration } from './migrations/declared-migration.ts';
 
 /**
- * Migrations are TypeScript functions listed here in order, so the bundled server carries them
- * with no files to find at run time.
+ * Every migration, in the order it runs: each is `migrations/<name>.json`, schema history as data
+ * that one interpreter (`declaredMigration`) turns into Kysely calls for either database. A new one
+ * is a JSON file and a line here; a recorded name never changes, or databases would run it again.
  */
-const migrations: Record<string, VersionedMigration> = {
-  '0001-initial': initialSchema,
-  '0002-agent-tools-order': agentToolsOrder,
-  '0003-identity': identitySchema,
-  '0004-tools': toolsSchema,
-  '0005-chat-sessions': chatSessions,
-  '0006-demos': demos,
-  '0007-reliability': reliability,
-  '0008-chat-runs': chatRuns,
-  '0009-agent-versions': agentVersions,
-  '0010-security': security,
-  '0011-agent-appearance': agentAppearance,
-  '0012-api-keys': apiKeys,
-  '0013-agent-starters': agentStarters,
-  '0014-message-feedback': messageFeedback,
-};
+export const MIGRATION_NAMES = [
+  '0001-initial',
+  '0002-agent-tools-order',
+  '0003-identity',
+  '0004-tools',
+  '0005-chat-sessions',
+  '0006-demos',
+  '0007-reliability',
+  '0008-chat-runs',
+  '0009-agent-versions',
+  '0010-security',
+  '0011-agent-appearance',
+  '0012-api-keys',
+  '0013-agent-starters',
+  '0014-message-feedback',
+];
 
-/** Every migration, in the order it runs. */
-export const MIGRATION_NAMES = Object.keys(migrations);
+// A template import that esbuild bundles whole (every file it can match), so the built server
+// carries the migrations with no files to find at run time.
+const load = async (name: string): Promise<unknown> =>
+  (await import(`./migrations/${name}.json`, { with: { type: 'json' } })).default;
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const provider: MigrationProvider = {
     getMigrations: async () =>
-      Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, m(db.dialect)])),
+      Object.fromEntries(
+        await Promise.all(
+          MIGRATION_NAMES.map(async (name) => [name, declaredMigration(name, await load(name), db.dialect)]),
+        ),
+      ),
   };
   const migrator = new Migrator({
     db: db.kysely,
