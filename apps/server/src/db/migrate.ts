@@ -12,6 +12,7 @@ import { agentVersions } from './migrations/0009-agent-versions.ts';
 import { security } from './migrations/0010-security.ts';
 import { agentAppearance } from './migrations/0011-agent-appearance.ts';
 import { apiKeys } from './migrations/0012-api-keys.ts';
+import { connectionUsage } from './migrations/0015-connection-usage.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -31,6 +32,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0010-security': security,
   '0011-agent-appearance': agentAppearance,
   '0012-api-keys': apiKeys,
+  '0015-connection-usage': connectionUsage,
 };
 
 /** Every migration, in the order it runs. */

@@ -233,6 +233,9 @@ export type ExportMyDataResponses = {
             status: string;
             created_at: string;
             updated_at: string;
+            last_used_at: string | null;
+            last_error: string | null;
+            last_error_at: string | null;
         }>;
         threads: Array<{
             id: string;
@@ -1081,6 +1084,11 @@ export type ListServicesResponses = {
         logo: string | null;
         status: 'ACTIVE' | 'INACTIVE';
         auth_schemes: Array<string>;
+        last_used_at: string | null;
+        last_error: {
+            message: string;
+            at: string;
+        } | null;
     }>;
 };
 
@@ -1115,6 +1123,11 @@ export type ListActiveServicesResponses = {
         logo: string | null;
         status: 'ACTIVE' | 'INACTIVE';
         auth_schemes: Array<string>;
+        last_used_at: string | null;
+        last_error: {
+            message: string;
+            at: string;
+        } | null;
     }>;
 };
 
@@ -1499,6 +1512,11 @@ export type AddCustomMcpServerResponses = {
         logo: string | null;
         status: 'ACTIVE' | 'INACTIVE';
         auth_schemes: Array<string>;
+        last_used_at: string | null;
+        last_error: {
+            message: string;
+            at: string;
+        } | null;
     };
 };
 
