@@ -11,10 +11,13 @@ import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
  */
 const root = path.resolve(import.meta.dirname, '..');
 process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+process.env.E2E_STUB_PORT ??= String(Number(process.env.E2E_PORT) + 1);
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-e2e-'));
 const port = Number(process.env.E2E_PORT);
 const external = process.env.E2E_BASE_URL;
 const baseURL = external ?? `http://localhost:${port}`;
+// The stub provider's address (support/stub-provider.ts), as the server's Brave Search URL.
+const stubURL = `http://127.0.0.2:${process.env.E2E_STUB_PORT}`;
 
 // The beta access code the server under test accepts; tests read it from the environment.
 process.env.E2E_ACCESS_CODE ??= 'e2e-access-code';
@@ -39,24 +42,38 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: external
     ? undefined
-    : {
-        command: 'node apps/server/dist/main.js',
-        cwd: root,
-        url: `${baseURL}/backend/api/v1/public/health/healthcheck`,
-        reuseExistingServer: false,
-        timeout: 60_000,
-        stdout: 'ignore',
-        stderr: 'pipe',
-        env: {
-          NODE_ENV: 'production',
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          PUBLIC_URL: baseURL,
-          DATA_DIR: process.env.E2E_DATA_DIR,
-          BETA_ACCESS_CODES: process.env.E2E_ACCESS_CODE,
-          // Every test signs up a fresh account from 127.0.0.1; the default allows 10 an hour.
-          IDP_SIGNUPS_PER_HOUR: '1000',
-          LOG_LEVEL: 'warn',
+    : [
+        {
+          command: 'node e2e/support/stub-provider.ts',
+          cwd: root,
+          url: `${stubURL}/health`,
+          reuseExistingServer: false,
+          timeout: 30_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
         },
-      },
+        {
+          command: 'node apps/server/dist/main.js',
+          cwd: root,
+          url: `${baseURL}/backend/api/v1/public/health/healthcheck`,
+          reuseExistingServer: false,
+          timeout: 60_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+          env: {
+            NODE_ENV: 'production',
+            HOST: '127.0.0.1',
+            PORT: String(port),
+            PUBLIC_URL: baseURL,
+            DATA_DIR: process.env.E2E_DATA_DIR,
+            BETA_ACCESS_CODES: process.env.E2E_ACCESS_CODE,
+            // Every test signs up a fresh account from 127.0.0.1; the default allows 10 an hour.
+            IDP_SIGNUPS_PER_HOUR: '1000',
+            LOG_LEVEL: 'warn',
+            // API keys are checked with the provider when saved: Web Search asks the local stub.
+            BUILTIN_BRAVE_SEARCH_URL: stubURL,
+            EGRESS_ALLOW_PRIVATE: '127.0.0.2',
+          },
+        },
+      ],
 });

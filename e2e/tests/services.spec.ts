@@ -30,7 +30,8 @@ test('registers the no-auth Calculator and an API-key service, views tools, and 
   await page.getByPlaceholder('Search tools...').fill('zzzz-no-such-tool');
   await expect(table.getByText('No tools match your search.')).toBeVisible();
 
-  // An API-key service through the 'Enter API Key' dialog (the key is checked when used).
+  // An API-key service through the 'Enter API Key' dialog: the key is checked with the provider
+  // (a local stub of Brave Search that accepts this one) before it is saved.
   await page.goto('/services');
   const search = card(page, 'Web Search');
   await search.getByRole('button', { name: 'Register Service Web Search' }).click();
@@ -60,6 +61,38 @@ test('registers the no-auth Calculator and an API-key service, views tools, and 
     .getByRole('button', { name: 'Disconnect' })
     .click();
   await expect(card(page, 'Web Search').getByText('Status: INACTIVE | Auth: API_KEY')).toBeVisible();
+});
+
+test('a key the provider refuses keeps the dialog open with the refusal, and nothing is saved', async ({
+  page,
+}) => {
+  await signUpAndSignIn(page);
+  await page.goto('/services');
+  const search = card(page, 'Web Search');
+  await search.getByRole('button', { name: 'Register Service Web Search' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enter API Key' });
+  const input = dialog.getByLabel('API Key for Web Search');
+  await input.fill('e2e-wrong-key');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  // The stub answered 401: the refusal is under the field, the dialog stays, the spec's toast shows.
+  await expect(input).toHaveAccessibleErrorMessage('Brave Search refused this API key (401)');
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Failed to register Web Search by API key.').first()).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(search.getByText('Status: INACTIVE | Auth: API_KEY')).toBeVisible();
+  await expect(search.getByTestId('connection-usage')).toHaveCount(0);
+  // Nothing was saved: after a reload the service is still not connected.
+  await page.reload();
+  await expect(card(page, 'Web Search').getByText('Status: INACTIVE | Auth: API_KEY')).toBeVisible();
+
+  // The accepted key connects, and the card says it was never used yet.
+  await card(page, 'Web Search').getByRole('button', { name: 'Register Service Web Search' }).click();
+  await dialog.getByLabel('API Key for Web Search').fill('e2e-brave-key-123');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card(page, 'Web Search').getByText('Status: ACTIVE | Auth: API_KEY')).toBeVisible();
+  await expect(card(page, 'Web Search').getByText('Never used')).toBeVisible();
 });
 
 test('the "Add your own MCP server" dialog shows the API’s refusal', async ({ page }) => {

@@ -24,6 +24,8 @@ interface Service {
   logo: string | null;
   status: 'ACTIVE' | 'INACTIVE';
   auth_schemes: string[];
+  last_used_at: string | null;
+  last_error: { message: string; at: string } | null;
 }
 
 describe(`services over HTTP on ${testDatabaseKind()}`, () => {
@@ -36,6 +38,8 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
   let alice: Record<string, string>;
   let bob: Record<string, string>;
   const composioAccounts = new Set<string>();
+  // The keys the fake Brave accepts; a test revokes one by deleting it.
+  const braveKeys = new Set([CANARY]);
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
@@ -43,7 +47,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     mcp = await startMcpServer();
     brave = await startFakeServer((req) => {
       const key = String(req.headers['x-subscription-token'] ?? '');
-      if (key !== CANARY) {
+      if (!braveKeys.has(key)) {
         // Like many APIs, the error names the key it refused: it must never reach the caller.
         return { status: 401, json: { error: `invalid subscription token ${key}` } };
       }
@@ -241,9 +245,12 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect(brave.requests.at(-1)!.headers['x-subscription-token']).toBe(CANARY);
     expect(brave.requests.at(-1)!.url.search).not.toContain(CANARY);
 
-    // A replaced (wrong) key: the API's error quotes it, the tool error does not.
+    // A replaced key that the API accepts when it is saved and revokes later: the API's error
+    // quotes it, the tool error does not.
     const wrongKey = `sk-canary-wrong-${crypto.randomUUID()}`;
+    braveKeys.add(wrongKey);
     responses.push((await call('POST', url, alice, { api_key: wrongKey })).body);
+    braveKeys.delete(wrongKey);
     const failed = await t.app.tools.executeAction(aliceId, action!.id, { query: 'cadre' });
     expect(failed.ok).toBe(false);
     expect(JSON.stringify(failed)).not.toContain(wrongKey);
@@ -265,6 +272,96 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect(everything).not.toContain(CANARY);
     expect(everything).not.toContain(wrongKey);
     expect(everything).not.toContain('sk-canary');
+  });
+
+  it('API_KEY: a key Brave refuses is not saved, and the 422 names the field and the refusal', async () => {
+    const search = await byName('Web Search');
+    const wrongKey = `sk-canary-wrong-${crypto.randomUUID()}`;
+    const refused = await call('POST', `/services/${search.id}/register_api_service`, alice, {
+      api_key: wrongKey,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      detail: [
+        { loc: ['body', 'api_key'], msg: 'Brave Search refused this API key (401)', type: 'key_refused' },
+      ],
+    });
+    // The check reached the (stub) provider with the key in its header, over real HTTP.
+    expect(brave.requests.at(-1)!.headers['x-subscription-token']).toBe(wrongKey);
+    expect(await t.db.kysely.selectFrom('connections').selectAll().execute()).toEqual([]);
+    expect(await auditActions()).toEqual([]);
+    expect((await byName('Web Search')).status).toBe('INACTIVE');
+    expect([refused.body, t.logs.join('\n')].join('\n')).not.toContain(wrongKey);
+
+    const accepted = await call('POST', `/services/${search.id}/register_api_service`, alice, {
+      api_key: CANARY,
+    });
+    expect(accepted.json()).toEqual({ redirectUrl: null, connectionStatus: 'ACTIVE' });
+  });
+
+  it('each connection shows when a tool last used it and its last error, to its own user only', async () => {
+    const search = await byName('Web Search');
+    expect(search).toMatchObject({ last_used_at: null, last_error: null });
+    const revocable = `sk-canary-revocable-${crypto.randomUUID()}`;
+    braveKeys.add(revocable);
+    await call('POST', `/services/${search.id}/register_api_service`, alice, { api_key: revocable });
+    await call('POST', `/services/${search.id}/register_api_service`, bob, { api_key: CANARY });
+    expect(await byName('Web Search')).toMatchObject({
+      status: 'ACTIVE',
+      last_used_at: null,
+      last_error: null,
+    });
+    const [action] = await t.db.kysely
+      .selectFrom('actions')
+      .select('id')
+      .where('service_id', '=', search.id)
+      .where('name', '=', 'web_search')
+      .execute();
+    const aliceId = await userId('alice');
+
+    const before = new Date().toISOString();
+    expect(await t.app.tools.executeAction(aliceId, action!.id, { query: 'cadre' })).toMatchObject({
+      ok: true,
+    });
+    const used = await byName('Web Search');
+    expect(used.last_used_at! >= before).toBe(true);
+    expect(used.last_error).toBeNull();
+
+    // Brave revokes the key: the failed call is the connection's last error, without the key.
+    braveKeys.delete(revocable);
+    await t.app.tools.executeAction(aliceId, action!.id, { query: 'cadre' });
+    const failed = await byName('Web Search');
+    expect(failed.last_error).toEqual({
+      message: 'Brave Search answered HTTP 401: the API key or token was refused; reconnect the service',
+      at: failed.last_used_at,
+    });
+    expect(failed.last_used_at! >= used.last_used_at!).toBe(true);
+    // Wrong arguments are not the connection's error; the call still counts as a use.
+    await t.app.tools.executeAction(aliceId, action!.id, { query: '' });
+    const afterBadArgs = await byName('Web Search');
+    expect(afterBadArgs.last_error).toEqual(failed.last_error);
+    expect(afterBadArgs.last_used_at! >= failed.last_used_at!).toBe(true);
+
+    // Bob's connection to the same service is his own: never used, no error.
+    expect(await byName('Web Search', bob)).toMatchObject({
+      status: 'ACTIVE',
+      last_used_at: null,
+      last_error: null,
+    });
+    // The export carries the usage with the connection, never the key.
+    const exported = await call('GET', '/users/me/export', alice);
+    expect(exported.body).toContain('"last_error":"Brave Search answered HTTP 401');
+    expect(exported.body).not.toContain(revocable);
+
+    // Saving a new key starts without the old key's error; the last use stays.
+    await call('POST', `/services/${search.id}/register_api_service`, alice, { api_key: CANARY });
+    const renewed = await byName('Web Search');
+    expect(renewed).toMatchObject({
+      status: 'ACTIVE',
+      last_error: null,
+      last_used_at: afterBadArgs.last_used_at,
+    });
+    expect(JSON.stringify(await services(alice))).not.toContain(revocable);
   });
 
   it('OAuth2: starts at GitHub, completes through the public callback and redirects only to /services', async () => {

@@ -373,6 +373,21 @@ describe(`built-in services on ${testDatabaseKind()}`, () => {
 
 describe(`built-in services that call APIs on ${testDatabaseKind()}`, () => {
   const canary = `sk-canary-${crypto.randomUUID()}`;
+  // The keys the fake APIs accept; a test revokes one by deleting it.
+  const accepted = new Set([canary]);
+  const ok = (key: unknown) => accepted.has(String(key));
+  /** How Google APIs answer a key that does not exist. */
+  const googleKeyInvalid = {
+    status: 400,
+    json: {
+      error: {
+        code: 400,
+        message: 'API key not valid. Please pass a valid API key.',
+        status: 'INVALID_ARGUMENT',
+        details: [{ reason: 'API_KEY_INVALID' }],
+      },
+    },
+  };
   let api: FakeServer;
   let t: TestApp;
   let alice: number;
@@ -380,6 +395,8 @@ describe(`built-in services that call APIs on ${testDatabaseKind()}`, () => {
   beforeAll(async () => {
     api = await startFakeServer((req) => {
       const q = req.url.searchParams;
+      if (req.headers['x-subscription-token'] === 'provider-down')
+        return { status: 503, json: { error: 'maintenance' } };
       switch (req.path) {
         case '/v0/topstories.json':
           return { json: [101, 102, 103] };
@@ -443,7 +460,7 @@ describe(`built-in services that call APIs on ${testDatabaseKind()}`, () => {
             },
           };
         case '/res/v1/web/search':
-          if (req.headers['x-subscription-token'] !== canary)
+          if (!ok(req.headers['x-subscription-token']))
             return {
               status: 401,
               json: { error: { detail: `bad token ${req.headers['x-subscription-token']}` } },
@@ -455,8 +472,14 @@ describe(`built-in services that call APIs on ${testDatabaseKind()}`, () => {
               },
             },
           };
+        case '/youtube/v3/i18nLanguages':
+          if (!ok(q.get('key'))) return googleKeyInvalid;
+          return { json: { kind: 'youtube#i18nLanguageListResponse', items: [] } };
+        case '/v1/places/ChIJj61dQgK6j4AR4GeTYWZsKWw':
+          if (!ok(req.headers['x-goog-api-key'])) return googleKeyInvalid;
+          return { json: { id: 'ChIJj61dQgK6j4AR4GeTYWZsKWw' } };
         case '/youtube/v3/search':
-          if (q.get('key') !== canary || q.get('part') !== 'snippet') return { status: 400, json: {} };
+          if (!ok(q.get('key')) || q.get('part') !== 'snippet') return { status: 400, json: {} };
           return {
             json: {
               items: [
@@ -475,7 +498,7 @@ describe(`built-in services that call APIs on ${testDatabaseKind()}`, () => {
         case '/v1/places:searchText': {
           const body = JSON.parse(req.body) as { textQuery: string };
           if (
-            req.headers['x-goog-api-key'] !== canary ||
+            !ok(req.headers['x-goog-api-key']) ||
             !String(req.headers['x-goog-fieldmask']).includes('places.displayName')
           )
             return { status: 403, json: {} };
@@ -494,7 +517,7 @@ describe(`built-in services that call APIs on ${testDatabaseKind()}`, () => {
           };
         }
         case '/data/2.5/weather':
-          if (q.get('appid') !== canary)
+          if (!ok(q.get('appid')))
             return {
               status: 401,
               json: {
@@ -634,17 +657,84 @@ describe(`built-in services that call APIs on ${testDatabaseKind()}`, () => {
     ]);
     expect(lists).not.toContain(canary);
 
-    // A provider 401 (the key was revoked): a clear error without the key, and the connection needs reconnecting.
+    // A provider 401 (the key was revoked after it was saved): a clear error without the key, and
+    // the connection needs reconnecting.
+    accepted.add(`${canary}-revoked`);
     await t.app.services.registerApiService(await serviceId(t, 'weather'), alice, `${canary}-revoked`);
+    accepted.delete(`${canary}-revoked`);
     const failed = await run('weather', 'current_weather', { city: 'Lyon' });
     expect(failed).toMatchObject({ ok: false, code: 'auth_expired' });
     expect(JSON.stringify(failed)).not.toContain('sk-canary');
     expect((await t.app.services.listServicesForUser(alice)).find((s) => s.name === 'Weather')?.status).toBe(
       'INACTIVE',
     );
+    accepted.add(`${canary}-bad`);
     await t.app.services.registerApiService(await serviceId(t, 'web_search'), alice, `${canary}-bad`);
+    accepted.delete(`${canary}-bad`);
     const failedSearch = await run('web_search', 'web_search', { query: 'x' });
     expect(JSON.stringify(failedSearch)).not.toContain('sk-canary');
     expect(t.logs.join('\n')).not.toContain('sk-canary');
+  });
+
+  it('checks a key with its provider when it is saved: a refused key or a provider that cannot answer saves nothing', async () => {
+    const wrong = `sk-canary-wrong-${crypto.randomUUID()}`;
+    // Google APIs refuse a key that does not exist with 400 API_KEY_INVALID; the others with 401.
+    const refusals: [string, string][] = [
+      ['web_search', 'Brave Search refused this API key (401)'],
+      ['youtube', 'YouTube refused this API key (400)'],
+      ['places', 'Google Places refused this API key (400)'],
+      ['weather', 'OpenWeather refused this API key (401)'],
+    ];
+    for (const [key, msg] of refusals) {
+      const refused = await t.app.services
+        .registerApiService(await serviceId(t, key), alice, wrong)
+        .catch((err: unknown) => err);
+      expect(refused, key).toBeInstanceOf(ValidationFailure);
+      expect((refused as ValidationFailure).issues, key).toEqual([
+        { loc: ['body', 'api_key'], msg, type: 'key_refused' },
+      ]);
+    }
+    // Each check is the API's cheapest call, with the key where that API wants it.
+    const checks = api.requests.filter((r) => JSON.stringify(r).includes(wrong));
+    expect(checks.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /res/v1/web/search',
+      'GET /youtube/v3/i18nLanguages',
+      'GET /v1/places/ChIJj61dQgK6j4AR4GeTYWZsKWw',
+      'GET /data/2.5/weather',
+    ]);
+    expect(checks[0]!.url.searchParams.get('count')).toBe('1');
+    expect(checks[0]!.headers['x-subscription-token']).toBe(wrong);
+    expect(checks[1]!.url.searchParams.get('key')).toBe(wrong);
+    expect(checks[2]!.headers['x-goog-fieldmask']).toBe('id');
+    expect(checks[3]!.url.searchParams.get('appid')).toBe(wrong);
+
+    // A provider that answers neither yes nor no, and one that cannot be reached: 502, nothing saved.
+    const down = await t.app.services
+      .registerApiService(await serviceId(t, 'web_search'), alice, 'provider-down')
+      .catch((err: unknown) => err);
+    expect(down).toBeInstanceOf(HttpError);
+    expect(down).toMatchObject({
+      statusCode: 502,
+      message: 'Brave Search could not check this API key (it answered 503); nothing was saved, try again',
+    });
+    const gone = await startFakeServer(() => ({}));
+    await gone.close();
+    const offline = await createTestApp({ EGRESS_ALLOW_PRIVATE: '127.0.0.1', BUILTIN_WEATHER_URL: gone.url });
+    try {
+      const carol = await createUser(offline.db, 'carol');
+      const unreachable = await offline.app.services
+        .registerApiService(await serviceId(offline, 'weather'), carol, canary)
+        .catch((err: unknown) => err);
+      expect(unreachable).toMatchObject({ statusCode: 502 });
+      expect((unreachable as Error).message).toMatch(
+        /^OpenWeather could not be reached to check this API key \(.+\); nothing was saved, try again$/,
+      );
+      expect((unreachable as Error).message).not.toContain(canary);
+      expect(await offline.db.kysely.selectFrom('connections').selectAll().execute()).toEqual([]);
+    } finally {
+      await offline.close();
+    }
+    expect(await t.db.kysely.selectFrom('connections').selectAll().execute()).toEqual([]);
+    expect(t.logs.join('\n')).not.toContain(wrong);
   });
 });

@@ -94,10 +94,30 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
         ValidationFailure,
       );
     }
-    // The wrong token: the server refuses, so nothing is added.
-    await expect(
-      t.app.services.addCustomMcpServer(alice, { name: 'x', url: userServer.url, bearer_token: 'nope' }),
-    ).rejects.toBeInstanceOf(ValidationFailure);
+    // The wrong token: the server refuses (listing its tools is the check), so nothing is added,
+    // and the answer names the token's field and the refusal.
+    const wrongToken = await t.app.services
+      .addCustomMcpServer(alice, { name: 'x', url: userServer.url, bearer_token: 'nope' })
+      .catch((e: unknown) => e);
+    expect(wrongToken).toBeInstanceOf(ValidationFailure);
+    expect((wrongToken as ValidationFailure).issues).toEqual([
+      {
+        loc: ['body', 'bearer_token'],
+        msg: 'The MCP server refused these credentials (401)',
+        type: 'key_refused',
+      },
+    ]);
+    // No credentials at all: the URL is what the server refused.
+    const noToken = await t.app.services
+      .addCustomMcpServer(alice, { name: 'x', url: userServer.url })
+      .catch((e: unknown) => e);
+    expect((noToken as ValidationFailure).issues).toEqual([
+      {
+        loc: ['body', 'url'],
+        msg: 'The MCP server refused to answer without credentials (401)',
+        type: 'key_refused',
+      },
+    ]);
     expect(
       (await t.db.kysely.selectFrom('services').select('id').where('owner_user_id', 'is not', null).execute())
         .length,
@@ -122,6 +142,10 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
       })
       .catch((e: unknown) => e);
     expect(headerServer).toBeInstanceOf(ValidationFailure); // the server wants the bearer token
+    expect((headerServer as ValidationFailure).issues[0]).toMatchObject({
+      loc: ['body', 'header_value'],
+      type: 'key_refused',
+    });
     expect(userServer.seenHeaders.at(-1)?.['x-key']).toBe('${CADRE_TEST_FOO}');
 
     expect((await t.app.services.listServicesForUser(alice)).map((s) => s.name)).toContain('My tools');

@@ -177,6 +177,9 @@ describe(`users on ${testDatabaseKind()}`, () => {
     expect(Object.keys(data.connections[0]).sort()).toEqual([
       'created_at',
       'id',
+      'last_error',
+      'last_error_at',
+      'last_used_at',
       'service_id',
       'status',
       'updated_at',

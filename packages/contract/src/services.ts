@@ -33,6 +33,13 @@ export const serviceSchema = z.object({
   status: z.enum(['ACTIVE', 'INACTIVE']),
   /** API_KEY, NO_AUTH / NO_OAUTH, or an OAuth scheme (spec section 3). */
   auth_schemes: z.array(z.string()),
+  /** When a tool call last used the caller's connection (ISO 8601); null when never, or not connected. */
+  last_used_at: z.string().nullable(),
+  /**
+   * The last error a tool call met on the caller's connection (no secrets) and when; null when
+   * none since the connection was saved.
+   */
+  last_error: z.object({ message: z.string(), at: z.string() }).nullable(),
 });
 export type Service = z.infer<typeof serviceSchema>;
 export const serviceListSchema = z.array(serviceSchema);

@@ -58,6 +58,9 @@ export const userExportSchema = z.object({
       status: z.string(),
       created_at: z.string(),
       updated_at: z.string(),
+      last_used_at: z.string().nullable(),
+      last_error: z.string().nullable(),
+      last_error_at: z.string().nullable(),
     }),
   ),
   threads: z.array(

@@ -22,6 +22,7 @@ export const MIGRATION_NAMES = [
   '0012-api-keys',
   '0013-agent-starters',
   '0014-message-feedback',
+  '0015-connection-usage',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

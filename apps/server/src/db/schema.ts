@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table types for Kysely. Conventions that keep one schema working on SQLite and PostgreSQL
@@ -220,6 +220,11 @@ export interface ConnectionsTable {
   credentials: string | null;
   created_at: string;
   updated_at: string;
+  /** When a tool call last used the connection (0015). */
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last error a tool call met (secrets redacted) and when; cleared when the connection is saved again. */
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OAuthStatesTable {

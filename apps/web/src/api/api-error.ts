@@ -79,3 +79,14 @@ export function describeApiError(error: unknown, fallback: string): string[] {
   }
   return [fallback];
 }
+
+/** The message of a 422 issue about `field` of the body, if the API's answer has one. */
+export function fieldMessage(error: unknown, field: string): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 422) return undefined;
+  const detail = (error.body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return undefined;
+  const issue = (detail as { loc?: unknown[]; msg?: string }[]).find(
+    (i) => i.loc?.length === 2 && i.loc[0] === 'body' && i.loc[1] === field,
+  );
+  return issue?.msg;
+}

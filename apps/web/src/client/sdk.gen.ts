@@ -239,7 +239,7 @@ export const registerAuthService = <ThrowOnError extends boolean = true>(options
 });
 
 /**
- * Connects a service with the caller’s API key (kept only in the vault)
+ * Connects a service with the caller’s API key (kept only in the vault) once its provider accepted it: a refused key answers 422 `key_refused` on `api_key`, a provider that cannot be asked 502; nothing is saved either way
  */
 export const registerApiService = <ThrowOnError extends boolean = true>(options: Options<RegisterApiServiceData, ThrowOnError>) => (options.client ?? client).post<RegisterApiServiceResponses, RegisterApiServiceErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',

@@ -236,6 +236,9 @@ export type ExportMyDataResponses = {
             status: string;
             created_at: string;
             updated_at: string;
+            last_used_at: string | null;
+            last_error: string | null;
+            last_error_at: string | null;
         }>;
         threads: Array<{
             id: string;
@@ -1106,6 +1109,11 @@ export type ListServicesResponses = {
         logo: string | null;
         status: 'ACTIVE' | 'INACTIVE';
         auth_schemes: Array<string>;
+        last_used_at: string | null;
+        last_error: {
+            message: string;
+            at: string;
+        } | null;
     }>;
 };
 
@@ -1140,6 +1148,11 @@ export type ListActiveServicesResponses = {
         logo: string | null;
         status: 'ACTIVE' | 'INACTIVE';
         auth_schemes: Array<string>;
+        last_used_at: string | null;
+        last_error: {
+            message: string;
+            at: string;
+        } | null;
     }>;
 };
 
@@ -1524,6 +1537,11 @@ export type AddCustomMcpServerResponses = {
         logo: string | null;
         status: 'ACTIVE' | 'INACTIVE';
         auth_schemes: Array<string>;
+        last_used_at: string | null;
+        last_error: {
+            message: string;
+            at: string;
+        } | null;
     };
 };
 

@@ -38,6 +38,8 @@ export function createCatalog({ repo, providers }: { repo: ToolsRepository; prov
         logo: r.logo,
         status: r.connection_status === 'ACTIVE' ? 'ACTIVE' : 'INACTIVE',
         auth_schemes: [r.auth_scheme],
+        last_used_at: r.last_used_at,
+        last_error: r.last_error && r.last_error_at ? { message: r.last_error, at: r.last_error_at } : null,
       }))
       .sort((a, b) =>
         a.status === b.status ? a.name.localeCompare(b.name) : a.status === 'ACTIVE' ? -1 : 1,

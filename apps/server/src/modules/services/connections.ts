@@ -11,7 +11,7 @@ import {
 } from '../tools/index.ts';
 import type { Catalog } from './catalog.ts';
 import type { BrowserBinding, OAuthFlow } from './oauth-flow.ts';
-import { viaProvider } from './provider-errors.ts';
+import { keyCheckAnswer, viaProvider } from './provider-errors.ts';
 
 const isNoAuth = (scheme: string) => scheme === 'NO_AUTH' || scheme === 'NO_OAUTH';
 const isApiKey = (scheme: string) => scheme === 'API_KEY';
@@ -89,13 +89,18 @@ export function createConnections(deps: {
         return save(userId, service.id, result);
       }),
 
-    /** `apiKey` comes trimmed and bounded from `apiKeyBodySchema`; it is kept only in the vault. */
+    /**
+     * `apiKey` comes trimmed and bounded from `apiKeyBodySchema`; it is kept only in the vault, and
+     * only once its provider accepted it where the provider has a cheap check.
+     */
     registerApiService: (serviceId: number, userId: number, apiKey: string): Promise<Registration> =>
       viaProvider(async () => {
         const service = await catalog.visibleService(serviceId, userId);
         if (!isApiKey(service.auth_scheme)) wrongScheme(service.auth_scheme);
         const provider = providers.get(service.provider);
-        const result = await provider.connect({ userId }, serviceRef(service), { kind: 'api_key', apiKey });
+        const result = await provider
+          .connect({ userId }, serviceRef(service), { kind: 'api_key', apiKey })
+          .catch((err: unknown) => keyCheckAnswer(err, 'api_key'));
         return save(userId, service.id, result);
       }),
 

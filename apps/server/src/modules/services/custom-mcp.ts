@@ -5,6 +5,7 @@ import { ValidationFailure } from '../../http/errors.ts';
 import {
   checkUrl,
   EgressError,
+  KeyCheckError,
   probeHttpServer,
   redactSecrets,
   ToolError,
@@ -53,6 +54,11 @@ export function createCustomMcp(deps: {
     try {
       actions = await probeHttpServer(config, { kind: 'http', url, headers });
     } catch (err) {
+      // Refused credentials are the field that held them (the URL when none were given).
+      if (err instanceof KeyCheckError && err.refused) {
+        const field = body.header_value ? 'header_value' : body.bearer_token ? 'bearer_token' : 'url';
+        throw new ValidationFailure([{ loc: ['body', field], msg: err.message, type: 'key_refused' }]);
+      }
       // A limit it passed (R11) is said as it is; anything else is a failure to connect.
       if (err instanceof ToolError) throw urlRefused(redactSecrets(err.message, headers));
       const reason = err instanceof EgressError ? err.message : 'it did not answer as an MCP server';
@@ -86,6 +92,15 @@ export function createCustomMcp(deps: {
       );
       return serviceId;
     });
-    return { id, name, description, logo: null, status: 'ACTIVE', auth_schemes: ['NO_AUTH'] };
+    return {
+      id,
+      name,
+      description,
+      logo: null,
+      status: 'ACTIVE',
+      auth_schemes: ['NO_AUTH'],
+      last_used_at: null,
+      last_error: null,
+    };
   };
 }

@@ -1,5 +1,5 @@
-import { HttpError } from '../../http/errors.ts';
-import { ToolError, toToolResult } from '../tools/index.ts';
+import { HttpError, ValidationFailure } from '../../http/errors.ts';
+import { KeyCheckError, ToolError, toToolResult } from '../tools/index.ts';
 
 /**
  * A provider that fails (Composio down, a refused request, the egress guard) answers 502 with the
@@ -15,4 +15,17 @@ export async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
     }
     throw err;
   }
+}
+
+/**
+ * A key the provider refused answers 422 on the field that held it, with the provider's refusal;
+ * a provider that could not be asked answers 502. Either way nothing was saved.
+ */
+export function keyCheckAnswer(err: unknown, field: string): never {
+  if (err instanceof KeyCheckError) {
+    if (err.refused)
+      throw new ValidationFailure([{ loc: ['body', field], msg: err.message, type: 'key_refused' }]);
+    throw new HttpError(502, err.message);
+  }
+  throw err;
 }

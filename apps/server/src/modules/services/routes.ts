@@ -49,7 +49,8 @@ const REGISTRATIONS: {
   {
     path: 'register_api_service',
     operationId: 'registerApiService',
-    summary: 'Connects a service with the caller’s API key (kept only in the vault)',
+    summary:
+      'Connects a service with the caller’s API key (kept only in the vault) once its provider accepted it: a refused key answers 422 `key_refused` on `api_key`, a provider that cannot be asked 502; nothing is saved either way',
     body: apiKeyBodySchema,
     register: (services, serviceId, userId, body) =>
       services.registerApiService(serviceId, userId, (body as z.output<typeof apiKeyBodySchema>).api_key),

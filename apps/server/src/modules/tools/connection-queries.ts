@@ -36,7 +36,10 @@ export function connectionQueries(k: Kysely<Database>) {
         .execute();
     },
 
-    /** Creates or replaces the user's one connection to a service; `record` commits with it. */
+    /**
+     * Creates or replaces the user's one connection to a service; `record` commits with it. New
+     * credentials start without the old ones' last error.
+     */
     async saveConnection(
       userId: number,
       serviceId: number,
@@ -49,7 +52,9 @@ export function connectionQueries(k: Kysely<Database>) {
           .insertInto('connections')
           .values({ user_id: userId, service_id: serviceId, created_at: ts, updated_at: ts, ...values })
           .onConflict((oc) =>
-            oc.columns(['user_id', 'service_id']).doUpdateSet({ ...values, updated_at: ts }),
+            oc
+              .columns(['user_id', 'service_id'])
+              .doUpdateSet({ ...values, updated_at: ts, last_error: null, last_error_at: null }),
           )
           .execute();
       if (!record) return void (await upsert(k));
@@ -67,6 +72,19 @@ export function connectionQueries(k: Kysely<Database>) {
       await k
         .updateTable('connections')
         .set({ ...values, updated_at: now() })
+        .where('user_id', '=', userId)
+        .where('service_id', '=', serviceId)
+        .execute();
+    },
+
+    /**
+     * A tool call used the connection at `at`; `error` is what it failed with, if it failed for a
+     * reason of the connection's. Not a change of the connection: `updated_at` stays.
+     */
+    async recordUse(userId: number, serviceId: number, at: string, error?: string) {
+      await k
+        .updateTable('connections')
+        .set({ last_used_at: at, ...(error !== undefined && { last_error: error, last_error_at: at }) })
         .where('user_id', '=', userId)
         .where('service_id', '=', serviceId)
         .execute();

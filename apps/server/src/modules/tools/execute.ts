@@ -16,8 +16,9 @@ export function redactSecrets(message: string, credentials: Credentials | null):
 
 /**
  * Runs an action for a user with their own connection (the chat runtime calls this). Refreshed
- * credentials are sealed again; a refused token marks the connection expired; an error message
- * leaves without any of the connection's secrets.
+ * credentials are sealed again; a refused token marks the connection expired; the connection
+ * records when it was used and its last error; an error message leaves without any of the
+ * connection's secrets.
  */
 export function createActionRunner(deps: {
   repo: ToolsRepository;
@@ -61,8 +62,14 @@ export function createActionRunner(deps: {
     if (!result.ok && result.code === 'auth_expired') {
       await repo.updateConnection(userId, action.service_id, { status: 'EXPIRED' });
     }
-    if (result.ok) return { ok: true, data: result.data };
-    const secrets = { ...credentials, ...result.credentials };
-    return { ok: false, code: result.code, error: redactSecrets(result.error, secrets) };
+    const at = new Date().toISOString();
+    if (result.ok) {
+      await repo.recordUse(userId, action.service_id, at);
+      return { ok: true, data: result.data };
+    }
+    const error = redactSecrets(result.error, { ...credentials, ...result.credentials });
+    // Wrong arguments are the caller's mistake, not the connection's: they are not its last error.
+    await repo.recordUse(userId, action.service_id, at, result.code === 'invalid_input' ? undefined : error);
+    return { ok: false, code: result.code, error };
   };
 }

@@ -8,6 +8,7 @@ export type { ProviderSet } from './provider-set.ts';
 export {
   codeForStatus,
   toToolResult,
+  KeyCheckError,
   ToolError,
   type ActionDefinition,
   type ActionEffect,

@@ -54,6 +54,21 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * A key checked with its provider when it is saved did not pass: `refused` when the provider
+ * said no (the caller's key is wrong), else the provider could not be asked or gave no clear
+ * answer. The message names the provider and the status, never the key.
+ */
+export class KeyCheckError extends Error {
+  constructor(
+    readonly refused: boolean,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'KeyCheckError';
+  }
+}
+
 /** Opened credentials of one connection (API key, OAuth tokens, a provider account id...). */
 export type Credentials = Record<string, unknown>;
 

@@ -159,6 +159,9 @@ function catalogQueries(k: Kysely<Database>) {
           'services.auth_scheme',
           'services.provider',
           'connections.status as connection_status',
+          'connections.last_used_at',
+          'connections.last_error',
+          'connections.last_error_at',
         ])
         .where('services.enabled', '=', 1)
         .where(visibleTo(userId))

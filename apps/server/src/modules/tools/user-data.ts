@@ -22,7 +22,16 @@ export function toolsUserData(db: Db): UserDataOwner {
         // Never the credentials column: the export is shown and downloaded in the browser.
         k
           .selectFrom('connections')
-          .select(['id', 'service_id', 'status', 'created_at', 'updated_at'])
+          .select([
+            'id',
+            'service_id',
+            'status',
+            'created_at',
+            'updated_at',
+            'last_used_at',
+            'last_error',
+            'last_error_at',
+          ])
           .where('user_id', '=', user.id)
           .orderBy('id')
           .execute(),

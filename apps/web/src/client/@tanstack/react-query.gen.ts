@@ -362,7 +362,7 @@ export const registerAuthServiceMutation = (options?: Partial<Options<RegisterAu
 };
 
 /**
- * Connects a service with the caller’s API key (kept only in the vault)
+ * Connects a service with the caller’s API key (kept only in the vault) once its provider accepted it: a refused key answers 422 `key_refused` on `api_key`, a provider that cannot be asked 502; nothing is saved either way
  */
 export const registerApiServiceMutation = (options?: Partial<Options<RegisterApiServiceData>>): UseMutationOptions<RegisterApiServiceResponse, RegisterApiServiceError, Options<RegisterApiServiceData>> => {
     const mutationOptions: UseMutationOptions<RegisterApiServiceResponse, RegisterApiServiceError, Options<RegisterApiServiceData>> = {

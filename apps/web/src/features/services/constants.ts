@@ -22,6 +22,9 @@ export const SERVICE_TEXT = {
   activeServicesHint: 'Click on a service below to view and add tools.',
   added: 'Added',
   statusLine: (status: string, scheme: string) => `Status: ${status} | Auth: ${scheme}`,
+  lastUsed: 'Last used',
+  neverUsed: 'Never used',
+  lastError: 'Last error',
   actionsFor: (service: string) => `Actions for ${service}`,
 } as const;
 

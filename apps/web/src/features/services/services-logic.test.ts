@@ -6,6 +6,7 @@ import {
   safeRedirectUrl,
   sortByDisplayName,
   sortServices,
+  timeAgo,
 } from './services-logic';
 
 describe('services logic', () => {
@@ -53,5 +54,20 @@ describe('services logic', () => {
     expect(safeRedirectUrl('data:text/html,<script>1</script>')).toBeUndefined();
     expect(safeRedirectUrl('/relative')).toBeUndefined();
     expect(safeRedirectUrl('http://localhost:9/x')).toBe('http://localhost:9/x');
+  });
+
+  it('says how long ago a time was as people say it', () => {
+    const now = Date.parse('2026-05-10T12:00:00Z');
+    const ago = (seconds: number) => timeAgo(new Date(now - seconds * 1000).toISOString(), now);
+    expect(ago(0)).toBe('just now');
+    expect(ago(59)).toBe('just now');
+    expect(ago(60)).toBe('1 minute ago');
+    expect(ago(5 * 60 + 30)).toBe('5 minutes ago');
+    expect(ago(3 * 3600)).toBe('3 hours ago');
+    expect(ago(26 * 3600)).toBe('yesterday');
+    expect(ago(9 * 24 * 3600)).toBe('last week');
+    expect(ago(400 * 24 * 3600)).toBe('last year');
+    // A clock a little behind the server's never says "in 2 seconds".
+    expect(ago(-2)).toBe('just now');
   });
 });

@@ -82,3 +82,22 @@ export function registrationOutcome(
   }
   return response?.connectionStatus === 'ACTIVE' ? { kind: 'active' } : { kind: 'notActive' };
 }
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** How long ago `iso` was, as people say it: "just now", "5 minutes ago", "yesterday". */
+export function timeAgo(iso: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, (now - Date.parse(iso)) / 1000);
+  for (const [unit, size] of UNITS) {
+    if (seconds >= size) return relative.format(-Math.floor(seconds / size), unit);
+  }
+  return 'just now';
+}

@@ -14,6 +14,8 @@ const service = (auth: string): Service => ({
   logo: '',
   status: 'INACTIVE',
   auth_schemes: [auth],
+  last_used_at: null,
+  last_error: null,
 });
 
 let toast: ReturnType<typeof vi.spyOn>;

@@ -1,5 +1,6 @@
 import { Field, Input } from '@chakra-ui/react';
 import { useRef, useState, type FormEvent } from 'react';
+import { describeApiError, fieldMessage } from '../../../api/api-error';
 import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import { SERVICE_TEXT, SERVICE_TOAST_DURATION, SERVICE_TOASTS } from '../constants';
@@ -8,24 +9,32 @@ interface ApiKeyDialogProps {
   open: boolean;
   serviceName: string;
   disabled: boolean;
-  onSubmit: (apiKey: string) => void;
+  /** Saves the key; the dialog closes once it resolves and stays open with the reason if it rejects. */
+  onSubmit: (apiKey: string) => Promise<unknown> | undefined;
   onClose: () => void;
 }
 
-/** The 'Enter API Key' dialog (spec sections 2 and 5): the key is trimmed and must not be empty. */
+/**
+ * The 'Enter API Key' dialog (spec sections 2 and 5): the key is trimmed and must not be empty.
+ * The server checks the key with its provider before saving it, so a refused key keeps the dialog
+ * open with the provider's refusal under the field.
+ */
 export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }: ApiKeyDialogProps) {
   const [apiKey, setApiKey] = useState('');
   // Set when a submit found the key blank; typing clears it.
   const [missing, setMissing] = useState(false);
+  // Why the server did not save the key (the provider refused it, or could not be asked).
+  const [refusal, setRefusal] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
   const close = () => {
     setApiKey('');
     setMissing(false);
+    setRefusal(null);
     onClose();
   };
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const trimmed = apiKey.trim();
     if (!trimmed) {
@@ -34,7 +43,16 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
       toaster.create({ ...SERVICE_TOASTS.apiKeyRequired, type: 'error', duration: SERVICE_TOAST_DURATION });
       return;
     }
-    onSubmit(trimmed);
+    setRefusal(null);
+    try {
+      await onSubmit(trimmed);
+    } catch (error) {
+      setRefusal(
+        fieldMessage(error, 'api_key') ?? describeApiError(error, 'The key was not saved.').join(' '),
+      );
+      input.current?.focus();
+      return;
+    }
     close();
   };
 
@@ -43,12 +61,12 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
       open={open}
       onClose={close}
       title={SERVICE_TEXT.apiKeyTitle}
-      onSubmit={submit}
+      onSubmit={(event) => void submit(event)}
       submitLabel={SERVICE_TEXT.submit}
       cancelLabel={SERVICE_TEXT.cancel}
       disabled={disabled}
     >
-      <Field.Root invalid={missing}>
+      <Field.Root invalid={missing || refusal !== null}>
         <Field.Label>API Key for {serviceName}</Field.Label>
         <Input
           ref={input}
@@ -58,9 +76,10 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
           onChange={(event) => {
             setApiKey(event.target.value);
             if (event.target.value.trim()) setMissing(false);
+            setRefusal(null);
           }}
         />
-        <Field.ErrorText>Enter the key {serviceName} gave you.</Field.ErrorText>
+        <Field.ErrorText>{refusal ?? `Enter the key ${serviceName} gave you.`}</Field.ErrorText>
       </Field.Root>
     </FormDialog>
   );

@@ -10,6 +10,7 @@ const service = (
   name: string,
   scheme: string,
   status: Service['status'] = 'INACTIVE',
+  usage: Pick<Service, 'last_used_at' | 'last_error'> = { last_used_at: null, last_error: null },
 ): Service => ({
   id,
   name,
@@ -17,6 +18,7 @@ const service = (
   logo: null,
   status,
   auth_schemes: [scheme],
+  ...usage,
 });
 
 const CALCULATOR = service(1, 'Calculator', 'NO_AUTH');
@@ -142,6 +144,125 @@ describe('the services page (/services)', () => {
     expect(api.sent('POST /api/v1/services/:service_id/register_api_service')).toMatchObject([
       { path: '/api/v1/services/2/register_api_service', body: { api_key: 'sk-123' } },
     ]);
+  });
+
+  it('keeps the dialog open with the provider’s refusal under the field when the key is refused, and saves nothing', async () => {
+    let refuse = true;
+    const api = fakeApi({
+      'POST /api/v1/services/:service_id/register_api_service': () =>
+        refuse
+          ? json(
+              {
+                detail: [
+                  {
+                    loc: ['body', 'api_key'],
+                    msg: 'Brave Search refused this API key (401)',
+                    type: 'key_refused',
+                  },
+                ],
+              },
+              422,
+            )
+          : json({ redirectUrl: null, connectionStatus: 'ACTIVE' }),
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Register Service Web Search' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enter API Key' });
+    const input = within(dialog).getByLabelText('API Key for Web Search');
+    await user.type(input, 'sk-wrong');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(input).toHaveAccessibleErrorMessage('Brave Search refused this API key (401)'),
+    );
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveFocus();
+    expect(input).toHaveValue('sk-wrong');
+    expect(await findToast('Failed to register Web Search by API key.')).toMatchObject({ type: 'error' });
+    // Behind the open dialog, the card is still not connected.
+    const behind = screen.getByRole('listitem', { name: 'Web Search', hidden: true });
+    expect(within(behind).getByText('Status: INACTIVE | Auth: API_KEY')).toBeInTheDocument();
+
+    // Typing clears the refusal; the right key closes the dialog.
+    await user.clear(input);
+    expect(input).not.toHaveAttribute('aria-invalid');
+    refuse = false;
+    await user.type(input, 'sk-right');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Enter API Key' })).toBeNull());
+    expect(api.sent('POST /api/v1/services/:service_id/register_api_service')).toMatchObject([
+      { body: { api_key: 'sk-wrong' } },
+      { body: { api_key: 'sk-right' } },
+    ]);
+  });
+
+  it('says when the provider could not be asked, in the dialog', async () => {
+    fakeApi({
+      'POST /api/v1/services/:service_id/register_api_service': () =>
+        json(
+          {
+            detail:
+              'Brave Search could not be reached to check this API key (timed out); nothing was saved, try again',
+          },
+          502,
+        ),
+    });
+    const { user } = renderApp('/services');
+    await user.click(await screen.findByRole('button', { name: 'Register Service Web Search' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enter API Key' });
+    const input = within(dialog).getByLabelText('API Key for Web Search');
+    await user.type(input, 'sk-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(input).toHaveAccessibleErrorMessage(
+        'Brave Search could not be reached to check this API key (timed out); nothing was saved, try again',
+      ),
+    );
+  });
+
+  it('shows when each connection was last used and its last error; services not connected show neither', async () => {
+    const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+    fakeApi({}, [
+      service(1, 'Calculator', 'NO_AUTH', 'ACTIVE'),
+      service(2, 'Web Search', 'API_KEY', 'ACTIVE', {
+        last_used_at: minutesAgo(5),
+        last_error: {
+          message: 'Brave Search answered HTTP 429: rate limited, try again later',
+          at: minutesAgo(5),
+        },
+      }),
+      service(3, 'Weather', 'API_KEY', 'ACTIVE', { last_used_at: minutesAgo(120), last_error: null }),
+      // Expired: no longer active, but it still says when it was used and why it failed.
+      service(4, 'Gmail', 'OAUTH2', 'INACTIVE', {
+        last_used_at: minutesAgo(60 * 24),
+        last_error: { message: 'Gmail answered HTTP 401', at: minutesAgo(60 * 24) },
+      }),
+      service(5, 'Slack', 'OAUTH2'),
+    ]);
+    renderApp('/services');
+    const calculator = await screen.findByRole('listitem', { name: 'Calculator' });
+    expect(within(calculator).getByText('Never used')).toBeInTheDocument();
+    expect(calculator).toHaveAccessibleDescription('Never used');
+
+    const search = card('Web Search');
+    expect(within(search).getByText(/^Last used/)).toHaveTextContent('Last used 5 minutes ago');
+    expect(within(search).getByText(/^Last error/)).toHaveTextContent(
+      'Last error 5 minutes ago: Brave Search answered HTTP 429: rate limited, try again later',
+    );
+    expect(search).toHaveAccessibleDescription(
+      'Last used 5 minutes ago Last error 5 minutes ago: Brave Search answered HTTP 429: rate limited, try again later',
+    );
+    const exact = within(search).getAllByText('5 minutes ago')[0]!;
+    expect(exact.tagName).toBe('TIME');
+    expect(exact).toHaveAttribute('dateTime', expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+
+    expect(within(card('Weather')).getByText(/^Last used/)).toHaveTextContent('Last used 2 hours ago');
+    expect(within(card('Weather')).queryByText(/^Last error/)).toBeNull();
+    expect(within(card('Gmail')).getByText(/^Last error/)).toHaveTextContent(
+      'Last error yesterday: Gmail answered HTTP 401',
+    );
+    const slack = card('Slack');
+    expect(within(slack).queryByTestId('connection-usage')).toBeNull();
+    expect(slack).not.toHaveAttribute('aria-describedby');
   });
 
   it("says 'Registration Error' for 5 s when the service did not become active", async () => {

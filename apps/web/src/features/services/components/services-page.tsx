@@ -13,7 +13,7 @@ import {
 } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FocusEvent } from 'react';
 import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
@@ -23,6 +23,7 @@ import { SERVICE_SEARCH_KEYS, SERVICE_TEXT } from '../constants';
 import { authKind, authScheme, keepOrder, sortServices } from '../services-logic';
 import { useServiceOperations } from '../use-service-operations';
 import { ApiKeyDialog } from './api-key-dialog';
+import { ConnectionUsage } from './connection-usage';
 import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 import { DisconnectDialog } from './disconnect-dialog';
 
@@ -163,7 +164,7 @@ export function ServicesPage() {
         serviceName={apiKeyFor?.name ?? ''}
         disabled={pending}
         onClose={() => setApiKeyFor(null)}
-        onSubmit={(apiKey) => apiKeyFor && register.mutate({ service: apiKeyFor, apiKey })}
+        onSubmit={(apiKey) => (apiKeyFor ? register.mutateAsync({ service: apiKeyFor, apiKey }) : undefined)}
       />
     </Stack>
   );
@@ -177,8 +178,17 @@ function ServiceCard(props: {
 }) {
   const { service } = props;
   const active = service.status === 'ACTIVE';
+  const usageId = useId();
+  // A connection that lapsed (expired) still says when it was used and why it failed.
+  const connected = active || service.last_used_at !== null || service.last_error !== null;
   return (
-    <Card.Root as="li" size="sm" data-testid="service-card" aria-label={service.name}>
+    <Card.Root
+      as="li"
+      size="sm"
+      data-testid="service-card"
+      aria-label={service.name}
+      aria-describedby={connected ? usageId : undefined}
+    >
       <Card.Body gap="3">
         <HStack gap="3">
           <Logo src={service.logo} name={service.name} />
@@ -197,6 +207,7 @@ function ServiceCard(props: {
         <Text fontSize="xs" fontFamily="mono">
           {SERVICE_TEXT.statusLine(service.status, authScheme(service))}
         </Text>
+        {connected && <ConnectionUsage service={service} id={usageId} />}
       </Card.Body>
       <Card.Footer gap="2" flexWrap="wrap">
         <Flex gap="2" flexWrap="wrap" w="full">

@@ -8,6 +8,10 @@ import {
   type BuiltinService,
 } from './define.ts';
 
+/** Google APIs answer 400 API_KEY_INVALID (keyInvalid in YouTube's words) for a key that does not exist. */
+const googleRefused = (status: number, body: string) =>
+  status === 400 && /API_KEY_INVALID|keyInvalid/.test(body);
+
 /**
  * Services that need the user's own API key, matching the spec's example agents: web search
  * (Brave Search API), YouTube search (YouTube Data API v3), place search (Google Places API
@@ -22,6 +26,14 @@ export const webSearch: BuiltinService = {
     'Searches the web with the Brave Search API and returns titles, links and snippets. Needs a Brave Search API key (api-dashboard.search.brave.com).',
   logo: initialsLogo('S', '#FB542B'),
   authScheme: 'API_KEY',
+  // Brave has no free endpoint: one one-result search.
+  keyCheck: (key, config) => ({
+    provider: 'Brave Search',
+    base: config.tools.builtin.braveSearchUrl,
+    path: '/res/v1/web/search?q=cadre&count=1',
+    init: { headers: { 'x-subscription-token': key } },
+    refusedAlso: (status, body) => status === 422 && body.includes('SUBSCRIPTION_TOKEN_INVALID'),
+  }),
   actions: [
     defineAction({
       name: 'web_search',
@@ -70,6 +82,13 @@ export const youtube: BuiltinService = {
     'Finds YouTube videos with the YouTube Data API v3: titles, channels, publish dates and links. Needs a Google API key with the YouTube Data API enabled.',
   logo: initialsLogo('▶', '#FF0000'),
   authScheme: 'API_KEY',
+  // i18nLanguages.list costs 1 quota unit (a search costs 100).
+  keyCheck: (key, config) => ({
+    provider: 'YouTube',
+    base: config.tools.builtin.youtubeUrl,
+    path: `/youtube/v3/i18nLanguages?${new URLSearchParams({ part: 'snippet', hl: 'en_US', key })}`,
+    refusedAlso: googleRefused,
+  }),
   actions: [
     defineAction({
       name: 'search_videos',
@@ -134,6 +153,14 @@ export const places: BuiltinService = {
     'Finds places (restaurants, shops, sights, addresses) with the Google Places API (New) text search: name, address, rating and map link. Needs a Google Maps Platform API key.',
   logo: initialsLogo('P', '#34A853'),
   authScheme: 'API_KEY',
+  // Place Details asking for the id only (the Essentials IDs Only SKU), of Google's own example place.
+  keyCheck: (key, config) => ({
+    provider: 'Google Places',
+    base: config.tools.builtin.placesUrl,
+    path: '/v1/places/ChIJj61dQgK6j4AR4GeTYWZsKWw',
+    init: { headers: { 'x-goog-api-key': key, 'x-goog-fieldmask': 'id' } },
+    refusedAlso: googleRefused,
+  }),
   actions: [
     defineAction({
       name: 'search_places',
@@ -199,6 +226,11 @@ export const weather: BuiltinService = {
     'Current weather for a city from OpenWeatherMap: conditions, temperature, feels-like, humidity and wind. Needs an OpenWeatherMap API key.',
   logo: initialsLogo('☀', '#3182CE'),
   authScheme: 'API_KEY',
+  keyCheck: (key, config) => ({
+    provider: 'OpenWeather',
+    base: config.tools.builtin.weatherUrl,
+    path: `/data/2.5/weather?${new URLSearchParams({ lat: '0', lon: '0', appid: key })}`,
+  }),
   actions: [
     defineAction({
       name: 'current_weather',

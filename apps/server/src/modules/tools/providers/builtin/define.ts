@@ -6,6 +6,7 @@ import type { Db } from '../../../../db/database.ts';
 import { API_PREFIX } from '../../../../http/openapi.ts';
 import { hostPolicy, safeFetch, type EgressPolicy, type SafeRequestInit } from '../../egress.ts';
 import { codeForStatus, ToolError, type ActionEffect, type Credentials } from '../../provider.ts';
+import type { KeyCheck } from './key-check.ts';
 
 /** What a built-in action runs with: the caller, our database, settings and opened credentials. */
 export interface BuiltinContext {
@@ -34,6 +35,8 @@ export interface BuiltinService {
   authScheme: 'NO_AUTH' | 'API_KEY' | 'OAUTH2';
   /** Services that need settings (an OAuth app) are listed only when configured. */
   enabled?(config: Config): boolean;
+  /** An API-key service's cheapest authenticated call, made before a key is saved. */
+  keyCheck?(apiKey: string, config: Config): KeyCheck;
   actions: BuiltinAction[];
 }
 

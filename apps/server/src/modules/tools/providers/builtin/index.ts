@@ -10,6 +10,7 @@ import { dateTime } from './datetime.ts';
 import { inputJsonSchema, type BuiltinContext, type BuiltinService } from './define.ts';
 import { githubOAuthConfig, githubService } from './github.ts';
 import { hackerNews } from './hacker-news.ts';
+import { checkKey } from './key-check.ts';
 import { notes } from './notes.ts';
 import { webReader } from './web-reader.ts';
 import { wikipedia } from './wikipedia.ts';
@@ -70,7 +71,10 @@ export function createBuiltinProvider(deps: { config: Config; db: Db }): ToolPro
     async connect(_ctx, service, input) {
       const def = find(service.key);
       if (input.kind === 'no_auth') return { status: 'ACTIVE' };
-      if (input.kind === 'api_key') return { status: 'ACTIVE', credentials: { api_key: input.apiKey } };
+      if (input.kind === 'api_key') {
+        if (def.keyCheck) await checkKey(def.keyCheck(input.apiKey, deps.config), deps.config);
+        return { status: 'ACTIVE', credentials: { api_key: input.apiKey } };
+      }
       const cfg = def.key === 'github' ? githubOAuthConfig(deps.config) : undefined;
       if (!cfg) throw new ToolError('provider_error', 'This service has no OAuth configuration');
       return {

@@ -1,11 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Config, McpServerConfig } from '../../../../config.ts';
 import { createGuardedFetch, hostPolicy } from '../../egress.ts';
 import { limitMessages, type McpLimits } from './limits.ts';
 import {
+  KeyCheckError,
   toToolResult,
   ToolError,
   type ActionDefinition,
@@ -153,13 +157,25 @@ function resultText(content: unknown): string {
     .join('\n');
 }
 
-/** Lists a remote server's tools once (used when a user adds their own server). */
+/**
+ * Lists a remote server's tools once (used when a user adds their own server); a server that
+ * answers 401 or 403 refused the credentials it was given (a refused {@link KeyCheckError}).
+ */
 export async function probeHttpServer(config: Config, target: HttpTarget): Promise<ActionDefinition[]> {
-  const open = await openClient(config, target);
   try {
-    return await listServerTools(open, config.tools.mcpLimits);
-  } finally {
-    await open.close();
+    const open = await openClient(config, target);
+    try {
+      return await listServerTools(open, config.tools.mcpLimits);
+    } finally {
+      await open.close();
+    }
+  } catch (err) {
+    if (err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403))
+      throw new KeyCheckError(
+        true,
+        `The MCP server refused ${Object.keys(target.headers).length ? 'these credentials' : 'to answer without credentials'} (${err.code})`,
+      );
+    throw err;
   }
 }
 
