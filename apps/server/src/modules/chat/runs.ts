@@ -4,7 +4,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { ChatContext, ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
-import { runAgent } from './runtime/run.ts';
+import { runAgent, type RunOutcome } from './runtime/run.ts';
 
 export interface StreamRunInput {
   userId: number;
@@ -26,6 +26,8 @@ export interface StreamRunInput {
   via?: ChatVia;
   /** The person's IANA time zone (told to the model with the current time). */
   timeZone?: string;
+  /** Told how the run ended (undefined when it failed before an outcome), after its last save. */
+  onEnd?: (outcome: RunOutcome | undefined) => void;
 }
 
 export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
@@ -65,8 +67,9 @@ export async function streamRun(
       });
       for (const chunk of input.prelude ?? []) writer.write(chunk);
       let ended: RunEndStatus = 'interrupted';
+      let outcome: RunOutcome | undefined;
       try {
-        const outcome = await runAgent({
+        outcome = await runAgent({
           store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
           executor: ctx.executor,
           selection: ctx.selection,
@@ -84,14 +87,14 @@ export async function streamRun(
           idempotencyPrefix: input.idempotencyPrefix,
           timeZone: input.timeZone,
           hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
-          finalize: (trx, outcome) =>
+          finalize: (trx, final) =>
             ctx.audit.record(
               {
                 userId: input.userId,
                 action: 'chat.run.finished',
                 objectType: 'thread',
                 objectId: input.threadId,
-                detail: { runId, status: outcome.status, errorCategory: outcome.errorCategory ?? null },
+                detail: { runId, status: final.status, errorCategory: final.errorCategory ?? null },
               },
               trx,
             ),
@@ -110,6 +113,7 @@ export async function streamRun(
       } finally {
         input.signal.removeEventListener('abort', onAbort);
         await ctx.runs.end(claimId, ended);
+        input.onEnd?.(outcome);
       }
     },
     onError: () => 'The chat service failed while answering.',

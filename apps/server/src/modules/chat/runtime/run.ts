@@ -60,6 +60,8 @@ export interface RunOutcome {
   status: StoredMessage['status'];
   errorCategory?: RunErrorCategory;
   pendingApprovals: string[];
+  /** Tokens over all of the run's steps, as the model reported them (absent when it reported none). */
+  usage?: { inputTokens: number; outputTokens: number };
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
@@ -191,5 +193,11 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       p.errorText = 'The tool was not run: the turn was stopped.';
     }
   }
-  return finish({ status, errorCategory, pendingApprovals });
+  // A failed or stopped stream has no usage to give: its promise rejects.
+  const total = await Promise.resolve(result.totalUsage).catch(() => undefined);
+  const usage =
+    total && (total.inputTokens !== undefined || total.outputTokens !== undefined)
+      ? { inputTokens: total.inputTokens ?? 0, outputTokens: total.outputTokens ?? 0 }
+      : undefined;
+  return finish({ status, errorCategory, pendingApprovals, usage });
 }
