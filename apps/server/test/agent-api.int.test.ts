@@ -164,7 +164,39 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
     expect((await raw.text()).trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
+  const allowUnattendedWrites = (agentId: number, allow: boolean) =>
+    t.db.kysely
+      .updateTable('agents')
+      .set({ allow_unattended_writes: allow ? 1 : 0 })
+      .where('id', '=', agentId)
+      .execute();
+
+  it('refuses a write call with a clear error when the owner never allows unattended writes (the default)', async () => {
+    await allowUnattendedWrites(notesAgent, false);
+    const refused = openai(chatKey).chat.completions.create({
+      model: String(notesAgent),
+      messages: [{ role: 'user', content: 'note down: call the bank' }],
+    });
+    await expect(refused).rejects.toMatchObject({
+      status: 403,
+      type: 'permission_error',
+      code: 'write_refused',
+    });
+    await expect(refused).rejects.toThrow(/does not allow write or send actions outside Cadre.*create_note/);
+    const stream = await openai(chatKey).chat.completions.create({
+      model: String(notesAgent),
+      messages: [{ role: 'user', content: 'note down: call the bank' }],
+      stream: true,
+    });
+    await expect(async () => {
+      for await (const chunk of stream) void chunk;
+    }).rejects.toMatchObject({ code: 'write_refused' });
+    expect(await t.db.kysely.selectFrom('notes').selectAll().execute()).toEqual([]);
+    expect(await t.db.kysely.selectFrom('approvals').selectAll().execute()).toEqual([]);
+  });
+
   it('ends a write call with a link to approve it in Cadre, and runs nothing', async () => {
+    await allowUnattendedWrites(notesAgent, true);
     const completion = await openai(chatKey).chat.completions.create({
       model: String(notesAgent),
       messages: [{ role: 'user', content: 'note down: call the bank' }],
@@ -279,6 +311,14 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
 
     const notes = await connect(chatKey, notesAgent);
     try {
+      await allowUnattendedWrites(notesAgent, false);
+      const refused = await notes.callTool({
+        name: 'ask_note_taker',
+        arguments: { message: 'note down: call the bank' },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('does not allow write or send actions');
+      await allowUnattendedWrites(notesAgent, true);
       const result = await notes.callTool({
         name: 'ask_note_taker',
         arguments: { message: 'note down: call the bank' },

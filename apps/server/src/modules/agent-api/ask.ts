@@ -1,4 +1,4 @@
-import type { ApiRunInput, ChatService } from '../chat/index.ts';
+import { API_WRITE_REFUSAL, type ApiRunInput, type ChatService } from '../chat/index.ts';
 
 /** Tokens as the OpenAI API counts them. */
 export interface TokenUsage {
@@ -12,7 +12,10 @@ export interface AskOutcome {
   /** `complete`, `awaiting_approval` (the answer ends with the approval link), `error` or `interrupted`. */
   status: string;
   usage: TokenUsage;
-  /** Why the run failed: the chat's error category and its message, safe to show. */
+  /**
+   * Why the run failed: the chat's error category (or `write_refused`: the agent's owner does not
+   * allow writes from outside the chat) and its message, safe to show.
+   */
   failure?: { category: string; message: string };
 }
 
@@ -45,6 +48,7 @@ export async function startAsk(
     async answer(onText) {
       const toolNames = new Map<string, string>();
       const approvals: string[] = [];
+      const refused: string[] = [];
       let errorText: string | undefined;
       let wrote = false;
       let textId: string | undefined;
@@ -61,11 +65,15 @@ export async function startAsk(
         } else if (chunk.type === 'text-delta') emit(chunk.delta);
         else if (chunk.type === 'tool-input-available') toolNames.set(chunk.toolCallId, chunk.toolName);
         else if (chunk.type === 'tool-approval-request') approvals.push(chunk.toolCallId);
-        else if (chunk.type === 'error') errorText ??= chunk.errorText;
+        else if (chunk.type === 'tool-output-error' && chunk.errorText === API_WRITE_REFUSAL) {
+          refused.push(chunk.toolCallId);
+        } else if (chunk.type === 'error') errorText ??= chunk.errorText;
       }
       const outcome = await run.outcome;
+      const namesOf = (ids: string[]) =>
+        [...new Set(ids.map((id) => toolNames.get(id) ?? 'a tool'))].join(', ');
       if (outcome.pendingApprovals.length > 0) {
-        const names = [...new Set(approvals.map((id) => toolNames.get(id) ?? 'a tool'))].join(', ');
+        const names = namesOf(approvals);
         emit(
           `${wrote ? '\n\n' : ''}This needs your approval before it runs (${names}). ` +
             `Approve or decline it in Cadre within ${input.approvalMinutes} minutes: ` +
@@ -84,7 +92,9 @@ export async function startAsk(
                 category: outcome.errorCategory ?? 'provider_error',
                 message: errorText ?? 'The agent failed while answering.',
               }
-            : undefined,
+            : refused.length > 0
+              ? { category: 'write_refused', message: `${API_WRITE_REFUSAL} Refused: ${namesOf(refused)}.` }
+              : undefined,
       };
     },
   };

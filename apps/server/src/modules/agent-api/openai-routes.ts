@@ -37,6 +37,7 @@ const FAILURE_STATUS: Record<string, number> = {
   spend_limit: 429,
   provider_down: 503,
   timeout: 504,
+  write_refused: 403,
 };
 
 /** Aborts when the client goes away before the answer is complete (the run then stops). */
@@ -155,8 +156,9 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
       if (!body.stream) {
         let content = '';
         const outcome = await ask.answer((text) => (content += text));
+        // The thread keeps whatever was answered before the failure.
         const failed = failureError(outcome);
-        if (failed && !content) throw failed;
+        if (failed) throw failed;
         if (outcome.failure?.category === 'limit')
           content += `${content ? '\n\n' : ''}${outcome.failure.message}`;
         return {

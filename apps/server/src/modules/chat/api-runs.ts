@@ -76,6 +76,7 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
     signal: input.signal,
     runId,
     claimId,
+    mode: 'api',
     onEnd: (ended) => settle(ended ?? { status: 'error', pendingApprovals: [] }),
   });
   return { threadId, stream, outcome };

@@ -5,6 +5,7 @@ import type { ChatContext, ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
 import { runAgent, type RunOutcome } from './runtime/run.ts';
+import type { RunMode } from './runtime/tool-set.ts';
 
 export interface StreamRunInput {
   userId: number;
@@ -20,7 +21,7 @@ export interface StreamRunInput {
   runId?: string;
   /** The run's claim on the thread, when the turn's own commit made it (see RunRegistry.claim). */
   claimId?: string;
-  mode?: 'interactive' | 'unattended';
+  mode?: RunMode;
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
   via?: ChatVia;

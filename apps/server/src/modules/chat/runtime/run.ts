@@ -9,7 +9,7 @@ import { toModelMessages, type StoredMessage } from './messages.ts';
 import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
 import { streamToParts } from './stream-to-parts.ts';
-import { buildToolSet } from './tool-set.ts';
+import { buildToolSet, type RunMode } from './tool-set.ts';
 import { timeLine } from '../llm/user-clock.ts';
 
 export interface RunLimits {
@@ -38,9 +38,11 @@ export interface RunContext {
   write: (chunk: UIMessageChunk) => void;
   /**
    * 'unattended' (trigger runs): nobody is there to approve, so write and send tools run only if
-   * the owner allowed unattended writes for this agent, and are refused otherwise.
+   * the owner allowed unattended writes for this agent, and are refused otherwise. 'api' (the
+   * OpenAI-compatible API, MCP): they wait for approval in the chat if the owner allowed unattended
+   * writes, and are refused otherwise.
    */
-  mode?: 'interactive' | 'unattended';
+  mode?: RunMode;
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
   /** The person's IANA time zone; UTC when unknown. */
