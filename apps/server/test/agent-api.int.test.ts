@@ -234,6 +234,11 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
         messages: [{ role: 'user', content: 'hi' }],
       }),
     ).rejects.toMatchObject({ status: 403, type: 'permission_error' });
+    for (const model of ['gpt-4o', '99999999999', '0']) {
+      await expect(
+        openai(chatKey).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }),
+      ).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    }
     await expect(openai('cadre_not-a-key').models.list()).rejects.toMatchObject({ status: 401 });
 
     const bad = await call(

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '@cadre/contract';
+import { agentParamsSchema, errorSchema } from '@cadre/contract';
 import type { AgentProfile } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { API_VERSION } from '../../http/openapi.ts';
@@ -11,7 +11,7 @@ import { reachableAgent } from './access.ts';
 import { startAsk } from './ask.ts';
 import type { AgentApiOptions } from './openai-routes.ts';
 
-const params = z.object({ agent_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const params = agentParamsSchema;
 
 /** The one tool's name: `ask_` and the agent's name in lower-case letters, digits and `_`. */
 export function askToolName(agent: Pick<AgentProfile, 'id' | 'name'>): string {

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   chatCompletionRequestSchema,
+  MAX_ID,
   chatCompletionSchema,
   openAiErrorSchema,
   openAiModelListSchema,
@@ -135,8 +136,8 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
     },
     async (request, reply) => {
       const { body } = request;
-      const agentId = /^\d{1,15}$/.test(String(body.model)) ? Number(body.model) : undefined;
-      if (agentId === undefined || !(await reachableAgent(agents, request, agentId))) {
+      const agentId = /^\d{1,10}$/.test(String(body.model)) ? Number(body.model) : undefined;
+      if (agentId === undefined || agentId > MAX_ID || !(await reachableAgent(agents, request, agentId))) {
         throw modelNotFound(body.model);
       }
       const ask = await startAsk(chat, {
