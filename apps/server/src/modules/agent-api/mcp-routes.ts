@@ -14,7 +14,7 @@ import type { AgentApiOptions } from './openai-routes.ts';
 const params = agentParamsSchema;
 
 /** The one tool's name: `ask_` and the agent's name in lower-case letters, digits and `_`. */
-export function askToolName(agent: Pick<AgentProfile, 'id' | 'name'>): string {
+function askToolName(agent: Pick<AgentProfile, 'id' | 'name'>): string {
   const slug = agent.name
     .normalize('NFKD')
     .toLowerCase()
