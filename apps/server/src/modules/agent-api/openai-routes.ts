@@ -180,7 +180,10 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
       }
 
       const out = new PassThrough();
-      const send = (data: unknown) => out.write(`data: ${JSON.stringify(data)}\n\n`);
+      // A client that went away closed the stream; the run stops on its own (disconnectSignal).
+      const send = (data: unknown) => {
+        if (!out.destroyed) out.write(`data: ${JSON.stringify(data)}\n\n`);
+      };
       const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
         send({
           id,
@@ -228,7 +231,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
             },
           });
         }
-        out.end('data: [DONE]\n\n');
+        if (!out.destroyed) out.end('data: [DONE]\n\n');
       })();
       return reply
         .header('content-type', 'text/event-stream; charset=utf-8')

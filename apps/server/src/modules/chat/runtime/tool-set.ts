@@ -24,7 +24,7 @@ export class ToolFailure extends Error {
 export type RunMode = 'interactive' | 'unattended' | 'api';
 
 /** What a write or send call answers in an unattended or API run whose agent does not allow it. */
-export const UNATTENDED_WRITE_REFUSAL =
+const UNATTENDED_WRITE_REFUSAL =
   'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.';
 export const API_WRITE_REFUSAL =
   "This agent's owner does not allow write or send actions outside Cadre's chat (API or MCP calls); " +
