@@ -1,6 +1,10 @@
 import type { Db } from '../src/db/database.ts';
 
-/** The benchmarks' user: tokens for `sub` BENCH_SUBJECT from the given issuer find this row. */
+/**
+ * The benchmarks' user: tokens for `sub` BENCH_SUBJECT from the given issuer find this row. It has
+ * passed the beta access-code gate, as every user of a running instance has (the chat sign-in
+ * refuses one who has not).
+ */
 export const BENCH_SUBJECT = 'bench-user';
 
 export async function seedBenchUser(db: Db, issuer: string): Promise<number> {
@@ -13,6 +17,7 @@ export async function seedBenchUser(db: Db, issuer: string): Promise<number> {
       email: 'bench@example.com',
       name: 'Bench',
       picture: null,
+      admitted_at: now,
       created_at: now,
       updated_at: now,
     })

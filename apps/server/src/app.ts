@@ -42,6 +42,7 @@ import {
   type TriggerWorker,
 } from './modules/triggers/index.ts';
 import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
+import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
 import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
@@ -197,6 +198,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       await api.register(apiKeysRoutes, { apiKeys });
+      // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.
+      await api.register(agentApiRoutes, {
+        deps,
+        executor: options.chat?.toolExecutor ?? toolExecutor,
+        modelSelection: options.chat?.modelSelection,
+      });
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         openApiDocument(app),
       );

@@ -157,6 +157,16 @@ export interface AgentDirectory {
   ): Promise<number>;
   /** The user's agent as the chat speaks for it; undefined for another user's or a missing agent. */
   profile(userId: number, agentId: number): Promise<AgentProfile | undefined>;
+  /** The user's agents, oldest first (what the OpenAI-compatible API lists as models). */
+  summaries(userId: number): Promise<AgentSummary[]>;
+}
+
+/** An agent as a list outside the agents module shows it. */
+export interface AgentSummary {
+  id: number;
+  name: string;
+  description: string;
+  createdAt: string;
 }
 
 /**

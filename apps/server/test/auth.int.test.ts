@@ -43,7 +43,18 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
           payload: ['POST', 'PATCH', 'PUT'].includes(route.method) ? {} : undefined,
         });
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
-        if (route.method !== 'HEAD') expect(res.json()).toEqual({ detail: 'Not authenticated' });
+        // The OpenAI-compatible API answers every error in OpenAI's shape, which its clients read.
+        const refusal = route.url.startsWith('/backend/openai/')
+          ? {
+              error: {
+                message: 'Not authenticated',
+                type: 'authentication_error',
+                param: null,
+                code: 'invalid_api_key',
+              },
+            }
+          : { detail: 'Not authenticated' };
+        if (route.method !== 'HEAD') expect(res.json()).toEqual(refusal);
       }
     });
 

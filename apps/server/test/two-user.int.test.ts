@@ -296,6 +296,60 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     noOwnedId: 'public API description',
   }),
 
+  // ---- /backend/openai/v1 and /backend/mcp: Bob's access token (accepted where an API key is)
+  'GET /backend/openai/v1/models': () => ({
+    as: 'bob',
+    url: '/backend/openai/v1/models',
+    status: 200,
+    noOwnedId: "lists the caller's agents (B1 below checks Bob's list)",
+  }),
+  'POST /backend/openai/v1/chat/completions': (alice) => ({
+    as: 'bob',
+    url: '/backend/openai/v1/chat/completions',
+    bodies: [false, true].map((stream) => ({
+      model: String(alice.agent),
+      messages: [{ role: 'user', content: 'Post memo' }],
+      stream,
+    })),
+    status: 404,
+    json: {
+      error: {
+        message: `The model '${alice.agent}' does not exist or you do not have access to it.`,
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'model_not_found',
+      },
+    },
+  }),
+  'POST /backend/mcp/:agent_id': (alice) => ({
+    as: 'bob',
+    url: `/backend/mcp/${alice.agent}`,
+    headers: { accept: 'application/json, text/event-stream' },
+    bodies: [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'ask_alice_agent', arguments: { message: 'Post memo' } },
+      },
+    ],
+    status: 404,
+    json: agentGone,
+  }),
+  'GET /backend/mcp/:agent_id': (alice) => ({
+    as: 'bob',
+    url: `/backend/mcp/${alice.agent}`,
+    status: 404,
+    json: agentGone,
+  }),
+  'DELETE /backend/mcp/:agent_id': (alice) => ({
+    as: 'bob',
+    url: `/backend/mcp/${alice.agent}`,
+    status: 404,
+    json: agentGone,
+  }),
+
   // ---- /chainlit: Bob's chat session cookie
   'GET /chainlit': () => ({
     as: 'bob-chat',
@@ -791,6 +845,12 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
   it("B1: Bob's lists and export never show Alice's rows", async () => {
     const list = await t.app.inject({ method: 'GET', url: `${API}/agents/`, headers: bob });
     expect(list.json().map((a: { name: string }) => a.name)).toEqual(['Bob agent']);
+    const models = await t.app.inject({
+      method: 'GET',
+      url: '/backend/openai/v1/models',
+      headers: bob,
+    });
+    expect(models.json().data.map((m: { name: string }) => m.name)).toEqual(['Bob agent']);
     const exported = await t.app.inject({ method: 'GET', url: `${API}/users/me/export`, headers: bob });
     expect(exported.body).not.toContain('Alice agent');
     expect(exported.body).not.toContain('secret plan');

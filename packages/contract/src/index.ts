@@ -9,3 +9,4 @@ export * from './auth.ts';
 export * from './services.ts';
 export * from './demos.ts';
 export * from './api-keys.ts';
+export * from './openai.ts';

@@ -70,8 +70,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Marks a route that answers without a token; everything else requires one. */
     public?: boolean;
-    /** The scope that lets an API key call this route; without one, only a sign-in token can. */
-    apiKeyScope?: ApiKeyScope;
+    /**
+     * The scope that lets an API key call this route (any one of a list); without one, only a
+     * sign-in token can.
+     */
+    apiKeyScope?: ApiKeyScope | readonly ApiKeyScope[];
   }
   interface FastifyRequest {
     /** The signed-in caller; set on every route that is not public. */
@@ -251,7 +254,10 @@ export function registerAuth(
       }
       const scope = request.routeOptions.config.apiKeyScope;
       if (!scope) throw new HttpError(403, 'API keys cannot call this route: it needs a sign-in token');
-      if (!grant.scopes.includes(scope)) throw new HttpError(403, `This API key lacks the scope ${scope}`);
+      const accepted: readonly ApiKeyScope[] = typeof scope === 'string' ? [scope] : scope;
+      if (!accepted.some((s) => grant.scopes.includes(s))) {
+        throw new HttpError(403, `This API key lacks the scope ${accepted.join(' or ')}`);
+      }
       request.apiKey = grant;
       request.user = grant.user;
       request.tokenClaims = { iss: grant.user.issuer, sub: grant.user.subject };

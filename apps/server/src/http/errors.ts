@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ValidationIssue } from '@cadre/contract';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -42,41 +42,54 @@ const STATUS_DETAIL: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, detail: 'Request body is empty but declared as JSON' },
 };
 
+/** How the API answers an error: its status, headers and `{detail}` body. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: { detail: string | ValidationIssue[]; code?: string };
+}
+
+/** The answer for any error a route throws (logged here when it is the server's fault). */
+export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
+  const answer = (status: number, body: ErrorAnswer['body'], headers: Record<string, string> = {}) => ({
+    status,
+    headers,
+    body,
+  });
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = error.validationContext ?? 'body';
+    const detail: ValidationIssue[] = error.validation.map((v) => ({
+      loc: [where, ...pathOf(v.instancePath, v.params)],
+      msg: v.message ?? 'Invalid value',
+      type: v.keyword,
+    }));
+    return answer(422, { detail });
+  }
+  if (error instanceof ValidationFailure) return answer(422, { detail: error.issues });
+  if (error instanceof HttpError) return answer(error.statusCode, { detail: error.detail }, error.headers);
+  const known = error.code ? STATUS_DETAIL[error.code] : undefined;
+  if (known) return answer(known.status, { detail: known.detail });
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return answer(400, { detail: 'Request body is not valid JSON' });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return answer(
+      503,
+      { ...DB_UNAVAILABLE_BODY },
+      { 'retry-after': String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    );
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return answer(status, { detail: error.message });
+  request.log.error({ err: error }, 'unhandled error');
+  return answer(status >= 500 ? status : 500, { detail: 'Internal Server Error' });
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const where = error.validationContext ?? 'body';
-      const detail: ValidationIssue[] = error.validation.map((v) => ({
-        loc: [where, ...pathOf(v.instancePath, v.params)],
-        msg: v.message ?? 'Invalid value',
-        type: v.keyword,
-      }));
-      return reply.code(422).send({ detail });
-    }
-    if (error instanceof ValidationFailure) {
-      return reply.code(422).send({ detail: error.issues });
-    }
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
-    }
-    const known = error.code ? STATUS_DETAIL[error.code] : undefined;
-    if (known) return reply.code(known.status).send({ detail: known.detail });
-    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return reply.code(400).send({ detail: 'Request body is not valid JSON' });
-    }
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return reply
-        .code(503)
-        .header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS))
-        .send(DB_UNAVAILABLE_BODY);
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ detail: error.message });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.code(status >= 500 ? status : 500).send({ detail: 'Internal Server Error' });
+    const { status, headers, body } = errorAnswer(error, request);
+    return reply.code(status).headers(headers).send(body);
   });
 }
 

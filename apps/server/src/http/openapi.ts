@@ -8,7 +8,8 @@ export const API_VERSION = '0.1.0';
 /**
  * The OpenAPI document is generated from the route schemas. Paths are written relative to
  * `/backend` (the runtime configuration's `apiUrl`), which is how the generated client calls them.
- * Only API routes are documented; the identity provider, chat and demo modules hide theirs.
+ * Only API routes (and the OpenAI-compatible API) are documented; the identity provider, chat and
+ * demo modules hide theirs.
  */
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -27,7 +28,7 @@ export async function registerOpenApi(app: FastifyInstance) {
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
       const url = input.url.startsWith(`${API_PREFIX}/`) ? input.url.slice(API_PREFIX.length) : input.url;
-      const hidden = !input.url.startsWith(`${API_PREFIX}/api/`);
+      const hidden = !['/api/', '/openai/'].some((part) => input.url.startsWith(`${API_PREFIX}${part}`));
       return {
         ...transformed,
         url,

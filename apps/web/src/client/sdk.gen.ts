@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, Oauth2CallbackData, Oauth2CallbackErrors, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -362,4 +362,26 @@ export const revokeApiKey = <ThrowOnError extends boolean = true>(options: Optio
     responseStyle: 'data',
     url: '/api/v1/api-keys/{api_key_id}',
     ...options
+});
+
+/**
+ * Lists the caller's agents (those an API key is limited to) as OpenAI models
+ */
+export const openAiListModels = <ThrowOnError extends boolean = true>(options?: Options<OpenAiListModelsData, ThrowOnError>) => (options?.client ?? client).get<OpenAiListModelsResponses, OpenAiListModelsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/openai/v1/models',
+    ...options
+});
+
+/**
+ * Runs an agent (`model` = agent id) on the conversation; `stream: true` answers with SSE chunks
+ */
+export const openAiChatCompletion = <ThrowOnError extends boolean = true>(options: Options<OpenAiChatCompletionData, ThrowOnError>) => (options.client ?? client).post<OpenAiChatCompletionResponses, OpenAiChatCompletionErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/openai/v1/chat/completions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });

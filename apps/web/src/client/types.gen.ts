@@ -1906,3 +1906,227 @@ export type RevokeApiKeyResponses = {
 };
 
 export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
+
+export type OpenAiListModelsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/openai/v1/models';
+};
+
+export type OpenAiListModelsErrors = {
+    /**
+     * Default Response
+     */
+    400: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    401: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    429: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+};
+
+export type OpenAiListModelsError = OpenAiListModelsErrors[keyof OpenAiListModelsErrors];
+
+export type OpenAiListModelsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        object: 'list';
+        data: Array<{
+            id: string;
+            object: 'model';
+            created: number;
+            owned_by: string;
+            name: string;
+            description: string;
+        }>;
+    };
+};
+
+export type OpenAiListModelsResponse = OpenAiListModelsResponses[keyof OpenAiListModelsResponses];
+
+export type OpenAiChatCompletionData = {
+    body: {
+        model: string | number;
+        messages: Array<{
+            role: 'system' | 'developer' | 'user' | 'assistant';
+            content?: string | Array<{
+                type: 'text';
+                text: string;
+                [key: string]: unknown;
+            }> | null;
+            name?: string;
+            [key: string]: unknown;
+        }>;
+        stream?: boolean | null;
+        stream_options?: {
+            include_usage?: boolean | null;
+            [key: string]: unknown;
+        } | null;
+        tools?: Array<unknown> | null;
+        n?: 1 | null;
+        [key: string]: unknown;
+    };
+    path?: never;
+    query?: never;
+    url: '/openai/v1/chat/completions';
+};
+
+export type OpenAiChatCompletionErrors = {
+    /**
+     * Default Response
+     */
+    400: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    401: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+    /**
+     * Default Response
+     */
+    429: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string | null;
+        };
+    };
+};
+
+export type OpenAiChatCompletionError = OpenAiChatCompletionErrors[keyof OpenAiChatCompletionErrors];
+
+export type OpenAiChatCompletionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: string;
+        object: 'chat.completion';
+        created: number;
+        model: string;
+        choices: Array<{
+            index: number;
+            message: {
+                role: 'assistant';
+                content: string;
+                refusal: null;
+            };
+            finish_reason: 'stop' | 'length';
+            logprobs: null;
+        }>;
+        usage: {
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+        };
+    };
+};
+
+export type OpenAiChatCompletionResponse = OpenAiChatCompletionResponses[keyof OpenAiChatCompletionResponses];

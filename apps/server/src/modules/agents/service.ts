@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AgentProfile, AttachedTool, AuditLog } from '../../deps.ts';
+import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
@@ -99,6 +99,21 @@ export function createAgentsService(db: Db, audit: AuditLog) {
 
     profile: (userId: number, agentId: number): Promise<AgentProfile | undefined> =>
       repo.profile(userId, agentId),
+
+    async summaries(userId: number): Promise<AgentSummary[]> {
+      const rows = await db.kysely
+        .selectFrom('agents')
+        .select(['id', 'name', 'description', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        description: r.description,
+        createdAt: r.created_at,
+      }));
+    },
 
     async get(userId: number, agentId: number): Promise<Agent> {
       const agent = await repo.get(userId, agentId);

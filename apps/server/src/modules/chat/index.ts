@@ -9,3 +9,7 @@ export { defaultChatDist, frameFiles } from './http/frame-files.ts';
 export { runRegistryFor, type RunRegistry } from './run-registry.ts';
 export { chatUserData } from './user-data.ts';
 export { endChatSessionsOf } from './sessions.ts';
+export type { ApiRun, ApiRunInput } from './api-runs.ts';
+export type { RunOutcome } from './runtime/run.ts';
+export { API_WRITE_REFUSAL } from './runtime/tool-set.ts';
+export { APPROVAL_TTL_MS } from './context.ts';

@@ -4,7 +4,8 @@ import { HttpError } from '../../http/errors.ts';
 import type { ChatContext, ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
-import { runAgent } from './runtime/run.ts';
+import { runAgent, type RunOutcome } from './runtime/run.ts';
+import type { RunMode } from './runtime/tool-set.ts';
 
 export interface StreamRunInput {
   userId: number;
@@ -20,12 +21,14 @@ export interface StreamRunInput {
   runId?: string;
   /** The run's claim on the thread, when the turn's own commit made it (see RunRegistry.claim). */
   claimId?: string;
-  mode?: 'interactive' | 'unattended';
+  mode?: RunMode;
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
   via?: ChatVia;
   /** The person's IANA time zone (told to the model with the current time). */
   timeZone?: string;
+  /** Told how the run ended (undefined when it failed before an outcome), after its last save. */
+  onEnd?: (outcome: RunOutcome | undefined) => void;
 }
 
 export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
@@ -71,8 +74,9 @@ export async function streamRun(
       });
       for (const chunk of input.prelude ?? []) writer.write(chunk);
       let ended: RunEndStatus = 'interrupted';
+      let outcome: RunOutcome | undefined;
       try {
-        const outcome = await runAgent({
+        outcome = await runAgent({
           store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
           executor: ctx.executor,
           selection: ctx.selection,
@@ -90,14 +94,14 @@ export async function streamRun(
           idempotencyPrefix: input.idempotencyPrefix,
           timeZone: input.timeZone,
           hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
-          finalize: (trx, outcome) =>
+          finalize: (trx, final) =>
             ctx.audit.record(
               {
                 userId: input.userId,
                 action: 'chat.run.finished',
                 objectType: 'thread',
                 objectId: input.threadId,
-                detail: { runId, status: outcome.status, errorCategory: outcome.errorCategory ?? null },
+                detail: { runId, status: final.status, errorCategory: final.errorCategory ?? null },
               },
               trx,
             ),
@@ -116,6 +120,7 @@ export async function streamRun(
       } finally {
         input.signal.removeEventListener('abort', onAbort);
         await ctx.runs.end(claimId, ended);
+        input.onEnd?.(outcome);
       }
     },
     onError: () => 'The chat service failed while answering.',

@@ -1,3 +1,4 @@
+import { startApiRun, type ApiRunInput } from './api-runs.ts';
 import { decide, type DecisionInput } from './approvals.ts';
 import { createChatContext, type ChatServiceDeps, type ChatVia } from './context.ts';
 import { createFeedback } from './feedback.ts';
@@ -19,6 +20,7 @@ export function createChatService(deps: ChatServiceDeps) {
     startTurn: (input: TurnInput) => startTurn(ctx, input),
     decide: (input: DecisionInput) => decide(ctx, input),
     runUnattended: (input: UnattendedInput) => runUnattended(ctx, input),
+    runForApi: (input: ApiRunInput) => startApiRun(ctx, input),
   };
 }
 

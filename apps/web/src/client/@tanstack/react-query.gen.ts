@@ -3,8 +3,8 @@
 import { type DefaultError, queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, disconnectService, exportAgent, exportMyData, getAgent, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listServiceActions, listServices, oauth2Callback, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, serviceLogo, triggerAgent, updateAgent } from '../sdk.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, Oauth2CallbackData, Oauth2CallbackError, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
+import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, disconnectService, exportAgent, exportMyData, getAgent, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listServiceActions, listServices, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, serviceLogo, triggerAgent, updateAgent } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -526,6 +526,35 @@ export const createApiKeyMutation = (options?: Partial<Options<CreateApiKeyData>
 export const revokeApiKeyMutation = (options?: Partial<Options<RevokeApiKeyData>>): UseMutationOptions<RevokeApiKeyResponse, RevokeApiKeyError, Options<RevokeApiKeyData>> => {
     const mutationOptions: UseMutationOptions<RevokeApiKeyResponse, RevokeApiKeyError, Options<RevokeApiKeyData>> = {
         mutationFn: async (fnOptions) => await revokeApiKey({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const openAiListModelsQueryKey = (options?: Options<OpenAiListModelsData>) => createQueryKey('openAiListModels', options);
+
+/**
+ * Lists the caller's agents (those an API key is limited to) as OpenAI models
+ */
+export const openAiListModelsOptions = (options?: Options<OpenAiListModelsData>) => queryOptions<OpenAiListModelsResponse, OpenAiListModelsError, OpenAiListModelsResponse, ReturnType<typeof openAiListModelsQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await openAiListModels({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: openAiListModelsQueryKey(options)
+});
+
+/**
+ * Runs an agent (`model` = agent id) on the conversation; `stream: true` answers with SSE chunks
+ */
+export const openAiChatCompletionMutation = (options?: Partial<Options<OpenAiChatCompletionData>>): UseMutationOptions<OpenAiChatCompletionResponse, OpenAiChatCompletionError, Options<OpenAiChatCompletionData>> => {
+    const mutationOptions: UseMutationOptions<OpenAiChatCompletionResponse, OpenAiChatCompletionError, Options<OpenAiChatCompletionData>> = {
+        mutationFn: async (fnOptions) => await openAiChatCompletion({
             ...options,
             ...fnOptions,
             throwOnError: true

@@ -9,7 +9,7 @@ import { toModelMessages, type StoredMessage } from './messages.ts';
 import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
 import { streamToParts } from './stream-to-parts.ts';
-import { buildToolSet } from './tool-set.ts';
+import { buildToolSet, type RunMode } from './tool-set.ts';
 import { timeLine } from '../llm/user-clock.ts';
 
 export interface RunLimits {
@@ -38,9 +38,11 @@ export interface RunContext {
   write: (chunk: UIMessageChunk) => void;
   /**
    * 'unattended' (trigger runs): nobody is there to approve, so write and send tools run only if
-   * the owner allowed unattended writes for this agent, and are refused otherwise.
+   * the owner allowed unattended writes for this agent, and are refused otherwise. 'api' (the
+   * OpenAI-compatible API, MCP): they wait for approval in the chat if the owner allowed unattended
+   * writes, and are refused otherwise.
    */
-  mode?: 'interactive' | 'unattended';
+  mode?: RunMode;
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
   /** The person's IANA time zone; UTC when unknown. */
@@ -60,6 +62,8 @@ export interface RunOutcome {
   status: StoredMessage['status'];
   errorCategory?: RunErrorCategory;
   pendingApprovals: string[];
+  /** Tokens over all of the run's steps, as the model reported them (absent when it reported none). */
+  usage?: { inputTokens: number; outputTokens: number };
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
@@ -191,5 +195,11 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       p.errorText = 'The tool was not run: the turn was stopped.';
     }
   }
-  return finish({ status, errorCategory, pendingApprovals });
+  // A failed or stopped stream has no usage to give: its promise rejects.
+  const total = await Promise.resolve(result.totalUsage).catch(() => undefined);
+  const usage =
+    total && (total.inputTokens !== undefined || total.outputTokens !== undefined)
+      ? { inputTokens: total.inputTokens ?? 0, outputTokens: total.outputTokens ?? 0 }
+      : undefined;
+  return finish({ status, errorCategory, pendingApprovals, usage });
 }

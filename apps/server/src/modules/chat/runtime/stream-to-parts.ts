@@ -10,7 +10,6 @@ export interface StreamContext extends ApprovalRequestContext {
   messageId: string;
   /** The assistant message's parts, updated in place as the stream goes. */
   parts: StoredPart[];
-  mode?: 'interactive' | 'unattended';
   signal: AbortSignal;
   write: (chunk: UIMessageChunk) => void;
   /** Saves the message as it stands (between steps, and every few seconds while text streams). */
@@ -127,7 +126,7 @@ export async function streamToParts(
           toolMetadata: toolPart.toolMetadata,
         });
         if ('invalid' in part && part.invalid) break; // the SDK reports it as a tool-error next
-        if (agentTool && agentTool.effect !== 'read' && ctx.mode !== 'unattended') {
+        if (agentTool && agentTool.effect !== 'read' && tools.awaitsApproval) {
           const approvalId = await requestApproval(ctx, toolPart, agentTool);
           if (approvalId) result.pendingApprovals.push(approvalId);
         }

@@ -17,13 +17,26 @@ export class ToolFailure extends Error {
   }
 }
 
+/**
+ * Who is there to approve a write or send call: a person in the chat (`interactive`), nobody (a
+ * trigger's `unattended` run), or a caller outside Cadre (`api`: the OpenAI-compatible API, MCP).
+ */
+export type RunMode = 'interactive' | 'unattended' | 'api';
+
+/** What a write or send call answers in an unattended or API run whose agent does not allow it. */
+const UNATTENDED_WRITE_REFUSAL =
+  'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.';
+export const API_WRITE_REFUSAL =
+  "This agent's owner does not allow write or send actions outside Cadre's chat (API or MCP calls); " +
+  'the call was refused and nothing was changed.';
+
 export interface ToolSetContext {
   userId: number;
   runId: string;
   agent: AgentProfile;
   executor: ToolExecutor;
   maxToolCallsPerTurn: number;
-  mode?: 'interactive' | 'unattended';
+  mode?: RunMode;
   hostFunctions?: HostFunctionBridge;
   write: (chunk: UIMessageChunk) => void;
   signal: AbortSignal;
@@ -44,6 +57,8 @@ export interface RunTools {
   durations: Map<string, number>;
   /** Whether the model may call `toolName` in this run. */
   known(toolName: string): boolean;
+  /** Write and send calls wait for the owner's approval (they are not run, or refused, here). */
+  awaitsApproval: boolean;
 }
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
@@ -73,6 +88,9 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
   const builtinTitles = new Map<string, string>();
   const durations = new Map<string, number>();
   const unattended = ctx.mode === 'unattended';
+  // A caller outside Cadre gets the chat's approvals only where the owner allows writes that no
+  // one in the chat started; otherwise such calls are refused, as in unattended runs.
+  const awaitsApproval = ctx.mode === 'api' ? ctx.agent.allowUnattendedWrites : !unattended;
   let toolCalls = 0;
 
   /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
@@ -100,16 +118,13 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
-    if (agentTool.effect !== 'read' && !unattended) {
+    if (agentTool.effect !== 'read' && awaitsApproval) {
       tools[name] = tool({ description, inputSchema });
       continue;
     }
     const refusal =
       agentTool.effect !== 'read' && !ctx.agent.allowUnattendedWrites
-        ? new ToolFailure(
-            'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.',
-            'refused',
-          )
+        ? new ToolFailure(ctx.mode === 'api' ? API_WRITE_REFUSAL : UNATTENDED_WRITE_REFUSAL, 'refused')
         : undefined;
     tools[name] = tool({
       description,
@@ -161,6 +176,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     builtinTitles,
     durations,
     known: (toolName) => byName.has(toolName) || builtinTitles.has(toolName),
+    awaitsApproval,
   };
 }
 

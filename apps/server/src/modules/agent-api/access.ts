@@ -1,0 +1,20 @@
+import type { FastifyRequest } from 'fastify';
+import type { AgentDirectory, AgentProfile } from '../../deps.ts';
+
+/**
+ * The caller's agent, if their credential reaches it: another user's agent, a missing one, or one
+ * outside an API key's agent limit are all simply absent (the routes answer 404 alike).
+ */
+export async function reachableAgent(
+  agents: AgentDirectory,
+  request: FastifyRequest,
+  agentId: number,
+): Promise<AgentProfile | undefined> {
+  const limit = request.apiKey?.agentIds;
+  if (limit && !limit.includes(agentId)) return undefined;
+  return agents.profile(request.user.id, agentId);
+}
+
+/** Whether an API key's agent limit (if any) lets the caller use the agent. */
+export const keyAllows = (request: FastifyRequest, agentId: number) =>
+  !request.apiKey?.agentIds || request.apiKey.agentIds.includes(agentId);

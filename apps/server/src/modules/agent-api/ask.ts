@@ -1,0 +1,101 @@
+import { API_WRITE_REFUSAL, type ApiRunInput, type ChatService } from '../chat/index.ts';
+
+/** Tokens as the OpenAI API counts them. */
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface AskOutcome {
+  threadId: string;
+  /** `complete`, `awaiting_approval` (the answer ends with the approval link), `error` or `interrupted`. */
+  status: string;
+  usage: TokenUsage;
+  /**
+   * Why the run failed: the chat's error category (or `write_refused`: the agent's owner does not
+   * allow writes from outside the chat) and its message, safe to show.
+   */
+  failure?: { category: string; message: string };
+}
+
+export interface Ask {
+  threadId: string;
+  /**
+   * Reads the run to its end, handing each piece of the answer to `onText` as it comes (the
+   * approval note last), and resolves with how it ended.
+   */
+  answer(onText: (text: string) => void): Promise<AskOutcome>;
+}
+
+/** Where the owner decides a pending approval: the agent's chat in Cadre, on the run's thread. */
+export const approvalUrl = (publicUrl: string, agentId: number, threadId: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/agents/${agentId}/chat?thread=${encodeURIComponent(threadId)}`;
+
+/**
+ * Runs one of the caller's agents for a client outside the chat (the OpenAI-compatible API and the
+ * agent's MCP server): the chat's own run (threads, limits, approvals), its answer as plain text. A
+ * write or send call is never run here: it stays pending in the run's thread, and the answer ends
+ * with a link to approve or decline it there.
+ */
+export async function startAsk(
+  chat: ChatService,
+  input: ApiRunInput & { publicUrl: string; approvalMinutes: number },
+): Promise<Ask> {
+  const run = await chat.runForApi(input);
+  return {
+    threadId: run.threadId,
+    async answer(onText) {
+      const toolNames = new Map<string, string>();
+      const approvals: string[] = [];
+      const refused: string[] = [];
+      let errorText: string | undefined;
+      let wrote = false;
+      let textId: string | undefined;
+      const emit = (text: string) => {
+        if (!text) return;
+        wrote = true;
+        onText(text);
+      };
+      for await (const chunk of run.stream) {
+        if (chunk.type === 'text-start') {
+          // Text after a tool call is a new paragraph of the same answer.
+          if (wrote && textId !== chunk.id) emit('\n\n');
+          textId = chunk.id;
+        } else if (chunk.type === 'text-delta') emit(chunk.delta);
+        else if (chunk.type === 'tool-input-available') toolNames.set(chunk.toolCallId, chunk.toolName);
+        else if (chunk.type === 'tool-approval-request') approvals.push(chunk.toolCallId);
+        else if (chunk.type === 'tool-output-error' && chunk.errorText === API_WRITE_REFUSAL) {
+          refused.push(chunk.toolCallId);
+        } else if (chunk.type === 'error') errorText ??= chunk.errorText;
+      }
+      const outcome = await run.outcome;
+      const namesOf = (ids: string[]) =>
+        [...new Set(ids.map((id) => toolNames.get(id) ?? 'a tool'))].join(', ');
+      if (outcome.pendingApprovals.length > 0) {
+        const names = namesOf(approvals);
+        emit(
+          `${wrote ? '\n\n' : ''}This needs your approval before it runs (${names}). ` +
+            `Approve or decline it in Cadre within ${input.approvalMinutes} minutes: ` +
+            approvalUrl(input.publicUrl, input.agentId, run.threadId),
+        );
+      }
+      const prompt = outcome.usage?.inputTokens ?? 0;
+      const completion = outcome.usage?.outputTokens ?? 0;
+      return {
+        threadId: run.threadId,
+        status: outcome.status,
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+        failure:
+          outcome.status === 'error'
+            ? {
+                category: outcome.errorCategory ?? 'provider_error',
+                message: errorText ?? 'The agent failed while answering.',
+              }
+            : refused.length > 0
+              ? { category: 'write_refused', message: `${API_WRITE_REFUSAL} Refused: ${namesOf(refused)}.` }
+              : undefined,
+      };
+    },
+  };
+}

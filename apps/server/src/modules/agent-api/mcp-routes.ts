@@ -1,0 +1,106 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { agentParamsSchema, errorSchema } from '@cadre/contract';
+import type { AgentProfile } from '../../deps.ts';
+import { notFound } from '../../http/errors.ts';
+import { API_VERSION } from '../../http/openapi.ts';
+import { APPROVAL_TTL_MS, type ChatService } from '../chat/index.ts';
+import { reachableAgent } from './access.ts';
+import { startAsk } from './ask.ts';
+import type { AgentApiOptions } from './openai-routes.ts';
+
+const params = agentParamsSchema;
+
+/** The one tool's name: `ask_` and the agent's name in lower-case letters, digits and `_`. */
+function askToolName(agent: Pick<AgentProfile, 'id' | 'name'>): string {
+  const slug = agent.name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 59);
+  return `ask_${slug || `agent_${agent.id}`}`;
+}
+
+/** An MCP server with the agent's one tool; each request gets its own (stateless). */
+function agentServer(chat: ChatService, agent: AgentProfile, userId: number, publicUrl: string) {
+  const server = new McpServer({ name: `cadre-agent-${agent.id}`, version: API_VERSION });
+  server.registerTool(
+    askToolName(agent),
+    {
+      title: agent.name,
+      description: agent.description.trim() || `Ask the Cadre agent "${agent.name}".`,
+      inputSchema: { message: z.string().min(1).max(32_000).describe('What to ask the agent') },
+    },
+    async ({ message }, extra) => {
+      const ask = await startAsk(chat, {
+        userId,
+        agentId: agent.id,
+        messages: [{ role: 'user', text: message }],
+        origin: 'mcp',
+        signal: extra.signal,
+        publicUrl,
+        approvalMinutes: APPROVAL_TTL_MS / 60_000,
+      });
+      let text = '';
+      const outcome = await ask.answer((piece) => (text += piece));
+      if (outcome.failure) text += `${text ? '\n\n' : ''}${outcome.failure.message}`;
+      const failed = outcome.failure !== undefined && outcome.failure.category !== 'limit';
+      return { content: [{ type: 'text' as const, text }], isError: failed || undefined };
+    },
+  );
+  return server;
+}
+
+/**
+ * Each agent as an MCP server over Streamable HTTP (docs/api.md), in stateless mode: nothing about
+ * a client is kept between requests, so any instance answers any request. The bearer is an API key
+ * with the `chat` scope (or a sign-in token); the agent runs as in the OpenAI-compatible API.
+ */
+export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, { chat, agents, publicUrl }) => {
+  const jsonRpcError = z.object({
+    jsonrpc: z.literal('2.0'),
+    error: z.object({ code: z.number(), message: z.string() }),
+    id: z.null(),
+  });
+  const response = { 401: errorSchema, 403: errorSchema, 404: errorSchema, 405: jsonRpcError };
+  const schema = { hide: true, params, response };
+  const config = { apiKeyScope: 'chat' as const };
+
+  app.post('/:agent_id', { config, schema }, async (request, reply) => {
+    const agent = await reachableAgent(agents, request, request.params.agent_id);
+    if (!agent) throw notFound('Agent not found');
+    const server = agentServer(chat, agent, request.user.id, publicUrl);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+
+  // Stateless: no server-to-client stream to open and no session to end.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/:agent_id',
+      config,
+      schema,
+      handler: async (request, reply) => {
+        if (!(await reachableAgent(agents, request, request.params.agent_id)))
+          throw notFound('Agent not found');
+        return reply
+          .code(405)
+          .header('allow', 'POST')
+          .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null });
+      },
+    });
+  }
+};

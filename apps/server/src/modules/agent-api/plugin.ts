@@ -1,0 +1,52 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { MCP_PATH, OPENAI_API_PATH } from '@cadre/contract';
+import type { AppDeps } from '../../deps.ts';
+import {
+  createChatService,
+  runRegistryFor,
+  selectModel,
+  type ModelSelection,
+  type ToolExecutor,
+} from '../chat/index.ts';
+import { mcpRoutes } from './mcp-routes.ts';
+import { openAiRoutes } from './openai-routes.ts';
+
+export interface AgentApiPluginOptions {
+  deps: AppDeps;
+  executor: ToolExecutor;
+  /** Overrides the model chosen from configuration (tests). */
+  modelSelection?: ModelSelection;
+}
+
+/**
+ * The agents reached from code (issue 18): the OpenAI-compatible API at `/openai/v1` and an MCP
+ * server per agent at `/mcp/{agent_id}`, under `/backend`. Both run agents through the chat
+ * service, with the chat's limits and the runs table, so a run here is one more chat run.
+ */
+export const agentApiRoutes: FastifyPluginAsync<AgentApiPluginOptions> = async (app, options) => {
+  const { deps, executor } = options;
+  const { config, db } = deps;
+  const chat = createChatService({
+    db,
+    agents: deps.agents,
+    audit: deps.audit,
+    executor,
+    selection: options.modelSelection ?? selectModel(config.llm, { log: app.log }),
+    limits: {
+      maxSteps: config.llm.maxSteps,
+      maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,
+      maxOutputTokens: config.llm.maxOutputTokens,
+      turnsPerMinute: config.llm.turnsPerMinute,
+      maxConcurrentTurns: config.llm.maxConcurrentTurns,
+    },
+    runs: runRegistryFor({
+      db,
+      lifecycle: deps.lifecycle,
+      log: app.log,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+    }),
+  });
+  const routeOptions = { chat, agents: deps.agents, publicUrl: config.publicUrl };
+  await app.register(openAiRoutes, { ...routeOptions, prefix: OPENAI_API_PATH });
+  await app.register(mcpRoutes, { ...routeOptions, prefix: MCP_PATH });
+};
