@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { deleteUserRows } from '../../db/user-rows.ts';
 import { parseStoredJson } from '../../db/json.ts';
 import type { UserDataOwner } from '../../deps.ts';
 import { resetRateLimit } from '../../security/rate-limit.ts';
@@ -102,17 +103,14 @@ export function chatUserData(db: Db): UserDataOwner {
 
     async deleteFor(user, trx) {
       const threadIds = trx.selectFrom('threads').select('id').where('user_id', '=', user.id);
-      await trx.deleteFrom('host_calls').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('tool_executions').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('chat_runs').where('user_id', '=', user.id).execute();
+      // The user's own rows, and every run, approval and message in the user's threads.
+      await deleteUserRows(trx, user.id, ['host_calls', 'tool_executions', 'chat_runs']);
       await trx.deleteFrom('chat_runs').where('thread_id', 'in', threadIds).execute();
-      await trx.deleteFrom('approvals').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['approvals']);
       await trx.deleteFrom('approvals').where('thread_id', 'in', threadIds).execute();
-      await trx.deleteFrom('message_feedback').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['message_feedback']);
       await trx.deleteFrom('messages').where('thread_id', 'in', threadIds).execute();
-      await trx.deleteFrom('threads').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('chat_sessions').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('chat_revocations').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['threads', 'chat_sessions', 'chat_revocations']);
       await resetRateLimit({ kysely: trx }, `chat-turn:${user.id}`);
     },
   };

@@ -1,10 +1,26 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
 export type InTransaction = (trx: Kysely<Database>) => Promise<void>;
 
+/** Runs the write, then the caller's record of it, in one transaction. */
+export async function recorded(
+  k: Kysely<Database>,
+  record: InTransaction,
+  write: (trx: Kysely<Database>) => Promise<unknown>,
+) {
+  await k.transaction().execute(async (trx) => {
+    await write(trx);
+    await record(trx);
+  });
+}
+
 const now = () => new Date().toISOString();
+
+/** The user's connection to a service (one per pair). */
+const ofUser = (userId: number, serviceId: number) => (eb: ExpressionBuilder<Database, 'connections'>) =>
+  eb.and({ user_id: userId, service_id: serviceId });
 
 /**
  * The user's connections to services, the OAuth states of connections in progress and the
@@ -17,12 +33,7 @@ export function connectionQueries(k: Kysely<Database>) {
 
   return {
     findConnection(userId: number, serviceId: number) {
-      return k
-        .selectFrom('connections')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('service_id', '=', serviceId)
-        .executeTakeFirst();
+      return k.selectFrom('connections').selectAll().where(ofUser(userId, serviceId)).executeTakeFirst();
     },
 
     /** Every connection of the user, with its service row. */
@@ -57,11 +68,7 @@ export function connectionQueries(k: Kysely<Database>) {
               .doUpdateSet({ ...values, updated_at: ts, last_error: null, last_error_at: null }),
           )
           .execute();
-      if (!record) return void (await upsert(k));
-      await k.transaction().execute(async (trx) => {
-        await upsert(trx);
-        await record(trx);
-      });
+      await (record ? recorded(k, record, upsert) : upsert(k));
     },
 
     async updateConnection(
@@ -72,8 +79,7 @@ export function connectionQueries(k: Kysely<Database>) {
       await k
         .updateTable('connections')
         .set({ ...values, updated_at: now() })
-        .where('user_id', '=', userId)
-        .where('service_id', '=', serviceId)
+        .where(ofUser(userId, serviceId))
         .execute();
     },
 
@@ -85,19 +91,13 @@ export function connectionQueries(k: Kysely<Database>) {
       await k
         .updateTable('connections')
         .set({ last_used_at: at, ...(error !== undefined && { last_error: error, last_error_at: at }) })
-        .where('user_id', '=', userId)
-        .where('service_id', '=', serviceId)
+        .where(ofUser(userId, serviceId))
         .execute();
     },
 
     async deleteConnection(userId: number, serviceId: number, record: InTransaction) {
-      await k.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('connections')
-          .where('user_id', '=', userId)
-          .where('service_id', '=', serviceId)
-          .execute();
-        await record(trx);
+      await recorded(k, record, async (trx) => {
+        await trx.deleteFrom('connections').where(ofUser(userId, serviceId)).execute();
       });
     },
 

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, ServicesTable } from '../../db/schema.ts';
-import { connectionQueries, type InTransaction } from './connection-queries.ts';
+import { connectionQueries, recorded, type InTransaction } from './connection-queries.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
 
 export type { InTransaction } from './connection-queries.ts';
@@ -211,13 +211,11 @@ function catalogQueries(k: Kysely<Database>) {
 
     /** Deletes one of the user's own services (its actions and connections go with it). */
     async deleteOwnService(serviceId: number, userId: number, record: InTransaction) {
-      await k.transaction().execute(async (trx) => {
+      await recorded(k, record, async (trx) => {
         await trx
           .deleteFrom('services')
-          .where('id', '=', serviceId)
-          .where('owner_user_id', '=', userId)
+          .where((eb) => eb.and({ id: serviceId, owner_user_id: userId }))
           .execute();
-        await record(trx);
       });
     },
   };

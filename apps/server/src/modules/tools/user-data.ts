@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 
 /**
@@ -20,8 +21,7 @@ export function toolsUserData(db: Db): UserDataOwner {
           .orderBy('id')
           .execute(),
         // Never the credentials column: the export is shown and downloaded in the browser.
-        k
-          .selectFrom('connections')
+        selectUserRows(k, 'connections', user.id)
           .select([
             'id',
             'service_id',
@@ -32,17 +32,13 @@ export function toolsUserData(db: Db): UserDataOwner {
             'last_error',
             'last_error_at',
           ])
-          .where('user_id', '=', user.id)
           .orderBy('id')
           .execute(),
-        k
-          .selectFrom('notes')
+        selectUserRows(k, 'notes', user.id)
           .select(['id', 'title', 'body', 'created_at', 'updated_at'])
-          .where('user_id', '=', user.id)
           .orderBy('id')
           .execute(),
-        k
-          .selectFrom('calendar_events')
+        selectUserRows(k, 'calendar_events', user.id)
           .select([
             'id',
             'title',
@@ -53,7 +49,6 @@ export function toolsUserData(db: Db): UserDataOwner {
             'created_at',
             'updated_at',
           ])
-          .where('user_id', '=', user.id)
           .orderBy('starts_at')
           .execute(),
       ]);
@@ -63,13 +58,12 @@ export function toolsUserData(db: Db): UserDataOwner {
     /** Runs after the agents' share, so no agent of the user still has one of these actions. */
     async deleteFor(user, trx) {
       const ownServiceIds = trx.selectFrom('services').select('id').where('owner_user_id', '=', user.id);
-      await trx.deleteFrom('oauth_states').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('connections').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['oauth_states', 'connections']);
+      // Other users' connections to the user's own services go with those services.
       await trx.deleteFrom('connections').where('service_id', 'in', ownServiceIds).execute();
       await trx.deleteFrom('actions').where('service_id', 'in', ownServiceIds).execute();
       await trx.deleteFrom('services').where('owner_user_id', '=', user.id).execute();
-      await trx.deleteFrom('notes').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('calendar_events').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['notes', 'calendar_events']);
     },
   };
 }

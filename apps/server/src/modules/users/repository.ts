@@ -14,18 +14,32 @@ const USER_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** A user's row as first stored, from the identity a token or sign-up named. */
+function newUserRow(identity: UserIdentity) {
+  const now = new Date().toISOString();
+  return {
+    issuer: identity.issuer,
+    subject: identity.subject,
+    email: identity.email ?? null,
+    name: identity.name ?? null,
+    picture: identity.picture ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 export function createUsersRepository(db: Db) {
   const k = db.kysely;
+  /** The per-request lookup: one query on the (issuer, subject) unique index. */
+  const findByIdentity = (issuer: string, subject: string) =>
+    k
+      .selectFrom('users')
+      .select(['id', 'email', 'name', 'picture', 'admitted_at'])
+      .where('issuer', '=', issuer)
+      .where('subject', '=', subject)
+      .executeTakeFirst();
   return {
-    /** The per-request lookup: one query on the (issuer, subject) unique index. */
-    findByIdentity(issuer: string, subject: string) {
-      return k
-        .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
-        .where('issuer', '=', issuer)
-        .where('subject', '=', subject)
-        .executeTakeFirst();
-    },
+    findByIdentity,
 
     findById(id: number) {
       return k
@@ -37,42 +51,19 @@ export function createUsersRepository(db: Db) {
 
     /** Inserts the user unless another request created it first; either way returns the row. */
     async insertIfMissing(identity: UserIdentity) {
-      const now = new Date().toISOString();
       await k
         .insertInto('users')
-        .values({
-          issuer: identity.issuer,
-          subject: identity.subject,
-          email: identity.email ?? null,
-          name: identity.name ?? null,
-          picture: identity.picture ?? null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(newUserRow(identity))
         .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
         .execute();
-      return k
-        .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
-        .where('issuer', '=', identity.issuer)
-        .where('subject', '=', identity.subject)
-        .executeTakeFirstOrThrow();
+      return (await findByIdentity(identity.issuer, identity.subject))!;
     },
 
     /** Inserts a user in the caller's transaction and returns its id. */
     async insert(identity: UserIdentity, trx: Kysely<Database>): Promise<number> {
-      const now = new Date().toISOString();
       const row = await trx
         .insertInto('users')
-        .values({
-          issuer: identity.issuer,
-          subject: identity.subject,
-          email: identity.email ?? null,
-          name: identity.name ?? null,
-          picture: identity.picture ?? null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(newUserRow(identity))
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
