@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { MCP_PATH, OPENAI_API_PATH } from '@cadre/contract';
 import type { AppDeps } from '../../deps.ts';
 import {
+  chatLimits,
   createChatService,
   runRegistryFor,
   selectModel,
@@ -32,13 +33,7 @@ export const agentApiRoutes: FastifyPluginAsync<AgentApiPluginOptions> = async (
     audit: deps.audit,
     executor,
     selection: options.modelSelection ?? selectModel(config.llm, { log: app.log }),
-    limits: {
-      maxSteps: config.llm.maxSteps,
-      maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,
-      maxOutputTokens: config.llm.maxOutputTokens,
-      turnsPerMinute: config.llm.turnsPerMinute,
-      maxConcurrentTurns: config.llm.maxConcurrentTurns,
-    },
+    limits: chatLimits(config.llm),
     runs: runRegistryFor({
       db,
       lifecycle: deps.lifecycle,

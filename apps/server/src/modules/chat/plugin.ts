@@ -13,6 +13,7 @@ import { turnRoutes } from './http/turn-routes.ts';
 import { selectModel, type ModelSelection } from './llm/select-model.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import { runRegistryFor } from './run-registry.ts';
+import { chatLimits } from './context.ts';
 import { createChatService } from './service.ts';
 import { createChatSessions, type ChatSessionsDeps } from './sessions.ts';
 
@@ -59,13 +60,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     audit: options.audit,
     executor,
     selection: options.modelSelection ?? selectModel(config.llm, { log: app.log }),
-    limits: {
-      maxSteps: config.llm.maxSteps,
-      maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,
-      maxOutputTokens: config.llm.maxOutputTokens,
-      turnsPerMinute: config.llm.turnsPerMinute,
-      maxConcurrentTurns: config.llm.maxConcurrentTurns,
-    },
+    limits: chatLimits(config.llm),
     hostFunctions,
     suggestedPrompts: options.suggestedPrompts,
     runs: runRegistryFor({

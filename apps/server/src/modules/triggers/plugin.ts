@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
-import { createChatService, runRegistryFor, selectModel, type ToolExecutor } from '../chat/index.ts';
+import {
+  chatLimits,
+  createChatService,
+  runRegistryFor,
+  selectModel,
+  type ToolExecutor,
+} from '../chat/index.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
@@ -21,11 +27,7 @@ export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: 
     audit: deps.audit,
     executor,
     selection: selectModel(config.llm, { log: app.log }),
-    limits: {
-      maxSteps: config.llm.maxSteps,
-      maxToolCallsPerTurn: config.llm.maxToolCallsPerTurn,
-      maxOutputTokens: config.llm.maxOutputTokens,
-    },
+    limits: chatLimits(config.llm),
     runs,
   });
   const worker = createTriggerWorker({
