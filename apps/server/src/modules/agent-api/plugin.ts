@@ -1,14 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MCP_PATH, OPENAI_API_PATH } from '@cadre/contract';
 import type { AppDeps } from '../../deps.ts';
-import {
-  chatLimits,
-  createChatService,
-  runRegistryFor,
-  selectModel,
-  type ModelSelection,
-  type ToolExecutor,
-} from '../chat/index.ts';
+import { chatDepsFrom, createChatService, type ModelSelection, type ToolExecutor } from '../chat/index.ts';
 import { mcpRoutes } from './mcp-routes.ts';
 import { openAiRoutes } from './openai-routes.ts';
 
@@ -26,21 +19,8 @@ export interface AgentApiPluginOptions {
  */
 export const agentApiRoutes: FastifyPluginAsync<AgentApiPluginOptions> = async (app, options) => {
   const { deps, executor } = options;
-  const { config, db } = deps;
-  const chat = createChatService({
-    db,
-    agents: deps.agents,
-    audit: deps.audit,
-    executor,
-    selection: options.modelSelection ?? selectModel(config.llm, { log: app.log }),
-    limits: chatLimits(config.llm),
-    runs: runRegistryFor({
-      db,
-      lifecycle: deps.lifecycle,
-      log: app.log,
-      shutdownTimeoutMs: config.shutdownTimeoutMs,
-    }),
-  });
+  const { config } = deps;
+  const chat = createChatService({ ...chatDepsFrom(deps, app.log, options.modelSelection), executor });
   const routeOptions = { chat, agents: deps.agents, publicUrl: config.publicUrl };
   await app.register(openAiRoutes, { ...routeOptions, prefix: OPENAI_API_PATH });
   await app.register(mcpRoutes, { ...routeOptions, prefix: MCP_PATH });

@@ -5,7 +5,7 @@ import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentProfile } from '../../deps.ts';
 import { agentJsonOf } from './agent-json.ts';
-import { AGENT_FIELD_COLUMNS, agentFieldsOf, startersToText } from './stored-fields.ts';
+import { AGENT_FIELD_COLUMNS, agentFieldsOf, attachedTools, startersToText } from './stored-fields.ts';
 import { versionQueries, type VersionNote } from './versions.ts';
 
 export interface AgentFields {
@@ -191,11 +191,9 @@ export function createAgentsRepository(db: Db) {
 
     /** The tools attached to the user's agent with their services, in the agent's order. */
     listTools(userId: number, agentId: number) {
-      return k
-        .selectFrom('agent_tools')
+      return attachedTools(k, agentId)
         .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-        .innerJoin('services', 'services.id', 'actions.service_id')
+        .where('agents.user_id', '=', userId)
         .select([
           'actions.id as action_id',
           'actions.name',
@@ -208,10 +206,6 @@ export function createAgentsRepository(db: Db) {
           'services.owner_user_id',
           'services.enabled',
         ])
-        .where('agent_tools.agent_id', '=', agentId)
-        .where('agents.user_id', '=', userId)
-        .orderBy('agent_tools.position')
-        .orderBy('actions.id')
         .execute();
     },
 

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { AgentColor, AgentFields } from '@cadre/contract';
+import type { Database } from '../../db/schema.ts';
 
 /** Starters as the agents table stores them: JSON text, null when there are none. */
 export const startersToText = (starters: string[]) => (starters.length ? JSON.stringify(starters) : null);
@@ -24,3 +26,13 @@ type StoredFields = Omit<AgentFields, 'color' | 'starters'> & {
 export function agentFieldsOf<T extends StoredFields>(row: T): Omit<T, 'color' | 'starters'> & AgentFields {
   return { ...row, color: row.color as AgentColor | null, starters: startersFromText(row.starters) };
 }
+
+/** An agent's tools joined to their actions and services, in the agent's order; the caller selects. */
+export const attachedTools = (executor: Kysely<Database>, agentId: number) =>
+  executor
+    .selectFrom('agent_tools')
+    .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+    .innerJoin('services', 'services.id', 'actions.service_id')
+    .where('agent_tools.agent_id', '=', agentId)
+    .orderBy('agent_tools.position')
+    .orderBy('actions.id');

@@ -7,7 +7,7 @@ import {
 } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
 import type { AuthUser } from '../../deps.ts';
-import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
+import { AGENT_FIELD_COLUMNS, agentFieldsOf, attachedTools } from './stored-fields.ts';
 
 /** Who saves: the owner, named in the version they make. */
 export type Saver = Pick<AuthUser, 'id' | 'name' | 'email'>;
@@ -57,10 +57,7 @@ export function versionQueries(k: Kysely<Database>) {
       .where('id', '=', agentId)
       .executeTakeFirst();
     if (!agent) return undefined;
-    const tools = await executor
-      .selectFrom('agent_tools')
-      .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-      .innerJoin('services', 'services.id', 'actions.service_id')
+    const tools = await attachedTools(executor, agentId)
       .select([
         'actions.id',
         'actions.name',
@@ -69,9 +66,6 @@ export function versionQueries(k: Kysely<Database>) {
         'services.provider',
         'services.provider_key as service_key',
       ])
-      .where('agent_tools.agent_id', '=', agentId)
-      .orderBy('agent_tools.position')
-      .orderBy('actions.id')
       .execute();
     return { ...agentFieldsOf(agent), tools };
   }
@@ -175,9 +169,7 @@ export function versionQueries(k: Kysely<Database>) {
       const row = await k
         .selectFrom('agent_versions')
         .select(['number', 'reason', 'restored_from', 'saved_by', 'author', 'snapshot', 'created_at'])
-        .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
-        .where('number', '=', number)
+        .where((eb) => eb.and({ user_id: userId, agent_id: agentId, number }))
         .executeTakeFirst();
       return row && toVersion(row);
     },

@@ -1,4 +1,3 @@
-import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { AgentDirectory, AgentProfile, AuditLog } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
@@ -42,17 +41,6 @@ export interface ChatContext extends ChatServiceDeps {
   repo: ChatRepository;
   approvals: ApprovalRepository;
   limits: RunLimits & { turnsPerMinute?: number; maxConcurrentTurns?: number };
-}
-
-/** The run limits the operator set (`LLM_*` settings), the same wherever agents run. */
-export function chatLimits(llm: Config['llm']): ChatServiceDeps['limits'] {
-  return {
-    maxSteps: llm.maxSteps,
-    maxToolCallsPerTurn: llm.maxToolCallsPerTurn,
-    maxOutputTokens: llm.maxOutputTokens,
-    turnsPerMinute: llm.turnsPerMinute,
-    maxConcurrentTurns: llm.maxConcurrentTurns,
-  };
 }
 
 export function createChatContext(deps: ChatServiceDeps): ChatContext {

@@ -12,4 +12,5 @@ export { endChatSessionsOf } from './sessions.ts';
 export type { ApiRun, ApiRunInput } from './api-runs.ts';
 export type { RunOutcome } from './runtime/run.ts';
 export { API_WRITE_REFUSAL } from './runtime/tool-set.ts';
-export { APPROVAL_TTL_MS, chatLimits } from './context.ts';
+export { APPROVAL_TTL_MS } from './context.ts';
+export { chatDepsFrom } from './app-deps.ts';

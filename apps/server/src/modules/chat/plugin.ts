@@ -10,10 +10,9 @@ import { signInRoutes } from './http/sign-in-routes.ts';
 import { threadRoutes } from './http/thread-routes.ts';
 import { feedbackRoutes } from './http/feedback-routes.ts';
 import { turnRoutes } from './http/turn-routes.ts';
-import { selectModel, type ModelSelection } from './llm/select-model.ts';
+import type { ModelSelection } from './llm/select-model.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
-import { runRegistryFor } from './run-registry.ts';
-import { chatLimits } from './context.ts';
+import { chatDepsFrom } from './app-deps.ts';
 import { createChatService } from './service.ts';
 import { createChatSessions, type ChatSessionsDeps } from './sessions.ts';
 
@@ -55,20 +54,10 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
   // answers through it. Only the /chainlit mount (where the copilot signs in) has one.
   const hostFunctions = ownSignIn ? createHostFunctionBridge(db) : undefined;
   const service = createChatService({
-    db,
-    agents: options.agents,
-    audit: options.audit,
+    ...chatDepsFrom(options, app.log, options.modelSelection),
     executor,
-    selection: options.modelSelection ?? selectModel(config.llm, { log: app.log }),
-    limits: chatLimits(config.llm),
     hostFunctions,
     suggestedPrompts: options.suggestedPrompts,
-    runs: runRegistryFor({
-      db,
-      lifecycle: options.lifecycle,
-      log: app.log,
-      shutdownTimeoutMs: config.shutdownTimeoutMs,
-    }),
   });
   const sessions = createChatSessions({
     db,

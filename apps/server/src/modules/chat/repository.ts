@@ -79,9 +79,7 @@ export function createChatRepository(db: Db) {
       return k
         .selectFrom('threads')
         .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
+        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId }))
         .executeTakeFirst();
     },
 
@@ -121,9 +119,7 @@ export function createChatRepository(db: Db) {
       const result = await k
         .updateTable('threads')
         .set({ name, updated_at: nowIso() })
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
+        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId }))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
@@ -157,9 +153,7 @@ export function createChatRepository(db: Db) {
     async deleteThread(userId: number, agentId: number, threadId: string): Promise<boolean> {
       const result = await k
         .deleteFrom('threads')
-        .where('id', '=', threadId)
-        .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
+        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId }))
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },

@@ -1,12 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
-import {
-  chatLimits,
-  createChatService,
-  runRegistryFor,
-  selectModel,
-  type ToolExecutor,
-} from '../chat/index.ts';
+import { chatDepsFrom, createChatService, type ToolExecutor } from '../chat/index.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
@@ -15,21 +9,9 @@ import { createTriggerWorker, triggerMessage } from './worker.ts';
  */
 export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: ToolExecutor) {
   const { config, db } = deps;
-  const runs = runRegistryFor({
-    db,
-    lifecycle: deps.lifecycle,
-    log: app.log,
-    shutdownTimeoutMs: config.shutdownTimeoutMs,
-  });
-  const chat = createChatService({
-    db,
-    agents: deps.agents,
-    audit: deps.audit,
-    executor,
-    selection: selectModel(config.llm, { log: app.log }),
-    limits: chatLimits(config.llm),
-    runs,
-  });
+  const chatDeps = chatDepsFrom(deps, app.log);
+  const { runs } = chatDeps;
+  const chat = createChatService({ ...chatDeps, executor });
   const worker = createTriggerWorker({
     db,
     log: app.log,

@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../deps.ts';
+import type { ChatServiceDeps } from './context.ts';
+import { selectModel, type ModelSelection } from './llm/select-model.ts';
+import { runRegistryFor } from './run-registry.ts';
+
+/**
+ * What every chat service in the app shares: the app's database and modules, the operator's model
+ * and run limits (`LLM_*`), and this instance's run registry. The chat, the agent API and the
+ * trigger worker each make a service from it, adding their own tools executor and extras.
+ */
+export function chatDepsFrom(
+  deps: AppDeps,
+  log: FastifyBaseLogger,
+  selection?: ModelSelection,
+): Pick<ChatServiceDeps, 'db' | 'agents' | 'audit' | 'selection' | 'limits' | 'runs'> {
+  const { config, db } = deps;
+  const { llm } = config;
+  return {
+    db,
+    agents: deps.agents,
+    audit: deps.audit,
+    selection: selection ?? selectModel(llm, { log }),
+    limits: {
+      maxSteps: llm.maxSteps,
+      maxToolCallsPerTurn: llm.maxToolCallsPerTurn,
+      maxOutputTokens: llm.maxOutputTokens,
+      turnsPerMinute: llm.turnsPerMinute,
+      maxConcurrentTurns: llm.maxConcurrentTurns,
+    },
+    runs: runRegistryFor({ db, lifecycle: deps.lifecycle, log, shutdownTimeoutMs: config.shutdownTimeoutMs }),
+  };
+}
