@@ -1,10 +1,14 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, JoinBuilder, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, ServicesTable } from '../../db/schema.ts';
 import { connectionQueries, recorded, type InTransaction } from './connection-queries.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
 
 export type { InTransaction } from './connection-queries.ts';
+
+/** Joins the user's own connection to the row's service (nothing when they have none). */
+const ownConnection = (userId: number) => (join: JoinBuilder<Database, 'services' | 'connections'>) =>
+  join.onRef('connections.service_id', '=', 'services.id').on('connections.user_id', '=', userId);
 
 /**
  * Every query of the tools layer: services and actions here, connections, OAuth states and
@@ -148,9 +152,7 @@ function catalogQueries(k: Kysely<Database>) {
     listVisibleServices(userId: number) {
       return k
         .selectFrom('services')
-        .leftJoin('connections', (join) =>
-          join.onRef('connections.service_id', '=', 'services.id').on('connections.user_id', '=', userId),
-        )
+        .leftJoin('connections', ownConnection(userId))
         .select([
           'services.id',
           'services.name',
@@ -185,9 +187,7 @@ function catalogQueries(k: Kysely<Database>) {
       return k
         .selectFrom('actions')
         .innerJoin('services', 'services.id', 'actions.service_id')
-        .leftJoin('connections', (join) =>
-          join.onRef('connections.service_id', '=', 'services.id').on('connections.user_id', '=', userId),
-        )
+        .leftJoin('connections', ownConnection(userId))
         .select([
           'actions.id as action_id',
           'actions.name as action_name',

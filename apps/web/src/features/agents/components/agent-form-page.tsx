@@ -222,10 +222,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8" alignItems="start">
         <Stack asChild gap="5">
           <form onSubmit={submit} noValidate aria-label={`${mode} agent`}>
-            <Field.Root required invalid={invalid.has('name')}>
-              <Field.Label>
-                Name <Field.RequiredIndicator />
-              </Field.Label>
+            <RequiredField label="Name" invalid={invalid.has('name')} error={AGENT_TEXT.nameRequired}>
               <Input
                 ref={nameRef}
                 value={draft.name}
@@ -233,12 +230,12 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 maxLength={200}
                 autoComplete="off"
               />
-              <Field.ErrorText>{AGENT_TEXT.nameRequired}</Field.ErrorText>
-            </Field.Root>
-            <Field.Root required invalid={invalid.has('description')}>
-              <Field.Label>
-                Description <Field.RequiredIndicator />
-              </Field.Label>
+            </RequiredField>
+            <RequiredField
+              label="Description"
+              invalid={invalid.has('description')}
+              error={AGENT_TEXT.descriptionRequired}
+            >
               <Textarea
                 ref={descriptionRef}
                 value={draft.description}
@@ -246,8 +243,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 rows={3}
                 autoresize
               />
-              <Field.ErrorText>{AGENT_TEXT.descriptionRequired}</Field.ErrorText>
-            </Field.Root>
+            </RequiredField>
             <AppearancePicker
               name={draft.name}
               icon={draft.icon}
@@ -404,5 +400,18 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
         onCancel={() => blocker.reset?.()}
       />
     </Stack>
+  );
+}
+
+/** A field the form cannot be saved without: its label marked required, its error below it. */
+function RequiredField(props: { label: string; invalid: boolean; error: string; children: ReactNode }) {
+  return (
+    <Field.Root required invalid={props.invalid}>
+      <Field.Label>
+        {props.label} <Field.RequiredIndicator />
+      </Field.Label>
+      {props.children}
+      <Field.ErrorText>{props.error}</Field.ErrorText>
+    </Field.Root>
   );
 }
