@@ -67,13 +67,9 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
   });
   let settle: (outcome: RunOutcome) => void = () => {};
   const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve));
+  const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
   const stream = await streamRun(ctx, {
-    userId,
-    agent,
-    threadId,
-    history,
-    message: assistant,
-    signal: input.signal,
+    ...turn,
     runId,
     claimId,
     mode: 'api',

@@ -124,17 +124,7 @@ export async function startTurn(
     if (newThread && (await repo.threadIdExists(threadId))) throw new HttpError(409, RUN_IN_PROGRESS);
     throw error;
   }
-  const stream = await streamRun(ctx, {
-    userId,
-    agent,
-    threadId,
-    history,
-    message: assistant,
-    signal: input.signal,
-    via: input.via,
-    runId,
-    claimId,
-    timeZone: input.timeZone,
-  });
+  const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
+  const stream = await streamRun(ctx, { ...turn, via: input.via, runId, claimId, timeZone: input.timeZone });
   return { threadId, stream };
 }
