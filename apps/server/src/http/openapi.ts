@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 export const API_PREFIX = '/backend';
@@ -40,4 +40,14 @@ export async function registerOpenApi(app: FastifyInstance) {
 
 export function openApiDocument(app: FastifyInstance) {
   return app.swagger();
+}
+
+/**
+ * The OpenAPI operation of a module's routes: `op(operationId, summary, schemas)` under the module's
+ * tag, so each route states only what is its own.
+ */
+export function operations(tag: string) {
+  return <S extends FastifySchema>(operationId: string, summary: string, schema: S) => ({
+    schema: { operationId, tags: [tag], summary, ...schema },
+  });
 }

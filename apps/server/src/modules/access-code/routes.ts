@@ -7,6 +7,9 @@ import {
 } from '@cadre/contract';
 import type { AccessGate } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
+import { operations } from '../../http/openapi.ts';
+
+const op = operations('public');
 
 /**
  * The beta access-code gate (spec section 4): public, rate-limited per client address. A correct
@@ -17,10 +20,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ gate: AccessGate }> = asy
     '/api/v1/public/beta-user-signin',
     {
       config: { public: true },
-      schema: {
-        operationId: 'betaUserSignin',
-        tags: ['public'],
-        summary: 'Checks a beta access code',
+      ...op('betaUserSignin', 'Checks a beta access code', {
         description:
           'A correct code sets `cadre_beta`, an httpOnly cookie holding a signed proof valid for an hour: sign-up at the built-in provider needs it, and the API admits a user who presents it.',
         body: betaSigninSchema,
@@ -30,7 +30,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ gate: AccessGate }> = asy
           422: validationErrorSchema,
           429: errorSchema,
         },
-      },
+      }),
     },
     async (request, reply) => {
       const proof = await gate.redeem(request.body.password, request.ip);

@@ -21,8 +21,11 @@ import type { Db } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
+import { operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
+
+const op = operations('agents');
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
@@ -37,12 +40,9 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       '/api/v1/agents/',
       {
         config: { apiKeyScope: 'agents:read' },
-        schema: {
-          operationId: 'listAgents',
-          tags: ['agents'],
-          summary: "The caller's agents with their tools",
+        ...op('listAgents', "The caller's agents with their tools", {
           response: { 200: agentListSchema, 401: errorSchema },
-        },
+        }),
       },
       // The database writes the body, so it goes out as text: Fastify sends a string typed as JSON
       // without the response serializer. The type provider only knows the parsed shape, hence the
@@ -59,6 +59,8 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/agents/',
     {
+      // Spelled out: a replayed answer's status is the stored one, which the typed helper would
+      // narrow to the declared codes.
       schema: {
         operationId: 'createAgent',
         tags: ['agents'],
@@ -87,13 +89,10 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/agent',
     {
       config: { apiKeyScope: 'agents:read' },
-      schema: {
-        operationId: 'getAgent',
-        tags: ['agents'],
-        summary: 'One of the caller’s agents',
+      ...op('getAgent', 'One of the caller’s agents', {
         params: agentParamsSchema,
         response: { 200: agentSchema, ...errors },
-      },
+      }),
     },
     async (request) => {
       const limit = request.apiKey?.agentIds;
@@ -106,30 +105,20 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   // `tool_ids` replaces the whole tool list; `guidelines: null` or blank clears the guidelines.
   app.patch(
     '/api/v1/agents/:agent_id',
-    {
-      schema: {
-        operationId: 'updateAgent',
-        tags: ['agents'],
-        summary: 'Updates one of the caller’s agents',
-        params: agentParamsSchema,
-        body: agentUpdateSchema,
-        response: { 200: agentSchema, ...errors },
-      },
-    },
+    op('updateAgent', 'Updates one of the caller’s agents', {
+      params: agentParamsSchema,
+      body: agentUpdateSchema,
+      response: { 200: agentSchema, ...errors },
+    }),
     async (request) => agents.update(request.user, request.params.agent_id, request.body),
   );
 
   app.delete(
     '/api/v1/agents/:agent_id',
-    {
-      schema: {
-        operationId: 'deleteAgent',
-        tags: ['agents'],
-        summary: 'Deletes one of the caller’s agents',
-        params: agentParamsSchema,
-        response: { 204: z.null().describe('Deleted'), ...errors },
-      },
-    },
+    op('deleteAgent', 'Deletes one of the caller’s agents', {
+      params: agentParamsSchema,
+      response: { 204: z.null().describe('Deleted'), ...errors },
+    }),
     async (request, reply) => {
       await agents.delete(request.user.id, request.params.agent_id);
       return reply.code(204).send(null);
@@ -138,43 +127,32 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/api/v1/agents/:agent_id/versions',
-    {
-      schema: {
-        operationId: 'listAgentVersions',
-        tags: ['agents'],
-        summary: 'Every saved version of one of the caller’s agents, newest first',
-        params: agentParamsSchema,
-        response: { 200: agentVersionListSchema, ...errors },
-      },
-    },
+    op('listAgentVersions', 'Every saved version of one of the caller’s agents, newest first', {
+      params: agentParamsSchema,
+      response: { 200: agentVersionListSchema, ...errors },
+    }),
     async (request) => agents.versions(request.user.id, request.params.agent_id),
   );
 
   app.post(
     '/api/v1/agents/:agent_id/versions/:number/restore',
-    {
-      schema: {
-        operationId: 'restoreAgentVersion',
-        tags: ['agents'],
-        summary: 'Puts the agent back as a version was; the restore is saved as a new version',
-        params: agentVersionParamsSchema,
-        response: { 200: agentSchema, ...errors },
-      },
-    },
+    op('restoreAgentVersion', 'Puts the agent back as a version was; the restore is saved as a new version', {
+      params: agentVersionParamsSchema,
+      response: { 200: agentSchema, ...errors },
+    }),
     async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
   );
 
   app.get(
     '/api/v1/agents/:agent_id/export',
-    {
-      schema: {
-        operationId: 'exportAgent',
-        tags: ['agents'],
-        summary: 'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets',
+    op(
+      'exportAgent',
+      'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets',
+      {
         params: agentParamsSchema,
         response: { 200: agentExportDocumentSchema, ...errors },
       },
-    },
+    ),
     async (request, reply) => {
       const document = await agents.exportDocument(request.user.id, request.params.agent_id);
       const file = `${document.agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent'}.agent.json`;

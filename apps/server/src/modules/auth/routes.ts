@@ -7,26 +7,30 @@ import {
 } from '@cadre/contract';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
+import { operations } from '../../http/openapi.ts';
 import { issueCopilotToken } from './copilot-token.ts';
+
+const op = operations('auth');
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, agents }) => {
   app.post(
     '/api/v1/auth/chainlit-copilot-login',
     {
       config: { apiKeyScope: 'copilot:mint' },
-      schema: {
-        operationId: 'chainlitCopilotLogin',
-        tags: ['auth'],
-        summary: 'A short-lived token the chat frame accepts for the signed-in user and one of their agents',
-        body: copilotLoginRequestSchema,
-        response: {
-          200: copilotLoginSchema,
-          401: errorSchema,
-          403: errorSchema,
-          404: errorSchema,
-          422: validationErrorSchema,
+      ...op(
+        'chainlitCopilotLogin',
+        'A short-lived token the chat frame accepts for the signed-in user and one of their agents',
+        {
+          body: copilotLoginRequestSchema,
+          response: {
+            200: copilotLoginSchema,
+            401: errorSchema,
+            403: errorSchema,
+            404: errorSchema,
+            422: validationErrorSchema,
+          },
         },
-      },
+      ),
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

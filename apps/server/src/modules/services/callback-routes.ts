@@ -21,16 +21,22 @@ const SERVICES_PAGE = '/services';
 const failedRedirect = (reason: string) =>
   `${SERVICES_PAGE}?${new URLSearchParams({ connect_error: reason.slice(0, 300) })}`;
 
+/** What the services module's routes work with. */
+export interface ServicesRouteOptions {
+  config: Config;
+  services: ServicesService;
+  tools: ToolsService;
+}
+
 /**
  * The public routes of the services module: where providers send the browser back after OAuth
  * (no token; the single-use state and the starting browser's cookie name the user), and Composio's
  * signed webhook.
  */
-export const serviceCallbackRoutes: FastifyPluginAsyncZod<{
-  config: Config;
-  services: ServicesService;
-  tools: ToolsService;
-}> = async (app, { config, services, tools }) => {
+export const serviceCallbackRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async (
+  app,
+  { config, services, tools },
+) => {
   const cookies = browserCookies(config);
 
   /**

@@ -3,6 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/errors.ts';
 import { logoFile } from '../tools/index.ts';
+import { operations } from '../../http/openapi.ts';
+
+const op = operations('public');
 
 /** A year: the file's name is its content hash, so a changed logo is a new URL. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -13,13 +16,10 @@ export const logoRoutes: FastifyPluginAsyncZod = async (app) => {
     SERVICE_PUBLIC_PATHS.logo,
     {
       config: { public: true },
-      schema: {
-        operationId: 'serviceLogo',
-        tags: ['public'],
-        summary: "A built-in service's logo (SVG), cacheable forever",
+      ...op('serviceLogo', "A built-in service's logo (SVG), cacheable forever", {
         params: z.object({ file: z.string().max(40) }),
         response: { 200: z.string().describe('image/svg+xml'), 404: errorSchema },
-      },
+      }),
     },
     async (request, reply) => {
       const svg = logoFile(request.params.file);

@@ -12,14 +12,15 @@ import {
   type Registration,
 } from '@cadre/contract';
 import { z } from 'zod';
-import type { Config } from '../../config.ts';
 import { withEtags } from '../../http/etags.ts';
-import type { ToolsService } from '../tools/index.ts';
+import { operations } from '../../http/openapi.ts';
 import { browserCookies } from './browser-cookie.ts';
-import { serviceCallbackRoutes } from './callback-routes.ts';
+import { serviceCallbackRoutes, type ServicesRouteOptions } from './callback-routes.ts';
 import { logoRoutes } from './logo-routes.ts';
 import type { BrowserBinding } from './oauth-flow.ts';
 import type { ServicesService } from './service.ts';
+
+const op = operations('services');
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A provider that is not enabled, or one that failed to answer. */
@@ -68,52 +69,36 @@ const REGISTRATIONS: {
  * caller, so another user's custom service answers 404 like an unknown one. Also the public
  * callbacks providers send the browser to after OAuth, and Composio's webhook.
  */
-export const servicesRoutes: FastifyPluginAsyncZod<{
-  config: Config;
-  services: ServicesService;
-  tools: ToolsService;
-}> = async (app, { config, services, tools }) => {
+export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async (
+  app,
+  { config, services, tools },
+) => {
   const cookies = browserCookies(config);
   await app.register(logoRoutes);
   await withEtags(app, (lists) =>
     lists.get(
       '/api/v1/services/',
-      {
-        schema: {
-          operationId: 'listServices',
-          tags: ['services'],
-          summary: 'Every service the caller can use, with the caller’s connection status',
-          response: { 200: serviceListSchema, 401: errorSchema },
-        },
-      },
+      op('listServices', 'Every service the caller can use, with the caller’s connection status', {
+        response: { 200: serviceListSchema, 401: errorSchema },
+      }),
       async (request) => services.listServicesForUser(request.user.id),
     ),
   );
 
   app.get(
     '/api/v1/services/active',
-    {
-      schema: {
-        operationId: 'listActiveServices',
-        tags: ['services'],
-        summary: 'The services the caller has connected',
-        response: { 200: serviceListSchema, 401: errorSchema },
-      },
-    },
+    op('listActiveServices', 'The services the caller has connected', {
+      response: { 200: serviceListSchema, 401: errorSchema },
+    }),
     async (request) => services.listActiveServices(request.user.id),
   );
 
   app.get(
     '/api/v1/services/:service_id/actions',
-    {
-      schema: {
-        operationId: 'listServiceActions',
-        tags: ['services'],
-        summary: 'The actions (tools) of a service',
-        params: serviceParamsSchema,
-        response: { 200: serviceActionListSchema, ...errors, ...providerErrors },
-      },
-    },
+    op('listServiceActions', 'The actions (tools) of a service', {
+      params: serviceParamsSchema,
+      response: { 200: serviceActionListSchema, ...errors, ...providerErrors },
+    }),
     async (request) => services.listActions(request.params.service_id, request.user.id),
   );
 
@@ -143,15 +128,14 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
 
   app.delete(
     '/api/v1/services/:service_id/disconnect_composio_service',
-    {
-      schema: {
-        operationId: 'disconnectService',
-        tags: ['services'],
-        summary: 'Disconnects the caller from a service and revokes the connection at its provider',
+    op(
+      'disconnectService',
+      'Disconnects the caller from a service and revokes the connection at its provider',
+      {
         params: serviceParamsSchema,
         response: { 204: z.null().describe('Disconnected'), ...errors, ...providerErrors },
       },
-    },
+    ),
     async (request, reply) => {
       await services.disconnect(request.params.service_id, request.user.id);
       return reply.code(204).send(null);
@@ -160,32 +144,30 @@ export const servicesRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/v1/services/custom_mcp',
-    {
-      schema: {
-        operationId: 'addCustomMcpServer',
-        tags: ['services'],
-        summary: 'Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see',
+    op(
+      'addCustomMcpServer',
+      'Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see',
+      {
         description:
           'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
         body: customMcpServerBodySchema,
         response: { 201: serviceSchema, ...errors },
       },
-    },
+    ),
     async (request, reply) =>
       reply.code(201).send(await services.addCustomMcpServer(request.user.id, request.body)),
   );
 
   app.delete(
     '/api/v1/services/:service_id',
-    {
-      schema: {
-        operationId: 'removeCustomService',
-        tags: ['services'],
-        summary: 'Removes one of the caller’s own services (a custom MCP server) with its tools',
+    op(
+      'removeCustomService',
+      'Removes one of the caller’s own services (a custom MCP server) with its tools',
+      {
         params: serviceParamsSchema,
         response: { 204: z.null().describe('Removed'), ...errors },
       },
-    },
+    ),
     async (request, reply) => {
       await services.removeCustomService(request.params.service_id, request.user.id);
       return reply.code(204).send(null);

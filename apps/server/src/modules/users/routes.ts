@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, userExportSchema, userProfileSchema } from '@cadre/contract';
 import { z } from 'zod';
+import { operations } from '../../http/openapi.ts';
 import type { UsersService } from './service.ts';
+
+const op = operations('users');
 
 const claimText = (value: unknown, max: number) =>
   typeof value === 'string' && value.length <= max && !value.includes('\u0000') ? value : undefined;
@@ -9,14 +12,9 @@ const claimText = (value: unknown, max: number) =>
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   app.post(
     '/api/v1/users/check-user',
-    {
-      schema: {
-        operationId: 'checkUser',
-        tags: ['users'],
-        summary: 'Creates or updates the signed-in user from the token claims',
-        response: { 200: userProfileSchema, 401: errorSchema },
-      },
-    },
+    op('checkUser', 'Creates or updates the signed-in user from the token claims', {
+      response: { 200: userProfileSchema, 401: errorSchema },
+    }),
     async (request) => {
       const claims = request.tokenClaims;
       return users.checkUser(request.user, {
@@ -29,14 +27,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
 
   app.get(
     '/api/v1/users/me/export',
-    {
-      schema: {
-        operationId: 'exportMyData',
-        tags: ['users'],
-        summary: 'Everything Cadre stores about the signed-in user, without credentials',
-        response: { 200: userExportSchema, 401: errorSchema },
-      },
-    },
+    op('exportMyData', 'Everything Cadre stores about the signed-in user, without credentials', {
+      response: { 200: userExportSchema, 401: errorSchema },
+    }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return users.exportData(request.user);
@@ -45,14 +38,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
 
   app.delete(
     '/api/v1/users/me',
-    {
-      schema: {
-        operationId: 'deleteMyData',
-        tags: ['users'],
-        summary: 'Deletes everything stored about the signed-in user and revokes their connections',
-        response: { 204: z.null().describe('Deleted'), 401: errorSchema },
-      },
-    },
+    op('deleteMyData', 'Deletes everything stored about the signed-in user and revokes their connections', {
+      response: { 204: z.null().describe('Deleted'), 401: errorSchema },
+    }),
     async (request, reply) => {
       await users.deleteData(request.user);
       return reply.code(204).send(null);
