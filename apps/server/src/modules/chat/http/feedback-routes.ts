@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { chatFeedbackOutSchema, chatFeedbackSchema } from '@cadre/contract';
 import type { ChatService } from '../service.ts';
 import { principalOf } from './session-auth.ts';
+import { chatOperation } from './chat-operation.ts';
 
 const params = z.object({ messageId: z.string().max(100) });
 
@@ -12,22 +13,13 @@ const params = z.object({ messageId: z.string().max(100) });
  * message or an unknown id answer 404.
  */
 export const feedbackRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
-  const config = { public: true };
-  const tags = ['chat'];
-
   app.put(
     '/messages/:messageId/feedback',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatRateMessage',
-        tags,
-        params,
-        body: chatFeedbackSchema,
-        response: { 200: chatFeedbackOutSchema },
-      },
-    },
+    chatOperation('chatRateMessage', {
+      params,
+      body: chatFeedbackSchema,
+      response: { 200: chatFeedbackOutSchema },
+    }),
     async (request) => {
       const { userId, agentId } = principalOf(request);
       const { rating, comment } = request.body;
@@ -37,7 +29,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = a
 
   app.delete(
     '/messages/:messageId/feedback',
-    { config, schema: { hide: true, operationId: 'chatClearRating', tags, params } },
+    chatOperation('chatClearRating', { params }),
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
       await service.clearRating(userId, agentId, request.params.messageId);

@@ -3,6 +3,7 @@ import { CHAT_SESSION_COOKIE, chatAuthSuccessSchema, errorSchema } from '@cadre/
 import { bearer } from '../../../http/auth.ts';
 import { SESSION_TTL_SECONDS, type ChatSessions } from '../sessions.ts';
 import { assertSameOriginRequest } from './session-auth.ts';
+import { chatOperation } from './chat-operation.ts';
 
 const CREDENTIALS_SIGN_IN = 'credentialssignin';
 const AGENT_ID = /^\d{1,12}$/;
@@ -15,20 +16,12 @@ export const signInRoutes: FastifyPluginAsyncZod<{
   secureCookie: boolean;
 }> = async (app, { sessions, publicOrigin, secureCookie }) => {
   const cookie = { path: '/chainlit', httpOnly: true, sameSite: 'strict' as const, secure: secureCookie };
-  const config = { public: true };
-  const tags = ['chat'];
 
   app.post(
     '/auth/header',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatAuthHeader',
-        tags,
-        response: { 200: chatAuthSuccessSchema, 401: errorSchema, 404: errorSchema },
-      },
-    },
+    chatOperation('chatAuthHeader', {
+      response: { 200: chatAuthSuccessSchema, 401: errorSchema, 404: errorSchema },
+    }),
     async (request, reply) => {
       const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
       const agentId =
@@ -48,15 +41,9 @@ export const signInRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/logout',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatLogout',
-        tags,
-        response: { 200: chatAuthSuccessSchema, 401: errorSchema },
-      },
-    },
+    chatOperation('chatLogout', {
+      response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+    }),
     async (request, reply) => {
       const value = request.cookies[CHAT_SESSION_COOKIE];
       const token = bearer(request);

@@ -12,20 +12,15 @@ import {
 import type { ChatService } from '../service.ts';
 import { approvalOut, messageOut, sessionOut, threadOut } from './dto.ts';
 import { principalOf } from './session-auth.ts';
+import { chatOperation } from './chat-operation.ts';
 
 export const threadParams = z.object({ threadId: z.string().max(100) });
 
 /** The session's agent, its threads and their messages. */
 export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
-  const config = { public: true };
-  const tags = ['chat'];
-
   app.get(
     '/session',
-    {
-      config,
-      schema: { hide: true, operationId: 'chatSession', tags, response: { 200: chatSessionInfoSchema } },
-    },
+    chatOperation('chatSession', { response: { 200: chatSessionInfoSchema } }),
     async (request) => {
       const principal = principalOf(request);
       return sessionOut(
@@ -37,16 +32,10 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.get(
     '/threads',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatListThreads',
-        tags,
-        querystring: chatThreadListQuerySchema,
-        response: { 200: chatThreadListSchema },
-      },
-    },
+    chatOperation('chatListThreads', {
+      querystring: chatThreadListQuerySchema,
+      response: { 200: chatThreadListSchema },
+    }),
     async (request) => {
       const { userId, agentId } = principalOf(request);
       return { data: (await service.listThreads(userId, agentId, request.query.q)).map(threadOut) };
@@ -55,16 +44,10 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.post(
     '/threads',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatCreateThread',
-        tags,
-        body: chatThreadCreateSchema,
-        response: { 201: chatThreadSchema },
-      },
-    },
+    chatOperation('chatCreateThread', {
+      body: chatThreadCreateSchema,
+      response: { 201: chatThreadSchema },
+    }),
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
       const thread = await service.createThread(userId, agentId, request.body?.name);
@@ -74,17 +57,11 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.patch(
     '/threads/:threadId',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatRenameThread',
-        tags,
-        params: threadParams,
-        body: chatThreadRenameSchema,
-        response: { 200: chatThreadSchema },
-      },
-    },
+    chatOperation('chatRenameThread', {
+      params: threadParams,
+      body: chatThreadRenameSchema,
+      response: { 200: chatThreadSchema },
+    }),
     async (request) => {
       const { userId, agentId } = principalOf(request);
       return threadOut(
@@ -95,7 +72,7 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.delete(
     '/threads/:threadId',
-    { config, schema: { hide: true, operationId: 'chatDeleteThread', tags, params: threadParams } },
+    chatOperation('chatDeleteThread', { params: threadParams }),
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
       await service.deleteThread(userId, agentId, request.params.threadId);
@@ -105,16 +82,10 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.get(
     '/threads/:threadId/messages',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatThreadMessages',
-        tags,
-        params: threadParams,
-        response: { 200: chatThreadMessagesSchema },
-      },
-    },
+    chatOperation('chatThreadMessages', {
+      params: threadParams,
+      response: { 200: chatThreadMessagesSchema },
+    }),
     async (request) => {
       const { userId, agentId } = principalOf(request);
       const { thread, messages, approvals } = await service.threadMessages(

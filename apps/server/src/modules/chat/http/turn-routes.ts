@@ -14,6 +14,7 @@ import type { ChatService } from '../service.ts';
 import { turnOf } from './dto.ts';
 import { principalOf } from './session-auth.ts';
 import { threadParams } from './thread-routes.ts';
+import { chatOperation } from './chat-operation.ts';
 
 const approvalParams = z.object({ approvalId: z.string().max(100) });
 
@@ -36,15 +37,11 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 
 /** A chat turn, Stop, and the decisions on pending tool calls; turns and decisions answer with a stream. */
 export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
-  const config = { public: true };
-  const tags = ['chat'];
-
   app.post(
     '/chat',
     {
-      config,
       bodyLimit: 2 * 1024 * 1024,
-      schema: { hide: true, operationId: 'chatTurn', tags, body: chatTurnRequestSchema },
+      ...chatOperation('chatTurn', { body: chatTurnRequestSchema }),
     },
     async (request, reply) => {
       const { userId, agentId, via } = principalOf(request);
@@ -61,16 +58,10 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
 
   app.post(
     '/threads/:threadId/stop',
-    {
-      config,
-      schema: {
-        hide: true,
-        operationId: 'chatStop',
-        tags,
-        params: threadParams,
-        response: { 200: chatStopResultSchema },
-      },
-    },
+    chatOperation('chatStop', {
+      params: threadParams,
+      response: { 200: chatStopResultSchema },
+    }),
     async (request) => {
       const { userId, agentId } = principalOf(request);
       return { stopped: await service.stop(userId, agentId, request.params.threadId) };
@@ -80,16 +71,10 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
   for (const decision of ['approve', 'deny'] as const) {
     app.post(
       `/approvals/:approvalId/${decision}`,
-      {
-        config,
-        schema: {
-          hide: true,
-          operationId: decision === 'approve' ? 'chatApprove' : 'chatDeny',
-          tags,
-          params: approvalParams,
-          body: (decision === 'approve' ? chatApproveRequestSchema : chatDenyRequestSchema).optional(),
-        },
-      },
+      chatOperation(decision === 'approve' ? 'chatApprove' : 'chatDeny', {
+        params: approvalParams,
+        body: (decision === 'approve' ? chatApproveRequestSchema : chatDenyRequestSchema).optional(),
+      }),
       async (request, reply) => {
         const { userId, agentId, via } = principalOf(request);
         const body = (request.body ?? {}) as { toolCallId?: string; args?: unknown; reason?: string };
