@@ -1,11 +1,5 @@
-import {
-  expect,
-  test,
-  type BrowserContext,
-  type FrameLocator,
-  type Page,
-  type Response,
-} from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Response } from '@playwright/test';
+import { createAgent, newChat, registerService, send, startAgentChat } from '../support/chat.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -58,52 +52,8 @@ test.afterAll(async () => {
   await context.close();
 });
 
-async function registerService(page: Page, name: string) {
-  await page.goto('/services');
-  const card = page.getByRole('listitem', { name, exact: true });
-  await card.getByRole('button', { name: `Register Service ${name}` }).click();
-  await expect(card.getByText('Connected')).toBeVisible();
-}
-
-async function createAgent(page: Page, name: string, tools: Array<[service: string, action: string]>) {
-  await page.goto('/agents/create');
-  await page.getByRole('textbox', { name: 'Name' }).fill(name);
-  await page.getByRole('textbox', { name: 'Description' }).fill('Adds numbers and keeps notes.');
-  for (const [service, action] of tools) {
-    await page.getByRole('button', { name: service, exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: `Actions for ${service}` });
-    await dialog.getByRole('button', { name: `Add ${action}`, exact: true }).click();
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect(dialog).toBeHidden();
-  }
-  await expect(page.getByTestId('selected-tools')).toContainText('Add');
-  await expect(page.getByTestId('selected-tools')).toContainText('Create note');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page).toHaveURL(/\/agents\/?$/);
-}
-
-/** /agents → Start: the chat frame of the agent. */
-async function startChat(page: Page, name = AGENT): Promise<FrameLocator> {
-  await page.goto('/agents');
-  await page.getByRole('button', { name: `Start chat with ${name}` }).click();
-  await expect(page).toHaveURL(/\/agents\/\d+\/chat$/);
-  const frame = page.frameLocator('iframe[title="Agent chat"]');
-  await expect(frame.getByTestId('empty-state').or(frame.getByTestId('user-message').first())).toBeVisible();
-  return frame;
-}
-
-async function newChat(frame: FrameLocator) {
-  const panel = frame.getByTestId('thread-panel');
-  if (!(await panel.isVisible())) await frame.getByRole('button', { name: 'Show conversations' }).click();
-  await frame.getByRole('button', { name: 'New chat' }).first().click();
-  await expect(frame.getByTestId('empty-state')).toBeVisible();
-}
-
-async function send(frame: FrameLocator, text: string) {
-  const box = frame.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
+/** /agents → Start: the chat frame of the test's agent. */
+const startChat = (page: Page, name = AGENT) => startAgentChat(page, name);
 
 test('adds two numbers with Calculator: streamed answer and an expandable tool step; the thread survives a reload', async () => {
   const frame = await startChat(page);

@@ -1,3 +1,4 @@
+import { silentSignInUri } from '@cadre/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authorize,
@@ -82,6 +83,22 @@ describe('built-in identity provider, hardened', () => {
     expect((await t.app.inject({ method: 'POST', url: '/idp/request', headers: { host } })).statusCode).toBe(
       404,
     );
+  });
+
+  it("accepts the web app's silent sign-in page as a redirect URI, and nothing beside it", async () => {
+    const browser = new Browser(t.app, host);
+    const start = (redirect_uri: string) =>
+      browser.request(
+        'GET',
+        authorizeUrl(t.config, {
+          code_challenge: pkcePair().challenge,
+          code_challenge_method: 'S256',
+          redirect_uri,
+        }),
+      );
+    const silent = silentSignInUri(t.config.auth.redirectUri);
+    expect((await start(silent)).statusCode).toBe(303);
+    expect((await start(silent.replace('silent-sign-in', 'other'))).statusCode).toBe(400);
   });
 
   it('I4: compares redirect and logout URIs as exact strings', async () => {

@@ -19,9 +19,9 @@ import { Route as PublicDemosRedirectRouteImport } from './routes/public/demosRe
 import { Route as LayoutAgentsIndexRouteImport } from './routes/_layout/agents/index'
 import { Route as LayoutAgentsCreateRouteImport } from './routes/_layout/agents/create'
 import { Route as LayoutServicesIndexRouteImport } from './routes/_layout/services/index'
-import { Route as LayoutAgentsIdChatRouteImport } from './routes/_layout/agents/$Id.chat'
 import { Route as LayoutAgentsIdEditRouteImport } from './routes/_layout/agents/$Id.edit'
 import { Route as LayoutServicesIdActionsRouteImport } from './routes/_layout/services/$Id.actions'
+import { Route as LayoutAgentsIdChatChar123ThreadIdChar125RouteImport } from './routes/_layout/agents/$Id.chat.{-$threadId}'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -72,11 +72,6 @@ const LayoutServicesIndexRoute = LayoutServicesIndexRouteImport.update({
   path: '/services/',
   getParentRoute: () => LayoutRoute,
 } as any)
-const LayoutAgentsIdChatRoute = LayoutAgentsIdChatRouteImport.update({
-  id: '/agents/$Id/chat',
-  path: '/agents/$Id/chat',
-  getParentRoute: () => LayoutRoute,
-} as any)
 const LayoutAgentsIdEditRoute = LayoutAgentsIdEditRouteImport.update({
   id: '/agents/$Id/edit',
   path: '/agents/$Id/edit',
@@ -87,6 +82,12 @@ const LayoutServicesIdActionsRoute = LayoutServicesIdActionsRouteImport.update({
   path: '/services/$Id/actions',
   getParentRoute: () => LayoutRoute,
 } as any)
+const LayoutAgentsIdChatChar123ThreadIdChar125Route =
+  LayoutAgentsIdChatChar123ThreadIdChar125RouteImport.update({
+    id: '/agents/$Id/chat/{-$threadId}',
+    path: '/agents/$Id/chat/{-$threadId}',
+    getParentRoute: () => LayoutRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -98,9 +99,9 @@ export interface FileRoutesByFullPath {
   '/agents/create': typeof LayoutAgentsCreateRoute
   '/agents/': typeof LayoutAgentsIndexRoute
   '/services/': typeof LayoutServicesIndexRoute
-  '/agents/$Id/chat': typeof LayoutAgentsIdChatRoute
   '/agents/$Id/edit': typeof LayoutAgentsIdEditRoute
   '/services/$Id/actions': typeof LayoutServicesIdActionsRoute
+  '/agents/$Id/chat/{-$threadId}': typeof LayoutAgentsIdChatChar123ThreadIdChar125Route
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -112,9 +113,9 @@ export interface FileRoutesByTo {
   '/agents/create': typeof LayoutAgentsCreateRoute
   '/agents': typeof LayoutAgentsIndexRoute
   '/services': typeof LayoutServicesIndexRoute
-  '/agents/$Id/chat': typeof LayoutAgentsIdChatRoute
   '/agents/$Id/edit': typeof LayoutAgentsIdEditRoute
   '/services/$Id/actions': typeof LayoutServicesIdActionsRoute
+  '/agents/$Id/chat/{-$threadId}': typeof LayoutAgentsIdChatChar123ThreadIdChar125Route
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -128,9 +129,9 @@ export interface FileRoutesById {
   '/_layout/agents/create': typeof LayoutAgentsCreateRoute
   '/_layout/agents/': typeof LayoutAgentsIndexRoute
   '/_layout/services/': typeof LayoutServicesIndexRoute
-  '/_layout/agents/$Id/chat': typeof LayoutAgentsIdChatRoute
   '/_layout/agents/$Id/edit': typeof LayoutAgentsIdEditRoute
   '/_layout/services/$Id/actions': typeof LayoutServicesIdActionsRoute
+  '/_layout/agents/$Id/chat/{-$threadId}': typeof LayoutAgentsIdChatChar123ThreadIdChar125Route
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -144,9 +145,9 @@ export interface FileRouteTypes {
     | '/agents/create'
     | '/agents/'
     | '/services/'
-    | '/agents/$Id/chat'
     | '/agents/$Id/edit'
     | '/services/$Id/actions'
+    | '/agents/$Id/chat/{-$threadId}'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -158,9 +159,9 @@ export interface FileRouteTypes {
     | '/agents/create'
     | '/agents'
     | '/services'
-    | '/agents/$Id/chat'
     | '/agents/$Id/edit'
     | '/services/$Id/actions'
+    | '/agents/$Id/chat/{-$threadId}'
   id:
     | '__root__'
     | '/'
@@ -173,9 +174,9 @@ export interface FileRouteTypes {
     | '/_layout/agents/create'
     | '/_layout/agents/'
     | '/_layout/services/'
-    | '/_layout/agents/$Id/chat'
     | '/_layout/agents/$Id/edit'
     | '/_layout/services/$Id/actions'
+    | '/_layout/agents/$Id/chat/{-$threadId}'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -257,13 +258,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LayoutServicesIndexRouteImport
       parentRoute: typeof LayoutRoute
     }
-    '/_layout/agents/$Id/chat': {
-      id: '/_layout/agents/$Id/chat'
-      path: '/agents/$Id/chat'
-      fullPath: '/agents/$Id/chat'
-      preLoaderRoute: typeof LayoutAgentsIdChatRouteImport
-      parentRoute: typeof LayoutRoute
-    }
     '/_layout/agents/$Id/edit': {
       id: '/_layout/agents/$Id/edit'
       path: '/agents/$Id/edit'
@@ -278,6 +272,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LayoutServicesIdActionsRouteImport
       parentRoute: typeof LayoutRoute
     }
+    '/_layout/agents/$Id/chat/{-$threadId}': {
+      id: '/_layout/agents/$Id/chat/{-$threadId}'
+      path: '/agents/$Id/chat/{-$threadId}'
+      fullPath: '/agents/$Id/chat/{-$threadId}'
+      preLoaderRoute: typeof LayoutAgentsIdChatChar123ThreadIdChar125RouteImport
+      parentRoute: typeof LayoutRoute
+    }
   }
 }
 
@@ -288,9 +289,9 @@ interface LayoutRouteChildren {
   LayoutAgentsCreateRoute: typeof LayoutAgentsCreateRoute
   LayoutAgentsIndexRoute: typeof LayoutAgentsIndexRoute
   LayoutServicesIndexRoute: typeof LayoutServicesIndexRoute
-  LayoutAgentsIdChatRoute: typeof LayoutAgentsIdChatRoute
   LayoutAgentsIdEditRoute: typeof LayoutAgentsIdEditRoute
   LayoutServicesIdActionsRoute: typeof LayoutServicesIdActionsRoute
+  LayoutAgentsIdChatChar123ThreadIdChar125Route: typeof LayoutAgentsIdChatChar123ThreadIdChar125Route
 }
 
 const LayoutRouteChildren: LayoutRouteChildren = {
@@ -300,9 +301,10 @@ const LayoutRouteChildren: LayoutRouteChildren = {
   LayoutAgentsCreateRoute: LayoutAgentsCreateRoute,
   LayoutAgentsIndexRoute: LayoutAgentsIndexRoute,
   LayoutServicesIndexRoute: LayoutServicesIndexRoute,
-  LayoutAgentsIdChatRoute: LayoutAgentsIdChatRoute,
   LayoutAgentsIdEditRoute: LayoutAgentsIdEditRoute,
   LayoutServicesIdActionsRoute: LayoutServicesIdActionsRoute,
+  LayoutAgentsIdChatChar123ThreadIdChar125Route:
+    LayoutAgentsIdChatChar123ThreadIdChar125Route,
 }
 
 const LayoutRouteWithChildren =

@@ -22,13 +22,25 @@ import { z } from 'zod';
 
 export const CHAT_CSRF_HEADER = 'x-requested-with';
 export const CHAT_CSRF_VALUE = 'cadre-chat';
-/** HttpOnly, SameSite=Strict, Path=/chainlit, Secure on https, 8 hours; only its SHA-256 is stored. */
+/**
+ * HttpOnly, SameSite=Strict, Path=/chainlit, Secure on https, 8 hours; only its SHA-256 is stored.
+ * The browser's latest chat session, for clients that name no agent (one agent at a time).
+ */
 export const CHAT_SESSION_COOKIE = 'cadre_chat_session';
+/**
+ * A chat session is bound to one user and one agent, and each agent has its own cookie, so any
+ * number of tabs with different agents keep their own. A request that names its agent in
+ * {@link CHAT_AGENT_HEADER} (the frame always does) is authenticated by that agent's cookie only.
+ */
+export const chatSessionCookieFor = (agentId: number) => `${CHAT_SESSION_COOKIE}_${agentId}`;
+export const CHAT_AGENT_HEADER = 'x-agent-id';
 
 /**
  * `POST /chainlit/auth/header` with `Authorization: Bearer <API access token>` and `X-Agent-Id`
- * (or `agent-id`) sets the session cookie; any failure answers 401 `{"detail": "credentialssignin"}`.
- * `POST /chainlit/logout` deletes the session and clears the cookie.
+ * (or `agent-id`) sets the agent's session cookie and {@link CHAT_SESSION_COOKIE}; any failure
+ * answers 401 `{"detail": "credentialssignin"}`, an agent that is not the caller's 404.
+ * `POST /chainlit/logout` with `X-Agent-Id` ends that agent's session in this browser; without it,
+ * every chat session of this browser; with the API access token, every chat session of the user.
  */
 export const chatAuthSuccessSchema = z.object({ success: z.literal(true) });
 

@@ -2,6 +2,7 @@ export * from './runtime-config.ts';
 export * from './errors.ts';
 export * from './health.ts';
 export * from './chat.ts';
+export * from './chat-frame.ts';
 export * from './agents.ts';
 export * from './agent-versions.ts';
 export * from './users.ts';

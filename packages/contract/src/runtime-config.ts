@@ -34,3 +34,11 @@ export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 /** The path the server serves the runtime configuration at, relative to the app origin. */
 export const RUNTIME_CONFIG_PATH = '/runtime-config.json';
+
+/**
+ * The page the identity provider sends a silent sign-in back to (a hidden frame of the web app,
+ * after a reload): it only hands its address to the app. Relative to the sign-in redirect's origin;
+ * the provider must list it as a redirect URI of the web app's client.
+ */
+export const SILENT_SIGN_IN_PATH = '/silent-sign-in.html';
+export const silentSignInUri = (redirectUri: string) => new URL(SILENT_SIGN_IN_PATH, redirectUri).href;

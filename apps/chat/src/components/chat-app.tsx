@@ -7,7 +7,7 @@ import {
   type ChatThread,
 } from '@cadre/contract';
 import { AgentAvatar } from '@cadre/ui';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { Conversation, OFFLINE_LABEL, type HostFunctionCall } from './conversation';
@@ -20,8 +20,17 @@ export interface ChatAppProps {
   variant: 'frame' | 'copilot';
   /** Where the last thread id per agent is remembered (survives a reload of the frame). */
   storage?: Storage;
+  /**
+   * The conversation to open: a thread id (from the page's URL), null for a new chat, or undefined
+   * for the one last open with this agent (from `storage`).
+   */
+  initialThreadId?: string | null;
   onCallFunction?: (call: HostFunctionCall) => Promise<unknown>;
-  onThreadChange?: (threadId: string) => void;
+  /**
+   * The conversation shown changed (null: a new chat, not saved yet): 'push' when the person picked
+   * it, 'replace' for the first save of a new chat or what the chat opened with.
+   */
+  onThreadChange?: (threadId: string | null, history: 'push' | 'replace') => void;
   /** A public demo (the frame at /demos): the visitor has no agents list, so the way on is shown. */
   demo?: boolean;
 }
@@ -37,6 +46,10 @@ interface OpenThread {
   messages: CadreUIMessage[];
   /** Bumped to remount the conversation (a new chat or another thread). */
   key: number;
+  /** False for a new chat until its first turn is stored. */
+  saved: boolean;
+  /** The thread asked for is gone or not this person's: the not-found state shows instead. */
+  missing?: boolean;
 }
 
 const storageKey = (variant: string, agentId: number) => `cadre-chat:${variant}:last-thread:${agentId}`;
@@ -72,6 +85,23 @@ function DemoBar() {
   );
 }
 
+/** A thread id that is not the person's (or no longer exists): never anyone else's data. */
+function ThreadNotFound({ onNew }: { onNew: () => void }) {
+  return (
+    <Flex h="full" align="center" justify="center" p="6" data-testid="thread-not-found">
+      <Stack textAlign="center" gap="3" maxW="sm" role="status">
+        <Text fontWeight="semibold">Conversation not found</Text>
+        <Text color="fg.muted" fontSize="sm">
+          It may have been deleted, or it belongs to another agent or person.
+        </Text>
+        <Button size="sm" alignSelf="center" onClick={onNew}>
+          Start a new chat
+        </Button>
+      </Stack>
+    </Flex>
+  );
+}
+
 /** A demo session that ended: start a demo again, or go to Cadre. */
 function DemoEnded() {
   return (
@@ -99,7 +129,15 @@ function DemoEnded() {
   );
 }
 
-export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadChange, demo }: ChatAppProps) {
+export function ChatApp({
+  endpoint,
+  variant,
+  storage,
+  initialThreadId,
+  onCallFunction,
+  onThreadChange,
+  demo,
+}: ChatAppProps) {
   const api = useMemo(() => createChatApi(endpoint), [endpoint]);
   const [state, setState] = useState<SessionState>({ kind: 'loading' });
   const [threads, setThreads] = useState<ChatThread[]>([]);
@@ -119,34 +157,54 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
       } catch {
         // storage may be unavailable (private mode); the thread list still works
       }
-      onThreadChange?.(threadId);
     },
-    [storage, variant, onThreadChange],
+    [storage, variant],
   );
 
   const startNew = useCallback(
-    (session: ChatSessionInfo) => {
+    (history: 'push' | 'replace') => {
       const id = crypto.randomUUID();
-      setOpen((prev) => ({ id, messages: [], key: (prev?.key ?? 0) + 1 }));
-      remember(session, id);
+      setOpen((prev) => ({ id, messages: [], key: (prev?.key ?? 0) + 1, saved: false }));
+      onThreadChange?.(null, history);
       setDrawer(false);
     },
-    [remember],
+    [onThreadChange],
   );
 
   const openThread = useCallback(
-    async (session: ChatSessionInfo, id: string) => {
+    async (session: ChatSessionInfo, id: string, history: 'push' | 'replace') => {
       try {
         const loaded = await api.messages(id);
-        setOpen((prev) => ({ id, messages: toUiMessages(loaded.messages), key: (prev?.key ?? 0) + 1 }));
+        const messages = toUiMessages(loaded.messages);
+        setOpen((prev) => ({ id, messages, key: (prev?.key ?? 0) + 1, saved: true }));
         remember(session, id);
+        onThreadChange?.(id, history);
         setDrawer(false);
       } catch (e) {
-        if (e instanceof ChatHttpError && e.status === 404) startNew(session);
-        else handleFailure(e);
+        if (e instanceof ChatHttpError && e.status === 404) {
+          setOpen((prev) => ({ id, messages: [], key: (prev?.key ?? 0) + 1, saved: true, missing: true }));
+        } else handleFailure(e);
       }
     },
-    [api, remember, startNew, handleFailure],
+    [api, remember, onThreadChange, handleFailure],
+  );
+
+  /** A new chat's first turn is stored: from now on it has an address of its own. */
+  const openRef = useRef(open);
+  useEffect(() => {
+    openRef.current = open;
+  });
+  const markSaved = useCallback(
+    (session: ChatSessionInfo, id: string) => {
+      const current = openRef.current;
+      if (!current || current.id !== id || current.saved) return;
+      const saved = { ...current, saved: true };
+      openRef.current = saved;
+      setOpen(saved);
+      remember(session, id);
+      onThreadChange?.(id, 'replace');
+    },
+    [remember, onThreadChange],
   );
 
   const refreshThreads = useCallback(async () => {
@@ -168,14 +226,18 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
         const list = await api.listThreads();
         if (cancelled) return;
         setThreads(list);
+        if (initialThreadId) return await openThread(session, initialThreadId, 'replace');
         let last: string | null = null;
         try {
-          last = storage?.getItem(storageKey(variant, session.agent.id)) ?? null;
+          last =
+            initialThreadId === null
+              ? null
+              : (storage?.getItem(storageKey(variant, session.agent.id)) ?? null);
         } catch {
           last = null;
         }
-        if (last && list.some((t) => t.id === last)) await openThread(session, last);
-        else startNew(session);
+        if (last && list.some((t) => t.id === last)) await openThread(session, last, 'replace');
+        else startNew('replace');
       } catch (e) {
         if (cancelled) return;
         if (e instanceof ChatHttpError && e.status === 401) setState({ kind: 'ended' });
@@ -231,13 +293,13 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
     <ThreadList
       threads={threads}
       currentId={open?.id ?? ''}
-      onNew={() => startNew(session)}
-      onSelect={(id) => void openThread(session, id)}
+      onNew={() => startNew('push')}
+      onSelect={(id) => void openThread(session, id, 'push')}
       onRename={(id, name) => void api.renameThread(id, name).then(refreshThreads, handleFailure)}
       onDelete={(id) =>
         void api.deleteThread(id).then(async () => {
           await refreshThreads();
-          if (id === open?.id) startNew(session);
+          if (id === open?.id) startNew('replace');
         }, handleFailure)
       }
       onSearch={api.searchThreads}
@@ -335,18 +397,25 @@ export function ChatApp({ endpoint, variant, storage, onCallFunction, onThreadCh
         )}
         {open && (
           <Box flex="1" minH="0">
-            <Conversation
-              key={open.key}
-              api={api}
-              session={session}
-              threadId={open.id}
-              initialMessages={open.messages}
-              onTurnFinished={() => void refreshThreads()}
-              onCallFunction={onCallFunction}
-            />
+            {open.missing ? (
+              <ThreadNotFound onNew={() => startNew('push')} />
+            ) : (
+              <Conversation
+                key={open.key}
+                api={api}
+                session={session}
+                threadId={open.id}
+                initialMessages={open.messages}
+                onTurnFinished={() => {
+                  markSaved(session, open.id);
+                  void refreshThreads();
+                }}
+                onCallFunction={onCallFunction}
+              />
+            )}
           </Box>
         )}
-        {isDemo && <DemoNextSteps agentName={session.agent.name} onStartOver={() => startNew(session)} />}
+        {isDemo && <DemoNextSteps agentName={session.agent.name} onStartOver={() => startNew('push')} />}
       </Flex>
     </Flex>
   );

@@ -23,7 +23,11 @@ describe('frame message listener', () => {
   it('answers a same-origin parent asking for the thread', () => {
     const { reply, post } = setup();
     post({ type: 'cadre-chat:get-thread' });
-    expect(reply).toHaveBeenCalledWith({ type: 'cadre-chat:thread', threadId: 'thread-1' });
+    expect(reply).toHaveBeenCalledWith({
+      type: 'cadre-chat:thread',
+      threadId: 'thread-1',
+      history: 'replace',
+    });
   });
 
   it('ignores messages from another origin, another window or off-schema', () => {

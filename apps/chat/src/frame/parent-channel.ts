@@ -1,3 +1,4 @@
+import type { ChatFrameNotice } from '@cadre/contract';
 import { z } from 'zod';
 
 /**
@@ -7,18 +8,13 @@ import { z } from 'zod';
  */
 export const parentMessageSchema = z.strictObject({ type: z.literal('cadre-chat:get-thread') });
 
-export interface FrameNotice {
-  type: 'cadre-chat:thread';
-  threadId: string;
-}
-
 export function createParentMessageListener(options: {
   /** Our exact origin (location.origin). */
   origin: string;
   /** The window allowed to talk to us (window.parent). */
   parent: MessageEventSource | null;
   currentThreadId: () => string | null;
-  reply: (notice: FrameNotice) => void;
+  reply: (notice: ChatFrameNotice) => void;
 }) {
   return (event: MessageEvent) => {
     if (event.origin !== options.origin) return;
@@ -26,12 +22,12 @@ export function createParentMessageListener(options: {
     const parsed = parentMessageSchema.safeParse(event.data);
     if (!parsed.success) return;
     const threadId = options.currentThreadId();
-    if (threadId) options.reply({ type: 'cadre-chat:thread', threadId });
+    if (threadId) options.reply({ type: 'cadre-chat:thread', threadId, history: 'replace' });
   };
 }
 
 /** Tells the embedding page (same origin only) which thread is shown. */
-export function notifyParent(notice: FrameNotice) {
+export function notifyParent(notice: ChatFrameNotice) {
   if (window.parent === window) return;
   window.parent.postMessage(notice, window.location.origin);
 }

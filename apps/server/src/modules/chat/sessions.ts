@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { CHAT_SESSION_COOKIE } from '@cadre/contract';
+import { CHAT_SESSION_COOKIE, chatSessionCookieFor } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import type { AgentDirectory } from '../../deps.ts';
 import { createSessionRepository } from './session-repository.ts';
@@ -26,14 +26,16 @@ export interface ChatSessionsDeps {
 }
 
 /**
- * Who is chatting: the `/chainlit` cookie sessions (bound to one user and one agent, 8 hours) and
- * the copilot widget's bearer tokens. Both are accepted only for one of the user's own agents.
+ * Who is chatting: the `/chainlit` cookie sessions (bound to one user and one agent, 8 hours, one
+ * cookie per agent) and the copilot widget's bearer tokens. Both are accepted only for one of the
+ * user's own agents.
  */
 export function createChatSessions(deps: ChatSessionsDeps) {
   const repo = createSessionRepository(deps.db);
   const ownsAgent = (userId: number, agentId: number) => deps.agents.exists(userId, agentId);
   return {
     cookieName: CHAT_SESSION_COOKIE,
+    agentCookieName: chatSessionCookieFor,
 
     /** The user and agent of a session cookie's value, while it lives. */
     resolve: (value: string): Promise<SessionPrincipal | undefined> => repo.find(hashSession(value)),
@@ -45,7 +47,7 @@ export function createChatSessions(deps: ChatSessionsDeps) {
     async signIn(
       token: string | undefined,
       agentId: number | undefined,
-    ): Promise<{ value: string } | { refused: 'unauthenticated' | 'no_such_agent' }> {
+    ): Promise<{ value: string; agentId: number } | { refused: 'unauthenticated' | 'no_such_agent' }> {
       const user =
         (token || deps.authDisabled) && deps.verifyAccessToken
           ? await deps.verifyAccessToken(token ?? '', agentId).catch(() => null)
@@ -59,7 +61,7 @@ export function createChatSessions(deps: ChatSessionsDeps) {
         agentId,
         expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
       });
-      return { value };
+      return { value, agentId };
     },
 
     signOut: (value: string) => repo.delete(hashSession(value)),

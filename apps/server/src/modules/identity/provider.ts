@@ -1,5 +1,6 @@
 import type { JWTVerifyGetKey } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { silentSignInUri } from '@cadre/contract';
 import type { AccessGate, AppDeps } from '../../deps.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
@@ -59,8 +60,9 @@ export async function createIdentity(
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        // Exact strings: oidc-provider compares redirect URIs without any normalisation.
-        redirect_uris: [redirectUri],
+        // Exact strings: oidc-provider compares redirect URIs without any normalisation. The
+        // second is the web app's silent sign-in page (a reload signs in without leaving the page).
+        redirect_uris: [redirectUri, silentSignInUri(redirectUri)],
         post_logout_redirect_uris: [logoutRedirectUri],
       },
     ],

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@cadre/contract';
+import { RUNTIME_CONFIG_PATH, SILENT_SIGN_IN_PATH, type RuntimeConfig } from '@cadre/contract';
+import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
 import type { Config } from '../../config.ts';
 
 /** Path prefixes owned by server modules; anything under them that no route matches is a JSON 404. */
@@ -55,6 +56,11 @@ export async function registerWebApp(app: FastifyInstance, config: Config, webDi
         // Vite puts content hashes in asset names, so they never change under the same URL.
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The silent sign-in page runs in a hidden frame of the web app itself: our origin only.
+        if (`/${path.basename(filePath)}` === SILENT_SIGN_IN_PATH) {
+          reply.header('content-security-policy', CHAT_FRAME_CSP);
+          reply.header('x-frame-options', 'SAMEORIGIN');
+        }
       },
     });
     app.get('/', { config: { public: true }, schema: { hide: true } }, (_request, reply) =>

@@ -1,6 +1,7 @@
+import { UserManager, type User } from 'oidc-client-ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../../test/render';
-import { createAuthClient } from './auth-provider';
+import { createAuthClient, userManagerSettings } from './auth-provider';
 
 const config = {
   ...testConfig,
@@ -32,13 +33,36 @@ function fakeProvider() {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 
 describe('the sign-in client', () => {
   it('is signed out with no session in memory', async () => {
     fakeProvider();
     expect(await createAuthClient(config).isSignedIn()).toBe(false);
+  });
+
+  it('after a reload of a tab that was signed in, asks the provider silently before sending it to sign in', async () => {
+    fakeProvider();
+    window.sessionStorage.setItem('cadre:signed-in', 'true');
+    const silent = vi.spyOn(UserManager.prototype, 'signinSilent').mockResolvedValueOnce({} as User);
+    expect(await createAuthClient(config).isSignedIn()).toBe(true);
+    expect(silent).toHaveBeenCalledTimes(1);
+    // The provider's session is gone: the guard sends the browser to sign in, and the tab forgets it.
+    silent.mockRejectedValueOnce(new Error('login_required'));
+    expect(await createAuthClient(config).isSignedIn()).toBe(false);
+    expect(window.sessionStorage.getItem('cadre:signed-in')).toBeNull();
+    expect(await createAuthClient(config).isSignedIn()).toBe(false);
+    expect(silent).toHaveBeenCalledTimes(2);
+  });
+
+  it('sends its silent sign-in back to the silent page of the app, which the provider lists', () => {
+    expect(userManagerSettings(config)).toMatchObject({
+      redirect_uri: 'http://app.test',
+      silent_redirect_uri: 'http://app.test/silent-sign-in.html',
+    });
   });
 
   it("builds the provider's sign-in address with PKCE, the spec's scope and the API audience", async () => {

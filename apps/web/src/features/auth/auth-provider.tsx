@@ -8,7 +8,7 @@ import {
 } from 'oidc-client-ts';
 import { useMemo, type ReactNode } from 'react';
 import { AuthProvider as OidcProvider, useAuth } from 'react-oidc-context';
-import type { RuntimeConfig } from '@cadre/contract';
+import { silentSignInUri, type RuntimeConfig } from '@cadre/contract';
 import { useRuntimeConfig } from '../../config/runtime-config-context';
 import { setAccessTokenSource } from '../../lib/access-token';
 import { checkUser } from './api/check-user';
@@ -35,10 +35,33 @@ export function userManagerSettings(config: RuntimeConfig): UserManagerSettings 
     // The PKCE verifier and state of a sign-in in progress outlive the trip to the provider.
     stateStore: new WebStorageStateStore({ store: window.localStorage }),
     automaticSilentRenew: true,
+    // After a reload, a hidden frame asks the provider (prompt=none) while its session lives.
+    silent_redirect_uri: silentSignInUri(config.auth0RedirectUri),
+    silentRequestTimeoutInSeconds: 5,
     // The profile comes from the ID token; the access token is for the API, not /userinfo.
     loadUserInfo: false,
   };
 }
+
+/** Whether this tab has signed in before (a flag, never a token): a reload may then sign in silently. */
+const signedInThisTab = {
+  key: 'cadre:signed-in',
+  get(): boolean {
+    try {
+      return window.sessionStorage.getItem(this.key) === 'true';
+    } catch {
+      return false;
+    }
+  },
+  set(value: boolean) {
+    try {
+      if (value) window.sessionStorage.setItem(this.key, 'true');
+      else window.sessionStorage.removeItem(this.key);
+    } catch {
+      // no storage (private mode): a reload goes through the provider's page instead
+    }
+  },
+};
 
 /** Sign-in for the router, the API client and the query cache (see AuthClient). */
 export function createAuthClient(config: RuntimeConfig): AuthClient {
@@ -70,6 +93,10 @@ export function createAuthClient(config: RuntimeConfig): AuthClient {
       return false;
     }
   };
+  // Tokens live in memory, so a reload forgets them. A tab that was signed in asks the provider
+  // silently first; only when its session is gone does the guard send the browser to sign in.
+  userManager.events.addUserLoaded(() => signedInThisTab.set(true));
+  userManager.events.addUserUnloaded(() => signedInThisTab.set(false));
   return {
     disabled: false,
     userManager,
@@ -77,7 +104,11 @@ export function createAuthClient(config: RuntimeConfig): AuthClient {
       const user = await userManager.getUser();
       // An access token that expired (a laptop waking up) is renewed in place when the provider
       // allows it, rather than through a trip to its sign-in page.
-      return user ? !user.expired || refresh() : false;
+      if (user) return !user.expired || refresh();
+      if (!signedInThisTab.get()) return false;
+      const restored = await refresh();
+      if (!restored) signedInThisTab.set(false);
+      return restored;
     },
     async signInUrl(returnTo) {
       const request = await requests.createSigninRequest({

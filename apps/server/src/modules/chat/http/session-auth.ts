@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
+import { CHAT_AGENT_HEADER, CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
 import { bearer } from '../../../http/auth.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { ChatVia } from '../context.ts';
@@ -10,8 +10,10 @@ import type { SessionPrincipal } from '../sessions.ts';
  * mount's own (the demos). Sessions of one mount are never accepted by another.
  */
 export interface ChatSessionStrategy {
-  /** The cookie that carries the session value. */
+  /** The cookie that carries the session value of a request that names no agent. */
   cookieName: string;
+  /** The cookie of one agent's session, when each agent has its own (the `/chainlit` sessions). */
+  agentCookieName?: (agentId: number) => string;
   /** The user and agent of a session value, or undefined when it is unknown or expired. */
   resolve(value: string): Promise<SessionPrincipal | undefined>;
 }
@@ -23,6 +25,17 @@ export interface ChatPrincipal extends SessionPrincipal {
 const BEARER_ATTEMPT = /^Bearer\s+\S+$/i;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const principals = new WeakMap<FastifyRequest, ChatPrincipal>();
+const AGENT_ID = /^\d{1,12}$/;
+
+/** The agent a request says it speaks to (the frame names its own on every request), if any. */
+function namedAgent(request: FastifyRequest): number | undefined {
+  const raw = request.headers[CHAT_AGENT_HEADER];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !AGENT_ID.test(raw)) {
+    throw new HttpError(400, `The ${CHAT_AGENT_HEADER} header must be an agent id`);
+  }
+  return Number(raw);
+}
 
 /** The authenticated user and agent of a chat request (set by the onRequest hook). */
 export function principalOf(request: FastifyRequest): ChatPrincipal {
@@ -41,7 +54,9 @@ export function assertSameOriginRequest(request: FastifyRequest, publicOrigin: s
 
 /**
  * Authenticates every route of `app`'s context: EITHER a copilot bearer token OR the mount's
- * session cookie (then state-changing requests must pass the CSRF check). 401 otherwise.
+ * session cookie (then state-changing requests must pass the CSRF check). 401 otherwise. A request
+ * that names its agent is answered only for that agent: by that agent's own cookie where each
+ * agent has one, so two tabs with two agents never borrow each other's session.
  */
 export function registerSessionAuth(
   app: FastifyInstance,
@@ -54,6 +69,7 @@ export function registerSessionAuth(
   // onRequest, before the body is read: an anonymous caller cannot make us parse or validate (A1).
   app.addHook('onRequest', async (request) => {
     const token = bearer(request);
+    const agentId = namedAgent(request);
     let principal: ChatPrincipal;
     // A malformed bearer token is still a copilot sign-in attempt, refused as such.
     if (token !== undefined || BEARER_ATTEMPT.test(request.headers.authorization ?? '')) {
@@ -61,11 +77,16 @@ export function registerSessionAuth(
       if (!copilot) throw new HttpError(401, 'Invalid copilot token');
       principal = { ...copilot, via: 'copilot' };
     } else {
-      const value = request.cookies[options.sessions.cookieName];
+      const { agentCookieName, cookieName } = options.sessions;
+      const value =
+        request.cookies[agentId !== undefined && agentCookieName ? agentCookieName(agentId) : cookieName];
       const session = value ? await options.sessions.resolve(value) : undefined;
       if (!session) throw new HttpError(401, 'Not signed in to the chat');
       if (STATE_CHANGING.has(request.method)) assertSameOriginRequest(request, options.publicOrigin);
       principal = { userId: session.userId, agentId: session.agentId, via: 'cookie' };
+    }
+    if (agentId !== undefined && principal.agentId !== agentId) {
+      throw new HttpError(401, 'Not signed in to the chat with this agent');
     }
     principals.set(request, principal);
   });

@@ -1,12 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CHAT_SESSION_COOKIE, chatAuthSuccessSchema, errorSchema } from '@cadre/contract';
+import {
+  CHAT_AGENT_HEADER,
+  CHAT_SESSION_COOKIE,
+  chatAuthSuccessSchema,
+  chatSessionCookieFor,
+  errorSchema,
+} from '@cadre/contract';
 import { bearer } from '../../../http/auth.ts';
+import { HttpError } from '../../../http/errors.ts';
 import { SESSION_TTL_SECONDS, type ChatSessions } from '../sessions.ts';
 import { assertSameOriginRequest } from './session-auth.ts';
 import { chatOperation } from './chat-operation.ts';
 
 const CREDENTIALS_SIGN_IN = 'credentialssignin';
 const AGENT_ID = /^\d{1,12}$/;
+const AGENT_COOKIE = new RegExp(`^${CHAT_SESSION_COOKIE}_\\d{1,12}$`);
 export const NO_SUCH_AGENT = 'This agent does not exist or is not yours';
 
 /** `/chainlit` only: sign in with an API access token for one agent, and sign out. */
@@ -23,7 +31,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{
       response: { 200: chatAuthSuccessSchema, 401: errorSchema, 404: errorSchema },
     }),
     async (request, reply) => {
-      const rawAgent = request.headers['x-agent-id'] ?? request.headers['agent-id'];
+      const rawAgent = request.headers[CHAT_AGENT_HEADER] ?? request.headers['agent-id'];
       const agentId =
         typeof rawAgent === 'string' && AGENT_ID.test(rawAgent.trim()) ? Number(rawAgent) : undefined;
       const result = await sessions.signIn(bearer(request), agentId);
@@ -34,7 +42,10 @@ export const signInRoutes: FastifyPluginAsyncZod<{
           ? reply.code(404).send({ detail: NO_SUCH_AGENT })
           : reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
       }
-      reply.setCookie(CHAT_SESSION_COOKIE, result.value, { ...cookie, maxAge: SESSION_TTL_SECONDS });
+      const options = { ...cookie, maxAge: SESSION_TTL_SECONDS };
+      // The agent's own cookie is what its frame uses; the plain one serves clients naming no agent.
+      reply.setCookie(chatSessionCookieFor(result.agentId), result.value, options);
+      reply.setCookie(CHAT_SESSION_COOKIE, result.value, options);
       return { success: true as const };
     },
   );
@@ -42,18 +53,35 @@ export const signInRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/logout',
     chatOperation('chatLogout', {
-      response: { 200: chatAuthSuccessSchema, 401: errorSchema },
+      response: { 200: chatAuthSuccessSchema, 400: errorSchema, 401: errorSchema },
     }),
     async (request, reply) => {
-      const value = request.cookies[CHAT_SESSION_COOKIE];
+      const rawAgent = request.headers[CHAT_AGENT_HEADER];
+      if (rawAgent !== undefined && (typeof rawAgent !== 'string' || !AGENT_ID.test(rawAgent))) {
+        throw new HttpError(400, `The ${CHAT_AGENT_HEADER} header must be an agent id`);
+      }
       const token = bearer(request);
-      if (value || token) assertSameOriginRequest(request, publicOrigin);
-      if (value) await sessions.signOut(value);
+      // Naming an agent ends that agent's session only (reopening one tab never ends another's);
+      // otherwise every chat session of this browser ends.
+      const ours = Object.keys(request.cookies).filter(
+        (name) => name === CHAT_SESSION_COOKIE || AGENT_COOKIE.test(name),
+      );
+      const ending =
+        rawAgent === undefined
+          ? ours
+          : [chatSessionCookieFor(Number(rawAgent))].filter((n) => ours.includes(n));
+      const values = new Set(ending.map((name) => request.cookies[name]!));
+      if (values.size || token) assertSameOriginRequest(request, publicOrigin);
+      for (const value of values) await sessions.signOut(value);
       // The web app's sign-out names its user: every chat session and copilot token of theirs ends.
       if (token && !(await sessions.revokeForAccessToken(token))) {
         return reply.code(401).send({ detail: 'Invalid access token' });
       }
-      reply.clearCookie(CHAT_SESSION_COOKIE, cookie);
+      // Every cookie whose session just ended goes, the plain one included when it held that session.
+      const cleared = new Set(ours.filter((name) => values.has(request.cookies[name]!)));
+      if (rawAgent === undefined) cleared.add(CHAT_SESSION_COOKIE);
+      else cleared.add(chatSessionCookieFor(Number(rawAgent)));
+      for (const name of cleared) reply.clearCookie(name, cookie);
       return { success: true as const };
     },
   );

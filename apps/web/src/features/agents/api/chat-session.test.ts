@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { chatFrameUrl, openChatSession } from './chat-session';
+import { chatFrameUrl } from '@cadre/contract';
+import { openChatSession } from './chat-session';
 
 describe('chat session', () => {
-  it('A4: logs out (errors ignored), then logs in with the bearer token and the agent id', async () => {
+  it("A4: logs out of this agent's chat only (errors ignored), then logs in with the bearer token and the agent id", async () => {
     const fetchImpl = vi
       .fn<typeof fetch>()
       .mockRejectedValueOnce(new TypeError('Failed to fetch'))
@@ -17,7 +18,7 @@ describe('chat session', () => {
     expect(fetchImpl).toHaveBeenNthCalledWith(1, 'http://app.test/chainlit/logout', {
       method: 'POST',
       credentials: 'include',
-      headers: { 'x-requested-with': 'cadre-chat' },
+      headers: { 'x-requested-with': 'cadre-chat', 'x-agent-id': '12' },
     });
     expect(fetchImpl).toHaveBeenNthCalledWith(2, 'http://app.test/chainlit/auth/header', {
       method: 'POST',
@@ -55,7 +56,10 @@ describe('chat session', () => {
     ).rejects.toThrow('This agent does not exist or is not yours.');
   });
 
-  it('frames the chat service root', () => {
-    expect(chatFrameUrl('http://app.test/chainlit')).toBe('http://app.test/chainlit/');
+  it('frames the chat service root for the agent, at the thread when there is one', () => {
+    expect(chatFrameUrl('http://app.test/chainlit', 12)).toBe('http://app.test/chainlit/?agent=12');
+    expect(chatFrameUrl('http://app.test/chainlit/', 12, 'th-1')).toBe(
+      'http://app.test/chainlit/?agent=12&thread=th-1',
+    );
   });
 });

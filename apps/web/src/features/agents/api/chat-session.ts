@@ -1,9 +1,10 @@
-import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
+import { CHAT_AGENT_HEADER, CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
 
 /**
  * The chat service's session calls (spec section 7, "Chat server"; integrations.md section 4.1):
- * drop any previous chat session, then log in with the user's token and the agent id. Both send
- * credentials so the chat service's session cookie is set for the frame.
+ * drop any previous chat session with this agent, then log in with the user's token and the agent
+ * id. Both send credentials so the agent's session cookie is set for the frame. Sessions are per
+ * agent, so opening one agent's chat never ends the chat of another agent open in another tab.
  */
 export async function openChatSession(options: {
   chainlitUrl: string;
@@ -17,7 +18,7 @@ export async function openChatSession(options: {
     await doFetch(`${base}/logout`, {
       method: 'POST',
       credentials: 'include',
-      headers: { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE },
+      headers: { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE, [CHAT_AGENT_HEADER]: String(options.agentId) },
     });
   } catch {
     // There may be no previous session, or the chat service may refuse it: either way, go on.
@@ -36,6 +37,3 @@ export async function openChatSession(options: {
     throw new Error(`The chat service refused the sign-in (${response.status} ${response.statusText}).`);
   }
 }
-
-/** The address the chat frame loads once the session is open. */
-export const chatFrameUrl = (chainlitUrl: string) => `${chainlitUrl.replace(/\/+$/, '')}/`;

@@ -1,16 +1,67 @@
 import { Box, Button, Center, chakra, Spinner, Stack, Text } from '@chakra-ui/react';
+import { chatFrameNoticeSchema, chatFrameUrl, type ChatFrameNotice } from '@cadre/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
 import { LoadError } from '../../../components/load-error';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { useSession } from '../../../lib/session';
 import { getAccessToken } from '../../../lib/access-token';
-import { chatFrameUrl, openChatSession } from '../api/chat-session';
+import { showInFrame } from '../api/chat-frame';
+import { openChatSession } from '../api/chat-session';
 
-/** The full-screen chat with one agent (spec section 2): sign in to the chat service, then frame it. */
-export function AgentChatPage({ agentId }: { agentId: number }) {
+/**
+ * The full-screen chat with one agent (spec section 2): sign in to the chat service for this
+ * agent, then frame it. The page's address names the conversation (`threadId`): the frame opens
+ * it, tells the page when it shows another (`onThreadShown`), and follows the address when it
+ * changes (back/forward).
+ */
+export function AgentChatPage({
+  agentId,
+  threadId,
+  onThreadShown,
+}: {
+  agentId: number;
+  threadId: string | undefined;
+  onThreadShown: (threadId: string | undefined, history: ChatFrameNotice['history']) => void;
+}) {
   const config = useRuntimeConfig();
   const session = useSession();
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  // The conversation the frame shows (undefined: a new chat), as far as the page knows.
+  const shown = useRef(threadId);
+  const [src, setSrc] = useState(() => chatFrameUrl(config.chainlitUrl, agentId, threadId));
+
+  useEffect(() => {
+    if (threadId === shown.current) return;
+    shown.current = threadId;
+    const url = chatFrameUrl(config.chainlitUrl, agentId, threadId);
+    if (frameRef.current) showInFrame(frameRef.current, url);
+    else setSrc(url);
+  }, [threadId, agentId, config.chainlitUrl]);
+
+  const onShownRef = useRef(onThreadShown);
+  const addressRef = useRef(threadId);
+  useEffect(() => {
+    onShownRef.current = onThreadShown;
+    addressRef.current = threadId;
+  });
+  useEffect(() => {
+    const chatOrigin = new URL(config.chainlitUrl, window.location.href).origin;
+    // H3: only our own frame, from the chat's origin, in the notice's exact shape.
+    const listener = (event: MessageEvent) => {
+      const frame = frameRef.current?.contentWindow;
+      if (!frame || event.source !== frame || event.origin !== chatOrigin) return;
+      const notice = chatFrameNoticeSchema.safeParse(event.data);
+      if (!notice.success) return;
+      const next = notice.data.threadId ?? undefined;
+      shown.current = next;
+      if (next !== addressRef.current) onShownRef.current(next, notice.data.history);
+    };
+    window.addEventListener('message', listener);
+    return () => window.removeEventListener('message', listener);
+  }, [config.chainlitUrl]);
+
   const login = useQuery({
     // Not keyed on the token: a silent renewal would otherwise log in again and reload the frame.
     queryKey: ['chatSession', agentId],
@@ -30,7 +81,8 @@ export function AgentChatPage({ agentId }: { agentId: number }) {
     <Box position="relative" h={{ base: 'calc(100dvh - 57px)', md: '100dvh' }} w="full">
       {login.isSuccess ? (
         <chakra.iframe
-          src={chatFrameUrl(config.chainlitUrl)}
+          ref={frameRef}
+          src={src}
           title="Agent chat"
           w="full"
           h="full"

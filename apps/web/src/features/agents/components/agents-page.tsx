@@ -146,7 +146,9 @@ export function AgentsPage() {
               size="xs"
               colorPalette="brand"
               w={{ base: 'full', md: 'auto' }}
-              onClick={() => void navigate({ to: '/agents/$Id/chat', params: { Id: String(agent.id) } })}
+              onClick={() =>
+                void navigate({ to: '/agents/$Id/chat/{-$threadId}', params: { Id: String(agent.id) } })
+              }
               aria-label={`${AGENT_TEXT.start} chat with ${agent.name}`}
             >
               <FiMessageSquare aria-hidden="true" /> {AGENT_TEXT.start}

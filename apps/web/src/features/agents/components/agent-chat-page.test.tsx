@@ -1,0 +1,94 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installFakeApi } from '../../../test/fake-api';
+import { renderApp } from '../../../test/render';
+import { showInFrame } from '../api/chat-frame';
+
+vi.mock('../api/chat-frame', () => ({ showInFrame: vi.fn() }));
+
+const ORIGIN = 'http://app.test';
+
+/** The chat route: each conversation has its own address (issue 16 item 1). */
+describe('/agents/$Id/chat/$threadId', () => {
+  let calls: { url: string; headers: Record<string, string> }[];
+  beforeEach(() => {
+    calls = [];
+    installFakeApi();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        calls.push({ url: String(input), headers: Object.fromEntries(new Headers(init?.headers).entries()) });
+        return new Response('{"success":true}', { status: 200 });
+      }),
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.mocked(showInFrame).mockClear();
+  });
+
+  const frame = async () => (await screen.findByTitle('Agent chat')) as HTMLIFrameElement;
+  const notice = (from: HTMLIFrameElement, data: unknown, origin = ORIGIN) =>
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { data, origin, source: from.contentWindow }));
+    });
+
+  it("opens the agent's own chat session and frames the thread of the address", async () => {
+    renderApp('/agents/5/chat/th-1');
+    expect((await frame()).getAttribute('src')).toBe(`${ORIGIN}/chainlit/?agent=5&thread=th-1`);
+    // Only this agent's old session ends: another tab's agent keeps its own.
+    expect(calls.map((c) => [c.url, c.headers['x-agent-id']])).toEqual([
+      [`${ORIGIN}/chainlit/logout`, '5'],
+      [`${ORIGIN}/chainlit/auth/header`, '5'],
+    ]);
+  });
+
+  it('puts the thread the frame shows in the address; back and forward move the frame', async () => {
+    const { router } = renderApp('/agents/5/chat/th-1');
+    const iframe = await frame();
+    const before = router.history.length;
+    await notice(iframe, { type: 'cadre-chat:thread', threadId: 'th-2', history: 'push' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/agents/5/chat/th-2'));
+    expect(router.history.length).toBe(before + 1);
+    // The frame already shows th-2: it is not moved again.
+    expect(showInFrame).not.toHaveBeenCalled();
+    act(() => router.history.back());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/agents/5/chat/th-1'));
+    await waitFor(() =>
+      expect(showInFrame).toHaveBeenCalledWith(iframe, `${ORIGIN}/chainlit/?agent=5&thread=th-1`),
+    );
+    act(() => router.history.forward());
+    await waitFor(() =>
+      expect(showInFrame).toHaveBeenLastCalledWith(iframe, `${ORIGIN}/chainlit/?agent=5&thread=th-2`),
+    );
+    // The same frame throughout: the page never reloads it through its src.
+    expect(await frame()).toBe(iframe);
+  });
+
+  it("gives a new chat its thread's address in place when its first turn is saved", async () => {
+    const { router } = renderApp('/agents/5/chat');
+    const iframe = await frame();
+    expect(iframe.getAttribute('src')).toBe(`${ORIGIN}/chainlit/?agent=5`);
+    const before = router.history.length;
+    await notice(iframe, { type: 'cadre-chat:thread', threadId: null, history: 'replace' });
+    await notice(iframe, { type: 'cadre-chat:thread', threadId: 'th-9', history: 'replace' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/agents/5/chat/th-9'));
+    expect(router.history.length).toBe(before);
+    expect(showInFrame).not.toHaveBeenCalled();
+  });
+
+  it('H3: ignores messages from other windows, other origins and of any other shape', async () => {
+    const { router } = renderApp('/agents/5/chat/th-1');
+    const iframe = await frame();
+    const move = { type: 'cadre-chat:thread', threadId: 'th-2', history: 'push' };
+    await notice(iframe, move, 'https://evil.example');
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: move, origin: ORIGIN, source: window }));
+    });
+    await notice(iframe, { ...move, token: 'x' });
+    await notice(iframe, { type: 'cadre-chat:thread', threadId: 'th-2' });
+    await notice(iframe, 'cadre-chat:thread');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(router.state.location.pathname).toBe('/agents/5/chat/th-1');
+  });
+});
