@@ -4,6 +4,7 @@ export * from './health.ts';
 export * from './chat.ts';
 export * from './agents.ts';
 export * from './agent-versions.ts';
+export * from './tool-permissions.ts';
 export * from './users.ts';
 export * from './auth.ts';
 export * from './services.ts';

@@ -14,6 +14,7 @@ import { agentAppearance } from './migrations/0011-agent-appearance.ts';
 import { apiKeys } from './migrations/0012-api-keys.ts';
 import { agentStarters } from './migrations/0013-agent-starters.ts';
 import { messageFeedback } from './migrations/0014-message-feedback.ts';
+import { toolPermissions } from './migrations/0017-tool-permissions.ts';
 import type { VersionedMigration } from './migrations/versioned-migration.ts';
 
 /**
@@ -35,6 +36,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0012-api-keys': apiKeys,
   '0013-agent-starters': agentStarters,
   '0014-message-feedback': messageFeedback,
+  '0017-tool-permissions': toolPermissions,
 };
 
 /** Every migration, in the order it runs. */

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import type { AgentProfile } from '../../deps.ts';
 import { agentJsonOf } from './agent-json.ts';
 import { startersFromText, startersToText } from './stored-starters.ts';
+import { dropDetachedPermissions } from './tool-permissions.ts';
 import { versionQueries, type VersionNote } from './versions.ts';
 
 export interface AgentFields {
@@ -38,6 +39,11 @@ export function createAgentsRepository(db: Db) {
   const versions = versionQueries(k);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
+    await dropDetachedPermissions(
+      trx,
+      agentId,
+      tools.map((t) => t.actionId),
+    );
     await trx.deleteFrom('agent_tools').where('agent_id', '=', agentId).execute();
     if (tools.length) {
       await trx
@@ -214,6 +220,11 @@ export function createAgentsRepository(db: Db) {
         .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
         .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
         .innerJoin('services', 'services.id', 'actions.service_id')
+        .leftJoin('tool_permissions', (join) =>
+          join
+            .onRef('tool_permissions.agent_id', '=', 'agent_tools.agent_id')
+            .onRef('tool_permissions.action_id', '=', 'agent_tools.action_id'),
+        )
         .select([
           'actions.id as action_id',
           'actions.name',
@@ -225,6 +236,7 @@ export function createAgentsRepository(db: Db) {
           'services.provider_key',
           'services.owner_user_id',
           'services.enabled',
+          'tool_permissions.source as allowed_from',
         ])
         .where('agent_tools.agent_id', '=', agentId)
         .where('agents.user_id', '=', userId)

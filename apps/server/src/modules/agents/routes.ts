@@ -23,6 +23,7 @@ import { withEtags } from '../../http/etags.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
+import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
@@ -32,6 +33,8 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   db: Db;
   connectedServices: ConnectedServices;
 }> = async (app, { agents, db, connectedServices }) => {
+  await app.register(toolPermissionRoutes, { agents });
+
   await withEtags(app, (lists) =>
     lists.get(
       '/api/v1/agents/',

@@ -62,11 +62,16 @@ export function toolNames(tools: AgentTool[]): Map<string, AgentTool> {
 type ExecuteOptions = Pick<ToolExecutionOptions<never>, 'toolCallId' | 'abortSignal'>;
 type Execute<O extends ExecuteOptions> = (input: Record<string, unknown>, options: O) => Promise<unknown>;
 
+/** Whether a chat call of the tool waits for the person's approval (write/send, not allowed unasked). */
+export const asksFirst = (tool: AgentTool, mode: ToolSetContext['mode']) =>
+  tool.effect !== 'read' && mode !== 'unattended' && tool.approval !== 'allow';
+
 /**
- * The tools a run offers the model. Read tools run through the executor with the chatting user's
- * id; write and send tools have no `execute`, so a call ends the loop and becomes a pending
- * approval (in unattended runs they run only if the owner allowed it, and are refused otherwise).
- * Copilot runs also get the host-page function tool.
+ * The tools a run offers the model. Read tools, and write/send tools the person allowed without
+ * asking, run through the executor with the chatting user's id; other write and send tools have no
+ * `execute`, so a call ends the loop and becomes a pending approval (in unattended runs they run
+ * only if the owner allowed it, and are refused otherwise). Copilot runs also get the host-page
+ * function tool.
  */
 export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunTools {
   const byName = toolNames(agentTools);
@@ -100,12 +105,12 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
-    if (agentTool.effect !== 'read' && !unattended) {
+    if (asksFirst(agentTool, ctx.mode)) {
       tools[name] = tool({ description, inputSchema });
       continue;
     }
     const refusal =
-      agentTool.effect !== 'read' && !ctx.agent.allowUnattendedWrites
+      agentTool.effect !== 'read' && unattended && !ctx.agent.allowUnattendedWrites
         ? new ToolFailure(
             'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.',
             'refused',
