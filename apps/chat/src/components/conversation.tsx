@@ -67,7 +67,7 @@ export function Conversation({
   });
 
   // Approvals answered with "Always allow for this agent" (sent as `alwaysAllow` with the approve).
-  const alwaysAllowRef = useRef(new Set<string>());
+  const [alwaysAllowed] = useState(() => new Set<string>());
   const transport = useMemo(
     () =>
       new DefaultChatTransport<CadreUIMessage>({
@@ -79,7 +79,7 @@ export function Conversation({
           const decision = decisionIn(messages.find((m) => m.id === messageId));
           if (decision) {
             const verb = decision.approved ? 'approve' : 'deny';
-            const alwaysAllow = decision.approved && alwaysAllowRef.current.has(decision.approvalId);
+            const alwaysAllow = decision.approved && alwaysAllowed.has(decision.approvalId);
             return {
               api: `${endpoint.baseUrl}/approvals/${encodeURIComponent(decision.approvalId)}/${verb}`,
               body: { toolCallId: decision.toolCallId, ...(alwaysAllow ? { alwaysAllow } : {}) },
@@ -92,7 +92,7 @@ export function Conversation({
           return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [], timeZone } };
         },
       }),
-    [endpoint],
+    [endpoint, alwaysAllowed],
   );
 
   const {
@@ -170,7 +170,7 @@ export function Conversation({
 
   const decide = (approvalId: string, decision: ApprovalDecision) => {
     clearError();
-    if (decision === 'always') alwaysAllowRef.current.add(approvalId);
+    if (decision === 'always') alwaysAllowed.add(approvalId);
     void addToolApprovalResponse({ id: approvalId, approved: decision !== 'deny' });
   };
 
