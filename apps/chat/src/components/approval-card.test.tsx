@@ -56,6 +56,17 @@ describe('the approval card', () => {
     expect(onDecide).not.toHaveBeenCalled();
   });
 
+  it('counts from when the approval was asked for, though the call showed before it', () => {
+    vi.useFakeTimers();
+    const asked = pending(2 * MINUTE);
+    const running: ToolCallPart = { ...asked, state: 'input-available', approval: undefined };
+    const { rerender } = renderUi(<ToolStep part={running} endpoint={endpoint} onDecide={vi.fn()} />);
+    act(() => void vi.advanceTimersByTime(5 * MINUTE));
+    rerender(<ToolStep part={asked} endpoint={endpoint} onDecide={vi.fn()} />);
+    expect(screen.getByTestId('approval-expiry')).toHaveTextContent(/^Expires in 2 min/);
+    expect(screen.getByRole('button', { name: 'Approve' })).toBeInTheDocument();
+  });
+
   it('shows a card that had no time left when loaded as expired at once', () => {
     renderUi(<ToolStep part={pending(0)} endpoint={endpoint} onDecide={vi.fn()} />);
     expect(screen.getByTestId('approval-expired')).toHaveTextContent('Expired — ask again');

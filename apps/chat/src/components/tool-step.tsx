@@ -105,7 +105,15 @@ export interface ToolStepProps {
 }
 
 /** One tool call as an expandable step; a pending write/send shows its FULL arguments and the decision. */
-export function ToolStep({ part, endpoint, onDecide }: ToolStepProps) {
+export function ToolStep(props: ToolStepProps) {
+  const { part } = props;
+  const asked = part.state === 'approval-requested' && !!part.approval?.id;
+  // A call usually shows before its approval is asked for: the card starts afresh when it is, so
+  // its countdown starts when the request arrived.
+  return <ToolStepBody key={asked ? `asked:${part.approval!.id}` : 'step'} {...props} />;
+}
+
+function ToolStepBody({ part, endpoint, onDecide }: ToolStepProps) {
   const asked = part.state === 'approval-requested' && !!part.approval?.id;
   const deadline = useApprovalDeadline(
     asked ? (part.approval?.descriptor as Partial<ChatApprovalDescriptor> | undefined) : undefined,
