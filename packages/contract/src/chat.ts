@@ -164,7 +164,8 @@ export type CadreUIMessage = UIMessage<ChatMessageMetadata, ChatDataParts>;
 
 /**
  * A stored message in AI SDK UIMessage shape: parts `text`, `step-start`, `dynamic-tool` (with
- * `toolMetadata {actionId, effect, durationMs}` and `approval {id, approved?, reason?}`) and
+ * `toolMetadata {actionId, effect, durationMs}` and `approval {id, approved?, reason?, descriptor?}`,
+ * the descriptor being a {@link chatApprovalDescriptorSchema}) and
  * `data-error`.
  */
 export const chatMessageSchema = z.object({

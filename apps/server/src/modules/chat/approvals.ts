@@ -169,7 +169,11 @@ async function approve(
     detail: { threadId: approval.thread_id, actionId: approval.action_id, argsHash: approval.args_hash },
   });
   if (input.alwaysAllow) {
-    await ctx.agents.allowWithoutAsking(userId, input.agentId, approval.action_id, approval.id);
+    // The call is approved already: a choice that cannot be recorded (the tool was detached a
+    // moment ago) must not keep it from running. The card asks again next time.
+    await ctx.agents
+      .allowWithoutAsking(userId, input.agentId, approval.action_id, approval.id)
+      .catch(() => undefined);
   }
   const started = performance.now();
   let result: ToolExecutionResult;
