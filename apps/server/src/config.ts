@@ -135,6 +135,8 @@ const envSchema = z
     CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
     // Turns one instance streams at once; past it a new turn gets 429 instead of slowing every turn.
     CHAT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100_000).default(100),
+    // How long an approval card can be answered; after it the card shows "Expired — ask again".
+    CHAT_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
     // Runs of one trigger event in all: a run lost with its instance is retried up to this.
     TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   })
@@ -338,6 +340,8 @@ export interface LlmConfig {
   turnsPerMinute: number;
   /** Turns one instance runs at once; a turn past it is refused with 429 and Retry-After. */
   maxConcurrentTurns: number;
+  /** How long a pending tool approval can be answered (CHAT_APPROVAL_TTL_SECONDS). */
+  approvalTtlMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -436,6 +440,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
       turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
       maxConcurrentTurns: env.CHAT_MAX_CONCURRENT,
+      approvalTtlMs: env.CHAT_APPROVAL_TTL_SECONDS * 1000,
     },
     tools: {
       egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE.split(',')

@@ -118,6 +118,8 @@ export interface AttachedTool {
   /** JSON Schema of the arguments (an empty object schema when the stored one is unreadable). */
   inputSchema: Record<string, unknown>;
   effect: 'read' | 'write' | 'send';
+  /** For a write/send tool: ask before each chat call (the default) or run without asking. */
+  approval: 'ask' | 'allow';
   service: { provider: string; key: string; ownerUserId: number | null; enabled: boolean };
 }
 
@@ -159,6 +161,11 @@ export interface AgentDirectory {
   profile(userId: number, agentId: number): Promise<AgentProfile | undefined>;
   /** The user's agents, oldest first (what the OpenAI-compatible API lists as models). */
   summaries(userId: number): Promise<AgentSummary[]>;
+  /**
+   * "Always allow for this agent" from an approval card: the tool runs without asking from now
+   * on (audited). Throws 404 when the agent is not the user's or the tool is not attached to it.
+   */
+  allowWithoutAsking(userId: number, agentId: number, actionId: number, approvalId: string): Promise<void>;
 }
 
 /** An agent as a list outside the agents module shows it. */

@@ -83,7 +83,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
     await Promise.all([oauth?.close(), mcp?.close()]);
   });
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: object, payload?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: object, payload?: unknown) =>
     t.app.inject({
       method,
       url: `${API}${url}`,
@@ -233,6 +233,11 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
       payload: { rating: 'down', comment: `Rated ${tag}` },
     });
     expect(rated.statusCode).toBe(200);
+    // "Allow without asking" for the memo tool, chosen in the agent editor.
+    expect(
+      (await call('PUT', `/agents/${agentId}/tool-permissions/${memo}`, alice.auth, { mode: 'allow' }))
+        .statusCode,
+    ).toBe(200);
     // A copilot run's call of its host page and a trigger run's write kept under its idempotency
     // key: written as those runs write them (their own tests drive them end to end).
     const now = new Date().toISOString();

@@ -158,6 +158,19 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     status: 404,
     json: agentGone,
   }),
+  'GET /backend/api/v1/agents/:agent_id/tool-permissions': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/tool-permissions`,
+    status: 404,
+    json: agentGone,
+  }),
+  'PUT /backend/api/v1/agents/:agent_id/tool-permissions/:action_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/tool-permissions/${alice.tool}`,
+    bodies: [{ mode: 'allow' }, { mode: 'ask' }],
+    status: 404,
+    json: agentGone,
+  }),
   'GET /backend/api/v1/agents/:agent_id/export': (alice) => ({
     as: 'bob',
     url: `${API}/agents/${alice.agent}/export`,
@@ -590,6 +603,7 @@ const OWNED_TABLES = {
   agents: 'user_id',
   agent_tools: 'agent',
   agent_versions: 'user_id',
+  tool_permissions: 'user_id',
   trigger_events: 'user_id',
   services: 'owner_user_id',
   actions: 'service',
@@ -738,6 +752,13 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       chatHeaders(`${CHAT_SESSION_COOKIE}=${await chatSession(alice, aliceAgent.id)}`),
       'Post memo',
     );
+    // Alice lets the memo tool run without asking (after her pending card above was made).
+    await t.app.inject({
+      method: 'PUT',
+      url: `${API}/agents/${aliceAgent.id}/tool-permissions/${memoTool}`,
+      headers: alice,
+      payload: { mode: 'allow' },
+    });
     const aliceDemo = chatHeaders(`${DEMO_SESSION_COOKIE}=${await demoSession('customerservicedemo')}`);
     const demo = await turnAwaitingApproval('/demos/chat', aliceDemo, 'Issue a refund for order ORD-1042');
     const aliceDemoUser = (

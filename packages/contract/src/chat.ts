@@ -176,7 +176,8 @@ export type CadreUIMessage = UIMessage<ChatMessageMetadata, ChatDataParts>;
 
 /**
  * A stored message in AI SDK UIMessage shape: parts `text`, `step-start`, `dynamic-tool` (with
- * `toolMetadata {actionId, effect, durationMs}` and `approval {id, approved?, reason?}`) and
+ * `toolMetadata {actionId, effect, durationMs}` and `approval {id, approved?, reason?, descriptor?}`,
+ * the descriptor being a {@link chatApprovalDescriptorSchema}) and
  * `data-error`.
  */
 export const chatMessageSchema = z.object({
@@ -198,6 +199,19 @@ export const chatApprovalSchema = z.object({
 });
 
 export type ChatApproval = z.infer<typeof chatApprovalSchema>;
+
+/**
+ * When a pending approval expires: the `approvalDescriptor` of a `tool-approval-request` chunk,
+ * which the AI SDK keeps as the part's `approval.descriptor`, and the same in stored messages.
+ * `expiresInMs` is the time left when the server sent it (recomputed on every
+ * `GET /threads/:threadId/messages`, 0 once expired or lapsed), so the frame counts down from
+ * when it received it and a wrong client clock does not matter.
+ */
+export const chatApprovalDescriptorSchema = z.object({
+  expiresAt: z.string(),
+  expiresInMs: z.number().int().min(0),
+});
+export type ChatApprovalDescriptor = z.infer<typeof chatApprovalDescriptorSchema>;
 
 /** `GET /threads/:threadId/messages`. */
 export const chatThreadMessagesSchema = z.object({
@@ -242,14 +256,23 @@ export type ChatTurnRequest = z.infer<typeof chatTurnRequestSchema>;
  * assistant message (the stream starts with `tool-output-available` or `tool-output-error`);
  * `.../deny` records the denial and continues (`tool-output-denied`). 404 unknown or someone
  * else's; 409 already decided, a mismatching toolCallId or args, or the tool no longer attached;
- * 410 expired.
+ * 410 "This approval expired; ask again" when its time ran out (and 409 with the same detail
+ * when it was already marked expired, by a new turn or an earlier late decision).
  */
 export const chatApproveRequestSchema = z.strictObject({
   /** When given, must be the stored call's id. */
   toolCallId: z.string().max(200).optional(),
   /** When given, must hash to the stored arguments (a changed argument is refused). */
   args: z.unknown().optional(),
+  /**
+   * "Always allow for this agent": approves this call and lets the tool run without asking from
+   * now on (audited; the agent editor switches it back to "Ask every time").
+   */
+  alwaysAllow: z.boolean().optional(),
 });
+
+/** What the server answers for a decision on an approval whose time ran out. */
+export const APPROVAL_EXPIRED_DETAIL = 'This approval expired; ask again';
 export const chatDenyRequestSchema = z.strictObject({
   toolCallId: z.string().max(200).optional(),
   reason: z.string().max(1000).optional(),

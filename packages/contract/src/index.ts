@@ -5,6 +5,7 @@ export * from './chat.ts';
 export * from './chat-frame.ts';
 export * from './agents.ts';
 export * from './agent-versions.ts';
+export * from './tool-permissions.ts';
 export * from './users.ts';
 export * from './auth.ts';
 export * from './services.ts';

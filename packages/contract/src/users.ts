@@ -42,6 +42,10 @@ export const userExportSchema = z.object({
       created_at: z.string(),
     }),
   ),
+  /** The caller's "Allow without asking" choices: per agent, the write/send tools that run unasked. */
+  tool_permissions: z.array(
+    z.object({ agent_id: z.number(), action_id: z.number(), source: z.string(), created_at: z.string() }),
+  ),
   services: z.array(
     z.object({
       id: z.number(),

@@ -17,7 +17,7 @@ import { AnswerFooter, textOfMessage } from './answer-footer';
 import { AnswerRating } from './answer-rating';
 import { Composer } from './composer';
 import { MessageMarkdown } from './message-markdown';
-import { isToolCallPart, ToolStep } from './tool-step';
+import { isToolCallPart, ToolStep, type ApprovalDecision } from './tool-step';
 
 /** A request from the agent to call a function of the host page (copilot only). */
 export type HostFunctionCall = ChatDataParts['call-fn'];
@@ -66,6 +66,8 @@ export function Conversation({
     finishedRef.current = onTurnFinished;
   });
 
+  // Approvals answered with "Always allow for this agent" (sent as `alwaysAllow` with the approve).
+  const [alwaysAllowed] = useState(() => new Set<string>());
   const transport = useMemo(
     () =>
       new DefaultChatTransport<CadreUIMessage>({
@@ -77,9 +79,10 @@ export function Conversation({
           const decision = decisionIn(messages.find((m) => m.id === messageId));
           if (decision) {
             const verb = decision.approved ? 'approve' : 'deny';
+            const alwaysAllow = decision.approved && alwaysAllowed.has(decision.approvalId);
             return {
               api: `${endpoint.baseUrl}/approvals/${encodeURIComponent(decision.approvalId)}/${verb}`,
-              body: { toolCallId: decision.toolCallId },
+              body: { toolCallId: decision.toolCallId, ...(alwaysAllow ? { alwaysAllow } : {}) },
             };
           }
           // The server keeps the history; it reads only the last user message. The time zone makes
@@ -89,7 +92,7 @@ export function Conversation({
           return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [], timeZone } };
         },
       }),
-    [endpoint],
+    [endpoint, alwaysAllowed],
   );
 
   const {
@@ -165,9 +168,10 @@ export function Conversation({
     return () => window.removeEventListener('keydown', onKey);
   }, [busy]);
 
-  const decide = (approvalId: string, decision: 'approve' | 'deny') => {
+  const decide = (approvalId: string, decision: ApprovalDecision) => {
     clearError();
-    void addToolApprovalResponse({ id: approvalId, approved: decision === 'approve' });
+    if (decision === 'always') alwaysAllowed.add(approvalId);
+    void addToolApprovalResponse({ id: approvalId, approved: decision !== 'deny' });
   };
 
   const last = messages.at(-1);

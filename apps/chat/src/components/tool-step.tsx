@@ -1,6 +1,8 @@
 import { Badge, Box, Button, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import type { ChatApprovalDescriptor } from '@cadre/contract';
 import { useState } from 'react';
 import type { ChatEndpoint } from '../lib/endpoint';
+import { expiryText, useApprovalDeadline } from './approval-deadline';
 
 /** A tool call as the AI SDK streams or the server stores it (`dynamic-tool` or `tool-<name>`). */
 export interface ToolCallPart {
@@ -12,7 +14,13 @@ export interface ToolCallPart {
   input?: unknown;
   output?: unknown;
   errorText?: string;
-  approval?: { id: string; approved?: boolean; reason?: string };
+  approval?: {
+    id: string;
+    approved?: boolean;
+    reason?: string;
+    /** When the pending approval expires (the server's `approvalDescriptor`). */
+    descriptor?: unknown;
+  };
   toolMetadata?: { effect?: string | null; durationMs?: number };
 }
 
@@ -71,28 +79,52 @@ function Json({ label, value }: { label: string; value: unknown }) {
   );
 }
 
-/** The approval card's two answers; Approve is the primary action. */
+/**
+ * The approval card's answers; Approve is the primary action. "Always allow for this agent"
+ * approves this call and lets the tool run without asking from now on.
+ */
 const DECISIONS = [
   {
     decision: 'approve',
     label: 'Approve',
     style: { colorPalette: 'brand', bg: 'brand.solid', color: 'brand.contrast' },
   },
+  { decision: 'always', label: 'Always allow for this agent', style: { variant: 'outline' } },
   { decision: 'deny', label: 'Deny', style: { variant: 'outline' } },
 ] as const;
+
+export type ApprovalDecision = (typeof DECISIONS)[number]['decision'];
+
+export const APPROVAL_EXPIRED_TEXT = 'Expired — ask again';
 
 export interface ToolStepProps {
   part: ToolCallPart;
   endpoint: ChatEndpoint;
-  /** Approve or deny a pending call; undefined while another request is running. */
-  onDecide?: (approvalId: string, decision: 'approve' | 'deny', toolCallId: string) => void;
+  /** Answers a pending call; undefined while another request is running. */
+  onDecide?: (approvalId: string, decision: ApprovalDecision, toolCallId: string) => void;
 }
 
 /** One tool call as an expandable step; a pending write/send shows its FULL arguments and the decision. */
-export function ToolStep({ part, endpoint, onDecide }: ToolStepProps) {
-  const pending = part.state === 'approval-requested' && !!part.approval?.id;
+export function ToolStep(props: ToolStepProps) {
+  const { part } = props;
+  const asked = part.state === 'approval-requested' && !!part.approval?.id;
+  // A call usually shows before its approval is asked for: the card starts afresh when it is, so
+  // its countdown starts when the request arrived.
+  return <ToolStepBody key={asked ? `asked:${part.approval!.id}` : 'step'} {...props} />;
+}
+
+function ToolStepBody({ part, endpoint, onDecide }: ToolStepProps) {
+  const asked = part.state === 'approval-requested' && !!part.approval?.id;
+  const deadline = useApprovalDeadline(
+    asked ? (part.approval?.descriptor as Partial<ChatApprovalDescriptor> | undefined) : undefined,
+  );
+  // An expired card can no longer be answered: it says so and offers nothing to click.
+  const pending = asked && !deadline.expired;
   const [open, setOpen] = useState(pending);
-  const status = STATUS[part.state] ?? { label: part.state, palette: 'gray' };
+  const status =
+    asked && deadline.expired
+      ? { label: 'Expired', palette: 'gray' }
+      : (STATUS[part.state] ?? { label: part.state, palette: 'gray' });
   const name = toolNameOf(part);
   const duration = part.toolMetadata?.durationMs;
   const expired = part.state === 'output-error' && isConnectionExpired(part.errorText);
@@ -169,7 +201,12 @@ export function ToolStep({ part, endpoint, onDecide }: ToolStepProps) {
             This action {part.toolMetadata?.effect === 'send' ? 'sends something' : 'changes data'} on your
             behalf. Run it with exactly these arguments?
           </Text>
-          <HStack>
+          {deadline.deadline !== undefined && deadline.left !== undefined && (
+            <Text fontSize="xs" color="fg.muted" data-testid="approval-expiry">
+              {expiryText(deadline.deadline, deadline.left)}
+            </Text>
+          )}
+          <HStack flexWrap="wrap">
             {DECISIONS.map(({ decision, label, style }) => (
               <Button
                 key={decision}
@@ -183,6 +220,11 @@ export function ToolStep({ part, endpoint, onDecide }: ToolStepProps) {
             ))}
           </HStack>
         </Stack>
+      )}
+      {asked && deadline.expired && (
+        <Text px="3" pb="3" fontSize="sm" color="fg.muted" data-testid="approval-expired">
+          {APPROVAL_EXPIRED_TEXT}
+        </Text>
       )}
     </Box>
   );

@@ -16,6 +16,7 @@ const TITLES: Record<string, string> = {
   limit: 'This turn reached its limit',
   tool_failed: 'A tool failed',
   connection_expired: 'A connection has expired',
+  approval: 'This approval can no longer be answered',
 };
 
 const DETAILS: Record<string, string> = {
@@ -28,21 +29,25 @@ const DETAILS: Record<string, string> = {
   limit: 'The agent used the most steps, tool calls or tokens allowed for one turn.',
   tool_failed: 'One of the agent’s tools returned an error. See the step above for details.',
   connection_expired: 'Reconnect the service, then retry.',
+  approval: 'Ask the agent again.',
 };
 
 export function describeProblem(input: {
   category?: string | undefined;
   message?: string | undefined;
 }): ChatProblem {
+  // An approval that expired or was already answered is about the approval, never a connection.
   const category =
     input.category ??
-    (input.message && /expired|reconnect/i.test(input.message)
-      ? 'connection_expired'
-      : input.message && /no (llm|model).*configured|not configured/i.test(input.message)
-        ? 'no_model'
-        : input.message && /rate.?limit|429|too many/i.test(input.message)
-          ? 'rate_limited'
-          : undefined);
+    (input.message && /\bapproval\b/i.test(input.message)
+      ? 'approval'
+      : input.message && /expired|reconnect/i.test(input.message)
+        ? 'connection_expired'
+        : input.message && /no (llm|model).*configured|not configured/i.test(input.message)
+          ? 'no_model'
+          : input.message && /rate.?limit|429|too many/i.test(input.message)
+            ? 'rate_limited'
+            : undefined);
   const title = (category && TITLES[category]) ?? 'Something went wrong';
   const detail =
     input.message?.trim() || (category && DETAILS[category]) || 'The answer could not be completed.';

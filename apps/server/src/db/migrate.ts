@@ -23,6 +23,7 @@ export const MIGRATION_NAMES = [
   '0013-agent-starters',
   '0014-message-feedback',
   '0015-connection-usage',
+  '0017-tool-permissions',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -13,6 +13,7 @@ export interface Database {
   services: ServicesTable;
   actions: ActionsTable;
   agent_tools: AgentToolsTable;
+  tool_permissions: ToolPermissionsTable;
   agent_versions: AgentVersionsTable;
   connections: ConnectionsTable;
   oauth_states: OAuthStatesTable;
@@ -192,6 +193,16 @@ export interface AgentToolsTable {
   /** The provider version pinned when the tool was attached. */
   version: string | null;
   position: number;
+}
+
+/** "Allow without asking" for one write/send tool of an agent (migration 0017, agents module). */
+export interface ToolPermissionsTable {
+  agent_id: number;
+  action_id: number;
+  user_id: number;
+  /** 'chat' | 'editor' */
+  source: string;
+  created_at: string;
 }
 
 /** A saved state of an agent (migration 0009); `snapshot` is JSON text (agents module, versions.ts). */

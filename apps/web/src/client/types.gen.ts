@@ -223,6 +223,12 @@ export type ExportMyDataResponses = {
             snapshot: unknown;
             created_at: string;
         }>;
+        tool_permissions: Array<{
+            agent_id: number;
+            action_id: number;
+            source: string;
+            created_at: string;
+        }>;
         services: Array<{
             id: number;
             provider: string;
@@ -389,6 +395,117 @@ export type DeleteMyDataResponses = {
 };
 
 export type DeleteMyDataResponse = DeleteMyDataResponses[keyof DeleteMyDataResponses];
+
+export type ListToolPermissionsData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/tool-permissions';
+};
+
+export type ListToolPermissionsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ListToolPermissionsError = ListToolPermissionsErrors[keyof ListToolPermissionsErrors];
+
+export type ListToolPermissionsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        data: Array<{
+            action_id: number;
+            display_name: string;
+            app_name: string;
+            effect: 'write' | 'send';
+            mode: 'ask' | 'allow';
+            source: 'chat' | 'editor' | null;
+            allowed_at: string | null;
+        }>;
+    };
+};
+
+export type ListToolPermissionsResponse = ListToolPermissionsResponses[keyof ListToolPermissionsResponses];
+
+export type SetToolPermissionData = {
+    body: {
+        mode: 'ask' | 'allow';
+    };
+    path: {
+        agent_id: number;
+        action_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/tool-permissions/{action_id}';
+};
+
+export type SetToolPermissionErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type SetToolPermissionError = SetToolPermissionErrors[keyof SetToolPermissionErrors];
+
+export type SetToolPermissionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        action_id: number;
+        display_name: string;
+        app_name: string;
+        effect: 'write' | 'send';
+        mode: 'ask' | 'allow';
+        source: 'chat' | 'editor' | null;
+        allowed_at: string | null;
+    };
+};
+
+export type SetToolPermissionResponse = SetToolPermissionResponses[keyof SetToolPermissionResponses];
 
 export type ListAgentsData = {
     body?: never;

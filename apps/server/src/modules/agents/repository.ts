@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import type { AgentProfile } from '../../deps.ts';
 import { agentJsonOf } from './agent-json.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf, attachedTools, startersToText } from './stored-fields.ts';
+import { dropDetachedPermissions } from './tool-permissions.ts';
 import { versionQueries, type VersionNote } from './versions.ts';
 
 export interface AgentFields {
@@ -38,6 +39,11 @@ export function createAgentsRepository(db: Db) {
   const versions = versionQueries(k);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
+    await dropDetachedPermissions(
+      trx,
+      agentId,
+      tools.map((t) => t.actionId),
+    );
     await trx.deleteFrom('agent_tools').where('agent_id', '=', agentId).execute();
     if (tools.length) {
       await trx
@@ -194,6 +200,11 @@ export function createAgentsRepository(db: Db) {
       return attachedTools(k, agentId)
         .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
         .where('agents.user_id', '=', userId)
+        .leftJoin('tool_permissions', (join) =>
+          join
+            .onRef('tool_permissions.agent_id', '=', 'agent_tools.agent_id')
+            .onRef('tool_permissions.action_id', '=', 'agent_tools.action_id'),
+        )
         .select([
           'actions.id as action_id',
           'actions.name',
@@ -205,6 +216,7 @@ export function createAgentsRepository(db: Db) {
           'services.provider_key',
           'services.owner_user_id',
           'services.enabled',
+          'tool_permissions.source as allowed_from',
         ])
         .execute();
     },

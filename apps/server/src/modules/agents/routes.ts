@@ -24,6 +24,7 @@ import { idempotencyFor } from '../../http/idempotency.ts';
 import { operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
+import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
 
@@ -35,6 +36,8 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   db: Db;
   connectedServices: ConnectedServices;
 }> = async (app, { agents, db, connectedServices }) => {
+  await app.register(toolPermissionRoutes, { agents });
+
   await withEtags(app, (lists) =>
     lists.get(
       '/api/v1/agents/',

@@ -7,6 +7,7 @@ import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../d
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
+import { toolPermissions } from './tool-permissions.ts';
 import { authorOf, type Saver } from './versions.ts';
 
 export interface AgentCreateInput extends AgentFields {
@@ -36,6 +37,15 @@ function parseSchema(text: string): Record<string, unknown> {
 
 export function createAgentsService(db: Db, audit: AuditLog) {
   const repo = createAgentsRepository(db);
+  const permissions = toolPermissions(db, audit);
+
+  /** The allowed tools an update would detach (their "Allow without asking" goes with them). */
+  async function revokedBy(userId: number, agentId: number, tools: ToolAttachment | undefined) {
+    if (!tools) return [];
+    const kept = new Set(tools.map((t) => t.actionId));
+    const allowed = await permissions.list(userId, agentId);
+    return allowed.filter((p) => p.mode === 'allow' && !kept.has(p.action_id)).map((p) => p.action_id);
+  }
 
   /**
    * Checks tool ids against the actions the user can see. Duplicates are dropped (first wins);
@@ -79,6 +89,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         inputSchema: parseSchema(row.input_schema),
         // An unknown effect is treated as a write: it asks for approval rather than running freely.
         effect: isEffect(row.effect) ? row.effect : 'write',
+        approval: row.allowed_from ? 'allow' : 'ask',
         service: {
           provider: row.provider,
           key: row.provider_key,
@@ -113,6 +124,14 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         description: r.description,
         createdAt: r.created_at,
       }));
+    },
+
+    /** Per write/send tool of the agent: "Ask every time" or "Allow without asking". */
+    toolPermissions: permissions.list,
+    setToolPermission: permissions.set,
+
+    async allowWithoutAsking(userId: number, agentId: number, actionId: number, approvalId: string) {
+      await permissions.set(userId, agentId, actionId, 'allow', 'chat', { approval_id: approvalId });
     },
 
     async get(userId: number, agentId: number): Promise<Agent> {
@@ -177,6 +196,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.color !== undefined) fields.color = input.color;
       if (input.starters !== undefined) fields.starters = input.starters;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
+      const revoked = await revokedBy(userId, agentId, tools);
       const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
         audit.record(
           {
@@ -184,7 +204,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
             action: 'agent.update',
             objectType: 'agent',
             objectId: agentId,
-            detail: { fields: changedFields(input) },
+            detail: revoked.length
+              ? { fields: changedFields(input), tool_permissions_revoked: revoked }
+              : { fields: changedFields(input) },
           },
           trx,
         ),
@@ -225,6 +247,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
         restoredFrom: number,
       } as const;
       const attach = kept.map((id) => ({ actionId: id, version: visible.get(id) ?? null }));
+      const revoked = await revokedBy(userId, agentId, attach);
       const restored = await repo.update(
         userId,
         agentId,
@@ -238,7 +261,12 @@ export function createAgentsService(db: Db, audit: AuditLog) {
               action: 'agent.restore',
               objectType: 'agent',
               objectId: agentId,
-              detail: { version: number, tools: kept.length, tools_dropped: tools.length - kept.length },
+              detail: {
+                version: number,
+                tools: kept.length,
+                tools_dropped: tools.length - kept.length,
+                ...(revoked.length ? { tool_permissions_revoked: revoked } : {}),
+              },
             },
             trx,
           ),

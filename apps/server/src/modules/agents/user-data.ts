@@ -3,14 +3,14 @@ import type { Db } from '../../db/database.ts';
 import type { UserDataOwner } from '../../deps.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 
-/** The user's agents with the tools attached to them, in order, and their versions (P1). */
+/** The user's agents with the tools attached to them, in order, their versions and tool permissions (P1). */
 export function agentsUserData(db: Db): UserDataOwner {
   const k = db.kysely;
   return {
     name: 'agents',
 
     async exportFor(user) {
-      const [agents, tools, versions] = await Promise.all([
+      const [agents, tools, versions, permissions] = await Promise.all([
         k
           .selectFrom('agents')
           .select(['id', ...AGENT_FIELD_COLUMNS, 'created_at', 'updated_at'])
@@ -41,6 +41,13 @@ export function agentsUserData(db: Db): UserDataOwner {
           .orderBy('agent_id')
           .orderBy('number')
           .execute(),
+        k
+          .selectFrom('tool_permissions')
+          .select(['agent_id', 'action_id', 'source', 'created_at'])
+          .where('user_id', '=', user.id)
+          .orderBy('agent_id')
+          .orderBy('action_id')
+          .execute(),
       ]);
       const toolIds = new Map<number, number[]>();
       for (const t of tools) toolIds.set(t.agent_id, [...(toolIds.get(t.agent_id) ?? []), t.action_id]);
@@ -54,11 +61,13 @@ export function agentsUserData(db: Db): UserDataOwner {
           reason: v.reason as AgentVersion['reason'],
           snapshot: JSON.parse(v.snapshot) as unknown,
         })),
+        tool_permissions: permissions,
       };
     },
 
     async deleteFor(user, trx) {
       const agentIds = trx.selectFrom('agents').select('id').where('user_id', '=', user.id);
+      await trx.deleteFrom('tool_permissions').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('agent_versions').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('agent_tools').where('agent_id', 'in', agentIds).execute();
       await trx.deleteFrom('agents').where('user_id', '=', user.id).execute();

@@ -27,6 +27,7 @@ export function chatDepsFrom(
       maxOutputTokens: llm.maxOutputTokens,
       turnsPerMinute: llm.turnsPerMinute,
       maxConcurrentTurns: llm.maxConcurrentTurns,
+      approvalTtlMs: llm.approvalTtlMs,
     },
     runs: runRegistryFor({ db, lifecycle: deps.lifecycle, log, shutdownTimeoutMs: config.shutdownTimeoutMs }),
   };

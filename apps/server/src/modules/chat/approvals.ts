@@ -1,3 +1,4 @@
+import { APPROVAL_EXPIRED_DETAIL } from '@cadre/contract';
 import { createUIMessageStream, type UIMessageChunk } from 'ai';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { ApprovalRow } from './approval-repository.ts';
@@ -17,6 +18,8 @@ export interface DecisionInput {
   /** When given, must hash to the stored arguments. */
   args?: unknown;
   reason?: string;
+  /** "Always allow for this agent": the tool runs without asking from now on. */
+  alwaysAllow?: boolean;
   via?: ChatVia;
   signal: AbortSignal;
 }
@@ -42,10 +45,12 @@ export async function decide(
   if (input.args !== undefined && argsHash(input.args) !== approval.args_hash) {
     throw new HttpError(409, 'The arguments differ from the ones the agent asked to use');
   }
+  // An expired approval says so, never something else (a connection, a race).
+  if (approval.status === 'expired') throw new HttpError(409, APPROVAL_EXPIRED_DETAIL);
   if (approval.status !== 'pending') throw new HttpError(409, `This approval was already ${approval.status}`);
   if (approval.expires_at <= new Date().toISOString()) {
     await ctx.approvals.transition(userId, approvalId, 'pending', 'expired');
-    throw new HttpError(410, 'This approval has expired; ask the agent again');
+    throw new HttpError(410, APPROVAL_EXPIRED_DETAIL);
   }
   const storedArgs = JSON.parse(approval.args) as Record<string, unknown>;
   if (argsHash(storedArgs) !== approval.args_hash || canonicalJson(storedArgs) !== approval.args) {
@@ -163,6 +168,13 @@ async function approve(
     objectId: approval.id,
     detail: { threadId: approval.thread_id, actionId: approval.action_id, argsHash: approval.args_hash },
   });
+  if (input.alwaysAllow) {
+    // The call is approved already: a choice that cannot be recorded (the tool was detached a
+    // moment ago) must not keep it from running. The card asks again next time.
+    await ctx.agents
+      .allowWithoutAsking(userId, input.agentId, approval.action_id, approval.id)
+      .catch(() => undefined);
+  }
   const started = performance.now();
   let result: ToolExecutionResult;
   try {

@@ -48,7 +48,7 @@ export function createChatContext(deps: ChatServiceDeps): ChatContext {
     ...deps,
     repo: createChatRepository(deps.db),
     approvals: createApprovalRepository(deps.db),
-    limits: { approvalTtlMs: APPROVAL_TTL_MS, ...deps.limits },
+    limits: { ...deps.limits, approvalTtlMs: deps.limits.approvalTtlMs ?? APPROVAL_TTL_MS },
   };
 }
 

@@ -12,13 +12,14 @@ export async function chatToolsOf(
   const attached = await agents.listTools(userId, agentId);
   return attached
     .filter((tool) => tool.service.enabled)
-    .map(({ actionId, name, displayName, description, inputSchema, effect }) => ({
+    .map(({ actionId, name, displayName, description, inputSchema, effect, approval }) => ({
       actionId,
       name,
       displayName,
       description,
       inputSchema,
       effect,
+      approval,
     }));
 }
 

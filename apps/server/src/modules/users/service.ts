@@ -23,6 +23,7 @@ export interface UsersService extends UserDirectory {
 const EMPTY_EXPORT: Required<UserExportPart> = {
   agents: [],
   agent_versions: [],
+  tool_permissions: [],
   services: [],
   connections: [],
   threads: [],

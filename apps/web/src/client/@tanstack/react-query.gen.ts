@@ -3,8 +3,8 @@
 import { type DefaultError, queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, disconnectService, exportAgent, exportMyData, getAgent, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listServiceActions, listServices, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, serviceLogo, triggerAgent, updateAgent } from '../sdk.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
+import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, disconnectService, exportAgent, exportMyData, getAgent, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listServiceActions, listServices, listToolPermissions, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, serviceLogo, setToolPermission, triggerAgent, updateAgent } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -135,6 +135,35 @@ export const exportMyDataOptions = (options?: Options<ExportMyDataData>) => quer
 export const deleteMyDataMutation = (options?: Partial<Options<DeleteMyDataData>>): UseMutationOptions<DeleteMyDataResponse, DeleteMyDataError, Options<DeleteMyDataData>> => {
     const mutationOptions: UseMutationOptions<DeleteMyDataResponse, DeleteMyDataError, Options<DeleteMyDataData>> = {
         mutationFn: async (fnOptions) => await deleteMyData({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const listToolPermissionsQueryKey = (options: Options<ListToolPermissionsData>) => createQueryKey('listToolPermissions', options);
+
+/**
+ * Whether each write or send tool of the agent asks before it runs
+ */
+export const listToolPermissionsOptions = (options: Options<ListToolPermissionsData>) => queryOptions<ListToolPermissionsResponse, ListToolPermissionsError, ListToolPermissionsResponse, ReturnType<typeof listToolPermissionsQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listToolPermissions({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listToolPermissionsQueryKey(options)
+});
+
+/**
+ * Sets whether one write or send tool of the agent asks before it runs (audited)
+ */
+export const setToolPermissionMutation = (options?: Partial<Options<SetToolPermissionData>>): UseMutationOptions<SetToolPermissionResponse, SetToolPermissionError, Options<SetToolPermissionData>> => {
+    const mutationOptions: UseMutationOptions<SetToolPermissionResponse, SetToolPermissionError, Options<SetToolPermissionData>> = {
+        mutationFn: async (fnOptions) => await setToolPermission({
             ...options,
             ...fnOptions,
             throwOnError: true

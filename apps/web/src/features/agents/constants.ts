@@ -113,6 +113,24 @@ export const HISTORY_TEXT = {
   toolsReordered: 'Tools reordered',
 } as const;
 
+/** Per write/send tool: ask before each call or run without asking (issue 16, item 3). */
+export const PERMISSION_TEXT = {
+  heading: 'Approvals',
+  help: 'Tools that change data or send something ask you in the chat before each call. Let a tool run without asking here, or with "Always allow for this agent" on its approval card.',
+  loading: 'Loading approvals',
+  loadError: 'The approval settings could not be loaded.',
+  none: 'This agent has no tools that change data or send something.',
+  ask: 'Ask every time',
+  allow: 'Allow without asking',
+  label: (tool: string) => `Approval for ${tool}`,
+  effect: { write: 'Changes data', send: 'Sends' },
+  allowedFrom: (source: 'chat' | 'editor' | null, at: string | null) =>
+    at ? `Allowed ${source === 'chat' ? 'from the chat' : 'here'} on ${new Date(at).toLocaleString()}` : '',
+  saved: (tool: string, mode: 'ask' | 'allow') =>
+    agentToast('success', mode === 'allow' ? `${tool} runs without asking` : `${tool} asks every time`),
+  saveFailed: agentToast('error', 'Not saved', 'The approval setting could not be changed.'),
+} as const;
+
 /** Export and import (issue 20, item 4). */
 export const EXCHANGE_TEXT = {
   export: 'Export',

@@ -28,6 +28,29 @@ export const messageOut = (m: StoredMessage): ChatMessage => ({
   metadata: { status: m.status, createdAt: m.createdAt },
 });
 
+/**
+ * A stored message whose pending approval cards carry the time they have left NOW (their stored
+ * descriptor has the time left when they were asked): 0 once the approval expired or lapsed, so a
+ * reloaded thread shows "Expired — ask again" instead of live buttons.
+ */
+export function messageWithApprovalTimes(
+  m: StoredMessage,
+  approvals: Map<string, ApprovalRow>,
+  now: number,
+): ChatMessage {
+  const parts = m.parts.map((part) => {
+    if (part.type !== 'dynamic-tool' || part.state !== 'approval-requested' || !part.approval) return part;
+    const row = approvals.get(part.approval.id);
+    if (!row) return part;
+    const left = row.status === 'pending' ? Math.max(0, Date.parse(row.expires_at) - now) : 0;
+    return {
+      ...part,
+      approval: { ...part.approval, descriptor: { expiresAt: row.expires_at, expiresInMs: left } },
+    };
+  });
+  return messageOut({ ...m, parts });
+}
+
 export const approvalOut = (a: ApprovalRow): ChatApproval => ({
   id: a.id,
   toolCallId: a.tool_call_id,

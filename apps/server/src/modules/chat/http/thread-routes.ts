@@ -10,7 +10,7 @@ import {
   chatThreadSchema,
 } from '@cadre/contract';
 import type { ChatService } from '../service.ts';
-import { approvalOut, messageOut, sessionOut, threadOut } from './dto.ts';
+import { approvalOut, messageWithApprovalTimes, sessionOut, threadOut } from './dto.ts';
 import { principalOf } from './session-auth.ts';
 import { chatOperation } from './chat-operation.ts';
 
@@ -93,9 +93,11 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
         agentId,
         request.params.threadId,
       );
+      const byId = new Map(approvals.map((a) => [a.id, a]));
+      const now = Date.now();
       return {
         thread: threadOut(thread),
-        messages: messages.map(messageOut),
+        messages: messages.map((m) => messageWithApprovalTimes(m, byId, now)),
         approvals: approvals.map(approvalOut),
       };
     },

@@ -77,7 +77,12 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       }),
       async (request, reply) => {
         const { userId, agentId, via } = principalOf(request);
-        const body = (request.body ?? {}) as { toolCallId?: string; args?: unknown; reason?: string };
+        const body = (request.body ?? {}) as {
+          toolCallId?: string;
+          args?: unknown;
+          reason?: string;
+          alwaysAllow?: boolean;
+        };
         const { threadId, stream } = await service.decide({
           userId,
           agentId,
@@ -86,6 +91,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
           toolCallId: body.toolCallId,
           args: 'args' in body ? body.args : undefined,
           reason: body.reason,
+          alwaysAllow: body.alwaysAllow,
           via,
           signal: disconnectSignal(reply),
         });

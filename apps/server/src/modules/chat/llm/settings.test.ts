@@ -16,6 +16,7 @@ describe('LLM settings', () => {
       maxOutputTokens: 4096,
       turnsPerMinute: 30,
       maxConcurrentTurns: 100,
+      approvalTtlMs: 900_000,
     });
   });
 

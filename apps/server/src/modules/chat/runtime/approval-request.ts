@@ -53,9 +53,19 @@ export async function requestApproval(
     });
     return undefined;
   }
+  // The card counts down from the time left (not the client's clock) and shows the expiry.
+  const descriptor = {
+    expiresAt: new Date(Date.now() + ctx.approvalTtlMs).toISOString(),
+    expiresInMs: ctx.approvalTtlMs,
+  };
   toolPart.state = 'approval-requested';
-  toolPart.approval = { id: approvalId };
-  ctx.write({ type: 'tool-approval-request', approvalId, toolCallId: toolPart.toolCallId });
+  toolPart.approval = { id: approvalId, descriptor };
+  ctx.write({
+    type: 'tool-approval-request',
+    approvalId,
+    toolCallId: toolPart.toolCallId,
+    approvalDescriptor: descriptor,
+  });
   await ctx.audit.record({
     userId: ctx.userId,
     action: 'chat.approval.requested',

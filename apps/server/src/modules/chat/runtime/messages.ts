@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ChatApprovalDescriptor } from '@cadre/contract';
 import type { ModelMessage } from 'ai';
 
 /**
@@ -18,7 +19,7 @@ export interface ToolPart {
   input: unknown;
   output?: unknown;
   errorText?: string;
-  approval?: { id: string; approved?: boolean; reason?: string };
+  approval?: { id: string; approved?: boolean; reason?: string; descriptor?: ChatApprovalDescriptor };
   toolMetadata: {
     actionId: number | null;
     effect: string | null;

@@ -18,6 +18,11 @@ export interface AgentTool {
   /** JSON Schema (an object schema) of the arguments. */
   inputSchema: JSONSchema7;
   effect: ToolEffect;
+  /**
+   * For a write/send tool: 'allow' when the person chose "Allow without asking" for this agent, so
+   * a chat call runs at once (unattended runs keep the agent's own setting). Absent means ask.
+   */
+  approval?: 'ask' | 'allow';
 }
 
 export type ToolExecutionResult = { ok: true; data: unknown } | { ok: false; error: string; code: string };

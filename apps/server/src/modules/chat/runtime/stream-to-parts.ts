@@ -3,7 +3,7 @@ import type { AuditLog } from '../../../deps.ts';
 import { toLlmError, type LlmErrorCategory } from '../llm/errors.ts';
 import { requestApproval, type ApprovalRequestContext } from './approval-request.ts';
 import type { StoredPart, ToolPart } from './messages.ts';
-import { toolErrorText, type RunTools } from './tool-set.ts';
+import { asksFirst, toolErrorText, type RunTools } from './tool-set.ts';
 
 export interface StreamContext extends ApprovalRequestContext {
   audit: AuditLog;
@@ -126,7 +126,7 @@ export async function streamToParts(
           toolMetadata: toolPart.toolMetadata,
         });
         if ('invalid' in part && part.invalid) break; // the SDK reports it as a tool-error next
-        if (agentTool && agentTool.effect !== 'read' && tools.awaitsApproval) {
+        if (agentTool && asksFirst(agentTool, tools.awaitsApproval)) {
           const approvalId = await requestApproval(ctx, toolPart, agentTool);
           if (approvalId) result.pendingApprovals.push(approvalId);
         }
@@ -134,6 +134,7 @@ export async function streamToParts(
       }
       case 'tool-result': {
         const toolPart = findTool(part.toolCallId);
+        const agentTool = tools.byName.get(part.toolName);
         if (toolPart) {
           toolPart.state = 'output-available';
           toolPart.output = part.output;
@@ -150,7 +151,16 @@ export async function streamToParts(
           action: 'chat.tool.executed',
           objectType: 'action',
           objectId: String(toolPart?.toolMetadata.actionId ?? ''),
-          detail: { threadId: ctx.threadId, runId: ctx.runId, toolCallId: part.toolCallId, ok: true },
+          detail: {
+            threadId: ctx.threadId,
+            runId: ctx.runId,
+            toolCallId: part.toolCallId,
+            ok: true,
+            // A write or send that ran with no card: the person chose "Allow without asking".
+            ...(agentTool?.effect !== 'read' && agentTool?.approval === 'allow' && tools.awaitsApproval
+              ? { allowedWithoutAsking: true }
+              : {}),
+          },
         });
         break;
       }

@@ -78,10 +78,18 @@ type ExecuteOptions = Pick<ToolExecutionOptions<never>, 'toolCallId' | 'abortSig
 type Execute<O extends ExecuteOptions> = (input: Record<string, unknown>, options: O) => Promise<unknown>;
 
 /**
- * The tools a run offers the model. Read tools run through the executor with the chatting user's
- * id; write and send tools have no `execute`, so a call ends the loop and becomes a pending
- * approval (in unattended runs they run only if the owner allowed it, and are refused otherwise).
- * Copilot runs also get the host-page function tool.
+ * Whether a call of the tool waits for the person's approval: a write or send tool, in a run whose
+ * writes wait for approval (`awaitsApproval`), that the person did not allow without asking.
+ */
+export const asksFirst = (tool: AgentTool, awaitsApproval: boolean) =>
+  tool.effect !== 'read' && awaitsApproval && tool.approval !== 'allow';
+
+/**
+ * The tools a run offers the model. Read tools, and write/send tools the person allowed without
+ * asking, run through the executor with the chatting user's id; other write and send tools have no
+ * `execute`, so a call ends the loop and becomes a pending approval (in unattended runs they run
+ * only if the owner allowed it, and are refused otherwise). Copilot runs also get the host-page
+ * function tool.
  */
 export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunTools {
   const byName = toolNames(agentTools);
@@ -118,12 +126,13 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
-    if (agentTool.effect !== 'read' && awaitsApproval) {
+    if (asksFirst(agentTool, awaitsApproval)) {
       tools[name] = tool({ description, inputSchema });
       continue;
     }
     const refusal =
-      agentTool.effect !== 'read' && !ctx.agent.allowUnattendedWrites
+      // Nobody in a chat started an unattended or API run: its writes need the owner's consent.
+      agentTool.effect !== 'read' && ctx.mode !== 'interactive' && !ctx.agent.allowUnattendedWrites
         ? new ToolFailure(ctx.mode === 'api' ? API_WRITE_REFUSAL : UNATTENDED_WRITE_REFUSAL, 'refused')
         : undefined;
     tools[name] = tool({

@@ -14,7 +14,10 @@ import {
   listAgentsQueryKey,
   listAgentVersionsOptions,
   listAgentVersionsQueryKey,
+  listToolPermissionsOptions,
+  listToolPermissionsQueryKey,
   restoreAgentVersionMutation,
+  setToolPermissionMutation,
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
 import type {
@@ -23,6 +26,7 @@ import type {
   ImportAgentResponse,
   ListAgentsResponse,
   ListAgentVersionsResponse,
+  ListToolPermissionsResponse,
 } from '../../../client/types.gen';
 
 export type Agent = ListAgentsResponse[number];
@@ -46,7 +50,19 @@ export type AgentImportDocument = ImportAgentData['body'];
 export type AgentImportResult = ImportAgentResponse;
 
 export { createAgentMutation, deleteAgentMutation, importAgentMutation, listAgentsOptions };
-export { restoreAgentVersionMutation };
+export { restoreAgentVersionMutation, setToolPermissionMutation };
+
+/** A write or send tool of the agent: "Ask every time" or "Allow without asking". */
+export type ToolPermission = ListToolPermissionsResponse['data'][number];
+
+/** The agent's write and send tools with whether each asks before it runs. */
+export const toolPermissionsOptions = (agentId: number) => ({
+  ...listToolPermissionsOptions({ path: { agent_id: agentId } }),
+  retry: retryUnlessClientError,
+});
+
+export const toolPermissionsQueryKey = (agentId: number) =>
+  listToolPermissionsQueryKey({ path: { agent_id: agentId } });
 
 /** The agent's saved versions, newest first. */
 export const agentVersionsOptions = (agentId: number) => ({
@@ -96,6 +112,10 @@ export function refreshAgents(queryClient: QueryClient, agentId?: number) {
           queryKey: listAgentVersionsQueryKey({ path: { agent_id: agentId } }),
           refetchType: 'all',
         }),
+    // A detached tool takes its "Allow without asking" with it.
+    agentId === undefined
+      ? undefined
+      : queryClient.invalidateQueries({ queryKey: toolPermissionsQueryKey(agentId) }),
   ]);
 }
 

@@ -52,6 +52,7 @@ import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentHistory } from './agent-history';
 import { AppearancePicker } from './appearance-picker';
 import { NeedsReconnecting } from './needs-reconnecting';
+import { ToolPermissions } from './tool-permissions';
 
 /** What the tool picker beside the form gets: which tools the agent has, and how to add or remove one. */
 export interface ToolPickerProps {
@@ -117,6 +118,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
   return (
     <Stack gap="10">
       <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
+      <ToolPermissions agentId={agentId} />
       <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
     </Stack>
   );

@@ -1,0 +1,87 @@
+import { Badge, Field, Heading, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toaster } from '../../../components/ui/toaster';
+import {
+  setToolPermissionMutation,
+  toolPermissionsOptions,
+  toolPermissionsQueryKey,
+  type ToolPermission,
+} from '../api/agents-api';
+import { PERMISSION_TEXT } from '../constants';
+
+type Mode = ToolPermission['mode'];
+
+/**
+ * Per saved write/send tool of the agent: "Ask every time" (the default) or "Allow without
+ * asking". Each change is saved at once (and audited by the server), apart from the form's Save.
+ */
+export function ToolPermissions({ agentId }: { agentId: number }) {
+  const permissions = useQuery(toolPermissionsOptions(agentId));
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    ...setToolPermissionMutation(),
+    onSuccess: async (saved) => {
+      toaster.create(PERMISSION_TEXT.saved(saved.display_name, saved.mode));
+      await queryClient.invalidateQueries({ queryKey: toolPermissionsQueryKey(agentId) });
+    },
+    onError: () => toaster.create(PERMISSION_TEXT.saveFailed),
+  });
+  const set = (tool: ToolPermission, mode: Mode) =>
+    change.mutate({ path: { agent_id: agentId, action_id: tool.action_id }, body: { mode } });
+
+  let body: React.ReactNode;
+  if (permissions.isPending) body = <Skeleton height="16" aria-label={PERMISSION_TEXT.loading} />;
+  else if (permissions.isError)
+    body = (
+      <Text color="fg.error" role="alert">
+        {PERMISSION_TEXT.loadError}
+      </Text>
+    );
+  else if (permissions.data.data.length === 0) body = <Text color="fg.muted">{PERMISSION_TEXT.none}</Text>;
+  else
+    body = (
+      <Stack gap="3" data-testid="tool-permissions">
+        {permissions.data.data.map((tool) => (
+          <Field.Root key={tool.action_id}>
+            <HStack gap="3" wrap="wrap">
+              <Stack gap="0" flex="1" minW="48">
+                <Field.Label mb="0">
+                  {tool.display_name}{' '}
+                  <Badge size="sm" colorPalette={tool.effect === 'send' ? 'orange' : 'gray'}>
+                    {PERMISSION_TEXT.effect[tool.effect]}
+                  </Badge>
+                </Field.Label>
+                <Text fontSize="xs" color="fg.muted">
+                  {tool.app_name}
+                  {tool.mode === 'allow' && ` · ${PERMISSION_TEXT.allowedFrom(tool.source, tool.allowed_at)}`}
+                </Text>
+              </Stack>
+              <NativeSelect.Root size="sm" maxW="56" disabled={change.isPending}>
+                <NativeSelect.Field
+                  aria-label={PERMISSION_TEXT.label(tool.display_name)}
+                  value={tool.mode}
+                  onChange={(event) => set(tool, event.currentTarget.value as Mode)}
+                >
+                  <option value="ask">{PERMISSION_TEXT.ask}</option>
+                  <option value="allow">{PERMISSION_TEXT.allow}</option>
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+            </HStack>
+          </Field.Root>
+        ))}
+      </Stack>
+    );
+
+  return (
+    <Stack as="section" gap="3" aria-labelledby="tool-permissions-heading">
+      <Heading as="h2" size="lg" id="tool-permissions-heading">
+        {PERMISSION_TEXT.heading}
+      </Heading>
+      <Text fontSize="sm" color="fg.muted">
+        {PERMISSION_TEXT.help}
+      </Text>
+      {body}
+    </Stack>
+  );
+}
