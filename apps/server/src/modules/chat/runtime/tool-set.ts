@@ -132,7 +132,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     }
     const refusal =
       // Nobody in a chat started an unattended or API run: its writes need the owner's consent.
-      agentTool.effect !== 'read' && ctx.mode !== 'interactive' && !ctx.agent.allowUnattendedWrites
+      agentTool.effect !== 'read' && (unattended || ctx.mode === 'api') && !ctx.agent.allowUnattendedWrites
         ? new ToolFailure(ctx.mode === 'api' ? API_WRITE_REFUSAL : UNATTENDED_WRITE_REFUSAL, 'refused')
         : undefined;
     tools[name] = tool({
