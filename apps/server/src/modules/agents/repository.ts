@@ -5,7 +5,13 @@ import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentProfile } from '../../deps.ts';
 import { agentJsonOf } from './agent-json.ts';
-import { AGENT_FIELD_COLUMNS, agentFieldsOf, attachedTools, startersToText } from './stored-fields.ts';
+import {
+  AGENT_FIELD_COLUMNS,
+  agentFieldsOf,
+  attachedTools,
+  ownPermission,
+  startersToText,
+} from './stored-fields.ts';
 import { dropDetachedPermissions } from './tool-permissions.ts';
 import { versionQueries, type VersionNote } from './versions.ts';
 
@@ -200,11 +206,7 @@ export function createAgentsRepository(db: Db) {
       return attachedTools(k, agentId)
         .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
         .where('agents.user_id', '=', userId)
-        .leftJoin('tool_permissions', (join) =>
-          join
-            .onRef('tool_permissions.agent_id', '=', 'agent_tools.agent_id')
-            .onRef('tool_permissions.action_id', '=', 'agent_tools.action_id'),
-        )
+        .leftJoin('tool_permissions', ownPermission)
         .select([
           'actions.id as action_id',
           'actions.name',

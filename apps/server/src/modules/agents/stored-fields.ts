@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { JoinBuilder, Kysely } from 'kysely';
 import type { AgentColor, AgentFields } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
 
@@ -36,3 +36,9 @@ export const attachedTools = (executor: Kysely<Database>, agentId: number) =>
     .where('agent_tools.agent_id', '=', agentId)
     .orderBy('agent_tools.position')
     .orderBy('actions.id');
+
+/** Joins the person's "Allow without asking" to each attached tool (none: ask every time). */
+export const ownPermission = (join: JoinBuilder<Database, 'agent_tools' | 'tool_permissions'>) =>
+  join
+    .onRef('tool_permissions.agent_id', '=', 'agent_tools.agent_id')
+    .onRef('tool_permissions.action_id', '=', 'agent_tools.action_id');

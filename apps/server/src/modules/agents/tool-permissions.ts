@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AuditLog } from '../../deps.ts';
 import { HttpError, notFound, ValidationFailure } from '../../http/errors.ts';
+import { attachedTools, ownPermission } from './stored-fields.ts';
 
 /** Where a person chose to let a tool run without asking. */
 export type PermissionSource = 'chat' | 'editor';
@@ -18,16 +19,9 @@ export function toolPermissions(db: Db, audit: AuditLog) {
 
   /** The agent's attached write and send tools with their mode, in the agent's order. */
   const attachedWrites = (userId: number, agentId: number, actionId?: number) => {
-    let query = k
-      .selectFrom('agent_tools')
+    let query = attachedTools(k, agentId)
       .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
-      .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-      .innerJoin('services', 'services.id', 'actions.service_id')
-      .leftJoin('tool_permissions', (join) =>
-        join
-          .onRef('tool_permissions.agent_id', '=', 'agent_tools.agent_id')
-          .onRef('tool_permissions.action_id', '=', 'agent_tools.action_id'),
-      )
+      .leftJoin('tool_permissions', ownPermission)
       .select([
         'actions.id as action_id',
         'actions.display_name',
@@ -36,10 +30,9 @@ export function toolPermissions(db: Db, audit: AuditLog) {
         'tool_permissions.source',
         'tool_permissions.created_at as allowed_at',
       ])
-      .where('agents.user_id', '=', userId)
-      .where('agent_tools.agent_id', '=', agentId);
+      .where('agents.user_id', '=', userId);
     if (actionId !== undefined) query = query.where('agent_tools.action_id', '=', actionId);
-    return query.orderBy('agent_tools.position').orderBy('actions.id').execute();
+    return query.execute();
   };
 
   const toOut = (row: Awaited<ReturnType<typeof attachedWrites>>[number]): ToolPermission => ({

@@ -44,6 +44,15 @@ export async function streamToParts(
   const result: StreamResult = { pendingApprovals: [] };
   const findTool = (toolCallId: string) =>
     parts.find((p): p is ToolPart => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
+  /** The audit event of a tool call's outcome, naming the run and the call. */
+  const auditTool = (action: string, toolCallId: string, part: ToolPart | undefined, detail: object) =>
+    ctx.audit.record({
+      userId: ctx.userId,
+      action,
+      objectType: 'action',
+      objectId: String(part?.toolMetadata.actionId ?? ''),
+      detail: { threadId: ctx.threadId, runId: ctx.runId, toolCallId, ...detail },
+    });
   let stepsRun = 0;
   // What streamed is saved at least every PARTIAL_SAVE_MS or PARTIAL_SAVE_DELTAS text deltas, so a
   // crash or a lost database connection loses at most that much of an answer the person saw.
@@ -146,21 +155,12 @@ export async function streamToParts(
           output: part.output,
           dynamic: true,
         });
-        await ctx.audit.record({
-          userId: ctx.userId,
-          action: 'chat.tool.executed',
-          objectType: 'action',
-          objectId: String(toolPart?.toolMetadata.actionId ?? ''),
-          detail: {
-            threadId: ctx.threadId,
-            runId: ctx.runId,
-            toolCallId: part.toolCallId,
-            ok: true,
-            // A write or send that ran with no card: the person chose "Allow without asking".
-            ...(agentTool?.effect !== 'read' && agentTool?.approval === 'allow' && tools.awaitsApproval
-              ? { allowedWithoutAsking: true }
-              : {}),
-          },
+        await auditTool('chat.tool.executed', part.toolCallId, toolPart, {
+          ok: true,
+          // A write or send that ran with no card: the person chose "Allow without asking".
+          ...(agentTool?.effect !== 'read' && agentTool?.approval === 'allow' && tools.awaitsApproval
+            ? { allowedWithoutAsking: true }
+            : {}),
         });
         break;
       }
@@ -174,17 +174,8 @@ export async function streamToParts(
           toolPart.toolMetadata.durationMs = tools.durations.get(part.toolCallId);
         }
         write({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: text, dynamic: true });
-        await ctx.audit.record({
-          userId: ctx.userId,
-          action: known ? 'chat.tool.failed' : 'chat.tool.refused',
-          objectType: 'action',
-          objectId: String(toolPart?.toolMetadata.actionId ?? ''),
-          detail: {
-            threadId: ctx.threadId,
-            runId: ctx.runId,
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-          },
+        await auditTool(known ? 'chat.tool.failed' : 'chat.tool.refused', part.toolCallId, toolPart, {
+          toolName: part.toolName,
         });
         break;
       }
