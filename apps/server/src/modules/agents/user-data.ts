@@ -1,5 +1,6 @@
 import type { AgentVersion } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
+import { selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 
@@ -11,10 +12,8 @@ export function agentsUserData(db: Db): UserDataOwner {
 
     async exportFor(user) {
       const [agents, tools, versions, permissions] = await Promise.all([
-        k
-          .selectFrom('agents')
+        selectUserRows(k, 'agents', user.id)
           .select(['id', ...AGENT_FIELD_COLUMNS, 'created_at', 'updated_at'])
-          .where('user_id', '=', user.id)
           .orderBy('id')
           .execute(),
         k
@@ -25,8 +24,7 @@ export function agentsUserData(db: Db): UserDataOwner {
           .orderBy('agent_tools.agent_id')
           .orderBy('agent_tools.position')
           .execute(),
-        k
-          .selectFrom('agent_versions')
+        selectUserRows(k, 'agent_versions', user.id)
           .select([
             'agent_id',
             'number',
@@ -37,14 +35,11 @@ export function agentsUserData(db: Db): UserDataOwner {
             'snapshot',
             'created_at',
           ])
-          .where('user_id', '=', user.id)
           .orderBy('agent_id')
           .orderBy('number')
           .execute(),
-        k
-          .selectFrom('tool_permissions')
+        selectUserRows(k, 'tool_permissions', user.id)
           .select(['agent_id', 'action_id', 'source', 'created_at'])
-          .where('user_id', '=', user.id)
           .orderBy('agent_id')
           .orderBy('action_id')
           .execute(),

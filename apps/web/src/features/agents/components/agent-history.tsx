@@ -3,7 +3,6 @@ import {
   Box,
   Button,
   Field,
-  Heading,
   HStack,
   List,
   NativeSelect,
@@ -14,6 +13,7 @@ import {
 } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Section } from '../../../components/section';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import {
@@ -99,10 +99,7 @@ export function AgentHistory({ agentId, onRestored }: { agentId: number; onResto
     );
 
   return (
-    <Stack as="section" gap="3" aria-labelledby="agent-history-heading">
-      <Heading as="h2" size="lg" id="agent-history-heading">
-        {HISTORY_TEXT.heading}
-      </Heading>
+    <Section title={HISTORY_TEXT.heading}>
       {body}
       <ConfirmDialog
         open={restoring !== null}
@@ -115,7 +112,7 @@ export function AgentHistory({ agentId, onRestored }: { agentId: number; onResto
         }
         onCancel={() => setRestoring(null)}
       />
-    </Stack>
+    </Section>
   );
 }
 

@@ -1,5 +1,6 @@
-import { Badge, Field, Heading, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Badge, Field, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Section } from '../../../components/section';
 import { toaster } from '../../../components/ui/toaster';
 import {
   setToolPermissionMutation,
@@ -74,14 +75,8 @@ export function ToolPermissions({ agentId }: { agentId: number }) {
     );
 
   return (
-    <Stack as="section" gap="3" aria-labelledby="tool-permissions-heading">
-      <Heading as="h2" size="lg" id="tool-permissions-heading">
-        {PERMISSION_TEXT.heading}
-      </Heading>
-      <Text fontSize="sm" color="fg.muted">
-        {PERMISSION_TEXT.help}
-      </Text>
+    <Section title={PERMISSION_TEXT.heading} hint={PERMISSION_TEXT.help}>
       {body}
-    </Stack>
+    </Section>
   );
 }

@@ -3,7 +3,6 @@ import {
   Box,
   Button,
   Flex,
-  Heading,
   IconButton,
   Portal,
   Skeleton,
@@ -14,6 +13,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { FiCheck, FiPlus, FiX } from 'react-icons/fi';
+import { Section } from '../../../components/section';
 import { DialogShell } from '../../../components/form-dialog';
 import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
@@ -47,20 +47,14 @@ export function ActiveServicesPanel(choice: ToolChoice) {
   const [open, setOpen] = useState<Service | null>(null);
 
   return (
-    <Stack
-      as="section"
-      aria-labelledby="active-services-heading"
-      gap="3"
+    <Section
+      title={SERVICE_TEXT.activeServices}
+      hint={SERVICE_TEXT.activeServicesHint}
+      headingSize="md"
       borderWidth="1px"
       rounded="lg"
       p="4"
     >
-      <Heading as="h2" size="md" id="active-services-heading">
-        {SERVICE_TEXT.activeServices}
-      </Heading>
-      <Text fontSize="sm" color="fg.muted">
-        {SERVICE_TEXT.activeServicesHint}
-      </Text>
       {services.isPending ? (
         <Stack gap="2" role="status" aria-busy="true" aria-label="Loading active services">
           {Array.from({ length: 3 }, (_, i) => (
@@ -84,7 +78,7 @@ export function ActiveServicesPanel(choice: ToolChoice) {
         </Stack>
       )}
       {open && <ServiceActionsDialog service={open} onClose={() => setOpen(null)} {...choice} />}
-    </Stack>
+    </Section>
   );
 }
 
