@@ -446,6 +446,16 @@ describe('chat service HTTP', () => {
       .orderBy('created_at')
       .execute();
     expect(JSON.parse(stored[0]!.parts)).toEqual([{ type: 'text', text: 'add 10 and 20' }]);
+    // A reloaded thread still names the model beside the answer; the person's own message has none.
+    const model = (chunks[0] as { messageMetadata: { model: string } }).messageMetadata.model;
+    const reloaded = await h.t.app.inject({
+      method: 'GET',
+      url: `/chainlit/threads/${id}/messages`,
+      headers: a,
+    });
+    const [question, answer] = reloaded.json().messages as { metadata: Record<string, unknown> }[];
+    expect(question!.metadata).not.toHaveProperty('model');
+    expect(answer!.metadata).toMatchObject({ model, status: 'complete' });
   });
 
   it("edit-and-resend replaces the last user message and drops the answer after it (useChat's body)", async () => {

@@ -184,7 +184,12 @@ export const chatMessageSchema = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant']),
   parts: z.array(z.record(z.string(), z.unknown())),
-  metadata: z.object({ status: chatMessageStatusSchema, createdAt: z.string() }),
+  metadata: z.object({
+    status: chatMessageStatusSchema,
+    createdAt: z.string(),
+    /** The model that wrote an answer, where it was recorded. */
+    model: z.string().optional(),
+  }),
 });
 
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

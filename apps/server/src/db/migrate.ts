@@ -24,6 +24,7 @@ export const MIGRATION_NAMES = [
   '0014-message-feedback',
   '0015-connection-usage',
   '0017-tool-permissions',
+  '0018-message-model',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -273,6 +273,8 @@ export interface MessagesTable {
   /** 'complete' | 'interrupted' | 'error' */
   status: string;
   created_at: string;
+  /** The model that wrote an answer (migration 0018); null for user messages and older answers. */
+  model: string | null;
 }
 
 /** A person's rating of an answer (migration 0014). */

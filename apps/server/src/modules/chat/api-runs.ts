@@ -46,7 +46,7 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
     });
   }
   const question = input.messages.findLast((m) => m.role === 'user')?.text ?? '';
-  const assistant = streamingAnswer(history);
+  const assistant = streamingAnswer(history, ctx.selection.modelId);
   const runId = crypto.randomUUID();
   let claimId: string | undefined;
   const newThread = { userId, agentId, name: threadName(question, 'API call'), origin: input.origin };

@@ -77,13 +77,14 @@ export function laterThan(previous: string | undefined): string {
 }
 
 /** The empty assistant message a run streams into, after the newest message of `history`. */
-export function streamingAnswer(history: readonly StoredMessage[]): StoredMessage {
+export function streamingAnswer(history: readonly StoredMessage[], model: string): StoredMessage {
   return {
     id: crypto.randomUUID(),
     role: 'assistant',
     parts: [],
     status: 'streaming',
     createdAt: laterThan(history.at(-1)?.createdAt),
+    model,
   };
 }
 

@@ -164,7 +164,14 @@ export function createChatRepository(db: Db) {
       const rows = await k
         .selectFrom('messages')
         .innerJoin('threads', 'threads.id', 'messages.thread_id')
-        .select(['messages.id', 'messages.role', 'messages.parts', 'messages.status', 'messages.created_at'])
+        .select([
+          'messages.id',
+          'messages.role',
+          'messages.parts',
+          'messages.status',
+          'messages.created_at',
+          'messages.model',
+        ])
         .where('messages.thread_id', '=', threadId)
         .where('threads.user_id', '=', userId)
         .orderBy('messages.created_at')
@@ -176,6 +183,7 @@ export function createChatRepository(db: Db) {
         parts: JSON.parse(row.parts) as StoredPart[],
         status: row.status as StoredMessage['status'],
         createdAt: row.created_at,
+        model: row.model,
       }));
     },
 
@@ -220,6 +228,7 @@ export function createChatRepository(db: Db) {
                 parts: JSON.stringify(message.parts),
                 status: message.status,
                 created_at: message.createdAt,
+                model: message.model ?? null,
               })),
             )
             .execute();

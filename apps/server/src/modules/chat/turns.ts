@@ -101,7 +101,7 @@ export async function startTurn(
     rows.push(userMessage);
     history = [...history, userMessage];
   }
-  const assistant = streamingAnswer(history);
+  const assistant = streamingAnswer(history, ctx.selection.modelId);
   rows.push(assistant);
   const runId = crypto.randomUUID();
   let claimId: string | undefined;

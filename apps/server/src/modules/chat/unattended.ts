@@ -42,7 +42,7 @@ export async function runUnattended(
       createdAt: new Date().toISOString(),
     },
   ];
-  const assistant = streamingAnswer(history);
+  const assistant = streamingAnswer(history, ctx.selection.modelId);
   const newThread = earlier
     ? undefined
     : {

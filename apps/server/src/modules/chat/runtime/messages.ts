@@ -44,6 +44,8 @@ export interface StoredMessage {
   parts: StoredPart[];
   status: MessageStatus;
   createdAt: string;
+  /** The model that wrote an answer, where known. */
+  model?: string | null;
 }
 
 /** JSON with object keys sorted at every level: the same arguments always give the same text. */
