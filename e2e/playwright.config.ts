@@ -69,6 +69,8 @@ export default defineConfig({
             BETA_ACCESS_CODES: process.env.E2E_ACCESS_CODE,
             // Every test signs up a fresh account from 127.0.0.1; the default allows 10 an hour.
             IDP_SIGNUPS_PER_HOUR: '1000',
+            // ...and enters the access code first: more than the default 10 a minute on a fast run.
+            ACCESS_CODE_ATTEMPTS_PER_MINUTE: '1000',
             LOG_LEVEL: 'warn',
             // API keys are checked with the provider when saved: Web Search asks the local stub.
             BUILTIN_BRAVE_SEARCH_URL: stubURL,

@@ -73,6 +73,7 @@ const envSchema = z
     IDP_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     // The beta access-code gate: comma-separated codes; none means one is generated and kept in the database.
     BETA_ACCESS_CODES: z.string().optional(),
+    ACCESS_CODE_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
 
     // The web app's runtime configuration (spec section 3).
     ANALYTICS_TAG_ID: z.string().default(''),
@@ -278,6 +279,8 @@ export interface Config {
    * server generates one, stores it sealed in the database and prints it at start-up.
    */
   accessCodes: string[];
+  /** Access-code attempts, right or wrong, per client address per minute (ACCESS_CODE_ATTEMPTS_PER_MINUTE). */
+  accessCodeAttemptsPerMinute: number;
   web: {
     analyticsTagId: string;
     heatmap: { siteId: number; version: number };
@@ -408,6 +411,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       builtInIssuer: env.OIDC_ISSUER === undefined,
       signUpsPerHour: env.IDP_SIGNUPS_PER_HOUR,
     },
+    accessCodeAttemptsPerMinute: env.ACCESS_CODE_ATTEMPTS_PER_MINUTE,
     accessCodes: (env.BETA_ACCESS_CODES ?? '')
       .split(',')
       .map((code) => code.trim())

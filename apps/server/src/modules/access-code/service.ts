@@ -9,9 +9,6 @@ import { hitRateLimit } from '../../security/rate-limit.ts';
 import { loadOrCreateSealedSetting } from '../../security/sealed-setting.ts';
 import type { Vault } from '../../security/vault.ts';
 
-/** Tries per client address per minute before the gate answers 429. */
-export const ACCESS_CODE_ATTEMPTS_PER_MINUTE = 10;
-
 /** The settings row (sealed by the vault) holding the generated code. */
 export const GENERATED_CODE_SETTING = 'access_code.generated';
 /** Where versions before 0.2 kept the generated code; read once so an existing code keeps working. */
@@ -78,7 +75,7 @@ export async function createAccessCodeService(deps: AccessCodeDeps & { audit: Au
     /** Whether `code` is one of the codes; throws the 429 when the address has tried too often. */
     async check(code: string, clientAddress: string): Promise<boolean> {
       const limit = await hitRateLimit(deps.db, `access-code:${clientAddress}`, {
-        limit: ACCESS_CODE_ATTEMPTS_PER_MINUTE,
+        limit: deps.config.accessCodeAttemptsPerMinute,
         windowSeconds: 60,
       });
       if (!limit.allowed) {
