@@ -126,16 +126,20 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     await issuer?.close();
   });
 
-  it('returns a 15-minute HS256 token bound to the user that only the chat audience accepts', async () => {
-    const { auth, id } = await signInAs(t, issuer, { sub: 'alice' });
-    const agent = (
+  /** An agent the caller creates through the API. */
+  const newAgent = async (headers: Record<string, string>) =>
+    (
       await t.app.inject({
         method: 'POST',
         url: '/backend/api/v1/agents/',
-        headers: auth,
+        headers,
         payload: { name: 'a', description: 'd' },
       })
     ).json() as { id: number };
+
+  it('returns a 15-minute HS256 token bound to the user that only the chat audience accepts', async () => {
+    const { auth, id } = await signInAs(t, issuer, { sub: 'alice' });
+    const agent = await newAgent(auth);
     const res = await t.app.inject({
       method: 'POST',
       url: COPILOT,
@@ -195,14 +199,7 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
     const bob = bearer(await issuer.token({ sub: 'bob' }));
     await admit(t, alice);
     await admit(t, bob);
-    const agent = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/backend/api/v1/agents/',
-        headers: alice,
-        payload: { name: 'a', description: 'd' },
-      })
-    ).json();
+    const agent = await newAgent(alice);
     const res = await t.app.inject({
       method: 'POST',
       url: COPILOT,

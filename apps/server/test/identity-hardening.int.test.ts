@@ -85,17 +85,20 @@ describe('built-in identity provider, hardened', () => {
     );
   });
 
+  /** The browser starts an authorization with PKCE at this redirect URI. */
+  const authorizeAt = (browser: Browser, redirect_uri: string) =>
+    browser.request(
+      'GET',
+      authorizeUrl(t.config, {
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        redirect_uri,
+      }),
+    );
+
   it("accepts the web app's silent sign-in page as a redirect URI, and nothing beside it", async () => {
     const browser = new Browser(t.app, host);
-    const start = (redirect_uri: string) =>
-      browser.request(
-        'GET',
-        authorizeUrl(t.config, {
-          code_challenge: pkcePair().challenge,
-          code_challenge_method: 'S256',
-          redirect_uri,
-        }),
-      );
+    const start = (redirectUri: string) => authorizeAt(browser, redirectUri);
     const silent = silentSignInUri(t.config.auth.redirectUri);
     expect((await start(silent)).statusCode).toBe(303);
     expect((await start(silent.replace('silent-sign-in', 'other'))).statusCode).toBe(400);
@@ -104,15 +107,7 @@ describe('built-in identity provider, hardened', () => {
   it('I4: compares redirect and logout URIs as exact strings', async () => {
     const browser = new Browser(t.app, host);
     const registered = t.config.auth.redirectUri;
-    const start = (redirect_uri: string) =>
-      browser.request(
-        'GET',
-        authorizeUrl(t.config, {
-          code_challenge: pkcePair().challenge,
-          code_challenge_method: 'S256',
-          redirect_uri,
-        }),
-      );
+    const start = (redirectUri: string) => authorizeAt(browser, redirectUri);
     expect((await start(registered)).statusCode).toBe(303);
     for (const variant of [
       `${registered}/`,

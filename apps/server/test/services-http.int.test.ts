@@ -130,6 +130,13 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     if (!found) throw new Error(`no service ${name}`);
     return found;
   };
+  const actionOf = (serviceId: number, name: string) =>
+    t.db.kysely
+      .selectFrom('actions')
+      .select('id')
+      .where('service_id', '=', serviceId)
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
   const userId = async (sub: string) =>
     (await t.db.kysely.selectFrom('users').select('id').where('subject', '=', sub).executeTakeFirstOrThrow())
       .id;
@@ -233,14 +240,9 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect((await byName('Web Search')).status).toBe('ACTIVE');
 
     // The key is sent to the API trimmed, only in the documented header.
-    const [action] = await t.db.kysely
-      .selectFrom('actions')
-      .select('id')
-      .where('service_id', '=', search.id)
-      .where('name', '=', 'web_search')
-      .execute();
+    const action = await actionOf(search.id, 'web_search');
     const aliceId = await userId('alice');
-    const result = await t.app.tools.executeAction(aliceId, action!.id, { query: 'cadre' });
+    const result = await t.app.tools.executeAction(aliceId, action.id, { query: 'cadre' });
     expect(result).toMatchObject({ ok: true, data: { results: [{ title: 'Cadre' }] } });
     expect(brave.requests.at(-1)!.headers['x-subscription-token']).toBe(CANARY);
     expect(brave.requests.at(-1)!.url.search).not.toContain(CANARY);
@@ -251,7 +253,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     braveKeys.add(wrongKey);
     responses.push((await call('POST', url, alice, { api_key: wrongKey })).body);
     braveKeys.delete(wrongKey);
-    const failed = await t.app.tools.executeAction(aliceId, action!.id, { query: 'cadre' });
+    const failed = await t.app.tools.executeAction(aliceId, action.id, { query: 'cadre' });
     expect(failed.ok).toBe(false);
     expect(JSON.stringify(failed)).not.toContain(wrongKey);
 
@@ -311,16 +313,11 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       last_used_at: null,
       last_error: null,
     });
-    const [action] = await t.db.kysely
-      .selectFrom('actions')
-      .select('id')
-      .where('service_id', '=', search.id)
-      .where('name', '=', 'web_search')
-      .execute();
+    const action = await actionOf(search.id, 'web_search');
     const aliceId = await userId('alice');
 
     const before = new Date().toISOString();
-    expect(await t.app.tools.executeAction(aliceId, action!.id, { query: 'cadre' })).toMatchObject({
+    expect(await t.app.tools.executeAction(aliceId, action.id, { query: 'cadre' })).toMatchObject({
       ok: true,
     });
     const used = await byName('Web Search');
@@ -329,7 +326,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
 
     // Brave revokes the key: the failed call is the connection's last error, without the key.
     braveKeys.delete(revocable);
-    await t.app.tools.executeAction(aliceId, action!.id, { query: 'cadre' });
+    await t.app.tools.executeAction(aliceId, action.id, { query: 'cadre' });
     const failed = await byName('Web Search');
     expect(failed.last_error).toEqual({
       message: 'Brave Search answered HTTP 401: the API key or token was refused; reconnect the service',
@@ -337,7 +334,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     });
     expect(failed.last_used_at! >= used.last_used_at!).toBe(true);
     // Wrong arguments are not the connection's error; the call still counts as a use.
-    await t.app.tools.executeAction(aliceId, action!.id, { query: '' });
+    await t.app.tools.executeAction(aliceId, action.id, { query: '' });
     const afterBadArgs = await byName('Web Search');
     expect(afterBadArgs.last_error).toEqual(failed.last_error);
     expect(afterBadArgs.last_used_at! >= failed.last_used_at!).toBe(true);

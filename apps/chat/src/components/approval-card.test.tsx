@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
-import { installFakeServer, json, session, sse } from '../test/fake-server';
+import { installFakeServer, json, session, sse, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
 import { ToolStep, type ToolCallPart } from './tool-step';
@@ -82,13 +82,7 @@ describe('the approval card', () => {
 });
 
 describe('the approval card in the frame', () => {
-  const thread = {
-    id: 'th-1',
-    name: 'Groceries',
-    origin: 'chat',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  };
+  const thread = threadRow('th-1', 'Groceries');
   const serve = (part: ToolCallPart, extra: Parameters<typeof installFakeServer>[0] = {}) => {
     sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
     return installFakeServer({

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
-import { installFakeServer, json, session, sse } from '../test/fake-server';
+import { installFakeServer, json, session, sse, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
 
@@ -13,17 +13,9 @@ const endpoint: ChatEndpoint = {
   linkTarget: '_top',
 };
 
-const thread = (id: string, name: string) => ({
-  id,
-  name,
-  origin: 'chat',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
-
 const said = (id: string, text: string) =>
   json({
-    thread: thread(id, text),
+    thread: threadRow(id, text),
     messages: [
       {
         id: `u-${id}`,
@@ -56,7 +48,8 @@ describe('ChatApp thread addresses', () => {
     const changes = vi.fn();
     installFakeServer({
       'GET /chainlit/session': () => json(session()),
-      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Groceries'), thread('th-2', 'Trip')] }),
+      'GET /chainlit/threads': () =>
+        json({ data: [threadRow('th-1', 'Groceries'), threadRow('th-2', 'Trip')] }),
       'GET /chainlit/threads/th-2/messages': () => said('th-2', 'plan the trip'),
       'GET /chainlit/threads/th-1/messages': () => said('th-1', 'note groceries'),
     });
@@ -102,7 +95,7 @@ describe('ChatApp thread addresses', () => {
     const changes = vi.fn();
     installFakeServer({
       'GET /chainlit/session': () => json(session()),
-      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Groceries')] }),
+      'GET /chainlit/threads': () => json({ data: [threadRow('th-1', 'Groceries')] }),
       'GET /chainlit/threads/someone-elses/messages': () => json({ detail: 'Thread not found' }, 404),
     });
     renderUi(

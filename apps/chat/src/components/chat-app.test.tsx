@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
-import { installFakeServer, json, session, sse } from '../test/fake-server';
+import { installFakeServer, json, session, sse, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
 
@@ -11,14 +11,6 @@ const endpoint: ChatEndpoint = {
   servicesUrl: 'https://cadre.example/services',
   linkTarget: '_top',
 };
-
-const thread = (id: string, name: string) => ({
-  id,
-  name,
-  origin: 'chat',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
 
 const answer = (threadId: string, text: string, finish: Record<string, unknown> = { status: 'complete' }) => [
   { type: 'start', messageId: 'a-1', messageMetadata: { threadId, runId: 'r-1', offline: true } },
@@ -223,10 +215,11 @@ describe('ChatApp', () => {
     };
     const { requests } = installFakeServer({
       'GET /chainlit/session': () => json(session()),
-      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Groceries'), thread('th-2', 'Older')] }),
+      'GET /chainlit/threads': () =>
+        json({ data: [threadRow('th-1', 'Groceries'), threadRow('th-2', 'Older')] }),
       'GET /chainlit/threads/th-1/messages': () =>
         json({
-          thread: thread('th-1', 'Groceries'),
+          thread: threadRow('th-1', 'Groceries'),
           messages: [
             {
               id: 'u-1',
@@ -284,10 +277,10 @@ describe('ChatApp', () => {
     let stored = call('approval-requested');
     const { requests } = installFakeServer({
       'GET /chainlit/session': () => json(session()),
-      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Mail')] }),
+      'GET /chainlit/threads': () => json({ data: [threadRow('th-1', 'Mail')] }),
       'GET /chainlit/threads/th-1/messages': () =>
         json({
-          thread: thread('th-1', 'Mail'),
+          thread: threadRow('th-1', 'Mail'),
           messages: [
             {
               id: 'a-1',
@@ -321,10 +314,10 @@ describe('ChatApp', () => {
     sessionStorage.setItem('cadre-chat:frame:last-thread:7', 'th-1');
     const { requests } = installFakeServer({
       'GET /chainlit/session': () => json(session()),
-      'GET /chainlit/threads': () => json({ data: [thread('th-1', 'Long story')] }),
+      'GET /chainlit/threads': () => json({ data: [threadRow('th-1', 'Long story')] }),
       'GET /chainlit/threads/th-1/messages': () =>
         json({
-          thread: thread('th-1', 'Long story'),
+          thread: threadRow('th-1', 'Long story'),
           messages: [
             {
               id: 'u-1',
@@ -353,7 +346,7 @@ describe('ChatApp', () => {
   });
 
   it('renames and deletes threads', async () => {
-    let threads = [thread('th-1', 'First'), thread('th-2', 'Second')];
+    let threads = [threadRow('th-1', 'First'), threadRow('th-2', 'Second')];
     const { requests } = installFakeServer({
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': () => json({ data: threads }),

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
-import { installFakeServer, json, session, sse } from '../test/fake-server';
+import { installFakeServer, json, session, sse, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
 
@@ -102,13 +102,7 @@ describe('chat features people expect', () => {
   });
 
   it('searches this agent’s chats on the server', async () => {
-    const thread = (id: string, name: string) => ({
-      id,
-      name,
-      origin: 'chat',
-      createdAt: AT,
-      updatedAt: AT,
-    });
+    const thread = (id: string, name: string) => threadRow(id, name, AT);
     const { requests } = installFakeServer({
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': (r) =>

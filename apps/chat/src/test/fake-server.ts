@@ -29,6 +29,15 @@ export const session = (over: Partial<ChatSessionInfo['model']> = {}): ChatSessi
   via: 'cookie',
 });
 
+/** A thread as `GET /threads` lists it. */
+export const threadRow = (id: string, name: string, at = '2026-01-01T00:00:00.000Z') => ({
+  id,
+  name,
+  origin: 'chat',
+  createdAt: at,
+  updatedAt: at,
+});
+
 export const sse = (chunks: unknown[]) =>
   new Response(chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n', {
     headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
