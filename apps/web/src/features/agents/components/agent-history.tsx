@@ -1,18 +1,7 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Field,
-  HStack,
-  List,
-  NativeSelect,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-} from '@chakra-ui/react';
+import { Badge, Box, Button, Field, HStack, List, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { QueryList } from '../../../components/query-list';
 import { Section } from '../../../components/section';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toaster } from '../../../components/ui/toaster';
@@ -47,56 +36,55 @@ export function AgentHistory({ agentId, onRestored }: { agentId: number; onResto
     onSettled: () => setRestoring(null),
   });
 
-  let body: React.ReactNode;
-  if (versions.isPending) body = <Skeleton height="24" aria-label={HISTORY_TEXT.loading} />;
-  else if (versions.isError)
-    body = (
-      <Text color="fg.error" role="alert">
-        {HISTORY_TEXT.loadError}
-      </Text>
-    );
-  else if (versions.data.length === 0) body = <Text color="fg.muted">{HISTORY_TEXT.empty}</Text>;
-  else
-    body = (
-      <Stack gap="5">
-        <List.Root variant="plain" gap="2" aria-label={HISTORY_TEXT.listLabel}>
-          {versions.data.map((version, index) => (
-            <List.Item
-              key={version.number}
-              data-testid="agent-version"
-              display="flex"
-              alignItems="center"
-              gap="3"
-              flexWrap="wrap"
-              borderBottomWidth="1px"
-              pb="2"
-            >
-              <Text fontWeight="semibold">{HISTORY_TEXT.version(version.number)}</Text>
-              <Badge variant="surface">{HISTORY_TEXT.reason(version)}</Badge>
-              <Text fontSize="sm" color="fg.muted" flex="1">
-                {HISTORY_TEXT.savedBy(version)}
-                {when(version.created_at)}
-              </Text>
-              {index === 0 ? (
-                <Text fontSize="sm" color="fg.muted">
-                  {HISTORY_TEXT.current}
+  const body = (
+    <QueryList
+      query={versions}
+      items={versions.data}
+      text={{ loading: HISTORY_TEXT.loading, error: HISTORY_TEXT.loadError, empty: HISTORY_TEXT.empty }}
+      skeletonHeight="24"
+    >
+      {(list) => (
+        <Stack gap="5">
+          <List.Root variant="plain" gap="2" aria-label={HISTORY_TEXT.listLabel}>
+            {list.map((version, index) => (
+              <List.Item
+                key={version.number}
+                data-testid="agent-version"
+                display="flex"
+                alignItems="center"
+                gap="3"
+                flexWrap="wrap"
+                borderBottomWidth="1px"
+                pb="2"
+              >
+                <Text fontWeight="semibold">{HISTORY_TEXT.version(version.number)}</Text>
+                <Badge variant="surface">{HISTORY_TEXT.reason(version)}</Badge>
+                <Text fontSize="sm" color="fg.muted" flex="1">
+                  {HISTORY_TEXT.savedBy(version)}
+                  {when(version.created_at)}
                 </Text>
-              ) : (
-                <Button
-                  size="xs"
-                  variant="outline"
-                  onClick={() => setRestoring(version)}
-                  aria-label={HISTORY_TEXT.restoreLabel(version.number)}
-                >
-                  {HISTORY_TEXT.restore}
-                </Button>
-              )}
-            </List.Item>
-          ))}
-        </List.Root>
-        {versions.data.length > 1 && <CompareVersions versions={versions.data} />}
-      </Stack>
-    );
+                {index === 0 ? (
+                  <Text fontSize="sm" color="fg.muted">
+                    {HISTORY_TEXT.current}
+                  </Text>
+                ) : (
+                  <Button
+                    size="xs"
+                    variant="outline"
+                    onClick={() => setRestoring(version)}
+                    aria-label={HISTORY_TEXT.restoreLabel(version.number)}
+                  >
+                    {HISTORY_TEXT.restore}
+                  </Button>
+                )}
+              </List.Item>
+            ))}
+          </List.Root>
+          {list.length > 1 && <CompareVersions versions={list} />}
+        </Stack>
+      )}
+    </QueryList>
+  );
 
   return (
     <Section title={HISTORY_TEXT.heading}>

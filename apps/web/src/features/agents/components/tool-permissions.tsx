@@ -1,5 +1,6 @@
-import { Badge, Field, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Badge, Field, HStack, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QueryList } from '../../../components/query-list';
 import { Section } from '../../../components/section';
 import { toaster } from '../../../components/ui/toaster';
 import {
@@ -30,49 +31,53 @@ export function ToolPermissions({ agentId }: { agentId: number }) {
   const set = (tool: ToolPermission, mode: Mode) =>
     change.mutate({ path: { agent_id: agentId, action_id: tool.action_id }, body: { mode } });
 
-  let body: React.ReactNode;
-  if (permissions.isPending) body = <Skeleton height="16" aria-label={PERMISSION_TEXT.loading} />;
-  else if (permissions.isError)
-    body = (
-      <Text color="fg.error" role="alert">
-        {PERMISSION_TEXT.loadError}
-      </Text>
-    );
-  else if (permissions.data.data.length === 0) body = <Text color="fg.muted">{PERMISSION_TEXT.none}</Text>;
-  else
-    body = (
-      <Stack gap="3" data-testid="tool-permissions">
-        {permissions.data.data.map((tool) => (
-          <Field.Root key={tool.action_id}>
-            <HStack gap="3" wrap="wrap">
-              <Stack gap="0" flex="1" minW="48">
-                <Field.Label mb="0">
-                  {tool.display_name}{' '}
-                  <Badge size="sm" colorPalette={tool.effect === 'send' ? 'orange' : 'gray'}>
-                    {PERMISSION_TEXT.effect[tool.effect]}
-                  </Badge>
-                </Field.Label>
-                <Text fontSize="xs" color="fg.muted">
-                  {tool.app_name}
-                  {tool.mode === 'allow' && ` · ${PERMISSION_TEXT.allowedFrom(tool.source, tool.allowed_at)}`}
-                </Text>
-              </Stack>
-              <NativeSelect.Root size="sm" maxW="56" disabled={change.isPending}>
-                <NativeSelect.Field
-                  aria-label={PERMISSION_TEXT.label(tool.display_name)}
-                  value={tool.mode}
-                  onChange={(event) => set(tool, event.currentTarget.value as Mode)}
-                >
-                  <option value="ask">{PERMISSION_TEXT.ask}</option>
-                  <option value="allow">{PERMISSION_TEXT.allow}</option>
-                </NativeSelect.Field>
-                <NativeSelect.Indicator />
-              </NativeSelect.Root>
-            </HStack>
-          </Field.Root>
-        ))}
-      </Stack>
-    );
+  const body = (
+    <QueryList
+      query={permissions}
+      items={permissions.data?.data}
+      text={{
+        loading: PERMISSION_TEXT.loading,
+        error: PERMISSION_TEXT.loadError,
+        empty: PERMISSION_TEXT.none,
+      }}
+      skeletonHeight="16"
+    >
+      {(tools) => (
+        <Stack gap="3" data-testid="tool-permissions">
+          {tools.map((tool) => (
+            <Field.Root key={tool.action_id}>
+              <HStack gap="3" wrap="wrap">
+                <Stack gap="0" flex="1" minW="48">
+                  <Field.Label mb="0">
+                    {tool.display_name}{' '}
+                    <Badge size="sm" colorPalette={tool.effect === 'send' ? 'orange' : 'gray'}>
+                      {PERMISSION_TEXT.effect[tool.effect]}
+                    </Badge>
+                  </Field.Label>
+                  <Text fontSize="xs" color="fg.muted">
+                    {tool.app_name}
+                    {tool.mode === 'allow' &&
+                      ` · ${PERMISSION_TEXT.allowedFrom(tool.source, tool.allowed_at)}`}
+                  </Text>
+                </Stack>
+                <NativeSelect.Root size="sm" maxW="56" disabled={change.isPending}>
+                  <NativeSelect.Field
+                    aria-label={PERMISSION_TEXT.label(tool.display_name)}
+                    value={tool.mode}
+                    onChange={(event) => set(tool, event.currentTarget.value as Mode)}
+                  >
+                    <option value="ask">{PERMISSION_TEXT.ask}</option>
+                    <option value="allow">{PERMISSION_TEXT.allow}</option>
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </HStack>
+            </Field.Root>
+          ))}
+        </Stack>
+      )}
+    </QueryList>
+  );
 
   return (
     <Section title={PERMISSION_TEXT.heading} hint={PERMISSION_TEXT.help}>
