@@ -45,7 +45,6 @@ import { AgentImport } from './agent-import';
 import { AgentToolsDialog } from './agent-tools-dialog';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 
-/** The agent list (spec section 2). */
 /** A table cell on wide screens, a block in the row's card grid on a phone. */
 const CARD_CELL = {
   role: 'cell',
@@ -63,6 +62,7 @@ const DESCRIPTION_CELL = {
   lineClamp: { base: 2, md: 'none' },
 } as const;
 
+/** The agent list (spec section 2). */
 export function AgentsPage() {
   // The route's loader has just tried: a failure shows as it is instead of loading again.
   const agents = useQuery({ ...listAgentsOptions(), retryOnMount: false });

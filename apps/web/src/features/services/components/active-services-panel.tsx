@@ -35,13 +35,13 @@ interface ToolChoice {
   onRemoveTool: (actionId: number) => void;
 }
 
+/** A button as tall as its content (a logo and a name), its content at the start. */
+const TALL_START_BUTTON = { justifyContent: 'flex-start', h: 'auto', py: '2' } as const;
+
 /**
  * The agent form's right panel (spec section 2): the user's active services; a click opens the
  * service's actions, and each action's add button hands it to the form.
  */
-/** A button as tall as its content (a logo and a name), its content at the start. */
-const TALL_START_BUTTON = { justifyContent: 'flex-start', h: 'auto', py: '2' } as const;
-
 export function ActiveServicesPanel(choice: ToolChoice) {
   const services = useQuery(listActiveServicesOptions());
   const [open, setOpen] = useState<Service | null>(null);

@@ -80,10 +80,6 @@ function Brand() {
   );
 }
 
-/**
- * The shell's navigation: a fixed column on wide screens, a drawer behind a menu button on small ones.
- * `account` (the user menu) sits at the top, beside the brand, on both.
- */
 /** From md up: a column beside the content that stays in view while the page scrolls. */
 const DESKTOP_SIDEBAR = {
   display: { base: 'none', md: 'flex' },
@@ -98,6 +94,10 @@ const DESKTOP_SIDEBAR = {
   top: '0',
 } as const;
 
+/**
+ * The shell's navigation: a fixed column on wide screens, a drawer behind a menu button on small ones.
+ * `account` (the user menu) sits at the top, beside the brand, on both.
+ */
 export function Sidebar({ footer, account }: { footer?: ReactNode; account?: ReactNode } = {}) {
   const [open, setOpen] = useState(false);
   return (
