@@ -8,6 +8,7 @@ import {
   groupToolsByApp,
   isDirty,
   removeTool,
+  starterErrorsFrom,
 } from './agents-logic';
 
 const tool = (id: number, app: string, name: string): AgentTool => ({
@@ -118,6 +119,18 @@ describe('agent form validation', () => {
       color: null,
       starters: ['', '', '', ''],
       tools: [],
+    });
+  });
+});
+
+describe('server errors on starters', () => {
+  it('puts the n-th sent starter’s error under the n-th non-blank input (blank ones are not sent)', () => {
+    const body = { detail: [{ loc: ['body', 'starters', 0], msg: 'must be at most 120 characters' }] };
+    expect(starterErrorsFrom(body, ['', 'x'.repeat(130)])).toEqual({
+      '1': 'Starter must be at most 120 characters',
+    });
+    expect(starterErrorsFrom({ detail: [{ loc: ['body', 'starters'], msg: 'is odd' }] }, [])).toEqual({
+      all: 'Starter is odd',
     });
   });
 });

@@ -47,15 +47,21 @@ export function starterError(text: string): string | undefined {
     : undefined;
 }
 
-/** The server's 422 messages for `starters` (the list or the n-th input), keyed 'all' or index. */
-export function starterErrorsFrom(body: unknown): Record<string, string> {
+/**
+ * The server's 422 messages for `starters` (the list or the n-th input), keyed 'all' or by the
+ * input's index. The server numbers the starters it was sent, and blank inputs are not sent
+ * (`draftToBody`), so its n-th starter is the n-th non-blank input.
+ */
+export function starterErrorsFrom(body: unknown, inputs: readonly string[]): Record<string, string> {
   const detail = (body as { detail?: unknown } | null)?.detail;
   if (!Array.isArray(detail)) return {};
+  const sent = inputs.flatMap((text, input) => (text.trim() ? [input] : []));
   const errors: Record<string, string> = {};
   for (const item of detail as { loc?: unknown[]; msg?: string }[]) {
     if (item.loc?.[1] !== 'starters') continue;
     const index = item.loc[2];
-    errors[typeof index === 'number' ? String(index) : 'all'] = `Starter ${item.msg ?? 'is invalid'}`;
+    const key = typeof index === 'number' ? String(sent[index] ?? index) : 'all';
+    errors[key] = `Starter ${item.msg ?? 'is invalid'}`;
   }
   return errors;
 }

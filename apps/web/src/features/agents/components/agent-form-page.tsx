@@ -156,7 +156,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 422)
-        setServerStarterErrors(starterErrorsFrom(error.body));
+        setServerStarterErrors(starterErrorsFrom(error.body, draft.starters));
       toaster.create(AGENT_TOASTS.saveFailed(mode));
     },
   });
