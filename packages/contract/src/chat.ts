@@ -278,6 +278,16 @@ export const chatApproveRequestSchema = z.strictObject({
 
 /** What the server answers for a decision on an approval whose time ran out. */
 export const APPROVAL_EXPIRED_DETAIL = 'This approval expired; ask again';
+/** ...on one already approved or denied (by another tab, say). */
+export const APPROVAL_DECIDED_DETAIL = 'This approval was already decided';
+/** ...on one whose tool call is not the one named. */
+export const APPROVAL_MISMATCH_DETAIL = 'The approval does not match this tool call';
+/** Every refusal of a decision: the frame says it is about the approval, never a connection. */
+export const APPROVAL_REFUSALS: readonly string[] = [
+  APPROVAL_EXPIRED_DETAIL,
+  APPROVAL_DECIDED_DETAIL,
+  APPROVAL_MISMATCH_DETAIL,
+];
 export const chatDenyRequestSchema = z.strictObject({
   toolCallId: z.string().max(200).optional(),
   reason: z.string().max(1000).optional(),

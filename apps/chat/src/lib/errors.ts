@@ -1,3 +1,4 @@
+import { APPROVAL_REFUSALS } from '@cadre/contract';
 /** What the frame says for each `errorCategory` the server reports (finish metadata) or an error chunk. */
 export interface ChatProblem {
   title: string;
@@ -39,7 +40,7 @@ export function describeProblem(input: {
   // An approval that expired or was already answered is about the approval, never a connection.
   const category =
     input.category ??
-    (input.message && /\bapproval\b/i.test(input.message)
+    (input.message && APPROVAL_REFUSALS.includes(input.message.trim())
       ? 'approval'
       : input.message && /expired|reconnect/i.test(input.message)
         ? 'connection_expired'

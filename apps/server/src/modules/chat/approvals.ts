@@ -1,4 +1,4 @@
-import { APPROVAL_EXPIRED_DETAIL } from '@cadre/contract';
+import { APPROVAL_DECIDED_DETAIL, APPROVAL_EXPIRED_DETAIL, APPROVAL_MISMATCH_DETAIL } from '@cadre/contract';
 import { createUIMessageStream, type UIMessageChunk } from 'ai';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { ApprovalRow } from './approval-repository.ts';
@@ -40,7 +40,7 @@ export async function decide(
   const thread = await ctx.repo.findThread(userId, agentId, approval.thread_id);
   if (!thread) throw notFound('Approval not found');
   if (input.toolCallId !== undefined && input.toolCallId !== approval.tool_call_id) {
-    throw new HttpError(409, 'The approval does not match this tool call');
+    throw new HttpError(409, APPROVAL_MISMATCH_DETAIL);
   }
   if (input.args !== undefined && argsHash(input.args) !== approval.args_hash) {
     throw new HttpError(409, 'The arguments differ from the ones the agent asked to use');
@@ -126,7 +126,7 @@ async function deny(
   part: ToolPart,
 ): Promise<UIMessageChunk> {
   if (!(await ctx.approvals.transition(input.userId, approval.id, 'pending', 'denied'))) {
-    throw new HttpError(409, 'This approval was already decided');
+    throw new HttpError(409, APPROVAL_DECIDED_DETAIL);
   }
   part.state = 'output-denied';
   part.approval = {
@@ -159,7 +159,7 @@ async function approve(
     throw new HttpError(409, 'This tool is no longer attached to the agent');
   }
   if (!(await ctx.approvals.transition(userId, approval.id, 'pending', 'approved'))) {
-    throw new HttpError(409, 'This approval was already decided');
+    throw new HttpError(409, APPROVAL_DECIDED_DETAIL);
   }
   await ctx.audit.record({
     userId,
