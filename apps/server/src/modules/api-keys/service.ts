@@ -73,8 +73,11 @@ export function createApiKeysService(
 
     async create(user, input) {
       const agentIds = input.agent_ids ? [...new Set(input.agent_ids)] : null;
+      const owned = agentIds?.length
+        ? new Set((await deps.agents.summaries(user.id)).map((a) => a.id))
+        : new Set<number>();
       for (const [i, agentId] of (agentIds ?? []).entries()) {
-        if (!(await deps.agents.exists(user.id, agentId))) {
+        if (!owned.has(agentId)) {
           throw new ValidationFailure([
             { loc: ['body', 'agent_ids', i], msg: 'is not one of your agents', type: 'value_error' },
           ]);
