@@ -173,6 +173,13 @@ export const bearer = (request: FastifyRequest): string | undefined => {
   return match?.[1];
 };
 
+/**
+ * Whether an API key's agent limit lets its holder reach the agent: always without a key (a sign-in
+ * token) or with a key for all agents; a limited key never reaches an unnamed agent.
+ */
+export const keyAllows = (grant: ApiKeyGrant | null | undefined, agentId: number | undefined): boolean =>
+  !grant?.agentIds || (agentId !== undefined && grant.agentIds.includes(agentId));
+
 const stringClaim = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /**
@@ -292,9 +299,7 @@ export function registerAuth(
       if (apiKeys?.isApiKey(token)) {
         const grant = await apiKeys.verify(token);
         if (!grant?.scopes.includes('chat')) return null;
-        const agentAllowed =
-          grant.agentIds === null || (agentId !== undefined && grant.agentIds.includes(agentId));
-        return agentAllowed ? grant.user : null;
+        return keyAllows(grant, agentId) ? grant.user : null;
       }
       try {
         const claims = await verifyCached(token);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AgentDirectory, AgentProfile } from '../../deps.ts';
+import { keyAllows as grantAllows } from '../../http/auth.ts';
 
 /**
  * The caller's agent, if their credential reaches it: another user's agent, a missing one, or one
@@ -10,11 +11,9 @@ export async function reachableAgent(
   request: FastifyRequest,
   agentId: number,
 ): Promise<AgentProfile | undefined> {
-  const limit = request.apiKey?.agentIds;
-  if (limit && !limit.includes(agentId)) return undefined;
+  if (!grantAllows(request.apiKey, agentId)) return undefined;
   return agents.profile(request.user.id, agentId);
 }
 
 /** Whether an API key's agent limit (if any) lets the caller use the agent. */
-export const keyAllows = (request: FastifyRequest, agentId: number) =>
-  !request.apiKey?.agentIds || request.apiKey.agentIds.includes(agentId);
+export const keyAllows = (request: FastifyRequest, agentId: number) => grantAllows(request.apiKey, agentId);

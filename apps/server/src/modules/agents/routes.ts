@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
+import { keyAllows } from '../../http/auth.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
 import { operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
@@ -52,8 +53,9 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       // cast; the tests check the body against agentListSchema on both databases.
       async (request, reply) => {
         let body = await agents.listJson(request.user.id);
-        const limit = request.apiKey?.agentIds;
-        if (limit) body = JSON.stringify((JSON.parse(body) as Agent[]).filter((a) => limit.includes(a.id)));
+        // Re-serialized only for a limited key, so the database's text goes out as it is otherwise.
+        if (request.apiKey?.agentIds)
+          body = JSON.stringify((JSON.parse(body) as Agent[]).filter((a) => keyAllows(request.apiKey, a.id)));
         return reply.type('application/json').send(body as unknown as Agent[]);
       },
     ),
@@ -98,8 +100,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       }),
     },
     async (request) => {
-      const limit = request.apiKey?.agentIds;
-      if (limit && !limit.includes(request.params.agent_id)) throw notFound('Agent not found');
+      if (!keyAllows(request.apiKey, request.params.agent_id)) throw notFound('Agent not found');
       return agents.get(request.user.id, request.params.agent_id);
     },
   );

@@ -7,6 +7,7 @@ import {
 } from '@cadre/contract';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
+import { keyAllows } from '../../http/auth.ts';
 import { operations } from '../../http/openapi.ts';
 import { issueCopilotToken } from './copilot-token.ts';
 
@@ -38,8 +39,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, 
       if (agentId === undefined) {
         throw new ValidationFailure([{ loc: ['body', 'agent_id'], msg: 'is required', type: 'missing' }]);
       }
-      const limit = request.apiKey?.agentIds;
-      if ((limit && !limit.includes(agentId)) || !(await agents.exists(request.user.id, agentId)))
+      if (!keyAllows(request.apiKey, agentId) || !(await agents.exists(request.user.id, agentId)))
         throw notFound('Agent not found');
       return { copilot_auth_token: await issueCopilotToken(config, request.user.id, agentId) };
     },
