@@ -41,14 +41,6 @@ export function createUsersRepository(db: Db) {
   return {
     findByIdentity,
 
-    findById(id: number) {
-      return k
-        .selectFrom('users')
-        .select(['id', 'issuer', 'subject', 'email', 'name', 'picture'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-
     /** Inserts the user unless another request created it first; either way returns the row. */
     async insertIfMissing(identity: UserIdentity) {
       await k

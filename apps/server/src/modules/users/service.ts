@@ -91,7 +91,7 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
 
     deleteIssuedBy: (issuer, ids) => repo.deleteIssuedBy(issuer, ids),
 
-    byId: (id) => repo.findById(id),
+    byId: (id) => repo.getProfile(id),
 
     async checkUser(user, claims) {
       await repo.updateProfile(
