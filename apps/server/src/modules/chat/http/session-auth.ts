@@ -25,10 +25,14 @@ export interface ChatPrincipal extends SessionPrincipal {
 const BEARER_ATTEMPT = /^Bearer\s+\S+$/i;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const principals = new WeakMap<FastifyRequest, ChatPrincipal>();
-const AGENT_ID = /^\d{1,12}$/;
+/** What an agent id header may hold: digits, no more than a database id has. */
+export const AGENT_ID = /^\d{1,12}$/;
 
-/** The agent a request says it speaks to (the frame names its own on every request), if any. */
-function namedAgent(request: FastifyRequest): number | undefined {
+/**
+ * The agent a request says it speaks to (the frame names its own on every request), if any; a
+ * header that is not an agent id is a 400.
+ */
+export function namedAgent(request: FastifyRequest): number | undefined {
   const raw = request.headers[CHAT_AGENT_HEADER];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !AGENT_ID.test(raw)) {

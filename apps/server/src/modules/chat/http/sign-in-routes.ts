@@ -7,13 +7,11 @@ import {
   errorSchema,
 } from '@cadre/contract';
 import { bearer } from '../../../http/auth.ts';
-import { HttpError } from '../../../http/errors.ts';
 import { SESSION_TTL_SECONDS, type ChatSessions } from '../sessions.ts';
-import { assertSameOriginRequest } from './session-auth.ts';
+import { AGENT_ID, assertSameOriginRequest, namedAgent } from './session-auth.ts';
 import { chatOperation } from './chat-operation.ts';
 
 const CREDENTIALS_SIGN_IN = 'credentialssignin';
-const AGENT_ID = /^\d{1,12}$/;
 const AGENT_COOKIE = new RegExp(`^${CHAT_SESSION_COOKIE}_\\d{1,12}$`);
 export const NO_SUCH_AGENT = 'This agent does not exist or is not yours';
 
@@ -56,10 +54,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{
       response: { 200: chatAuthSuccessSchema, 400: errorSchema, 401: errorSchema },
     }),
     async (request, reply) => {
-      const rawAgent = request.headers[CHAT_AGENT_HEADER];
-      if (rawAgent !== undefined && (typeof rawAgent !== 'string' || !AGENT_ID.test(rawAgent))) {
-        throw new HttpError(400, `The ${CHAT_AGENT_HEADER} header must be an agent id`);
-      }
+      const agentId = namedAgent(request);
       const token = bearer(request);
       // Naming an agent ends that agent's session only (reopening one tab never ends another's);
       // otherwise every chat session of this browser ends.
@@ -67,9 +62,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{
         (name) => name === CHAT_SESSION_COOKIE || AGENT_COOKIE.test(name),
       );
       const ending =
-        rawAgent === undefined
-          ? ours
-          : [chatSessionCookieFor(Number(rawAgent))].filter((n) => ours.includes(n));
+        agentId === undefined ? ours : [chatSessionCookieFor(agentId)].filter((n) => ours.includes(n));
       const values = new Set(ending.map((name) => request.cookies[name]!));
       if (values.size || token) assertSameOriginRequest(request, publicOrigin);
       for (const value of values) await sessions.signOut(value);
@@ -79,8 +72,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{
       }
       // Every cookie whose session just ended goes, the plain one included when it held that session.
       const cleared = new Set(ours.filter((name) => values.has(request.cookies[name]!)));
-      if (rawAgent === undefined) cleared.add(CHAT_SESSION_COOKIE);
-      else cleared.add(chatSessionCookieFor(Number(rawAgent)));
+      cleared.add(agentId === undefined ? CHAT_SESSION_COOKIE : chatSessionCookieFor(agentId));
       for (const name of cleared) reply.clearCookie(name, cookie);
       return { success: true as const };
     },
