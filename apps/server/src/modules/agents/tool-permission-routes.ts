@@ -8,8 +8,10 @@ import {
   toolPermissionUpdateSchema,
   validationErrorSchema,
 } from '@cadre/contract';
+import { operations } from '../../http/openapi.ts';
 import type { AgentsService } from './service.ts';
 
+const op = operations('agents');
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** Per agent and write/send tool: "Ask every time" or "Allow without asking" (the agent editor). */
@@ -19,30 +21,24 @@ export const toolPermissionRoutes: FastifyPluginAsyncZod<{ agents: AgentsService
 ) => {
   app.get(
     '/api/v1/agents/:agent_id/tool-permissions',
-    {
-      schema: {
-        operationId: 'listToolPermissions',
-        tags: ['agents'],
-        summary: 'Whether each write or send tool of the agent asks before it runs',
-        params: agentParamsSchema,
-        response: { 200: toolPermissionListSchema, ...errors },
-      },
-    },
+    op('listToolPermissions', 'Whether each write or send tool of the agent asks before it runs', {
+      params: agentParamsSchema,
+      response: { 200: toolPermissionListSchema, ...errors },
+    }),
     async (request) => ({ data: await agents.toolPermissions(request.user.id, request.params.agent_id) }),
   );
 
   app.put(
     '/api/v1/agents/:agent_id/tool-permissions/:action_id',
-    {
-      schema: {
-        operationId: 'setToolPermission',
-        tags: ['agents'],
-        summary: 'Sets whether one write or send tool of the agent asks before it runs (audited)',
+    op(
+      'setToolPermission',
+      'Sets whether one write or send tool of the agent asks before it runs (audited)',
+      {
         params: toolPermissionParamsSchema,
         body: toolPermissionUpdateSchema,
         response: { 200: toolPermissionSchema, ...errors },
       },
-    },
+    ),
     async (request) =>
       agents.setToolPermission(
         request.user.id,
