@@ -1,6 +1,6 @@
 import type { AgentVersion } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
-import { selectUserRows } from '../../db/user-rows.ts';
+import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 
@@ -62,10 +62,10 @@ export function agentsUserData(db: Db): UserDataOwner {
 
     async deleteFor(user, trx) {
       const agentIds = trx.selectFrom('agents').select('id').where('user_id', '=', user.id);
-      await trx.deleteFrom('tool_permissions').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('agent_versions').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['tool_permissions', 'agent_versions']);
+      // agent_tools has no user_id: its rows are found through the user's agents, before they go.
       await trx.deleteFrom('agent_tools').where('agent_id', 'in', agentIds).execute();
-      await trx.deleteFrom('agents').where('user_id', '=', user.id).execute();
+      await deleteUserRows(trx, user.id, ['agents']);
     },
   };
 }
