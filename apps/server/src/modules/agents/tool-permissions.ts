@@ -135,5 +135,3 @@ export async function dropDetachedPermissions(
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-export type ToolPermissions = ReturnType<typeof toolPermissions>;

@@ -1,3 +1,3 @@
 export { apiKeysRoutes } from './routes.ts';
-export { createApiKeysService, type ApiKeysService, API_KEY_CACHE_MS } from './service.ts';
+export { createApiKeysService, type ApiKeysService } from './service.ts';
 export { apiKeysUserData } from './user-data.ts';

@@ -71,5 +71,3 @@ export function createApiKeysRepository(db: Db) {
     },
   };
 }
-
-export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;

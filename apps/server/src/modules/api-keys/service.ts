@@ -6,9 +6,9 @@ import { loadOrCreateKeyFile } from '../../security/vault.ts';
 import { createApiKeysRepository, toApiKey } from './repository.ts';
 
 /** How long a verified key is trusted without reading its row again (revocation reaches other instances within this). */
-export const API_KEY_CACHE_MS = 5_000;
+const API_KEY_CACHE_MS = 5_000;
 /** Last use is written at most this often per key, so the hot path does not write on every call. */
-export const LAST_USE_WRITE_INTERVAL_MS = 60_000;
+const LAST_USE_WRITE_INTERVAL_MS = 60_000;
 const CACHE_MAX = 10_000;
 /** Characters of the key kept for display: the `cadre_` prefix and 6 random characters. */
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 6;

@@ -44,8 +44,6 @@ export function interactionPages(provider: Identity['provider']) {
   }
 
   return {
-    load,
-
     /**
      * A page of the interaction `/idp/interaction/:uid{path}`: the handler runs only for the
      * interaction this browser holds; any other uid gets the "Sign-in expired" page.
