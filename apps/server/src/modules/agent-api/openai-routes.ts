@@ -14,7 +14,7 @@ import { disconnectSignal } from '../../http/disconnect.ts';
 import type { ApiRunInput, ChatService } from '../chat/index.ts';
 import { keyAllows, reachableAgent } from './access.ts';
 import { startAsk, type AskOutcome } from './ask.ts';
-import { errorType, modelNotFound, OpenAiFailure, openAiErrorHandler } from './openai-errors.ts';
+import { modelNotFound, OpenAiFailure, openAiErrorBody, openAiErrorHandler } from './openai-errors.ts';
 
 export interface AgentApiOptions {
   chat: ChatService;
@@ -195,14 +195,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           const outcome = await ask.answer((text) => chunk({ content: text }));
           const failed = failureError(outcome);
           if (failed) {
-            send({
-              error: {
-                message: failed.detail,
-                type: errorType(failed.statusCode),
-                param: null,
-                code: failed.code,
-              },
-            });
+            send({ error: openAiErrorBody(failed.statusCode, failed.detail, failed.code) });
           } else {
             if (outcome.failure) chunk({ content: `\n\n${outcome.failure.message}` });
             chunk({}, finishReason(outcome));
@@ -219,14 +212,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           }
         } catch (err) {
           request.log.warn({ err }, 'OpenAI-compatible stream failed');
-          send({
-            error: {
-              message: 'The agent failed while answering.',
-              type: 'server_error',
-              param: null,
-              code: null,
-            },
-          });
+          send({ error: openAiErrorBody(500, 'The agent failed while answering.') });
         }
         if (!out.destroyed) out.end('data: [DONE]\n\n');
       })();
