@@ -204,7 +204,7 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
     const content = completion.choices[0]!.message.content!;
     const threadId = completion.id.replace(/^chatcmpl-/, '');
     expect(content).toContain('needs your approval');
-    expect(content).toContain(`http://cadre.test/agents/${notesAgent}/chat?thread=${threadId}`);
+    expect(content).toContain(`http://cadre.test/agents/${notesAgent}/chat/${threadId}`);
     const approvals = await t.db.kysely
       .selectFrom('approvals')
       .selectAll()
@@ -212,6 +212,23 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
       .execute();
     expect(approvals).toEqual([expect.objectContaining({ status: 'pending' })]);
     expect(await t.db.kysely.selectFrom('notes').selectAll().execute()).toEqual([]);
+  });
+
+  it('a person’s "Allow without asking" holds in the chat only: an API caller still needs the approval', async () => {
+    await allowUnattendedWrites(notesAgent, true);
+    const note = await actionId('Notes', 'create_note');
+    const permission = `${API}/agents/${notesAgent}/tool-permissions/${note}`;
+    expect((await call('PUT', permission, alice, { mode: 'allow' })).statusCode).toBe(200);
+    try {
+      const completion = await openai(chatKey).chat.completions.create({
+        model: String(notesAgent),
+        messages: [{ role: 'user', content: 'note down: call the bank' }],
+      });
+      expect(completion.choices[0]!.message.content).toContain('needs your approval');
+      expect(await t.db.kysely.selectFrom('notes').selectAll().execute()).toEqual([]);
+    } finally {
+      await call('PUT', permission, alice, { mode: 'ask' });
+    }
   });
 
   it('answers errors in OpenAI’s shape: a key limited to agent A gets 404 for B, bad input names the field', async () => {
@@ -328,7 +345,7 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
         name: 'ask_note_taker',
         arguments: { message: 'note down: call the bank' },
       });
-      expect(JSON.stringify(result.content)).toContain(`/agents/${notesAgent}/chat?thread=`);
+      expect(JSON.stringify(result.content)).toContain(`/agents/${notesAgent}/chat/`);
     } finally {
       await notes.close();
     }

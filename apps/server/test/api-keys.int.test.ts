@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { API_KEY_CACHE_MS } from '../src/modules/api-keys/service.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -221,5 +222,25 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
       [],
     );
     expect(aliceId).not.toBe(id);
+  });
+
+  it('a key made on one instance works on another; revoked on the first, the other refuses it at once', async () => {
+    // SQLite serves one instance: there the "other" is the same one, and the same code runs.
+    const other = testDatabaseKind() === 'postgres' ? await createTestApp({}, {}, { sameDatabaseAs: t }) : t;
+    try {
+      const created = await createKey({ name: 'two instances', scopes: ['agents:read'] });
+      const onOther = () =>
+        other.app.inject({ method: 'GET', url: `${API}/agents/`, headers: bearer(created.key) });
+      // The other instance verified the key and now holds it in its cache.
+      expect((await onOther()).statusCode).toBe(200);
+      const revokedAt = Date.now();
+      const revoked = await t.app.inject({ method: 'DELETE', url: `${KEYS}/${created.id}`, headers: alice });
+      expect(revoked.statusCode).toBe(204);
+      await expect.poll(async () => (await onOther()).statusCode, { interval: 50 }).toBe(401);
+      // The revocation travelled as a signal, well before the other instance's cache would expire.
+      expect(Date.now() - revokedAt).toBeLessThan(API_KEY_CACHE_MS);
+    } finally {
+      if (other !== t) await other.close();
+    }
   });
 });

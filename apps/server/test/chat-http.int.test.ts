@@ -168,6 +168,7 @@ describe('chat service HTTP', () => {
       const byText = await seed(alice, aliceAgent, 'Monday', 'Where is my TENT order?');
       const literal = await seed(alice, aliceAgent, '100% sure', 'a_b');
       await seed(alice, aliceAgent, 'Other', 'nothing here');
+      const quoted = await seed(alice, aliceAgent, 'Bank', 'Remind me: "call the bank" on Monday');
       await seed(bob, bobAgent, 'Tent of Bob', 'tent');
       const a = await h.signIn(alice, aliceAgent);
       const search = async (q: string, headers = a) => {
@@ -184,6 +185,10 @@ describe('chat service HTTP', () => {
       expect(await search('0%')).toEqual([literal]);
       expect(await search('a_b')).toEqual([literal]);
       expect(await search('zzz')).toEqual([]);
+      // The words of the conversation, not the keys of the stored JSON around them.
+      for (const q of ['text', 'type', 'parts', '"type"']) expect(await search(q), q).toEqual([]);
+      // A quoted phrase, typed as the person wrote it, finds its thread.
+      expect(await search('"call the bank"')).toEqual([quoted]);
       const b = await h.signIn(bob, bobAgent);
       expect(await search('tent', b)).toHaveLength(1);
       const long = await h.t.app.inject({

@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { runRegistryFor } from '../src/modules/chat/index.ts';
@@ -27,6 +30,8 @@ describe(`chat runs across instances on ${kind}`, () => {
   let b: Node;
   let agentId: number;
   let cookie: string;
+  /** A personal API key of the agent's owner, for the OpenAI-compatible API and the MCP server. */
+  let apiKey: string;
 
   const start = async (env: Record<string, string>, sameAs?: TestApp): Promise<Node> => {
     const lifecycle = createLifecycle();
@@ -60,6 +65,14 @@ describe(`chat runs across instances on ${kind}`, () => {
       payload: { name: 'Talker', description: 'Talks', tool_ids: [] },
     });
     agentId = created.json().id;
+    apiKey = (
+      await a.t.app.inject({
+        method: 'POST',
+        url: '/backend/api/v1/api-keys',
+        headers: auth,
+        payload: { name: 'runs', scopes: ['chat'] },
+      })
+    ).json().key;
     const session = await a.t.app.inject({
       method: 'POST',
       url: '/chainlit/auth/header',
@@ -229,5 +242,48 @@ describe(`chat runs across instances on ${kind}`, () => {
     } finally {
       await node.t.close();
     }
+  });
+
+  it('an OpenAI-compatible stream stopped from the chat on the other instance ends with an error, never "stop"', async () => {
+    const openai = new OpenAI({ apiKey, baseURL: `${a.base}/backend/openai/v1`, maxRetries: 0 });
+    const stream = await openai.chat.completions.create({
+      model: String(agentId),
+      messages: [{ role: 'user', content: 'slow 300 20' }],
+      stream: true,
+    });
+    const chunks: OpenAI.ChatCompletionChunk[] = [];
+    const read = (async () => {
+      for await (const chunk of stream) chunks.push(chunk);
+    })();
+    await expect.poll(() => chunks.length).toBeGreaterThan(4);
+    const threadId = chunks[0]!.id.replace(/^chatcmpl-/, '');
+    expect(await (await post(b, `/threads/${threadId}/stop`)).json()).toEqual({ stopped: true });
+    await expect(read).rejects.toThrow(/stopped before it was complete/);
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(false);
+    expect((await assistantOf(threadId)).status).toBe('interrupted');
+  });
+
+  it('an MCP client that goes away mid-call stops the model call and ends the run', async () => {
+    const client = new Client({ name: 'runs-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${b.base}/backend/mcp/${agentId}`), {
+        requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+      }),
+    );
+    const before = model.requests.length;
+    const call = client.callTool({ name: 'ask_talker', arguments: { message: 'slow 300 20' } });
+    await expect.poll(() => model.requests.length).toBe(before + 1);
+    // Closing the client ends its HTTP request (stateless: the request is the only tie to the run).
+    await client.close();
+    await expect(call).rejects.toThrow();
+    const request = model.requests.at(-1)!;
+    await expect.poll(() => request.aborted).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await a.t.db.kysely.selectFrom('chat_runs').select('id').where('status', '=', 'running').execute())
+            .length,
+      )
+      .toBe(0);
   });
 });

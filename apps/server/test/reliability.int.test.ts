@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import net from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +134,19 @@ describe(`health and faults on ${kind}`, () => {
     } finally {
       await draining.close();
     }
+  });
+
+  it('closes without waiting for a connection that never carried a request', async () => {
+    await start();
+    // The socket would otherwise hold the close for HTTP_IDLE_TIMEOUT_MS, beyond the test's time.
+    const closing = await createTestApp({ HTTP_IDLE_TIMEOUT_MS: '600000' }, {}, { sameDatabaseAs: t });
+    const { port } = new URL(await closing.app.listen({ host: '127.0.0.1', port: 0 }));
+    // A browser's pre-connect: a socket open, nothing sent on it.
+    const unused = net.connect(Number(port), '127.0.0.1');
+    await once(unused, 'connect');
+    const unusedClosed = once(unused, 'close');
+    await closing.close();
+    await unusedClosed;
   });
 
   it('a retried create with the same Idempotency-Key answers with the first result and creates one agent', async () => {

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Lifecycle } from '../deps.ts';
 
@@ -28,5 +30,31 @@ export function createLifecycle(): Lifecycle & { beginDraining(): Promise<void> 
 export function registerLifecycle(app: FastifyInstance, lifecycle: Lifecycle) {
   app.addHook('onSend', async (_request, reply) => {
     if (lifecycle.draining) reply.header('connection', 'close');
+  });
+  closeUnusedConnectionsOnClose(app);
+}
+
+/**
+ * Node's server.close() (and Fastify's forceCloseConnections: 'idle') closes kept-alive sockets
+ * between requests, but not one that was opened and never carried a request: a browser's
+ * pre-connect, or a client's pooled socket whose request was aborted before it was written. Such a
+ * socket would hold the close until HTTP_IDLE_TIMEOUT_MS. On close, every socket with no request
+ * in flight is ended; one with a request in flight is left to finish it.
+ */
+function closeUnusedConnectionsOnClose(app: FastifyInstance) {
+  const requestsInFlight = new Map<Socket, number>();
+  app.server.on('connection', (socket: Socket) => {
+    requestsInFlight.set(socket, 0);
+    socket.once('close', () => requestsInFlight.delete(socket));
+  });
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    requestsInFlight.set(socket, (requestsInFlight.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      if (requestsInFlight.has(socket)) requestsInFlight.set(socket, requestsInFlight.get(socket)! - 1);
+    });
+  });
+  app.addHook('preClose', async () => {
+    for (const [socket, inFlight] of requestsInFlight) if (inFlight === 0) socket.destroy();
   });
 }

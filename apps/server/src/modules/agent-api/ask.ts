@@ -1,11 +1,15 @@
 import { API_WRITE_REFUSAL, type ApiRunInput, type ChatService } from '../chat/index.ts';
 
 /** Tokens as the OpenAI API counts them. */
-export interface TokenUsage {
+interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
 }
+
+/** Why an answer ended early without an error of its own. */
+const INTERRUPTED =
+  'The answer was stopped before it was complete (stopped in Cadre, or the server is restarting); ask again.';
 
 export interface AskOutcome {
   threadId: string;
@@ -29,8 +33,8 @@ export interface Ask {
 }
 
 /** Where the owner decides a pending approval: the agent's chat in Cadre, on the run's thread. */
-export const approvalUrl = (publicUrl: string, agentId: number, threadId: string) =>
-  `${publicUrl.replace(/\/+$/, '')}/agents/${agentId}/chat?thread=${encodeURIComponent(threadId)}`;
+const approvalUrl = (publicUrl: string, agentId: number, threadId: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/agents/${agentId}/chat/${encodeURIComponent(threadId)}`;
 
 /**
  * Runs one of the caller's agents for a client outside the chat (the OpenAI-compatible API and the
@@ -77,7 +81,7 @@ export async function startAsk(
         emit(
           `${wrote ? '\n\n' : ''}This needs your approval before it runs (${names}). ` +
             `Approve or decline it in Cadre within ${input.approvalMinutes} minutes: ` +
-            approvalUrl(input.publicUrl, input.agentId, run.threadId),
+            approvalUrl(input.publicUrl, input.agent.id, run.threadId),
         );
       }
       const prompt = outcome.usage?.inputTokens ?? 0;
@@ -92,9 +96,11 @@ export async function startAsk(
                 category: outcome.errorCategory ?? 'provider_error',
                 message: errorText ?? 'The agent failed while answering.',
               }
-            : refused.length > 0
-              ? { category: 'write_refused', message: `${API_WRITE_REFUSAL} Refused: ${namesOf(refused)}.` }
-              : undefined,
+            : outcome.status === 'interrupted'
+              ? { category: 'interrupted', message: INTERRUPTED }
+              : refused.length > 0
+                ? { category: 'write_refused', message: `${API_WRITE_REFUSAL} Refused: ${namesOf(refused)}.` }
+                : undefined,
       };
     },
   };

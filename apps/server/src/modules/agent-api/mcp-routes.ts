@@ -6,7 +6,6 @@ import { agentParamsSchema, errorSchema } from '@cadre/contract';
 import type { AgentProfile } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { API_VERSION } from '../../http/openapi.ts';
-import { APPROVAL_TTL_MS, type ChatService } from '../chat/index.ts';
 import { reachableAgent } from './access.ts';
 import { startAsk } from './ask.ts';
 import type { AgentApiOptions } from './openai-routes.ts';
@@ -25,7 +24,11 @@ function askToolName(agent: Pick<AgentProfile, 'id' | 'name'>): string {
 }
 
 /** An MCP server with the agent's one tool; each request gets its own (stateless). */
-function agentServer(chat: ChatService, agent: AgentProfile, userId: number, publicUrl: string) {
+function agentServer(
+  options: Pick<AgentApiOptions, 'chat' | 'publicUrl' | 'approvalMinutes'>,
+  agent: AgentProfile,
+  userId: number,
+) {
   const server = new McpServer({ name: `cadre-agent-${agent.id}`, version: API_VERSION });
   server.registerTool(
     askToolName(agent),
@@ -35,14 +38,14 @@ function agentServer(chat: ChatService, agent: AgentProfile, userId: number, pub
       inputSchema: { message: z.string().min(1).max(32_000).describe('What to ask the agent') },
     },
     async ({ message }, extra) => {
-      const ask = await startAsk(chat, {
+      const ask = await startAsk(options.chat, {
         userId,
-        agentId: agent.id,
+        agent,
         messages: [{ role: 'user', text: message }],
         origin: 'mcp',
         signal: extra.signal,
-        publicUrl,
-        approvalMinutes: APPROVAL_TTL_MS / 60_000,
+        publicUrl: options.publicUrl,
+        approvalMinutes: options.approvalMinutes,
       });
       let text = '';
       const outcome = await ask.answer((piece) => (text += piece));
@@ -59,7 +62,8 @@ function agentServer(chat: ChatService, agent: AgentProfile, userId: number, pub
  * a client is kept between requests, so any instance answers any request. The bearer is an API key
  * with the `chat` scope (or a sign-in token); the agent runs as in the OpenAI-compatible API.
  */
-export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, { chat, agents, publicUrl }) => {
+export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, options) => {
+  const { agents } = options;
   const jsonRpcError = z.object({
     jsonrpc: z.literal('2.0'),
     error: z.object({ code: z.number(), message: z.string() }),
@@ -72,12 +76,13 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, { c
   app.post('/:agent_id', { config, schema }, async (request, reply) => {
     const agent = await reachableAgent(agents, request, request.params.agent_id);
     if (!agent) throw notFound('Agent not found');
-    const server = agentServer(chat, agent, request.user.id, publicUrl);
+    const server = agentServer(options, agent, request.user.id);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     reply.hijack();
+    // Closing the server also aborts a running tool call's signal: a client that goes away stops its run.
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

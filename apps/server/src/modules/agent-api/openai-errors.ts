@@ -15,6 +15,18 @@ export class OpenAiFailure extends HttpError {
   }
 }
 
+/** OpenAI's error body for a failure of ours, as a stream's error event carries it too. */
+export const openAiErrorBody = (
+  status: number,
+  message: string,
+  code: string | null = null,
+): OpenAiError => ({
+  message,
+  type: errorType(status),
+  param: null,
+  code,
+});
+
 export const modelNotFound = (model: string | number) =>
   new OpenAiFailure(
     404,
@@ -60,10 +72,12 @@ export function openAiErrorHandler(error: FastifyError, request: FastifyRequest,
   } else {
     const failure = error instanceof OpenAiFailure ? error : undefined;
     body = {
-      message: answer.body.detail,
-      type: errorType(status),
+      ...openAiErrorBody(
+        status,
+        answer.body.detail,
+        failure?.code ?? answer.body.code ?? (status === 401 ? 'invalid_api_key' : null),
+      ),
       param: failure?.param ?? null,
-      code: failure?.code ?? answer.body.code ?? (status === 401 ? 'invalid_api_key' : null),
     };
   }
   return reply.code(status).headers(answer.headers).send({ error: body });

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   chatCompletionRequestSchema,
@@ -11,15 +10,18 @@ import {
 } from '@cadre/contract';
 import type { AgentDirectory } from '../../deps.ts';
 import { ValidationFailure } from '../../http/errors.ts';
-import { APPROVAL_TTL_MS, type ApiRunInput, type ChatService } from '../chat/index.ts';
+import { disconnectSignal } from '../../http/disconnect.ts';
+import type { ApiRunInput, ChatService } from '../chat/index.ts';
 import { keyAllows, reachableAgent } from './access.ts';
 import { startAsk, type AskOutcome } from './ask.ts';
-import { errorType, modelNotFound, OpenAiFailure, openAiErrorHandler } from './openai-errors.ts';
+import { modelNotFound, OpenAiFailure, openAiErrorBody, openAiErrorHandler } from './openai-errors.ts';
 
 export interface AgentApiOptions {
   chat: ChatService;
   agents: AgentDirectory;
   publicUrl: string;
+  /** How long an approval the answer asks for can be decided (CHAT_APPROVAL_TTL_SECONDS). */
+  approvalMinutes: number;
 }
 
 const errors = {
@@ -38,17 +40,10 @@ const FAILURE_STATUS: Record<string, number> = {
   spend_limit: 429,
   provider_down: 503,
   timeout: 504,
+  // Stopped in Cadre, or the instance is shutting down: the answer is incomplete.
+  interrupted: 503,
   write_refused: 403,
 };
-
-/** Aborts when the client goes away before the answer is complete (the run then stops). */
-function disconnectSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
-  });
-  return controller.signal;
-}
 
 /** The caller's messages as the conversation the agent continues; the last must be the user's. */
 function conversation(body: ChatCompletionRequest): ApiRunInput['messages'] {
@@ -89,7 +84,7 @@ function failureError(outcome: AskOutcome): OpenAiFailure | undefined {
  * connections, approvals in Cadre). Streams as OpenAI's server-sent `chat.completion.chunk`s.
  */
 export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, options) => {
-  const { chat, agents, publicUrl } = options;
+  const { chat, agents, publicUrl, approvalMinutes } = options;
   app.setErrorHandler(openAiErrorHandler);
   const tags = ['openai'];
 
@@ -137,17 +132,19 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
     async (request, reply) => {
       const { body } = request;
       const agentId = /^\d{1,10}$/.test(String(body.model)) ? Number(body.model) : undefined;
-      if (agentId === undefined || agentId > MAX_ID || !(await reachableAgent(agents, request, agentId))) {
-        throw modelNotFound(body.model);
-      }
+      const agent =
+        agentId === undefined || agentId > MAX_ID
+          ? undefined
+          : await reachableAgent(agents, request, agentId);
+      if (!agent) throw modelNotFound(body.model);
       const ask = await startAsk(chat, {
         userId: request.user.id,
-        agentId,
+        agent,
         messages: conversation(body),
         origin: 'api',
         signal: disconnectSignal(reply),
         publicUrl,
-        approvalMinutes: APPROVAL_TTL_MS / 60_000,
+        approvalMinutes,
       });
       const id = `chatcmpl-${ask.threadId}`;
       const created = Math.floor(Date.now() / 1000);
@@ -198,14 +195,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           const outcome = await ask.answer((text) => chunk({ content: text }));
           const failed = failureError(outcome);
           if (failed) {
-            send({
-              error: {
-                message: failed.detail,
-                type: errorType(failed.statusCode),
-                param: null,
-                code: failed.code,
-              },
-            });
+            send({ error: openAiErrorBody(failed.statusCode, failed.detail, failed.code) });
           } else {
             if (outcome.failure) chunk({ content: `\n\n${outcome.failure.message}` });
             chunk({}, finishReason(outcome));
@@ -222,14 +212,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           }
         } catch (err) {
           request.log.warn({ err }, 'OpenAI-compatible stream failed');
-          send({
-            error: {
-              message: 'The agent failed while answering.',
-              type: 'server_error',
-              param: null,
-              code: null,
-            },
-          });
+          send({ error: openAiErrorBody(500, 'The agent failed while answering.') });
         }
         if (!out.destroyed) out.end('data: [DONE]\n\n');
       })();

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MCP_PATH, OPENAI_API_PATH } from '@cadre/contract';
 import type { AppDeps } from '../../deps.ts';
-import { chatDepsFrom, createChatService, type ModelSelection, type ToolExecutor } from '../chat/index.ts';
+import {
+  APPROVAL_TTL_MS,
+  chatDepsFrom,
+  createChatService,
+  type ModelSelection,
+  type ToolExecutor,
+} from '../chat/index.ts';
 import { mcpRoutes } from './mcp-routes.ts';
 import { openAiRoutes } from './openai-routes.ts';
 
@@ -21,7 +27,13 @@ export const agentApiRoutes: FastifyPluginAsync<AgentApiPluginOptions> = async (
   const { deps, executor } = options;
   const { config } = deps;
   const chat = createChatService({ ...chatDepsFrom(deps, app.log, options.modelSelection), executor });
-  const routeOptions = { chat, agents: deps.agents, publicUrl: config.publicUrl };
+  const routeOptions = {
+    chat,
+    agents: deps.agents,
+    publicUrl: config.publicUrl,
+    // What the answer tells the caller; whole minutes, as the setting is at least 5 seconds.
+    approvalMinutes: Math.max(1, Math.round((config.llm.approvalTtlMs ?? APPROVAL_TTL_MS) / 60_000)),
+  };
   await app.register(openAiRoutes, { ...routeOptions, prefix: OPENAI_API_PATH });
   await app.register(mcpRoutes, { ...routeOptions, prefix: MCP_PATH });
 };

@@ -5,8 +5,11 @@ import { notFound, ValidationFailure } from '../../http/errors.ts';
 import { loadOrCreateKeyFile } from '../../security/vault.ts';
 import { createApiKeysRepository, toApiKey } from './repository.ts';
 
-/** How long a verified key is trusted without reading its row again (revocation reaches other instances within this). */
-const API_KEY_CACHE_MS = 5_000;
+/**
+ * How long a verified key is trusted without reading its row again. A revocation is signalled to
+ * every instance at once; this bounds how long one that missed the signal still accepts the key.
+ */
+export const API_KEY_CACHE_MS = 5_000;
 /** Last use is written at most this often per key, so the hot path does not write on every call. */
 const LAST_USE_WRITE_INTERVAL_MS = 60_000;
 const CACHE_MAX = 10_000;
@@ -34,6 +37,7 @@ export function createApiKeysService(
   );
   const hashOf = (key: string) => crypto.createHmac('sha256', hmacKey).update(key).digest('hex');
   const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number; until: number }>();
+  deps.db.signals.subscribe('cadre_api_key_revoked', (hash) => cache.delete(hash));
 
   const lookup = async (hash: string) => {
     const row = await repo.findByHash(hash);
@@ -114,6 +118,7 @@ export function createApiKeysService(
       const hash = await repo.delete(user.id, id);
       if (hash === undefined) throw notFound('API key not found');
       cache.delete(hash);
+      await deps.db.signals.publish('cadre_api_key_revoked', hash);
       await deps.audit.record({
         userId: user.id,
         action: 'api_key.revoke',

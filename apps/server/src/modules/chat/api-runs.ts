@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import { HttpError } from '../../http/errors.ts';
-import { laterThan, requireAgent, streamingAnswer, threadName, type ChatContext } from './context.ts';
+import type { AgentProfile } from '../../deps.ts';
+import { laterThan, streamingAnswer, threadName, type ChatContext } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import type { RunOutcome } from './runtime/run.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
@@ -8,7 +9,8 @@ import { limitConcurrency, limitTurns } from './turns.ts';
 
 export interface ApiRunInput {
   userId: number;
-  agentId: number;
+  /** The caller's agent, as the route found it (the caller's own, within their key's limit). */
+  agent: AgentProfile;
   /** The conversation the caller sends, oldest first; the last one is the user's question. */
   messages: { role: 'user' | 'assistant'; text: string }[];
   /** Where the run came from, kept on its thread (`api` for the OpenAI-compatible API, `mcp`). */
@@ -32,8 +34,8 @@ export interface ApiRun {
  */
 export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise<ApiRun> {
   limitConcurrency(ctx);
-  const { userId, agentId } = input;
-  const agent = await requireAgent(ctx, userId, agentId);
+  const { userId, agent } = input;
+  const agentId = agent.id;
   const threadId = crypto.randomUUID();
   const history: StoredMessage[] = [];
   for (const m of input.messages) {

@@ -45,13 +45,20 @@ export function createChatRepository(db: Db) {
     },
 
     /**
-     * The user's threads with the agent whose name or stored message parts hold `query`, ignoring
-     * case (LIKE on SQLite, ILIKE on PostgreSQL), newest first and at most `limit`.
+     * The user's threads with the agent whose name or the text of a message holds `query`, ignoring
+     * case (LIKE on SQLite, ILIKE on PostgreSQL), newest first and at most `limit`. Only the text
+     * parts are searched, never the stored JSON around them (its keys would match every thread).
      */
     async searchThreads(userId: number, agentId: number, query: string, limit: number): Promise<ThreadRow[]> {
-      const like = db.dialect === 'sqlite' ? sql.raw('like') : sql.raw('ilike');
       const pattern = containing(query);
-      const matches = (column: string) => sql<boolean>`${sql.ref(column)} ${like} ${pattern} escape '\\'`;
+      const nameMatches = sql<boolean>`threads.name ${sql.raw(db.dialect === 'sqlite' ? 'like' : 'ilike')} ${pattern} escape '\\'`;
+      const textMatches =
+        db.dialect === 'sqlite'
+          ? sql<boolean>`exists (select 1 from json_each(messages.parts) as part
+              where json_extract(part.value, '$.type') = 'text'
+                and json_extract(part.value, '$.text') like ${pattern} escape '\\')`
+          : sql<boolean>`exists (select 1 from jsonb_array_elements(messages.parts::jsonb) as part
+              where part->>'type' = 'text' and part->>'text' ilike ${pattern} escape '\\')`;
       return k
         .selectFrom('threads')
         .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
@@ -59,13 +66,13 @@ export function createChatRepository(db: Db) {
         .where('agent_id', '=', agentId)
         .where((eb) =>
           eb.or([
-            matches('threads.name'),
+            nameMatches,
             eb.exists(
               eb
                 .selectFrom('messages')
                 .select('messages.id')
                 .whereRef('messages.thread_id', '=', 'threads.id')
-                .where(matches('messages.parts')),
+                .where(textMatches),
             ),
           ]),
         )

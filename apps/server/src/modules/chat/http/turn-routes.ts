@@ -10,6 +10,7 @@ import {
   chatStopResultSchema,
   chatTurnRequestSchema,
 } from '@cadre/contract';
+import { disconnectSignal } from '../../../http/disconnect.ts';
 import type { ChatService } from '../service.ts';
 import { turnOf } from './dto.ts';
 import { principalOf } from './session-auth.ts';
@@ -24,15 +25,6 @@ function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>,
   response.headers.forEach((value, key) => void reply.header(key, value));
   reply.code(response.status);
   return reply.send(Readable.fromWeb(response.body as unknown as NodeWebReadableStream));
-}
-
-/** Aborts when the client goes away before the answer is complete (the run then stops). */
-function disconnectSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
-  });
-  return controller.signal;
 }
 
 /** A chat turn, Stop, and the decisions on pending tool calls; turns and decisions answer with a stream. */

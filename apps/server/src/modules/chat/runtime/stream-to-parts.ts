@@ -3,7 +3,7 @@ import type { AuditLog } from '../../../deps.ts';
 import { toLlmError, type LlmErrorCategory } from '../llm/errors.ts';
 import { requestApproval, type ApprovalRequestContext } from './approval-request.ts';
 import type { StoredPart, ToolPart } from './messages.ts';
-import { asksFirst, toolErrorText, type RunTools } from './tool-set.ts';
+import { toolErrorText, type RunTools } from './tool-set.ts';
 
 export interface StreamContext extends ApprovalRequestContext {
   audit: AuditLog;
@@ -135,7 +135,7 @@ export async function streamToParts(
           toolMetadata: toolPart.toolMetadata,
         });
         if ('invalid' in part && part.invalid) break; // the SDK reports it as a tool-error next
-        if (agentTool && asksFirst(agentTool, tools.awaitsApproval)) {
+        if (agentTool && tools.asksFirst(agentTool)) {
           const approvalId = await requestApproval(ctx, toolPart, agentTool);
           if (approvalId) result.pendingApprovals.push(approvalId);
         }
@@ -158,7 +158,7 @@ export async function streamToParts(
         await auditTool('chat.tool.executed', part.toolCallId, toolPart, {
           ok: true,
           // A write or send that ran with no card: the person chose "Allow without asking".
-          ...(agentTool?.effect !== 'read' && agentTool?.approval === 'allow' && tools.awaitsApproval
+          ...(agentTool && agentTool.effect !== 'read' && tools.awaitsApproval && !tools.asksFirst(agentTool)
             ? { allowedWithoutAsking: true }
             : {}),
         });

@@ -59,6 +59,8 @@ export interface RunTools {
   known(toolName: string): boolean;
   /** Write and send calls wait for the owner's approval (they are not run, or refused, here). */
   awaitsApproval: boolean;
+  /** Whether a call of this tool waits for the person's approval in this run. */
+  asksFirst(tool: AgentTool): boolean;
 }
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
@@ -78,13 +80,6 @@ type ExecuteOptions = Pick<ToolExecutionOptions<never>, 'toolCallId' | 'abortSig
 type Execute<O extends ExecuteOptions> = (input: Record<string, unknown>, options: O) => Promise<unknown>;
 
 /**
- * Whether a call of the tool waits for the person's approval: a write or send tool, in a run whose
- * writes wait for approval (`awaitsApproval`), that the person did not allow without asking.
- */
-export const asksFirst = (tool: AgentTool, awaitsApproval: boolean) =>
-  tool.effect !== 'read' && awaitsApproval && tool.approval !== 'allow';
-
-/**
  * The tools a run offers the model. Read tools, and write/send tools the person allowed without
  * asking, run through the executor with the chatting user's id; other write and send tools have no
  * `execute`, so a call ends the loop and becomes a pending approval (in unattended runs they run
@@ -99,6 +94,10 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
   // A caller outside Cadre gets the chat's approvals only where the owner allows writes that no
   // one in the chat started; otherwise such calls are refused, as in unattended runs.
   const awaitsApproval = ctx.mode === 'api' ? ctx.agent.allowUnattendedWrites : !unattended;
+  // A write or send tool waits for approval in such a run, unless the person let it run without
+  // asking; that choice is made in the chat and holds in the chat, never for a caller outside Cadre.
+  const asksFirst = (tool: AgentTool) =>
+    tool.effect !== 'read' && awaitsApproval && (tool.approval !== 'allow' || ctx.mode === 'api');
   let toolCalls = 0;
 
   /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
@@ -126,7 +125,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
-    if (asksFirst(agentTool, awaitsApproval)) {
+    if (asksFirst(agentTool)) {
       tools[name] = tool({ description, inputSchema });
       continue;
     }
@@ -186,6 +185,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     durations,
     known: (toolName) => byName.has(toolName) || builtinTitles.has(toolName),
     awaitsApproval,
+    asksFirst,
   };
 }
 
