@@ -8,10 +8,23 @@ import { generateOpenApiDocument } from '../apps/server/src/openapi-document.ts'
 
 export const CLIENT_DIR = fileURLToPath(new URL('../apps/web/src/client', import.meta.url));
 
+/**
+ * The web app's client calls the API under `/backend` only: the chat and demo routes (paths with a
+ * server of their own) belong to the chat frame, which speaks the AI SDK's stream protocol itself.
+ */
+function apiOnly(document: OpenApiDocument): OpenApiDocument {
+  const paths = Object.fromEntries(Object.entries(document.paths).filter(([, item]) => !item.servers));
+  return { ...document, paths };
+}
+
+interface OpenApiDocument {
+  paths: Record<string, { servers?: unknown }>;
+}
+
 export async function generateClient(outputDir: string = CLIENT_DIR) {
-  const spec = await generateOpenApiDocument();
+  const spec = apiOnly((await generateOpenApiDocument()) as OpenApiDocument);
   await createClient({
-    input: spec as Record<string, unknown>,
+    input: spec as unknown as Record<string, unknown>,
     output: { path: outputDir },
     logs: { level: 'silent' },
     plugins: [

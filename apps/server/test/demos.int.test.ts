@@ -1,6 +1,5 @@
-import { CHAT_SESSION_COOKIE } from '@cadre/contract';
+import { CHAT_SESSION_COOKIE, DEMO_SESSION_COOKIE } from '@cadre/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SESSION_COOKIE } from '../src/modules/demos/routes.ts';
 import { ORIGIN, uiChunks } from './support/chat-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 

@@ -323,6 +323,9 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     const used = await byName('Web Search');
     expect(used.last_used_at! >= before).toBe(true);
     expect(used.last_error).toBeNull();
+    // Another success within the minute writes nothing: a busy agent does not write a row per call.
+    await t.app.tools.executeAction(aliceId, action.id, { query: 'cadre again' });
+    expect((await byName('Web Search')).last_used_at).toBe(used.last_used_at);
 
     // Brave revokes the key: the failed call is the connection's last error, without the key.
     braveKeys.delete(revocable);

@@ -1,10 +1,9 @@
-import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE } from '@cadre/contract';
+import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE, DEMO_SESSION_COOKIE } from '@cadre/contract';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SESSION_COOKIE } from '../src/modules/demos/routes.ts';
 import { ORIGIN, seedAction, uiChunks } from './support/chat-fixtures.ts';
 import { appRoutes } from './support/routes.ts';
 import { seedService } from './support/seed.ts';

@@ -5,6 +5,9 @@ export const DEMOS = [
   { name: 'salesoutreachdemo', title: 'Sales Assistant' },
 ] as const;
 
+/** The demo login's session cookie (HttpOnly, Path=/demos); only its hash is stored. */
+export const DEMO_SESSION_COOKIE = 'cadre_demo_session';
+
 export type DemoName = (typeof DEMOS)[number]['name'];
 
 /** The web app's page that starts a demo (spec section 2). */

@@ -1,15 +1,33 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { CHAT_SESSION_COOKIE, DEMO_SESSION_COOKIE } from '@cadre/contract';
 
 export const API_PREFIX = '/backend';
 export const API_VERSION = '0.1.0';
 
+type Security = Record<string, string[]>[];
+
 /**
- * The OpenAPI document is generated from the route schemas. Paths are written relative to
- * `/backend` (the runtime configuration's `apiUrl`), which is how the generated client calls them.
- * Only API routes (and the OpenAI-compatible API) are documented; the identity provider, chat and
- * demo modules hide theirs.
+ * The mounts the document describes, and how each authenticates unless a route says otherwise. The
+ * API's paths are written relative to `/backend` (the runtime configuration's `apiUrl`, which is
+ * how the generated client calls them); the chat and demo mounts' paths are absolute, under a
+ * path-level server `/`.
+ */
+const MOUNTS: { prefix: string; relative: boolean; security: Security }[] = [
+  { prefix: API_PREFIX, relative: true, security: [{ bearer: [] }] },
+  { prefix: '/chainlit', relative: false, security: [{ copilotToken: [] }, { chatSession: [] }] },
+  { prefix: '/demos', relative: false, security: [{ demoSession: [] }] },
+];
+
+const mountOf = (url: string) => MOUNTS.find((m) => url === m.prefix || url.startsWith(`${m.prefix}/`));
+
+/**
+ * The OpenAPI document is generated from the route schemas: the API at `/backend` (with the
+ * OpenAI-compatible API and the MCP server), and the `/chainlit` and `/demos` routes the web app,
+ * the chat frame and the copilot widget call. The identity provider's pages and the static files
+ * are left out. An operation's security follows from the route: none where `config.public` marks it
+ * public on the API, else its mount's scheme, unless its schema names its own.
  */
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -18,24 +36,71 @@ export async function registerOpenApi(app: FastifyInstance) {
       info: {
         title: 'Cadre API',
         version: API_VERSION,
-        description: 'The REST API behind the Cadre web app.',
+        description: 'The REST API behind the Cadre web app, its chat service and its public demos.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: API_PREFIX }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A sign-in access token (a JWT from the OpenID Connect issuer) or a personal API key (`cadre_…`).',
+          },
+          copilotToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A copilot token from `POST /backend/api/v1/auth/chainlit-copilot-login`.',
+          },
+          chatSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: CHAT_SESSION_COOKIE,
+            description:
+              "The chat session from `POST /chainlit/auth/header` (or the agent's own `cadre_chat_session_{agent id}`); state-changing requests also need `X-Requested-With: cadre-chat` and an Origin of this site.",
+          },
+          demoSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: DEMO_SESSION_COOKIE,
+            description: 'The demo session from `POST /demos/login`.',
+          },
+        },
       },
     },
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
-      const url = input.url.startsWith(`${API_PREFIX}/`) ? input.url.slice(API_PREFIX.length) : input.url;
-      const hidden = !['/api/', '/openai/'].some((part) => input.url.startsWith(`${API_PREFIX}${part}`));
+      const mount = mountOf(input.url);
+      const schema = transformed.schema as FastifySchema & {
+        hide?: boolean;
+        security?: Security;
+        operationId?: string;
+      };
+      if (!mount) return { ...transformed, schema: { ...schema, hide: true } };
+      const isPublic = input.route.config?.public === true;
+      const security = schema.security ?? (mount.relative && isPublic ? [] : mount.security);
       return {
-        ...transformed,
-        url,
-        schema: { ...transformed.schema, hide: hidden || transformed.schema.hide },
+        url: mount.relative ? input.url.slice(mount.prefix.length) : input.url,
+        schema: { ...schema, security, ...demoOperation(mount.prefix, schema) },
       };
     },
+    transformObject: (documentObject) => {
+      const document =
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      // The chat and demo routes live outside /backend: a path-level server says so.
+      for (const [path, item] of Object.entries(document.paths ?? {})) {
+        if (item && mountOf(path)?.relative === false) Object.assign(item, { servers: [{ url: '/' }] });
+      }
+      return document;
+    },
   });
+}
+
+/** The demos mount the chat's routes again: their operations get ids and a tag of their own. */
+function demoOperation(prefix: string, schema: { operationId?: string }) {
+  if (prefix !== '/demos' || !schema.operationId) return {};
+  return { operationId: schema.operationId.replace(/^chat/, 'demo'), tags: ['demos'] };
 }
 
 export function openApiDocument(app: FastifyInstance) {

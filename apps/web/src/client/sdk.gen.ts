@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, McpAgentData, McpAgentErrors, McpAgentResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -65,6 +65,7 @@ export const betaUserSignin = <ThrowOnError extends boolean = true>(options: Opt
  */
 export const checkUser = <ThrowOnError extends boolean = true>(options?: Options<CheckUserData, ThrowOnError>) => (options?.client ?? client).post<CheckUserResponses, CheckUserErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/users/check-user',
     ...options
 });
@@ -74,6 +75,7 @@ export const checkUser = <ThrowOnError extends boolean = true>(options?: Options
  */
 export const exportMyData = <ThrowOnError extends boolean = true>(options?: Options<ExportMyDataData, ThrowOnError>) => (options?.client ?? client).get<ExportMyDataResponses, ExportMyDataErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/users/me/export',
     ...options
 });
@@ -83,6 +85,7 @@ export const exportMyData = <ThrowOnError extends boolean = true>(options?: Opti
  */
 export const deleteMyData = <ThrowOnError extends boolean = true>(options?: Options<DeleteMyDataData, ThrowOnError>) => (options?.client ?? client).delete<DeleteMyDataResponses, DeleteMyDataErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/users/me',
     ...options
 });
@@ -92,6 +95,7 @@ export const deleteMyData = <ThrowOnError extends boolean = true>(options?: Opti
  */
 export const listToolPermissions = <ThrowOnError extends boolean = true>(options: Options<ListToolPermissionsData, ThrowOnError>) => (options.client ?? client).get<ListToolPermissionsResponses, ListToolPermissionsErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/tool-permissions',
     ...options
 });
@@ -101,6 +105,7 @@ export const listToolPermissions = <ThrowOnError extends boolean = true>(options
  */
 export const setToolPermission = <ThrowOnError extends boolean = true>(options: Options<SetToolPermissionData, ThrowOnError>) => (options.client ?? client).put<SetToolPermissionResponses, SetToolPermissionErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/tool-permissions/{action_id}',
     ...options,
     headers: {
@@ -114,6 +119,7 @@ export const setToolPermission = <ThrowOnError extends boolean = true>(options: 
  */
 export const listAgents = <ThrowOnError extends boolean = true>(options?: Options<ListAgentsData, ThrowOnError>) => (options?.client ?? client).get<ListAgentsResponses, ListAgentsErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/',
     ...options
 });
@@ -123,6 +129,7 @@ export const listAgents = <ThrowOnError extends boolean = true>(options?: Option
  */
 export const createAgent = <ThrowOnError extends boolean = true>(options: Options<CreateAgentData, ThrowOnError>) => (options.client ?? client).post<CreateAgentResponses, CreateAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/',
     ...options,
     headers: {
@@ -136,6 +143,7 @@ export const createAgent = <ThrowOnError extends boolean = true>(options: Option
  */
 export const getAgent = <ThrowOnError extends boolean = true>(options: Options<GetAgentData, ThrowOnError>) => (options.client ?? client).get<GetAgentResponses, GetAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/agent',
     ...options
 });
@@ -145,6 +153,7 @@ export const getAgent = <ThrowOnError extends boolean = true>(options: Options<G
  */
 export const deleteAgent = <ThrowOnError extends boolean = true>(options: Options<DeleteAgentData, ThrowOnError>) => (options.client ?? client).delete<DeleteAgentResponses, DeleteAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}',
     ...options
 });
@@ -154,6 +163,7 @@ export const deleteAgent = <ThrowOnError extends boolean = true>(options: Option
  */
 export const updateAgent = <ThrowOnError extends boolean = true>(options: Options<UpdateAgentData, ThrowOnError>) => (options.client ?? client).patch<UpdateAgentResponses, UpdateAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}',
     ...options,
     headers: {
@@ -167,6 +177,7 @@ export const updateAgent = <ThrowOnError extends boolean = true>(options: Option
  */
 export const listAgentVersions = <ThrowOnError extends boolean = true>(options: Options<ListAgentVersionsData, ThrowOnError>) => (options.client ?? client).get<ListAgentVersionsResponses, ListAgentVersionsErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/versions',
     ...options
 });
@@ -176,6 +187,7 @@ export const listAgentVersions = <ThrowOnError extends boolean = true>(options: 
  */
 export const restoreAgentVersion = <ThrowOnError extends boolean = true>(options: Options<RestoreAgentVersionData, ThrowOnError>) => (options.client ?? client).post<RestoreAgentVersionResponses, RestoreAgentVersionErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/versions/{number}/restore',
     ...options
 });
@@ -185,6 +197,7 @@ export const restoreAgentVersion = <ThrowOnError extends boolean = true>(options
  */
 export const exportAgent = <ThrowOnError extends boolean = true>(options: Options<ExportAgentData, ThrowOnError>) => (options.client ?? client).get<ExportAgentResponses, ExportAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/export',
     ...options
 });
@@ -194,6 +207,7 @@ export const exportAgent = <ThrowOnError extends boolean = true>(options: Option
  */
 export const importAgent = <ThrowOnError extends boolean = true>(options: Options<ImportAgentData, ThrowOnError>) => (options.client ?? client).post<ImportAgentResponses, ImportAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/import',
     ...options,
     headers: {
@@ -207,6 +221,7 @@ export const importAgent = <ThrowOnError extends boolean = true>(options: Option
  */
 export const triggerAgent = <ThrowOnError extends boolean = true>(options: Options<TriggerAgentData, ThrowOnError>) => (options.client ?? client).post<TriggerAgentResponses, TriggerAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/triggers/{trigger_id}',
     ...options,
     headers: {
@@ -229,6 +244,7 @@ export const serviceLogo = <ThrowOnError extends boolean = true>(options: Option
  */
 export const listServices = <ThrowOnError extends boolean = true>(options?: Options<ListServicesData, ThrowOnError>) => (options?.client ?? client).get<ListServicesResponses, ListServicesErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/',
     ...options
 });
@@ -238,6 +254,7 @@ export const listServices = <ThrowOnError extends boolean = true>(options?: Opti
  */
 export const listActiveServices = <ThrowOnError extends boolean = true>(options?: Options<ListActiveServicesData, ThrowOnError>) => (options?.client ?? client).get<ListActiveServicesResponses, ListActiveServicesErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/active',
     ...options
 });
@@ -247,6 +264,7 @@ export const listActiveServices = <ThrowOnError extends boolean = true>(options?
  */
 export const listServiceActions = <ThrowOnError extends boolean = true>(options: Options<ListServiceActionsData, ThrowOnError>) => (options.client ?? client).get<ListServiceActionsResponses, ListServiceActionsErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/{service_id}/actions',
     ...options
 });
@@ -256,6 +274,7 @@ export const listServiceActions = <ThrowOnError extends boolean = true>(options:
  */
 export const registerAuthService = <ThrowOnError extends boolean = true>(options: Options<RegisterAuthServiceData, ThrowOnError>) => (options.client ?? client).post<RegisterAuthServiceResponses, RegisterAuthServiceErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/{service_id}/register_auth_service',
     ...options
 });
@@ -265,6 +284,7 @@ export const registerAuthService = <ThrowOnError extends boolean = true>(options
  */
 export const registerApiService = <ThrowOnError extends boolean = true>(options: Options<RegisterApiServiceData, ThrowOnError>) => (options.client ?? client).post<RegisterApiServiceResponses, RegisterApiServiceErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/{service_id}/register_api_service',
     ...options,
     headers: {
@@ -278,6 +298,7 @@ export const registerApiService = <ThrowOnError extends boolean = true>(options:
  */
 export const registerNoauthService = <ThrowOnError extends boolean = true>(options: Options<RegisterNoauthServiceData, ThrowOnError>) => (options.client ?? client).post<RegisterNoauthServiceResponses, RegisterNoauthServiceErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/{service_id}/register_noauth_service',
     ...options
 });
@@ -287,6 +308,7 @@ export const registerNoauthService = <ThrowOnError extends boolean = true>(optio
  */
 export const disconnectService = <ThrowOnError extends boolean = true>(options: Options<DisconnectServiceData, ThrowOnError>) => (options.client ?? client).delete<DisconnectServiceResponses, DisconnectServiceErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/{service_id}/disconnect_composio_service',
     ...options
 });
@@ -298,6 +320,7 @@ export const disconnectService = <ThrowOnError extends boolean = true>(options: 
  */
 export const addCustomMcpServer = <ThrowOnError extends boolean = true>(options: Options<AddCustomMcpServerData, ThrowOnError>) => (options.client ?? client).post<AddCustomMcpServerResponses, AddCustomMcpServerErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/custom_mcp',
     ...options,
     headers: {
@@ -311,6 +334,7 @@ export const addCustomMcpServer = <ThrowOnError extends boolean = true>(options:
  */
 export const removeCustomService = <ThrowOnError extends boolean = true>(options: Options<RemoveCustomServiceData, ThrowOnError>) => (options.client ?? client).delete<RemoveCustomServiceResponses, RemoveCustomServiceErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/services/{service_id}',
     ...options
 });
@@ -347,6 +371,7 @@ export const composioWebhook = <ThrowOnError extends boolean = true>(options?: O
  */
 export const chainlitCopilotLogin = <ThrowOnError extends boolean = true>(options: Options<ChainlitCopilotLoginData, ThrowOnError>) => (options.client ?? client).post<ChainlitCopilotLoginResponses, ChainlitCopilotLoginErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/auth/chainlit-copilot-login',
     ...options,
     headers: {
@@ -360,6 +385,7 @@ export const chainlitCopilotLogin = <ThrowOnError extends boolean = true>(option
  */
 export const listApiKeys = <ThrowOnError extends boolean = true>(options?: Options<ListApiKeysData, ThrowOnError>) => (options?.client ?? client).get<ListApiKeysResponses, ListApiKeysErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/api-keys',
     ...options
 });
@@ -369,6 +395,7 @@ export const listApiKeys = <ThrowOnError extends boolean = true>(options?: Optio
  */
 export const createApiKey = <ThrowOnError extends boolean = true>(options: Options<CreateApiKeyData, ThrowOnError>) => (options.client ?? client).post<CreateApiKeyResponses, CreateApiKeyErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/api-keys',
     ...options,
     headers: {
@@ -382,6 +409,7 @@ export const createApiKey = <ThrowOnError extends boolean = true>(options: Optio
  */
 export const revokeApiKey = <ThrowOnError extends boolean = true>(options: Options<RevokeApiKeyData, ThrowOnError>) => (options.client ?? client).delete<RevokeApiKeyResponses, RevokeApiKeyErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/api-keys/{api_key_id}',
     ...options
 });
@@ -391,6 +419,7 @@ export const revokeApiKey = <ThrowOnError extends boolean = true>(options: Optio
  */
 export const openAiListModels = <ThrowOnError extends boolean = true>(options?: Options<OpenAiListModelsData, ThrowOnError>) => (options?.client ?? client).get<OpenAiListModelsResponses, OpenAiListModelsErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/openai/v1/models',
     ...options
 });
@@ -400,10 +429,23 @@ export const openAiListModels = <ThrowOnError extends boolean = true>(options?: 
  */
 export const openAiChatCompletion = <ThrowOnError extends boolean = true>(options: Options<OpenAiChatCompletionData, ThrowOnError>) => (options.client ?? client).post<OpenAiChatCompletionResponses, OpenAiChatCompletionErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
     url: '/openai/v1/chat/completions',
     ...options,
     headers: {
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Speaks MCP Streamable HTTP (JSON-RPC 2.0) for one agent: one tool, ask_<agent name>
+ *
+ * Stateless: every JSON-RPC message is its own POST and is answered in JSON. See docs/api.md.
+ */
+export const mcpAgent = <ThrowOnError extends boolean = true>(options: Options<McpAgentData, ThrowOnError>) => (options.client ?? client).post<McpAgentResponses, McpAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/mcp/{agent_id}',
+    ...options
 });

@@ -2247,3 +2247,53 @@ export type OpenAiChatCompletionResponses = {
 };
 
 export type OpenAiChatCompletionResponse = OpenAiChatCompletionResponses[keyof OpenAiChatCompletionResponses];
+
+export type McpAgentData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/mcp/{agent_id}';
+};
+
+export type McpAgentErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    405: {
+        jsonrpc: '2.0';
+        error: {
+            code: number;
+            message: string;
+        };
+        id: null;
+    };
+};
+
+export type McpAgentError = McpAgentErrors[keyof McpAgentErrors];
+
+export type McpAgentResponses = {
+    /**
+     * The JSON-RPC response
+     */
+    200: unknown;
+};

@@ -70,10 +70,18 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
     id: z.null(),
   });
   const response = { 401: errorSchema, 403: errorSchema, 404: errorSchema, 405: jsonRpcError };
-  const schema = { hide: true, params, response };
   const config = { apiKeyScope: 'chat' as const };
+  const post = {
+    operationId: 'mcpAgent',
+    tags: ['mcp'],
+    summary: 'Speaks MCP Streamable HTTP (JSON-RPC 2.0) for one agent: one tool, ask_<agent name>',
+    description:
+      'Stateless: every JSON-RPC message is its own POST and is answered in JSON. See docs/api.md.',
+    params,
+    response: { 200: z.unknown().describe('The JSON-RPC response'), ...response },
+  };
 
-  app.post('/:agent_id', { config, schema }, async (request, reply) => {
+  app.post('/:agent_id', { config, schema: post }, async (request, reply) => {
     const agent = await reachableAgent(agents, request, request.params.agent_id);
     if (!agent) throw notFound('Agent not found');
     const server = agentServer(options, agent, request.user.id);
@@ -97,7 +105,7 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
       method,
       url: '/:agent_id',
       config,
-      schema,
+      schema: { hide: true, params, response },
       handler: async (request, reply) => {
         if (!(await reachableAgent(agents, request, request.params.agent_id)))
           throw notFound('Agent not found');

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { containsPattern } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import type { StoredMessage, StoredPart } from './runtime/messages.ts';
 
@@ -12,7 +13,6 @@ import type { StoredMessage, StoredPart } from './runtime/messages.ts';
 const nowIso = () => new Date().toISOString();
 
 /** `text` as a LIKE pattern that matches it literally anywhere (with `ESCAPE '\\'`). */
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface ThreadRow {
   id: string;
@@ -50,7 +50,7 @@ export function createChatRepository(db: Db) {
      * parts are searched, never the stored JSON around them (its keys would match every thread).
      */
     async searchThreads(userId: number, agentId: number, query: string, limit: number): Promise<ThreadRow[]> {
-      const pattern = containing(query);
+      const pattern = containsPattern(query);
       const nameMatches = sql<boolean>`threads.name ${sql.raw(db.dialect === 'sqlite' ? 'like' : 'ilike')} ${pattern} escape '\\'`;
       const textMatches =
         db.dialect === 'sqlite'

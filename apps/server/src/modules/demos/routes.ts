@@ -20,6 +20,7 @@
  * not accepted by `/chainlit` (a different cookie and session table) nor by `/backend` (bearer
  * tokens only), and a demo agent only ever has its own demo tools.
  */
+import { chatAuthSuccessSchema, DEMO_SESSION_COOKIE, errorSchema } from '@cadre/contract';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,7 +31,6 @@ import { chatRoutes, defaultChatDist, frameFiles, type ChatModuleOptions } from 
 import { isDemoName } from './catalog.ts';
 import { createDemoService } from './service.ts';
 
-export const DEMO_SESSION_COOKIE = 'cadre_demo_session';
 export const DEMO_USERNAME = 'anonymous-user';
 const CREDENTIALS_SIGN_IN = 'credentialssignin';
 const SWEEP_INTERVAL_MS = 5 * 60_000;
@@ -92,7 +92,30 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     }
   }
 
-  app.post('/login', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+  const session = (operationId: string, summary: string, description: string) => ({
+    config: { public: true },
+    schema: {
+      operationId,
+      summary,
+      description,
+      tags: ['demos'],
+      security: [],
+      response: {
+        200: chatAuthSuccessSchema,
+        401: errorSchema,
+        403: errorSchema,
+        415: errorSchema,
+        429: errorSchema,
+      },
+    },
+  });
+
+  const login = session(
+    'demoLogin',
+    'Opens a demo session; sets the demo session cookie',
+    `multipart/form-data with \`username\` = \`${DEMO_USERNAME}\` and \`password\` = the demo's name.`,
+  );
+  app.post('/login', login, async (request, reply) => {
     assertOwnOrigin(request);
     if (!request.isMultipart()) throw new HttpError(415, 'Send the demo login as multipart/form-data');
     await limit(
@@ -118,7 +141,8 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
   }
 
-  app.post('/logout', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+  const logout = session('demoLogout', 'Ends the demo session', 'Clears the demo session cookie.');
+  app.post('/logout', logout, async (request, reply) => {
     assertOwnOrigin(request);
     const value = request.cookies[DEMO_SESSION_COOKIE];
     if (value) await service.logout(value);

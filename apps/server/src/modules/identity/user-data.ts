@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { containsPattern } from '../../db/like.ts';
 import type { UserDataOwner } from '../../deps.ts';
 import { resetRateLimitsStartingWith } from '../../security/rate-limit.ts';
 import { accountKeyPrefix } from './service.ts';
 
 /** Matches the stored models (Session, Grant, tokens, codes, interactions) of one account. */
-const accountPattern = (subject: string) =>
-  `%"accountId":${JSON.stringify(subject).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const accountPattern = (subject: string) => containsPattern(`"accountId":${JSON.stringify(subject)}`);
 
 /**
  * The built-in identity provider's share (P1), for users it issued: the account (email, name,

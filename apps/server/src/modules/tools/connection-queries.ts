@@ -84,13 +84,23 @@ export function connectionQueries(k: Kysely<Database>) {
     },
 
     /**
-     * A tool call used the connection at `at`; `error` is what it failed with, if it failed for a
-     * reason of the connection's. Not a change of the connection: `updated_at` stays.
+     * A tool call used the connection at `at`, in one statement: `error` is what it failed with,
+     * if it failed for a reason of the connection's; `change` is new sealed credentials (a refreshed
+     * token) or a status (a refused one), the only parts that count as a change (`updated_at`).
      */
-    async recordUse(userId: number, serviceId: number, at: string, error?: string) {
+    async recordUse(
+      userId: number,
+      serviceId: number,
+      use: { at: string; error?: string; change?: { status?: string; credentials?: string } },
+    ) {
+      const { at, error, change } = use;
       await k
         .updateTable('connections')
-        .set({ last_used_at: at, ...(error !== undefined && { last_error: error, last_error_at: at }) })
+        .set({
+          last_used_at: at,
+          ...(error !== undefined && { last_error: error, last_error_at: at }),
+          ...(change && { ...change, updated_at: now() }),
+        })
         .where(ofUser(userId, serviceId))
         .execute();
     },

@@ -15,10 +15,16 @@ export function redactSecrets(message: string, credentials: Credentials | null):
 }
 
 /**
+ * A successful call's "last used" is written only when the stored one is older than this, so a busy
+ * agent's tool calls do not each write a row; failures and credential changes are always written.
+ */
+const LAST_USE_WRITE_INTERVAL_MS = 60_000;
+
+/**
  * Runs an action for a user with their own connection (the chat runtime calls this). Refreshed
  * credentials are sealed again; a refused token marks the connection expired; the connection
- * records when it was used and its last error; an error message leaves without any of the
- * connection's secrets.
+ * records when it was used (a success at most once a minute) and its last error, in one statement;
+ * an error message leaves without any of the connection's secrets.
  */
 export function createActionRunner(deps: {
   repo: ToolsRepository;
@@ -54,22 +60,28 @@ export function createActionRunner(deps: {
     } catch (err) {
       result = toToolResult(err);
     }
-    if (result.credentials) {
-      await repo.updateConnection(userId, action.service_id, {
-        credentials: deps.credentials.seal(result.credentials),
-      });
-    }
-    if (!result.ok && result.code === 'auth_expired') {
-      await repo.updateConnection(userId, action.service_id, { status: 'EXPIRED' });
-    }
     const at = new Date().toISOString();
+    const change = {
+      ...(result.credentials && { credentials: deps.credentials.seal(result.credentials) }),
+      ...(!result.ok && result.code === 'auth_expired' && { status: 'EXPIRED' }),
+    };
+    const changed = Object.keys(change).length > 0;
     if (result.ok) {
-      await repo.recordUse(userId, action.service_id, at);
+      const recentlyUsed =
+        action.last_used_at !== null &&
+        Date.parse(at) - Date.parse(action.last_used_at) < LAST_USE_WRITE_INTERVAL_MS;
+      if (changed || !recentlyUsed) {
+        await repo.recordUse(userId, action.service_id, { at, ...(changed && { change }) });
+      }
       return { ok: true, data: result.data };
     }
     const error = redactSecrets(result.error, { ...credentials, ...result.credentials });
     // Wrong arguments are the caller's mistake, not the connection's: they are not its last error.
-    await repo.recordUse(userId, action.service_id, at, result.code === 'invalid_input' ? undefined : error);
+    await repo.recordUse(userId, action.service_id, {
+      at,
+      ...(result.code !== 'invalid_input' && { error }),
+      ...(changed && { change }),
+    });
     return { ok: false, code: result.code, error };
   };
 }

@@ -202,6 +202,7 @@ function catalogQueries(k: Kysely<Database>) {
           'services.metadata',
           'connections.status as connection_status',
           'connections.credentials',
+          'connections.last_used_at',
         ])
         .where('actions.id', '=', actionId)
         .where('services.enabled', '=', 1)

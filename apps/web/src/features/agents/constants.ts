@@ -124,8 +124,8 @@ export const PERMISSION_TEXT = {
   allow: 'Allow without asking',
   label: (tool: string) => `Approval for ${tool}`,
   effect: { write: 'Changes data', send: 'Sends' },
-  allowedFrom: (source: 'chat' | 'editor' | null, at: string | null) =>
-    at ? `Allowed ${source === 'chat' ? 'from the chat' : 'here'} on ${new Date(at).toLocaleString()}` : '',
+  allowedFrom: (source: 'chat' | 'editor' | null, at: string) =>
+    `Allowed ${source === 'chat' ? 'from the chat' : 'here'} on ${new Date(at).toLocaleString()}`,
   saved: (tool: string, mode: 'ask' | 'allow') =>
     agentToast('success', mode === 'allow' ? `${tool} runs without asking` : `${tool} asks every time`),
   saveFailed: agentToast('error', 'Not saved', 'The approval setting could not be changed.'),

@@ -15,7 +15,7 @@ const params = z.object({ messageId: z.string().max(100) });
 export const feedbackRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
   app.put(
     '/messages/:messageId/feedback',
-    chatOperation('chatRateMessage', {
+    chatOperation('chatRateMessage', 'Rates an answer (thumbs up or down, with an optional comment)', {
       params,
       body: chatFeedbackSchema,
       response: { 200: chatFeedbackOutSchema },
@@ -29,11 +29,14 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = a
 
   app.delete(
     '/messages/:messageId/feedback',
-    chatOperation('chatClearRating', { params }),
+    chatOperation('chatClearRating', 'Removes the rating of an answer', {
+      params,
+      response: { 204: z.null().describe('Removed') },
+    }),
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
       await service.clearRating(userId, agentId, request.params.messageId);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorSchema } from '@cadre/contract';
 import { HttpError } from '../../../http/errors.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
 
@@ -20,11 +21,17 @@ export const hostFunctionRoutes: FastifyPluginAsyncZod<{
       config: { public: true },
       bodyLimit: 256 * 1024,
       schema: {
-        hide: true,
         operationId: 'chatFunctionResult',
         tags: ['chat'],
+        summary: "Returns a host page function's result to the copilot's waiting run",
         params: z.object({ callId: z.string().max(100) }),
         body: resultBody,
+        response: {
+          204: z.null().describe('Delivered'),
+          401: errorSchema,
+          404: errorSchema,
+          410: errorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -32,7 +39,7 @@ export const hostFunctionRoutes: FastifyPluginAsyncZod<{
       if (settled === 'expired')
         throw new HttpError(410, 'This function call has expired; the agent stopped waiting');
       if (settled === 'not_found') throw new HttpError(404, 'Function call not found');
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };

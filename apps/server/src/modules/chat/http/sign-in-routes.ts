@@ -25,9 +25,14 @@ export const signInRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/auth/header',
-    chatOperation('chatAuthHeader', {
-      response: { 200: chatAuthSuccessSchema, 401: errorSchema, 404: errorSchema },
-    }),
+    chatOperation(
+      'chatAuthHeader',
+      "Opens a chat session for one agent with the API's bearer token; sets the session cookies",
+      {
+        security: [{ bearer: [] }],
+        response: { 200: chatAuthSuccessSchema, 401: errorSchema, 404: errorSchema },
+      },
+    ),
     async (request, reply) => {
       const rawAgent = request.headers[CHAT_AGENT_HEADER] ?? request.headers['agent-id'];
       const agentId =
@@ -50,9 +55,14 @@ export const signInRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/logout',
-    chatOperation('chatLogout', {
-      response: { 200: chatAuthSuccessSchema, 400: errorSchema, 401: errorSchema },
-    }),
+    chatOperation(
+      'chatLogout',
+      "Ends this browser's chat sessions, or with a bearer token every chat session of its user",
+      {
+        security: [{ chatSession: [] }, { bearer: [] }],
+        response: { 200: chatAuthSuccessSchema, 400: errorSchema, 401: errorSchema },
+      },
+    ),
     async (request, reply) => {
       const agentId = namedAgent(request);
       const token = bearer(request);

@@ -20,7 +20,9 @@ export const threadParams = z.object({ threadId: z.string().max(100) });
 export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
   app.get(
     '/session',
-    chatOperation('chatSession', { response: { 200: chatSessionInfoSchema } }),
+    chatOperation('chatSession', 'Who is signed in to this chat, and with which agent', {
+      response: { 200: chatSessionInfoSchema },
+    }),
     async (request) => {
       const principal = principalOf(request);
       return sessionOut(
@@ -32,7 +34,7 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.get(
     '/threads',
-    chatOperation('chatListThreads', {
+    chatOperation('chatListThreads', "Lists the signed-in person's threads with this agent, newest first", {
       querystring: chatThreadListQuerySchema,
       response: { 200: chatThreadListSchema },
     }),
@@ -44,7 +46,7 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.post(
     '/threads',
-    chatOperation('chatCreateThread', {
+    chatOperation('chatCreateThread', 'Starts an empty thread', {
       body: chatThreadCreateSchema,
       response: { 201: chatThreadSchema },
     }),
@@ -57,7 +59,7 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.patch(
     '/threads/:threadId',
-    chatOperation('chatRenameThread', {
+    chatOperation('chatRenameThread', 'Renames a thread', {
       params: threadParams,
       body: chatThreadRenameSchema,
       response: { 200: chatThreadSchema },
@@ -72,17 +74,20 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
 
   app.delete(
     '/threads/:threadId',
-    chatOperation('chatDeleteThread', { params: threadParams }),
+    chatOperation('chatDeleteThread', 'Deletes a thread and stops its run', {
+      params: threadParams,
+      response: { 204: z.null().describe('Deleted') },
+    }),
     async (request, reply) => {
       const { userId, agentId } = principalOf(request);
       await service.deleteThread(userId, agentId, request.params.threadId);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
   app.get(
     '/threads/:threadId/messages',
-    chatOperation('chatThreadMessages', {
+    chatOperation('chatThreadMessages', "A thread's messages, oldest first", {
       params: threadParams,
       response: { 200: chatThreadMessagesSchema },
     }),

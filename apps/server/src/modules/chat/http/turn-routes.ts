@@ -27,13 +27,27 @@ function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>,
   return reply.send(Readable.fromWeb(response.body as unknown as NodeWebReadableStream));
 }
 
+/** What a turn or a decision answers: a stream, never serialized as JSON. */
+const answerStream = {
+  200: z
+    .unknown()
+    .describe('The answer as an AI SDK UI message stream (text/event-stream); X-Thread-Id names its thread'),
+};
+
 /** A chat turn, Stop, and the decisions on pending tool calls; turns and decisions answer with a stream. */
 export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
   app.post(
     '/chat',
     {
       bodyLimit: 2 * 1024 * 1024,
-      ...chatOperation('chatTurn', { body: chatTurnRequestSchema }),
+      ...chatOperation(
+        'chatTurn',
+        'Sends a message; the answer streams back (AI SDK UI message stream over SSE)',
+        {
+          body: chatTurnRequestSchema,
+          response: answerStream,
+        },
+      ),
     },
     async (request, reply) => {
       const { userId, agentId, via } = principalOf(request);
@@ -50,7 +64,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
 
   app.post(
     '/threads/:threadId/stop',
-    chatOperation('chatStop', {
+    chatOperation('chatStop', "Stops the thread's answer, on whichever instance it runs", {
       params: threadParams,
       response: { 200: chatStopResultSchema },
     }),
@@ -63,10 +77,17 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
   for (const decision of ['approve', 'deny'] as const) {
     app.post(
       `/approvals/:approvalId/${decision}`,
-      chatOperation(decision === 'approve' ? 'chatApprove' : 'chatDeny', {
-        params: approvalParams,
-        body: (decision === 'approve' ? chatApproveRequestSchema : chatDenyRequestSchema).optional(),
-      }),
+      chatOperation(
+        decision === 'approve' ? 'chatApprove' : 'chatDeny',
+        decision === 'approve'
+          ? 'Approves a pending tool call; the answer goes on as a stream'
+          : 'Denies a pending tool call; the answer goes on as a stream',
+        {
+          params: approvalParams,
+          body: (decision === 'approve' ? chatApproveRequestSchema : chatDenyRequestSchema).optional(),
+          response: answerStream,
+        },
+      ),
       async (request, reply) => {
         const { userId, agentId, via } = principalOf(request);
         const body = (request.body ?? {}) as {

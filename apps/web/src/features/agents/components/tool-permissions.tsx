@@ -57,6 +57,7 @@ export function ToolPermissions({ agentId }: { agentId: number }) {
                   <Text fontSize="xs" color="fg.muted">
                     {tool.app_name}
                     {tool.mode === 'allow' &&
+                      tool.allowed_at &&
                       ` · ${PERMISSION_TEXT.allowedFrom(tool.source, tool.allowed_at)}`}
                   </Text>
                 </Stack>

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
@@ -93,5 +93,47 @@ describe('the API keys page (/api-keys)', () => {
     expect(api.sent('DELETE /api/v1/api-keys/:api_key_id').map((r) => r.path)).toEqual([
       '/api/v1/api-keys/7',
     ]);
+  });
+
+  it('says it is loading, then says once that the keys could not be loaded, with a retry', async () => {
+    let fail = true;
+    installFakeApi({
+      'GET /api/v1/api-keys': () => (fail ? json({ detail: 'down' }, 500) : json([KEY])),
+      'GET /api/v1/agents/': () => json(AGENTS),
+    });
+    const { user } = renderApp('/api-keys');
+    expect(await screen.findByText('Loading API keys...')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByText('Error loading API keys.')).toHaveLength(1), {
+      timeout: 10_000,
+    });
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('row', { name: 'CI deploy' })).toBeInTheDocument();
+    expect(screen.queryByText('Error loading API keys.')).not.toBeInTheDocument();
+  });
+
+  it('tells the person when a revoke fails, and keeps the key and the dialog', async () => {
+    installFakeApi({
+      'GET /api/v1/api-keys': () => json([KEY]),
+      'GET /api/v1/agents/': () => json(AGENTS),
+      'DELETE /api/v1/api-keys/:api_key_id': () => json({ detail: 'Service temporarily unavailable' }, 503),
+    });
+    const toast = vi.spyOn(toaster, 'create');
+    const { user } = renderApp('/api-keys');
+    await user.click(await screen.findByRole('button', { name: 'Revoke CI deploy' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Revoke API key' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith(
+        expect.objectContaining({
+          title: 'Revoke failed',
+          description: 'The key "CI deploy" was not revoked; it still works. Try again.',
+          type: 'error',
+        }),
+      ),
+    );
+    const stillOpen = screen.getByRole('alertdialog', { name: 'Revoke API key' });
+    await user.click(within(stillOpen).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('row', { name: 'CI deploy' })).toBeInTheDocument();
   });
 });

@@ -12,6 +12,7 @@ import {
   revokeApiKeyMutation,
   type ApiKey,
 } from '../api/api-keys-api';
+import { toaster } from '../../../components/ui/toaster';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 
 export const API_KEYS_TEXT = {
@@ -21,7 +22,10 @@ export const API_KEYS_TEXT = {
     '"Authorization: Bearer cadre_…". Revoking a key stops it within seconds everywhere.',
   create: 'Create API key',
   empty: 'You have no API keys.',
+  loading: 'Loading API keys...',
   loadError: 'Error loading API keys.',
+  revokeFailed: 'Revoke failed',
+  revokeFailedDetail: (name: string) => `The key "${name}" was not revoked; it still works. Try again.`,
   allAgents: 'All agents',
   never: 'Never',
   revoke: 'Revoke',
@@ -45,16 +49,26 @@ export function ApiKeysPage() {
       setRevoking(null);
       void queryClient.invalidateQueries({ queryKey: listApiKeysQueryKey() });
     },
+    // The dialog stays open on the key, so the person can try again or cancel.
+    onError: () =>
+      toaster.create({
+        title: API_KEYS_TEXT.revokeFailed,
+        description: API_KEYS_TEXT.revokeFailedDetail(revoking?.name ?? ''),
+        type: 'error',
+      }),
   });
   const agentName = (id: number) => agents.data?.find((a) => a.id === id)?.name ?? `#${id}`;
 
   let body: ReactNode;
-  if (keys.isError) {
-    body = <StateRow>{API_KEYS_TEXT.loadError}</StateRow>;
-  } else if (keys.data?.length === 0) {
+  if (keys.isPending) {
+    body = <StateRow>{API_KEYS_TEXT.loading}</StateRow>;
+  } else if (keys.isError) {
+    // Said once, above the table, with a way to retry.
+    body = null;
+  } else if (keys.data.length === 0) {
     body = <StateRow>{API_KEYS_TEXT.empty}</StateRow>;
   } else {
-    body = (keys.data ?? []).map((key) => (
+    body = keys.data.map((key) => (
       <Table.Row key={key.id} aria-label={key.name}>
         <Table.Cell fontWeight="medium">{key.name}</Table.Cell>
         <Table.Cell>

@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../../../db/database.ts';
+import { containsPattern } from '../../../../db/like.ts';
 import type { Database } from '../../../../db/schema.ts';
 import { z } from 'zod';
 import { ToolError } from '../../provider.ts';
@@ -8,11 +9,10 @@ import { defineAction } from './define.ts';
 /** Notes and calendar events of the built-in services. Every query names the owner. */
 
 const now = () => new Date().toISOString();
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Any of the columns contains the text, case-insensitively, with `%` and `_` taken literally. */
 function containsText(columns: readonly string[], text: string) {
-  const pattern = likePattern(text);
+  const pattern = containsPattern(text.toLowerCase());
   const matches = columns.map((column) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
   return sql<boolean>`(${sql.join(matches, sql` or `)})`;
 }
