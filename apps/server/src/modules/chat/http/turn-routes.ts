@@ -36,10 +36,11 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       ...chatOperation('chatTurn', { body: chatTurnRequestSchema }),
     },
     async (request, reply) => {
-      const { userId, agentId, via } = principalOf(request);
+      const { userId, agentId, endUser = '', via } = principalOf(request);
       const { threadId, stream } = await service.startTurn({
         userId,
         agentId,
+        endUser,
         ...turnOf(request.body),
         via,
         signal: disconnectSignal(reply),
@@ -55,8 +56,8 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       response: { 200: chatStopResultSchema },
     }),
     async (request) => {
-      const { userId, agentId } = principalOf(request);
-      return { stopped: await service.stop(userId, agentId, request.params.threadId) };
+      const { userId, agentId, endUser = '' } = principalOf(request);
+      return { stopped: await service.stop(userId, agentId, endUser, request.params.threadId) };
     },
   );
 
@@ -68,7 +69,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
         body: (decision === 'approve' ? chatApproveRequestSchema : chatDenyRequestSchema).optional(),
       }),
       async (request, reply) => {
-        const { userId, agentId, via } = principalOf(request);
+        const { userId, agentId, endUser = '', via } = principalOf(request);
         const body = (request.body ?? {}) as {
           toolCallId?: string;
           args?: unknown;
@@ -78,6 +79,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
         const { threadId, stream } = await service.decide({
           userId,
           agentId,
+          endUser,
           approvalId: request.params.approvalId,
           decision,
           toolCallId: body.toolCallId,
