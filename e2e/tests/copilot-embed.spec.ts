@@ -109,7 +109,7 @@ test('the copilot on a page of another origin answers and calls a host-page func
     await expect(embed.getByText(/No origins yet/)).toBeVisible();
     await embed.getByRole('textbox', { name: 'Add an allowed origin' }).fill(allowed.origin);
     await embed.getByRole('button', { name: 'Add', exact: true }).click();
-    await embed.getByRole('button', { name: 'Save origins' }).click();
+    await embed.getByRole('button', { name: 'Update allowed origins' }).click();
     await expect(page.getByText('Allowed origins saved.').last()).toBeVisible();
     await expect(embed.getByLabel('Host backend', { exact: true })).toContainText(
       `"origin": "${allowed.origin}"`,

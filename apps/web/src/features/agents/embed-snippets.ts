@@ -12,7 +12,7 @@ export const EMBED_TEXT = {
   tooMany: `At most ${AGENT_LIMITS.embedOrigins} origins.`,
   max: AGENT_LIMITS.embedOrigins,
   remove: (origin: string) => `Remove ${origin}`,
-  save: 'Save origins',
+  save: 'Update allowed origins',
   saved: 'Allowed origins saved.',
   saveFailed: 'The allowed origins could not be saved. Try again in a moment.',
   hostPage: 'Host page',

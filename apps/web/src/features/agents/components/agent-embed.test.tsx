@@ -55,7 +55,7 @@ describe('the agent editor’s Embed section (/agents/:id/edit)', () => {
     await userEvent.type(input, 'https://Shop.Example/');
     await userEvent.click(within(section).getByRole('button', { name: 'Add' }));
     expect(within(section).getByText('https://shop.example')).toBeInTheDocument();
-    await userEvent.click(within(section).getByRole('button', { name: 'Save origins' }));
+    await userEvent.click(within(section).getByRole('button', { name: 'Update allowed origins' }));
     await findToast('Allowed origins saved.');
     expect(api.sent('PATCH /api/v1/agents/:agent_id')[0]!.body).toEqual({
       embed_origins: ['https://shop.example'],
@@ -86,7 +86,7 @@ describe('the agent editor’s Embed section (/agents/:id/edit)', () => {
     const section = await screen.findByTestId('agent-embed');
     await userEvent.click(await within(section).findByRole('button', { name: 'Remove https://a.example' }));
     expect(within(section).queryByText('https://a.example')).toBeNull();
-    await userEvent.click(within(section).getByRole('button', { name: 'Save origins' }));
+    await userEvent.click(within(section).getByRole('button', { name: 'Update allowed origins' }));
     expect(await within(section).findByText(/could not be saved/)).toBeInTheDocument();
   });
 });
