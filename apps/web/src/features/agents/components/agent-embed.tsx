@@ -17,10 +17,11 @@ import { EMBED_TEXT, embedSnippets } from '../embed-snippets';
 export function AgentEmbed({ agent }: { agent: Agent }) {
   const config = useRuntimeConfig();
   const queryClient = useQueryClient();
-  const [origins, setOrigins] = useState<string[]>(agent.embed_origins);
+  // An answer from a server without embedding has no list: none allowed.
+  const saved: string[] = (agent.embed_origins as string[] | undefined) ?? [];
+  const [origins, setOrigins] = useState<string[]>(saved);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string>();
-  const saved = agent.embed_origins;
   const dirty = origins.join('\n') !== saved.join('\n');
 
   const save = useMutation({
@@ -172,6 +173,8 @@ function Snippet(props: { title: string; hint: React.ReactNode; code: string; ch
         borderRadius="md"
         overflowX="auto"
         whiteSpace="pre"
+        // Scrolls sideways: focusable, so a keyboard can scroll it too.
+        tabIndex={0}
         aria-label={props.title}
       >
         {props.code}
