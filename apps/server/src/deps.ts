@@ -157,6 +157,10 @@ export interface AgentDirectory {
     actionIds: number[],
     trx: Kysely<Database>,
   ): Promise<number>;
+  /** The origins allowed to embed the user's agent's copilot; [] for another user's agent. */
+  embedOrigins(userId: number, agentId: number): Promise<string[]>;
+  /** Whether any agent lets pages of this (normalised) origin embed its copilot: CORS preflights. */
+  anyAllowsEmbedOrigin(origin: string): Promise<boolean>;
   /** The user's agent as the chat speaks for it; undefined for another user's or a missing agent. */
   profile(userId: number, agentId: number): Promise<AgentProfile | undefined>;
   /** The user's agents, oldest first (what the OpenAI-compatible API lists as models). */

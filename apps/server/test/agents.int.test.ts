@@ -60,6 +60,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         icon: null,
         color: null,
         starters: [],
+        embed_origins: [],
         tools: [
           {
             id: slack.actionIds[1],
@@ -237,6 +238,56 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       expect(restored.json().starters).toEqual(['What is 12 × 7?', 'Hi']);
     });
 
+    it('stores the normalised embed origins, refuses other texts naming the field, and keeps them out of versions and export', async () => {
+      const created = await create({
+        name: 'Site helper',
+        description: 'd',
+        embed_origins: ['https://Shop.Example:443/', 'http://localhost:5173', 'https://shop.example'],
+      });
+      expect(created.statusCode).toBe(201);
+      const agent = created.json();
+      expect(agent.embed_origins).toEqual(['https://shop.example', 'http://localhost:5173']);
+      const patch = (payload: object) =>
+        t.app.inject({ method: 'PATCH', url: agentUrl(agent.id), headers: auth, payload });
+      expect((await patch({ name: 'Renamed' })).json().embed_origins).toEqual(agent.embed_origins);
+      for (const bad of [
+        ['http://shop.example'],
+        ['https://shop.example/path'],
+        ['https://shop.example?x=1'],
+        ['https://user:pw@shop.example'],
+        ['javascript:alert(1)'],
+        ['*'],
+        'https://shop.example',
+        Array.from({ length: 21 }, (_, i) => `https://s${i}.example`),
+      ]) {
+        const res = await patch({ embed_origins: bad });
+        expect(res.statusCode, JSON.stringify(bad)).toBe(422);
+        expect(res.json().detail[0].loc.slice(0, 2)).toEqual(['body', 'embed_origins']);
+      }
+      expect((await patch({ embed_origins: ['https://other.example'] })).json().embed_origins).toEqual([
+        'https://other.example',
+      ]);
+      const exported = await t.app.inject({
+        method: 'GET',
+        url: `${agentUrl(agent.id)}/export`,
+        headers: auth,
+      });
+      expect(exported.body).not.toContain('other.example');
+      const versions = await t.app.inject({
+        method: 'GET',
+        url: `${agentUrl(agent.id)}/versions`,
+        headers: auth,
+      });
+      expect(versions.body).not.toContain('example');
+      expect((await patch({ embed_origins: [] })).json().embed_origins).toEqual([]);
+      const stored = await t.db.kysely
+        .selectFrom('agents')
+        .select('embed_origins')
+        .where('id', '=', agent.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.embed_origins).toBeNull();
+    });
+
     it('lists every field of every agent in the contract’s shape, escaping text and keeping tool order', async () => {
       const empty = await t.app.inject({ method: 'GET', url: AGENTS, headers: auth });
       expect(empty.statusCode).toBe(200);
@@ -270,6 +321,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           icon: null,
           color: null,
           starters: [tricky, 'What is 12 × 7?'],
+          embed_origins: [],
           tools: [
             {
               id: gmail.actionIds[2],
@@ -311,6 +363,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           icon: null,
           color: null,
           starters: [],
+          embed_origins: [],
           tools: [],
         },
       ]);

@@ -132,10 +132,17 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
 
   it('mints copilot tokens and signs in to the chat only for the allowed agents', async () => {
     const minter = await createKey({ name: 'host', scopes: ['copilot:mint'], agent_ids: [agentA] });
-    const ok = await call(minter.key, 'POST', `${API}/auth/chainlit-copilot-login`, { agent_id: agentA });
+    const visitor = { id: 'visitor-1', display_name: 'Visitor' };
+    const ok = await call(minter.key, 'POST', `${API}/auth/chainlit-copilot-login`, {
+      agent_id: agentA,
+      end_user: visitor,
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().copilot_auth_token).toEqual(expect.any(String));
-    const other = await call(minter.key, 'POST', `${API}/auth/chainlit-copilot-login`, { agent_id: agentB });
+    const other = await call(minter.key, 'POST', `${API}/auth/chainlit-copilot-login`, {
+      agent_id: agentB,
+      end_user: visitor,
+    });
     expect(other.statusCode).toBe(404);
     const missing = await call(minter.key, 'POST', `${API}/auth/chainlit-copilot-login`, {});
     expect(missing.statusCode).toBe(422);

@@ -414,6 +414,13 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     status: 200,
     noOwnedId: "the caller's own session",
   }),
+  'OPTIONS /chainlit/*': () => ({
+    as: 'bob',
+    url: '/chainlit/threads',
+    headers: { origin: 'https://alice-shop.example', 'access-control-request-method': 'GET' },
+    status: 204,
+    noOwnedId: 'a CORS preflight names no object; it only says whether some agent allows the origin',
+  }),
   'GET /chainlit/threads': () => ({
     as: 'bob-chat',
     url: '/chainlit/threads',
@@ -838,7 +845,7 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
 
   it.each(Object.keys(ROWS))("B1: Bob's %s on Alice's objects", async (route) => {
     const row = await ROWS[route]!(objects);
-    const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
     const methods = method === 'GET' ? (['GET', 'HEAD'] as const) : [method];
     const before = await snapshot(row.noOwnedId ? aliceIds : undefined);
     for (const verb of methods) {

@@ -10,6 +10,7 @@ export const AGENT_LIMITS = {
   toolIds: 200,
   starters: 4,
   starter: 120,
+  embedOrigins: 20,
 } as const;
 
 /** Text a database accepts: PostgreSQL refuses NUL characters in text columns. */
@@ -109,6 +110,11 @@ export const agentSchema = z.object({
   id: z.number(),
   ...agentFieldsSchema.shape,
   tools: z.array(agentToolSchema),
+  /**
+   * The origins whose pages may embed the agent's copilot (`scheme://host[:port]`). Access
+   * control, not the agent's content: not kept in its versions or its export.
+   */
+  embed_origins: z.array(z.string()),
 });
 export type Agent = z.infer<typeof agentSchema>;
 
@@ -130,6 +136,49 @@ export const startersField = z
   .nullable()
   .transform((value) => value ?? []);
 
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A web origin as the browser sends it in `Origin`: https, or http on this machine only; no
+ * path, query, fragment or credentials. Answers the normalised `scheme://host[:port]`, or
+ * undefined when the text is not such an origin.
+ */
+export function normaliseOrigin(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))) {
+    return undefined;
+  }
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return undefined;
+  return url.origin;
+}
+
+/** Up to 20 distinct origins allowed to embed the agent's copilot, each normalised. */
+export const embedOriginsField = z
+  .array(
+    z
+      .string()
+      .max(300, 'must be at most 300 characters')
+      .transform((value, ctx) => {
+        const origin = normaliseOrigin(value);
+        if (origin === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be an origin like https://example.com (http only for localhost), with no path',
+          });
+          return z.NEVER;
+        }
+        return origin;
+      }),
+    { error: 'must be a list of origins' },
+  )
+  .max(AGENT_LIMITS.embedOrigins, `must hold at most ${AGENT_LIMITS.embedOrigins} origins`)
+  .transform((origins) => [...new Set(origins)]);
+
 const toolIdsField = z
   .array(idSchema)
   .max(AGENT_LIMITS.toolIds, `must hold at most ${AGENT_LIMITS.toolIds} tools`);
@@ -143,6 +192,7 @@ export const agentCreateSchema = z.strictObject({
   color: colorField,
   tool_ids: toolIdsField.default([]),
   starters: startersField.default([]),
+  embed_origins: embedOriginsField.default([]),
   /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
   duplicated_from: idSchema.optional(),
 });
@@ -165,6 +215,7 @@ export const agentUpdateSchema = z.strictObject({
   color: colorField,
   tool_ids: toolIdsField.optional(),
   starters: startersField.optional(),
+  embed_origins: embedOriginsField.optional(),
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;
 

@@ -1,3 +1,4 @@
+import { normaliseOrigin } from './agents.ts';
 import { z } from 'zod';
 
 export const betaSigninSchema = z.strictObject({
@@ -18,5 +19,25 @@ export type CopilotLogin = z.infer<typeof copilotLoginSchema>;
 export const copilotLoginRequestSchema = z
   .strictObject({
     agent_id: z.number().int().min(1).max(2_147_483_647),
+    /**
+     * The page origin the token will be used from: one of the agent's `embed_origins`. The chat
+     * then answers the token only to requests from that origin (its `Origin` header).
+     */
+    origin: z
+      .string()
+      .max(300, 'must be at most 300 characters')
+      .refine((value) => normaliseOrigin(value) !== undefined, 'must be an origin like https://example.com')
+      .transform((value) => normaliseOrigin(value)!)
+      .optional(),
+    /**
+     * The host site's visitor the token speaks for (required with an API key): an opaque id, so
+     * each visitor has their own threads, and the name the chat shows.
+     */
+    end_user: z
+      .strictObject({
+        id: z.string().trim().min(1, 'must not be blank').max(200, 'must be at most 200 characters'),
+        display_name: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+      })
+      .optional(),
   })
   .nullish();

@@ -145,6 +145,8 @@ export interface AgentsTable {
   color: string | null;
   /** The owner's chat starters as a JSON array of strings (migration 0013); null means none. */
   starters: string | null;
+  /** Origins allowed to embed the copilot, as a JSON array of strings (migration 0020); null means none. */
+  embed_origins: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -258,6 +260,8 @@ export interface ThreadsTable {
   name: string;
   /** 'chat' | 'trigger' */
   origin: Generated<string>;
+  /** The embedding site's visitor (migration 0020); '' for the owner's own threads. */
+  end_user: Generated<string>;
   metadata: Generated<string>;
   created_at: string;
   updated_at: string;

@@ -547,6 +547,7 @@ export type ListAgentsResponses = {
             service_id: number;
             needs_reconnecting: boolean;
         }>;
+        embed_origins: Array<string>;
     }>;
 };
 
@@ -561,6 +562,7 @@ export type CreateAgentData = {
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
+        embed_origins?: Array<string>;
         duplicated_from?: number;
     };
     headers?: {
@@ -623,6 +625,7 @@ export type CreateAgentResponses = {
             service_id: number;
             needs_reconnecting: boolean;
         }>;
+        embed_origins: Array<string>;
     };
 };
 
@@ -686,6 +689,7 @@ export type GetAgentResponses = {
             service_id: number;
             needs_reconnecting: boolean;
         }>;
+        embed_origins: Array<string>;
     };
 };
 
@@ -745,6 +749,7 @@ export type UpdateAgentData = {
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
+        embed_origins?: Array<string>;
     };
     path: {
         agent_id: number;
@@ -802,6 +807,7 @@ export type UpdateAgentResponses = {
             service_id: number;
             needs_reconnecting: boolean;
         }>;
+        embed_origins: Array<string>;
     };
 };
 
@@ -934,6 +940,7 @@ export type RestoreAgentVersionResponses = {
             service_id: number;
             needs_reconnecting: boolean;
         }>;
+        embed_origins: Array<string>;
     };
 };
 
@@ -1085,6 +1092,7 @@ export type ImportAgentResponses = {
                 service_id: number;
                 needs_reconnecting: boolean;
             }>;
+            embed_origins: Array<string>;
         };
         tools_to_connect: Array<{
             provider: string;
@@ -1823,6 +1831,11 @@ export type ComposioWebhookResponse = ComposioWebhookResponses[keyof ComposioWeb
 export type ChainlitCopilotLoginData = {
     body: {
         agent_id: number;
+        origin?: string;
+        end_user?: {
+            id: string;
+            display_name?: string;
+        };
     } | null;
     path?: never;
     query?: never;

@@ -52,5 +52,6 @@ export const agentJsonOf =
       color: eb.ref('agents.color'),
       starters: json.parsed(eb.ref('agents.starters'), '[]'),
       tools: json.subquery(tools),
+      embed_origins: json.parsed(eb.ref('agents.embed_origins'), '[]'),
     });
   };

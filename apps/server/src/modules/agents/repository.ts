@@ -23,12 +23,15 @@ export interface AgentFields {
   color?: string | null;
   /** Left out by agents set up by the server, which have none. */
   starters?: string[];
+  /** Origins allowed to embed the copilot; left out where they do not change. */
+  embed_origins?: string[];
 }
 
-/** The fields as the agents table stores them. */
-const toRow = <F extends Partial<AgentFields>>({ starters, ...rest }: F) => ({
+/** The fields as the agents table stores them (both lists as JSON text, null when empty). */
+const toRow = <F extends Partial<AgentFields>>({ starters, embed_origins, ...rest }: F) => ({
   ...rest,
   ...(starters === undefined ? {} : { starters: startersToText(starters) }),
+  ...(embed_origins === undefined ? {} : { embed_origins: startersToText(embed_origins) }),
 });
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
+import { embedOriginQueries } from './embed-origins.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
@@ -64,9 +65,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
   }
 
   const changedFields = (input: AgentUpdateInput) =>
-    (['name', 'description', 'guidelines', 'icon', 'color', 'starters', 'tool_ids'] as const).filter(
-      (f) => input[f] !== undefined,
-    );
+    (
+      ['name', 'description', 'guidelines', 'icon', 'color', 'starters', 'embed_origins', 'tool_ids'] as const
+    ).filter((f) => input[f] !== undefined);
 
   return {
     /** The list response's JSON text (see the repository's `listJson`). */
@@ -158,6 +159,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
           icon: input.icon ?? null,
           color: input.color ?? null,
           starters: input.starters,
+          embed_origins: input.embed_origins,
         },
         tools,
         {
@@ -195,6 +197,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.icon !== undefined) fields.icon = input.icon;
       if (input.color !== undefined) fields.color = input.color;
       if (input.starters !== undefined) fields.starters = input.starters;
+      if (input.embed_origins !== undefined) fields.embed_origins = input.embed_origins;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const revoked = await revokedBy(userId, agentId, tools);
       const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
@@ -276,6 +279,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     },
 
     ...agentExchange(db, repo, audit),
+    ...embedOriginQueries(db),
 
     async delete(userId: number, agentId: number): Promise<void> {
       const deleted = await repo.delete(userId, agentId, (trx) =>

@@ -2,7 +2,7 @@ import type { JoinBuilder, Kysely } from 'kysely';
 import type { AgentColor, AgentFields } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
 
-/** Starters as the agents table stores them: JSON text, null when there are none. */
+/** A list of texts (starters, embed origins) as the agents table stores it: JSON, null when empty. */
 export const startersToText = (starters: string[]) => (starters.length ? JSON.stringify(starters) : null);
 
 const startersFromText = (text: string | null): string[] => (text ? (JSON.parse(text) as string[]) : []);

@@ -26,9 +26,37 @@ export function copilotTokenKey(config: Config): Uint8Array {
   return key;
 }
 
-/** `agentId`, when given, binds the token to that agent too (the caller checked ownership). */
-export async function issueCopilotToken(config: Config, userId: number, agentId?: number): Promise<string> {
-  return new SignJWT(agentId === undefined ? {} : { agent_id: agentId })
+/** A host site's visitor: an opaque id from the host's backend and the name to show. */
+export interface CopilotEndUser {
+  id: string;
+  displayName?: string;
+}
+
+/** What a copilot token may be bound to besides its agent (docs/security.md, "Embedding"). */
+export interface CopilotBinding {
+  /** The only page origin the chat answers the token for. */
+  origin?: string;
+  /** The visitor whose threads the token reaches (not the owner's own). */
+  endUser?: CopilotEndUser;
+}
+
+/**
+ * `agentId`, when given, binds the token to that agent too (the caller checked ownership); a
+ * binding narrows it further to one page origin and one end user.
+ */
+export async function issueCopilotToken(
+  config: Config,
+  userId: number,
+  agentId?: number,
+  binding: CopilotBinding = {},
+): Promise<string> {
+  const claims: Record<string, unknown> = agentId === undefined ? {} : { agent_id: agentId };
+  if (binding.origin !== undefined) claims.origin = binding.origin;
+  if (binding.endUser) {
+    claims.end_user = binding.endUser.id;
+    if (binding.endUser.displayName) claims.end_user_name = binding.endUser.displayName;
+  }
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(COPILOT_ISSUER)
     .setAudience(COPILOT_AUDIENCE)
@@ -43,7 +71,7 @@ export async function issueCopilotToken(config: Config, userId: number, agentId?
 export async function verifyCopilotToken(
   config: Config,
   token: string,
-): Promise<{ userId: number; agentId?: number; issuedAt: number }> {
+): Promise<{ userId: number; agentId?: number; issuedAt: number } & CopilotBinding> {
   const { payload } = await jwtVerify(token, copilotTokenKey(config), {
     algorithms: ['HS256'],
     issuer: COPILOT_ISSUER,
@@ -54,12 +82,27 @@ export async function verifyCopilotToken(
   const userId = Number(payload.sub);
   if (!Number.isSafeInteger(userId) || userId < 1) throw new Error('copilot token has no user id');
   const issuedAt = payload.iat! * 1000;
+  const binding = bindingOf(payload);
   const agentId = payload.agent_id;
-  if (agentId === undefined) return { userId, issuedAt };
+  if (agentId === undefined) return { userId, issuedAt, ...binding };
   if (typeof agentId !== 'number' || !Number.isSafeInteger(agentId) || agentId < 1) {
     throw new Error('copilot token has a malformed agent id');
   }
-  return { userId, agentId, issuedAt };
+  return { userId, agentId, issuedAt, ...binding };
+}
+
+function bindingOf(payload: Record<string, unknown>): CopilotBinding {
+  const { origin, end_user: id, end_user_name: displayName } = payload;
+  const binding: CopilotBinding = {};
+  if (origin !== undefined) {
+    if (typeof origin !== 'string') throw new Error('copilot token has a malformed origin');
+    binding.origin = origin;
+  }
+  if (id !== undefined) {
+    if (typeof id !== 'string' || !id) throw new Error('copilot token has a malformed end user');
+    binding.endUser = typeof displayName === 'string' ? { id, displayName } : { id };
+  }
+  return binding;
 }
 
 /**
@@ -68,10 +111,12 @@ export async function verifyCopilotToken(
  */
 export const copilotTokenVerifier =
   (config: Config) =>
-  async (token: string): Promise<{ userId: number; agentId: number; issuedAt: number } | null> => {
+  async (
+    token: string,
+  ): Promise<({ userId: number; agentId: number; issuedAt: number } & CopilotBinding) | null> => {
     try {
-      const { userId, agentId, issuedAt } = await verifyCopilotToken(config, token);
-      return agentId === undefined ? null : { userId, agentId, issuedAt };
+      const { agentId, ...rest } = await verifyCopilotToken(config, token);
+      return agentId === undefined ? null : { agentId, ...rest };
     } catch {
       return null;
     }

@@ -39,9 +39,29 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, 
       if (agentId === undefined) {
         throw new ValidationFailure([{ loc: ['body', 'agent_id'], msg: 'is required', type: 'missing' }]);
       }
+      const { origin, end_user: endUser } = request.body!;
+      // A host backend mints for its visitors: each token speaks for one of them, never the owner.
+      if (request.apiKey && !endUser) {
+        throw new ValidationFailure([
+          { loc: ['body', 'end_user'], msg: 'is required with an API key', type: 'missing' },
+        ]);
+      }
       if (!keyAllows(request.apiKey, agentId) || !(await agents.exists(request.user.id, agentId)))
         throw notFound('Agent not found');
-      return { copilot_auth_token: await issueCopilotToken(config, request.user.id, agentId) };
+      if (origin !== undefined && !(await agents.embedOrigins(request.user.id, agentId)).includes(origin)) {
+        throw new ValidationFailure([
+          {
+            loc: ['body', 'origin'],
+            msg: "is not one of the agent's allowed embed origins",
+            type: 'origin_not_allowed',
+          },
+        ]);
+      }
+      const binding = {
+        origin,
+        endUser: endUser && { id: endUser.id, displayName: endUser.display_name || undefined },
+      };
+      return { copilot_auth_token: await issueCopilotToken(config, request.user.id, agentId, binding) };
     },
   );
 };

@@ -51,7 +51,13 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
   const assistant = streamingAnswer(history, ctx.selection.modelId);
   const runId = crypto.randomUUID();
   let claimId: string | undefined;
-  const newThread = { userId, agentId, name: threadName(question, 'API call'), origin: input.origin };
+  const newThread = {
+    userId,
+    agentId,
+    endUser: '',
+    name: threadName(question, 'API call'),
+    origin: input.origin,
+  };
   await ctx.repo.insertTurn(threadId, newThread, [...history, assistant], async (trx) => {
     await limitTurns(ctx, userId, { kysely: trx });
     await ctx.audit.record(

@@ -11,6 +11,8 @@ import { limitTurns } from './turns.ts';
 export interface DecisionInput {
   userId: number;
   agentId: number;
+  /** The embedding site's visitor whose thread it must be; '' for the owner's own. */
+  endUser: string;
   approvalId: string;
   decision: 'approve' | 'deny';
   /** When given, must be the stored call's id. */
@@ -37,7 +39,7 @@ export async function decide(
   await limitTurns(ctx, userId);
   const approval = await ctx.approvals.find(userId, approvalId);
   if (!approval) throw notFound('Approval not found');
-  const thread = await ctx.repo.findThread(userId, agentId, approval.thread_id);
+  const thread = await ctx.repo.findThread(userId, agentId, approval.thread_id, input.endUser);
   if (!thread) throw notFound('Approval not found');
   if (input.toolCallId !== undefined && input.toolCallId !== approval.tool_call_id) {
     throw new HttpError(409, APPROVAL_MISMATCH_DETAIL);

@@ -63,8 +63,10 @@ export async function requireThread(
   userId: number,
   agentId: number,
   threadId: string,
+  /** The embedding site's visitor whose thread it must be; '' for the owner's own. */
+  endUser: string,
 ): Promise<ThreadRow> {
-  const thread = await ctx.repo.findThread(userId, agentId, threadId);
+  const thread = await ctx.repo.findThread(userId, agentId, threadId, endUser);
   if (!thread) throw notFound('Thread not found');
   return thread;
 }

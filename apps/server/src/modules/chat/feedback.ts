@@ -8,7 +8,7 @@ import type { ChatContext } from './context.ts';
  */
 export function createFeedback(ctx: ChatContext) {
   const k = ctx.db.kysely;
-  const ownedAnswer = (userId: number, agentId: number, messageId: string) =>
+  const ownedAnswer = (userId: number, agentId: number, endUser: string, messageId: string) =>
     k
       .selectFrom('messages')
       .innerJoin('threads', 'threads.id', 'messages.thread_id')
@@ -17,17 +17,19 @@ export function createFeedback(ctx: ChatContext) {
       .where('messages.role', '=', 'assistant')
       .where('threads.user_id', '=', userId)
       .where('threads.agent_id', '=', agentId)
+      .where('threads.end_user', '=', endUser)
       .executeTakeFirst();
 
   return {
     async rateMessage(
       userId: number,
       agentId: number,
+      endUser: string,
       messageId: string,
       rating: 'up' | 'down',
       comment: string | null,
     ): Promise<ChatFeedback> {
-      if (!(await ownedAnswer(userId, agentId, messageId))) throw notFound('Message not found');
+      if (!(await ownedAnswer(userId, agentId, endUser, messageId))) throw notFound('Message not found');
       const row = { rating, comment: comment || null, updated_at: new Date().toISOString() };
       await k
         .insertInto('message_feedback')
@@ -37,8 +39,8 @@ export function createFeedback(ctx: ChatContext) {
       return { messageId, rating, comment: row.comment, updatedAt: row.updated_at };
     },
 
-    async clearRating(userId: number, agentId: number, messageId: string) {
-      if (!(await ownedAnswer(userId, agentId, messageId))) throw notFound('Message not found');
+    async clearRating(userId: number, agentId: number, endUser: string, messageId: string) {
+      if (!(await ownedAnswer(userId, agentId, endUser, messageId))) throw notFound('Message not found');
       await k
         .deleteFrom('message_feedback')
         .where('message_id', '=', messageId)

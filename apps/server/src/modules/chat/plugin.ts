@@ -101,6 +101,13 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       sessions: options.sessionStrategy ?? sessions,
       copilot: (token) => sessions.copilot(token),
       publicOrigin,
+      embed: ownSignIn
+        ? {
+            publicOrigin,
+            embedOrigins: (userId, agentId) => options.agents.embedOrigins(userId, agentId),
+            anyAllowsEmbedOrigin: (origin) => options.agents.anyAllowsEmbedOrigin(origin),
+          }
+        : undefined,
     });
     if (hostFunctions) await api.register(hostFunctionRoutes, { bridge: hostFunctions, principalOf });
     await api.register(threadRoutes, { service });

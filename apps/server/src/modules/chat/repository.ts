@@ -24,20 +24,78 @@ export interface ThreadRow {
   updated_at: string;
 }
 
+/** A thread to create: `endUser` is the embedding site's visitor it belongs to, '' for the owner. */
+export interface NewThread {
+  userId: number;
+  agentId: number;
+  endUser: string;
+  name: string;
+  origin?: string;
+}
+
 export function createChatRepository(db: Db) {
   const k = db.kysely;
   /** The thread's id if the user owns it, else nothing: a write through it touches no row. */
   const ownedThread = (userId: number, threadId: string) =>
     k.selectFrom('threads').select('id').where('id', '=', threadId).where('user_id', '=', userId);
+  /**
+   * A turn's new rows in one transaction (one commit: on SQLite every commit is a blocking fsync
+   * before the first token): the thread when it is new, then the messages.
+   */
+  const insertTurn = async (
+    threadId: string,
+    newThread: NewThread | undefined,
+    messages: StoredMessage[],
+    /**
+     * Runs in the same transaction once the rows are written (rate limit, audit, the run's claim
+     * on the thread); throwing rolls everything back.
+     */
+    within?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<ThreadRow | undefined> => {
+    const at = nowIso();
+    const thread: ThreadRow | undefined = newThread && {
+      id: threadId,
+      user_id: newThread.userId,
+      agent_id: newThread.agentId,
+      name: newThread.name,
+      origin: newThread.origin ?? 'chat',
+      created_at: at,
+      updated_at: at,
+    };
+    await k.transaction().execute(async (trx) => {
+      if (thread)
+        await trx
+          .insertInto('threads')
+          .values({ ...thread, end_user: newThread!.endUser, metadata: '{}' })
+          .execute();
+      if (messages.length > 0)
+        await trx
+          .insertInto('messages')
+          .values(
+            messages.map((message) => ({
+              id: message.id,
+              thread_id: threadId,
+              role: message.role,
+              parts: JSON.stringify(message.parts),
+              status: message.status,
+              created_at: message.createdAt,
+              model: message.model ?? null,
+            })),
+          )
+          .execute();
+      await within?.(trx);
+    });
+    return thread;
+  };
+
   return {
     // ---- threads
 
-    async listThreads(userId: number, agentId: number): Promise<ThreadRow[]> {
+    async listThreads(userId: number, agentId: number, endUser: string): Promise<ThreadRow[]> {
       return k
         .selectFrom('threads')
         .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
-        .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
+        .where((eb) => eb.and({ user_id: userId, agent_id: agentId, end_user: endUser }))
         .orderBy('updated_at', 'desc')
         .orderBy('id')
         .limit(200)
@@ -49,7 +107,13 @@ export function createChatRepository(db: Db) {
      * case (LIKE on SQLite, ILIKE on PostgreSQL), newest first and at most `limit`. Only the text
      * parts are searched, never the stored JSON around them (its keys would match every thread).
      */
-    async searchThreads(userId: number, agentId: number, query: string, limit: number): Promise<ThreadRow[]> {
+    async searchThreads(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      query: string,
+      limit: number,
+    ): Promise<ThreadRow[]> {
       const pattern = containsPattern(query);
       const nameMatches = sql<boolean>`threads.name ${sql.raw(db.dialect === 'sqlite' ? 'like' : 'ilike')} ${pattern} escape '\\'`;
       const textMatches =
@@ -62,8 +126,7 @@ export function createChatRepository(db: Db) {
       return k
         .selectFrom('threads')
         .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
-        .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
+        .where((eb) => eb.and({ user_id: userId, agent_id: agentId, end_user: endUser }))
         .where((eb) =>
           eb.or([
             nameMatches,
@@ -82,11 +145,17 @@ export function createChatRepository(db: Db) {
         .execute();
     },
 
-    async findThread(userId: number, agentId: number, threadId: string): Promise<ThreadRow | undefined> {
+    /** `endUser`: the embedding site's visitor the thread belongs to, '' for the owner's own. */
+    async findThread(
+      userId: number,
+      agentId: number,
+      threadId: string,
+      endUser: string,
+    ): Promise<ThreadRow | undefined> {
       return k
         .selectFrom('threads')
         .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
-        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId }))
+        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId, end_user: endUser }))
         .executeTakeFirst();
     },
 
@@ -96,37 +165,22 @@ export function createChatRepository(db: Db) {
       return row !== undefined;
     },
 
-    async createThread(row: { id: string; userId: number; agentId: number; name: string; origin?: string }) {
-      const at = nowIso();
-      await k
-        .insertInto('threads')
-        .values({
-          id: row.id,
-          user_id: row.userId,
-          agent_id: row.agentId,
-          name: row.name,
-          origin: row.origin ?? 'chat',
-          metadata: '{}',
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      return {
-        id: row.id,
-        user_id: row.userId,
-        agent_id: row.agentId,
-        name: row.name,
-        origin: row.origin ?? 'chat',
-        created_at: at,
-        updated_at: at,
-      };
+    /** A thread with no messages yet (a turn's first message creates its thread with `insertTurn`). */
+    async createThread(row: NewThread & { id: string }): Promise<ThreadRow> {
+      return (await insertTurn(row.id, row, []))!;
     },
 
-    async renameThread(userId: number, agentId: number, threadId: string, name: string): Promise<boolean> {
+    async renameThread(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      threadId: string,
+      name: string,
+    ): Promise<boolean> {
       const result = await k
         .updateTable('threads')
         .set({ name, updated_at: nowIso() })
-        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId }))
+        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId, end_user: endUser }))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
@@ -157,10 +211,10 @@ export function createChatRepository(db: Db) {
       });
     },
 
-    async deleteThread(userId: number, agentId: number, threadId: string): Promise<boolean> {
+    async deleteThread(userId: number, agentId: number, endUser: string, threadId: string): Promise<boolean> {
       const result = await k
         .deleteFrom('threads')
-        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId }))
+        .where((eb) => eb.and({ id: threadId, user_id: userId, agent_id: agentId, end_user: endUser }))
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
@@ -194,55 +248,7 @@ export function createChatRepository(db: Db) {
       }));
     },
 
-    /**
-     * A turn's new rows in one transaction (one commit: on SQLite every commit is a blocking fsync
-     * before the first token): the thread when it is new, then the messages.
-     */
-    async insertTurn(
-      threadId: string,
-      newThread: { userId: number; agentId: number; name: string; origin?: string } | undefined,
-      messages: StoredMessage[],
-      /**
-       * Runs in the same transaction once the rows are written (rate limit, audit, the run's claim
-       * on the thread); throwing rolls everything back.
-       */
-      within?: (trx: Kysely<Database>) => Promise<void>,
-    ): Promise<ThreadRow | undefined> {
-      const at = nowIso();
-      const thread: ThreadRow | undefined = newThread && {
-        id: threadId,
-        user_id: newThread.userId,
-        agent_id: newThread.agentId,
-        name: newThread.name,
-        origin: newThread.origin ?? 'chat',
-        created_at: at,
-        updated_at: at,
-      };
-      await k.transaction().execute(async (trx) => {
-        if (thread)
-          await trx
-            .insertInto('threads')
-            .values({ ...thread, metadata: '{}' })
-            .execute();
-        if (messages.length > 0)
-          await trx
-            .insertInto('messages')
-            .values(
-              messages.map((message) => ({
-                id: message.id,
-                thread_id: threadId,
-                role: message.role,
-                parts: JSON.stringify(message.parts),
-                status: message.status,
-                created_at: message.createdAt,
-                model: message.model ?? null,
-              })),
-            )
-            .execute();
-        await within?.(trx);
-      });
-      return thread;
-    },
+    insertTurn,
 
     /** Whether a message id is taken by anyone (client-chosen ids must not collide). */
     async messageIdExists(messageId: string): Promise<boolean> {

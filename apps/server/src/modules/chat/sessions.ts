@@ -12,6 +12,19 @@ const hashSession = (value: string) => createHash('sha256').update(value).digest
 export interface SessionPrincipal {
   userId: number;
   agentId: number;
+  /** A copilot token minted for a host site's visitor: whose threads ('' or absent: the owner's). */
+  endUser?: string;
+  /** A copilot token bound to the page origin it may be used from. */
+  origin?: string;
+}
+
+/** What a copilot token carries (see modules/auth/copilot-token.ts). */
+export interface VerifiedCopilotToken {
+  userId: number;
+  agentId: number;
+  issuedAt: number;
+  origin?: string;
+  endUser?: { id: string; displayName?: string };
 }
 
 export interface ChatSessionsDeps {
@@ -22,7 +35,7 @@ export interface ChatSessionsDeps {
   /** Verifies an API access token exactly as the API does. */
   verifyAccessToken?: (token: string, agentId?: number) => Promise<{ id: number } | null>;
   /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`); `issuedAt` in ms. */
-  verifyCopilotToken?: (token: string) => Promise<(SessionPrincipal & { issuedAt: number }) | null>;
+  verifyCopilotToken?: (token: string) => Promise<VerifiedCopilotToken | null>;
 }
 
 /**
@@ -86,7 +99,10 @@ export function createChatSessions(deps: ChatSessionsDeps) {
       // A token issued in the second of a sign-out or before it is refused (iat has second precision).
       const revokedAt = await repo.revokedAt(verified.userId);
       if (revokedAt && verified.issuedAt <= Date.parse(revokedAt)) return undefined;
-      return { userId: verified.userId, agentId: verified.agentId };
+      const principal: SessionPrincipal = { userId: verified.userId, agentId: verified.agentId };
+      if (verified.endUser) principal.endUser = verified.endUser.id;
+      if (verified.origin !== undefined) principal.origin = verified.origin;
+      return principal;
     },
   };
 }

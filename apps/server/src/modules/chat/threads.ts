@@ -2,24 +2,28 @@ import { CHAT_SEARCH_LIMIT } from '@cadre/contract';
 import { notFound } from '../../http/errors.ts';
 import { requireAgent, requireThread, type ChatContext } from './context.ts';
 
-/** A user's threads with one agent and their messages; every call names the owner. */
+/**
+ * A user's threads with one agent and their messages; every call names the owner, and `endUser`
+ * the embedding site's visitor whose threads they are ('' for the owner's own).
+ */
 export function createThreads(ctx: ChatContext) {
   const { repo, audit } = ctx;
   return {
     /** All the threads, or with `query` those whose name or messages hold it. */
-    async listThreads(userId: number, agentId: number, query?: string) {
+    async listThreads(userId: number, agentId: number, endUser: string, query?: string) {
       await requireAgent(ctx, userId, agentId);
       return query
-        ? repo.searchThreads(userId, agentId, query, CHAT_SEARCH_LIMIT)
-        : repo.listThreads(userId, agentId);
+        ? repo.searchThreads(userId, agentId, endUser, query, CHAT_SEARCH_LIMIT)
+        : repo.listThreads(userId, agentId, endUser);
     },
 
-    async createThread(userId: number, agentId: number, name?: string) {
+    async createThread(userId: number, agentId: number, endUser: string, name?: string) {
       await requireAgent(ctx, userId, agentId);
       const thread = await repo.createThread({
         id: crypto.randomUUID(),
         userId,
         agentId,
+        endUser,
         name: name?.trim() || 'New chat',
       });
       await audit.record({
@@ -31,22 +35,24 @@ export function createThreads(ctx: ChatContext) {
       return thread;
     },
 
-    async renameThread(userId: number, agentId: number, threadId: string, name: string) {
-      if (!(await repo.renameThread(userId, agentId, threadId, name.trim())))
+    async renameThread(userId: number, agentId: number, endUser: string, threadId: string, name: string) {
+      if (!(await repo.renameThread(userId, agentId, endUser, threadId, name.trim())))
         throw notFound('Thread not found');
-      return requireThread(ctx, userId, agentId, threadId);
+      return requireThread(ctx, userId, agentId, threadId, endUser);
     },
 
     /** Deletes the thread, stopping a run in it first. */
-    async deleteThread(userId: number, agentId: number, threadId: string) {
+    async deleteThread(userId: number, agentId: number, endUser: string, threadId: string) {
+      // Whose thread first: one visitor of a site must not stop another's run.
+      await requireThread(ctx, userId, agentId, threadId, endUser);
       await ctx.runs.stop(userId, threadId, 'deleted');
-      if (!(await repo.deleteThread(userId, agentId, threadId))) throw notFound('Thread not found');
+      if (!(await repo.deleteThread(userId, agentId, endUser, threadId))) throw notFound('Thread not found');
       await audit.record({ userId, action: 'chat.thread.deleted', objectType: 'thread', objectId: threadId });
     },
 
     /** The thread, its messages (AI SDK UI messages) and its approvals. */
-    async threadMessages(userId: number, agentId: number, threadId: string) {
-      const thread = await requireThread(ctx, userId, agentId, threadId);
+    async threadMessages(userId: number, agentId: number, endUser: string, threadId: string) {
+      const thread = await requireThread(ctx, userId, agentId, threadId, endUser);
       const [messages, approvals] = await Promise.all([
         repo.listMessages(userId, threadId),
         ctx.approvals.list(userId, threadId),
@@ -55,8 +61,8 @@ export function createThreads(ctx: ChatContext) {
     },
 
     /** Stops this user's runs in the thread; whether there was one. */
-    async stop(userId: number, agentId: number, threadId: string): Promise<boolean> {
-      await requireThread(ctx, userId, agentId, threadId);
+    async stop(userId: number, agentId: number, endUser: string, threadId: string): Promise<boolean> {
+      await requireThread(ctx, userId, agentId, threadId, endUser);
       return ctx.runs.stop(userId, threadId);
     },
   };

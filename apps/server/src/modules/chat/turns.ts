@@ -4,12 +4,15 @@ import { HttpError, notFound } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { requireAgent, streamingAnswer, threadName, type ChatContext, type ChatVia } from './context.ts';
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
+import type { NewThread } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
 
 export interface TurnInput {
   userId: number;
   agentId: number;
+  /** The embedding site's visitor whose thread it is; '' for the owner's own. */
+  endUser: string;
   threadId?: string;
   text?: string;
   regenerate?: boolean;
@@ -64,16 +67,16 @@ export async function startTurn(
   input: TurnInput,
 ): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
   limitConcurrency(ctx);
-  const { userId, agentId } = input;
+  const { userId, agentId, endUser } = input;
   const { repo } = ctx;
   const agent = await requireAgent(ctx, userId, agentId);
   const threadId = input.threadId ?? crypto.randomUUID();
-  const existing = await repo.findThread(userId, agentId, threadId);
-  let newThread: { userId: number; agentId: number; name: string } | undefined;
+  const existing = await repo.findThread(userId, agentId, threadId, endUser);
+  let newThread: NewThread | undefined;
   if (!existing) {
     if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
     if (input.regenerate || input.editMessageId !== undefined) throw notFound('Thread not found');
-    newThread = { userId, agentId, name: threadName(input.text ?? '', 'New chat') };
+    newThread = { userId, agentId, endUser, name: threadName(input.text ?? '', 'New chat') };
   }
   // Checked before the history changes (lapse, regenerate, edit); the claim in the turn's commit
   // below is what holds the thread against a run starting meanwhile on another instance.

@@ -29,7 +29,7 @@ export async function runUnattended(
   const { userId, agentId } = input;
   const agent = await requireAgent(ctx, userId, agentId);
   const threadId = input.threadId ?? crypto.randomUUID();
-  const earlier = (await ctx.repo.findThread(userId, agentId, threadId))
+  const earlier = (await ctx.repo.findThread(userId, agentId, threadId, ''))
     ? await ctx.repo.listMessages(userId, threadId)
     : undefined;
   // A retry keeps what the lost attempt showed (its answer ended as interrupted) and answers again.
@@ -48,6 +48,7 @@ export async function runUnattended(
     : {
         userId,
         agentId,
+        endUser: '',
         name: threadName(input.threadName ?? input.text, 'Triggered run'),
         origin: 'trigger',
       };

@@ -30,6 +30,7 @@ const agent: Agent = {
   icon: null,
   color: null,
   starters: [],
+  embed_origins: [],
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
 };
 

@@ -21,9 +21,9 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = a
       response: { 200: chatFeedbackOutSchema },
     }),
     async (request) => {
-      const { userId, agentId } = principalOf(request);
+      const { userId, agentId, endUser = '' } = principalOf(request);
       const { rating, comment } = request.body;
-      return service.rateMessage(userId, agentId, request.params.messageId, rating, comment ?? null);
+      return service.rateMessage(userId, agentId, endUser, request.params.messageId, rating, comment ?? null);
     },
   );
 
@@ -34,8 +34,8 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = a
       response: { 204: z.null().describe('Removed') },
     }),
     async (request, reply) => {
-      const { userId, agentId } = principalOf(request);
-      await service.clearRating(userId, agentId, request.params.messageId);
+      const { userId, agentId, endUser = '' } = principalOf(request);
+      await service.clearRating(userId, agentId, endUser, request.params.messageId);
       return reply.code(204).send(null);
     },
   );

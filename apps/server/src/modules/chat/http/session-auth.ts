@@ -4,6 +4,7 @@ import { bearer } from '../../../http/auth.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { ChatVia } from '../context.ts';
 import type { SessionPrincipal } from '../sessions.ts';
+import { checkEmbedOrigin, registerEmbedPreflight, type EmbedPolicy } from './embed-cors.ts';
 
 /**
  * How cookie sessions are authenticated on one mount of the chat: the `/chainlit` sessions, or a
@@ -68,10 +69,15 @@ export function registerSessionAuth(
     sessions: ChatSessionStrategy;
     copilot: (token: string) => Promise<SessionPrincipal | undefined>;
     publicOrigin: string;
+    /** Where the copilot may be embedded (the `/chainlit` mount); without it, no CORS at all. */
+    embed?: EmbedPolicy;
   },
 ) {
+  const { embed } = options;
+  if (embed) registerEmbedPreflight(app, embed);
   // onRequest, before the body is read: an anonymous caller cannot make us parse or validate (A1).
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (embed && request.method === 'OPTIONS') return;
     const token = bearer(request);
     const agentId = namedAgent(request);
     let principal: ChatPrincipal;
@@ -92,6 +98,7 @@ export function registerSessionAuth(
     if (agentId !== undefined && principal.agentId !== agentId) {
       throw new HttpError(401, 'Not signed in to the chat with this agent');
     }
+    if (embed) await checkEmbedOrigin(request, reply, principal, embed);
     principals.set(request, principal);
   });
 }

@@ -39,8 +39,8 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
       response: { 200: chatThreadListSchema },
     }),
     async (request) => {
-      const { userId, agentId } = principalOf(request);
-      return { data: (await service.listThreads(userId, agentId, request.query.q)).map(threadOut) };
+      const { userId, agentId, endUser = '' } = principalOf(request);
+      return { data: (await service.listThreads(userId, agentId, endUser, request.query.q)).map(threadOut) };
     },
   );
 
@@ -51,8 +51,8 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
       response: { 201: chatThreadSchema },
     }),
     async (request, reply) => {
-      const { userId, agentId } = principalOf(request);
-      const thread = await service.createThread(userId, agentId, request.body?.name);
+      const { userId, agentId, endUser = '' } = principalOf(request);
+      const thread = await service.createThread(userId, agentId, endUser, request.body?.name);
       return reply.code(201).send(threadOut(thread));
     },
   );
@@ -65,9 +65,9 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
       response: { 200: chatThreadSchema },
     }),
     async (request) => {
-      const { userId, agentId } = principalOf(request);
+      const { userId, agentId, endUser = '' } = principalOf(request);
       return threadOut(
-        await service.renameThread(userId, agentId, request.params.threadId, request.body.name),
+        await service.renameThread(userId, agentId, endUser, request.params.threadId, request.body.name),
       );
     },
   );
@@ -79,8 +79,8 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
       response: { 204: z.null().describe('Deleted') },
     }),
     async (request, reply) => {
-      const { userId, agentId } = principalOf(request);
-      await service.deleteThread(userId, agentId, request.params.threadId);
+      const { userId, agentId, endUser = '' } = principalOf(request);
+      await service.deleteThread(userId, agentId, endUser, request.params.threadId);
       return reply.code(204).send(null);
     },
   );
@@ -92,10 +92,11 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
       response: { 200: chatThreadMessagesSchema },
     }),
     async (request) => {
-      const { userId, agentId } = principalOf(request);
+      const { userId, agentId, endUser = '' } = principalOf(request);
       const { thread, messages, approvals } = await service.threadMessages(
         userId,
         agentId,
+        endUser,
         request.params.threadId,
       );
       const byId = new Map(approvals.map((a) => [a.id, a]));

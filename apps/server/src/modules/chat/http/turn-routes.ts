@@ -50,10 +50,11 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       ),
     },
     async (request, reply) => {
-      const { userId, agentId, via } = principalOf(request);
+      const { userId, agentId, endUser = '', via } = principalOf(request);
       const { threadId, stream } = await service.startTurn({
         userId,
         agentId,
+        endUser,
         ...turnOf(request.body),
         via,
         signal: disconnectSignal(reply),
@@ -69,8 +70,8 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       response: { 200: chatStopResultSchema },
     }),
     async (request) => {
-      const { userId, agentId } = principalOf(request);
-      return { stopped: await service.stop(userId, agentId, request.params.threadId) };
+      const { userId, agentId, endUser = '' } = principalOf(request);
+      return { stopped: await service.stop(userId, agentId, endUser, request.params.threadId) };
     },
   );
 
@@ -89,7 +90,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
         },
       ),
       async (request, reply) => {
-        const { userId, agentId, via } = principalOf(request);
+        const { userId, agentId, endUser = '', via } = principalOf(request);
         const body = (request.body ?? {}) as {
           toolCallId?: string;
           args?: unknown;
@@ -99,6 +100,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
         const { threadId, stream } = await service.decide({
           userId,
           agentId,
+          endUser,
           approvalId: request.params.approvalId,
           decision,
           toolCallId: body.toolCallId,

@@ -90,6 +90,10 @@ export async function downloadAgentExport(agent: { id: number; name: string }) {
 export const saveAgent = (body: AgentWrite, agentId?: number) =>
   agentId === undefined ? sdk.createAgent({ body }) : sdk.updateAgent({ path: { agent_id: agentId }, body });
 
+/** The Embed section's own save: only the allowed origins change. */
+export const saveEmbedOrigins = (agentId: number, origins: string[]) =>
+  sdk.updateAgent({ path: { agent_id: agentId }, body: { embed_origins: origins } });
+
 /** One agent, for the edit form; the route's loader and the form read the same options. */
 export const agentOptions = (agentId: number) => ({
   ...getAgentOptions({ path: { agent_id: agentId } }),

@@ -36,6 +36,7 @@ const SAVED: Agent = {
   icon: null,
   color: null,
   starters: [],
+  embed_origins: [],
   tools: [attached(12, 'Add')],
 };
 

@@ -49,6 +49,7 @@ import {
   type DraftField,
 } from '../agents-logic';
 import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
+import { AgentEmbed } from './agent-embed';
 import { AgentHistory } from './agent-history';
 import { AppearancePicker } from './appearance-picker';
 import { NeedsReconnecting } from './needs-reconnecting';
@@ -119,6 +120,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     <Stack gap="10">
       <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
       <ToolPermissions agentId={agentId} />
+      <AgentEmbed agent={agent.data} />
       <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
     </Stack>
   );

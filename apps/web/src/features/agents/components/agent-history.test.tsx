@@ -66,6 +66,7 @@ const CURRENT: Agent = {
   icon: null,
   color: null,
   starters: [],
+  embed_origins: [],
   tools: [tool(13, 'Divide')],
 };
 

@@ -14,6 +14,7 @@ const AGENT: Agent = {
   icon: null,
   color: null,
   starters: [],
+  embed_origins: [],
   tools: [
     {
       id: 21,
