@@ -60,6 +60,9 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         icon: null,
         color: null,
         starters: [],
+        model_id: null,
+        temperature: null,
+        model_available: true,
         tools: [
           {
             id: slack.actionIds[1],
@@ -270,6 +273,9 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           icon: null,
           color: null,
           starters: [tricky, 'What is 12 × 7?'],
+          model_id: null,
+          temperature: null,
+          model_available: true,
           tools: [
             {
               id: gmail.actionIds[2],
@@ -311,6 +317,9 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           icon: null,
           color: null,
           starters: [],
+          model_id: null,
+          temperature: null,
+          model_available: true,
           tools: [],
         },
       ]);
