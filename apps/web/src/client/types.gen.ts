@@ -209,6 +209,8 @@ export type ExportMyDataResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
             tool_ids: Array<number>;
             created_at: string;
             updated_at: string;
@@ -537,6 +539,9 @@ export type ListAgentsResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -561,6 +566,8 @@ export type CreateAgentData = {
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
+        model_id?: string | null;
+        temperature?: number | null;
         duplicated_from?: number;
     };
     headers?: {
@@ -613,6 +620,9 @@ export type CreateAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -676,6 +686,9 @@ export type GetAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -745,6 +758,8 @@ export type UpdateAgentData = {
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
+        model_id?: string | null;
+        temperature?: number | null;
     };
     path: {
         agent_id: number;
@@ -792,6 +807,9 @@ export type UpdateAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -861,6 +879,8 @@ export type ListAgentVersionsResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
             tools: Array<{
                 id: number;
                 name: string;
@@ -924,6 +944,9 @@ export type RestoreAgentVersionResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -990,6 +1013,8 @@ export type ExportAgentResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
             tools: Array<{
                 provider: string;
                 service_key: string;
@@ -1015,6 +1040,8 @@ export type ImportAgentData = {
             icon?: string | null;
             color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters?: Array<string> | null;
+            model_id?: string | null;
+            temperature?: number | null;
             tools?: Array<{
                 provider: string;
                 service_key: string;
@@ -1075,6 +1102,9 @@ export type ImportAgentResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
+            model_available: boolean;
             tools: Array<{
                 id: number;
                 display_name: string;
@@ -1101,10 +1131,46 @@ export type ImportAgentResponses = {
             service_name?: string;
             display_name?: string;
         }>;
+        model_not_offered: string | null;
     };
 };
 
 export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponses];
+
+export type ListModelsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/models';
+};
+
+export type ListModelsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+};
+
+export type ListModelsError = ListModelsErrors[keyof ListModelsErrors];
+
+export type ListModelsResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: string;
+        label: string;
+        provider: 'offline' | 'openai' | 'anthropic' | 'openai-compatible';
+        context_window: number | null;
+        input_price_per_million: number | null;
+        output_price_per_million: number | null;
+        default: boolean;
+    }>;
+};
+
+export type ListModelsResponse = ListModelsResponses[keyof ListModelsResponses];
 
 export type TriggerAgentData = {
     body: {

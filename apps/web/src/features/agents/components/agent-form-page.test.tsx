@@ -36,6 +36,9 @@ const SAVED: Agent = {
   icon: null,
   color: null,
   starters: [],
+  model_id: null,
+  temperature: null,
+  model_available: true,
   tools: [attached(12, 'Add')],
 };
 

@@ -14,6 +14,9 @@ const AGENT: Agent = {
   icon: null,
   color: null,
   starters: [],
+  model_id: null,
+  temperature: null,
+  model_available: true,
   tools: [
     {
       id: 21,
