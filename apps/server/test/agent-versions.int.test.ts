@@ -128,7 +128,9 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       .where('action', '=', 'agent.restore')
       .where('object_id', '=', String(agent.id))
       .execute();
-    expect(audit.map((a) => JSON.parse(a.detail))).toEqual([{ version: 1, tools: 2, tools_dropped: 0, model_dropped: false }]);
+    expect(audit.map((a) => JSON.parse(a.detail))).toEqual([
+      { version: 1, tools: 2, tools_dropped: 0, model_dropped: false },
+    ]);
 
     const missing = await inject('POST', `${agentUrl(agent.id)}/versions/9/restore`, alice);
     expect(missing.statusCode).toBe(404);
