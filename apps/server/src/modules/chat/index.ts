@@ -3,7 +3,6 @@ export { chatRoutes, type ChatModuleOptions, type ChatPluginOptions } from './pl
 export type { ChatSessionStrategy } from './http/session-auth.ts';
 export { createChatService, type ChatService, type ChatServiceDeps } from './service.ts';
 export { selectModel, type ModelSelection } from './llm/select-model.ts';
-export { createModelCatalog, type ModelCatalog } from './llm/model-catalog.ts';
 export { chatToolsOf, createToolsExecutor } from './tools-executor.ts';
 export type { AgentTool, ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
 export { defaultChatDist, frameFiles } from './http/frame-files.ts';

@@ -149,7 +149,6 @@ export const EXCHANGE_TEXT = {
 
 /** The agent editor's model and temperature fields. */
 export const MODEL_TEXT = {
-  legend: 'Model',
   model: 'Model',
   loading: 'Loading models',
   loadError: 'The models could not be loaded.',
@@ -161,7 +160,7 @@ export const MODEL_TEXT = {
     `This agent's model '${id}' is no longer offered; it answers with the default${fallback ? ` (${fallback})` : ''}. Choose a model and save.`,
   context: (tokens: number) => `${tokens.toLocaleString('en')} tokens of context`,
   price: (input: number, output: number) => `${input} in / ${output} out per million tokens`,
-  temperature: 'Temperature',
+  temperature: 'Temperature (0–2)',
   temperaturePlaceholder: 'Default',
-  temperatureHelp: 'From 0 (focused) to 2 (varied); blank uses the model’s default.',
+  temperatureHelp: 'From 0 (focused) to 2 (varied); blank uses the model’s default',
 } as const;

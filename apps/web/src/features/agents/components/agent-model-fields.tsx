@@ -1,4 +1,15 @@
-import { Alert, Button, Field, HStack, Input, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react';
+import {
+  Alert,
+  Button,
+  Field,
+  Grid,
+  HStack,
+  Input,
+  NativeSelect,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { modelsOptions, type OfferedModel } from '../api/models-api';
 import { temperatureError } from '../agents-logic';
@@ -30,82 +41,78 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
   const fallback = models.data?.find((m) => m.default);
   const stale = staleModelId != null && modelId === staleModelId;
   return (
-    <Stack as="fieldset" gap="3">
-      <Text as="legend" fontWeight="medium" fontSize="sm" mb="2">
-        {MODEL_TEXT.legend}
-      </Text>
-      <Field.Root>
-        <Field.Label>{MODEL_TEXT.model}</Field.Label>
-        {models.isPending ? (
-          <Skeleton height="10" role="status" aria-label={MODEL_TEXT.loading} />
-        ) : models.isError ? (
-          <HStack gap="3" role="alert">
-            <Text fontSize="sm" color="fg.error">
-              {MODEL_TEXT.loadError}
-            </Text>
-            <Button
-              size="xs"
-              variant="outline"
-              onClick={() => void models.refetch()}
-              loading={models.isFetching}
-            >
-              {MODEL_TEXT.retry}
-            </Button>
-          </HStack>
-        ) : (
-          <NativeSelect.Root>
-            <NativeSelect.Field
-              value={modelId ?? DEFAULT}
-              onChange={(event) => onChange({ modelId: event.currentTarget.value || null })}
-            >
-              <option value={DEFAULT}>{MODEL_TEXT.defaultOption(fallback?.label)}</option>
-              {models.data.map((model) => (
-                <option key={model.id} value={model.id}>
-                  {model.default ? MODEL_TEXT.markedDefault(model.label) : model.label}
-                </option>
-              ))}
-              {stale && <option value={staleModelId}>{MODEL_TEXT.staleOption(staleModelId)}</option>}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        )}
-        {chosen && (chosen.context_window !== null || priceOf(chosen)) && (
-          <Field.HelperText>
-            {[chosen.context_window !== null && MODEL_TEXT.context(chosen.context_window), priceOf(chosen)]
-              .filter(Boolean)
-              .join(' · ')}
-          </Field.HelperText>
-        )}
-      </Field.Root>
+    <Stack gap="2">
+      {/* One row: the form stays short on a phone, where the tool picker sits below it. */}
+      <Grid templateColumns="minmax(0, 1fr) 7.5rem" gap="3" alignItems="start">
+        <Field.Root>
+          <Field.Label>{MODEL_TEXT.model}</Field.Label>
+          {models.isPending ? (
+            <Skeleton height="10" width="full" role="status" aria-label={MODEL_TEXT.loading} />
+          ) : models.isError ? (
+            <HStack gap="3" role="alert" minH="10">
+              <Text fontSize="sm" color="fg.error">
+                {MODEL_TEXT.loadError}
+              </Text>
+              <Button
+                size="xs"
+                variant="outline"
+                onClick={() => void models.refetch()}
+                loading={models.isFetching}
+              >
+                {MODEL_TEXT.retry}
+              </Button>
+            </HStack>
+          ) : (
+            <NativeSelect.Root>
+              <NativeSelect.Field
+                value={modelId ?? DEFAULT}
+                onChange={(event) => onChange({ modelId: event.currentTarget.value || null })}
+              >
+                <option value={DEFAULT}>{MODEL_TEXT.defaultOption(fallback?.label)}</option>
+                {models.data.map((model) => (
+                  <option key={model.id} value={model.id}>
+                    {model.default ? MODEL_TEXT.markedDefault(model.label) : model.label}
+                  </option>
+                ))}
+                {stale && <option value={staleModelId}>{MODEL_TEXT.staleOption(staleModelId)}</option>}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          )}
+          {chosen && (chosen.context_window !== null || priceOf(chosen)) && (
+            <Field.HelperText>
+              {[chosen.context_window !== null && MODEL_TEXT.context(chosen.context_window), priceOf(chosen)]
+                .filter(Boolean)
+                .join(' · ')}
+            </Field.HelperText>
+          )}
+        </Field.Root>
+        <Field.Root invalid={tempError !== undefined}>
+          <Field.Label>{MODEL_TEXT.temperature}</Field.Label>
+          <Input
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={2}
+            step={0.1}
+            value={temperature}
+            placeholder={MODEL_TEXT.temperaturePlaceholder}
+            title={MODEL_TEXT.temperatureHelp}
+            onChange={(event) => onChange({ temperature: event.currentTarget.value })}
+          />
+        </Field.Root>
+      </Grid>
+      {tempError && (
+        <Text fontSize="sm" color="fg.error" role="alert">
+          {tempError}
+        </Text>
+      )}
       {stale && (
         <Alert.Root status="warning" size="sm">
           <Alert.Indicator />
           <Alert.Title>{MODEL_TEXT.staleWarning(staleModelId, fallback?.label)}</Alert.Title>
         </Alert.Root>
       )}
-      <Field.Root invalid={tempError !== undefined} maxW="48">
-        <Field.Label>
-          {MODEL_TEXT.temperature}{' '}
-          <Text as="span" color="fg.muted" fontWeight="normal">
-            (optional)
-          </Text>
-        </Field.Label>
-        <Input
-          type="number"
-          inputMode="decimal"
-          min={0}
-          max={2}
-          step={0.1}
-          value={temperature}
-          placeholder={MODEL_TEXT.temperaturePlaceholder}
-          onChange={(event) => onChange({ temperature: event.currentTarget.value })}
-        />
-        {tempError ? (
-          <Field.ErrorText>{tempError}</Field.ErrorText>
-        ) : (
-          <Field.HelperText>{MODEL_TEXT.temperatureHelp}</Field.HelperText>
-        )}
-      </Field.Root>
     </Stack>
   );
 }
