@@ -75,6 +75,17 @@ export default defineConfig({
             // API keys are checked with the provider when saved: Web Search asks the local stub.
             BUILTIN_BRAVE_SEARCH_URL: stubURL,
             EGRESS_ALLOW_PRIVATE: '127.0.0.2',
+            // A second model agents may choose (the stub answers); the default stays offline.
+            LLM_MODELS: JSON.stringify([
+              {
+                id: 'stub',
+                label: 'Stub model',
+                provider: 'openai-compatible',
+                model: 'stub-1',
+                base_url: `${stubURL}/v1`,
+              },
+            ]),
+            LLM_DEFAULT_MODEL: 'offline',
           },
         },
       ],

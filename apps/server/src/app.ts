@@ -47,6 +47,7 @@ import { agentsRoutes, agentsUserData, createAgentsService } from './modules/age
 import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
+import { modelsRoutes } from './modules/models/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
@@ -96,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
-  const agents = createAgentsService(db, audit);
+  const agents = createAgentsService(db, audit, { offeredModels: config.llm.models.map((m) => m.id) });
   const lifecycle = options.lifecycle ?? createLifecycle();
   const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
   const app = Fastify({
@@ -194,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
+      await api.register(modelsRoutes, { llm: config.llm });
       await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretsKey } from './security/vault.ts';
+import { OFFLINE_MODEL, parseLlmModels, type LlmModelConfig, type ModelsIssue } from './config-models.ts';
+
+export { OFFLINE_MODEL, type LlmModelConfig, type LlmProvider } from './config-models.ts';
 
 /**
  * The only reader of `process.env`. Every setting is validated here once, at start-up; the rest of
@@ -89,6 +92,9 @@ const envSchema = z
     LLM_MODEL: optionalString,
     LLM_API_KEY: optionalString,
     LLM_BASE_URL: optionalUrl,
+    // The models on offer, as JSON (docs/configuration.md); unset, the four settings above are one model.
+    LLM_MODELS: optionalString,
+    LLM_DEFAULT_MODEL: optionalString,
     LLM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
     LLM_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
@@ -142,6 +148,14 @@ const envSchema = z
     TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   })
   .superRefine((env, ctx) => {
+    if (env.LLM_MODELS !== undefined && (env.LLM_PROVIDER !== 'offline' || env.LLM_MODEL)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LLM_MODELS'],
+        message:
+          'is set together with LLM_PROVIDER/LLM_MODEL: declare every model in LLM_MODELS and unset those',
+      });
+    }
     const mcp = parseMcpServers(env.MCP_SERVERS);
     if (typeof mcp === 'string') ctx.addIssue({ code: 'custom', path: ['MCP_SERVERS'], message: mcp });
     if (env.DATABASE_URL && !env.SECRETS_KEY) {
@@ -329,11 +343,10 @@ export interface Config {
 }
 
 export interface LlmConfig {
-  provider: 'offline' | 'openai' | 'anthropic' | 'openai-compatible';
-  model?: string;
-  /** Never logged or returned. */
-  apiKey?: string;
-  baseUrl?: string;
+  /** The models on offer, the built-in offline model last (LLM_MODELS or the single-model settings). */
+  models: LlmModelConfig[];
+  /** The id of the model agents without one of their own run on (LLM_DEFAULT_MODEL). */
+  defaultModel: string;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
   maxSteps: number;
@@ -345,6 +358,29 @@ export interface LlmConfig {
   maxConcurrentTurns: number;
   /** How long a pending tool approval can be answered (CHAT_APPROVAL_TTL_SECONDS). */
   approvalTtlMs?: number;
+}
+
+/** `LLM_MODELS[1].base_url` from `['LLM_MODELS', 1, 'base_url']`. */
+const pathName = (path: PropertyKey[]) =>
+  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+
+/** The offered models and the default, or the problems with LLM_MODELS and LLM_DEFAULT_MODEL. */
+function llmModels(
+  env: z.output<typeof envSchema>,
+  source: Record<string, string | undefined>,
+): { models: LlmModelConfig[]; defaultModel: string } | ModelsIssue[] {
+  const { models: offered, issues } = parseLlmModels(env.LLM_MODELS, env, source);
+  if (issues.length) return issues;
+  const wanted = env.LLM_DEFAULT_MODEL;
+  if (wanted !== undefined && !offered.some((m) => m.id === wanted)) {
+    return [
+      {
+        path: ['LLM_DEFAULT_MODEL'],
+        message: `must be one of the offered models: ${offered.map((m) => m.id).join(', ')} (got "${wanted}")`,
+      },
+    ];
+  }
+  return { models: offered, defaultModel: wanted ?? offered[0]?.id ?? OFFLINE_MODEL };
 }
 
 export class ConfigError extends Error {
@@ -370,6 +406,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   }
   const env = parsed.data;
+  const offered = llmModels(env, source);
+  if (Array.isArray(offered)) {
+    throw new ConfigError(offered.map((issue) => `${pathName(issue.path)}: ${issue.message}`));
+  }
   const publicUrl = stripSlash(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
   // An external issuer is kept exactly as configured: Auth0's `iss` claim ends with a slash.
   const issuer = env.OIDC_ISSUER ?? `${publicUrl}/idp`;
@@ -433,10 +473,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       chatTurnsPerMinute: env.DEMO_CHAT_TURNS_PER_MINUTE,
     },
     llm: {
-      provider: env.LLM_PROVIDER,
-      model: env.LLM_MODEL,
-      apiKey: env.LLM_API_KEY,
-      baseUrl: env.LLM_BASE_URL ? stripSlash(env.LLM_BASE_URL) : undefined,
+      ...offered,
       firstByteTimeoutMs: env.LLM_FIRST_BYTE_TIMEOUT_MS,
       idleTimeoutMs: env.LLM_IDLE_TIMEOUT_MS,
       maxSteps: env.LLM_MAX_STEPS,

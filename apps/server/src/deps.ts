@@ -136,6 +136,10 @@ export interface AgentProfile {
   starters: string[];
   /** The owner let write and send tools run in unattended (trigger) runs. */
   allowUnattendedWrites: boolean;
+  /** The offered model the agent runs on (LLM_MODELS id); null: the default. */
+  modelId: string | null;
+  /** 0-2; null leaves the provider's default. */
+  temperature: number | null;
 }
 
 /** The agents module as the rest of the server sees it: ownership checks for what names an agent. */

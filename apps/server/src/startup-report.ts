@@ -22,10 +22,14 @@ function describeDatabase(database: Config['database']): string {
   return `PostgreSQL at ${url.host}${url.pathname}`;
 }
 
+/** The default model, and how many others agents may choose (never a key). */
 function describeModel(llm: Config['llm']): string {
-  if (llm.provider === 'offline') return 'the built-in offline model (no network, no key)';
-  const where = llm.baseUrl ? ` at ${llm.baseUrl}` : '';
-  return `${llm.provider} ${llm.model ?? '(default model)'}${where}`;
+  const model = llm.models.find((m) => m.id === llm.defaultModel)!;
+  const others = llm.models.length - 1;
+  const more = others ? `; ${others} more on offer` : '';
+  if (model.provider === 'offline') return `the built-in offline model (no network, no key)${more}`;
+  const where = model.baseUrl ? ` at ${model.baseUrl}` : '';
+  return `${model.id}: ${model.provider} ${model.model}${where}${more}`;
 }
 
 /**

@@ -83,6 +83,8 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       icon: null,
       color: null,
       starters: [],
+      model_id: null,
+      temperature: null,
       tools: [
         {
           id: gmail.actionIds[0],
@@ -126,7 +128,9 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       .where('action', '=', 'agent.restore')
       .where('object_id', '=', String(agent.id))
       .execute();
-    expect(audit.map((a) => JSON.parse(a.detail))).toEqual([{ version: 1, tools: 2, tools_dropped: 0 }]);
+    expect(audit.map((a) => JSON.parse(a.detail))).toEqual([
+      { version: 1, tools: 2, tools_dropped: 0, model_dropped: false },
+    ]);
 
     const missing = await inject('POST', `${agentUrl(agent.id)}/versions/9/restore`, alice);
     expect(missing.statusCode).toBe(404);

@@ -61,6 +61,9 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         color: null,
         starters: [],
         embed_origins: [],
+        model_id: null,
+        temperature: null,
+        model_available: true,
         tools: [
           {
             id: slack.actionIds[1],
@@ -322,6 +325,9 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           color: null,
           starters: [tricky, 'What is 12 × 7?'],
           embed_origins: [],
+          model_id: null,
+          temperature: null,
+          model_available: true,
           tools: [
             {
               id: gmail.actionIds[2],
@@ -364,6 +370,9 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           color: null,
           starters: [],
           embed_origins: [],
+          model_id: null,
+          temperature: null,
+          model_available: true,
           tools: [],
         },
       ]);

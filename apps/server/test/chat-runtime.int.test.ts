@@ -20,6 +20,7 @@ import {
   type ChatHarness,
 } from './support/chat-fixtures.ts';
 import { createUser } from './support/users.ts';
+import { fixedCatalog } from '../src/modules/chat/llm/model-catalog.ts';
 import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
 import { createLifecycle } from '../src/http/lifecycle.ts';
@@ -518,7 +519,7 @@ describe('chat runtime', () => {
       agents: createAgentsService(h.db, audit),
       audit,
       executor: h.tools.executor,
-      selection: h.model.selection,
+      models: fixedCatalog(h.model.selection),
       limits: { maxSteps: 4, maxToolCallsPerTurn: 4, maxOutputTokens: 256 },
       runs: runRegistryFor({
         db: h.db,

@@ -211,6 +211,23 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     json: [],
     noOwnedId: "lists the caller's keys (Alice's is absent from Bob's empty list)",
   }),
+  'GET /backend/api/v1/models': () => ({
+    as: 'bob',
+    url: `${API}/models`,
+    status: 200,
+    json: [
+      {
+        id: 'offline',
+        label: 'Offline model',
+        provider: 'offline',
+        context_window: null,
+        input_price_per_million: 0,
+        output_price_per_million: 0,
+        default: true,
+      },
+    ],
+    noOwnedId: "lists the operator's models, the same for every caller",
+  }),
   'POST /backend/api/v1/api-keys': (alice) => ({
     as: 'bob',
     url: `${API}/api-keys`,

@@ -7,9 +7,11 @@ import {
   colorField,
   guidelinesField,
   iconField,
+  modelIdField,
   pathIdSchema,
   requiredText,
   startersField,
+  temperatureField,
 } from './agents.ts';
 
 /** Agent versions (every save of an agent) and the agent export document. */
@@ -35,6 +37,9 @@ export const agentSnapshotSchema = agentFieldsSchema.extend({
   color: z.enum(AGENT_COLORS).nullable().default(null),
   /** Absent in versions saved before starters existed. */
   starters: z.array(z.string()).default([]),
+  /** Absent in versions saved before agents chose a model. */
+  model_id: z.string().nullable().default(null),
+  temperature: z.number().nullable().default(null),
   tools: z.array(agentSnapshotToolSchema),
 });
 export type AgentSnapshot = z.infer<typeof agentSnapshotSchema>;
@@ -113,6 +118,9 @@ export const agentExportSchema = z.object({
     icon: iconField.transform((value) => value ?? null),
     color: colorField.transform((value) => value ?? null),
     starters: startersField.default([]),
+    /** Kept when this server offers the model; otherwise the default (the result says so). */
+    model_id: modelIdField.transform((value) => value ?? null),
+    temperature: temperatureField.transform((value) => value ?? null),
     tools: z
       .array(agentExportToolSchema)
       .max(AGENT_LIMITS.toolIds, `must hold at most ${AGENT_LIMITS.toolIds} tools`)
@@ -140,5 +148,7 @@ export const agentImportResultSchema = z.object({
   tools_to_connect: z.array(importedToolSchema),
   /** Not offered by this server (or not to this user): left out of the agent. */
   tools_not_found: z.array(agentExportToolSchema),
+  /** The document's model when this server does not offer it: the agent uses the default model. */
+  model_not_offered: z.string().nullable(),
 });
 export type AgentImportResult = z.infer<typeof agentImportResultSchema>;

@@ -103,12 +103,18 @@ export const agentFieldsSchema = z.object({
   color: z.enum(AGENT_COLORS).nullable(),
   /** Prompts the owner offers in the empty chat; `[]` when none were written. */
   starters: z.array(z.string()),
+  /** The offered model the agent answers with (`GET /api/v1/models`); null: the default. */
+  model_id: z.string().nullable(),
+  /** Sampling temperature, 0-2; null: the provider's default. */
+  temperature: z.number().nullable(),
 });
 export type AgentFields = z.infer<typeof agentFieldsSchema>;
 
 export const agentSchema = z.object({
   id: z.number(),
   ...agentFieldsSchema.shape,
+  /** False when `model_id` is no longer offered: the agent answers with the default model. */
+  model_available: z.boolean(),
   tools: z.array(agentToolSchema),
   /**
    * The origins whose pages may embed the agent's copilot (`scheme://host[:port]`). Access
@@ -178,6 +184,21 @@ export const embedOriginsField = z
   )
   .max(AGENT_LIMITS.embedOrigins, `must hold at most ${AGENT_LIMITS.embedOrigins} origins`)
   .transform((origins) => [...new Set(origins)]);
+/** An offered model's id; null (or absent on create) is the default. Unknown ids answer 422. */
+export const modelIdField = z
+  .string()
+  .trim()
+  .min(1, 'must not be blank; null chooses the default model')
+  .max(100, 'must be at most 100 characters')
+  .nullable()
+  .optional();
+
+export const temperatureField = z
+  .number({ error: 'must be a number from 0 to 2, or null for the default' })
+  .min(0, 'must be from 0 to 2')
+  .max(2, 'must be from 0 to 2')
+  .nullable()
+  .optional();
 
 const toolIdsField = z
   .array(idSchema)
@@ -193,6 +214,8 @@ export const agentCreateSchema = z.strictObject({
   tool_ids: toolIdsField.default([]),
   starters: startersField.default([]),
   embed_origins: embedOriginsField.default([]),
+  model_id: modelIdField,
+  temperature: temperatureField,
   /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
   duplicated_from: idSchema.optional(),
 });
@@ -216,6 +239,8 @@ export const agentUpdateSchema = z.strictObject({
   tool_ids: toolIdsField.optional(),
   starters: startersField.optional(),
   embed_origins: embedOriginsField.optional(),
+  model_id: modelIdField,
+  temperature: temperatureField,
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;
 

@@ -65,6 +65,8 @@ export const chatSessionInfoSchema = z.object({
     tools: z.array(chatToolSummarySchema),
   }),
   model: z.object({
+    /** The offered model's id (`GET /api/v1/models`) the agent's answers come from. */
+    id: z.string(),
     provider: z.enum(['offline', 'openai', 'anthropic', 'openai-compatible']),
     modelId: z.string(),
     offline: z.boolean(),
@@ -165,6 +167,8 @@ export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
  */
 export const chatDataPartSchemas = {
   error: z.object({ category: z.string(), message: z.string() }),
+  /** Shown above the answer: it came from the default model as the agent's is no longer offered. */
+  notice: z.object({ message: z.string() }),
   'call-fn': z.object({ callId: z.string(), name: z.string(), args: z.unknown() }),
 };
 export type ChatDataParts = {

@@ -13,7 +13,7 @@ const answer = (threadId: string, text: string) => [
   {
     type: 'start',
     messageId: `a-${text.length}`,
-    messageMetadata: { threadId, runId: 'r-1', offline: true, model: 'cadre-offline-1', createdAt: AT },
+    messageMetadata: { threadId, runId: 'r-1', offline: true, model: 'offline', createdAt: AT },
   },
   { type: 'text-start', id: 't1' },
   { type: 'text-delta', id: 't1', delta: text },
@@ -55,12 +55,29 @@ describe('chat features people expect', () => {
     const message = await screen.findByTestId('assistant-message');
     await within(message).findByText('5');
     const meta = within(message).getByTestId('answer-meta');
-    expect(meta).toHaveTextContent('cadre-offline-1');
+    expect(meta).toHaveTextContent('offline');
     expect(meta.querySelector('time')).toHaveAttribute('datetime', AT);
     await user.click(within(message).getByRole('button', { name: 'Copy answer' }));
     expect(await within(message).findByText('Copied')).toBeInTheDocument();
     // user-event stands in for the clipboard: what the button wrote is read back.
     expect(await navigator.clipboard.readText()).toBe('The sum is **5**.');
+  });
+
+  it("says above an answer that it came from the default model when the agent's is no longer offered", async () => {
+    const notice = "This agent's model 'retired' is no longer offered; answered with 'offline'.";
+    installFakeServer({
+      ...base,
+      'POST /chainlit/chat': (r) => {
+        const [start, ...rest] = answer((r.body as { id: string }).id, 'Hello.');
+        return sse([start, { type: 'data-notice', data: { message: notice } }, ...rest]);
+      },
+    });
+    const user = userEvent.setup();
+    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
+    await user.click(await screen.findByRole('button', { name: 'Add 2 and 3' }));
+    const message = await screen.findByTestId('assistant-message');
+    expect(await within(message).findByTestId('model-notice')).toHaveTextContent(notice);
+    expect(within(message).getByTestId('answer-meta')).toHaveTextContent('offline');
   });
 
   it('Esc stops a running answer', async () => {

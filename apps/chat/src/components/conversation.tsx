@@ -232,6 +232,10 @@ export function Conversation({
                 {message.parts.map((part, i) =>
                   part.type === 'text' ? (
                     <MessageMarkdown key={i} text={part.text} />
+                  ) : part.type === 'data-notice' ? (
+                    <Text key={i} color="fg.warning" fontSize="sm" role="note" data-testid="model-notice">
+                      {part.data.message}
+                    </Text>
                   ) : part.type === 'data-error' && index !== messages.length - 1 ? (
                     <Text key={i} color="fg.error" fontSize="sm" role="note">
                       {part.data.message || 'This answer ended with an error.'}

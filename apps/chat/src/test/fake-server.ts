@@ -19,6 +19,7 @@ export const session = (over: Partial<ChatSessionInfo['model']> = {}): ChatSessi
     tools: [{ name: 'calculator_add', displayName: 'Add', description: 'Adds', effect: 'read' }],
   },
   model: {
+    id: 'offline',
     provider: 'offline',
     modelId: 'cadre-offline',
     offline: true,

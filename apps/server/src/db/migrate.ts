@@ -26,6 +26,7 @@ export const MIGRATION_NAMES = [
   '0017-tool-permissions',
   '0018-message-model',
   '0020-copilot-embedding',
+  '0021-agent-model',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

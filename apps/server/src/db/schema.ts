@@ -143,6 +143,10 @@ export interface AgentsTable {
   icon: string | null;
   /** A palette name from AGENT_COLORS (migration 0011). */
   color: string | null;
+  /** An offered model's id (LLM_MODELS); null for the default (migration 0021). */
+  model_id: Generated<string | null>;
+  /** 0-2; null for the provider's default (migration 0021). */
+  temperature: Generated<number | null>;
   /** The owner's chat starters as a JSON array of strings (migration 0013); null means none. */
   starters: string | null;
   /** Origins allowed to embed the copilot, as a JSON array of strings (migration 0020); null means none. */

@@ -148,6 +148,7 @@ export function switchableModel() {
   };
   const selection: ModelSelection = {
     model,
+    id: 'switchable',
     provider: 'offline',
     modelId: 'switchable',
     isOffline: true,

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `slow N MS`: N tokens (`tok1 `, `tok2 `, …) MS milliseconds apart;
  * - `tool <name part> <json>`: one call of the first offered tool whose name contains the part, then
  *   (once the tool result comes back) a short text answer;
- * - anything else: `tokens` tokens at once (20 unless configured).
+ * - anything else: `tokens` tokens at once (20 unless configured), each `word` (`tok`) and its number.
  * Every request is recorded with the path it came in on, whether the client aborted it, and when.
  */
 export interface FakeOpenAi {
@@ -39,7 +39,7 @@ const textOf = (content: unknown): string =>
           .join('')
       : '';
 
-export async function startFakeOpenAi(options: { tokens?: number } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(options: { tokens?: number; word?: string } = {}): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -60,7 +60,7 @@ export async function startFakeOpenAi(options: { tokens?: number } = {}): Promis
       res.on('close', () => {
         if (!record.ended) record.aborted = true;
       });
-      void reply(body, res, options.tokens ?? 20).then(() => {
+      void reply(body, res, options.tokens ?? 20, options.word ?? 'tok').then(() => {
         record.ended = true;
       });
     });
@@ -88,6 +88,7 @@ async function reply(
   body: { model: string; messages: Message[]; tools?: { function: { name: string } }[] },
   res: http.ServerResponse,
   defaultTokens: number,
+  word: string,
 ) {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
@@ -150,7 +151,7 @@ async function reply(
   const gap = slow ? Number(slow[2]) : 0;
   for (let i = 1; i <= count; i += 1) {
     if (res.destroyed) return;
-    res.write(chunk({ content: `tok${i} ` }, null));
+    res.write(chunk({ content: `${word}${i} ` }, null));
     if (gap) await sleep(gap);
   }
   if (!res.destroyed) finish('stop', count);

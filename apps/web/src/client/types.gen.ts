@@ -209,6 +209,8 @@ export type ExportMyDataResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
             tool_ids: Array<number>;
             created_at: string;
             updated_at: string;
@@ -537,6 +539,9 @@ export type ListAgentsResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -563,6 +568,8 @@ export type CreateAgentData = {
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
         embed_origins?: Array<string>;
+        model_id?: string | null;
+        temperature?: number | null;
         duplicated_from?: number;
     };
     headers?: {
@@ -615,6 +622,9 @@ export type CreateAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -679,6 +689,9 @@ export type GetAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -750,6 +763,8 @@ export type UpdateAgentData = {
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
         embed_origins?: Array<string>;
+        model_id?: string | null;
+        temperature?: number | null;
     };
     path: {
         agent_id: number;
@@ -797,6 +812,9 @@ export type UpdateAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -867,6 +885,8 @@ export type ListAgentVersionsResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
             tools: Array<{
                 id: number;
                 name: string;
@@ -930,6 +950,9 @@ export type RestoreAgentVersionResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        model_id: string | null;
+        temperature: number | null;
+        model_available: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -997,6 +1020,8 @@ export type ExportAgentResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
             tools: Array<{
                 provider: string;
                 service_key: string;
@@ -1022,6 +1047,8 @@ export type ImportAgentData = {
             icon?: string | null;
             color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters?: Array<string> | null;
+            model_id?: string | null;
+            temperature?: number | null;
             tools?: Array<{
                 provider: string;
                 service_key: string;
@@ -1082,6 +1109,9 @@ export type ImportAgentResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
+            model_available: boolean;
             tools: Array<{
                 id: number;
                 display_name: string;
@@ -1109,10 +1139,46 @@ export type ImportAgentResponses = {
             service_name?: string;
             display_name?: string;
         }>;
+        model_not_offered: string | null;
     };
 };
 
 export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponses];
+
+export type ListModelsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/models';
+};
+
+export type ListModelsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+};
+
+export type ListModelsError = ListModelsErrors[keyof ListModelsErrors];
+
+export type ListModelsResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: string;
+        label: string;
+        provider: 'offline' | 'openai' | 'anthropic' | 'openai-compatible';
+        context_window: number | null;
+        input_price_per_million: number | null;
+        output_price_per_million: number | null;
+        default: boolean;
+    }>;
+};
+
+export type ListModelsResponse = ListModelsResponses[keyof ListModelsResponses];
 
 export type TriggerAgentData = {
     body: {

@@ -17,14 +17,14 @@ import type { Dialect } from '../database.ts';
  *   one statement each (SQLite alters one column at a time), then creates its `indexes`;
  * - `sql`: one statement run as written on both databases, for moving data or what the builder
  *   would word differently.
- * Column type `serial` is the auto-increment id, the one difference between the dialects (`serial`
+ * Column type `real` is a floating-point number (`double precision` on PostgreSQL). Column type `serial` is the auto-increment id, the one difference between the dialects (`serial`
  * on PostgreSQL, `integer primary key autoincrement` on SQLite). An index's `where` is
  * `[column, operator, value]`. Any object may carry a `note`: the comment JSON has not.
  */
 const note = z.string().optional();
 const identifier = z.string().regex(/^[a-z][a-z0-9_]*$/);
 const columnSchema = z.strictObject({
-  type: z.enum(['text', 'integer', 'bigint', 'serial']),
+  type: z.enum(['text', 'integer', 'bigint', 'real', 'serial']),
   notNull: z.literal(true).optional(),
   primaryKey: z.literal(true).optional(),
   unique: z.literal(true).optional(),
@@ -82,8 +82,13 @@ export function declaredMigration(name: string, file: unknown, dialect: Dialect)
     if (c.references) b = b.references(c.references);
     return c.onDelete ? b.onDelete(c.onDelete) : b;
   };
+  // `real` is 8 bytes on SQLite; PostgreSQL's `real` is 4, so 0.7 would read back as 0.699999988.
   const type = (c: z.infer<typeof columnSchema>) =>
-    c.type === 'serial' && dialect === 'sqlite' ? 'integer' : c.type;
+    c.type === 'serial' && dialect === 'sqlite'
+      ? 'integer'
+      : c.type === 'real' && dialect === 'postgres'
+        ? 'double precision'
+        : c.type;
   return {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async up(db: Kysely<any>) {

@@ -7,7 +7,8 @@ import type { Database } from '../../db/schema.ts';
  * element and `get`'s row.
  */
 export const agentJsonOf =
-  (json: ReturnType<typeof jsonHelpers>) => (eb: ExpressionBuilder<Database, 'agents'>) => {
+  (json: ReturnType<typeof jsonHelpers>, offeredModels: readonly string[]) =>
+  (eb: ExpressionBuilder<Database, 'agents'>) => {
     const tools = eb
       .selectFrom('agent_tools')
       .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
@@ -51,6 +52,20 @@ export const agentJsonOf =
       icon: eb.ref('agents.icon'),
       color: eb.ref('agents.color'),
       starters: json.parsed(eb.ref('agents.starters'), '[]'),
+      model_id: eb.ref('agents.model_id'),
+      temperature: eb.ref('agents.temperature'),
+      // The offered ids are the operator's (checked at start-up), written into the SQL as literals
+      // so the list's statement keeps the user id as its one parameter.
+      model_available: json.bool(
+        eb.or([
+          eb('agents.model_id', 'is', null),
+          eb(
+            'agents.model_id',
+            'in',
+            offeredModels.map((id) => sql.lit(id)),
+          ),
+        ]),
+      ),
       tools: json.subquery(tools),
       embed_origins: json.parsed(eb.ref('agents.embed_origins'), '[]'),
     });

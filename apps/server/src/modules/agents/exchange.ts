@@ -24,7 +24,12 @@ type ImportDocument = z.output<typeof agentExportSchema>;
  * Export and import: an agent as a document another server or user can read. Tools travel by
  * provider, service key and tool slug, never by this server's ids, and no connection or secret.
  */
-export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsRepository>, audit: AuditLog) {
+export function agentExchange(
+  db: Db,
+  repo: ReturnType<typeof createAgentsRepository>,
+  audit: AuditLog,
+  offered: (modelId: string | null) => boolean,
+) {
   return {
     async exportDocument(userId: number, agentId: number): Promise<AgentExportDocument> {
       const state = await repo.snapshot(userId, agentId);
@@ -40,6 +45,8 @@ export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsReposi
           icon: state.icon,
           color: state.color,
           starters: state.starters,
+          model_id: state.model_id,
+          temperature: state.temperature,
           tools: state.tools.map((t) => ({
             provider: t.provider,
             service_key: t.service_key,
@@ -71,10 +78,21 @@ export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsReposi
       const attached = [...wanted.entries()].filter(([key]) => found.has(key));
       const notFound = [...wanted.entries()].filter(([key]) => !found.has(key)).map(([, tool]) => tool);
       const active = await connected(user.id);
-      const { name, description, guidelines, icon, color, starters } = document.agent;
+      const { name, description, guidelines, icon, color, starters, temperature } = document.agent;
+      // A model this server does not offer falls back to the default; the result names it.
+      const modelNotOffered = offered(document.agent.model_id) ? null : document.agent.model_id;
       const agent = await repo.create(
         user.id,
-        { name, description, guidelines, icon, color, starters },
+        {
+          name,
+          description,
+          guidelines,
+          icon,
+          color,
+          starters,
+          model_id: modelNotOffered ? null : document.agent.model_id,
+          temperature,
+        },
         attached.map(([key]) => ({ actionId: found.get(key)!.id, version: found.get(key)!.version })),
         { reason: 'import', savedBy: user.id, author: authorOf(user) },
         (trx, id) =>
@@ -88,6 +106,7 @@ export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsReposi
                 format_version: document.format_version,
                 tools: attached.length,
                 tools_not_found: notFound.length,
+                model_not_offered: modelNotOffered !== null,
               },
             },
             trx,
@@ -99,6 +118,7 @@ export function agentExchange(db: Db, repo: ReturnType<typeof createAgentsReposi
           .map(([key, tool]) => ({ ...tool, service_id: found.get(key)!.service_id }))
           .filter((tool) => !active.has(tool.service_id)),
         tools_not_found: notFound,
+        model_not_offered: modelNotOffered,
       };
     },
   };

@@ -3,7 +3,7 @@ import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
-import type { AgentProfile } from '../../deps.ts';
+import type { AgentProfile, AgentSummary } from '../../deps.ts';
 import { agentJsonOf } from './agent-json.ts';
 import {
   AGENT_FIELD_COLUMNS,
@@ -25,6 +25,10 @@ export interface AgentFields {
   starters?: string[];
   /** Origins allowed to embed the copilot; left out where they do not change. */
   embed_origins?: string[];
+  /** An offered model's id; null or left out: the default. */
+  model_id?: string | null;
+  /** 0-2; null or left out: the provider's default. */
+  temperature?: number | null;
 }
 
 /** The fields as the agents table stores them (both lists as JSON text, null when empty). */
@@ -41,10 +45,10 @@ export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void
 export type ToolAttachment = { actionId: number; version: string | null }[];
 
 /** Every query names the owner: another user's agent is simply not found. */
-export function createAgentsRepository(db: Db) {
+export function createAgentsRepository(db: Db, offeredModels: readonly string[]) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
-  const agentJson = agentJsonOf(json);
+  const agentJson = agentJsonOf(json, offeredModels);
   const versions = versionQueries(k);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
@@ -138,6 +142,22 @@ export function createAgentsRepository(db: Db) {
         .then(Boolean);
     },
 
+    /** The user's agents, oldest first, as lists outside this module show them. */
+    async summaries(userId: number): Promise<AgentSummary[]> {
+      const rows = await k
+        .selectFrom('agents')
+        .select(['id', 'name', 'description', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        description: r.description,
+        createdAt: r.created_at,
+      }));
+    },
+
     /** The user's agents with at least one tool of the service attached. */
     async idsUsingService(userId: number, serviceId: number) {
       const rows = await k
@@ -161,7 +181,11 @@ export function createAgentsRepository(db: Db) {
         .executeTakeFirst();
       if (!row) return undefined;
       const { allow_unattended_writes, ...fields } = row;
-      return { ...agentFieldsOf(fields), allowUnattendedWrites: allow_unattended_writes === 1 };
+      return {
+        ...agentFieldsOf(fields),
+        allowUnattendedWrites: allow_unattended_writes === 1,
+        modelId: fields.model_id,
+      };
     },
 
     /** The subset of `ids` naming actions the user may attach: catalog services or their own. */

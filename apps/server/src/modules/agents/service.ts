@@ -6,6 +6,8 @@ import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { embedOriginQueries } from './embed-origins.ts';
+import { OFFLINE_MODEL } from '../../config.ts';
+import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
@@ -22,23 +24,31 @@ export interface AgentUpdateInput extends Partial<AgentFields> {
 
 const agentNotFound = () => notFound('Agent not found');
 
-const isEffect = (value: string): value is AttachedTool['effect'] =>
-  value === 'read' || value === 'write' || value === 'send';
-
-/** A stored schema that is not a JSON object becomes an empty object schema: the tool takes no arguments. */
-function parseSchema(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // falls through to the empty schema
-  }
-  return { type: 'object', properties: {} };
+export interface AgentsServiceOptions {
+  /** The ids of the models on offer (LLM_MODELS); an agent may name only these. */
+  offeredModels?: readonly string[];
 }
 
-export function createAgentsService(db: Db, audit: AuditLog) {
-  const repo = createAgentsRepository(db);
+export function createAgentsService(
+  db: Db,
+  audit: AuditLog,
+  { offeredModels = [OFFLINE_MODEL] }: AgentsServiceOptions = {},
+) {
+  const repo = createAgentsRepository(db, offeredModels);
   const permissions = toolPermissions(db, audit);
+  const offered = (modelId: string | null | undefined) => !modelId || offeredModels.includes(modelId);
+
+  /** A model id sent on save must be on offer (null chooses the default). */
+  function checkModel(modelId: string | null | undefined) {
+    if (offered(modelId)) return;
+    throw new ValidationFailure([
+      {
+        loc: ['body', 'model_id'],
+        msg: `Unknown model '${modelId}': GET /api/v1/models lists the models on offer`,
+        type: 'unknown_model',
+      },
+    ]);
+  }
 
   /** The allowed tools an update would detach (their "Allow without asking" goes with them). */
   async function revokedBy(userId: number, agentId: number, tools: ToolAttachment | undefined) {
@@ -66,7 +76,18 @@ export function createAgentsService(db: Db, audit: AuditLog) {
 
   const changedFields = (input: AgentUpdateInput) =>
     (
-      ['name', 'description', 'guidelines', 'icon', 'color', 'starters', 'embed_origins', 'tool_ids'] as const
+      [
+        'name',
+        'description',
+        'guidelines',
+        'icon',
+        'color',
+        'starters',
+        'embed_origins',
+        'model_id',
+        'temperature',
+        'tool_ids',
+      ] as const
     ).filter((f) => input[f] !== undefined);
 
   return {
@@ -81,23 +102,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       repo.idsUsingService(userId, serviceId),
 
     async listTools(userId: number, agentId: number): Promise<AttachedTool[]> {
-      const rows = await repo.listTools(userId, agentId);
-      return rows.map((row) => ({
-        actionId: row.action_id,
-        name: row.name,
-        displayName: row.display_name,
-        description: row.description,
-        inputSchema: parseSchema(row.input_schema),
-        // An unknown effect is treated as a write: it asks for approval rather than running freely.
-        effect: isEffect(row.effect) ? row.effect : 'write',
-        approval: row.allowed_from ? 'allow' : 'ask',
-        service: {
-          provider: row.provider,
-          key: row.provider_key,
-          ownerUserId: row.owner_user_id,
-          enabled: row.enabled === 1,
-        },
-      }));
+      return (await repo.listTools(userId, agentId)).map(attachedToolOf);
     },
 
     /** The agents a module sets up for its own users (deps.ts, AgentDirectory.provision). */
@@ -112,20 +117,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     profile: (userId: number, agentId: number): Promise<AgentProfile | undefined> =>
       repo.profile(userId, agentId),
 
-    async summaries(userId: number): Promise<AgentSummary[]> {
-      const rows = await db.kysely
-        .selectFrom('agents')
-        .select(['id', 'name', 'description', 'created_at'])
-        .where('user_id', '=', userId)
-        .orderBy('id')
-        .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        description: r.description,
-        createdAt: r.created_at,
-      }));
-    },
+    summaries: (userId: number): Promise<AgentSummary[]> => repo.summaries(userId),
 
     /** Per write/send tool of the agent: "Ask every time" or "Allow without asking". */
     toolPermissions: permissions.list,
@@ -149,6 +141,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
           { loc: ['body', 'duplicated_from'], msg: 'Unknown agent', type: 'unknown_agent' },
         ]);
       }
+      checkModel(input.model_id);
       const tools = await resolveTools(userId, input.tool_ids);
       return repo.create(
         userId,
@@ -160,6 +153,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
           color: input.color ?? null,
           starters: input.starters,
           embed_origins: input.embed_origins,
+          model_id: input.model_id ?? null,
+          temperature: input.temperature ?? null,
         },
         tools,
         {
@@ -189,6 +184,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       const userId = user.id;
       // Ownership first: Bob learns nothing about Alice's agent, not even whether his body is valid.
       if (!(await repo.exists(userId, agentId))) throw agentNotFound();
+      checkModel(input.model_id);
       const tools = input.tool_ids === undefined ? undefined : await resolveTools(userId, input.tool_ids);
       const fields: Partial<AgentFields> = {};
       if (input.name !== undefined) fields.name = input.name;
@@ -198,6 +194,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.color !== undefined) fields.color = input.color;
       if (input.starters !== undefined) fields.starters = input.starters;
       if (input.embed_origins !== undefined) fields.embed_origins = input.embed_origins;
+      if (input.model_id !== undefined) fields.model_id = input.model_id;
+      if (input.temperature !== undefined) fields.temperature = input.temperature;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const revoked = await revokedBy(userId, agentId, tools);
       const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
@@ -233,7 +231,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (!(await repo.exists(userId, agentId))) throw agentNotFound();
       const version = await repo.findVersion(userId, agentId, number);
       if (!version) throw notFound('Version not found');
-      const { name, description, guidelines, icon, color, starters, tools } = version.snapshot;
+      const { name, description, guidelines, icon, color, starters, temperature, tools } = version.snapshot;
+      // A model no longer offered is left out like a tool: the agent takes the default.
+      const modelId = offered(version.snapshot.model_id) ? version.snapshot.model_id : null;
       const visible = new Map(
         (
           await repo.visibleActions(
@@ -254,7 +254,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       const restored = await repo.update(
         userId,
         agentId,
-        { name, description, guidelines, icon, color, starters },
+        { name, description, guidelines, icon, color, starters, model_id: modelId, temperature },
         attach,
         note,
         (trx) =>
@@ -268,6 +268,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
                 version: number,
                 tools: kept.length,
                 tools_dropped: tools.length - kept.length,
+                model_dropped: modelId !== version.snapshot.model_id,
                 ...(revoked.length ? { tool_permissions_revoked: revoked } : {}),
               },
             },
@@ -278,7 +279,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       return restored;
     },
 
-    ...agentExchange(db, repo, audit),
+    ...agentExchange(db, repo, audit, offered),
     ...embedOriginQueries(db),
 
     async delete(userId: number, agentId: number): Promise<void> {

@@ -15,6 +15,8 @@ export const AGENT_FIELD_COLUMNS = [
   'icon',
   'color',
   'starters',
+  'model_id',
+  'temperature',
 ] as const;
 
 type StoredFields = Omit<AgentFields, 'color' | 'starters'> & {

@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import { HttpError } from '../../http/errors.ts';
 import type { AgentProfile } from '../../deps.ts';
-import { laterThan, streamingAnswer, threadName, type ChatContext } from './context.ts';
+import { laterThan, modelFor, streamingAnswer, threadName, type ChatContext } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import type { RunOutcome } from './runtime/run.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
@@ -48,7 +48,7 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
     });
   }
   const question = input.messages.findLast((m) => m.role === 'user')?.text ?? '';
-  const assistant = streamingAnswer(history, ctx.selection.modelId);
+  const assistant = streamingAnswer(history, modelFor(ctx, agent).selection.id);
   const runId = crypto.randomUUID();
   let claimId: string | undefined;
   const newThread = {

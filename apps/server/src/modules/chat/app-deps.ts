@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import type { ChatServiceDeps } from './context.ts';
-import { selectModel, type ModelSelection } from './llm/select-model.ts';
+import { createModelCatalog, fixedCatalog } from './llm/model-catalog.ts';
+import type { ModelSelection } from './llm/select-model.ts';
 import { runRegistryFor } from './run-registry.ts';
 
 /**
@@ -13,14 +14,14 @@ export function chatDepsFrom(
   deps: AppDeps,
   log: FastifyBaseLogger,
   selection?: ModelSelection,
-): Pick<ChatServiceDeps, 'db' | 'agents' | 'audit' | 'selection' | 'limits' | 'runs'> {
+): Pick<ChatServiceDeps, 'db' | 'agents' | 'audit' | 'models' | 'limits' | 'runs'> {
   const { config, db } = deps;
   const { llm } = config;
   return {
     db,
     agents: deps.agents,
     audit: deps.audit,
-    selection: selection ?? selectModel(llm, { log }),
+    models: selection ? fixedCatalog(selection) : createModelCatalog(llm, { log }),
     limits: {
       maxSteps: llm.maxSteps,
       maxToolCallsPerTurn: llm.maxToolCallsPerTurn,

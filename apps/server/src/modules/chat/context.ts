@@ -3,7 +3,7 @@ import type { AgentDirectory, AgentProfile, AuditLog } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { createApprovalRepository, type ApprovalRepository } from './approval-repository.ts';
 import type { HostFunctionBridge } from './host-functions.ts';
-import type { ModelSelection } from './llm/select-model.ts';
+import type { ModelCatalog } from './llm/model-catalog.ts';
 import { createChatRepository, type ChatRepository, type ThreadRow } from './repository.ts';
 import type { ToolExecutor } from './runtime/ports.ts';
 import type { RunLimits } from './runtime/run.ts';
@@ -20,7 +20,8 @@ export interface ChatServiceDeps {
   agents: AgentDirectory;
   audit: AuditLog;
   executor: ToolExecutor;
-  selection: ModelSelection;
+  /** The offered models: each run uses its agent's (or the default). */
+  models: ModelCatalog;
   limits: Omit<RunLimits, 'approvalTtlMs'> & {
     approvalTtlMs?: number;
     /** Chat turns and approval decisions per user per minute; unlimited when absent. */
@@ -77,6 +78,10 @@ export function laterThan(previous: string | undefined): string {
   if (previous && now.toISOString() <= previous) return new Date(Date.parse(previous) + 1).toISOString();
   return now.toISOString();
 }
+
+/** The model the agent runs on now: its own, or the default when its own is no longer offered. */
+export const modelFor = (ctx: Pick<ChatContext, 'models'>, agent: Pick<AgentProfile, 'modelId'>) =>
+  ctx.models.forAgent(agent.modelId);
 
 /** The empty assistant message a run streams into, after the newest message of `history`. */
 export function streamingAnswer(history: readonly StoredMessage[], model: string): StoredMessage {

@@ -1,7 +1,7 @@
 import { createUIMessageStream, type UIMessageChunk } from 'ai';
 import type { AgentProfile } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { ChatContext, ChatVia } from './context.ts';
+import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
 import { runAgent, type RunOutcome } from './runtime/run.ts';
@@ -59,6 +59,7 @@ export async function streamRun(
   if (input.signal.aborted) controller.abort(disconnected);
   input.signal.addEventListener('abort', onAbort, { once: true });
   ctx.runs.attach(claimId, controller);
+  const { selection, notice } = modelFor(ctx, input.agent);
   return createUIMessageStream({
     execute: async ({ writer }) => {
       writer.write({
@@ -67,8 +68,8 @@ export async function streamRun(
         messageMetadata: {
           threadId: input.threadId,
           runId,
-          offline: ctx.selection.isOffline,
-          model: ctx.selection.modelId,
+          offline: selection.isOffline,
+          model: selection.id,
           createdAt: new Date().toISOString(),
         },
       });
@@ -79,7 +80,8 @@ export async function streamRun(
         outcome = await runAgent({
           store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
           executor: ctx.executor,
-          selection: ctx.selection,
+          selection,
+          notice,
           limits: ctx.limits,
           audit: ctx.audit,
           userId: input.userId,

@@ -1,5 +1,5 @@
 import type { ChatContext, ChatVia } from './context.ts';
-import { requireAgent } from './context.ts';
+import { modelFor, requireAgent } from './context.ts';
 import { HOST_FUNCTION_PROMPT } from './host-functions.ts';
 import { exampleRequest } from './llm/offline-arguments.ts';
 import { TOOL_EXAMPLES } from './llm/offline-phrases.ts';
@@ -34,13 +34,14 @@ export async function sessionInfo(ctx: ChatContext, userId: number, agentId: num
       : undefined;
   const suggestedPrompts = custom?.length ? [...custom] : derivedStarters(tools);
   if (via === 'copilot' && ctx.hostFunctions) suggestedPrompts.push(HOST_FUNCTION_PROMPT);
-  const { selection } = ctx;
+  const { selection } = modelFor(ctx, agent);
   return {
     agent,
     tools,
     suggestedPrompts,
     model: {
       provider: selection.provider,
+      id: selection.id,
       modelId: selection.modelId,
       offline: selection.isOffline,
       label: selection.label ?? null,

@@ -2,7 +2,14 @@ import type { UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
-import { requireAgent, streamingAnswer, threadName, type ChatContext, type ChatVia } from './context.ts';
+import {
+  modelFor,
+  requireAgent,
+  streamingAnswer,
+  threadName,
+  type ChatContext,
+  type ChatVia,
+} from './context.ts';
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
 import type { NewThread } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
@@ -104,7 +111,7 @@ export async function startTurn(
     rows.push(userMessage);
     history = [...history, userMessage];
   }
-  const assistant = streamingAnswer(history, ctx.selection.modelId);
+  const assistant = streamingAnswer(history, modelFor(ctx, agent).selection.id);
   rows.push(assistant);
   const runId = crypto.randomUUID();
   let claimId: string | undefined;

@@ -1,4 +1,4 @@
-import { requireAgent, streamingAnswer, threadName, type ChatContext } from './context.ts';
+import { modelFor, requireAgent, streamingAnswer, threadName, type ChatContext } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { streamRun } from './runs.ts';
 
@@ -42,7 +42,7 @@ export async function runUnattended(
       createdAt: new Date().toISOString(),
     },
   ];
-  const assistant = streamingAnswer(history, ctx.selection.modelId);
+  const assistant = streamingAnswer(history, modelFor(ctx, agent).selection.id);
   const newThread = earlier
     ? undefined
     : {

@@ -9,6 +9,7 @@ import {
   isDirty,
   removeTool,
   starterErrorsFrom,
+  temperatureError,
 } from './agents-logic';
 
 const tool = (id: number, app: string, name: string): AgentTool => ({
@@ -31,6 +32,9 @@ const agent: Agent = {
   color: null,
   starters: [],
   embed_origins: [],
+  model_id: null,
+  temperature: null,
+  model_available: true,
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
 };
 
@@ -47,9 +51,20 @@ describe('duplicate naming', () => {
   });
 });
 
+const NO_MODEL = { modelId: null, temperature: null, modelAvailable: true };
+
 describe('agent form validation', () => {
   it('needs a non-blank name and description', () => {
-    const empty = { guidelines: '', icon: null, color: null, starters: [], tools: [] };
+    const empty = {
+      guidelines: '',
+      icon: null,
+      color: null,
+      starters: [],
+      tools: [],
+      modelId: null,
+      temperature: '',
+      saved: NO_MODEL,
+    };
     expect(draftToBody({ ...empty, name: '  ', description: 'x' })).toBeNull();
     expect(draftToBody({ ...empty, name: 'x', description: '\n ' })).toBeNull();
   });
@@ -64,6 +79,9 @@ describe('agent form validation', () => {
         color: 'blue',
         starters: [],
         tools: [tool(5, 'X', 'y')],
+        modelId: null,
+        temperature: '',
+        saved: NO_MODEL,
       }),
     ).toEqual({
       name: 'A',
@@ -83,8 +101,34 @@ describe('agent form validation', () => {
         color: null,
         starters: [],
         tools: [],
+        modelId: null,
+        temperature: '',
+        saved: NO_MODEL,
       })?.guidelines,
     ).toBe('Be kind');
+  });
+
+  it('sends the model and temperature only when they change, and never a stale model left alone', () => {
+    const draft = { ...draftOf(undefined), name: 'A', description: 'B' };
+    expect(draftToBody(draft)).not.toHaveProperty('model_id');
+    expect(draftToBody(draft)).not.toHaveProperty('temperature');
+    expect(draftToBody({ ...draft, modelId: 'fast', temperature: ' 0.7 ' })).toMatchObject({
+      model_id: 'fast',
+      temperature: 0.7,
+    });
+    const stale = draftOf({ ...agent, model_id: 'gone', temperature: 1, model_available: false });
+    expect(stale).toMatchObject({ modelId: 'gone', temperature: '1' });
+    expect(draftToBody(stale)).not.toHaveProperty('model_id');
+    expect(draftToBody({ ...stale, modelId: null, temperature: '' })).toMatchObject({
+      model_id: null,
+      temperature: null,
+    });
+    expect(isDirty(stale, { ...stale, temperature: '1.5' })).toBe(true);
+  });
+
+  it('accepts a blank temperature or one from 0 to 2', () => {
+    for (const ok of ['', ' ', '0', '0.7', '2']) expect(temperatureError(ok)).toBeUndefined();
+    for (const bad of ['2.1', '-0.1', 'hot']) expect(temperatureError(bad)).toMatch(/from 0 to 2/);
   });
 
   it('ignores a tool that is already selected and removes tools', () => {
@@ -120,6 +164,9 @@ describe('agent form validation', () => {
       color: null,
       starters: ['', '', '', ''],
       tools: [],
+      modelId: null,
+      temperature: '',
+      saved: NO_MODEL,
     });
   });
 });

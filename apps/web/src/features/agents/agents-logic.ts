@@ -28,6 +28,12 @@ export interface AgentDraft {
   /** Always four inputs; blank ones are left out of the body. */
   starters: string[];
   tools: DraftTool[];
+  /** An offered model's id; null: the default. */
+  modelId: string | null;
+  /** As typed: blank is the provider's default. */
+  temperature: string;
+  /** What is saved: the model and temperature are sent only when they change. */
+  saved: { modelId: string | null; temperature: number | null; modelAvailable: boolean };
 }
 
 export type DraftField = 'name' | 'description';
@@ -35,6 +41,15 @@ export type DraftField = 'name' | 'description';
 /** The required fields left blank, in the form's order (spec section 5: blank means whitespace only). */
 export function blankFields(draft: AgentDraft): DraftField[] {
   return (['name', 'description'] as const).filter((field) => !draft[field].trim());
+}
+
+/** What is wrong with a typed temperature, or undefined when it is blank or 0-2. */
+export function temperatureError(text: string): string | undefined {
+  if (!text.trim()) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 && value <= 2
+    ? undefined
+    : 'Temperature must be a number from 0 to 2, or blank for the default.';
 }
 
 export const MAX_STARTERS = 4;
@@ -82,6 +97,19 @@ export function draftToBody(draft: AgentDraft): AgentWrite | null {
     color: draft.color,
     starters: draft.starters.map((s) => s.trim()).filter(Boolean),
     tool_ids: draft.tools.map((tool) => tool.id),
+    ...modelFields(draft),
+  };
+}
+
+/**
+ * The model and temperature a Save sends: only what changed, so a model no longer offered that the
+ * person left alone is not sent back (the server would refuse it).
+ */
+function modelFields(draft: AgentDraft): Pick<AgentWrite, 'model_id' | 'temperature'> {
+  const temperature = draft.temperature.trim() ? Number(draft.temperature) : null;
+  return {
+    ...(draft.modelId !== draft.saved.modelId ? { model_id: draft.modelId } : {}),
+    ...(temperature !== draft.saved.temperature ? { temperature } : {}),
   };
 }
 
@@ -118,6 +146,13 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
     color: agent?.color ?? null,
     starters: Array.from({ length: MAX_STARTERS }, (_, i) => agent?.starters?.[i] ?? ''),
     tools: agent?.tools ?? [],
+    modelId: agent?.model_id ?? null,
+    temperature: agent?.temperature == null ? '' : String(agent.temperature),
+    saved: {
+      modelId: agent?.model_id ?? null,
+      temperature: agent?.temperature ?? null,
+      modelAvailable: agent?.model_available ?? true,
+    },
   };
 }
 
@@ -129,6 +164,8 @@ export function isDirty(initial: AgentDraft, current: AgentDraft): boolean {
     initial.icon !== current.icon ||
     initial.color !== current.color ||
     initial.starters.join('\n') !== current.starters.join('\n') ||
+    initial.modelId !== current.modelId ||
+    initial.temperature.trim() !== current.temperature.trim() ||
     initial.tools.map((t) => t.id).join(',') !== current.tools.map((t) => t.id).join(',')
   );
 }

@@ -146,3 +146,21 @@ export const EXCHANGE_TEXT = {
   openAgent: 'Open agent',
   close: 'Close',
 } as const;
+
+/** The agent editor's model and temperature fields. */
+export const MODEL_TEXT = {
+  model: 'Model',
+  loading: 'Loading models',
+  loadError: 'The models could not be loaded.',
+  retry: 'Retry',
+  defaultOption: (label?: string) => (label ? `Default (${label})` : 'Default'),
+  markedDefault: (label: string) => `${label} (default)`,
+  staleOption: (id: string) => `${id} (no longer offered)`,
+  staleWarning: (id: string, fallback?: string) =>
+    `This agent's model '${id}' is no longer offered; it answers with the default${fallback ? ` (${fallback})` : ''}. Choose a model and save.`,
+  context: (tokens: number) => `${tokens.toLocaleString('en')} tokens of context`,
+  price: (input: number, output: number) => `${input} in / ${output} out per million tokens`,
+  temperature: 'Temperature (0–2)',
+  temperaturePlaceholder: 'Default',
+  temperatureHelp: 'From 0 (focused) to 2 (varied); blank uses the model’s default',
+} as const;

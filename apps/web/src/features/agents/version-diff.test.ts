@@ -17,12 +17,22 @@ const base: AgentSnapshot = {
   icon: null,
   color: null,
   starters: [],
+  model_id: null,
+  temperature: null,
   tools: [tool(1, 'Add'), tool(2, 'Multiply')],
 };
 
 describe('diffSnapshots', () => {
   it('finds nothing between equal versions', () => {
     expect(isEmptyDiff(diffSnapshots(base, structuredClone(base)))).toBe(true);
+  });
+
+  it('lists a changed model and temperature, blank for the defaults', () => {
+    const diff = diffSnapshots(base, { ...base, model_id: 'fast', temperature: 0.7 });
+    expect(diff.fields).toEqual([
+      { field: 'Model', before: '', after: 'fast' },
+      { field: 'Temperature', before: '', after: '0.7' },
+    ]);
   });
 
   it('lists changed fields with before and after, and tools added and removed', () => {

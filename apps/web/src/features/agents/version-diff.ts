@@ -2,7 +2,7 @@ import type { AgentSnapshot } from './api/agents-api';
 
 /** One field of an agent as it differs between two versions. */
 export interface FieldChange {
-  field: 'Name' | 'Description' | 'Guidelines' | 'Icon' | 'Colour' | 'Starters';
+  field: 'Name' | 'Description' | 'Guidelines' | 'Icon' | 'Colour' | 'Starters' | 'Model' | 'Temperature';
   before: string;
   after: string;
 }
@@ -30,6 +30,9 @@ export function diffSnapshots(before: AgentSnapshot, after: AgentSnapshot): Vers
   compare('Icon', before.icon, after.icon);
   compare('Colour', before.color, after.color);
   compare('Starters', before.starters.join('\n'), after.starters.join('\n'));
+  // Blank is the default model and the provider's default temperature.
+  compare('Model', before.model_id, after.model_id);
+  compare('Temperature', before.temperature?.toString() ?? null, after.temperature?.toString() ?? null);
   const beforeIds = before.tools.map((t) => t.id);
   const afterIds = after.tools.map((t) => t.id);
   const toolsAdded = after.tools.filter((t) => !beforeIds.includes(t.id)).map(toolLabel);

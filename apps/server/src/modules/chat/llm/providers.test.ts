@@ -2,9 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jsonSchema, streamText, tool, type TextStreamPart, type ToolSet } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LlmConfig } from '../../../config.ts';
 import { LlmError } from './errors.ts';
-import { selectModel } from './select-model.ts';
+import { selectModel, type ModelSettings } from './select-model.ts';
 
 /**
  * R6: provider wire tests. Local HTTP servers speak the providers' real streaming formats (OpenAI
@@ -131,21 +130,21 @@ const status =
   };
 
 const llm = (
-  provider: LlmConfig['provider'],
+  provider: ModelSettings['provider'],
   baseUrl: string,
-  overrides: Partial<LlmConfig> = {},
-): LlmConfig => ({
+  overrides: Partial<ModelSettings> = {},
+): ModelSettings => ({
+  id: 'test-model',
+  label: 'Test model',
   provider,
   model: provider === 'anthropic' ? 'claude-test' : 'gpt-test',
   apiKey: 'test-key',
   baseUrl,
+  contextWindow: null,
+  inputPricePerMillion: null,
+  outputPricePerMillion: null,
   firstByteTimeoutMs: 5_000,
   idleTimeoutMs: 5_000,
-  maxSteps: 10,
-  maxToolCallsPerTurn: 10,
-  maxOutputTokens: 256,
-  turnsPerMinute: 30,
-  maxConcurrentTurns: 100,
   ...overrides,
 });
 
@@ -161,7 +160,7 @@ const tools: ToolSet = {
 };
 
 /** Runs one streamText call the way the runtime does and collects what it produced. */
-async function run(config: LlmConfig) {
+async function run(config: ModelSettings) {
   const delays: number[] = [];
   const selection = selectModel(config, {
     resilience: {
@@ -305,7 +304,7 @@ describe('LLM providers over their wire formats (R6)', () => {
   });
 
   it('a provider without model or key is reported as "no model configured"', () => {
-    const selection = selectModel(llm('openai', 'http://127.0.0.1:9', { model: undefined }));
+    const selection = selectModel(llm('openai', 'http://127.0.0.1:9', { model: '' }));
     expect(selection.model).toBeUndefined();
     expect(selection.problem?.category).toBe('no_model');
     const offline = selectModel({ ...llm('offline', ''), baseUrl: undefined });

@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { LlmConfig } from '../../../config.ts';
+import type { LlmConfig, LlmModelConfig } from '../../../config.ts';
 import { LlmError } from './errors.ts';
 import { createOfflineModel } from './offline-model.ts';
 import { OFFLINE_LABEL } from './offline-phrases.ts';
@@ -11,8 +11,10 @@ import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 export interface ModelSelection {
   /** The model wrapped in the one retry layer and the timeouts; undefined when `problem` is set. */
   model?: LanguageModelV4;
-  /** 'offline' | 'openai' | 'anthropic' | 'openai-compatible' */
-  provider: LlmConfig['provider'];
+  /** The offered model's id (LLM_MODELS): what agents name and each answer records. */
+  id: string;
+  provider: LlmModelConfig['provider'];
+  /** The provider's own name for the model. */
   modelId: string;
   /** True for the built-in offline model: the chat frame shows `label`. */
   isOffline: boolean;
@@ -29,12 +31,15 @@ export interface SelectModelOptions {
   log?: { warn(details: object, message: string): void };
 }
 
+/** One offered model with the timeouts every model call gets. */
+export type ModelSettings = LlmModelConfig & Pick<LlmConfig, 'firstByteTimeoutMs' | 'idleTimeoutMs'>;
+
 /**
- * Picks the language model from configuration. The provider's own HTTP retries are not used (the AI
+ * Makes one offered model callable. The provider's own HTTP retries are not used (the AI
  * SDK's are disabled at the call site with `maxRetries: 0`); `withResilience` is the single retry
  * layer.
  */
-export function selectModel(llm: LlmConfig, options: SelectModelOptions = {}): ModelSelection {
+export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}): ModelSelection {
   const resilience: ResilienceOptions = {
     firstByteTimeoutMs: llm.firstByteTimeoutMs,
     idleTimeoutMs: llm.idleTimeoutMs,
@@ -57,19 +62,21 @@ export function selectModel(llm: LlmConfig, options: SelectModelOptions = {}): M
     const model = createOfflineModel();
     return {
       model: withResilience(model, resilience),
+      id: llm.id,
       provider: 'offline',
       modelId: model.modelId,
       isOffline: true,
       label: OFFLINE_LABEL,
     };
   }
-  const modelId = llm.model ?? '';
+  const { id } = llm;
+  const modelId = llm.model;
   const missing =
     !llm.model ||
     (llm.provider !== 'openai-compatible' && !llm.apiKey) ||
     (llm.provider === 'openai-compatible' && !llm.baseUrl);
   if (missing) {
-    return { provider: llm.provider, modelId, isOffline: false, problem: new LlmError('no_model') };
+    return { id, provider: llm.provider, modelId, isOffline: false, problem: new LlmError('no_model') };
   }
   const common = { apiKey: llm.apiKey, baseURL: llm.baseUrl, fetch: options.fetch };
   let model: LanguageModelV4;
@@ -90,5 +97,5 @@ export function selectModel(llm: LlmConfig, options: SelectModelOptions = {}): M
       })(modelId);
       break;
   }
-  return { model: withResilience(model, resilience), provider: llm.provider, modelId, isOffline: false };
+  return { model: withResilience(model, resilience), id, provider: llm.provider, modelId, isOffline: false };
 }

@@ -5,10 +5,18 @@ import { retryAfterMs } from './resilient-model.ts';
 describe('LLM settings', () => {
   it('defaults to the offline model with the documented limits', () => {
     expect(loadConfig({}).llm).toEqual({
-      provider: 'offline',
-      model: undefined,
-      apiKey: undefined,
-      baseUrl: undefined,
+      models: [
+        {
+          id: 'offline',
+          label: 'Offline model',
+          provider: 'offline',
+          model: 'cadre-offline-1',
+          contextWindow: null,
+          inputPricePerMillion: 0,
+          outputPricePerMillion: 0,
+        },
+      ],
+      defaultModel: 'offline',
       firstByteTimeoutMs: 30_000,
       idleTimeoutMs: 20_000,
       maxSteps: 10,
@@ -27,11 +35,12 @@ describe('LLM settings', () => {
       LLM_BASE_URL: 'http://127.0.0.1:11434/v1/',
       LLM_MAX_STEPS: '4',
     }).llm;
-    expect(llm).toMatchObject({
+    expect(llm).toMatchObject({ defaultModel: 'llama3.1', maxSteps: 4 });
+    expect(llm.models.map((m) => m.id)).toEqual(['llama3.1', 'offline']);
+    expect(llm.models[0]).toMatchObject({
       provider: 'openai-compatible',
       model: 'llama3.1',
       baseUrl: 'http://127.0.0.1:11434/v1',
-      maxSteps: 4,
     });
   });
 

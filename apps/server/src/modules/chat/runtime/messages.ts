@@ -34,7 +34,14 @@ export interface ErrorPart {
   data: { category: string; message: string };
 }
 
-export type StoredPart = { type: 'text'; text: string } | { type: 'step-start' } | ToolPart | ErrorPart;
+/** Something the person should know about the answer (it came from another model than the agent's). */
+export interface NoticePart {
+  type: 'data-notice';
+  data: { message: string };
+}
+
+export type StoredPart =
+  { type: 'text'; text: string } | { type: 'step-start' } | ToolPart | ErrorPart | NoticePart;
 
 export type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error' | 'awaiting_approval';
 

@@ -24,6 +24,8 @@ export interface RunContext {
   store: RunStore;
   executor: ToolExecutor;
   selection: ModelSelection;
+  /** Told once at the start of the answer: why it comes from another model than the agent's. */
+  notice?: string;
   limits: RunLimits;
   audit: AuditLog;
   userId: number;
@@ -128,6 +130,12 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     ctx.write({ type: 'error', errorText: text });
   };
 
+  if (ctx.notice && !parts.some((p) => p.type === 'data-notice')) {
+    const notice = { type: 'data-notice' as const, data: { message: ctx.notice } };
+    parts.push(notice);
+    ctx.write(notice);
+  }
+
   if (!ctx.selection.model) {
     const problem = ctx.selection.problem ?? new LlmError('no_model');
     parts.push({ type: 'data-error', data: { category: problem.category, message: problem.message } });
@@ -149,6 +157,8 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
     maxOutputTokens: limits.maxOutputTokens,
+    // The owner's temperature; none leaves the provider's default.
+    temperature: ctx.agent.temperature ?? undefined,
     // The single retry layer is `withResilience` around the model (llm/resilient-model.ts).
     maxRetries: 0,
     abortSignal: ctx.signal,

@@ -37,6 +37,9 @@ const SAVED: Agent = {
   color: null,
   starters: [],
   embed_origins: [],
+  model_id: null,
+  temperature: null,
+  model_available: true,
   tools: [attached(12, 'Add')],
 };
 

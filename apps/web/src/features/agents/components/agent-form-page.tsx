@@ -45,12 +45,14 @@ import {
   removeTool,
   starterError,
   starterErrorsFrom,
+  temperatureError,
   type AgentDraft,
   type DraftField,
 } from '../agents-logic';
 import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentEmbed } from './agent-embed';
 import { AgentHistory } from './agent-history';
+import { AgentModelFields } from './agent-model-fields';
 import { AppearancePicker } from './appearance-picker';
 import { NeedsReconnecting } from './needs-reconnecting';
 import { ToolPermissions } from './tool-permissions';
@@ -179,7 +181,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       return;
     }
     // A starter that is too long shows its error under its input; nothing is sent.
-    if (draft.starters.some((s) => starterError(s))) return;
+    if (draft.starters.some((s) => starterError(s)) || temperatureError(draft.temperature)) return;
     save.mutate(body);
   };
 
@@ -282,6 +284,12 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
               </Field.Label>
               <Textarea value={draft.guidelines} onChange={set('guidelines')} rows={5} autoresize />
             </Field.Root>
+            <AgentModelFields
+              modelId={draft.modelId}
+              temperature={draft.temperature}
+              staleModelId={draft.saved.modelAvailable ? undefined : draft.saved.modelId}
+              onChange={(change) => setDraft((current) => ({ ...current, ...change }))}
+            />
             <Stack as="fieldset" gap="2">
               <Text as="legend" fontWeight="medium" fontSize="sm" mb="2">
                 {AGENT_TEXT.starters}{' '}

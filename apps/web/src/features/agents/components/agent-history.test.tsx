@@ -38,6 +38,8 @@ const FIRST: AgentVersion = {
     icon: null,
     color: null,
     starters: [],
+    model_id: null,
+    temperature: null,
     tools: [snapshotTool(12, 'Add')],
   },
 };
@@ -55,6 +57,8 @@ const SECOND: AgentVersion = {
     icon: null,
     color: null,
     starters: [],
+    model_id: null,
+    temperature: null,
     tools: [snapshotTool(13, 'Divide')],
   },
 };
@@ -67,6 +71,9 @@ const CURRENT: Agent = {
   color: null,
   starters: [],
   embed_origins: [],
+  model_id: null,
+  temperature: null,
+  model_available: true,
   tools: [tool(13, 'Divide')],
 };
 

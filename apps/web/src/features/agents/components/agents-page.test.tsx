@@ -14,6 +14,9 @@ const agent = (id: number, name: string, description: string, tools = 0): Agent 
   color: null,
   starters: [],
   embed_origins: [],
+  model_id: null,
+  temperature: null,
+  model_available: true,
   tools: Array.from({ length: tools }, (_, i) => ({
     id: 100 + i,
     display_name: `Tool ${i}`,

@@ -1,0 +1,118 @@
+import {
+  Alert,
+  Button,
+  Field,
+  Grid,
+  HStack,
+  Input,
+  NativeSelect,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { modelsOptions, type OfferedModel } from '../api/models-api';
+import { temperatureError } from '../agents-logic';
+import { MODEL_TEXT } from '../constants';
+
+export interface AgentModelFieldsProps {
+  /** The chosen model's id; null: the default. */
+  modelId: string | null;
+  /** As typed; blank is the provider's default. */
+  temperature: string;
+  /** The saved model is no longer offered (the agent answers with the default). */
+  staleModelId?: string | null;
+  onChange: (change: { modelId?: string | null; temperature?: string }) => void;
+}
+
+/** The default's option value: the select needs a string, the API says null. */
+const DEFAULT = '';
+
+const priceOf = (model: OfferedModel) =>
+  model.input_price_per_million === null || model.output_price_per_million === null
+    ? undefined
+    : MODEL_TEXT.price(model.input_price_per_million, model.output_price_per_million);
+
+/** The model an agent answers with, and its temperature: the agent editor's "Model" section. */
+export function AgentModelFields({ modelId, temperature, staleModelId, onChange }: AgentModelFieldsProps) {
+  const models = useQuery(modelsOptions());
+  const tempError = temperatureError(temperature);
+  const chosen = models.data?.find((m) => m.id === modelId);
+  const fallback = models.data?.find((m) => m.default);
+  const stale = staleModelId != null && modelId === staleModelId;
+  return (
+    <Stack gap="2">
+      {/* One row: the form stays short on a phone, where the tool picker sits below it. */}
+      <Grid templateColumns="minmax(0, 1fr) 7.5rem" gap="3" alignItems="start">
+        <Field.Root>
+          <Field.Label>{MODEL_TEXT.model}</Field.Label>
+          {models.isPending ? (
+            <Skeleton height="10" width="full" role="status" aria-label={MODEL_TEXT.loading} />
+          ) : models.isError ? (
+            <HStack gap="3" role="alert" minH="10">
+              <Text fontSize="sm" color="fg.error">
+                {MODEL_TEXT.loadError}
+              </Text>
+              <Button
+                size="xs"
+                variant="outline"
+                onClick={() => void models.refetch()}
+                loading={models.isFetching}
+              >
+                {MODEL_TEXT.retry}
+              </Button>
+            </HStack>
+          ) : (
+            <NativeSelect.Root>
+              <NativeSelect.Field
+                value={modelId ?? DEFAULT}
+                onChange={(event) => onChange({ modelId: event.currentTarget.value || null })}
+              >
+                <option value={DEFAULT}>{MODEL_TEXT.defaultOption(fallback?.label)}</option>
+                {models.data.map((model) => (
+                  <option key={model.id} value={model.id}>
+                    {model.default ? MODEL_TEXT.markedDefault(model.label) : model.label}
+                  </option>
+                ))}
+                {stale && <option value={staleModelId}>{MODEL_TEXT.staleOption(staleModelId)}</option>}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          )}
+          {chosen && (chosen.context_window !== null || priceOf(chosen)) && (
+            <Field.HelperText>
+              {[chosen.context_window !== null && MODEL_TEXT.context(chosen.context_window), priceOf(chosen)]
+                .filter(Boolean)
+                .join(' · ')}
+            </Field.HelperText>
+          )}
+        </Field.Root>
+        <Field.Root invalid={tempError !== undefined}>
+          <Field.Label>{MODEL_TEXT.temperature}</Field.Label>
+          <Input
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={2}
+            step={0.1}
+            value={temperature}
+            placeholder={MODEL_TEXT.temperaturePlaceholder}
+            title={MODEL_TEXT.temperatureHelp}
+            onChange={(event) => onChange({ temperature: event.currentTarget.value })}
+          />
+        </Field.Root>
+      </Grid>
+      {tempError && (
+        <Text fontSize="sm" color="fg.error" role="alert">
+          {tempError}
+        </Text>
+      )}
+      {stale && (
+        <Alert.Root status="warning" size="sm">
+          <Alert.Indicator />
+          <Alert.Title>{MODEL_TEXT.staleWarning(staleModelId, fallback?.label)}</Alert.Title>
+        </Alert.Root>
+      )}
+    </Stack>
+  );
+}
