@@ -15,6 +15,9 @@ const AGENT: Agent = {
   color: null,
   starters: [],
   embed_origins: [],
+  model_id: null,
+  temperature: null,
+  model_available: true,
   tools: [],
 };
 

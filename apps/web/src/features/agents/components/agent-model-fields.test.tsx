@@ -46,6 +46,7 @@ const SAVED: Agent = {
   model_id: null,
   temperature: null,
   model_available: true,
+  embed_origins: [],
   tools: [],
 };
 
