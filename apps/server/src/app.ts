@@ -34,7 +34,6 @@ import { demosUserData } from './modules/demos/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools, toolsUserData } from './modules/tools/index.ts';
 import {
-  createTriggersService,
   providerTriggerStore,
   registerTriggers,
   triggerRoutes,
@@ -194,7 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
-      await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
+      await api.register(triggerRoutes, deps);
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       await api.register(apiKeysRoutes, { apiKeys });

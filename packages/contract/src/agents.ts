@@ -105,9 +105,18 @@ export const agentFieldsSchema = z.object({
 });
 export type AgentFields = z.infer<typeof agentFieldsSchema>;
 
+/** The agent editor's name for `allow_unattended_writes`; refusals name it so owners can find it. */
+export const UNATTENDED_WRITES_SETTING = 'Allow write actions in unattended runs';
+
 export const agentSchema = z.object({
   id: z.number(),
   ...agentFieldsSchema.shape,
+  /**
+   * "Allow write actions in unattended runs": triggers, API and MCP callers run the agent's write
+   * and send tools without anyone approving them. A permission, not content: versions and export
+   * documents leave it out, so a restore or an import never turns it on.
+   */
+  allow_unattended_writes: z.boolean(),
   tools: z.array(agentToolSchema),
 });
 export type Agent = z.infer<typeof agentSchema>;
@@ -143,6 +152,7 @@ export const agentCreateSchema = z.strictObject({
   color: colorField,
   tool_ids: toolIdsField.default([]),
   starters: startersField.default([]),
+  allow_unattended_writes: z.boolean().default(false),
   /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
   duplicated_from: idSchema.optional(),
 });
@@ -165,6 +175,7 @@ export const agentUpdateSchema = z.strictObject({
   color: colorField,
   tool_ids: toolIdsField.optional(),
   starters: startersField.optional(),
+  allow_unattended_writes: z.boolean().optional(),
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;
 

@@ -12,3 +12,4 @@ export * from './services.ts';
 export * from './demos.ts';
 export * from './api-keys.ts';
 export * from './openai.ts';
+export * from './triggers.ts';

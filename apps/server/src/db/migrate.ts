@@ -25,6 +25,7 @@ export const MIGRATION_NAMES = [
   '0015-connection-usage',
   '0017-tool-permissions',
   '0018-message-model',
+  '0019-trigger-secrets',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

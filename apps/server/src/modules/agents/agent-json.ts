@@ -51,6 +51,7 @@ export const agentJsonOf =
       icon: eb.ref('agents.icon'),
       color: eb.ref('agents.color'),
       starters: json.parsed(eb.ref('agents.starters'), '[]'),
+      allow_unattended_writes: json.bool(eb('agents.allow_unattended_writes', '=', sql.lit(1))),
       tools: json.subquery(tools),
     });
   };

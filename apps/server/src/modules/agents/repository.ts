@@ -23,12 +23,15 @@ export interface AgentFields {
   color?: string | null;
   /** Left out by agents set up by the server, which have none. */
   starters?: string[];
+  /** "Allow write actions in unattended runs"; off unless the owner turns it on. */
+  allowUnattendedWrites?: boolean;
 }
 
 /** The fields as the agents table stores them. */
-const toRow = <F extends Partial<AgentFields>>({ starters, ...rest }: F) => ({
+const toRow = <F extends Partial<AgentFields>>({ starters, allowUnattendedWrites, ...rest }: F) => ({
   ...rest,
   ...(starters === undefined ? {} : { starters: startersToText(starters) }),
+  ...(allowUnattendedWrites === undefined ? {} : { allow_unattended_writes: allowUnattendedWrites ? 1 : 0 }),
 });
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */

@@ -5,35 +5,24 @@ import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
+import { attachedToolsOf } from './attached-tools.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
 import { authorOf, type Saver } from './versions.ts';
 
-export interface AgentCreateInput extends AgentFields {
+export interface AgentCreateInput extends Omit<AgentFields, 'allowUnattendedWrites'> {
   tool_ids: number[];
   duplicated_from?: number;
+  allow_unattended_writes?: boolean;
 }
 
-export interface AgentUpdateInput extends Partial<AgentFields> {
+export interface AgentUpdateInput extends Partial<Omit<AgentFields, 'allowUnattendedWrites'>> {
   tool_ids?: number[];
+  allow_unattended_writes?: boolean;
 }
 
 const agentNotFound = () => notFound('Agent not found');
-
-const isEffect = (value: string): value is AttachedTool['effect'] =>
-  value === 'read' || value === 'write' || value === 'send';
-
-/** A stored schema that is not a JSON object becomes an empty object schema: the tool takes no arguments. */
-function parseSchema(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // falls through to the empty schema
-  }
-  return { type: 'object', properties: {} };
-}
 
 export function createAgentsService(db: Db, audit: AuditLog) {
   const repo = createAgentsRepository(db);
@@ -64,8 +53,30 @@ export function createAgentsService(db: Db, audit: AuditLog) {
   }
 
   const changedFields = (input: AgentUpdateInput) =>
-    (['name', 'description', 'guidelines', 'icon', 'color', 'starters', 'tool_ids'] as const).filter(
-      (f) => input[f] !== undefined,
+    (
+      [
+        'name',
+        'description',
+        'guidelines',
+        'icon',
+        'color',
+        'starters',
+        'tool_ids',
+        'allow_unattended_writes',
+      ] as const
+    ).filter((f) => input[f] !== undefined);
+
+  /** A change of "Allow write actions in unattended runs" is a security event of its own. */
+  const recordUnattendedWrites = (trx: Kysely<Database>, userId: number, agentId: number, allowed: boolean) =>
+    audit.record(
+      {
+        userId,
+        action: 'agent.unattended_writes',
+        objectType: 'agent',
+        objectId: agentId,
+        detail: { allowed },
+      },
+      trx,
     );
 
   return {
@@ -79,25 +90,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     withServiceTools: (userId: number, serviceId: number): Promise<number[]> =>
       repo.idsUsingService(userId, serviceId),
 
-    async listTools(userId: number, agentId: number): Promise<AttachedTool[]> {
-      const rows = await repo.listTools(userId, agentId);
-      return rows.map((row) => ({
-        actionId: row.action_id,
-        name: row.name,
-        displayName: row.display_name,
-        description: row.description,
-        inputSchema: parseSchema(row.input_schema),
-        // An unknown effect is treated as a write: it asks for approval rather than running freely.
-        effect: isEffect(row.effect) ? row.effect : 'write',
-        approval: row.allowed_from ? 'allow' : 'ask',
-        service: {
-          provider: row.provider,
-          key: row.provider_key,
-          ownerUserId: row.owner_user_id,
-          enabled: row.enabled === 1,
-        },
-      }));
-    },
+    listTools: (userId: number, agentId: number): Promise<AttachedTool[]> =>
+      attachedToolsOf(repo, userId, agentId),
 
     /** The agents a module sets up for its own users (deps.ts, AgentDirectory.provision). */
     provision: (userId: number, agent: AgentFields, actionIds: number[], trx: Kysely<Database>) =>
@@ -158,6 +152,7 @@ export function createAgentsService(db: Db, audit: AuditLog) {
           icon: input.icon ?? null,
           color: input.color ?? null,
           starters: input.starters,
+          allowUnattendedWrites: input.allow_unattended_writes ?? false,
         },
         tools,
         {
@@ -165,8 +160,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
           savedBy: userId,
           author: authorOf(user),
         },
-        (trx, newId) =>
-          audit.record(
+        async (trx, newId) => {
+          await audit.record(
             {
               userId,
               action: input.duplicated_from === undefined ? 'agent.create' : 'agent.duplicate',
@@ -178,7 +173,9 @@ export function createAgentsService(db: Db, audit: AuditLog) {
                   : { tools: tools.length, duplicated_from: input.duplicated_from },
             },
             trx,
-          ),
+          );
+          if (input.allow_unattended_writes) await recordUnattendedWrites(trx, userId, newId, true);
+        },
         recordAnswer,
       );
     },
@@ -186,7 +183,8 @@ export function createAgentsService(db: Db, audit: AuditLog) {
     async update(user: Saver, agentId: number, input: AgentUpdateInput): Promise<Agent> {
       const userId = user.id;
       // Ownership first: Bob learns nothing about Alice's agent, not even whether his body is valid.
-      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
+      const before = await repo.profile(userId, agentId);
+      if (!before) throw agentNotFound();
       const tools = input.tool_ids === undefined ? undefined : await resolveTools(userId, input.tool_ids);
       const fields: Partial<AgentFields> = {};
       if (input.name !== undefined) fields.name = input.name;
@@ -195,10 +193,12 @@ export function createAgentsService(db: Db, audit: AuditLog) {
       if (input.icon !== undefined) fields.icon = input.icon;
       if (input.color !== undefined) fields.color = input.color;
       if (input.starters !== undefined) fields.starters = input.starters;
+      const allowed = input.allow_unattended_writes;
+      if (allowed !== undefined) fields.allowUnattendedWrites = allowed;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const revoked = await revokedBy(userId, agentId, tools);
-      const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
-        audit.record(
+      const updated = await repo.update(userId, agentId, fields, tools, note, async (trx) => {
+        await audit.record(
           {
             userId,
             action: 'agent.update',
@@ -209,8 +209,10 @@ export function createAgentsService(db: Db, audit: AuditLog) {
               : { fields: changedFields(input) },
           },
           trx,
-        ),
-      );
+        );
+        if (allowed !== undefined && allowed !== before.allowUnattendedWrites)
+          await recordUnattendedWrites(trx, userId, agentId, allowed);
+      });
       if (!updated) throw agentNotFound();
       return updated;
     },
