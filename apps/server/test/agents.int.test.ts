@@ -60,6 +60,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         icon: null,
         color: null,
         starters: [],
+        allow_unattended_writes: false,
         tools: [
           {
             id: slack.actionIds[1],
@@ -270,6 +271,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           icon: null,
           color: null,
           starters: [tricky, 'What is 12 × 7?'],
+          allow_unattended_writes: false,
           tools: [
             {
               id: gmail.actionIds[2],
@@ -311,6 +313,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           icon: null,
           color: null,
           starters: [],
+          allow_unattended_writes: false,
           tools: [],
         },
       ]);

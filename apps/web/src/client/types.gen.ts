@@ -274,6 +274,10 @@ export type ExportMyDataResponses = {
             status: string;
             created_at: string;
         }>;
+        trigger_secrets: Array<{
+            agent_id: number;
+            created_at: string;
+        }>;
         audit_events: Array<{
             id: number;
             action: string;
@@ -537,6 +541,7 @@ export type ListAgentsResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -561,6 +566,7 @@ export type CreateAgentData = {
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
+        allow_unattended_writes?: boolean;
         duplicated_from?: number;
     };
     headers?: {
@@ -613,6 +619,7 @@ export type CreateAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -676,6 +683,7 @@ export type GetAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -745,6 +753,7 @@ export type UpdateAgentData = {
         color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         tool_ids?: Array<number>;
         starters?: Array<string> | null;
+        allow_unattended_writes?: boolean;
     };
     path: {
         agent_id: number;
@@ -792,6 +801,7 @@ export type UpdateAgentResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -924,6 +934,7 @@ export type RestoreAgentVersionResponses = {
         icon: string | null;
         color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
         starters: Array<string>;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -1075,6 +1086,7 @@ export type ImportAgentResponses = {
             icon: string | null;
             color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
             starters: Array<string>;
+            allow_unattended_writes: boolean;
             tools: Array<{
                 id: number;
                 display_name: string;
@@ -1153,6 +1165,12 @@ export type TriggerAgentErrors = {
             type: string;
         }>;
     };
+    /**
+     * Default Response
+     */
+    429: {
+        detail: string;
+    };
 };
 
 export type TriggerAgentError = TriggerAgentErrors[keyof TriggerAgentErrors];
@@ -1167,6 +1185,199 @@ export type TriggerAgentResponses = {
 };
 
 export type TriggerAgentResponse = TriggerAgentResponses[keyof TriggerAgentResponses];
+
+export type ListTriggerEventsData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/triggers/events';
+};
+
+export type ListTriggerEventsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ListTriggerEventsError = ListTriggerEventsErrors[keyof ListTriggerEventsErrors];
+
+export type ListTriggerEventsResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        trigger_id: string;
+        status: 'pending' | 'running' | 'done' | 'failed';
+        attempts: number;
+        thread_id: string | null;
+        received_at: string;
+        updated_at: string;
+    }>;
+};
+
+export type ListTriggerEventsResponse = ListTriggerEventsResponses[keyof ListTriggerEventsResponses];
+
+export type DeleteTriggerSecretData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/trigger-secret';
+};
+
+export type DeleteTriggerSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DeleteTriggerSecretError = DeleteTriggerSecretErrors[keyof DeleteTriggerSecretErrors];
+
+export type DeleteTriggerSecretResponses = {
+    /**
+     * Deleted
+     */
+    204: void;
+};
+
+export type DeleteTriggerSecretResponse = DeleteTriggerSecretResponses[keyof DeleteTriggerSecretResponses];
+
+export type GetTriggerSecretData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/trigger-secret';
+};
+
+export type GetTriggerSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type GetTriggerSecretError = GetTriggerSecretErrors[keyof GetTriggerSecretErrors];
+
+export type GetTriggerSecretResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        created_at: string | null;
+    };
+};
+
+export type GetTriggerSecretResponse = GetTriggerSecretResponses[keyof GetTriggerSecretResponses];
+
+export type RotateTriggerSecretData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/trigger-secret';
+};
+
+export type RotateTriggerSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type RotateTriggerSecretError = RotateTriggerSecretErrors[keyof RotateTriggerSecretErrors];
+
+export type RotateTriggerSecretResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        secret: string;
+        created_at: string;
+    };
+};
+
+export type RotateTriggerSecretResponse = RotateTriggerSecretResponses[keyof RotateTriggerSecretResponses];
 
 export type ServiceLogoData = {
     body?: never;

@@ -14,6 +14,9 @@ import { createTriggerRepository } from './repository.ts';
 
 const RATE_WINDOW_SECONDS = 60;
 
+/** The owner leads the key, so deleting a user forgets their agents' counters (user-data.ts). */
+export const triggerRateKeyPrefix = (userId: number) => `trigger:${userId}:`;
+
 /** A status the worker may write later than this release reads shows as failed, not as a 500. */
 const statusOf = (value: string): TriggerEventStatus =>
   (TRIGGER_EVENT_STATUSES as readonly string[]).includes(value) ? (value as TriggerEventStatus) : 'failed';
@@ -33,8 +36,8 @@ export function createTriggersService(deps: {
    * Counted after the caller is known to own the agent (or to hold its secret): nobody else can
    * use up an agent's calls.
    */
-  async function limit(agentId: number) {
-    const hit = await hitRateLimit(deps.db, `trigger:${agentId}`, {
+  async function limit(userId: number, agentId: number) {
+    const hit = await hitRateLimit(deps.db, `${triggerRateKeyPrefix(userId)}${agentId}`, {
       limit: deps.perMinute,
       windowSeconds: RATE_WINDOW_SECONDS,
     });
@@ -60,7 +63,7 @@ export function createTriggersService(deps: {
       via: 'token' | 'signature' = 'token',
     ): Promise<number> {
       if (!(await deps.agents.exists(userId, agentId))) throw notFound('Agent not found');
-      await limit(agentId);
+      await limit(userId, agentId);
       return repo.insert(userId, agentId, triggerId, JSON.stringify(payload), async (trx, id) => {
         await deps.audit.record(
           {

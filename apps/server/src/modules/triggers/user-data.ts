@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
+import { resetRateLimitsStartingWith } from '../../security/rate-limit.ts';
+import { triggerRateKeyPrefix } from './service.ts';
 
 /** The trigger events stored for the user's agents, and their agents' trigger secrets (P1). */
 export function triggersUserData(db: Db): UserDataOwner {
@@ -20,6 +22,7 @@ export function triggersUserData(db: Db): UserDataOwner {
     },
     async deleteFor(user, trx) {
       await deleteUserRows(trx, user.id, ['trigger_events', 'trigger_secrets']);
+      await resetRateLimitsStartingWith({ kysely: trx }, triggerRateKeyPrefix(user.id));
     },
   };
 }

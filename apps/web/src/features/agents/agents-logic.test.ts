@@ -30,6 +30,7 @@ const agent: Agent = {
   icon: null,
   color: null,
   starters: [],
+  allow_unattended_writes: false,
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
 };
 
@@ -48,7 +49,14 @@ describe('duplicate naming', () => {
 
 describe('agent form validation', () => {
   it('needs a non-blank name and description', () => {
-    const empty = { guidelines: '', icon: null, color: null, starters: [], tools: [] };
+    const empty = {
+      guidelines: '',
+      icon: null,
+      color: null,
+      starters: [],
+      tools: [],
+      allowUnattendedWrites: false,
+    };
     expect(draftToBody({ ...empty, name: '  ', description: 'x' })).toBeNull();
     expect(draftToBody({ ...empty, name: 'x', description: '\n ' })).toBeNull();
   });
@@ -63,6 +71,7 @@ describe('agent form validation', () => {
         color: 'blue',
         starters: [],
         tools: [tool(5, 'X', 'y')],
+        allowUnattendedWrites: true,
       }),
     ).toEqual({
       name: 'A',
@@ -72,6 +81,7 @@ describe('agent form validation', () => {
       color: 'blue',
       starters: [],
       tool_ids: [5],
+      allow_unattended_writes: true,
     });
     expect(
       draftToBody({
@@ -82,6 +92,7 @@ describe('agent form validation', () => {
         color: null,
         starters: [],
         tools: [],
+        allowUnattendedWrites: false,
       })?.guidelines,
     ).toBe('Be kind');
   });
@@ -111,6 +122,7 @@ describe('agent form validation', () => {
     expect(isDirty(initial, { ...initial, name: 'Other' })).toBe(true);
     expect(isDirty(initial, { ...initial, tools: initial.tools.slice(1) })).toBe(true);
     expect(isDirty(initial, { ...initial, starters: ['Hi', '', '', ''] })).toBe(true);
+    expect(isDirty(initial, { ...initial, allowUnattendedWrites: true })).toBe(true);
     expect(draftOf(undefined)).toEqual({
       name: '',
       description: '',
@@ -119,7 +131,9 @@ describe('agent form validation', () => {
       color: null,
       starters: ['', '', '', ''],
       tools: [],
+      allowUnattendedWrites: false,
     });
+    expect(draftOf({ ...agent, allow_unattended_writes: true }).allowUnattendedWrites).toBe(true);
   });
 });
 

@@ -28,6 +28,8 @@ export interface AgentDraft {
   /** Always four inputs; blank ones are left out of the body. */
   starters: string[];
   tools: DraftTool[];
+  /** "Allow write actions in unattended runs" (off by default). */
+  allowUnattendedWrites: boolean;
 }
 
 export type DraftField = 'name' | 'description';
@@ -82,6 +84,7 @@ export function draftToBody(draft: AgentDraft): AgentWrite | null {
     color: draft.color,
     starters: draft.starters.map((s) => s.trim()).filter(Boolean),
     tool_ids: draft.tools.map((tool) => tool.id),
+    allow_unattended_writes: draft.allowUnattendedWrites,
   };
 }
 
@@ -118,6 +121,7 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
     color: agent?.color ?? null,
     starters: Array.from({ length: MAX_STARTERS }, (_, i) => agent?.starters?.[i] ?? ''),
     tools: agent?.tools ?? [],
+    allowUnattendedWrites: agent?.allow_unattended_writes ?? false,
   };
 }
 
@@ -129,6 +133,7 @@ export function isDirty(initial: AgentDraft, current: AgentDraft): boolean {
     initial.icon !== current.icon ||
     initial.color !== current.color ||
     initial.starters.join('\n') !== current.starters.join('\n') ||
+    initial.allowUnattendedWrites !== current.allowUnattendedWrites ||
     initial.tools.map((t) => t.id).join(',') !== current.tools.map((t) => t.id).join(',')
   );
 }

@@ -50,9 +50,11 @@ import {
 } from '../agents-logic';
 import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentHistory } from './agent-history';
+import { AgentTriggers } from './agent-triggers';
 import { AppearancePicker } from './appearance-picker';
 import { NeedsReconnecting } from './needs-reconnecting';
 import { ToolPermissions } from './tool-permissions';
+import { UnattendedWritesField } from './unattended-writes-field';
 
 /** What the tool picker beside the form gets: which tools the agent has, and how to add or remove one. */
 export interface ToolPickerProps {
@@ -119,6 +121,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     <Stack gap="10">
       <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
       <ToolPermissions agentId={agentId} />
+      <AgentTriggers agentId={agentId} />
       <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
     </Stack>
   );
@@ -369,6 +372,12 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 </Stack>
               )}
             </Stack>
+            <UnattendedWritesField
+              checked={draft.allowUnattendedWrites}
+              onChange={(allowUnattendedWrites) =>
+                setDraft((current) => ({ ...current, allowUnattendedWrites }))
+              }
+            />
             <HStack gap="3" pt="2">
               <Button type="submit" colorPalette="brand" loading={save.isPending}>
                 {AGENT_TEXT.save}

@@ -66,6 +66,7 @@ const CURRENT: Agent = {
   icon: null,
   color: null,
   starters: [],
+  allow_unattended_writes: false,
   tools: [tool(13, 'Divide')],
 };
 

@@ -13,6 +13,7 @@ const agent = (id: number, name: string, description: string, tools = 0): Agent 
   icon: null,
   color: null,
   starters: [],
+  allow_unattended_writes: false,
   tools: Array.from({ length: tools }, (_, i) => ({
     id: 100 + i,
     display_name: `Tool ${i}`,

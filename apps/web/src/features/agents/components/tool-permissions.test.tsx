@@ -14,6 +14,7 @@ const AGENT: Agent = {
   icon: null,
   color: null,
   starters: [],
+  allow_unattended_writes: false,
   tools: [
     {
       id: 21,
