@@ -224,7 +224,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(demoRoutes, { ...deps, ...options.demos, prefix: '/demos' });
 
   // Stored trigger events run their agent unattended.
-  app.decorate('triggers', registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor));
+  app.decorate(
+    'triggers',
+    registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor, options.chat?.modelSelection),
+  );
 
   app.decorate('generatedAccessCode', () => generatedAccessCode(deps));
   scheduleMaintenance(app, db);
