@@ -772,7 +772,11 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       payload: { x: 1 },
     });
     // Her agent takes signed trigger calls: Bob can neither read, rotate nor delete its secret.
-    await t.app.inject({ method: 'POST', url: `${API}/agents/${aliceAgent.id}/trigger-secret`, headers: alice });
+    await t.app.inject({
+      method: 'POST',
+      url: `${API}/agents/${aliceAgent.id}/trigger-secret`,
+      headers: alice,
+    });
     const chat = await turnAwaitingApproval(
       '/chainlit/chat',
       chatHeaders(`${CHAT_SESSION_COOKIE}=${await chatSession(alice, aliceAgent.id)}`),
