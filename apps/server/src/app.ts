@@ -34,7 +34,6 @@ import { demosUserData } from './modules/demos/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools, toolsUserData } from './modules/tools/index.ts';
 import {
-  createTriggersService,
   providerTriggerStore,
   registerTriggers,
   triggerRoutes,
@@ -196,7 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
       await api.register(modelsRoutes, { llm: config.llm });
-      await api.register(triggerRoutes, { triggers: createTriggersService(deps), db });
+      await api.register(triggerRoutes, deps);
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       await api.register(apiKeysRoutes, { apiKeys });
@@ -227,7 +226,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(demoRoutes, { ...deps, ...options.demos, prefix: '/demos' });
 
   // Stored trigger events run their agent unattended.
-  app.decorate('triggers', registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor));
+  app.decorate(
+    'triggers',
+    registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor, options.chat?.modelSelection),
+  );
 
   app.decorate('generatedAccessCode', () => generatedAccessCode(deps));
   scheduleMaintenance(app, db);

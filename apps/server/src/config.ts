@@ -146,6 +146,8 @@ const envSchema = z
     CHAT_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
     // Runs of one trigger event in all: a run lost with its instance is retried up to this.
     TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    // Trigger calls one agent accepts a minute, counted in the database across instances.
+    TRIGGERS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.LLM_MODELS !== undefined && (env.LLM_PROVIDER !== 'offline' || env.LLM_MODEL)) {
@@ -332,6 +334,8 @@ export interface Config {
   triggers: {
     /** Runs of one event in all (TRIGGER_MAX_ATTEMPTS). */
     maxAttempts: number;
+    /** Calls one agent's triggers accept a minute; past it 429 (TRIGGERS_PER_MINUTE). */
+    perMinute: number;
   };
   demos: {
     enabled: boolean;
@@ -464,7 +468,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       apiUrl: env.API_URL,
       feedbackUrl: env.FEEDBACK_URL ?? '',
     },
-    triggers: { maxAttempts: env.TRIGGER_MAX_ATTEMPTS },
+    triggers: { maxAttempts: env.TRIGGER_MAX_ATTEMPTS, perMinute: env.TRIGGERS_PER_MINUTE },
     demos: {
       enabled: env.DEMOS_ENABLED,
       idleMinutes: env.DEMO_IDLE_MINUTES,

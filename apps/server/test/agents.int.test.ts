@@ -64,6 +64,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         model_id: null,
         temperature: null,
         model_available: true,
+        allow_unattended_writes: false,
         tools: [
           {
             id: slack.actionIds[1],
@@ -328,6 +329,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           model_id: null,
           temperature: null,
           model_available: true,
+          allow_unattended_writes: false,
           tools: [
             {
               id: gmail.actionIds[2],
@@ -373,6 +375,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           model_id: null,
           temperature: null,
           model_available: true,
+          allow_unattended_writes: false,
           tools: [],
         },
       ]);

@@ -176,6 +176,9 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
     expect((await call('POST', `/agents/${agentId}/triggers/daily`, alice.auth, { n: 1 })).statusCode).toBe(
       202,
     );
+    // A trigger secret: exported as the time it was made, never the secret; deleted with the user.
+    const triggerSecret = await call('POST', `/agents/${agentId}/trigger-secret`, alice.auth);
+    expect(triggerSecret.statusCode).toBe(201);
     // A personal API key: exported without the key or its hash, deleted with the user.
     const apiKey = await call('POST', '/api-keys', alice.auth, {
       name: `Key ${tag}`,
@@ -292,6 +295,8 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
     expect(data.sessions.map((s) => s.kind).sort()).toEqual(['chat', 'identity']);
     expect(data.identity_account).toEqual({ email, name: `Zelda ${tag}`, created_at: expect.any(String) });
     expect(exported.body).not.toMatch(/scrypt|password_hash|credentials|binding_hash|id_hash/);
+    expect(data.trigger_secrets).toEqual([{ agent_id: agentId, created_at: expect.any(String) }]);
+    expect(exported.body).not.toContain(triggerSecret.json<{ secret: string }>().secret.slice(6));
 
     const threads = await t.db.kysely
       .selectFrom('threads')
@@ -342,6 +347,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'threads.user_id',
         'tool_executions.user_id',
         'trigger_events.user_id',
+        'trigger_secrets.user_id',
         'users.id',
       ]),
     );

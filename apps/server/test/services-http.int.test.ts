@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signWebhook } from '../src/modules/tools/providers/composio/webhook.ts';
+import { signWebhook } from '../src/security/standard-webhooks.ts';
 import { startFakeServer, type FakeServer } from './support/fake-http.ts';
 import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
 import { startGithubOAuthServer, type GithubOAuthServer } from './support/oauth2-server.ts';

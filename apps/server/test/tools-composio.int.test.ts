@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { apiKeyBodySchema } from '@cadre/contract';
 import { HttpError } from '../src/http/errors.ts';
 import { newBrowserSecret, type CallbackBrowser } from '../src/modules/services/oauth-flow.ts';
-import { signWebhook, verifyWebhook } from '../src/modules/tools/providers/composio/webhook.ts';
+import { signWebhook, verifyWebhook } from '../src/security/standard-webhooks.ts';
 import { startFakeServer, type FakeServer } from './support/fake-http.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { createUser } from './support/users.ts';

@@ -197,6 +197,30 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     status: 404,
     json: agentGone,
   }),
+  'GET /backend/api/v1/agents/:agent_id/triggers/events': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/triggers/events`,
+    status: 404,
+    json: agentGone,
+  }),
+  'GET /backend/api/v1/agents/:agent_id/trigger-secret': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/trigger-secret`,
+    status: 404,
+    json: agentGone,
+  }),
+  'POST /backend/api/v1/agents/:agent_id/trigger-secret': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/trigger-secret`,
+    status: 404,
+    json: agentGone,
+  }),
+  'DELETE /backend/api/v1/agents/:agent_id/trigger-secret': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/trigger-secret`,
+    status: 404,
+    json: agentGone,
+  }),
   'POST /backend/api/v1/auth/chainlit-copilot-login': (alice) => ({
     as: 'bob',
     url: `${API}/auth/chainlit-copilot-login`,
@@ -769,6 +793,12 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       url: `${API}/agents/${aliceAgent.id}/triggers/t1`,
       headers: alice,
       payload: { x: 1 },
+    });
+    // Her agent takes signed trigger calls: Bob can neither read, rotate nor delete its secret.
+    await t.app.inject({
+      method: 'POST',
+      url: `${API}/agents/${aliceAgent.id}/trigger-secret`,
+      headers: alice,
     });
     const chat = await turnAwaitingApproval(
       '/chainlit/chat',

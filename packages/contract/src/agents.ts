@@ -110,11 +110,20 @@ export const agentFieldsSchema = z.object({
 });
 export type AgentFields = z.infer<typeof agentFieldsSchema>;
 
+/** The agent editor's name for `allow_unattended_writes`; refusals name it so owners can find it. */
+export const UNATTENDED_WRITES_SETTING = 'Allow write actions in unattended runs';
+
 export const agentSchema = z.object({
   id: z.number(),
   ...agentFieldsSchema.shape,
   /** False when `model_id` is no longer offered: the agent answers with the default model. */
   model_available: z.boolean(),
+  /**
+   * "Allow write actions in unattended runs": triggers, API and MCP callers run the agent's write
+   * and send tools without anyone approving them. A permission, not content: versions and export
+   * documents leave it out, so a restore or an import never turns it on.
+   */
+  allow_unattended_writes: z.boolean(),
   tools: z.array(agentToolSchema),
   /**
    * The origins whose pages may embed the agent's copilot (`scheme://host[:port]`). Access
@@ -216,6 +225,7 @@ export const agentCreateSchema = z.strictObject({
   embed_origins: embedOriginsField.default([]),
   model_id: modelIdField,
   temperature: temperatureField,
+  allow_unattended_writes: z.boolean().default(false),
   /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
   duplicated_from: idSchema.optional(),
 });
@@ -241,6 +251,7 @@ export const agentUpdateSchema = z.strictObject({
   embed_origins: embedOriginsField.optional(),
   model_id: modelIdField,
   temperature: temperatureField,
+  allow_unattended_writes: z.boolean().optional(),
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;
 

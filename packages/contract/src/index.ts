@@ -13,3 +13,4 @@ export * from './demos.ts';
 export * from './api-keys.ts';
 export * from './openai.ts';
 export * from './models.ts';
+export * from './triggers.ts';

@@ -100,6 +100,8 @@ export const userExportSchema = z.object({
       created_at: z.string(),
     }),
   ),
+  /** Agents whose triggers take signed calls: when their secret was made (the secret is never exported). */
+  trigger_secrets: z.array(z.object({ agent_id: z.number(), created_at: z.string() })),
   audit_events: z.array(
     z.object({
       id: z.number(),

@@ -25,6 +25,7 @@ export const MIGRATION_NAMES = [
   '0015-connection-usage',
   '0017-tool-permissions',
   '0018-message-model',
+  '0019-trigger-secrets',
   '0020-copilot-embedding',
   '0021-agent-model',
 ];

@@ -22,6 +22,7 @@ export interface Database {
   message_feedback: MessageFeedbackTable;
   approvals: ApprovalsTable;
   trigger_events: TriggerEventsTable;
+  trigger_secrets: TriggerSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
@@ -328,6 +329,15 @@ export interface TriggerEventsTable {
   heartbeat_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** An agent's Standard Webhooks secret for signed trigger calls (migration 0019). */
+export interface TriggerSecretsTable {
+  agent_id: number;
+  user_id: number;
+  /** `whsec_…`, sealed with the vault. */
+  secret: string;
+  created_at: string;
 }
 
 export interface WebhookDeliveriesTable {

@@ -37,6 +37,20 @@ export const PUBLIC_ROUTES = [
   'GET /backend/openapi.json',
 ] as const;
 
+/**
+ * Routes that also answer a call signed per Standard Webhooks instead of carrying a token, marked
+ * `config: { signedCalls: true }`: such a call (no `Authorization`, a `webhook-signature`) skips
+ * the token check, and the route verifies the signature before it reads anything else, refusing
+ * the call with 401 otherwise. A route marked but missing here stops the server from starting.
+ */
+export const SIGNED_ROUTES = ['POST /backend/api/v1/agents/:agent_id/triggers/:trigger_id'] as const;
+
+/** A call that authenticates by its Standard Webhooks signature rather than a token. */
+export const isSignedCall = (request: FastifyRequest) =>
+  request.routeOptions.config.signedCalls === true &&
+  request.headers.authorization === undefined &&
+  request.headers['webhook-signature'] !== undefined;
+
 /** Signature algorithms an access token may use: asymmetric only, never `none` or HMAC. */
 export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 const CLOCK_TOLERANCE_SECONDS = 30;
@@ -75,6 +89,8 @@ declare module 'fastify' {
      * sign-in token can.
      */
     apiKeyScope?: ApiKeyScope | readonly ApiKeyScope[];
+    /** Also answers a Standard Webhooks signed call without a token; see SIGNED_ROUTES. */
+    signedCalls?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in caller; set on every route that is not public. */
@@ -199,6 +215,7 @@ export function registerAuth(
 ): ApiTokenVerifier {
   const { config, users, gate, apiKeys } = options;
   const publicRoutes = new Set<string>(PUBLIC_ROUTES);
+  const signedRoutes = new Set<string>(SIGNED_ROUTES);
   const inventory: RouteEntry[] = [];
   app.decorate('routeInventory', inventory);
   app.decorateRequest('user', null as unknown as AuthUser);
@@ -241,6 +258,8 @@ export function registerAuth(
   };
 
   const authenticate: onRequestAsyncHookHandler = async (request) => {
+    // The route verifies the signature itself (it needs the raw body, read after this hook).
+    if (isSignedCall(request)) return;
     if (config.auth.disabled) {
       request.user = await users.resolve(MOCK_USER_IDENTITY);
       request.tokenClaims = {
@@ -320,6 +339,9 @@ export function registerAuth(
       const key = `${method === 'HEAD' ? 'GET' : method} ${route.url}`;
       if (isPublic && !publicRoutes.has(key)) {
         throw new Error(`${key} is marked public but is not in PUBLIC_ROUTES (src/http/auth.ts)`);
+      }
+      if (route.config?.signedCalls === true && !signedRoutes.has(key)) {
+        throw new Error(`${key} takes signed calls but is not in SIGNED_ROUTES (src/http/auth.ts)`);
       }
     }
     if (isPublic) return;

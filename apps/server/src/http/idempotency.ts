@@ -44,9 +44,11 @@ export async function idempotencyFor<T>(
   request: FastifyRequest,
   userId: number,
   status: number,
+  /** A key the route derives from another header (a signed call's `webhook-id`) instead. */
+  derived?: { key: string; header: string },
 ): Promise<Idempotency<T>> {
   // The route's `idempotentCreateHeadersSchema` has checked the key's form.
-  const key = request.headers[HEADER];
+  const key = derived?.key ?? request.headers[HEADER];
   if (typeof key !== 'string') return { winner: async () => undefined };
   const requestHash = hashOf(request);
   const stored = async () => {
@@ -61,7 +63,7 @@ export async function idempotencyFor<T>(
     if (row.request_hash !== requestHash) {
       throw new ValidationFailure([
         {
-          loc: ['headers', HEADER],
+          loc: ['headers', derived?.header ?? HEADER],
           msg: 'was already used with a different request; use a new key for a new request',
           type: 'idempotency_key_reused',
         },

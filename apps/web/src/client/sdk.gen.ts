@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, McpAgentData, McpAgentErrors, McpAgentResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DeleteTriggerSecretData, DeleteTriggerSecretErrors, DeleteTriggerSecretResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, GetTriggerSecretData, GetTriggerSecretErrors, GetTriggerSecretResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, ListTriggerEventsData, ListTriggerEventsErrors, ListTriggerEventsResponses, McpAgentData, McpAgentErrors, McpAgentResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateTriggerSecretData, RotateTriggerSecretErrors, RotateTriggerSecretResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -227,7 +227,7 @@ export const listModels = <ThrowOnError extends boolean = true>(options?: Option
 });
 
 /**
- * Queues an unattended run of the agent with a JSON payload
+ * Queues an unattended run of the agent with a JSON payload (a bearer token, or a Standard Webhooks signature with the agent’s trigger secret)
  */
 export const triggerAgent = <ThrowOnError extends boolean = true>(options: Options<TriggerAgentData, ThrowOnError>) => (options.client ?? client).post<TriggerAgentResponses, TriggerAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
@@ -238,6 +238,46 @@ export const triggerAgent = <ThrowOnError extends boolean = true>(options: Optio
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * The agent’s latest trigger events with their state and thread, newest first
+ */
+export const listTriggerEvents = <ThrowOnError extends boolean = true>(options: Options<ListTriggerEventsData, ThrowOnError>) => (options.client ?? client).get<ListTriggerEventsResponses, ListTriggerEventsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/agents/{agent_id}/triggers/events',
+    ...options
+});
+
+/**
+ * Turns signed trigger calls off for the agent
+ */
+export const deleteTriggerSecret = <ThrowOnError extends boolean = true>(options: Options<DeleteTriggerSecretData, ThrowOnError>) => (options.client ?? client).delete<DeleteTriggerSecretResponses, DeleteTriggerSecretErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/agents/{agent_id}/trigger-secret',
+    ...options
+});
+
+/**
+ * Whether signed trigger calls are on for the agent (never the secret)
+ */
+export const getTriggerSecret = <ThrowOnError extends boolean = true>(options: Options<GetTriggerSecretData, ThrowOnError>) => (options.client ?? client).get<GetTriggerSecretResponses, GetTriggerSecretErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/agents/{agent_id}/trigger-secret',
+    ...options
+});
+
+/**
+ * Makes a new trigger secret (the old one stops at once); shown this once
+ */
+export const rotateTriggerSecret = <ThrowOnError extends boolean = true>(options: Options<RotateTriggerSecretData, ThrowOnError>) => (options.client ?? client).post<RotateTriggerSecretResponses, RotateTriggerSecretErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/agents/{agent_id}/trigger-secret',
+    ...options
 });
 
 /**

@@ -276,6 +276,10 @@ export type ExportMyDataResponses = {
             status: string;
             created_at: string;
         }>;
+        trigger_secrets: Array<{
+            agent_id: number;
+            created_at: string;
+        }>;
         audit_events: Array<{
             id: number;
             action: string;
@@ -542,6 +546,7 @@ export type ListAgentsResponses = {
         model_id: string | null;
         temperature: number | null;
         model_available: boolean;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -570,6 +575,7 @@ export type CreateAgentData = {
         embed_origins?: Array<string>;
         model_id?: string | null;
         temperature?: number | null;
+        allow_unattended_writes?: boolean;
         duplicated_from?: number;
     };
     headers?: {
@@ -625,6 +631,7 @@ export type CreateAgentResponses = {
         model_id: string | null;
         temperature: number | null;
         model_available: boolean;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -692,6 +699,7 @@ export type GetAgentResponses = {
         model_id: string | null;
         temperature: number | null;
         model_available: boolean;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -765,6 +773,7 @@ export type UpdateAgentData = {
         embed_origins?: Array<string>;
         model_id?: string | null;
         temperature?: number | null;
+        allow_unattended_writes?: boolean;
     };
     path: {
         agent_id: number;
@@ -815,6 +824,7 @@ export type UpdateAgentResponses = {
         model_id: string | null;
         temperature: number | null;
         model_available: boolean;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -953,6 +963,7 @@ export type RestoreAgentVersionResponses = {
         model_id: string | null;
         temperature: number | null;
         model_available: boolean;
+        allow_unattended_writes: boolean;
         tools: Array<{
             id: number;
             display_name: string;
@@ -1112,6 +1123,7 @@ export type ImportAgentResponses = {
             model_id: string | null;
             temperature: number | null;
             model_available: boolean;
+            allow_unattended_writes: boolean;
             tools: Array<{
                 id: number;
                 display_name: string;
@@ -1227,6 +1239,12 @@ export type TriggerAgentErrors = {
             type: string;
         }>;
     };
+    /**
+     * Default Response
+     */
+    429: {
+        detail: string;
+    };
 };
 
 export type TriggerAgentError = TriggerAgentErrors[keyof TriggerAgentErrors];
@@ -1241,6 +1259,199 @@ export type TriggerAgentResponses = {
 };
 
 export type TriggerAgentResponse = TriggerAgentResponses[keyof TriggerAgentResponses];
+
+export type ListTriggerEventsData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/triggers/events';
+};
+
+export type ListTriggerEventsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ListTriggerEventsError = ListTriggerEventsErrors[keyof ListTriggerEventsErrors];
+
+export type ListTriggerEventsResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        trigger_id: string;
+        status: 'pending' | 'running' | 'done' | 'failed';
+        attempts: number;
+        thread_id: string | null;
+        received_at: string;
+        updated_at: string;
+    }>;
+};
+
+export type ListTriggerEventsResponse = ListTriggerEventsResponses[keyof ListTriggerEventsResponses];
+
+export type DeleteTriggerSecretData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/trigger-secret';
+};
+
+export type DeleteTriggerSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DeleteTriggerSecretError = DeleteTriggerSecretErrors[keyof DeleteTriggerSecretErrors];
+
+export type DeleteTriggerSecretResponses = {
+    /**
+     * Deleted
+     */
+    204: void;
+};
+
+export type DeleteTriggerSecretResponse = DeleteTriggerSecretResponses[keyof DeleteTriggerSecretResponses];
+
+export type GetTriggerSecretData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/trigger-secret';
+};
+
+export type GetTriggerSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type GetTriggerSecretError = GetTriggerSecretErrors[keyof GetTriggerSecretErrors];
+
+export type GetTriggerSecretResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        created_at: string | null;
+    };
+};
+
+export type GetTriggerSecretResponse = GetTriggerSecretResponses[keyof GetTriggerSecretResponses];
+
+export type RotateTriggerSecretData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/trigger-secret';
+};
+
+export type RotateTriggerSecretErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type RotateTriggerSecretError = RotateTriggerSecretErrors[keyof RotateTriggerSecretErrors];
+
+export type RotateTriggerSecretResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        secret: string;
+        created_at: string;
+    };
+};
+
+export type RotateTriggerSecretResponse = RotateTriggerSecretResponses[keyof RotateTriggerSecretResponses];
 
 export type ServiceLogoData = {
     body?: never;

@@ -66,6 +66,7 @@ export const agentJsonOf =
           ),
         ]),
       ),
+      allow_unattended_writes: json.bool(eb('agents.allow_unattended_writes', '=', sql.lit(1))),
       tools: json.subquery(tools),
       embed_origins: json.parsed(eb.ref('agents.embed_origins'), '[]'),
     });

@@ -29,13 +29,21 @@ export interface AgentFields {
   model_id?: string | null;
   /** 0-2; null or left out: the provider's default. */
   temperature?: number | null;
+  /** "Allow write actions in unattended runs"; off unless the owner turns it on. */
+  allowUnattendedWrites?: boolean;
 }
 
 /** The fields as the agents table stores them (both lists as JSON text, null when empty). */
-const toRow = <F extends Partial<AgentFields>>({ starters, embed_origins, ...rest }: F) => ({
+const toRow = <F extends Partial<AgentFields>>({
+  starters,
+  embed_origins,
+  allowUnattendedWrites,
+  ...rest
+}: F) => ({
   ...rest,
   ...(starters === undefined ? {} : { starters: startersToText(starters) }),
   ...(embed_origins === undefined ? {} : { embed_origins: startersToText(embed_origins) }),
+  ...(allowUnattendedWrites === undefined ? {} : { allow_unattended_writes: allowUnattendedWrites ? 1 : 0 }),
 });
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */

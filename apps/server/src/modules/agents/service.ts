@@ -11,15 +11,18 @@ import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
+import { changedFields, recordUnattendedWrites } from './update-audit.ts';
 import { authorOf, type Saver } from './versions.ts';
 
-export interface AgentCreateInput extends AgentFields {
+export interface AgentCreateInput extends Omit<AgentFields, 'allowUnattendedWrites'> {
   tool_ids: number[];
   duplicated_from?: number;
+  allow_unattended_writes?: boolean;
 }
 
-export interface AgentUpdateInput extends Partial<AgentFields> {
+export interface AgentUpdateInput extends Partial<Omit<AgentFields, 'allowUnattendedWrites'>> {
   tool_ids?: number[];
+  allow_unattended_writes?: boolean;
 }
 
 const agentNotFound = () => notFound('Agent not found');
@@ -73,22 +76,6 @@ export function createAgentsService(
     }
     return unique.map((id) => ({ actionId: id, version: found.get(id) ?? null }));
   }
-
-  const changedFields = (input: AgentUpdateInput) =>
-    (
-      [
-        'name',
-        'description',
-        'guidelines',
-        'icon',
-        'color',
-        'starters',
-        'embed_origins',
-        'model_id',
-        'temperature',
-        'tool_ids',
-      ] as const
-    ).filter((f) => input[f] !== undefined);
 
   return {
     /** The list response's JSON text (see the repository's `listJson`). */
@@ -155,6 +142,7 @@ export function createAgentsService(
           embed_origins: input.embed_origins,
           model_id: input.model_id ?? null,
           temperature: input.temperature ?? null,
+          allowUnattendedWrites: input.allow_unattended_writes ?? false,
         },
         tools,
         {
@@ -162,8 +150,8 @@ export function createAgentsService(
           savedBy: userId,
           author: authorOf(user),
         },
-        (trx, newId) =>
-          audit.record(
+        async (trx, newId) => {
+          await audit.record(
             {
               userId,
               action: input.duplicated_from === undefined ? 'agent.create' : 'agent.duplicate',
@@ -175,7 +163,11 @@ export function createAgentsService(
                   : { tools: tools.length, duplicated_from: input.duplicated_from },
             },
             trx,
-          ),
+          );
+          if (input.allow_unattended_writes) {
+            await recordUnattendedWrites(audit, trx, { userId, agentId: newId, allowed: true });
+          }
+        },
         recordAnswer,
       );
     },
@@ -183,7 +175,8 @@ export function createAgentsService(
     async update(user: Saver, agentId: number, input: AgentUpdateInput): Promise<Agent> {
       const userId = user.id;
       // Ownership first: Bob learns nothing about Alice's agent, not even whether his body is valid.
-      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
+      const before = await repo.profile(userId, agentId);
+      if (!before) throw agentNotFound();
       checkModel(input.model_id);
       const tools = input.tool_ids === undefined ? undefined : await resolveTools(userId, input.tool_ids);
       const fields: Partial<AgentFields> = {};
@@ -196,10 +189,12 @@ export function createAgentsService(
       if (input.embed_origins !== undefined) fields.embed_origins = input.embed_origins;
       if (input.model_id !== undefined) fields.model_id = input.model_id;
       if (input.temperature !== undefined) fields.temperature = input.temperature;
+      const allowed = input.allow_unattended_writes;
+      if (allowed !== undefined) fields.allowUnattendedWrites = allowed;
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const revoked = await revokedBy(userId, agentId, tools);
-      const updated = await repo.update(userId, agentId, fields, tools, note, (trx) =>
-        audit.record(
+      const updated = await repo.update(userId, agentId, fields, tools, note, async (trx) => {
+        await audit.record(
           {
             userId,
             action: 'agent.update',
@@ -210,8 +205,10 @@ export function createAgentsService(
               : { fields: changedFields(input) },
           },
           trx,
-        ),
-      );
+        );
+        if (allowed !== undefined && allowed !== before.allowUnattendedWrites)
+          await recordUnattendedWrites(audit, trx, { userId, agentId, allowed });
+      });
       if (!updated) throw agentNotFound();
       return updated;
     },

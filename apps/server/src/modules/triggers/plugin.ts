@@ -1,15 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
-import { chatDepsFrom, createChatService, type ToolExecutor } from '../chat/index.ts';
+import { chatDepsFrom, createChatService, type ModelSelection, type ToolExecutor } from '../chat/index.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
  * Stored trigger events run the agent unattended (issue: "Triggers"): its own thread, the chat
  * limits, and write/send tools refused unless the owner allowed unattended writes for the agent.
  */
-export function registerTriggers(app: FastifyInstance, deps: AppDeps, executor: ToolExecutor) {
+export function registerTriggers(
+  app: FastifyInstance,
+  deps: AppDeps,
+  executor: ToolExecutor,
+  /** The chat's model when the app was given one (tests), so trigger runs answer with it too. */
+  selection?: ModelSelection,
+) {
   const { config, db } = deps;
-  const chatDeps = chatDepsFrom(deps, app.log);
+  const chatDeps = chatDepsFrom(deps, app.log, selection);
   const { runs } = chatDeps;
   const chat = createChatService({ ...chatDeps, executor });
   const worker = createTriggerWorker({

@@ -74,6 +74,18 @@ export function createTriggerRepository(db: Db) {
       return claimed ?? null;
     },
 
+    /** The agent's latest events, newest first (the owner in the query, like every agent row). */
+    recent(userId: number, agentId: number, limit: number) {
+      return k
+        .selectFrom('trigger_events')
+        .select(['id', 'trigger_id', 'status', 'attempts', 'thread_id', 'created_at', 'updated_at'])
+        .where('user_id', '=', userId)
+        .where('agent_id', '=', agentId)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
     /** The thread the event runs in, stored before it runs so a retry continues there. */
     async setThread(id: number, threadId: string) {
       await k.updateTable('trigger_events').set({ thread_id: threadId }).where('id', '=', id).execute();

@@ -1,8 +1,10 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
+import { resetRateLimitsStartingWith } from '../../security/rate-limit.ts';
+import { triggerRateKeyPrefix } from './service.ts';
 
-/** The trigger events stored for the user's agents (P1). */
+/** The trigger events stored for the user's agents, and their agents' trigger secrets (P1). */
 export function triggersUserData(db: Db): UserDataOwner {
   return {
     name: 'triggers',
@@ -11,10 +13,16 @@ export function triggersUserData(db: Db): UserDataOwner {
         .select(['id', 'agent_id', 'trigger_id', 'status', 'created_at'])
         .orderBy('id')
         .execute();
-      return { trigger_events: events };
+      // That signed calls were on, never the secret.
+      const secrets = await selectUserRows(db.kysely, 'trigger_secrets', user.id)
+        .select(['agent_id', 'created_at'])
+        .orderBy('agent_id')
+        .execute();
+      return { trigger_events: events, trigger_secrets: secrets };
     },
     async deleteFor(user, trx) {
-      await deleteUserRows(trx, user.id, ['trigger_events']);
+      await deleteUserRows(trx, user.id, ['trigger_events', 'trigger_secrets']);
+      await resetRateLimitsStartingWith({ kysely: trx }, triggerRateKeyPrefix(user.id));
     },
   };
 }

@@ -36,6 +36,7 @@ const EMPTY_EXPORT: Required<UserExportPart> = {
   notes: [],
   calendar_events: [],
   trigger_events: [],
+  trigger_secrets: [],
   audit_events: [],
   sessions: [],
   identity_account: null,

@@ -3,8 +3,8 @@
 import { type DefaultError, queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, disconnectService, exportAgent, exportMyData, getAgent, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listModels, listServiceActions, listServices, listToolPermissions, mcpAgent, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, serviceLogo, setToolPermission, triggerAgent, updateAgent } from '../sdk.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListModelsData, ListModelsError, ListModelsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
+import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, deleteTriggerSecret, disconnectService, exportAgent, exportMyData, getAgent, getTriggerSecret, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listModels, listServiceActions, listServices, listToolPermissions, listTriggerEvents, mcpAgent, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, rotateTriggerSecret, serviceLogo, setToolPermission, triggerAgent, updateAgent } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DeleteTriggerSecretData, DeleteTriggerSecretError, DeleteTriggerSecretResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, GetTriggerSecretData, GetTriggerSecretError, GetTriggerSecretResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListModelsData, ListModelsError, ListModelsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, ListTriggerEventsData, ListTriggerEventsError, ListTriggerEventsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, RotateTriggerSecretData, RotateTriggerSecretError, RotateTriggerSecretResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -318,11 +318,69 @@ export const listModelsOptions = (options?: Options<ListModelsData>) => queryOpt
 });
 
 /**
- * Queues an unattended run of the agent with a JSON payload
+ * Queues an unattended run of the agent with a JSON payload (a bearer token, or a Standard Webhooks signature with the agent’s trigger secret)
  */
 export const triggerAgentMutation = (options?: Partial<Options<TriggerAgentData>>): UseMutationOptions<TriggerAgentResponse, TriggerAgentError, Options<TriggerAgentData>> => {
     const mutationOptions: UseMutationOptions<TriggerAgentResponse, TriggerAgentError, Options<TriggerAgentData>> = {
         mutationFn: async (fnOptions) => await triggerAgent({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const listTriggerEventsQueryKey = (options: Options<ListTriggerEventsData>) => createQueryKey('listTriggerEvents', options);
+
+/**
+ * The agent’s latest trigger events with their state and thread, newest first
+ */
+export const listTriggerEventsOptions = (options: Options<ListTriggerEventsData>) => queryOptions<ListTriggerEventsResponse, ListTriggerEventsError, ListTriggerEventsResponse, ReturnType<typeof listTriggerEventsQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listTriggerEvents({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listTriggerEventsQueryKey(options)
+});
+
+/**
+ * Turns signed trigger calls off for the agent
+ */
+export const deleteTriggerSecretMutation = (options?: Partial<Options<DeleteTriggerSecretData>>): UseMutationOptions<DeleteTriggerSecretResponse, DeleteTriggerSecretError, Options<DeleteTriggerSecretData>> => {
+    const mutationOptions: UseMutationOptions<DeleteTriggerSecretResponse, DeleteTriggerSecretError, Options<DeleteTriggerSecretData>> = {
+        mutationFn: async (fnOptions) => await deleteTriggerSecret({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const getTriggerSecretQueryKey = (options: Options<GetTriggerSecretData>) => createQueryKey('getTriggerSecret', options);
+
+/**
+ * Whether signed trigger calls are on for the agent (never the secret)
+ */
+export const getTriggerSecretOptions = (options: Options<GetTriggerSecretData>) => queryOptions<GetTriggerSecretResponse, GetTriggerSecretError, GetTriggerSecretResponse, ReturnType<typeof getTriggerSecretQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await getTriggerSecret({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: getTriggerSecretQueryKey(options)
+});
+
+/**
+ * Makes a new trigger secret (the old one stops at once); shown this once
+ */
+export const rotateTriggerSecretMutation = (options?: Partial<Options<RotateTriggerSecretData>>): UseMutationOptions<RotateTriggerSecretResponse, RotateTriggerSecretError, Options<RotateTriggerSecretData>> => {
+    const mutationOptions: UseMutationOptions<RotateTriggerSecretResponse, RotateTriggerSecretError, Options<RotateTriggerSecretData>> = {
+        mutationFn: async (fnOptions) => await rotateTriggerSecret({
             ...options,
             ...fnOptions,
             throwOnError: true

@@ -35,6 +35,7 @@ const agent: Agent = {
   model_id: null,
   temperature: null,
   model_available: true,
+  allow_unattended_writes: false,
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
 };
 
@@ -64,6 +65,7 @@ describe('agent form validation', () => {
       modelId: null,
       temperature: '',
       saved: NO_MODEL,
+      allowUnattendedWrites: false,
     };
     expect(draftToBody({ ...empty, name: '  ', description: 'x' })).toBeNull();
     expect(draftToBody({ ...empty, name: 'x', description: '\n ' })).toBeNull();
@@ -82,6 +84,7 @@ describe('agent form validation', () => {
         modelId: null,
         temperature: '',
         saved: NO_MODEL,
+        allowUnattendedWrites: true,
       }),
     ).toEqual({
       name: 'A',
@@ -91,6 +94,7 @@ describe('agent form validation', () => {
       color: 'blue',
       starters: [],
       tool_ids: [5],
+      allow_unattended_writes: true,
     });
     expect(
       draftToBody({
@@ -104,6 +108,7 @@ describe('agent form validation', () => {
         modelId: null,
         temperature: '',
         saved: NO_MODEL,
+        allowUnattendedWrites: false,
       })?.guidelines,
     ).toBe('Be kind');
   });
@@ -156,6 +161,7 @@ describe('agent form validation', () => {
     expect(isDirty(initial, { ...initial, name: 'Other' })).toBe(true);
     expect(isDirty(initial, { ...initial, tools: initial.tools.slice(1) })).toBe(true);
     expect(isDirty(initial, { ...initial, starters: ['Hi', '', '', ''] })).toBe(true);
+    expect(isDirty(initial, { ...initial, allowUnattendedWrites: true })).toBe(true);
     expect(draftOf(undefined)).toEqual({
       name: '',
       description: '',
@@ -167,7 +173,9 @@ describe('agent form validation', () => {
       modelId: null,
       temperature: '',
       saved: NO_MODEL,
+      allowUnattendedWrites: false,
     });
+    expect(draftOf({ ...agent, allow_unattended_writes: true }).allowUnattendedWrites).toBe(true);
   });
 });
 

@@ -34,6 +34,8 @@ export interface AgentDraft {
   temperature: string;
   /** What is saved: the model and temperature are sent only when they change. */
   saved: { modelId: string | null; temperature: number | null; modelAvailable: boolean };
+  /** "Allow write actions in unattended runs" (off by default). */
+  allowUnattendedWrites: boolean;
 }
 
 export type DraftField = 'name' | 'description';
@@ -97,6 +99,7 @@ export function draftToBody(draft: AgentDraft): AgentWrite | null {
     color: draft.color,
     starters: draft.starters.map((s) => s.trim()).filter(Boolean),
     tool_ids: draft.tools.map((tool) => tool.id),
+    allow_unattended_writes: draft.allowUnattendedWrites,
     ...modelFields(draft),
   };
 }
@@ -153,6 +156,7 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
       temperature: agent?.temperature ?? null,
       modelAvailable: agent?.model_available ?? true,
     },
+    allowUnattendedWrites: agent?.allow_unattended_writes ?? false,
   };
 }
 
@@ -166,6 +170,7 @@ export function isDirty(initial: AgentDraft, current: AgentDraft): boolean {
     initial.starters.join('\n') !== current.starters.join('\n') ||
     initial.modelId !== current.modelId ||
     initial.temperature.trim() !== current.temperature.trim() ||
+    initial.allowUnattendedWrites !== current.allowUnattendedWrites ||
     initial.tools.map((t) => t.id).join(',') !== current.tools.map((t) => t.id).join(',')
   );
 }

@@ -131,6 +131,49 @@ export const PERMISSION_TEXT = {
   saveFailed: agentToast('error', 'Not saved', 'The approval setting could not be changed.'),
 } as const;
 
+/** The editor's Triggers section and the unattended-writes setting (issue 18, item 5). */
+export const TRIGGER_TEXT = {
+  unattendedWritesHelp:
+    'Lets runs nobody watches use write and send tools: a trigger’s run uses them without asking; API and MCP calls wait for your approval in Cadre. Off, those tools are refused there.',
+  heading: 'Triggers',
+  help: 'A program starts a run of this agent by posting a JSON event to its trigger URL. Each run has its own thread, listed below.',
+  urlLabel: 'Trigger URL',
+  urlHelp: 'Replace new-order with any name for the event (letters, digits, . _ : -).',
+  withKey: 'With an API key',
+  withKeyHelp: 'A personal API key with the chat scope (user menu → API keys), sent as a bearer token.',
+  signed: 'Signed by a host (Standard Webhooks)',
+  signedHelp:
+    'A host that should not hold your API key signs each call with this agent’s secret instead. A resend with the same webhook-id runs once; calls older than 5 minutes are refused.',
+  secretOff: 'Signed calls are off: no secret yet.',
+  secretOn: (at: string) => `Signed calls are on: secret made ${new Date(at).toLocaleString()}.`,
+  secretLoadError: 'Whether signed calls are on could not be loaded.',
+  createSecret: 'Create secret',
+  rotateSecret: 'Rotate secret',
+  deleteSecret: 'Turn off signed calls',
+  shownOnce: 'Copy the secret now: it is shown only this once.',
+  copy: 'Copy',
+  copied: 'Copied',
+  copyLabel: (what: string) => `Copy ${what}`,
+  rotateTitle: 'Rotate the trigger secret?',
+  rotateMessage: 'Hosts signing with the current secret are refused from now on, until they use the new one.',
+  deleteTitle: 'Turn off signed calls?',
+  deleteMessage:
+    'The secret is deleted; hosts signing with it are refused. Calls with an API key still work.',
+  secretFailed: agentToast('error', 'Not changed', 'The trigger secret could not be changed.'),
+  runs: 'Last runs',
+  refresh: 'Refresh',
+  loading: 'Loading trigger runs',
+  loadError: 'The trigger runs could not be loaded.',
+  empty: 'No trigger calls yet.',
+  trigger: 'Trigger',
+  received: 'Received',
+  status: 'Status',
+  thread: 'Thread',
+  openThread: (id: number) => `Open the thread of run ${id}`,
+  noThread: 'Not started',
+  statuses: { pending: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' },
+} as const;
+
 /** Export and import (issue 20, item 4). */
 export const EXCHANGE_TEXT = {
   export: 'Export',

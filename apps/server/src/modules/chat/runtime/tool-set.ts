@@ -1,3 +1,4 @@
+import { UNATTENDED_WRITES_SETTING } from '@cadre/contract';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
 import type { AgentProfile } from '../../../deps.ts';
@@ -24,11 +25,12 @@ export class ToolFailure extends Error {
 export type RunMode = 'interactive' | 'unattended' | 'api';
 
 /** What a write or send call answers in an unattended or API run whose agent does not allow it. */
-const UNATTENDED_WRITE_REFUSAL =
-  'This agent may not write or send in unattended runs; the owner can allow it in the agent settings.';
+export const UNATTENDED_WRITE_REFUSAL =
+  'This agent may not write or send in unattended runs; its owner can turn on ' +
+  `"${UNATTENDED_WRITES_SETTING}" in the agent's editor in Cadre.`;
 export const API_WRITE_REFUSAL =
   "This agent's owner does not allow write or send actions outside Cadre's chat (API or MCP calls); " +
-  'the call was refused and nothing was changed.';
+  `the call was refused and nothing was changed. The agent's setting "${UNATTENDED_WRITES_SETTING}" allows them.`;
 
 export interface ToolSetContext {
   userId: number;

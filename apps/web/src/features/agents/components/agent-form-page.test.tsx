@@ -40,6 +40,7 @@ const SAVED: Agent = {
   model_id: null,
   temperature: null,
   model_available: true,
+  allow_unattended_writes: false,
   tools: [attached(12, 'Add')],
 };
 
@@ -106,11 +107,30 @@ describe('the agent form, create mode (/agents/create)', () => {
         color: null,
         starters: [],
         tool_ids: [],
+        allow_unattended_writes: false,
       },
     ]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));
     expect(await screen.findByRole('cell', { name: 'Weather Helper' })).toBeInTheDocument();
     expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();
+  });
+
+  it("offers 'Allow write actions in unattended runs', off by default, says what it does and sends it", async () => {
+    const api = fakeApi({
+      'POST /api/v1/agents/': ({ body }) => json({ id: 7, tools: [], ...(body as object) }, 201),
+    });
+    const { user } = renderApp('/agents/create');
+    const setting = await screen.findByRole('checkbox', { name: 'Allow write actions in unattended runs' });
+    expect(setting).not.toBeChecked();
+    expect(setting).toHaveAccessibleDescription(/trigger’s run uses them without asking/);
+    // A new agent has no trigger URL yet: the Triggers section is the editor's.
+    expect(screen.queryByRole('heading', { name: 'Triggers' })).not.toBeInTheDocument();
+    await user.type(field(/^Name/), 'Bookkeeper');
+    await user.type(field(/^Description/), 'Does sums');
+    await user.click(setting);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await findToast('Agent Created');
+    expect(api.sent('POST /api/v1/agents/')[0]!.body).toMatchObject({ allow_unattended_writes: true });
   });
 
   it("toasts 'Create Failed' - 'Failed to Create agent.' for 3 s when the API refuses, and stays", async () => {
@@ -341,10 +361,28 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
           color: null,
           starters: [],
           tool_ids: [12],
+          allow_unattended_writes: false,
         },
       ],
     ]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));
+  });
+
+  it("turns off 'Allow write actions in unattended runs' for an agent that had it", async () => {
+    const api = fakeApi({
+      'GET /api/v1/agents/:agent_id/agent': () => json({ ...SAVED, allow_unattended_writes: true }),
+      'PATCH /api/v1/agents/:agent_id': ({ body }) => json({ ...SAVED, ...(body as object) }),
+    });
+    const { user } = renderApp('/agents/1/edit');
+    const setting = await screen.findByRole('checkbox', { name: 'Allow write actions in unattended runs' });
+    expect(setting).toBeChecked();
+    await user.click(setting);
+    expect(setting).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await findToast('Agent Updated');
+    expect(api.sent('PATCH /api/v1/agents/:agent_id')[0]!.body).toMatchObject({
+      allow_unattended_writes: false,
+    });
   });
 
   it("toasts 'Update Failed' - 'Failed to Update agent.' for 3 s when the API refuses", async () => {

@@ -53,9 +53,11 @@ import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentEmbed } from './agent-embed';
 import { AgentHistory } from './agent-history';
 import { AgentModelFields } from './agent-model-fields';
+import { AgentTriggers } from './agent-triggers';
 import { AppearancePicker } from './appearance-picker';
 import { NeedsReconnecting } from './needs-reconnecting';
 import { ToolPermissions } from './tool-permissions';
+import { UnattendedWritesField } from './unattended-writes-field';
 
 /** What the tool picker beside the form gets: which tools the agent has, and how to add or remove one. */
 export interface ToolPickerProps {
@@ -123,6 +125,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
       <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
       <ToolPermissions agentId={agentId} />
       <AgentEmbed agent={agent.data} />
+      <AgentTriggers agentId={agentId} />
       <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
     </Stack>
   );
@@ -379,6 +382,12 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 </Stack>
               )}
             </Stack>
+            <UnattendedWritesField
+              checked={draft.allowUnattendedWrites}
+              onChange={(allowUnattendedWrites) =>
+                setDraft((current) => ({ ...current, allowUnattendedWrites }))
+              }
+            />
             <HStack gap="3" pt="2">
               <Button type="submit" colorPalette="brand" loading={save.isPending}>
                 {AGENT_TEXT.save}

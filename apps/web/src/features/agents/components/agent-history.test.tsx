@@ -74,6 +74,7 @@ const CURRENT: Agent = {
   model_id: null,
   temperature: null,
   model_available: true,
+  allow_unattended_writes: false,
   tools: [tool(13, 'Divide')],
 };
 

@@ -46,6 +46,7 @@ const SAVED: Agent = {
   model_id: null,
   temperature: null,
   model_available: true,
+  allow_unattended_writes: false,
   embed_origins: [],
   tools: [],
 };

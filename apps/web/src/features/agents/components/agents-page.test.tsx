@@ -17,6 +17,7 @@ const agent = (id: number, name: string, description: string, tools = 0): Agent 
   model_id: null,
   temperature: null,
   model_available: true,
+  allow_unattended_writes: false,
   tools: Array.from({ length: tools }, (_, i) => ({
     id: 100 + i,
     display_name: `Tool ${i}`,

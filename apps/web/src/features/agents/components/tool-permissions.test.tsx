@@ -18,6 +18,7 @@ const AGENT: Agent = {
   model_id: null,
   temperature: null,
   model_available: true,
+  allow_unattended_writes: false,
   tools: [
     {
       id: 21,
