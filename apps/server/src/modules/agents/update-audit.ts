@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuditLog } from '../../deps.ts';
-import type { AgentUpdateInput } from './service.ts';
 
 const UPDATABLE_FIELDS = [
   'name',
@@ -18,7 +17,7 @@ const UPDATABLE_FIELDS = [
 ] as const;
 
 /** The fields an update names, for its audit record. */
-export const changedFields = (input: AgentUpdateInput) =>
+export const changedFields = (input: Partial<Record<(typeof UPDATABLE_FIELDS)[number], unknown>>) =>
   UPDATABLE_FIELDS.filter((f) => input[f] !== undefined);
 
 /** A change of "Allow write actions in unattended runs" is a security event of its own. */
