@@ -1,17 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuditLog } from '../../deps.ts';
+import { AGENT_FIELD_COLUMNS } from './stored-fields.ts';
 
+/** What an update may name: the agent's own fields, and its lists, tools and setting. */
 const UPDATABLE_FIELDS = [
-  'name',
-  'description',
-  'guidelines',
-  'icon',
-  'color',
-  'starters',
+  ...AGENT_FIELD_COLUMNS,
   'embed_origins',
-  'model_id',
-  'temperature',
   'tool_ids',
   'allow_unattended_writes',
 ] as const;

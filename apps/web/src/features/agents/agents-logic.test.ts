@@ -11,6 +11,7 @@ import {
   starterErrorsFrom,
   temperatureError,
 } from './agents-logic';
+import { agentFixture } from '../../test/agent-fixture';
 
 const tool = (id: number, app: string, name: string): AgentTool => ({
   id,
@@ -23,21 +24,13 @@ const tool = (id: number, app: string, name: string): AgentTool => ({
   needs_reconnecting: false,
 });
 
-const agent: Agent = {
+const agent: Agent = agentFixture({
   id: 3,
   name: 'Mail helper',
   description: 'Reads mail',
   guidelines: 'Be brief',
-  icon: null,
-  color: null,
-  starters: [],
-  embed_origins: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  allow_unattended_writes: false,
   tools: [tool(1, 'Gmail', 'Send'), tool(2, 'Search', 'Web search')],
-};
+});
 
 describe('duplicate naming', () => {
   it("creates '{name} (Copy)' with the same description and tool ids and no guidelines", () => {

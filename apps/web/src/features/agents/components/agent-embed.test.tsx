@@ -5,22 +5,13 @@ import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
+import { agentFixture } from '../../../test/agent-fixture';
 
-const AGENT: Agent = {
+const AGENT: Agent = agentFixture({
   id: 7,
   name: 'Shop helper',
   description: 'Answers shoppers',
-  guidelines: null,
-  icon: null,
-  color: null,
-  starters: [],
-  embed_origins: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  allow_unattended_writes: false,
-  tools: [],
-};
+});
 
 afterEach(() => {
   toaster.remove();

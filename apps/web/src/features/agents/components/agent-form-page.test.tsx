@@ -4,6 +4,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
+import { agentFixture } from '../../../test/agent-fixture';
 
 const CALCULATOR = {
   id: 5,
@@ -28,21 +29,13 @@ const attached = (id: number, display_name: string, needs_reconnecting = false) 
 });
 const ACTIONS = [action(11, 'Multiply'), action(12, 'Add'), action(13, 'Divide')];
 
-const SAVED: Agent = {
+const SAVED: Agent = agentFixture({
   id: 1,
   name: 'Bookkeeper',
   description: 'Does sums',
   guidelines: 'Be brief',
-  icon: null,
-  color: null,
-  starters: [],
-  embed_origins: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  allow_unattended_writes: false,
   tools: [attached(12, 'Add')],
-};
+});
 
 function fakeApi(extra: Record<string, ApiHandler> = {}) {
   return installFakeApi({

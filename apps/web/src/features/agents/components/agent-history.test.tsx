@@ -4,6 +4,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent, AgentVersion } from '../api/agents-api';
+import { agentFixture } from '../../../test/agent-fixture';
 
 const tool = (id: number, display_name: string) => ({
   id,
@@ -62,21 +63,13 @@ const SECOND: AgentVersion = {
     tools: [snapshotTool(13, 'Divide')],
   },
 };
-const CURRENT: Agent = {
+const CURRENT: Agent = agentFixture({
   id: 1,
   name: 'Accountant',
   description: 'Does sums',
   guidelines: 'Be exact',
-  icon: null,
-  color: null,
-  starters: [],
-  embed_origins: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  allow_unattended_writes: false,
   tools: [tool(13, 'Divide')],
-};
+});
 
 function fakeApi() {
   let agent = CURRENT;

@@ -4,6 +4,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
+import { agentFixture } from '../../../test/agent-fixture';
 
 const MODELS = [
   {
@@ -35,21 +36,11 @@ const MODELS = [
   },
 ];
 
-const SAVED: Agent = {
+const SAVED: Agent = agentFixture({
   id: 1,
   name: 'Bookkeeper',
   description: 'Does sums',
-  guidelines: null,
-  icon: null,
-  color: null,
-  starters: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  allow_unattended_writes: false,
-  embed_origins: [],
-  tools: [],
-};
+});
 
 function fakeApi(agent: Agent = SAVED, extra: Record<string, ApiHandler> = {}) {
   return installFakeApi({

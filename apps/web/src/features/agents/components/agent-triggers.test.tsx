@@ -5,22 +5,13 @@ import { held, installFakeApi, json, type ApiHandler } from '../../../test/fake-
 import { renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
 import type { TriggerEvent } from '../api/triggers-api';
+import { agentFixture } from '../../../test/agent-fixture';
 
-const AGENT: Agent = {
+const AGENT: Agent = agentFixture({
   id: 1,
   name: 'Bookkeeper',
   description: 'Does sums',
-  guidelines: null,
-  icon: null,
-  color: null,
-  starters: [],
-  allow_unattended_writes: false,
-  embed_origins: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  tools: [],
-};
+});
 
 const event = (id: number, status: TriggerEvent['status'], thread_id: string | null): TriggerEvent => ({
   id,

@@ -4,31 +4,25 @@ import { toaster } from '../../../components/ui/toaster';
 import { held, installFakeApi, json, TEST_TOKEN } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
+import { agentFixture } from '../../../test/agent-fixture';
 
-const agent = (id: number, name: string, description: string, tools = 0): Agent => ({
-  id,
-  name,
-  description,
-  guidelines: 'Be brief',
-  icon: null,
-  color: null,
-  starters: [],
-  embed_origins: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  allow_unattended_writes: false,
-  tools: Array.from({ length: tools }, (_, i) => ({
-    id: 100 + i,
-    display_name: `Tool ${i}`,
-    name: `TOOL_${i}`,
-    description: `Does thing ${i}`,
-    logo: null,
-    app_name: 'Calculator',
-    service_id: 5,
-    needs_reconnecting: false,
-  })),
-});
+const agent = (id: number, name: string, description: string, tools = 0): Agent =>
+  agentFixture({
+    id,
+    name,
+    description,
+    guidelines: 'Be brief',
+    tools: Array.from({ length: tools }, (_, i) => ({
+      id: 100 + i,
+      display_name: `Tool ${i}`,
+      name: `TOOL_${i}`,
+      description: `Does thing ${i}`,
+      logo: null,
+      app_name: 'Calculator',
+      service_id: 5,
+      needs_reconnecting: false,
+    })),
+  });
 
 const MAIL = agent(1, 'Mail Sorter', 'Files incoming mail into folders', 2);
 const WEATHER = agent(2, 'Weather Helper', 'Forecasts for any city');

@@ -5,20 +5,12 @@ import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent, ToolPermission } from '../api/agents-api';
+import { agentFixture } from '../../../test/agent-fixture';
 
-const AGENT: Agent = {
+const AGENT: Agent = agentFixture({
   id: 1,
   name: 'Desk',
   description: 'Takes notes',
-  guidelines: null,
-  icon: null,
-  color: null,
-  starters: [],
-  embed_origins: [],
-  model_id: null,
-  temperature: null,
-  model_available: true,
-  allow_unattended_writes: false,
   tools: [
     {
       id: 21,
@@ -31,7 +23,7 @@ const AGENT: Agent = {
       needs_reconnecting: false,
     },
   ],
-};
+});
 
 const note = (over: Partial<ToolPermission> = {}): ToolPermission => ({
   action_id: 21,
