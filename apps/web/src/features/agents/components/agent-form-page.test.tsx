@@ -108,22 +108,29 @@ describe('the agent form, create mode (/agents/create)', () => {
     expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();
   });
 
-  it("offers 'Allow write actions in unattended runs', off by default, says what it does and sends it", async () => {
+  it("offers 'Allow write actions in unattended runs' on an existing agent, off by default, says what it does and sends it", async () => {
     const api = fakeApi({
-      'POST /api/v1/agents/': ({ body }) => json({ id: 7, tools: [], ...(body as object) }, 201),
+      'PATCH /api/v1/agents/:agent_id': ({ body }) => json({ ...SAVED, ...(body as object) }),
     });
-    const { user } = renderApp('/agents/create');
+    // A new agent has no trigger URL yet and starts with the setting off: both are the editor's.
+    const created = renderApp('/agents/create');
+    await screen.findByRole('textbox', { name: /^Name/ });
+    expect(
+      screen.queryByRole('checkbox', { name: 'Allow write actions in unattended runs' }),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Triggers' })).not.toBeInTheDocument();
+    created.unmount();
+
+    const { user } = renderApp('/agents/1/edit');
     const setting = await screen.findByRole('checkbox', { name: 'Allow write actions in unattended runs' });
     expect(setting).not.toBeChecked();
     expect(setting).toHaveAccessibleDescription(/trigger’s run uses them without asking/);
-    // A new agent has no trigger URL yet: the Triggers section is the editor's.
-    expect(screen.queryByRole('heading', { name: 'Triggers' })).not.toBeInTheDocument();
-    await user.type(field(/^Name/), 'Bookkeeper');
-    await user.type(field(/^Description/), 'Does sums');
     await user.click(setting);
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await findToast('Agent Created');
-    expect(api.sent('POST /api/v1/agents/')[0]!.body).toMatchObject({ allow_unattended_writes: true });
+    await findToast('Agent Updated');
+    expect(api.sent('PATCH /api/v1/agents/:agent_id')[0]!.body).toMatchObject({
+      allow_unattended_writes: true,
+    });
   });
 
   it("toasts 'Create Failed' - 'Failed to Create agent.' for 3 s when the API refuses, and stays", async () => {

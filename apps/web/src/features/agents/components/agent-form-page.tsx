@@ -382,12 +382,16 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 </Stack>
               )}
             </Stack>
-            <UnattendedWritesField
-              checked={draft.allowUnattendedWrites}
-              onChange={(allowUnattendedWrites) =>
-                setDraft((current) => ({ ...current, allowUnattendedWrites }))
-              }
-            />
+            {/* Unattended runs (triggers, API, MCP) reach an agent that exists: the setting is the
+                editor's, beside its Triggers section; a new agent starts with it off. */}
+            {agent && (
+              <UnattendedWritesField
+                checked={draft.allowUnattendedWrites}
+                onChange={(allowUnattendedWrites) =>
+                  setDraft((current) => ({ ...current, allowUnattendedWrites }))
+                }
+              />
+            )}
             <HStack gap="3" pt="2">
               <Button type="submit" colorPalette="brand" loading={save.isPending}>
                 {AGENT_TEXT.save}
