@@ -226,7 +226,8 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     url: `${API}/auth/chainlit-copilot-login`,
     bodies: [{ agent_id: alice.agent }],
     status: 404,
-    json: agentGone,
+    // The chat sign-in's words: the agent is gone or not the caller's.
+    json: { detail: 'This agent does not exist or is not yours' },
   }),
   'GET /backend/api/v1/api-keys': () => ({
     as: 'bob',
