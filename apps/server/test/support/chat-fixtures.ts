@@ -149,6 +149,7 @@ export function switchableModel() {
   const selection: ModelSelection = {
     model,
     id: 'switchable',
+    name: 'Switchable test model',
     provider: 'offline',
     modelId: 'switchable',
     isOffline: true,

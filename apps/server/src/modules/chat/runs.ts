@@ -70,6 +70,7 @@ export async function streamRun(
           runId,
           offline: selection.isOffline,
           model: selection.id,
+          modelName: selection.name,
           createdAt: new Date().toISOString(),
         },
       });
