@@ -669,6 +669,7 @@ const OWNED_TABLES = {
   demo_refunds: 'user_id',
   demo_tickets: 'user_id',
   demo_activities: 'user_id',
+  demo_researched_leads: 'user_id',
   api_keys: 'user_id',
 } as const;
 

@@ -36,6 +36,7 @@ export interface Database {
   demo_refunds: DemoRefundsTable;
   demo_tickets: DemoTicketsTable;
   demo_activities: DemoActivitiesTable;
+  demo_researched_leads: DemoResearchedLeadsTable;
   notes: NotesTable;
   calendar_events: CalendarEventsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -435,6 +436,13 @@ export interface DemoActivitiesTable {
   type: string;
   notes: string;
   created_at: string;
+}
+
+/** The leads a sales-demo visitor has researched (`draft_outreach_email` writes only to those). */
+export interface DemoResearchedLeadsTable {
+  user_id: number;
+  lead_id: string;
+  researched_at: string;
 }
 
 export interface NotesTable {

@@ -156,6 +156,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     messages: toModelMessages([...ctx.history, message]),
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
+    experimental_refineToolInput: tools.refineInput,
     maxOutputTokens: limits.maxOutputTokens,
     // The owner's temperature; none leaves the provider's default.
     temperature: ctx.agent.temperature ?? undefined,

@@ -19,6 +19,16 @@ export class ToolFailure extends Error {
 }
 
 /**
+ * A tool's refusal of a call's arguments before any approval is asked. The SDK hands a refused
+ * call to the model (and the stream) as `error.toString()`: this one reads as the tool's words alone.
+ */
+class RefusedBeforeApproval extends Error {
+  override toString() {
+    return this.message;
+  }
+}
+
+/**
  * Who is there to approve a write or send call: a person in the chat (`interactive`), nobody (a
  * trigger's `unattended` run), or a caller outside Cadre (`api`: the OpenAI-compatible API, MCP).
  */
@@ -63,6 +73,14 @@ export interface RunTools {
   awaitsApproval: boolean;
   /** Whether a call of this tool waits for the person's approval in this run. */
   asksFirst(tool: AgentTool): boolean;
+  /**
+   * The SDK's `experimental_refineToolInput`: for a call that would wait for approval, the tool's
+   * own pre-check. A refusal throws, so the SDK reports the call as invalid (no card) and the model
+   * reads the tool's words as the call's error.
+   */
+  refineInput: Record<string, (input: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+  /** What the tools refused before any approval was asked, shown as they said it. */
+  refusedBeforeApproval: Set<string>;
 }
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
@@ -123,12 +141,22 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     };
 
   const tools: ToolSet = {};
+  const refineInput: RunTools['refineInput'] = {};
+  const refusedBeforeApproval = new Set<string>();
   for (const [name, agentTool] of byName) {
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
     if (asksFirst(agentTool)) {
       tools[name] = tool({ description, inputSchema });
+      const precheck = ctx.executor.precheck?.bind(ctx.executor);
+      if (precheck)
+        refineInput[name] = async (input) => {
+          const refusal = await precheck(ctx.userId, agentTool.actionId, input);
+          if (refusal === undefined) return input;
+          refusedBeforeApproval.add(refusal);
+          throw new RefusedBeforeApproval(refusal);
+        };
       continue;
     }
     const refusal =
@@ -188,6 +216,8 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     known: (toolName) => byName.has(toolName) || builtinTitles.has(toolName),
     awaitsApproval,
     asksFirst,
+    refineInput,
+    refusedBeforeApproval,
   };
 }
 
