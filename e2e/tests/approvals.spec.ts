@@ -4,8 +4,8 @@ import { signUpAndSignIn } from '../support/sign-in.ts';
 /**
  * Approvals that never lie, in Chromium on the offline model: "Always allow for this agent" on the
  * card skips the card next time and shows in the agent editor, which can switch it back; a card
- * counts down and, when its time is up, reads "Expired — ask again" and sends nothing (the
- * browser's clock is fast-forwarded; the server's refusal of a late decision is in
+ * counts down and, when its time is up, reads "Expired — ask again" and sends nothing however it is
+ * clicked (the browser's clock is fast-forwarded; the server's refusal of a late decision is in
  * apps/server/test/approval-permissions.int.test.ts).
  */
 const NOTE = (body: string) => `create note title: "Groceries" body: "${body}"`;
@@ -93,5 +93,17 @@ test('a card whose time is up reads "Expired — ask again", has nothing to clic
   await expect(card.getByRole('button', { name: 'Always allow for this agent' })).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Deny' })).toHaveCount(0);
   await expect(card.getByText('Expired', { exact: true })).toBeVisible();
+
+  // Try everything the expired card still offers (a card that kept its buttons would send its
+  // decision here), then click the card itself.
+  const buttons = await card.getByRole('button').all();
+  expect(buttons.length).toBeGreaterThan(0);
+  for (const button of buttons) await button.click({ force: true });
+  await card.click({ force: true });
+  // Ask again: the new turn's request leaves after anything those clicks sent, and gets a new card.
+  const askedAgain = page.waitForRequest((r) => r.method() === 'POST' && /\/chainlit\/chat$/.test(r.url()));
+  await send(frame, NOTE('coffee'));
+  await askedAgain;
+  await expect(frame.getByTestId('tool-step').last().getByTestId('approval')).toBeVisible();
   expect(decisions).toEqual([]);
 });

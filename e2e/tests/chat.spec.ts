@@ -189,7 +189,7 @@ test('the empty chat offers a request per tool; the owner’s starters replace t
   await empty.getByRole('button', { name: 'Add 9 and 33' }).click();
   const answer = frame.getByTestId('assistant-message').last();
   await expect(answer).toContainText('42');
-  await expect(answer.getByTestId('answer-meta')).toContainText('offline');
+  await expect(answer.getByTestId('answer-meta')).toContainText('Offline model');
   await answer.getByRole('button', { name: 'Copy answer' }).click();
   await expect(answer.getByRole('button', { name: 'Copy answer' })).toHaveText('Copied');
   const copied = await page.evaluate(() => navigator.clipboard.readText());

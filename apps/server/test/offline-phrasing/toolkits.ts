@@ -1,6 +1,7 @@
 import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
 import { DEMOS } from '../../src/modules/demos/catalog.ts';
 import { BUILTIN_SERVICES } from '../../src/modules/tools/providers/builtin/index.ts';
+import type { Toolkit } from './phrase-table.ts';
 import { inputJsonSchema } from '../../src/modules/tools/providers/builtin/define.ts';
 
 /**
@@ -26,6 +27,51 @@ const demo = (name: keyof typeof DEMOS): LanguageModelV4FunctionTool[] =>
     inputSchema: t.definition.inputSchema as JSONSchema7,
   }));
 
+/** Tools as an MCP server lists them: JSON Schema with formats, several text inputs each. */
+const bookmarksAndMail = (): LanguageModelV4FunctionTool[] => [
+  {
+    type: 'function',
+    name: 'save_bookmark',
+    description: 'Save a web page to your bookmarks.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', format: 'uri', description: 'The page to save' },
+        title: { type: 'string', description: 'A title for the bookmark' },
+      },
+      required: ['url'],
+    },
+  },
+  {
+    type: 'function',
+    name: 'share_link',
+    description: 'Share a link with someone by email.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        email: { type: 'string', format: 'email', description: 'Who to share it with' },
+        note: { type: 'string' },
+      },
+      required: ['url', 'email'],
+    },
+  },
+  {
+    type: 'function',
+    name: 'send_email',
+    description: 'Send an email.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        to: { type: 'string', format: 'email', description: 'The recipient' },
+        subject: { type: 'string' },
+        body: { type: 'string' },
+      },
+      required: ['to', 'body'],
+    },
+  },
+];
+
 export const TOOLKITS = {
   /** The whole Calculator service. */
   calculator: () => builtin('calculator'),
@@ -33,13 +79,20 @@ export const TOOLKITS = {
   'add-multiply': () => builtin('calculator', ['add', 'multiply']),
   notes: () => builtin('notes'),
   calendar: () => builtin('calendar'),
+  'date and time': () => builtin('datetime'),
   'web search': () => builtin('web_search'),
+  'web reader': () => builtin('web_reader'),
+  'hacker news': () => builtin('hacker_news'),
+  wikipedia: () => builtin('wikipedia'),
+  youtube: () => builtin('youtube'),
+  places: () => builtin('places'),
+  weather: () => builtin('weather'),
+  github: () => builtin('github'),
+  'bookmarks and mail (MCP)': bookmarksAndMail,
   'customer service demo': () => demo('customerservicedemo'),
   'sales demo': () => demo('salesoutreachdemo'),
   'vc demo': () => demo('vcdemo'),
-} satisfies Record<string, () => LanguageModelV4FunctionTool[]>;
-
-export type Toolkit = keyof typeof TOOLKITS;
+} satisfies Record<Toolkit, () => LanguageModelV4FunctionTool[]>;
 
 /** Every built-in service's and every demo's tools, one agent each. */
 export const EVERY_SERVICE: Array<[string, LanguageModelV4FunctionTool[]]> = [
