@@ -142,6 +142,8 @@ test('D2: a conversation full of XSS payloads runs no script, opens no dialog an
   await send(frame, PAYLOADS.join('\n\n'));
   await expect(frame.getByTestId('assistant-message').last()).toContainText("I can't do that");
   await expect(frame.getByTestId('approval')).toHaveCount(0);
+  // The answer has finished streaming (a busy composer does not send).
+  await expect(frame.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   // A Create note call carries them as its arguments; it is approved and its output (the note) is shown.
   await send(frame, `create note title: "xss" body: "${PAYLOADS.slice(0, 4).join(' ')}"`);
   await expect(frame.getByTestId('tool-step')).toHaveCount(1);
