@@ -547,6 +547,7 @@ export type ListAgentsResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -576,6 +577,7 @@ export type CreateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
         duplicated_from?: number;
     };
     headers?: {
@@ -632,6 +634,7 @@ export type CreateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -700,6 +703,7 @@ export type GetAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -774,6 +778,7 @@ export type UpdateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
     };
     path: {
         agent_id: number;
@@ -825,6 +830,7 @@ export type UpdateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -964,6 +970,7 @@ export type RestoreAgentVersionResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -1124,6 +1131,7 @@ export type ImportAgentResponses = {
             temperature: number | null;
             model_available: boolean;
             allow_unattended_writes: boolean;
+            api_writes: 'approve' | 'refuse';
             tools: Array<{
                 id: number;
                 display_name: string;

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { Agent } from '@cadre/contract';
+import type { Agent, ApiWrites } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
@@ -31,6 +31,8 @@ export interface AgentFields {
   temperature?: number | null;
   /** "Allow write actions in unattended runs"; off unless the owner turns it on. */
   allowUnattendedWrites?: boolean;
+  /** "Write actions asked through the API or MCP"; `approve` unless the owner chose `refuse`. */
+  apiWrites?: ApiWrites;
 }
 
 /** The fields as the agents table stores them (both lists as JSON text, null when empty). */
@@ -38,12 +40,14 @@ const toRow = <F extends Partial<AgentFields>>({
   starters,
   embed_origins,
   allowUnattendedWrites,
+  apiWrites,
   ...rest
 }: F) => ({
   ...rest,
   ...(starters === undefined ? {} : { starters: startersToText(starters) }),
   ...(embed_origins === undefined ? {} : { embed_origins: startersToText(embed_origins) }),
   ...(allowUnattendedWrites === undefined ? {} : { allow_unattended_writes: allowUnattendedWrites ? 1 : 0 }),
+  ...(apiWrites === undefined ? {} : { api_writes: apiWrites }),
 });
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
@@ -183,15 +187,17 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
     async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
       const row = await k
         .selectFrom('agents')
-        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes'])
+        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes', 'api_writes'])
         .where('user_id', '=', userId)
         .where('id', '=', agentId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { allow_unattended_writes, ...fields } = row;
+      const { allow_unattended_writes, api_writes, ...fields } = row;
       return {
         ...agentFieldsOf(fields),
         allowUnattendedWrites: allow_unattended_writes === 1,
+        // Anything but the stored 'refuse' asks for approval: never a write without one.
+        apiWrites: api_writes === 'refuse' ? 'refuse' : 'approve',
         modelId: fields.model_id,
       };
     },

@@ -41,8 +41,8 @@ export interface RunContext {
   /**
    * 'unattended' (trigger runs): nobody is there to approve, so write and send tools run only if
    * the owner allowed unattended writes for this agent, and are refused otherwise. 'api' (the
-   * OpenAI-compatible API, MCP): they wait for approval in the chat if the owner allowed unattended
-   * writes, and are refused otherwise.
+   * OpenAI-compatible API, MCP): they wait for approval in the chat, or are refused where the owner
+   * chose so (the agent's `apiWrites`).
    */
   mode?: RunMode;
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
