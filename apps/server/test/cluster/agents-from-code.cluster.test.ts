@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_CACHE_MS } from '../../src/modules/api-keys/service.ts';
 import { startCluster, type Cluster } from './harness.ts';
-import { redeemCode, signUp } from './http-browser.ts';
+import { chatFrameHeaders, redeemCode, signUp } from './http-browser.ts';
 
 const ACCESS_CODE = 'open-sesame-42';
 const TRIGGERS_PER_MINUTE = 3;
@@ -160,25 +160,13 @@ describe('agents from code on three instances', () => {
     expect(answer).toContain(`${cluster.url}/agents/${agent}/chat/${threadId}`);
 
     // The owner approves in Cadre's chat, served by another instance.
-    const session = await fetch(`${cluster.url}/chainlit/auth/header`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agent), 'x-pin-backend': 'cadre2' },
-    });
-    expect(session.status).toBe(200);
-    const cookie = session.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
     const [approval] = await cluster.query<{ id: string }>('select id from approvals where thread_id = $1', [
       threadId,
     ]);
     const approved = await fetch(`${cluster.url}/chainlit/approvals/${approval!.id}/approve`, {
       method: 'POST',
       headers: {
-        cookie,
-        origin: cluster.url,
-        'x-requested-with': 'cadre-chat',
-        'content-type': 'application/json',
+        ...(await chatFrameHeaders(cluster.url, token, agent, 'cadre2')),
         'x-pin-backend': 'cadre2',
       },
       body: '{}',
