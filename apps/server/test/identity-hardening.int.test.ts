@@ -78,7 +78,7 @@ describe('built-in identity provider, hardened', () => {
     }
   });
 
-  it('does not advertise pushed authorization requests, which it does not serve', async () => {
+  it('I4: does not advertise pushed authorization requests, which it does not serve', async () => {
     expect(await discovery()).not.toHaveProperty('pushed_authorization_request_endpoint');
     expect((await t.app.inject({ method: 'POST', url: '/idp/request', headers: { host } })).statusCode).toBe(
       404,
