@@ -474,7 +474,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect((await byName('GitHub', bob)).status).toBe('INACTIVE');
   });
 
-  it('disconnect and DELETE /users/me revoke the GitHub grant at GitHub; a refused revocation keeps the connection', async () => {
+  it('P1: disconnect and DELETE /users/me revoke the GitHub grant at GitHub; a refused revocation keeps the connection', async () => {
     const github = await byName('GitHub');
     const aliceId = await userId('alice');
     const connect = async () => {
@@ -667,7 +667,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect((await call('GET', `/services/${custom.id}/actions`, alice)).statusCode).toBe(404);
   });
 
-  it('DELETE /users/me revokes the user’s connections at the provider first', async () => {
+  it('P1: DELETE /users/me revokes the user’s connections at the provider first', async () => {
     const serp = await byName('SerpApi');
     const registered = await call('POST', `/services/${serp.id}/register_api_service`, alice, {
       api_key: CANARY,
