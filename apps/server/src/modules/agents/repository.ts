@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { Agent, ApiWrites } from '@cadre/contract';
+import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
@@ -14,8 +14,9 @@ import {
 } from './stored-fields.ts';
 import { dropDetachedPermissions } from './tool-permissions.ts';
 import { versionQueries, type VersionNote } from './versions.ts';
+import { writeSettingColumns, writeSettingsFromColumns, type WriteSettings } from './write-settings.ts';
 
-export interface AgentFields {
+export interface AgentFields extends Partial<WriteSettings> {
   name: string;
   description: string;
   guidelines: string | null;
@@ -29,10 +30,6 @@ export interface AgentFields {
   model_id?: string | null;
   /** 0-2; null or left out: the provider's default. */
   temperature?: number | null;
-  /** "Allow write actions in unattended runs"; off unless the owner turns it on. */
-  allowUnattendedWrites?: boolean;
-  /** "Write actions asked through the API or MCP"; `approve` unless the owner chose `refuse`. */
-  apiWrites?: ApiWrites;
 }
 
 /** The fields as the agents table stores them (both lists as JSON text, null when empty). */
@@ -46,8 +43,7 @@ const toRow = <F extends Partial<AgentFields>>({
   ...rest,
   ...(starters === undefined ? {} : { starters: startersToText(starters) }),
   ...(embed_origins === undefined ? {} : { embed_origins: startersToText(embed_origins) }),
-  ...(allowUnattendedWrites === undefined ? {} : { allow_unattended_writes: allowUnattendedWrites ? 1 : 0 }),
-  ...(apiWrites === undefined ? {} : { api_writes: apiWrites }),
+  ...writeSettingColumns({ allowUnattendedWrites, apiWrites }),
 });
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
@@ -195,9 +191,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
       const { allow_unattended_writes, api_writes, ...fields } = row;
       return {
         ...agentFieldsOf(fields),
-        allowUnattendedWrites: allow_unattended_writes === 1,
-        // Anything but the stored 'refuse' asks for approval: never a write without one.
-        apiWrites: api_writes === 'refuse' ? 'refuse' : 'approve',
+        ...writeSettingsFromColumns({ allow_unattended_writes, api_writes }),
         modelId: fields.model_id,
       };
     },

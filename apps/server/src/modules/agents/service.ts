@@ -11,13 +11,8 @@ import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
-import {
-  changedFields,
-  DEFAULT_WRITE_SETTINGS,
-  recordWriteSettings,
-  writeSettingsOf,
-  type WriteSettingInput,
-} from './update-audit.ts';
+import { changedFields, recordWriteSettings } from './update-audit.ts';
+import { DEFAULT_WRITE_SETTINGS, writeSettingsOf, type WriteSettingInput } from './write-settings.ts';
 import { authorOf, type Saver } from './versions.ts';
 
 export interface AgentCreateInput

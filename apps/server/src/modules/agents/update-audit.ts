@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { ApiWrites } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
 import type { AuditLog } from '../../deps.ts';
 import { AGENT_FIELD_COLUMNS } from './stored-fields.ts';
+import type { WriteSettings } from './write-settings.ts';
 
 /** What an update may name: the agent's own fields, and its lists, tools and settings. */
 const UPDATABLE_FIELDS = [
@@ -16,26 +16,6 @@ const UPDATABLE_FIELDS = [
 /** The fields an update names, for its audit record. */
 export const changedFields = (input: Partial<Record<(typeof UPDATABLE_FIELDS)[number], unknown>>) =>
   UPDATABLE_FIELDS.filter((f) => input[f] !== undefined);
-
-/** What writes the agent may make in runs nobody in Cadre's chat started. */
-export interface WriteSettings {
-  allowUnattendedWrites: boolean;
-  apiWrites: ApiWrites;
-}
-
-/** The write settings as the API names them. */
-export type WriteSettingInput = { allow_unattended_writes?: boolean; api_writes?: ApiWrites };
-
-/** The write settings an input names (absent ones stay as they are). */
-export const writeSettingsOf = (input: WriteSettingInput): Partial<WriteSettings> => ({
-  ...(input.allow_unattended_writes === undefined
-    ? {}
-    : { allowUnattendedWrites: input.allow_unattended_writes }),
-  ...(input.api_writes === undefined ? {} : { apiWrites: input.api_writes }),
-});
-
-/** A new agent's write settings: triggers refuse writes, API and MCP callers ask for approval. */
-export const DEFAULT_WRITE_SETTINGS: WriteSettings = { allowUnattendedWrites: false, apiWrites: 'approve' };
 
 /**
  * Each change of a write setting is a security event of its own: "Allow write actions in
