@@ -1,4 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import { SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
+import { knowledgeTopic } from './offline-knowledge.ts';
 import { readArithmetic, type Operation } from './offline-arithmetic.ts';
 import { exampleRequest, fillArguments, typedFits } from './offline-arguments.ts';
 import { ASKED, CANCEL, PHRASES, SMALL_TALK, TOOL_EXAMPLES } from './offline-phrases.ts';
@@ -42,6 +44,11 @@ export function decideTurn(turn: Turn, tools: ToolLike[]): Decision {
   );
   if (talk) return { text: smallTalk(talk.kind, turn.agentName, tools) };
 
+  // "According to my documents, …": the agent's own files answer it, when it has some.
+  const knowledge = tools.find((t) => t.name === SEARCH_KNOWLEDGE_TOOL);
+  const topic = knowledge && knowledgeTopic(turn.message);
+  if (topic) return { toolCall: { toolName: SEARCH_KNOWLEDGE_TOOL, input: { query: topic } } };
+
   const arithmetic = readArithmetic(turn.message);
   if (arithmetic) {
     const call = calculatorCall(arithmetic.expression, arithmetic.operation, tools);
@@ -58,8 +65,8 @@ export function decideTurn(turn: Turn, tools: ToolLike[]): Decision {
     (t) => Math.min(2, typedFits(fill(t).input, t.inputSchema)),
   );
   if (!tool || (arithmetic && !calculatorCall(arithmetic.expression, arithmetic.operation, [tool]))) {
-    // A question no tool is named for goes to the web search, when the agent has one.
-    const search = QUESTION.test(said) && !arithmetic ? webSearch(tools) : undefined;
+    // A question no tool is named for goes to the agent's files, else to the web search.
+    const search = QUESTION.test(said) && !arithmetic ? (knowledge ?? webSearch(tools)) : undefined;
     const query = search?.inputSchema.required?.[0];
     if (search && query)
       return {
