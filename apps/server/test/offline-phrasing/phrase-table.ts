@@ -15,7 +15,15 @@ import type { Toolkit } from './toolkits.ts';
 export const CLOCK = { now: '2026-03-09T10:00:00Z', timeZone: 'Europe/Paris' };
 
 export type Category =
-  'greeting' | 'arithmetic' | 'notes' | 'calendar' | 'web search' | 'demo tools' | 'refusal' | 'follow-up';
+  | 'greeting'
+  | 'arithmetic'
+  | 'notes'
+  | 'calendar'
+  | 'web search'
+  | 'demo tools'
+  | 'knowledge'
+  | 'refusal'
+  | 'follow-up';
 
 export interface PhraseRow {
   category: Category;
@@ -34,6 +42,7 @@ const sales: Toolkit[] = ['sales demo'];
 const vc: Toolkit[] = ['vc demo'];
 const web: Toolkit[] = ['web search', 'notes'];
 const calc: Toolkit[] = ['calculator'];
+const library: Toolkit[] = ['knowledge', 'notes'];
 
 const at = (local: string) => `${local}+01:00`;
 
@@ -161,4 +170,17 @@ export const PHRASE_TABLE: PhraseRow[] = [
   { category: 'refusal', tools: calc, say: 'summarise this article for me', reply: "I can't do that" },
   { category: 'refusal', tools: sales, say: 'order me a pizza', reply: "I can't do that" },
   { category: 'follow-up', tools: ['notes'], say: ['add a note', 'dentist on Tuesday'], call: 'create_note', args: { title: 'dentist on Tuesday' } },
+
+  // Questions about the agent's own files ("according to my documents, …"): "Search knowledge"
+  // with what the question is about.
+  { category: 'knowledge', tools: library, say: 'according to my documents, how long is the warranty?', call: 'search_knowledge', args: { query: 'how long is the warranty' } },
+  { category: 'knowledge', tools: library, say: 'What do the files say about refunds?', call: 'search_knowledge', args: { query: 'refunds' } },
+  { category: 'knowledge', tools: library, say: 'what does the document say about parental leave', call: 'search_knowledge', args: { query: 'parental leave' } },
+  { category: 'knowledge', tools: library, say: 'based on my files: who signs off on expenses?', call: 'search_knowledge', args: { query: 'who signs off on expenses' } },
+  { category: 'knowledge', tools: library, say: 'search my documents for "onboarding checklist"', call: 'search_knowledge', args: { query: 'onboarding checklist' } },
+  { category: 'knowledge', tools: library, say: 'how many vacation days do I get according to my docs', call: 'search_knowledge', args: { query: 'how many vacation days do I get' } },
+  { category: 'knowledge', tools: library, say: 'do my files mention the Berlin office?', call: 'search_knowledge', args: { query: 'the Berlin office' } },
+  { category: 'knowledge', tools: ['knowledge'], say: 'what is the refund window?', call: 'search_knowledge', args: { query: 'what is the refund window' } },
+  { category: 'knowledge', tools: library, say: 'search my notes for "bank"', call: 'search_notes', args: { query: 'bank' } },
+  { category: 'knowledge', tools: library, say: 'what can you do?', reply: 'Try: “what do the files say about refunds?”' },
 ];

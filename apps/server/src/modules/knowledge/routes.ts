@@ -14,7 +14,7 @@ import type { KnowledgeConfig } from '../../config.ts';
 import { HttpError } from '../../http/errors.ts';
 import { operations } from '../../http/openapi.ts';
 import { ACCEPTED } from './kinds.ts';
-import type { KnowledgeService } from './service.ts';
+import type { KnowledgeService, Upload } from './service.ts';
 
 const op = operations('knowledge');
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
@@ -69,6 +69,8 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
           413: errorSchema,
           415: errorSchema,
           ...errors,
+          // A bad path id is a validation list; a file that cannot be taken says why in words.
+          422: z.union([validationErrorSchema, errorSchema]),
         },
       }),
     },
@@ -78,26 +80,23 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
           415,
           `Send the file as multipart/form-data, in the part "${KNOWLEDGE_FILE_FIELD}".`,
         );
-      let part;
-      let bytes: Buffer;
+      let upload: Upload | undefined;
       try {
-        part = await request.file();
-        if (!part)
-          throw new HttpError(422, `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`);
-        if (part.fieldname !== KNOWLEDGE_FILE_FIELD)
-          throw new HttpError(
-            422,
-            `The file must be sent in the part "${KNOWLEDGE_FILE_FIELD}", not "${part.fieldname}".`,
-          );
-        bytes = await part.toBuffer();
+        // Every part is read, so a second one (which busboy's limits refuse) is never ignored.
+        for await (const part of request.parts()) {
+          if (part.type !== 'file' || part.fieldname !== KNOWLEDGE_FILE_FIELD)
+            throw new HttpError(
+              422,
+              `The file must be sent in the part "${KNOWLEDGE_FILE_FIELD}", not "${part.fieldname}".`,
+            );
+          upload = { filename: part.filename, mimetype: part.mimetype, bytes: await part.toBuffer() };
+        }
       } catch (error) {
         throw multipartError(error, tooLarge);
       }
-      const file = await knowledge.upload(request.user, request.params.agent_id, {
-        filename: part.filename,
-        mimetype: part.mimetype,
-        bytes,
-      });
+      if (!upload)
+        throw new HttpError(422, `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`);
+      const file = await knowledge.upload(request.user, request.params.agent_id, upload);
       return reply.code(201).send(file);
     },
   );

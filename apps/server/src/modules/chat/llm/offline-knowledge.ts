@@ -8,7 +8,10 @@ import { KNOWLEDGE_PHRASES, KNOWLEDGE_QUESTIONS } from './offline-phrases.ts';
 export function knowledgeTopic(message: string): string | undefined {
   const said = message.trim().replace(/[?!.]+$/, '');
   for (const pattern of KNOWLEDGE_QUESTIONS) {
-    const topic = pattern.exec(said)?.groups?.topic?.trim();
+    const topic = pattern
+      .exec(said)
+      ?.groups?.topic?.trim()
+      .replace(/^["“'](.*)["”']$/, '$1');
     if (topic) return topic;
   }
   return undefined;
