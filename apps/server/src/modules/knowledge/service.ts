@@ -83,15 +83,19 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
         repo.searchText(userId, agentId, searchTerms(query), limit * 2),
         byEmbedding(userId, agentId, query, limit * 2),
       ]);
-      const fused = new Map<number, { hit: RankedHit; score: number }>();
+      const fused = new Map<number, { hit: RankedHit; score: number; inText: boolean }>();
       for (const list of [text, semantic])
         list.forEach((hit, rank) => {
-          const entry = fused.get(hit.passage_id) ?? { hit, score: 0 };
+          const entry = fused.get(hit.passage_id) ?? { hit, score: 0, inText: list === text };
           entry.score += 1 / (RRF_K + rank + 1);
           fused.set(hit.passage_id, entry);
         });
+      // Equal scores: a passage that holds the question's words goes first.
       return [...fused.values()]
-        .sort((a, b) => b.score - a.score || a.hit.passage_id - b.hit.passage_id)
+        .sort(
+          (a, b) =>
+            b.score - a.score || Number(b.inText) - Number(a.inText) || a.hit.passage_id - b.hit.passage_id,
+        )
         .slice(0, limit)
         .map(({ hit }) => ({
           file_id: hit.file_id,
