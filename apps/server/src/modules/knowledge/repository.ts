@@ -12,7 +12,7 @@ export type FileRow = KnowledgeFileRef & {
   created_at: string;
 };
 
-const FILE_COLUMNS = [
+export const FILE_COLUMNS = [
   'id',
   'name',
   'media_type',

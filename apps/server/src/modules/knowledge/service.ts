@@ -6,6 +6,7 @@ import type { AgentDirectory, AuditLog, AuthUser, KnowledgeBase, KnowledgeHit } 
 import { HttpError, notFound } from '../../http/errors.ts';
 import { cosine, vectorOf, type Embedder } from './embeddings.ts';
 import { extractPages } from './extract.ts';
+import { knowledgeFilesIn } from './files-in.ts';
 import { displayName, MEDIA_TYPES, sniffKind } from './kinds.ts';
 import { splitPassages } from './passages.ts';
 import { createKnowledgeRepository, type RankedHit } from './repository.ts';
@@ -67,16 +68,7 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
   }
 
   const base: KnowledgeBase = {
-    async files(userId, agentId, executor) {
-      const rows = await repo.list(userId, agentId, executor);
-      return rows.map(({ id, name, media_type, size_bytes, sha256 }) => ({
-        id,
-        name,
-        media_type,
-        size_bytes,
-        sha256,
-      }));
-    },
+    files: (userId, agentId, executor = db.kysely) => knowledgeFilesIn(executor, userId, agentId),
 
     async search(userId, agentId, query, limit = DEFAULT_HITS): Promise<KnowledgeHit[]> {
       const [text, semantic] = await Promise.all([

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
-import { createKnowledgeRepository } from './repository.ts';
+import { createKnowledgeRepository, FILE_COLUMNS } from './repository.ts';
 
 /** The user's knowledge files and their passages (P1); the bytes go with the files' rows. */
 export function knowledgeUserData(db: Db): UserDataOwner {
@@ -13,18 +13,7 @@ export function knowledgeUserData(db: Db): UserDataOwner {
     async exportFor(user) {
       const [files, passages] = await Promise.all([
         selectUserRows(k, 'knowledge_files', user.id)
-          .select([
-            'id',
-            'agent_id',
-            'name',
-            'media_type',
-            'size_bytes',
-            'sha256',
-            'pages',
-            'passage_count',
-            'embedding_model',
-            'created_at',
-          ])
+          .select([...FILE_COLUMNS, 'agent_id'])
           .orderBy('created_at')
           .orderBy('id')
           .execute(),
