@@ -28,6 +28,8 @@ async function refundPolicyPdf(): Promise<Buffer> {
 test("the editor's files section uploads, lists and deletes; the frame shows the citation and opens the passage", async ({
   page,
 }) => {
+  // Two uploads (the PDF read in its worker thread), a reload and a chat turn.
+  test.setTimeout(120_000);
   await signUpAndSignIn(page);
   await createAgent(page, 'Librarian', []);
   await page.goto('/agents');

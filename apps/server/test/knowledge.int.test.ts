@@ -139,7 +139,7 @@ describe(`knowledge files on ${testDatabaseKind()}`, () => {
       page: null,
     });
     const answer = streamedText(holiday);
-    expect(answer).toContain('27 days of paid holiday');
+    expect(answer).toContain('> Staff handbook Holidays Every employee gets 27 days of paid holiday');
     expect(answer).toContain('[1] handbook.md, passage 1');
 
     const refunds = streamedText(await ask('What do the files say about refunds?'));

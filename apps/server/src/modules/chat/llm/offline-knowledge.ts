@@ -22,7 +22,11 @@ const QUOTE_CHARS = 400;
 const QUOTED = 3;
 
 const quote = (text: string) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // One line of plain text: Markdown headings and quote marks of the file would restyle the answer.
+  const flat = text
+    .replace(/^\s*(?:#{1,6}|>+)\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (flat.length <= QUOTE_CHARS) return flat;
   return `${flat.slice(0, QUOTE_CHARS).replace(/\s+\S*$/, '')} …`;
 };
