@@ -570,6 +570,7 @@ export type ListAgentsResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -599,6 +600,7 @@ export type CreateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
         duplicated_from?: number;
     };
     headers?: {
@@ -655,6 +657,7 @@ export type CreateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -723,6 +726,7 @@ export type GetAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -797,6 +801,7 @@ export type UpdateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
     };
     path: {
         agent_id: number;
@@ -848,6 +853,7 @@ export type UpdateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -994,6 +1000,7 @@ export type RestoreAgentVersionResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -1154,6 +1161,7 @@ export type ImportAgentResponses = {
             temperature: number | null;
             model_available: boolean;
             allow_unattended_writes: boolean;
+            api_writes: 'approve' | 'refuse';
             tools: Array<{
                 id: number;
                 display_name: string;
