@@ -22,6 +22,7 @@ export type Category =
   | 'calendar'
   | 'web search'
   | 'demo tools'
+  | 'knowledge'
   | 'refusal'
   | 'follow-up'
   | 'tool examples'
@@ -46,6 +47,7 @@ export const TOOLKIT_NAMES = [
   'customer service demo',
   'sales demo',
   'vc demo',
+  'knowledge',
 ] as const;
 export type Toolkit = (typeof TOOLKIT_NAMES)[number];
 
@@ -67,6 +69,7 @@ const vc: Toolkit[] = ['vc demo'];
 const web: Toolkit[] = ['web search', 'notes'];
 const calc: Toolkit[] = ['calculator'];
 const clock: Toolkit[] = ['date and time'];
+const library: Toolkit[] = ['knowledge', 'notes'];
 
 const at = (local: string) => `${local}+01:00`;
 
@@ -238,4 +241,17 @@ export const PHRASE_TABLE: PhraseRow[] = [
   { category: 'arguments', tools: ['bookmarks and mail (MCP)'], say: 'send an email to bob@example.org saying the deck is at https://example.com/deck', call: 'send_email', args: { to: 'bob@example.org', body: 'the deck is at https://example.com/deck' } },
   { category: 'arguments', tools: ['web reader'], say: 'read https://news.example.org/2026/03/rover.html and summarise it', call: 'read_page', args: { url: 'https://news.example.org/2026/03/rover.html' } },
   { category: 'arguments', tools: ['bookmarks and mail (MCP)'], say: 'bookmark "Lasagne" at https://example.com/recipes/lasagne', call: 'save_bookmark', args: { url: 'https://example.com/recipes/lasagne', title: 'Lasagne' } },
+
+  // Questions about the agent's own files ("according to my documents, …"): "Search knowledge"
+  // with what the question is about.
+  { category: 'knowledge', tools: library, say: 'according to my documents, how long is the warranty?', call: 'search_knowledge', args: { query: 'how long is the warranty' } },
+  { category: 'knowledge', tools: library, say: 'What do the files say about refunds?', call: 'search_knowledge', args: { query: 'refunds' } },
+  { category: 'knowledge', tools: library, say: 'what does the document say about parental leave', call: 'search_knowledge', args: { query: 'parental leave' } },
+  { category: 'knowledge', tools: library, say: 'based on my files: who signs off on expenses?', call: 'search_knowledge', args: { query: 'who signs off on expenses' } },
+  { category: 'knowledge', tools: library, say: 'search my documents for "onboarding checklist"', call: 'search_knowledge', args: { query: 'onboarding checklist' } },
+  { category: 'knowledge', tools: library, say: 'how many vacation days do I get according to my docs', call: 'search_knowledge', args: { query: 'how many vacation days do I get' } },
+  { category: 'knowledge', tools: library, say: 'do my files mention the Berlin office?', call: 'search_knowledge', args: { query: 'the Berlin office' } },
+  { category: 'knowledge', tools: ['knowledge'], say: 'what is the refund window?', call: 'search_knowledge', args: { query: 'what is the refund window' } },
+  { category: 'knowledge', tools: library, say: 'search my notes for "bank"', call: 'search_notes', args: { query: 'bank' } },
+  { category: 'knowledge', tools: library, say: 'what can you do?', reply: 'Try: “what do the files say about refunds?”' },
 ];

@@ -3,6 +3,11 @@ import { DEMOS } from '../../src/modules/demos/catalog.ts';
 import { BUILTIN_SERVICES } from '../../src/modules/tools/providers/builtin/index.ts';
 import type { Toolkit } from './phrase-table.ts';
 import { inputJsonSchema } from '../../src/modules/tools/providers/builtin/define.ts';
+import {
+  SEARCH_KNOWLEDGE_DESCRIPTION,
+  SEARCH_KNOWLEDGE_INPUT,
+  SEARCH_KNOWLEDGE_TOOL,
+} from '../../src/modules/chat/runtime/knowledge-tool.ts';
 
 /**
  * The tools of the phrase table's agents, exactly as the runtime offers them to a model: the real
@@ -92,6 +97,15 @@ export const TOOLKITS = {
   'customer service demo': () => demo('customerservicedemo'),
   'sales demo': () => demo('salesoutreachdemo'),
   'vc demo': () => demo('vcdemo'),
+  /** The tool an agent with knowledge files gets. */
+  knowledge: (): LanguageModelV4FunctionTool[] => [
+    {
+      type: 'function',
+      name: SEARCH_KNOWLEDGE_TOOL,
+      description: SEARCH_KNOWLEDGE_DESCRIPTION,
+      inputSchema: SEARCH_KNOWLEDGE_INPUT,
+    },
+  ],
 } satisfies Record<Toolkit, () => LanguageModelV4FunctionTool[]>;
 
 /** Every built-in service's and every demo's tools, one agent each. */

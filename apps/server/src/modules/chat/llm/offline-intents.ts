@@ -1,5 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { isDeepStrictEqual } from 'node:util';
+import { SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
+import { knowledgeTopic } from './offline-knowledge.ts';
 import { readArithmetic, type Operation } from './offline-arithmetic.ts';
 import { fillArguments, typedFits } from './offline-arguments.ts';
 import { derivedExample, knownExample, type ExampleTool } from './offline-examples.ts';
@@ -57,6 +59,11 @@ type Routed =
 
 /** A request (not small talk, no pending question): the tool call it asks for, or what is missing. */
 function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
+  // "According to my documents, …": the agent's own files answer it, when it has some.
+  const knowledge = tools.find((t) => t.name === SEARCH_KNOWLEDGE_TOOL);
+  const topic = knowledge && knowledgeTopic(message);
+  if (topic) return { toolCall: { toolName: SEARCH_KNOWLEDGE_TOOL, input: { query: topic } } };
+
   const arithmetic = readArithmetic(message);
   if (arithmetic) {
     const call = calculatorCall(arithmetic.expression, arithmetic.operation, tools);
@@ -73,8 +80,8 @@ function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
     (t) => Math.min(2, typedFits(fill(t).input, t.inputSchema)),
   );
   if (!tool || (arithmetic && !calculatorCall(arithmetic.expression, arithmetic.operation, [tool]))) {
-    // A question no tool is named for goes to the web search, when the agent has one.
-    const search = QUESTION.test(tidy(message)) && !arithmetic ? webSearch(tools) : undefined;
+    // A question no tool is named for goes to the agent's files, else to the web search.
+    const search = QUESTION.test(tidy(message)) && !arithmetic ? (knowledge ?? webSearch(tools)) : undefined;
     const query = search?.inputSchema.required?.[0];
     if (search && query)
       return { toolCall: { toolName: search.name, input: { [query]: message.trim().replace(/\?+$/, '') } } };

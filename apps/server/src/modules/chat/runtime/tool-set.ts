@@ -1,11 +1,12 @@
 import { API_WRITES_CHOICES, API_WRITES_SETTING, UNATTENDED_WRITES_SETTING } from '@cadre/contract';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
-import type { AgentProfile } from '../../../deps.ts';
+import type { AgentProfile, KnowledgeBase } from '../../../deps.ts';
 import { argsHash } from './messages.ts';
 import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
+import { knowledgeTool, SEARCH_KNOWLEDGE_TITLE, SEARCH_KNOWLEDGE_TOOL } from './knowledge-tool.ts';
 
 /** A tool call that ends with a message the model and the user may see. */
 export class ToolFailure extends Error {
@@ -59,6 +60,8 @@ export interface ToolSetContext {
    * as their idempotency key, so running the event again does not repeat a write.
    */
   idempotencyPrefix?: string;
+  /** Set when the agent has knowledge files: the run offers "Search knowledge" over them. */
+  knowledge?: KnowledgeBase;
 }
 
 export interface RunTools {
@@ -210,6 +213,16 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
         }
       }),
     };
+  }
+
+  if (ctx.knowledge && !tools[SEARCH_KNOWLEDGE_TOOL]) {
+    const { description, inputSchema, search } = knowledgeTool(ctx.knowledge, ctx.userId, ctx.agent.id);
+    builtinTitles.set(SEARCH_KNOWLEDGE_TOOL, SEARCH_KNOWLEDGE_TITLE);
+    tools[SEARCH_KNOWLEDGE_TOOL] = tool({
+      description,
+      inputSchema,
+      execute: limited(async (input) => search(String(input.query ?? ''))),
+    });
   }
 
   return {
