@@ -4,10 +4,13 @@ import {
   AGENT_IMPORT_LIMIT_BYTES,
   agentCreateSchema,
   agentExportDocumentSchema,
+  agentExportQuerySchema,
+  type AgentExportDocument,
   agentExportSchema,
   agentImportResultSchema,
   agentListSchema,
   agentParamsSchema,
+  agentRestoreResultSchema,
   agentSchema,
   agentUpdateSchema,
   agentVersionListSchema,
@@ -18,7 +21,8 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { notFound } from '../../http/errors.ts';
+import type { AgentArchives } from '../../deps.ts';
+import { notFound, ValidationFailure } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
@@ -29,6 +33,9 @@ import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
 
+/** The export with its files, and an import of it. */
+const ARCHIVE_TYPE = 'application/zip';
+
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
@@ -36,8 +43,26 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   agents: AgentsService;
   db: Db;
   connectedServices: ConnectedServices;
-}> = async (app, { agents, db, connectedServices }) => {
+  /** The export with its files, as a zip (the knowledge module). */
+  archives: AgentArchives;
+}> = async (app, { agents, db, connectedServices, archives }) => {
   await app.register(toolPermissionRoutes, { agents });
+  // An import sent as the zip export: its agent.json is the body the route validates, and the
+  // files' bytes wait beside the request (read within the limits: archive.ts in modules/knowledge).
+  const archivedFiles = new WeakMap<object, Map<string, Uint8Array>>();
+  app.addContentTypeParser(
+    ARCHIVE_TYPE,
+    { parseAs: 'buffer', bodyLimit: archives.maxArchiveBytes },
+    (request, body, done) => {
+      try {
+        const { document, entries } = archives.read(body as Buffer);
+        archivedFiles.set(request, entries);
+        done(null, document);
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+  );
 
   await withEtags(app, (lists) =>
     lists.get(
@@ -142,7 +167,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions/:number/restore',
     op('restoreAgentVersion', 'Puts the agent back as a version was; the restore is saved as a new version', {
       params: agentVersionParamsSchema,
-      response: { 200: agentSchema, ...errors },
+      response: { 200: agentRestoreResultSchema, ...errors },
     }),
     async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
   );
@@ -151,16 +176,34 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/export',
     op(
       'exportAgent',
-      'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets',
+      'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets; with `include=files` (or `Accept: application/zip`) a zip holding the document and the knowledge files',
       {
         params: agentParamsSchema,
-        response: { 200: agentExportDocumentSchema, ...errors },
+        querystring: agentExportQuerySchema,
+        response: {
+          200: agentExportDocumentSchema.describe(
+            'The document (application/json), or the zip with the files (application/zip)',
+          ),
+          ...errors,
+        },
       },
     ),
     async (request, reply) => {
       const document = await agents.exportDocument(request.user.id, request.params.agent_id);
-      const file = `${document.agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent'}.agent.json`;
-      return reply.header('content-disposition', `attachment; filename="${file}"`).send(document);
+      const base = document.agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent';
+      const zipped =
+        request.query.include === 'files' ||
+        (request.query.include === undefined && (request.headers.accept ?? '').includes(ARCHIVE_TYPE));
+      if (!zipped)
+        return reply
+          .header('content-disposition', `attachment; filename="${base}.agent.json"`)
+          .send(document);
+      const zip = await archives.write(request.user.id, request.params.agent_id, document);
+      // A Buffer goes out as it is: the response schema describes the JSON form only.
+      return reply
+        .type(ARCHIVE_TYPE)
+        .header('content-disposition', `attachment; filename="${base}.agent.zip"`)
+        .send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength) as unknown as AgentExportDocument);
     },
   );
 
@@ -171,12 +214,26 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'importAgent',
         tags: ['agents'],
-        summary: 'Creates an agent from an exported document, with the tools this server offers',
+        summary:
+          'Creates an agent from an exported document (JSON), or from the zip export with its knowledge files (application/zip), with the tools this server offers',
         body: agentExportSchema,
         response: { 201: agentImportResultSchema, 413: errorSchema, ...errors },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await agents.importDocument(request.user, request.body, connectedServices)),
+    async (request, reply) => {
+      const entries = archivedFiles.get(request);
+      if (!entries && request.body.files.length > 0)
+        throw new ValidationFailure([
+          {
+            loc: ['body', 'files'],
+            msg: 'lists knowledge files, which travel in the zip export only: import the .zip',
+            type: 'files_without_archive',
+          },
+        ]);
+      // Every file is checked and indexed before anything is written.
+      const files = entries && (await archives.prepare(request.body.files, entries));
+      const result = await agents.importDocument(request.user, request.body, connectedServices, files);
+      return reply.code(201).send(result);
+    },
   );
 };
