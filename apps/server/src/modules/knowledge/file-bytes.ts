@@ -58,6 +58,17 @@ export function fileBytes(db: Db, store: ObjectStore | undefined, log: Log) {
     }
   }
 
+  async function discard(keys: (string | null)[]) {
+    const staged = keys.filter((key): key is string => key !== null);
+    if (staged.length === 0) return;
+    await k
+      .updateTable('knowledge_object_deletions')
+      .set({ due_at: dueNow() })
+      .where('object_key', 'in', staged)
+      .execute();
+    await sweep();
+  }
+
   return {
     /** Whether new files go to the bucket. */
     inBucket: store !== undefined,
@@ -72,6 +83,8 @@ export function fileBytes(db: Db, store: ObjectStore | undefined, log: Log) {
       try {
         await store.put(key, file.bytes, file.media_type);
       } catch (error) {
+        // A put that failed may still have written something: it is due for deletion at once.
+        await discard([key]);
         throw unavailable(error);
       }
       return key;
@@ -88,16 +101,7 @@ export function fileBytes(db: Db, store: ObjectStore | undefined, log: Log) {
     },
 
     /** After a transaction that did not commit: the objects it would have claimed go now. */
-    async discard(keys: (string | null)[]) {
-      const staged = keys.filter((key): key is string => key !== null);
-      if (staged.length === 0) return;
-      await k
-        .updateTable('knowledge_object_deletions')
-        .set({ due_at: dueNow() })
-        .where('object_key', 'in', staged)
-        .execute();
-      await sweep();
-    },
+    discard,
 
     async read(fileId: string, key: string | null): Promise<Uint8Array | undefined> {
       if (key === null) {
