@@ -13,7 +13,7 @@ import {
   startersToText,
 } from './stored-fields.ts';
 import { dropDetachedPermissions } from './tool-permissions.ts';
-import { versionQueries, type VersionNote } from './versions.ts';
+import { versionQueries, type AfterSave, type InTransaction, type VersionNote } from './versions.ts';
 import { writeSettingColumns, writeSettingsFromColumns, type WriteSettings } from './write-settings.ts';
 
 export interface AgentFields extends Partial<WriteSettings> {
@@ -45,12 +45,6 @@ const toRow = <F extends Partial<AgentFields>>({
   ...(embed_origins === undefined ? {} : { embed_origins: startersToText(embed_origins) }),
   ...writeSettingColumns({ allowUnattendedWrites, apiWrites }),
 });
-
-/** Runs inside the write's transaction (the audit record), so both commit or neither does. */
-export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void>;
-
-/** Runs inside a save's transaction once its version is recorded: the agent's id and the version. */
-export type AfterSave = (trx: Kysely<Database>, agentId: number, version: number) => Promise<void>;
 
 /** Tools to attach, in order, with the provider version pinned at attach time. */
 export type ToolAttachment = { actionId: number; version: string | null }[];

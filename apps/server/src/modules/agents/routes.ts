@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   type Agent,
-  AGENT_IMPORT_LIMIT_BYTES,
   agentCreateSchema,
   agentExportDocumentSchema,
   agentExportQuerySchema,
   type AgentExportDocument,
-  agentExportSchema,
-  agentImportResultSchema,
   agentListSchema,
   agentParamsSchema,
   agentRestoreResultSchema,
@@ -22,21 +19,21 @@ import {
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { AgentArchives } from '../../deps.ts';
-import { notFound, ValidationFailure } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
 import { operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
+import { agentImportRoute, ARCHIVE_TYPE } from './import-route.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
 
-/** The export with its files, and an import of it. */
-const ARCHIVE_TYPE = 'application/zip';
-
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
+/** A bad field is a validation list; an archive that cannot be read says why in words. */
+const fileErrors = z.union([validationErrorSchema, errorSchema]);
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
 export const agentsRoutes: FastifyPluginAsyncZod<{
@@ -47,22 +44,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   archives: AgentArchives;
 }> = async (app, { agents, db, connectedServices, archives }) => {
   await app.register(toolPermissionRoutes, { agents });
-  // An import sent as the zip export: its agent.json is the body the route validates, and the
-  // files' bytes wait beside the request (read within the limits: archive.ts in modules/knowledge).
-  const archivedFiles = new WeakMap<object, Map<string, Uint8Array>>();
-  app.addContentTypeParser(
-    ARCHIVE_TYPE,
-    { parseAs: 'buffer', bodyLimit: archives.maxArchiveBytes },
-    (request, body, done) => {
-      try {
-        const { document, entries } = archives.read(body as Buffer);
-        archivedFiles.set(request, entries);
-        done(null, document);
-      } catch (error) {
-        done(error as Error);
-      }
-    },
-  );
+  await app.register(agentImportRoute, { agents, connectedServices, archives });
 
   await withEtags(app, (lists) =>
     lists.get(
@@ -185,6 +167,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
             'The document (application/json), or the zip with the files (application/zip)',
           ),
           ...errors,
+          422: fileErrors,
         },
       },
     ),
@@ -204,36 +187,6 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         .type(ARCHIVE_TYPE)
         .header('content-disposition', `attachment; filename="${base}.agent.zip"`)
         .send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength) as unknown as AgentExportDocument);
-    },
-  );
-
-  app.post(
-    '/api/v1/agents/import',
-    {
-      bodyLimit: AGENT_IMPORT_LIMIT_BYTES,
-      schema: {
-        operationId: 'importAgent',
-        tags: ['agents'],
-        summary:
-          'Creates an agent from an exported document (JSON), or from the zip export with its knowledge files (application/zip), with the tools this server offers',
-        body: agentExportSchema,
-        response: { 201: agentImportResultSchema, 413: errorSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const entries = archivedFiles.get(request);
-      if (!entries && request.body.files.length > 0)
-        throw new ValidationFailure([
-          {
-            loc: ['body', 'files'],
-            msg: 'lists knowledge files, which travel in the zip export only: import the .zip',
-            type: 'files_without_archive',
-          },
-        ]);
-      // Every file is checked and indexed before anything is written.
-      const files = entries && (await archives.prepare(request.body.files, entries));
-      const result = await agents.importDocument(request.user, request.body, connectedServices, files);
-      return reply.code(201).send(result);
     },
   );
 };

@@ -29,6 +29,12 @@ export interface VersionNote {
 
 type VersionRow = Database['agent_versions'];
 
+/** Runs inside the write's transaction (the audit record), so both commit or neither does. */
+export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void>;
+
+/** Runs inside a save's transaction once its version is recorded: the agent's id and the version. */
+export type AfterSave = (trx: Kysely<Database>, agentId: number, version: number) => Promise<void>;
+
 /** A version's snapshot as stored: the files it lists are the knowledge module's (KnowledgeHistory). */
 export type StoredSnapshot = Omit<AgentSnapshot, 'files'>;
 
