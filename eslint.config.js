@@ -14,7 +14,7 @@ const dirsOf = (dir) =>
 const SERVER = 'apps/server/src';
 /**
  * Module boundaries (DESIGN.md section 3): a server module uses another only through that module's
- * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `deps.ts`, `config.ts`) import no
+ * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `telemetry/`, `deps.ts`, `config.ts`) import no
  * module at all. Web features do not import each other; routes compose them.
  */
 const boundaryZones = [
@@ -29,6 +29,7 @@ const boundaryZones = [
       `${SERVER}/http/**`,
       `${SERVER}/db/**`,
       `${SERVER}/security/**`,
+      `${SERVER}/telemetry/**`,
       `${SERVER}/deps.ts`,
       `${SERVER}/config.ts`,
     ],
@@ -63,10 +64,18 @@ const NETWORK_MODULES = [
   'ky',
 ];
 const networkMessage = 'Outbound requests go through modules/tools/egress.ts (security test C3).';
+/**
+ * OpenTelemetry's Node SDK sends spans to the operator's OTLP endpoint through its own HTTP client:
+ * an operator-configured client like the issuer's discovery, loaded in `telemetry/otel-sdk.ts` only.
+ * Everything else uses `@opentelemetry/api`, which makes no requests.
+ */
+const OTEL_SDK = /^@opentelemetry\/(sdk-node|exporter-)/;
+const otelMessage = 'Only src/telemetry/otel-sdk.ts loads the OpenTelemetry SDK and its exporters.';
 export const networkRules = {
   'no-restricted-imports': [
     'error',
     {
+      patterns: [{ regex: OTEL_SDK.source, message: otelMessage, allowTypeImports: true }],
       paths: [
         { name: 'child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
         { name: 'node:child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
@@ -85,6 +94,11 @@ export const networkRules = {
     {
       selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
       message: networkMessage,
+    },
+    // esquery's regular expressions cannot hold a slash: '.' stands for it.
+    {
+      selector: 'ImportExpression[source.value=/^@opentelemetry.(sdk-node|exporter-)/]',
+      message: otelMessage,
     },
   ],
 };
@@ -137,6 +151,11 @@ export default tseslint.config(
       'apps/server/src/http/auth.ts',
     ],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+  },
+  {
+    // The OTLP exporter: its endpoint is the operator's (OTEL_EXPORTER_OTLP_ENDPOINT), see OTEL_SDK.
+    files: ['apps/server/src/telemetry/otel-sdk.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}', 'apps/chat/src/**/*.{ts,tsx}'],

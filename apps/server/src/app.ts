@@ -50,7 +50,9 @@ import { modelsRoutes } from './modules/models/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import { createUsageService, usageRoutes, usageUserData } from './modules/usage/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
+import { createTelemetry, registerHttpTelemetry, registerMetricsRoute } from './telemetry/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
 
 declare module 'fastify' {
@@ -98,7 +100,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const users = createUsersService(db, audit);
   const agents = createAgentsService(db, audit, { offeredModels: config.llm.models.map((m) => m.id) });
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
+  const usage = createUsageService(db, { config });
+  const { telemetry, metrics } = await createTelemetry(config);
+  const deps: AppDeps = {
+    config,
+    db,
+    vault,
+    audit,
+    users,
+    agents,
+    lifecycle,
+    usage: usage.ledger,
+    telemetry,
+  };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     logController: new OneLineRequestLog(),
@@ -123,6 +137,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     5_000,
     Math.max(250, config.http.requestTimeoutMs / 2),
   );
+  // First of all hooks: the request's span is current for everything the request does.
+  registerHttpTelemetry(app, metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -158,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
     apiKeysUserData(db),
+    usageUserData(usage),
     idempotencyUserData(),
     auditUserData(db),
   );
@@ -180,6 +197,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keys: options.authKeys ?? identity?.localKeySet(),
   });
   app.decorate('apiTokens', apiTokens);
+  // Prometheus's scrape, with its own bearer token; no route at all unless one is configured.
+  if (config.telemetry.metricsScrapeToken)
+    registerMetricsRoute(app, metrics, config.telemetry.metricsScrapeToken);
 
   await app.register(
     async (api) => {
@@ -195,6 +215,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
       await api.register(modelsRoutes, { llm: config.llm });
+      await api.register(usageRoutes, { usage, agents });
       await api.register(triggerRoutes, deps);
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);

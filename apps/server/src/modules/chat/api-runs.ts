@@ -35,6 +35,7 @@ export interface ApiRun {
 export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise<ApiRun> {
   limitConcurrency(ctx);
   const { userId, agent } = input;
+  await ctx.usage.checkBudget(userId);
   const agentId = agent.id;
   const threadId = crypto.randomUUID();
   const history: StoredMessage[] = [];
@@ -81,6 +82,7 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
     runId,
     claimId,
     mode: 'api',
+    source: input.origin,
     onEnd: (ended) => settle(ended ?? { status: 'error', pendingApprovals: [] }),
   });
   return { threadId, stream, outcome };

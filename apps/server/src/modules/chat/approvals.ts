@@ -114,8 +114,10 @@ export async function decide(
     signal: input.signal,
     prelude: [outcome],
     runId: approval.run_id,
+    continues: true,
     claimId,
     via: input.via,
+    source: input.via === 'copilot' ? 'copilot' : 'chat',
   });
   return { threadId: thread.id, stream };
 }

@@ -77,6 +77,8 @@ export async function startTurn(
   const { userId, agentId, endUser } = input;
   const { repo } = ctx;
   const agent = await requireAgent(ctx, userId, agentId);
+  // Past the month's token budget the turn is refused before anything is stored.
+  await ctx.usage.checkBudget(userId);
   const threadId = input.threadId ?? crypto.randomUUID();
   const existing = await repo.findThread(userId, agentId, threadId, endUser);
   let newThread: NewThread | undefined;
@@ -135,6 +137,14 @@ export async function startTurn(
     throw error;
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
-  const stream = await streamRun(ctx, { ...turn, via: input.via, runId, claimId, timeZone: input.timeZone });
+  const source = input.via === 'copilot' ? 'copilot' : 'chat';
+  const stream = await streamRun(ctx, {
+    ...turn,
+    via: input.via,
+    runId,
+    claimId,
+    timeZone: input.timeZone,
+    source,
+  });
   return { threadId, stream };
 }

@@ -184,6 +184,8 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     users: options.users,
     agents: options.agents,
     lifecycle: options.lifecycle,
+    usage: options.usage,
+    telemetry: options.telemetry,
     modelSelection: options.chat?.modelSelection,
     toolExecutor: service.executor,
     sessionStrategy: { cookieName: DEMO_SESSION_COOKIE, resolve: (value) => service.resolve(value) },

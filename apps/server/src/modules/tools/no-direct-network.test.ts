@@ -37,6 +37,30 @@ describe('C3 no network access around the egress guard', () => {
     }
   });
 
+  it('keeps the OpenTelemetry SDK and its exporters to telemetry/otel-sdk.ts, loaded lazily', async () => {
+    const otel = [
+      "import { NodeSDK } from '@opentelemetry/sdk-node';\nexport const x = NodeSDK;",
+      "import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';\nexport const x = OTLPTraceExporter;",
+      "export const x = await import('@opentelemetry/sdk-node');",
+    ];
+    for (const text of otel)
+      expect((await networkErrors(text)).join('\n'), text).toContain('OpenTelemetry SDK');
+    const loader = 'apps/server/src/telemetry/otel-sdk.ts';
+    expect(await networkErrors("export const x = await import('@opentelemetry/sdk-node');", loader)).toEqual(
+      [],
+    );
+    // Even there it is loaded on demand, never at start-up.
+    expect(
+      await networkErrors(
+        "import { NodeSDK } from '@opentelemetry/sdk-node';\nexport const x = NodeSDK;",
+        loader,
+      ),
+    ).not.toEqual([]);
+    expect(
+      await networkErrors("import { trace } from '@opentelemetry/api';\nexport const x = trace;"),
+    ).toEqual([]);
+  });
+
   it('allows the guard itself, type-only imports and code that only looks alike', async () => {
     expect(
       await networkErrors(
