@@ -151,7 +151,8 @@ const countsOf = (c: UsageCounts) => ({
   output_tokens: Number(c.output_tokens),
   total_tokens: Number(c.input_tokens) + Number(c.output_tokens),
   estimated: Number(c.estimated) > 0,
-  cost: c.cost,
+  // Sums of floating-point costs, rounded below what any price per million can express.
+  cost: c.cost === null ? null : Math.round(c.cost * 1e12) / 1e12,
   tool_calls: Number(c.tool_calls),
   errors: Number(c.errors),
 });

@@ -15,10 +15,11 @@ const textOf = (value: unknown) => (typeof value === 'string' ? value : (JSON.st
 
 /**
  * Adds up a run's tokens one step (one model call) at a time, from the `usage` the provider
- * reported; a step without it is estimated from the request it sent and the text and tool calls it
- * got back. The offline model counts its own tokens, which are estimates as well.
+ * reported; a step without it is estimated from the request it sent (the run's prompt when the SDK
+ * kept no request body) and the text and tool calls it got back. The offline model counts its own
+ * tokens, which are estimates as well.
  */
-export function meterRunTokens(options: { selfCounted: boolean }) {
+export function meterRunTokens(options: { selfCounted: boolean; prompt: () => string }) {
   let inputTokens = 0;
   let outputTokens = 0;
   let estimated = options.selfCounted;
@@ -34,7 +35,9 @@ export function meterRunTokens(options: { selfCounted: boolean }) {
         return;
       }
       estimated = true;
-      inputTokens += usage.inputTokens ?? estimateTokens(textOf(step.request.body ?? ''));
+      const sent = step.request.body;
+      inputTokens +=
+        usage.inputTokens ?? estimateTokens(sent === undefined ? options.prompt() : textOf(sent));
       outputTokens +=
         usage.outputTokens ??
         estimateTokens(step.text + step.toolCalls.map((call) => textOf(call.input)).join(''));
@@ -44,11 +47,11 @@ export function meterRunTokens(options: { selfCounted: boolean }) {
      * text was streamed, that answer and its prompt are estimated; with nothing streamed, nothing
      * was used.
      */
-    total(unfinished: { prompt: () => string; output: string }): RunTokens {
-      if (steps === 0 && unfinished.output) {
+    total(unfinishedOutput: string): RunTokens {
+      if (steps === 0 && unfinishedOutput) {
         return {
-          inputTokens: estimateTokens(unfinished.prompt()),
-          outputTokens: estimateTokens(unfinished.output),
+          inputTokens: estimateTokens(options.prompt()),
+          outputTokens: estimateTokens(unfinishedOutput),
           estimated: true,
         };
       }

@@ -157,7 +157,10 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
   const instructions = systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone });
   const messages = toModelMessages([...ctx.history, message]);
-  const meter = meterRunTokens({ selfCounted: ctx.selection.isOffline });
+  const meter = meterRunTokens({
+    selfCounted: ctx.selection.isOffline,
+    prompt: () => instructions + JSON.stringify(messages),
+  });
   const result = streamText({
     model: ctx.selection.model,
     instructions,
@@ -215,10 +218,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     }
   }
   const own = parts.slice(partsBefore);
-  const usage = meter.total({
-    prompt: () => instructions + JSON.stringify(messages),
-    output: own.map((p) => (p.type === 'text' ? p.text : '')).join(''),
-  });
+  const usage = meter.total(own.map((p) => (p.type === 'text' ? p.text : '')).join(''));
   const toolCalls = own.filter((p) => p.type === 'dynamic-tool').length;
   return finish({ status, errorCategory, pendingApprovals, usage, toolCalls });
 }
