@@ -3,8 +3,8 @@
 import { type DefaultError, queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, deleteTriggerSecret, disconnectService, exportAgent, exportMyData, getAgent, getTriggerSecret, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listModels, listServiceActions, listServices, listToolPermissions, listTriggerEvents, mcpAgent, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, rotateTriggerSecret, serviceLogo, setToolPermission, triggerAgent, updateAgent } from '../sdk.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DeleteTriggerSecretData, DeleteTriggerSecretError, DeleteTriggerSecretResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, GetTriggerSecretData, GetTriggerSecretError, GetTriggerSecretResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListModelsData, ListModelsError, ListModelsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, ListTriggerEventsData, ListTriggerEventsError, ListTriggerEventsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, RotateTriggerSecretData, RotateTriggerSecretError, RotateTriggerSecretResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
+import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, deleteTriggerSecret, disconnectService, downloadUsageCsv, exportAgent, exportMyData, getAgent, getTriggerSecret, getUsage, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listModels, listServiceActions, listServices, listToolPermissions, listTriggerEvents, mcpAgent, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, rotateTriggerSecret, serviceLogo, setToolPermission, triggerAgent, updateAgent } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DeleteTriggerSecretData, DeleteTriggerSecretError, DeleteTriggerSecretResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, DownloadUsageCsvData, DownloadUsageCsvError, DownloadUsageCsvResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, GetTriggerSecretData, GetTriggerSecretError, GetTriggerSecretResponse, GetUsageData, GetUsageError, GetUsageResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListModelsData, ListModelsError, ListModelsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, ListTriggerEventsData, ListTriggerEventsError, ListTriggerEventsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, RotateTriggerSecretData, RotateTriggerSecretError, RotateTriggerSecretResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -315,6 +315,36 @@ export const listModelsOptions = (options?: Options<ListModelsData>) => queryOpt
         throwOnError: true
     }),
     queryKey: listModelsQueryKey(options)
+});
+
+export const getUsageQueryKey = (options?: Options<GetUsageData>) => createQueryKey('getUsage', options);
+
+/**
+ * The caller's tokens, cost, turns, tool calls and errors, per day, agent and model
+ */
+export const getUsageOptions = (options?: Options<GetUsageData>) => queryOptions<GetUsageResponse, GetUsageError, GetUsageResponse, ReturnType<typeof getUsageQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await getUsage({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: getUsageQueryKey(options)
+});
+
+export const downloadUsageCsvQueryKey = (options?: Options<DownloadUsageCsvData>) => createQueryKey('downloadUsageCsv', options);
+
+/**
+ * The same report as a CSV file
+ */
+export const downloadUsageCsvOptions = (options?: Options<DownloadUsageCsvData>) => queryOptions<DownloadUsageCsvResponse, DownloadUsageCsvError, DownloadUsageCsvResponse, ReturnType<typeof downloadUsageCsvQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await downloadUsageCsv({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: downloadUsageCsvQueryKey(options)
 });
 
 /**
