@@ -1,6 +1,7 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, type StartedTracing } from '../src/telemetry/index.ts';
+import { chatTurnAs, connectedCalculator } from './support/chat-fixtures.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -27,17 +28,8 @@ describe(`traces and metrics on ${kind}`, () => {
   let alice: { auth: Record<string, string>; id: number };
   let agentId: number;
 
-  /** A turn in the agent's chat, as the frame sends it. */
-  async function chat(app: TestApp, auth: Record<string, string>, agent: number, text: string) {
-    const session = await app.app.inject({
-      method: 'POST',
-      url: '/chainlit/auth/header',
-      headers: { ...auth, 'x-agent-id': String(agent) },
-    });
-    const cookie = `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
-    const headers = { cookie, origin: 'http://cadre.test', 'x-requested-with': 'cadre-chat' };
-    return app.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text } });
-  }
+  const chat = async (app: TestApp, auth: Record<string, string>, agent: number, text: string) =>
+    (await chatTurnAs(app, auth, agent, text)).res;
 
   const appWith = (env: Record<string, string>) =>
     createTestApp({
@@ -59,26 +51,13 @@ describe(`traces and metrics on ${kind}`, () => {
     model = await startFakeOpenAi({ tokens: 20 });
     t = await appWith({ METRICS_SCRAPE_TOKEN: SCRAPE_TOKEN });
     alice = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' });
-    const calculator = (await t.app.inject({ method: 'GET', url: `${API}/services/`, headers: alice.auth }))
-      .json<{ id: number; name: string }[]>()
-      .find((s) => s.name === 'Calculator')!;
-    await t.app.inject({
-      method: 'POST',
-      url: `${API}/services/${calculator.id}/register_noauth_service`,
-      headers: alice.auth,
-    });
-    const evaluate = await t.db.kysely
-      .selectFrom('actions')
-      .select('id')
-      .where('service_id', '=', calculator.id)
-      .where('name', '=', 'evaluate')
-      .executeTakeFirstOrThrow();
+    const evaluate = await connectedCalculator(t, alice.auth);
     agentId = (
       await t.app.inject({
         method: 'POST',
         url: `${API}/agents/`,
         headers: alice.auth,
-        payload: { name: 'Calc', description: 'Adds', tool_ids: [evaluate.id] },
+        payload: { name: 'Calc', description: 'Adds', tool_ids: [evaluate] },
       })
     ).json<{ id: number }>().id;
   }, 60_000);

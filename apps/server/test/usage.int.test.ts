@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageReportSchema, type UserExport } from '@cadre/contract';
-import { uiChunks } from './support/chat-fixtures.ts';
+import { chatTurnAs, connectedCalculator } from './support/chat-fixtures.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -45,21 +45,7 @@ function helpers(t: TestApp, auth: Record<string, string>) {
       expect(res.statusCode).toBe(201);
       return res.json<{ id: number }>().id;
     },
-    /** A chat turn as the frame sends it: the response and the text it streamed. */
-    async chat(agentId: number, text: string) {
-      const session = await t.app.inject({
-        method: 'POST',
-        url: '/chainlit/auth/header',
-        headers: { ...auth, 'x-agent-id': String(agentId) },
-      });
-      const cookie = `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
-      const headers = { cookie, origin: 'http://cadre.test', 'x-requested-with': 'cadre-chat' };
-      const res = await t.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text } });
-      const streamed = uiChunks(res.body)
-        .map((c) => (c.type === 'text-delta' ? c.delta : ''))
-        .join('');
-      return { res, streamed };
-    },
+    chat: (agentId: number, text: string) => chatTurnAs(t, auth, agentId, text),
     async report(query = '') {
       const res = await inject('GET', `${API}/usage${query}`);
       expect(res.statusCode, res.body).toBe(200);
@@ -86,20 +72,8 @@ describe(`usage and cost on ${kind}`, () => {
     ({ t, quiet } = await startApp(issuer, paid, {}));
     alice = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' });
     bob = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.com' });
-    const { inject, agent } = helpers(t, alice.auth);
-    const calculator = (await inject('GET', `${API}/services/`))
-      .json<{ id: number; name: string }[]>()
-      .find((s) => s.name === 'Calculator')!;
-    expect(
-      (await inject('POST', `${API}/services/${calculator.id}/register_noauth_service`)).statusCode,
-    ).toBe(200);
-    const evaluate = await t.db.kysely
-      .selectFrom('actions')
-      .select('id')
-      .where('service_id', '=', calculator.id)
-      .where('name', '=', 'evaluate')
-      .executeTakeFirstOrThrow();
-    calculatorAgent = await agent('Calc', { tool_ids: [evaluate.id], model_id: 'paid' });
+    const evaluate = await connectedCalculator(t, alice.auth);
+    calculatorAgent = await helpers(t, alice.auth).agent('Calc', { tool_ids: [evaluate], model_id: 'paid' });
   }, 60_000);
 
   afterAll(async () => {
@@ -130,49 +104,22 @@ describe(`usage and cost on ${kind}`, () => {
     expect(completion.json().usage).toEqual({ prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 });
 
     const stored = await rowsOf(t, alice.id);
+    const run = (source: string, input: number, output: number, toolCalls: number) => ({
+      user_id: alice.id,
+      agent_id: calculatorAgent,
+      source,
+      model: 'paid',
+      input_tokens: input,
+      output_tokens: output,
+      estimated: 0,
+      cost: costOf(input, output),
+      tool_calls: toolCalls,
+      status: 'complete',
+      continued: 0,
+    });
     expect(
       stored.map(({ id: _id, run_id: _run, thread_id: _thread, created_at: _at, ...row }) => row),
-    ).toEqual([
-      {
-        user_id: alice.id,
-        agent_id: calculatorAgent,
-        source: 'chat',
-        model: 'paid',
-        input_tokens: 10,
-        output_tokens: 20,
-        estimated: 0,
-        cost: costOf(10, 20),
-        tool_calls: 0,
-        status: 'complete',
-        continued: 0,
-      },
-      {
-        user_id: alice.id,
-        agent_id: calculatorAgent,
-        source: 'chat',
-        model: 'paid',
-        input_tokens: 20,
-        output_tokens: 25,
-        estimated: 0,
-        cost: costOf(20, 25),
-        tool_calls: 1,
-        status: 'complete',
-        continued: 0,
-      },
-      {
-        user_id: alice.id,
-        agent_id: calculatorAgent,
-        source: 'api',
-        model: 'paid',
-        input_tokens: 10,
-        output_tokens: 20,
-        estimated: 0,
-        cost: costOf(10, 20),
-        tool_calls: 0,
-        status: 'complete',
-        continued: 0,
-      },
-    ]);
+    ).toEqual([run('chat', 10, 20, 0), run('chat', 20, 25, 1), run('api', 10, 20, 0)]);
     expect(stored[0]!.thread_id).toBe(String(plain.res.headers['x-thread-id']));
 
     const today = new Date().toISOString().slice(0, 10);

@@ -33,7 +33,8 @@ export function rowLabel(row: UsageRow, groupBy: Grouping): string {
   return row.model ?? '';
 }
 
-const EMPTY_COUNTS = {
+/** A group with nothing in it. */
+export const EMPTY_COUNTS = {
   turns: 0,
   input_tokens: 0,
   output_tokens: 0,

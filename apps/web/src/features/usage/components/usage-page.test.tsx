@@ -1,20 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { held, installFakeApi, json, type ApiRequest } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
+import { captureDownloads } from '../../../test/downloads';
 import type { UsageReport, UsageRow } from '../api/usage-api';
+import { EMPTY_COUNTS } from '../usage-logic';
 
-const counts = {
-  turns: 0,
-  input_tokens: 0,
-  output_tokens: 0,
-  total_tokens: 0,
-  estimated: false,
-  cost: null,
-  tool_calls: 0,
-  errors: 0,
-};
+const counts = EMPTY_COUNTS;
 const row = (fields: Partial<UsageRow>): UsageRow => ({
   ...counts,
   day: null,
@@ -75,10 +68,7 @@ function reportFor(request: ApiRequest): UsageReport {
   };
 }
 
-afterEach(() => {
-  toaster.remove();
-  vi.unstubAllGlobals();
-});
+afterEach(() => toaster.remove());
 
 describe('the Usage screen (/usage)', () => {
   it('is reachable from the user menu and shows the budget, totals, a chart and a table per day, agent or model', async () => {
@@ -170,37 +160,21 @@ describe('the Usage screen (/usage)', () => {
           ? new Response('day,turns\n2026-07-01,4\n', { headers: { 'content-type': 'text/csv' } })
           : json({ detail: 'Boom' }, 500),
     });
-    const blobs: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(class extends URL {}, {
-        createObjectURL: (blob: Blob) => {
-          blobs.push(blob);
-          return 'blob:http://app.test/usage';
-        },
-        revokeObjectURL: () => {},
-      }),
-    );
-    const clicked: string[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      clicked.push(this.download);
-    });
+    const downloads = captureDownloads();
     const { user } = renderApp('/usage');
     await screen.findByRole('row', { name: today });
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
-    await waitFor(() => expect(clicked).toHaveLength(1));
+    await waitFor(() => expect(downloads.files).toHaveLength(1));
     const report = api.sent('GET /api/v1/usage').at(-1)!.path.split('?')[1];
     expect(api.sent('GET /api/v1/usage/csv').map((r) => r.path.split('?')[1])).toEqual([report]);
     const query = new URLSearchParams(report);
-    expect(clicked[0]).toBe(`cadre-usage-${query.get('from')}-to-${query.get('to')}.csv`);
-    expect(await blobs[0]!.text()).toBe('day,turns\n2026-07-01,4\n');
+    expect(downloads.files[0]!.name).toBe(`cadre-usage-${query.get('from')}-to-${query.get('to')}.csv`);
+    expect(await downloads.files[0]!.blob!.text()).toBe('day,turns\n2026-07-01,4\n');
 
     csvStatus = 500;
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
     expect(await findToast('Download failed')).toMatchObject({ type: 'error' });
-    expect(clicked).toHaveLength(1);
-    click.mockRestore();
+    expect(downloads.files).toHaveLength(1);
+    downloads.restore();
   });
 });
