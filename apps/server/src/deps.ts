@@ -227,6 +227,10 @@ export interface Lifecycle {
   readonly draining: boolean;
   /** Work to start when shutdown begins (e.g. stop taking new trigger events). */
   onDrain(hook: () => void | Promise<void>): void;
+  /** Rejected promises nobody handled since the process started (R12); `/health/live` shows it. */
+  readonly unhandledRejections: number;
+  /** Counts one more unhandled rejection and returns the new count. */
+  countUnhandledRejection(): number;
 }
 
 /** Where a run came from: the chat frame, the copilot, the OpenAI-compatible API, MCP, a trigger. */

@@ -682,6 +682,18 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       ['starters not a list', { name: 'n', description: 'd', starters: 'hi' }, ['body', 'starters']],
       ['unknown field id', { id: 7, name: 'n', description: 'd' }, ['body', 'id']],
       ['unknown field user_id', { user_id: 7, name: 'n', description: 'd' }, ['body', 'user_id']],
+      ...(['files', 'filepath', 'path', 'url'] as const).map(
+        (field) =>
+          [
+            `E2: a file field on a JSON route (${field})`,
+            {
+              name: 'n',
+              description: 'd',
+              [field]: field === 'files' ? [{ path: '/etc/passwd' }] : '/etc/passwd',
+            },
+            ['body', field],
+          ] as [string, Record<string, unknown>, string[]],
+      ),
     ])('refuses %s with 422 naming the field and stores nothing', async (_label, body, loc) => {
       const before = await tableCounts(t.db);
       const res = await create(body);

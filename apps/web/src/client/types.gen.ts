@@ -48,6 +48,10 @@ export type HealthLiveResponses = {
      */
     200: {
         status: 'live';
+        /**
+         * Rejected promises nobody handled since the process started; each is logged
+         */
+        unhandled_rejections: number;
     };
 };
 
