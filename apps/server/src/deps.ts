@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import type { Vault } from './security/vault.ts';
+import type { SpanAttributes, SpanHandle } from './telemetry/span-types.ts';
 
 /**
  * What every module receives, and the few shared types that cross module lines. This file imports
@@ -267,20 +268,7 @@ export interface UsageLedger {
   checkBudget(userId: number): Promise<void>;
 }
 
-/**
- * Span attributes: ids, names of models and tools, counts and outcomes. Never a prompt, an answer,
- * tool arguments or results, or a secret (docs/security.md), except the model call's messages when
- * the operator opted in (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT).
- */
-export type SpanAttributes = Record<string, string | number | boolean | string[] | undefined>;
-
-/** A span being recorded (a no-op while tracing is off). */
-export interface SpanHandle {
-  setAttributes(attributes: SpanAttributes): void;
-  /** Marks the span failed with a short error type (a category or code, never a message). */
-  fail(errorType: string): void;
-  end(): void;
-}
+export type { SpanAttributes, SpanHandle };
 
 /** Counters and histograms for `/backend/metrics` (no-ops while metrics are off). */
 export interface MetricsRecorder {

@@ -8,7 +8,7 @@ import {
   type Context,
   type Span,
 } from '@opentelemetry/api';
-import type { SpanAttributes, SpanHandle } from '../deps.ts';
+import type { SpanAttributes, SpanHandle } from './span-types.ts';
 
 /**
  * Spans through OpenTelemetry's API only (never the SDK, which `otel-sdk.ts` loads when the operator
