@@ -145,7 +145,7 @@ describe('the Usage screen (/usage)', () => {
       'GET /api/v1/usage': (request) => (fail ? json({ detail: 'Boom' }, 500) : json(reportFor(request))),
     });
     const { user } = renderApp('/usage');
-    expect(await screen.findByText('Error loading usage.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Error loading usage.', {}, { timeout: 10_000 })).toBeInTheDocument();
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('row', { name: today })).toBeInTheDocument();

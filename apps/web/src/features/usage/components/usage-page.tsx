@@ -267,12 +267,19 @@ function BudgetLine({ budget }: { budget: UsageReport['budget'] }) {
   );
 }
 
+/** One total; its hint sits inside the value, as a description list holds only terms and values. */
 function Total({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <Stat.Root borderWidth="1px" rounded="md" p="3">
       <Stat.Label>{label}</Stat.Label>
-      <Stat.ValueText>{value}</Stat.ValueText>
-      {hint && <Stat.HelpText>{hint}</Stat.HelpText>}
+      <Stat.ValueText alignItems="center" flexWrap="wrap">
+        {value}
+        {hint && (
+          <Badge size="sm" colorPalette="orange">
+            {hint}
+          </Badge>
+        )}
+      </Stat.ValueText>
     </Stat.Root>
   );
 }
