@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyScope, UserExport } from '@cadre/contract';
+import type { ApiKeyScope, ApiWrites, UserExport } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -137,6 +137,8 @@ export interface AgentProfile {
   starters: string[];
   /** The owner let write and send tools run in unattended (trigger) runs. */
   allowUnattendedWrites: boolean;
+  /** What a write or send call asked through the API or MCP does: wait for approval, or refused. */
+  apiWrites: ApiWrites;
   /** The offered model the agent runs on (LLM_MODELS id); null: the default. */
   modelId: string | null;
   /** 0-2; null leaves the provider's default. */

@@ -29,6 +29,7 @@ export const MIGRATION_NAMES = [
   '0020-copilot-embedding',
   '0021-agent-model',
   '0024-turn-usage',
+  '0028-agent-api-writes',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

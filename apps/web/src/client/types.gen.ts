@@ -565,6 +565,7 @@ export type ListAgentsResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -594,6 +595,7 @@ export type CreateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
         duplicated_from?: number;
     };
     headers?: {
@@ -650,6 +652,7 @@ export type CreateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -718,6 +721,7 @@ export type GetAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -792,6 +796,7 @@ export type UpdateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
     };
     path: {
         agent_id: number;
@@ -843,6 +848,7 @@ export type UpdateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -982,6 +988,7 @@ export type RestoreAgentVersionResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -1142,6 +1149,7 @@ export type ImportAgentResponses = {
             temperature: number | null;
             model_available: boolean;
             allow_unattended_writes: boolean;
+            api_writes: 'approve' | 'refuse';
             tools: Array<{
                 id: number;
                 display_name: string;

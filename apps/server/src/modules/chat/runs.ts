@@ -1,10 +1,10 @@
 import { createUIMessageStream, type UIMessageChunk } from 'ai';
-import type { AgentProfile, RunSource } from '../../deps.ts';
+import type { AgentProfile, RunSource, RunUsage } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
-import { runAgent, type RunOutcome } from './runtime/run.ts';
+import { runAgent, type RunOutcome, type Visitor } from './runtime/run.ts';
 import type { RunMode } from './runtime/tool-set.ts';
 
 export interface StreamRunInput {
@@ -31,6 +31,8 @@ export interface StreamRunInput {
   via?: ChatVia;
   /** The person's IANA time zone (told to the model with the current time). */
   timeZone?: string;
+  /** A host site's visitor, in a copilot chat minted for them (told to the model). */
+  visitor?: Visitor;
   /** Told how the run ended (undefined when it failed before an outcome), after its last save. */
   onEnd?: (outcome: RunOutcome | undefined) => void;
 }
@@ -101,6 +103,7 @@ export async function streamRun(
             mode: input.mode,
             idempotencyPrefix: input.idempotencyPrefix,
             timeZone: input.timeZone,
+            visitor: input.visitor,
             hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
             finalize: async (trx, final) => {
               await ctx.audit.record(
@@ -114,23 +117,7 @@ export async function streamRun(
                 trx,
               );
               // The one place a run's usage is stored: in the commit of its last save.
-              await ctx.usage.record(
-                {
-                  userId: input.userId,
-                  agentId: input.agent.id,
-                  threadId: input.threadId,
-                  runId,
-                  source: input.source,
-                  model: selection.id,
-                  inputTokens: final.usage?.inputTokens ?? 0,
-                  outputTokens: final.usage?.outputTokens ?? 0,
-                  estimated: final.usage?.estimated ?? false,
-                  toolCalls: final.toolCalls ?? 0,
-                  status: final.status,
-                  continued: input.continues === true,
-                },
-                trx,
-              );
+              await ctx.usage.record(runUsage(input, runId, selection.id, final), trx);
             },
           }),
         );
@@ -154,6 +141,24 @@ export async function streamRun(
     },
     onError: () => 'The chat service failed while answering.',
   });
+}
+
+/** What the run used, for the usage module (`UsageLedger`). */
+function runUsage(input: StreamRunInput, runId: string, model: string, final: RunOutcome): RunUsage {
+  return {
+    userId: input.userId,
+    agentId: input.agent.id,
+    threadId: input.threadId,
+    runId,
+    source: input.source,
+    model,
+    inputTokens: final.usage?.inputTokens ?? 0,
+    outputTokens: final.usage?.outputTokens ?? 0,
+    estimated: final.usage?.estimated ?? false,
+    toolCalls: final.toolCalls ?? 0,
+    status: final.status,
+    continued: input.continues === true,
+  };
 }
 
 /**
