@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageReportSchema, type UserExport } from '@cadre/contract';
-import { chatTurnAs, connectedCalculator } from './support/chat-fixtures.ts';
+import {
+  chatSessionCookie,
+  chatTurnAs,
+  connectedCalculator,
+  ORIGIN,
+  seedAction,
+  uiChunks,
+} from './support/chat-fixtures.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -208,6 +215,46 @@ describe(`usage and cost on ${kind}`, () => {
       ['mcp', 10, 20, 'complete'],
       ['trigger', 10, 20, 'complete'],
     ]);
+  });
+
+  it('counts a run that continues after an approval as the same turn, with its own tokens', async () => {
+    const { agent, report } = helpers(t, alice.auth);
+    const memo = await seedAction(t.db, {
+      name: 'post_memo',
+      description: 'Posts a memo to the team board',
+      effect: 'write',
+      schema: { type: 'object', properties: {} },
+    });
+    const agentId = await agent('Memo writer', { tool_ids: [memo], model_id: 'paid' });
+    const headers = {
+      cookie: await chatSessionCookie(t, alice.auth, agentId),
+      origin: ORIGIN,
+      'x-requested-with': 'cadre-chat',
+    };
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/chainlit/chat',
+      headers,
+      payload: { text: 'tool post_memo {}' },
+    });
+    const request = uiChunks(asked.body).find((c) => c.type === 'tool-approval-request') as {
+      approvalId: string;
+    };
+    const approved = await t.app.inject({
+      method: 'POST',
+      url: `/chainlit/approvals/${request.approvalId}/approve`,
+      headers,
+      payload: {},
+    });
+    expect(approved.statusCode).toBe(200);
+    const rows = (await rowsOf(t, alice.id)).filter((r) => r.agent_id === agentId);
+    expect(rows.map((r) => [r.status, r.continued, r.input_tokens, r.output_tokens, r.tool_calls])).toEqual([
+      ['awaiting_approval', 0, 10, 5, 1],
+      ['complete', 1, 10, 20, 0],
+    ]);
+    expect(rows[1]!.run_id).toBe(rows[0]!.run_id);
+    const mine = (await report('?group_by=agent')).rows.find((r) => r.agent_id === agentId)!;
+    expect(mine).toMatchObject({ turns: 1, input_tokens: 20, output_tokens: 25, tool_calls: 1 });
   });
 
   it('marks estimates: the offline model counts its own tokens, and a provider that reports none is estimated', async () => {
