@@ -58,6 +58,7 @@ export const USAGE_TEXT = {
     `This month: ${used} of ${budget} tokens used. The count starts again on ${resets} (UTC).`,
   overBudget: 'Your monthly token budget is used up: agents answer again when it resets.',
   noBudget: 'No monthly budget is set.',
+  tableRegion: 'Usage table',
   columns: {
     day: 'Day',
     agent: 'Agent',
@@ -186,7 +187,8 @@ function UsageReportView(props: { report: UsageReport; grouping: Grouping; group
               output: r.output_tokens,
             }))}
           />
-          <Box overflowX="auto">
+          {/* A narrow screen scrolls the table sideways: the region takes the keyboard's focus to do so. */}
+          <Box overflowX="auto" tabIndex={0} role="region" aria-label={USAGE_TEXT.tableRegion}>
             <Table.Root size="sm" aria-label={`${USAGE_TEXT.title} ${props.groupLabel.toLowerCase()}`}>
               <Table.Header>
                 <Table.Row>
