@@ -137,8 +137,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     5_000,
     Math.max(250, config.http.requestTimeoutMs / 2),
   );
-  // First of all hooks: the request's span is current for everything the request does.
-  registerHttpTelemetry(app, metrics);
+  // First of all hooks: the request's span is current for everything the request does. With
+  // tracing and metrics both off, requests pay nothing for them.
+  if (telemetry.active) registerHttpTelemetry(app, metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
