@@ -43,6 +43,13 @@ import {
 import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
+import {
+  createEmbedder,
+  createKnowledgeService,
+  knowledgeFilesIn,
+  knowledgeRoutes,
+  knowledgeUserData,
+} from './modules/knowledge/index.ts';
 import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
@@ -98,7 +105,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
-  const agents = createAgentsService(db, audit, { offeredModels: config.llm.models.map((m) => m.id) });
+  const agents = createAgentsService(db, audit, {
+    offeredModels: config.llm.models.map((m) => m.id),
+    knowledgeFiles: knowledgeFilesIn,
+  });
+  const knowledge = createKnowledgeService({
+    db,
+    audit,
+    agents,
+    settings: config.knowledge,
+    embedder: config.knowledge.embedding && createEmbedder(config.knowledge.embedding),
+    // Called only while serving, once `app` below exists.
+    log: { warn: (details, message) => app.log.warn(details, message) },
+  });
   const lifecycle = options.lifecycle ?? createLifecycle();
   const usage = createUsageService(db, { config });
   const { telemetry, metrics } = await createTelemetry(config);
@@ -109,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     audit,
     users,
     agents,
+    knowledge,
     lifecycle,
     usage: usage.ledger,
     telemetry,
@@ -171,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     chatUserData(db),
     triggersUserData(db),
     demosUserData(db),
+    knowledgeUserData(db),
     agentsUserData(db),
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
@@ -215,6 +236,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
+      await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
       await api.register(usageRoutes, { usage, agents });
       await api.register(triggerRoutes, deps);

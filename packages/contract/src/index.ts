@@ -15,3 +15,4 @@ export * from './openai.ts';
 export * from './models.ts';
 export * from './triggers.ts';
 export * from './usage.ts';
+export * from './knowledge.ts';

@@ -76,6 +76,7 @@ export async function streamRun(
           runId,
           offline: selection.isOffline,
           model: selection.id,
+          modelName: selection.name,
           createdAt: new Date().toISOString(),
         },
       });
@@ -88,6 +89,7 @@ export async function streamRun(
           runAgent({
             store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
             executor: ctx.executor,
+            knowledge: ctx.knowledge,
             selection,
             notice,
             limits: ctx.limits,
