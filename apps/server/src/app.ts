@@ -48,7 +48,12 @@ import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { modelsRoutes } from './modules/models/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
-import { registerServices, servicesRoutes } from './modules/services/index.ts';
+import {
+  createConnectionStore,
+  registerServices,
+  servicesRoutes,
+  servicesUserData,
+} from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
@@ -134,7 +139,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, config);
   registerCanonicalHost(app, config);
   await registerOpenApi(app);
-  const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
+  const tools = await registerTools(app, deps, {
+    connections: createConnectionStore(db),
+    onTrigger: providerTriggerStore(deps),
+  });
   const services = registerServices(app, deps, tools);
   const toolExecutor = createToolsExecutor(tools, agents, db);
   // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
@@ -155,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     triggersUserData(db),
     demosUserData(db),
     agentsUserData(db),
+    servicesUserData(db),
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
     apiKeysUserData(db),
