@@ -38,12 +38,18 @@ import {
   registerTriggers,
   triggerRoutes,
   triggersUserData,
+  type TriggerOptions,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
 import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
-import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
+import {
+  apiKeysRoutes,
+  apiKeysUserData,
+  createApiKeysService,
+  type ApiKeyOptions,
+} from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { modelsRoutes } from './modules/models/index.ts';
@@ -82,6 +88,10 @@ export interface AppOptions {
   lifecycle?: Lifecycle;
   /** The built-in identity provider's clock and wait; see modules/identity/service.ts. */
   identity?: IdentityOptions;
+  /** The trigger calls' rate-limit clock; see modules/triggers/routes.ts. */
+  triggers?: TriggerOptions;
+  /** The API keys' clock (expiry, last use); see modules/api-keys/service.ts. */
+  apiKeys?: ApiKeyOptions;
   /**
    * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
    * through its discovery document); the built-in identity provider passes its own keys.
@@ -180,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
-  const apiKeys = createApiKeysService(deps);
+  const apiKeys = createApiKeysService(deps, options.apiKeys);
   const apiTokens = registerAuth(app, {
     config,
     users,
@@ -204,7 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
       await api.register(modelsRoutes, { llm: config.llm });
-      await api.register(triggerRoutes, deps);
+      await api.register(triggerRoutes, { ...deps, ...options.triggers });
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       await api.register(apiKeysRoutes, { apiKeys });

@@ -21,13 +21,18 @@ import { triggerManagementRoutes } from './management-routes.ts';
 
 const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
+/** The trigger calls' rate-limit clock (milliseconds since the epoch); tests fix it. */
+export interface TriggerOptions {
+  now?: () => number;
+}
+
 /**
  * Queues an unattended run of one of the caller's agents (an agent call of spec section 7). The
  * caller is the owner (a sign-in token or an API key with the `chat` scope), or a host that signs
  * the call with the agent's trigger secret (Standard Webhooks), whose `webhook-id` makes a resend
  * answer the first call's 202 instead of running the agent again.
  */
-export const triggerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+export const triggerRoutes: FastifyPluginAsyncZod<AppDeps & TriggerOptions> = async (app, deps) => {
   const triggers = createTriggersService({ ...deps, perMinute: deps.config.triggers.perMinute });
   const secrets = triggerSecrets(deps);
   // A signature covers the body as sent, so this plugin's JSON parser keeps the bytes it parsed.
