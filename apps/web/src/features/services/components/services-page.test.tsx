@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { held, installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
+import { watchFor } from '../../../test/ever-shown';
 import { findToast, renderApp } from '../../../test/render';
 import type { Service } from '../api/services-api';
 
@@ -46,6 +47,40 @@ describe('the services page (/services)', () => {
     list.release(json([CALCULATOR]));
     // The pending screen shows the cards first, then the route swaps in the page: wait on the screen.
     await waitFor(() => expect(screen.getByRole('listitem', { name: 'Calculator' })).toBeInTheDocument());
+  });
+
+  /** The actions page's link back to the list (the sidebar has one named alike). */
+  const backToServices = async () =>
+    within(await screen.findByRole('main')).findByRole('link', { name: 'Services' });
+  const loadingShown = () => screen.queryByRole('status', { name: 'Loading services' }) !== null;
+
+  it('is fetched when a link to it is pointed at, and paints with its cards, no loading state, after the click', async () => {
+    const api = fakeApi({ 'GET /api/v1/services/:service_id/actions': () => json([]) });
+    const { user } = renderApp('/services/2/actions');
+    const link = await backToServices();
+    await user.hover(link);
+    await waitFor(() => expect(api.sent('GET /api/v1/services/')).toHaveLength(1));
+    const loading = watchFor(loadingShown);
+    await user.click(link);
+    await screen.findByRole('heading', { name: 'Services', level: 1 });
+    expect(screen.getAllByTestId('service-card')).toHaveLength(4);
+    loading.stop();
+    expect(loading.seen).toBe(false);
+    // The preloaded answer is fresh: the page did not ask again.
+    expect(api.sent('GET /api/v1/services/')).toHaveLength(1);
+  });
+
+  it('after a click straight away, keeps the page it leaves until the cards can paint', async () => {
+    const api = fakeApi({ 'GET /api/v1/services/:service_id/actions': () => json([]) });
+    const { user } = renderApp('/services/2/actions');
+    const link = await backToServices();
+    const loading = watchFor(loadingShown);
+    await user.click(link);
+    await screen.findByRole('heading', { name: 'Services', level: 1 });
+    expect(screen.getAllByTestId('service-card')).toHaveLength(4);
+    loading.stop();
+    expect(loading.seen).toBe(false);
+    expect(api.sent('GET /api/v1/services/')).toHaveLength(1);
   });
 
   it("says 'Error loading services.' and loads again on Retry", async () => {
