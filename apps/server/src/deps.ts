@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyScope, UserExport } from '@cadre/contract';
+import type { ApiKeyScope, UserExport, UserProfile } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -11,15 +11,8 @@ import type { Vault } from './security/vault.ts';
  * that own them implement these interfaces. `app.ts` wires the implementations in.
  */
 
-/** The signed-in caller, as every private route sees it on `request.user`. */
-export interface AuthUser {
-  id: number;
-  issuer: string;
-  subject: string;
-  email: string | null;
-  name: string | null;
-  picture: string | null;
-}
+/** The signed-in caller, as every private route sees it on `request.user`: the profile without its times. */
+export type AuthUser = Omit<UserProfile, 'created_at' | 'updated_at'>;
 
 /** Who a token names: issuer and subject (never the email), plus the profile claims it carries. */
 export interface UserIdentity {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { CHAT_SESSION_COOKIE } from '@cadre/contract';
 
 /** One response, with the instance that answered (HAProxy's `x-backend`). */
 export interface Answer {
@@ -167,3 +168,36 @@ export const redeemCode = (base: string, code: string, verifier: string, pin?: s
     { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: base },
     pin,
   );
+
+/**
+ * Signs in to the chat for one agent with an access token, as the web app does; the browser's
+ * session cookie as a `Cookie` header value. `headers` adds to the request (a pinned instance).
+ */
+export async function chatSessionCookie(
+  base: string,
+  token: string,
+  agentId: number,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const res = await fetch(`${base}/chainlit/auth/header`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId), ...headers },
+  });
+  if (res.status !== 200) throw new Error(`chat sign-in answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${CHAT_SESSION_COOKIE}=`));
+  if (!cookie) throw new Error('chat sign-in set no session cookie');
+  return cookie.split(';')[0]!;
+}
+
+/** One chat turn in a new thread with that session cookie, as the frame sends it from `origin`. */
+export const postChatTurn = (base: string, cookie: string, text: string, origin = base) =>
+  fetch(`${base}/chainlit/chat`, {
+    method: 'POST',
+    headers: {
+      cookie,
+      origin,
+      'x-requested-with': 'cadre-chat',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ text }),
+  });

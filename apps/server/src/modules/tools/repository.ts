@@ -55,6 +55,13 @@ export function createToolsRepository(db: Pick<Db, 'kysely'>): ToolsRepository {
 }
 
 function catalogQueries(k: Kysely<Database>) {
+  /** Actions joined to their service, of the services the user may see; the caller selects. */
+  const actionsVisibleTo = (userId: number) =>
+    k
+      .selectFrom('actions')
+      .innerJoin('services', 'services.id', 'actions.service_id')
+      .where(visibleTo(userId));
+
   return {
     /**
      * Upserts a service by (provider, provider_key) and returns its stable id: a catalog service
@@ -170,9 +177,7 @@ function catalogQueries(k: Kysely<Database>) {
 
     /** An action the user may run, with its service, in one query. */
     findVisibleAction(actionId: number, userId: number) {
-      return k
-        .selectFrom('actions')
-        .innerJoin('services', 'services.id', 'actions.service_id')
+      return actionsVisibleTo(userId)
         .select([
           'actions.id as action_id',
           'actions.name as action_name',
@@ -188,19 +193,15 @@ function catalogQueries(k: Kysely<Database>) {
         ])
         .where('actions.id', '=', actionId)
         .where('services.enabled', '=', 1)
-        .where(visibleTo(userId))
         .executeTakeFirst();
     },
 
     /** The subset of `ids` naming actions the user may attach: catalog services or their own. */
     visibleActions(userId: number, ids: number[]) {
       if (!ids.length) return Promise.resolve([]);
-      return k
-        .selectFrom('actions')
-        .innerJoin('services', 'services.id', 'actions.service_id')
+      return actionsVisibleTo(userId)
         .select(['actions.id', 'actions.version'])
         .where('actions.id', 'in', ids)
-        .where(visibleTo(userId))
         .execute();
     },
 
@@ -210,9 +211,7 @@ function catalogQueries(k: Kysely<Database>) {
      */
     findLiveActionsByKeys(userId: number, keys: ActionKey[]) {
       if (!keys.length) return Promise.resolve([]);
-      return k
-        .selectFrom('actions')
-        .innerJoin('services', 'services.id', 'actions.service_id')
+      return actionsVisibleTo(userId)
         .select([
           'actions.id',
           'actions.version',
@@ -222,7 +221,6 @@ function catalogQueries(k: Kysely<Database>) {
           'services.provider_key as service_key',
         ])
         .where('actions.deprecated', '=', 0)
-        .where(visibleTo(userId))
         .where((eb) =>
           eb.or(
             keys.map((t) =>

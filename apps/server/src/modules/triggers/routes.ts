@@ -9,8 +9,8 @@ import {
   triggerAcceptedSchema,
   triggerBodySchema,
   triggerParamsSchema,
-  validationErrorSchema,
 } from '@cadre/contract';
+import { objectErrors } from '../../http/openapi.ts';
 import type { AppDeps } from '../../deps.ts';
 import { isSignedCall } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
@@ -18,8 +18,6 @@ import { idempotencyFor } from '../../http/idempotency.ts';
 import { triggerSecrets } from './secrets.ts';
 import { createTriggersService } from './service.ts';
 import { triggerManagementRoutes } from './management-routes.ts';
-
-const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The trigger calls' rate-limit clock (milliseconds since the epoch); tests fix it. */
 export interface TriggerOptions {
@@ -59,7 +57,7 @@ export const triggerRoutes: FastifyPluginAsyncZod<AppDeps & TriggerOptions> = as
         params: triggerParamsSchema,
         headers: idempotentCreateHeadersSchema,
         body: triggerBodySchema,
-        response: { 202: triggerAcceptedSchema, 413: errorSchema, 429: errorSchema, ...errors },
+        response: { 202: triggerAcceptedSchema, 413: errorSchema, 429: errorSchema, ...objectErrors },
       },
       // A signed call is verified before its body is validated or anything is read for it.
       preValidation: async (request) => {

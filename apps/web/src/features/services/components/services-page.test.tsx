@@ -49,32 +49,22 @@ describe('the services page (/services)', () => {
     await waitFor(() => expect(screen.getByRole('listitem', { name: 'Calculator' })).toBeInTheDocument());
   });
 
-  /** The actions page's link back to the list (the sidebar has one named alike). */
-  const backToServices = async () =>
-    within(await screen.findByRole('main')).findByRole('link', { name: 'Services' });
-  const loadingShown = () => screen.queryByRole('status', { name: 'Loading services' }) !== null;
-
-  it('is fetched when a link to it is pointed at, and paints with its cards, no loading state, after the click', async () => {
+  // After navigation the list paints with its cards and never shows its loading state: the route's
+  // loader fetched it when the link was pointed at (and the page does not ask again), or, after a
+  // click straight away, the router keeps the page it leaves until the list is there.
+  it.each([
+    ['after the link was pointed at', true],
+    ['after a click straight away', false],
+  ])('paints with its cards, no loading state, %s', async (_when, preload) => {
     const api = fakeApi({ 'GET /api/v1/services/:service_id/actions': () => json([]) });
     const { user } = renderApp('/services/2/actions');
-    const link = await backToServices();
-    await user.hover(link);
-    await waitFor(() => expect(api.sent('GET /api/v1/services/')).toHaveLength(1));
-    const loading = watchFor(loadingShown);
-    await user.click(link);
-    await screen.findByRole('heading', { name: 'Services', level: 1 });
-    expect(screen.getAllByTestId('service-card')).toHaveLength(4);
-    loading.stop();
-    expect(loading.seen).toBe(false);
-    // The preloaded answer is fresh: the page did not ask again.
-    expect(api.sent('GET /api/v1/services/')).toHaveLength(1);
-  });
-
-  it('after a click straight away, keeps the page it leaves until the cards can paint', async () => {
-    const api = fakeApi({ 'GET /api/v1/services/:service_id/actions': () => json([]) });
-    const { user } = renderApp('/services/2/actions');
-    const link = await backToServices();
-    const loading = watchFor(loadingShown);
+    // The actions page's link back to the list (the sidebar has one named alike).
+    const link = await within(await screen.findByRole('main')).findByRole('link', { name: 'Services' });
+    if (preload) {
+      await user.hover(link);
+      await waitFor(() => expect(api.sent('GET /api/v1/services/')).toHaveLength(1));
+    }
+    const loading = watchFor(() => screen.queryByRole('status', { name: 'Loading services' }) !== null);
     await user.click(link);
     await screen.findByRole('heading', { name: 'Services', level: 1 });
     expect(screen.getAllByTestId('service-card')).toHaveLength(4);
