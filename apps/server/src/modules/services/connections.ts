@@ -170,18 +170,22 @@ export function createConnections(deps: {
      */
     async disconnectAllForUser(userId: number): Promise<number> {
       const rows = await repo.listConnections(userId);
-      const services = await deps.toolCatalog.servicesByIds(rows.map((r) => r.service_id));
-      const serviceOf = new Map(services.map((s) => [s.id, s]));
-      for (const row of rows) {
-        // The foreign key keeps a connection's service; the lookup only narrows the type.
-        const service = serviceOf.get(row.service_id)!;
+      const serviceOf = new Map(
+        (await deps.toolCatalog.servicesByIds(rows.map((r) => r.service_id))).map((s) => [s.id, s]),
+      );
+      // A service deleted since the first read took its connection with it (the foreign key cascades).
+      const held = rows.flatMap((row) => {
+        const service = serviceOf.get(row.service_id);
+        return service ? [{ ...row, service }] : [];
+      });
+      for (const { service, credentials: sealed, external_id } of held) {
         const provider = providers.find(service.provider);
         try {
           await provider?.disconnect(
             { userId },
             serviceRef(service),
-            credentials.openQuietly(row.credentials),
-            row.external_id,
+            credentials.openQuietly(sealed),
+            external_id,
           );
         } catch (err) {
           const reason = toToolResult(err).error;
@@ -192,7 +196,7 @@ export function createConnections(deps: {
         }
         await forget(userId, service.id, { reason: 'user_delete' });
       }
-      return rows.length;
+      return held.length;
     },
   };
 }
