@@ -12,7 +12,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
 import { startCluster, type Cluster } from '../test/cluster/harness.ts';
-import { chatSessionCookie, postChatTurn, redeemCode, signUp } from '../test/cluster/http-browser.ts';
+import { chatFrameHeaders, redeemCode, signUp } from '../test/cluster/http-browser.ts';
 
 const what = process.argv[2] ?? 'all';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -95,7 +95,7 @@ function list(cluster: Cluster, token: string): Promise<autocannon.Result> {
 }
 
 async function chat(cluster: Cluster, token: string, agentId: number) {
-  const cookie = await chatSessionCookie(cluster.url, token, agentId);
+  const headers = await chatFrameHeaders(cluster.url, token, agentId);
   const times: number[] = [];
   let errors = 0;
   const deadline = Date.now() + SECONDS * 1000;
@@ -104,7 +104,11 @@ async function chat(cluster: Cluster, token: string, agentId: number) {
     Array.from({ length: CHAT_CONCURRENCY }, async () => {
       while (Date.now() < deadline) {
         const t0 = performance.now();
-        const res = await postChatTurn(cluster.url, cookie, 'tell me something');
+        const res = await fetch(`${cluster.url}/chainlit/chat`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ text: 'tell me something' }),
+        });
         const text = await res.text();
         if (res.status !== 200 || !text.includes('"finish"')) {
           errors += 1;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from './harness.ts';
-import { chatSessionCookie, redeemCode, signUp } from './http-browser.ts';
+import { redeemCode, signUp } from './http-browser.ts';
 
 /**
  * Chat through HAProxy on three instances: the requests of one conversation land on different
@@ -32,7 +32,13 @@ afterAll(async () => {
 
 /** A chat session (the frame's cookie) made on one instance. */
 async function chatSession(pin: string) {
-  return chatSessionCookie(cluster.url, token, agentId, { 'x-pin-backend': pin });
+  const res = await fetch(`${cluster.url}/chainlit/auth/header`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId), 'x-pin-backend': pin },
+  });
+  expect(res.status).toBe(200);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('cadre_chat_session='))!;
+  return cookie.split(';')[0]!;
 }
 
 interface Streaming {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RUN_STALE_AFTER_MS } from '../../src/modules/chat/run-registry.ts';
 import { startCluster, type Cluster } from './harness.ts';
-import { chatSessionCookie, postChatTurn, redeemCode, signUp } from './http-browser.ts';
+import { chatFrameHeaders, redeemCode, signUp } from './http-browser.ts';
 
 /**
  * R3 on the cluster: kill -9 of one instance, ten times, while clients write through the proxy
@@ -69,10 +69,14 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
 
   // Chatters: turns of a few seconds, so kills land mid-answer.
   const chatter = async () => {
-    const cookie = await chatSessionCookie(cluster.url, token, agentId);
+    const headers = await chatFrameHeaders(cluster.url, token, agentId);
     while (running) {
       try {
-        const res = await postChatTurn(cluster.url, cookie, 'slow 60 40');
+        const res = await fetch(`${cluster.url}/chainlit/chat`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ text: 'slow 60 40' }),
+        });
         await res.arrayBuffer();
       } catch {
         // Cut by a kill: the answer so far must survive in the database.

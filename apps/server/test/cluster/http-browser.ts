@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { CHAT_SESSION_COOKIE } from '@cadre/contract';
 
 /** One response, with the instance that answered (HAProxy's `x-backend`). */
 export interface Answer {
@@ -170,34 +169,32 @@ export const redeemCode = (base: string, code: string, verifier: string, pin?: s
   );
 
 /**
- * Signs in to the chat for one agent with an access token, as the web app does; the browser's
- * session cookie as a `Cookie` header value. `headers` adds to the request (a pinned instance).
+ * Signs in to the chat with an access token for one agent and returns what every cookie request of
+ * the chat frame then carries: the session cookie, our origin and the CSRF header.
  */
-export async function chatSessionCookie(
+export async function chatFrameHeaders(
   base: string,
   token: string,
   agentId: number,
-  headers: Record<string, string> = {},
-): Promise<string> {
-  const res = await fetch(`${base}/chainlit/auth/header`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId), ...headers },
-  });
-  if (res.status !== 200) throw new Error(`chat sign-in answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${CHAT_SESSION_COOKIE}=`));
-  if (!cookie) throw new Error('chat sign-in set no session cookie');
-  return cookie.split(';')[0]!;
-}
-
-/** One chat turn in a new thread with that session cookie, as the frame sends it from `origin`. */
-export const postChatTurn = (base: string, cookie: string, text: string, origin = base) =>
-  fetch(`${base}/chainlit/chat`, {
+  pin?: string,
+): Promise<Record<string, string>> {
+  const session = await fetch(new URL('/chainlit/auth/header', base), {
     method: 'POST',
     headers: {
-      cookie,
-      origin,
-      'x-requested-with': 'cadre-chat',
-      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      'x-agent-id': String(agentId),
+      ...(pin ? { 'x-pin-backend': pin } : {}),
     },
-    body: JSON.stringify({ text }),
   });
+  if (session.status !== 200) throw new Error(`chat sign-in: ${session.status} ${await session.text()}`);
+  const cookie = session.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('cadre_chat_session='))!
+    .split(';')[0]!;
+  return {
+    cookie,
+    origin: base,
+    'x-requested-with': 'cadre-chat',
+    'content-type': 'application/json',
+  };
+}
