@@ -169,6 +169,41 @@ export default tseslint.config(
     },
   },
   {
+    // Knowledge files are parsed in a worker thread with a heap limit and a deadline (E3): these two
+    // files may use worker_threads, to start a worker from its own module file only, never with
+    // `eval` (a script string), which is what F1 forbids.
+    files: [
+      'apps/server/src/modules/knowledge/extract.ts',
+      'apps/server/src/modules/knowledge/extract-worker.ts',
+    ],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...codeExecutionPaths.filter((p) => !p.name.endsWith('worker_threads')),
+            ...NETWORK_MODULES.flatMap((name) => [
+              { name, message: networkMessage, allowTypeImports: true },
+              { name: `node:${name}`, message: networkMessage, allowTypeImports: true },
+            ]),
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        ...networkRules['no-restricted-syntax'],
+        {
+          selector: "NewExpression[callee.name='Worker'] Property[key.name='eval']",
+          message: 'A worker runs its own module file, never a script string (test F1).',
+        },
+        {
+          selector: "NewExpression[callee.name='Worker'] > :first-child:matches(Literal, TemplateLiteral)",
+          message: 'A worker is started from a file URL made in this module, never from a string (test F1).',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}', 'apps/chat/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -45,6 +45,13 @@ import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modul
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
 import {
+  createEmbedder,
+  createKnowledgeService,
+  knowledgeFilesIn,
+  knowledgeRoutes,
+  knowledgeUserData,
+} from './modules/knowledge/index.ts';
+import {
   apiKeysRoutes,
   apiKeysUserData,
   createApiKeysService,
@@ -111,9 +118,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
-  const agents = createAgentsService(db, audit, { offeredModels: config.llm.models.map((m) => m.id) });
+  const agents = createAgentsService(db, audit, {
+    offeredModels: config.llm.models.map((m) => m.id),
+    knowledgeFiles: knowledgeFilesIn,
+  });
+  const knowledge = createKnowledgeService({
+    db,
+    audit,
+    agents,
+    settings: config.knowledge,
+    embedder: config.knowledge.embedding && createEmbedder(config.knowledge.embedding),
+    // Called only while serving, once `app` below exists.
+    log: { warn: (details, message) => app.log.warn(details, message) },
+  });
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
+  const deps: AppDeps = { config, db, vault, audit, users, agents, knowledge, lifecycle };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     logController: new OneLineRequestLog(),
@@ -172,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     chatUserData(db),
     triggersUserData(db),
     demosUserData(db),
+    knowledgeUserData(db),
     agentsUserData(db),
     servicesUserData(db),
     toolsUserData(db),
@@ -213,6 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
+      await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
       await api.register(triggerRoutes, { ...deps, ...options.triggers });
       await api.register(servicesRoutes, { config, services, tools });

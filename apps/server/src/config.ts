@@ -2,8 +2,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretsKey } from './security/vault.ts';
 import { OFFLINE_MODEL, parseLlmModels, type LlmModelConfig, type ModelsIssue } from './config-models.ts';
+import { knowledgeSettings, type KnowledgeConfig } from './config-knowledge.ts';
 
 export { OFFLINE_MODEL, type LlmModelConfig, type LlmProvider } from './config-models.ts';
+export type { KnowledgeConfig } from './config-knowledge.ts';
 
 /**
  * The only reader of `process.env`. Every setting is validated here once, at start-up; the rest of
@@ -148,6 +150,18 @@ const envSchema = z
     TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     // Trigger calls one agent accepts a minute, counted in the database across instances.
     TRIGGERS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+    // Knowledge files (E1-E3): what one upload may be, and the budget its text extraction runs in.
+    KNOWLEDGE_MAX_FILE_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(20_971_520),
+    KNOWLEDGE_MAX_FILES_PER_AGENT: z.coerce.number().int().min(1).max(10_000).default(100),
+    KNOWLEDGE_MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(2_000),
+    KNOWLEDGE_MAX_UNZIPPED_BYTES: z.coerce.number().int().min(1_024).max(4_294_967_296).default(104_857_600),
+    KNOWLEDGE_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).max(100_000).default(1_000),
+    KNOWLEDGE_MAX_TEXT_CHARS: z.coerce.number().int().min(1_000).max(100_000_000).default(5_000_000),
+    KNOWLEDGE_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    KNOWLEDGE_EXTRACT_MEMORY_MB: z.coerce.number().int().min(32).max(8_192).default(256),
+    // Embeddings for knowledge search: off unless a model is named; served by an offered model's API.
+    KNOWLEDGE_EMBEDDING_MODEL: optionalString,
+    KNOWLEDGE_EMBEDDING_FROM: optionalString,
   })
   .superRefine((env, ctx) => {
     if (env.LLM_MODELS !== undefined && (env.LLM_PROVIDER !== 'offline' || env.LLM_MODEL)) {
@@ -331,6 +345,8 @@ export interface Config {
     mcpLimits: { maxTools: number; maxToolListBytes: number; maxResultBytes: number; callTimeoutMs: number };
   };
   llm: LlmConfig;
+  /** Knowledge files: upload limits, the extraction budget, and embeddings when configured. */
+  knowledge: KnowledgeConfig;
   triggers: {
     /** Runs of one event in all (TRIGGER_MAX_ATTEMPTS). */
     maxAttempts: number;
@@ -414,6 +430,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (Array.isArray(offered)) {
     throw new ConfigError(offered.map((issue) => `${pathName(issue.path)}: ${issue.message}`));
   }
+  const knowledge = knowledgeSettings(env, offered);
+  if (typeof knowledge === 'string') throw new ConfigError([knowledge]);
   const publicUrl = stripSlash(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
   // An external issuer is kept exactly as configured: Auth0's `iss` claim ends with a slash.
   const issuer = env.OIDC_ISSUER ?? `${publicUrl}/idp`;
@@ -469,6 +487,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       feedbackUrl: env.FEEDBACK_URL ?? '',
     },
     triggers: { maxAttempts: env.TRIGGER_MAX_ATTEMPTS, perMinute: env.TRIGGERS_PER_MINUTE },
+    knowledge,
     demos: {
       enabled: env.DEMOS_ENABLED,
       idleMinutes: env.DEMO_IDLE_MINUTES,

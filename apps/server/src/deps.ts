@@ -169,6 +169,40 @@ export interface AgentDirectory {
    * on (audited). Throws 404 when the agent is not the user's or the tool is not attached to it.
    */
   allowWithoutAsking(userId: number, agentId: number, actionId: number, approvalId: string): Promise<void>;
+  /**
+   * Records, in the caller's transaction, that the agent's files changed: a new version (reason
+   * `files`) whose snapshot lists them. Throws 404 when the agent is not the user's.
+   */
+  recordFilesChange(user: AuthUser, agentId: number, trx: Kysely<Database>): Promise<void>;
+}
+
+/** A knowledge file as other modules see it: an agent version's file list, the agent export. */
+export interface KnowledgeFileRef {
+  /** A server UUID. */
+  id: string;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+}
+
+/** A passage found for a question, with what cites it: the file and the passage's number in it. */
+export interface KnowledgeHit {
+  file_id: string;
+  file_name: string;
+  /** The passage's number in its file, from 1. */
+  passage: number;
+  /** The PDF page it comes from; null for other kinds. */
+  page: number | null;
+  text: string;
+}
+
+/** The knowledge module as the chat and the agents modules see it. */
+export interface KnowledgeBase {
+  /** The agent's files, oldest first, read in `executor` (an open transaction or the database). */
+  files(userId: number, agentId: number, executor?: Kysely<Database>): Promise<KnowledgeFileRef[]>;
+  /** The passages of the user's agent's files that best answer `query`, best first. */
+  search(userId: number, agentId: number, query: string, limit?: number): Promise<KnowledgeHit[]>;
 }
 
 /** An agent as a list outside the agents module shows it. */
@@ -236,5 +270,6 @@ export interface AppDeps {
   audit: AuditLog;
   users: UserDirectory;
   agents: AgentDirectory;
+  knowledge: KnowledgeBase;
   lifecycle: Lifecycle;
 }

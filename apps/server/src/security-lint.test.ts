@@ -82,6 +82,22 @@ describe('F1 no code execution in the server', () => {
     }
   });
 
+  it('F1: the knowledge extraction starts its worker from its own file only, never from a script string', async () => {
+    const extract = 'apps/server/src/modules/knowledge/extract.ts';
+    const fromFile =
+      "import { Worker } from 'node:worker_threads';\nconst url = new URL('./w.ts', import.meta.url);\nexport const w = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: 64 } });";
+    expect(await lintErrors(fromFile, codeRules, extract)).toEqual([]);
+    for (const text of [
+      "import { Worker } from 'node:worker_threads';\nexport const w = new Worker('process.exit()', { eval: true });",
+      "import { Worker } from 'node:worker_threads';\nexport const w = new Worker(`./${'x'}.js`);",
+      "import { exec } from 'node:child_process';\nexport const x = exec;",
+      "import http from 'node:http';\nexport const x = http;",
+    ])
+      expect(await lintErrors(text, codeRules, extract), text).not.toEqual([]);
+    // Anywhere else, a worker is refused as before.
+    expect(await lintErrors(fromFile, codeRules)).not.toEqual([]);
+  });
+
   it('F1: leaves code that only looks alike alone', async () => {
     const fine = [
       'export const evaluate = (x: number) => x + 1;',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentVersionSchema } from './agent-versions.ts';
 import { agentFieldsSchema } from './agents.ts';
+import { knowledgeFileSchema } from './knowledge.ts';
 
 export const userProfileSchema = z.object({
   id: z.number(),
@@ -41,6 +42,14 @@ export const userExportSchema = z.object({
       snapshot: z.unknown(),
       created_at: z.string(),
     }),
+  ),
+  /**
+   * The caller's knowledge files: each one's bytes are at its `download` path (the API's
+   * `GET /api/v1/agents/{agent_id}/files/{file_id}/content`), and its text as the passages below.
+   */
+  knowledge_files: z.array(knowledgeFileSchema.extend({ agent_id: z.number(), download: z.string() })),
+  knowledge_passages: z.array(
+    z.object({ file_id: z.string(), ordinal: z.number(), page: z.number().nullable(), text: z.string() }),
   ),
   /** The caller's "Allow without asking" choices: per agent, the write/send tools that run unasked. */
   tool_permissions: z.array(

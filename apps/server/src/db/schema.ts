@@ -36,6 +36,7 @@ export interface Database {
   demo_refunds: DemoRefundsTable;
   demo_tickets: DemoTicketsTable;
   demo_activities: DemoActivitiesTable;
+  demo_researched_leads: DemoResearchedLeadsTable;
   notes: NotesTable;
   calendar_events: CalendarEventsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -44,6 +45,45 @@ export interface Database {
   host_calls: HostCallsTable;
   tool_executions: ToolExecutionsTable;
   api_keys: ApiKeysTable;
+  knowledge_files: KnowledgeFilesTable;
+  knowledge_file_contents: KnowledgeFileContentsTable;
+  knowledge_passages: KnowledgePassagesTable;
+}
+
+/** A file attached to an agent (migration 0022, knowledge module). */
+export interface KnowledgeFilesTable {
+  /** A server UUID: never derived from the uploaded name. */
+  id: string;
+  user_id: number;
+  agent_id: number;
+  /** The name the person gave it, for display only. */
+  name: string;
+  /** Sniffed from the bytes. */
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+  pages: number | null;
+  passage_count: number;
+  embedding_model: string | null;
+  created_at: string;
+}
+
+export interface KnowledgeFileContentsTable {
+  file_id: string;
+  content: Buffer;
+}
+
+/** A passage of a knowledge file's text; full-text indexed (FTS5 / tsvector). */
+export interface KnowledgePassagesTable {
+  id: Generated<number>;
+  file_id: string;
+  user_id: number;
+  agent_id: number;
+  ordinal: number;
+  page: number | null;
+  text: string;
+  /** float32 vector bytes; null without an embedding model. */
+  embedding: Buffer | null;
 }
 
 /** A personal API key (migration 0012, api-keys module); the key itself is never stored. */
@@ -437,6 +477,13 @@ export interface DemoActivitiesTable {
   type: string;
   notes: string;
   created_at: string;
+}
+
+/** The leads a sales-demo visitor has researched (`draft_outreach_email` writes only to those). */
+export interface DemoResearchedLeadsTable {
+  user_id: number;
+  lead_id: string;
+  researched_at: string;
 }
 
 export interface NotesTable {

@@ -122,9 +122,12 @@ export interface ExecutorCall {
 export function recordingExecutor(db: Db) {
   const agents = createAgentsService(db, createAuditLog(db));
   const calls: ExecutorCall[] = [];
+  const prechecks: Omit<ExecutorCall, 'signal'>[] = [];
   const state: {
     behaviour: (call: ExecutorCall) => Promise<ToolExecutionResult> | ToolExecutionResult;
-  } = { behaviour: () => ({ ok: true, data: { done: true } }) };
+    /** What the tool would refuse before an approval is asked (none by default). */
+    refusal: (call: Omit<ExecutorCall, 'signal'>) => string | undefined;
+  } = { behaviour: () => ({ ok: true, data: { done: true } }), refusal: () => undefined };
   const executor: ToolExecutor = {
     listAgentTools: (userId, agentId) => chatToolsOf(agents, userId, agentId),
     async execute(userId, actionId, args, signal) {
@@ -132,8 +135,13 @@ export function recordingExecutor(db: Db) {
       calls.push(call);
       return state.behaviour(call);
     },
+    async precheck(userId, actionId, args) {
+      const call = { userId, actionId, args };
+      prechecks.push(call);
+      return state.refusal(call);
+    },
   };
-  return { executor, calls, state };
+  return { executor, calls, prechecks, state };
 }
 
 /** A model slot the tests can swap between the offline model and scripted mocks. */
@@ -150,6 +158,7 @@ export function switchableModel() {
   const selection: ModelSelection = {
     model,
     id: 'switchable',
+    name: 'Switchable test model',
     provider: 'offline',
     modelId: 'switchable',
     isOffline: true,
@@ -241,6 +250,7 @@ export async function chatHarness(
   const lazyExecutor: ToolExecutor = {
     listAgentTools: (u, a) => holder.tools!.executor.listAgentTools(u, a),
     execute: (u, a, args, s) => holder.tools!.executor.execute(u, a, args, s),
+    precheck: (u, a, args) => holder.tools!.executor.precheck!(u, a, args),
   };
   const t = await createTestApp(env, {
     chat: {

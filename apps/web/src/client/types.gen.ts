@@ -222,12 +222,31 @@ export type ExportMyDataResponses = {
         agent_versions: Array<{
             agent_id: number;
             number: number;
-            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import';
+            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
             restored_from: number | null;
             saved_by: number | null;
             author: string | null;
             snapshot: unknown;
             created_at: string;
+        }>;
+        knowledge_files: Array<{
+            id: string;
+            name: string;
+            media_type: string;
+            size_bytes: number;
+            sha256: string;
+            pages: number | null;
+            passage_count: number;
+            embedding_model: string | null;
+            created_at: string;
+            agent_id: number;
+            download: string;
+        }>;
+        knowledge_passages: Array<{
+            file_id: string;
+            ordinal: number;
+            page: number | null;
+            text: string;
         }>;
         tool_permissions: Array<{
             agent_id: number;
@@ -893,7 +912,7 @@ export type ListAgentVersionsResponses = {
      */
     200: Array<{
         number: number;
-        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import';
+        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
         restored_from: number | null;
         saved_by: number | null;
         author: string | null;
@@ -914,6 +933,13 @@ export type ListAgentVersionsResponses = {
                 app_name: string;
                 provider: string;
                 service_key: string;
+            }>;
+            files: Array<{
+                id: string;
+                name: string;
+                media_type: string;
+                size_bytes: number;
+                sha256: string;
             }>;
         };
     }>;
@@ -1168,6 +1194,228 @@ export type ImportAgentResponses = {
 };
 
 export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponses];
+
+export type ListKnowledgeFilesData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files';
+};
+
+export type ListKnowledgeFilesErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ListKnowledgeFilesError = ListKnowledgeFilesErrors[keyof ListKnowledgeFilesErrors];
+
+export type ListKnowledgeFilesResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: string;
+        name: string;
+        media_type: string;
+        size_bytes: number;
+        sha256: string;
+        pages: number | null;
+        passage_count: number;
+        embedding_model: string | null;
+        created_at: string;
+    }>;
+};
+
+export type ListKnowledgeFilesResponse = ListKnowledgeFilesResponses[keyof ListKnowledgeFilesResponses];
+
+export type UploadKnowledgeFileData = {
+    body: {
+        file: Blob | File;
+    };
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files';
+};
+
+export type UploadKnowledgeFileErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    413: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    415: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    } | {
+        detail: string;
+    };
+};
+
+export type UploadKnowledgeFileError = UploadKnowledgeFileErrors[keyof UploadKnowledgeFileErrors];
+
+export type UploadKnowledgeFileResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: string;
+        name: string;
+        media_type: string;
+        size_bytes: number;
+        sha256: string;
+        pages: number | null;
+        passage_count: number;
+        embedding_model: string | null;
+        created_at: string;
+    };
+};
+
+export type UploadKnowledgeFileResponse = UploadKnowledgeFileResponses[keyof UploadKnowledgeFileResponses];
+
+export type DownloadKnowledgeFileData = {
+    body?: never;
+    path: {
+        agent_id: number;
+        file_id: string;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files/{file_id}/content';
+};
+
+export type DownloadKnowledgeFileErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DownloadKnowledgeFileError = DownloadKnowledgeFileErrors[keyof DownloadKnowledgeFileErrors];
+
+export type DownloadKnowledgeFileResponses = {
+    /**
+     * The file
+     */
+    200: unknown;
+};
+
+export type DeleteKnowledgeFileData = {
+    body?: never;
+    path: {
+        agent_id: number;
+        file_id: string;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files/{file_id}';
+};
+
+export type DeleteKnowledgeFileErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DeleteKnowledgeFileError = DeleteKnowledgeFileErrors[keyof DeleteKnowledgeFileErrors];
+
+export type DeleteKnowledgeFileResponses = {
+    /**
+     * Deleted
+     */
+    204: void;
+};
+
+export type DeleteKnowledgeFileResponse = DeleteKnowledgeFileResponses[keyof DeleteKnowledgeFileResponses];
 
 export type ListModelsData = {
     body?: never;

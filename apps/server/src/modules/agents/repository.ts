@@ -14,7 +14,7 @@ import {
   startersToText,
 } from './stored-fields.ts';
 import { dropDetachedPermissions } from './tool-permissions.ts';
-import { versionQueries, type VersionNote } from './versions.ts';
+import { versionQueries, type SnapshotFiles, type VersionNote } from './versions.ts';
 import { writeSettingColumns, writeSettingsFromColumns, type WriteSettings } from './write-settings.ts';
 
 export interface AgentFields extends Partial<WriteSettings> {
@@ -54,11 +54,11 @@ export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void
 export type ToolAttachment = { actionId: number; version: string | null }[];
 
 /** Every query names the owner: another user's agent is simply not found. */
-export function createAgentsRepository(db: Db, offeredModels: readonly string[]) {
+export function createAgentsRepository(db: Db, offeredModels: readonly string[], files?: SnapshotFiles) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
   const agentJson = agentJsonOf(json, offeredModels);
-  const versions = versionQueries(k);
+  const versions = versionQueries(k, files);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
     await dropDetachedPermissions(

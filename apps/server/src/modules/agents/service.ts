@@ -13,8 +13,9 @@ import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
 import { changedFields, recordWriteSettings } from './update-audit.ts';
+import { filesChange } from './files-version.ts';
 import { DEFAULT_WRITE_SETTINGS, writeSettingsOf, type WriteSettingInput } from './write-settings.ts';
-import { authorOf, type Saver } from './versions.ts';
+import { authorOf, type Saver, type SnapshotFiles } from './versions.ts';
 
 export interface AgentCreateInput
   extends Omit<AgentFields, 'allowUnattendedWrites' | 'apiWrites'>, WriteSettingInput {
@@ -32,14 +33,16 @@ const agentNotFound = () => notFound('Agent not found');
 export interface AgentsServiceOptions {
   /** The ids of the models on offer (LLM_MODELS); an agent may name only these. */
   offeredModels?: readonly string[];
+  /** The agent's knowledge files, listed in each version. */
+  knowledgeFiles?: SnapshotFiles;
 }
 
 export function createAgentsService(
   db: Db,
   audit: AuditLog,
-  { offeredModels = [OFFLINE_MODEL] }: AgentsServiceOptions = {},
+  { offeredModels = [OFFLINE_MODEL], knowledgeFiles }: AgentsServiceOptions = {},
 ) {
-  const repo = createAgentsRepository(db, offeredModels);
+  const repo = createAgentsRepository(db, offeredModels, knowledgeFiles);
   const catalog = createToolCatalog(db);
   const permissions = toolPermissions(db, audit);
   const offered = (modelId: string | null | undefined) => !modelId || offeredModels.includes(modelId);
@@ -279,6 +282,7 @@ export function createAgentsService(
     },
 
     ...agentExchange(catalog, repo, audit, offered),
+    recordFilesChange: filesChange(knowledgeFiles),
     ...embedOriginQueries(db),
 
     async delete(userId: number, agentId: number): Promise<void> {

@@ -14,12 +14,13 @@ export function chatDepsFrom(
   deps: AppDeps,
   log: FastifyBaseLogger,
   selection?: ModelSelection,
-): Pick<ChatServiceDeps, 'db' | 'agents' | 'audit' | 'models' | 'limits' | 'runs'> {
+): Pick<ChatServiceDeps, 'db' | 'agents' | 'knowledge' | 'audit' | 'models' | 'limits' | 'runs'> {
   const { config, db } = deps;
   const { llm } = config;
   return {
     db,
     agents: deps.agents,
+    knowledge: deps.knowledge,
     audit: deps.audit,
     models: selection ? fixedCatalog(selection) : createModelCatalog(llm, { log }),
     limits: {

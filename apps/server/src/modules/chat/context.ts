@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory, AgentProfile, AuditLog } from '../../deps.ts';
+import type { AgentDirectory, AgentProfile, AuditLog, KnowledgeBase } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { createApprovalRepository, type ApprovalRepository } from './approval-repository.ts';
 import type { HostFunctionBridge } from './host-functions.ts';
@@ -20,6 +20,8 @@ export interface ChatServiceDeps {
   agents: AgentDirectory;
   audit: AuditLog;
   executor: ToolExecutor;
+  /** The agents' knowledge files, searched by the tool an agent with files gets. */
+  knowledge?: KnowledgeBase;
   /** The offered models: each run uses its agent's (or the default). */
   models: ModelCatalog;
   limits: Omit<RunLimits, 'approvalTtlMs'> & {

@@ -72,6 +72,7 @@ export async function streamRun(
           runId,
           offline: selection.isOffline,
           model: selection.id,
+          modelName: selection.name,
           createdAt: new Date().toISOString(),
         },
       });
@@ -82,6 +83,7 @@ export async function streamRun(
         outcome = await runAgent({
           store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
           executor: ctx.executor,
+          knowledge: ctx.knowledge,
           selection,
           notice,
           limits: ctx.limits,

@@ -183,6 +183,7 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     audit: options.audit,
     users: options.users,
     agents: options.agents,
+    knowledge: options.knowledge,
     lifecycle: options.lifecycle,
     modelSelection: options.chat?.modelSelection,
     toolExecutor: service.executor,

@@ -23,6 +23,8 @@ export interface UsersService extends UserDirectory {
 const EMPTY_EXPORT: Required<UserExportPart> = {
   agents: [],
   agent_versions: [],
+  knowledge_files: [],
+  knowledge_passages: [],
   tool_permissions: [],
   services: [],
   connections: [],

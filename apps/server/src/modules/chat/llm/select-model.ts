@@ -13,6 +13,8 @@ export interface ModelSelection {
   model?: LanguageModelV4;
   /** The offered model's id (LLM_MODELS): what agents name and each answer records. */
   id: string;
+  /** Its display name (the LLM_MODELS `label`, which defaults to the id): shown beside each answer. */
+  name: string;
   provider: LlmModelConfig['provider'];
   /** The provider's own name for the model. */
   modelId: string;
@@ -63,20 +65,21 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
     return {
       model: withResilience(model, resilience),
       id: llm.id,
+      name: llm.label,
       provider: 'offline',
       modelId: model.modelId,
       isOffline: true,
       label: OFFLINE_LABEL,
     };
   }
-  const { id } = llm;
+  const { id, label: name } = llm;
   const modelId = llm.model;
   const missing =
     !llm.model ||
     (llm.provider !== 'openai-compatible' && !llm.apiKey) ||
     (llm.provider === 'openai-compatible' && !llm.baseUrl);
   if (missing) {
-    return { id, provider: llm.provider, modelId, isOffline: false, problem: new LlmError('no_model') };
+    return { id, name, provider: llm.provider, modelId, isOffline: false, problem: new LlmError('no_model') };
   }
   const common = { apiKey: llm.apiKey, baseURL: llm.baseUrl, fetch: options.fetch };
   let model: LanguageModelV4;
@@ -97,5 +100,12 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       })(modelId);
       break;
   }
-  return { model: withResilience(model, resilience), id, provider: llm.provider, modelId, isOffline: false };
+  return {
+    model: withResilience(model, resilience),
+    id,
+    name,
+    provider: llm.provider,
+    modelId,
+    isOffline: false,
+  };
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isStepCount, streamText, type StopCondition, type ToolSet, type UIMessageChunk } from 'ai';
 import type { Database } from '../../../db/schema.ts';
-import type { AgentProfile, AuditLog } from '../../../deps.ts';
+import type { AgentProfile, AuditLog, KnowledgeBase } from '../../../deps.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
@@ -10,6 +10,7 @@ import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
 import { streamToParts } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
+import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../llm/user-clock.ts';
 
 /** The host site's visitor a copilot run answers (not the agent's owner). */
@@ -64,6 +65,8 @@ export interface RunContext {
    * approval: the page's own listener decides what the function does).
    */
   hostFunctions?: HostFunctionBridge;
+  /** The agents' knowledge files: an agent that has some gets the "Search knowledge" tool. */
+  knowledge?: KnowledgeBase;
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
@@ -168,7 +171,11 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   }
 
   const tools = buildToolSet(
-    { ...ctx, maxToolCallsPerTurn: limits.maxToolCallsPerTurn },
+    {
+      ...ctx,
+      maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
+      knowledge: (await hasKnowledge(ctx.knowledge, ctx.userId, ctx.agent.id)) ? ctx.knowledge : undefined,
+    },
     await ctx.executor.listAgentTools(ctx.userId, ctx.agent.id),
   );
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
@@ -179,6 +186,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     messages: toModelMessages([...ctx.history, message]),
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
+    experimental_refineToolInput: tools.refineInput,
     maxOutputTokens: limits.maxOutputTokens,
     // The owner's temperature; none leaves the provider's default.
     temperature: ctx.agent.temperature ?? undefined,

@@ -1,11 +1,12 @@
 import { API_WRITES_CHOICES, API_WRITES_SETTING, UNATTENDED_WRITES_SETTING } from '@cadre/contract';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
-import type { AgentProfile } from '../../../deps.ts';
+import type { AgentProfile, KnowledgeBase } from '../../../deps.ts';
 import { argsHash } from './messages.ts';
 import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
+import { knowledgeTool, SEARCH_KNOWLEDGE_TITLE, SEARCH_KNOWLEDGE_TOOL } from './knowledge-tool.ts';
 
 /** A tool call that ends with a message the model and the user may see. */
 export class ToolFailure extends Error {
@@ -15,6 +16,16 @@ export class ToolFailure extends Error {
   ) {
     super(message);
     this.name = 'ToolFailure';
+  }
+}
+
+/**
+ * A tool's refusal of a call's arguments before any approval is asked. The SDK hands a refused
+ * call to the model (and the stream) as `error.toString()`: this one reads as the tool's words alone.
+ */
+class RefusedBeforeApproval extends Error {
+  override toString() {
+    return this.message;
   }
 }
 
@@ -49,6 +60,8 @@ export interface ToolSetContext {
    * as their idempotency key, so running the event again does not repeat a write.
    */
   idempotencyPrefix?: string;
+  /** Set when the agent has knowledge files: the run offers "Search knowledge" over them. */
+  knowledge?: KnowledgeBase;
 }
 
 export interface RunTools {
@@ -65,6 +78,14 @@ export interface RunTools {
   awaitsApproval: boolean;
   /** Whether a call of this tool waits for the person's approval in this run. */
   asksFirst(tool: AgentTool): boolean;
+  /**
+   * The SDK's `experimental_refineToolInput`: for a call that would wait for approval, the tool's
+   * own pre-check. A refusal throws, so the SDK reports the call as invalid (no card) and the model
+   * reads the tool's words as the call's error.
+   */
+  refineInput: Record<string, (input: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+  /** What the tools refused before any approval was asked, shown as they said it. */
+  refusedBeforeApproval: Set<string>;
 }
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
@@ -126,12 +147,22 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     };
 
   const tools: ToolSet = {};
+  const refineInput: RunTools['refineInput'] = {};
+  const refusedBeforeApproval = new Set<string>();
   for (const [name, agentTool] of byName) {
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
     if (asksFirst(agentTool)) {
       tools[name] = tool({ description, inputSchema });
+      const precheck = ctx.executor.precheck?.bind(ctx.executor);
+      if (precheck)
+        refineInput[name] = async (input) => {
+          const refusal = await precheck(ctx.userId, agentTool.actionId, input);
+          if (refusal === undefined) return input;
+          refusedBeforeApproval.add(refusal);
+          throw new RefusedBeforeApproval(refusal);
+        };
       continue;
     }
     // Nobody in a chat started an unattended or API run: its writes need the owner's consent, given
@@ -184,6 +215,16 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     };
   }
 
+  if (ctx.knowledge && !tools[SEARCH_KNOWLEDGE_TOOL]) {
+    const { description, inputSchema, search } = knowledgeTool(ctx.knowledge, ctx.userId, ctx.agent.id);
+    builtinTitles.set(SEARCH_KNOWLEDGE_TOOL, SEARCH_KNOWLEDGE_TITLE);
+    tools[SEARCH_KNOWLEDGE_TOOL] = tool({
+      description,
+      inputSchema,
+      execute: limited(async (input) => search(String(input.query ?? ''))),
+    });
+  }
+
   return {
     tools,
     byName,
@@ -192,6 +233,8 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     known: (toolName) => byName.has(toolName) || builtinTitles.has(toolName),
     awaitsApproval,
     asksFirst,
+    refineInput,
+    refusedBeforeApproval,
   };
 }
 

@@ -51,6 +51,7 @@ import {
 } from '../agents-logic';
 import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentEmbed } from './agent-embed';
+import { AgentFiles } from './agent-files';
 import { AgentHistory } from './agent-history';
 import { AgentModelFields } from './agent-model-fields';
 import { AgentTriggers } from './agent-triggers';
@@ -124,6 +125,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     <Stack gap="10">
       <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
       <ToolPermissions agentId={agentId} />
+      <AgentFiles agentId={agentId} />
       <AgentEmbed agent={agent.data} />
       <AgentTriggers agentId={agentId} />
       <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />

@@ -42,6 +42,7 @@ const FIRST: AgentVersion = {
     model_id: null,
     temperature: null,
     tools: [snapshotTool(12, 'Add')],
+    files: [],
   },
 };
 const SECOND: AgentVersion = {
@@ -61,6 +62,7 @@ const SECOND: AgentVersion = {
     model_id: null,
     temperature: null,
     tools: [snapshotTool(13, 'Divide')],
+    files: [],
   },
 };
 const CURRENT: Agent = agentFixture({
