@@ -68,7 +68,9 @@ import {
   servicesUserData,
 } from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import { createUsageService, usageRoutes, usageUserData } from './modules/usage/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
+import { createTelemetry, registerHttpTelemetry, registerMetricsRoute } from './telemetry/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
 
 declare module 'fastify' {
@@ -132,7 +134,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: { warn: (details, message) => app.log.warn(details, message) },
   });
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const deps: AppDeps = { config, db, vault, audit, users, agents, knowledge, lifecycle };
+  const usage = createUsageService(db, { config });
+  const { telemetry, metrics } = await createTelemetry(config);
+  const deps: AppDeps = {
+    config,
+    db,
+    vault,
+    audit,
+    users,
+    agents,
+    knowledge,
+    lifecycle,
+    usage: usage.ledger,
+    telemetry,
+  };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     logController: new OneLineRequestLog(),
@@ -157,6 +172,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     5_000,
     Math.max(250, config.http.requestTimeoutMs / 2),
   );
+  // First of all hooks: the request's span is current for everything the request does. With
+  // tracing and metrics both off, requests pay nothing for them.
+  if (telemetry.active) registerHttpTelemetry(app, metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -197,6 +215,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
     apiKeysUserData(db),
+    usageUserData(usage),
     idempotencyUserData(),
     auditUserData(db),
   );
@@ -219,6 +238,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keys: options.authKeys ?? identity?.localKeySet(),
   });
   app.decorate('apiTokens', apiTokens);
+  // Prometheus's scrape, with its own bearer token; no route at all unless one is configured.
+  if (config.telemetry.metricsScrapeToken)
+    registerMetricsRoute(app, metrics, config.telemetry.metricsScrapeToken);
 
   await app.register(
     async (api) => {
@@ -235,6 +257,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
+      await api.register(usageRoutes, { usage, agents });
       await api.register(triggerRoutes, { ...deps, ...options.triggers });
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { Telemetry } from '../../deps.ts';
 import type { Vault } from '../../security/vault.ts';
 import type { ConnectionStore } from './connection-port.ts';
 import { createCredentialSeal } from './credentials.ts';
@@ -24,6 +25,8 @@ export interface ToolsDeps {
   connections: ConnectionStore;
   /** Hands provider trigger events to the trigger store (the triggers module sets this). */
   onTrigger?: (event: TriggerDelivery) => Promise<void>;
+  /** Spans and metrics of tool calls. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -57,6 +60,7 @@ export function createToolsService(deps: ToolsDeps): ToolsService {
       connections: deps.connections,
       providers,
       credentials: createCredentialSeal(deps.vault),
+      telemetry: deps.telemetry,
     }),
     handleComposioWebhook: createComposioWebhookHandler({
       secret: deps.config.tools.composioWebhookSecret,

@@ -190,6 +190,8 @@ export const EXCHANGE_TEXT = {
   allSet: 'Every tool was found and its service is connected.',
   toConnect: 'Connect these services on the Services page so the agent can use their tools:',
   notFound: 'These tools are not offered here and were left out:',
+  modelNotOffered: (id: string) =>
+    `The model '${id}' is not offered here: the agent answers with the default model. Choose another in the editor.`,
   goToServices: 'Go to Services',
   openAgent: 'Open agent',
   close: 'Close',
