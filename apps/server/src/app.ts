@@ -38,6 +38,7 @@ import {
   registerTriggers,
   triggerRoutes,
   triggersUserData,
+  type TriggerOptions,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
 import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
@@ -50,12 +51,22 @@ import {
   knowledgeRoutes,
   knowledgeUserData,
 } from './modules/knowledge/index.ts';
-import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
+import {
+  apiKeysRoutes,
+  apiKeysUserData,
+  createApiKeysService,
+  type ApiKeyOptions,
+} from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { modelsRoutes } from './modules/models/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
-import { registerServices, servicesRoutes } from './modules/services/index.ts';
+import {
+  createConnectionStore,
+  registerServices,
+  servicesRoutes,
+  servicesUserData,
+} from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
 import { createUsageService, usageRoutes, usageUserData } from './modules/usage/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
@@ -86,6 +97,10 @@ export interface AppOptions {
   lifecycle?: Lifecycle;
   /** The built-in identity provider's clock and wait; see modules/identity/service.ts. */
   identity?: IdentityOptions;
+  /** The trigger calls' rate-limit clock; see modules/triggers/routes.ts. */
+  triggers?: TriggerOptions;
+  /** The API keys' clock (expiry, last use); see modules/api-keys/service.ts. */
+  apiKeys?: ApiKeyOptions;
   /**
    * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
    * through its discovery document); the built-in identity provider passes its own keys.
@@ -171,7 +186,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, config);
   registerCanonicalHost(app, config);
   await registerOpenApi(app);
-  const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
+  const tools = await registerTools(app, deps, {
+    connections: createConnectionStore(db),
+    onTrigger: providerTriggerStore(deps),
+  });
   const services = registerServices(app, deps, tools);
   const toolExecutor = createToolsExecutor(tools, agents, db);
   // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
@@ -193,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     demosUserData(db),
     knowledgeUserData(db),
     agentsUserData(db),
+    servicesUserData(db),
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
     apiKeysUserData(db),
@@ -210,7 +229,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
-  const apiKeys = createApiKeysService(deps);
+  const apiKeys = createApiKeysService(deps, options.apiKeys);
   const apiTokens = registerAuth(app, {
     config,
     users,
@@ -239,7 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
       await api.register(usageRoutes, { usage, agents });
-      await api.register(triggerRoutes, deps);
+      await api.register(triggerRoutes, { ...deps, ...options.triggers });
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);
       await api.register(apiKeysRoutes, { apiKeys });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyScope, ApiWrites, UserExport } from '@cadre/contract';
+import type { ApiKeyScope, ApiWrites, UserExport, UserProfile } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -12,15 +12,8 @@ import type { SpanAttributes, SpanHandle } from './telemetry/span-types.ts';
  * that own them implement these interfaces. `app.ts` wires the implementations in.
  */
 
-/** The signed-in caller, as every private route sees it on `request.user`. */
-export interface AuthUser {
-  id: number;
-  issuer: string;
-  subject: string;
-  email: string | null;
-  name: string | null;
-  picture: string | null;
-}
+/** The signed-in caller, as every private route sees it on `request.user`: the profile without its times. */
+export type AuthUser = Omit<UserProfile, 'created_at' | 'updated_at'>;
 
 /** Who a token names: issuer and subject (never the email), plus the profile claims it carries. */
 export interface UserIdentity {

@@ -5,6 +5,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { UIMessageChunk } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import type { AppOptions } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
 import type { ModelSelection } from '../../src/modules/chat/llm/select-model.ts';
@@ -242,7 +243,7 @@ export const ORIGIN = 'http://cadre.test';
 
 export async function chatHarness(
   env: Record<string, string> = {},
-  options: { modelFromConfig?: boolean } = {},
+  options: { modelFromConfig?: boolean } & Pick<AppOptions, 'triggers'> = {},
 ): Promise<ChatHarness> {
   const holder: { tools?: ReturnType<typeof recordingExecutor> } = {};
   const model = switchableModel();
@@ -264,6 +265,7 @@ export async function chatHarness(
       toolExecutor: lazyExecutor,
       modelSelection: options.modelFromConfig ? undefined : model.selection,
     },
+    triggers: options.triggers,
   });
   const tools = recordingExecutor(t.db);
   holder.tools = tools;

@@ -14,7 +14,6 @@ import {
   agentVersionParamsSchema,
   errorSchema,
   idempotentCreateHeadersSchema,
-  validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
@@ -22,14 +21,12 @@ import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
-import { operations } from '../../http/openapi.ts';
+import { objectErrors, operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
-
-const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
 export const agentsRoutes: FastifyPluginAsyncZod<{
@@ -72,7 +69,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         summary: 'Creates an agent',
         headers: idempotentCreateHeadersSchema,
         body: agentCreateSchema,
-        response: { 201: agentSchema, ...errors },
+        response: { 201: agentSchema, ...objectErrors },
       },
     },
     async (request, reply) => {
@@ -96,7 +93,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       config: { apiKeyScope: 'agents:read' },
       ...op('getAgent', 'One of the caller’s agents', {
         params: agentParamsSchema,
-        response: { 200: agentSchema, ...errors },
+        response: { 200: agentSchema, ...objectErrors },
       }),
     },
     async (request) => {
@@ -112,7 +109,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     op('updateAgent', 'Updates one of the caller’s agents', {
       params: agentParamsSchema,
       body: agentUpdateSchema,
-      response: { 200: agentSchema, ...errors },
+      response: { 200: agentSchema, ...objectErrors },
     }),
     async (request) => agents.update(request.user, request.params.agent_id, request.body),
   );
@@ -121,7 +118,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id',
     op('deleteAgent', 'Deletes one of the caller’s agents', {
       params: agentParamsSchema,
-      response: { 204: z.null().describe('Deleted'), ...errors },
+      response: { 204: z.null().describe('Deleted'), ...objectErrors },
     }),
     async (request, reply) => {
       await agents.delete(request.user.id, request.params.agent_id);
@@ -133,7 +130,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions',
     op('listAgentVersions', 'Every saved version of one of the caller’s agents, newest first', {
       params: agentParamsSchema,
-      response: { 200: agentVersionListSchema, ...errors },
+      response: { 200: agentVersionListSchema, ...objectErrors },
     }),
     async (request) => agents.versions(request.user.id, request.params.agent_id),
   );
@@ -142,7 +139,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions/:number/restore',
     op('restoreAgentVersion', 'Puts the agent back as a version was; the restore is saved as a new version', {
       params: agentVersionParamsSchema,
-      response: { 200: agentSchema, ...errors },
+      response: { 200: agentSchema, ...objectErrors },
     }),
     async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
   );
@@ -154,7 +151,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets',
       {
         params: agentParamsSchema,
-        response: { 200: agentExportDocumentSchema, ...errors },
+        response: { 200: agentExportDocumentSchema, ...objectErrors },
       },
     ),
     async (request, reply) => {
@@ -173,7 +170,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         tags: ['agents'],
         summary: 'Creates an agent from an exported document, with the tools this server offers',
         body: agentExportSchema,
-        response: { 201: agentImportResultSchema, 413: errorSchema, ...errors },
+        response: { 201: agentImportResultSchema, 413: errorSchema, ...objectErrors },
       },
     },
     async (request, reply) =>

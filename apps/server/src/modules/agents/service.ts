@@ -7,6 +7,7 @@ import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../d
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { embedOriginQueries } from './embed-origins.ts';
 import { OFFLINE_MODEL } from '../../config.ts';
+import { createToolCatalog } from '../tools/index.ts';
 import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
@@ -42,6 +43,7 @@ export function createAgentsService(
   { offeredModels = [OFFLINE_MODEL], knowledgeFiles }: AgentsServiceOptions = {},
 ) {
   const repo = createAgentsRepository(db, offeredModels, knowledgeFiles);
+  const catalog = createToolCatalog(db);
   const permissions = toolPermissions(db, audit);
   const offered = (modelId: string | null | undefined) => !modelId || offeredModels.includes(modelId);
 
@@ -71,7 +73,7 @@ export function createAgentsService(
    */
   async function resolveTools(userId: number, toolIds: number[]): Promise<ToolAttachment> {
     const unique = [...new Set(toolIds)];
-    const found = new Map((await repo.visibleActions(userId, unique)).map((a) => [a.id, a.version]));
+    const found = new Map((await catalog.visibleActions(userId, unique)).map((a) => [a.id, a.version]));
     const unknown = unique.filter((id) => !found.has(id));
     if (unknown.length) {
       throw new ValidationFailure([
@@ -236,7 +238,7 @@ export function createAgentsService(
       const modelId = offered(version.snapshot.model_id) ? version.snapshot.model_id : null;
       const visible = new Map(
         (
-          await repo.visibleActions(
+          await catalog.visibleActions(
             userId,
             tools.map((t) => t.id),
           )
@@ -279,7 +281,7 @@ export function createAgentsService(
       return restored;
     },
 
-    ...agentExchange(db, repo, audit, offered),
+    ...agentExchange(catalog, repo, audit, offered),
     recordFilesChange: filesChange(knowledgeFiles),
     ...embedOriginQueries(db),
 

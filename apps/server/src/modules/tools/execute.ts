@@ -1,4 +1,5 @@
 import type { Telemetry } from '../../deps.ts';
+import type { ConnectionStore } from './connection-port.ts';
 import type { CredentialSeal } from './credentials.ts';
 import { toToolResult, type Credentials, type ToolResult } from './provider.ts';
 import { serviceRef } from './registry.ts';
@@ -31,23 +32,25 @@ const LAST_USE_WRITE_INTERVAL_MS = 60_000;
  */
 export function createActionRunner(deps: {
   repo: ToolsRepository;
+  connections: ConnectionStore;
   providers: ProviderSet;
   credentials: CredentialSeal;
   telemetry?: Telemetry;
 }) {
-  const { repo, providers, telemetry } = deps;
+  const { repo, connections, providers, telemetry } = deps;
   const run = async (
     userId: number,
     actionId: number,
     args: unknown,
     found: (action: { provider: string; action_name: string }) => void = () => {},
   ): Promise<ToolResult> => {
-    const action = await repo.findActionForUser(actionId, userId);
+    const action = await repo.findVisibleAction(actionId, userId);
     if (!action) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
     found(action);
     if (action.deprecated)
       return { ok: false, code: 'not_found', error: 'This tool is no longer offered by its service' };
-    if (action.connection_status !== 'ACTIVE') {
+    const connection = await connections.findConnection(userId, action.service_id);
+    if (connection?.status !== 'ACTIVE') {
       return {
         ok: false,
         code: 'auth_expired',
@@ -55,7 +58,7 @@ export function createActionRunner(deps: {
         error: `${action.display_name} needs reconnecting: connect ${action.service_name} again on the Services page`,
       };
     }
-    const credentials = deps.credentials.open(action.credentials);
+    const credentials = deps.credentials.open(connection.credentials);
     let result: ToolResult;
     try {
       result = await providers
@@ -78,16 +81,16 @@ export function createActionRunner(deps: {
     const changed = Object.keys(change).length > 0;
     if (result.ok) {
       const recentlyUsed =
-        action.last_used_at !== null &&
-        Date.parse(at) - Date.parse(action.last_used_at) < LAST_USE_WRITE_INTERVAL_MS;
+        connection.last_used_at !== null &&
+        Date.parse(at) - Date.parse(connection.last_used_at) < LAST_USE_WRITE_INTERVAL_MS;
       if (changed || !recentlyUsed) {
-        await repo.recordUse(userId, action.service_id, { at, ...(changed && { change }) });
+        await connections.recordUse(userId, action.service_id, { at, ...(changed && { change }) });
       }
       return { ok: true, data: result.data };
     }
     const error = redactSecrets(result.error, { ...credentials, ...result.credentials });
     // Wrong arguments are the caller's mistake, not the connection's: they are not its last error.
-    await repo.recordUse(userId, action.service_id, {
+    await connections.recordUse(userId, action.service_id, {
       at,
       ...(result.code !== 'invalid_input' && { error }),
       ...(changed && { change }),
