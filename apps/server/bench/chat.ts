@@ -13,12 +13,11 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCHMARKS_FILE, percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
+import { startFakeOpenAi } from '../test/support/fake-openai.ts';
 import { startTestIssuer } from '../test/support/test-issuer.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_CHATS ?? 200);
@@ -26,49 +25,6 @@ const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 200);
 const TOKENS = 50;
 const TURNS_PER_MINUTE = 10_000;
 const PUBLIC_URL = 'http://cadre.bench';
-
-/** An OpenAI-compatible server that streams TOKENS content deltas at once. */
-async function startFakeOpenAi() {
-  let requests = 0;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-        res.writeHead(404).end();
-        return;
-      }
-      requests += 1;
-      const { model } = JSON.parse(body) as { model: string };
-      const id = `chatcmpl-${requests}`;
-      const created = Math.floor(Date.now() / 1000);
-      const chunk = (delta: object, finish: string | null, usage?: object) =>
-        `data: ${JSON.stringify({
-          id,
-          object: 'chat.completion.chunk',
-          created,
-          model,
-          choices: [{ index: 0, delta, finish_reason: finish }],
-          ...(usage ? { usage } : {}),
-        })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(chunk({ role: 'assistant', content: '' }, null));
-      for (let i = 0; i < TOKENS; i++) res.write(chunk({ content: `token${i} ` }, null));
-      res.write(
-        chunk({}, 'stop', { prompt_tokens: 20, completion_tokens: TOKENS, total_tokens: 20 + TOKENS }),
-      );
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return {
-    url,
-    requests: () => requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /**
  * Reads an SSE response until `isFirst` matches an event's data; returns the time it took from
@@ -106,7 +62,8 @@ async function timeToFirst(
 const ms = (n: number) => Math.round(n * 100) / 100;
 
 async function main() {
-  const fake = await startFakeOpenAi();
+  // TOKENS content deltas at once, `token1 ` to `token50 `.
+  const fake = await startFakeOpenAi({ tokens: TOKENS, word: 'token' });
   const issuer = await startTestIssuer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-bench-chat-'));
   // The server runs in its own process (chat-server.ts): the client's timings never wait on the
@@ -287,7 +244,7 @@ async function main() {
       peakRssMb: serverPeakRssMb(),
     };
     console.log('concurrent', concurrent);
-    writeDocs(sequential, concurrent, fake.requests());
+    writeDocs(sequential, concurrent, fake.requests.length);
     console.log(`Written to ${BENCHMARKS_FILE}`);
   } finally {
     server.kill('SIGTERM');

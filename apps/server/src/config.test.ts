@@ -86,6 +86,34 @@ describe('loadConfig', () => {
     expect(problem).toContain('openssl rand -hex 32');
   });
 
+  it('keeps usage budgets, tracing and metrics off unless set, and refuses a weak scrape token', () => {
+    expect(loadConfig({}).usage).toEqual({ monthlyTokenBudget: 0 });
+    expect(loadConfig({}).telemetry).toEqual({
+      otlpEndpoint: undefined,
+      serviceName: 'cadre',
+      captureMessageContent: false,
+      metricsScrapeToken: undefined,
+    });
+    const on = loadConfig({
+      USER_MONTHLY_TOKEN_BUDGET: '100000',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+      METRICS_SCRAPE_TOKEN: 'a'.repeat(32),
+    });
+    expect(on.usage.monthlyTokenBudget).toBe(100_000);
+    expect(on.telemetry).toMatchObject({
+      otlpEndpoint: 'http://collector:4318',
+      captureMessageContent: true,
+    });
+    expect(problemsOf({ METRICS_SCRAPE_TOKEN: 'short' })[0]).toMatch(
+      /^METRICS_SCRAPE_TOKEN: must be at least 16/,
+    );
+    expect(problemsOf({ USER_MONTHLY_TOKEN_BUDGET: '-1' })[0]).toMatch(/^USER_MONTHLY_TOKEN_BUDGET:/);
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })[0]).toMatch(
+      /^OTEL_EXPORTER_OTLP_ENDPOINT:/,
+    );
+  });
+
   it('uses an external issuer when one is configured', () => {
     const config = loadConfig({ OIDC_ISSUER: 'https://tenant.eu.auth0.com/', OIDC_AUDIENCE: 'https://api' });
     expect(config.auth).toMatchObject({

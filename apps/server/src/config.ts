@@ -171,6 +171,18 @@ const envSchema = z
     KNOWLEDGE_S3_ACCESS_KEY_ID: optionalString,
     KNOWLEDGE_S3_SECRET_ACCESS_KEY: optionalString,
     KNOWLEDGE_S3_PATH_STYLE: z.enum(['true', 'false', '1', '0', '']).optional(),
+    // Tokens (input + output) one user may use per calendar month (UTC); 0 means no budget.
+    USER_MONTHLY_TOKEN_BUDGET: z.coerce.number().int().min(0).max(1_000_000_000_000).default(0),
+    // Traces: OpenTelemetry is loaded and spans are exported over OTLP only when this is set. The
+    // SDK itself reads the other standard OTEL_* variables (headers, protocol, sampler).
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+    OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default('cadre'),
+    // Model-call spans carry prompt and answer text only when the operator opts in.
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: booleanFlag,
+    // Prometheus metrics at /backend/metrics: off unless a scrape token is set (sent as a bearer token).
+    METRICS_SCRAPE_TOKEN: optionalString.pipe(
+      z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.LLM_MODELS !== undefined && (env.LLM_PROVIDER !== 'offline' || env.LLM_MODEL)) {
@@ -362,6 +374,19 @@ export interface Config {
     /** Calls one agent's triggers accept a minute; past it 429 (TRIGGERS_PER_MINUTE). */
     perMinute: number;
   };
+  usage: {
+    /** Tokens one user may use per calendar month (UTC); 0 means no budget (USER_MONTHLY_TOKEN_BUDGET). */
+    monthlyTokenBudget: number;
+  };
+  telemetry: {
+    /** Where spans go (OTEL_EXPORTER_OTLP_ENDPOINT); unset: OpenTelemetry is not even loaded. */
+    otlpEndpoint?: string;
+    serviceName: string;
+    /** Model-call spans carry prompt and answer text (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
+    captureMessageContent: boolean;
+    /** The bearer token `/backend/metrics` asks for (METRICS_SCRAPE_TOKEN); unset: no metrics route. */
+    metricsScrapeToken?: string;
+  };
   demos: {
     enabled: boolean;
     idleMinutes: number;
@@ -497,6 +522,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     triggers: { maxAttempts: env.TRIGGER_MAX_ATTEMPTS, perMinute: env.TRIGGERS_PER_MINUTE },
     knowledge,
+    usage: { monthlyTokenBudget: env.USER_MONTHLY_TOKEN_BUDGET },
+    telemetry: {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: env.OTEL_SERVICE_NAME,
+      captureMessageContent: env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
+      metricsScrapeToken: env.METRICS_SCRAPE_TOKEN,
+    },
     demos: {
       enabled: env.DEMOS_ENABLED,
       idleMinutes: env.DEMO_IDLE_MINUTES,

@@ -39,6 +39,30 @@ describe('C3 no network access around the egress guard', () => {
     }
   });
 
+  it('keeps the OpenTelemetry SDK and its exporters to telemetry/otel-sdk.ts, loaded lazily', async () => {
+    const otel = [
+      "import { NodeSDK } from '@opentelemetry/sdk-node';\nexport const x = NodeSDK;",
+      "import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';\nexport const x = OTLPTraceExporter;",
+      "export const x = await import('@opentelemetry/sdk-node');",
+    ];
+    for (const text of otel)
+      expect((await networkErrors(text)).join('\n'), text).toContain('OpenTelemetry SDK');
+    const loader = 'apps/server/src/telemetry/otel-sdk.ts';
+    expect(await networkErrors("export const x = await import('@opentelemetry/sdk-node');", loader)).toEqual(
+      [],
+    );
+    // Even there it is loaded on demand, never at start-up, and nothing else is let through.
+    for (const text of [
+      "import { NodeSDK } from '@opentelemetry/sdk-node';\nexport const x = NodeSDK;",
+      "export const x = await import('node:https');",
+      "export const x = await import('node:child_process');",
+    ])
+      expect(await networkErrors(text, loader), text).not.toEqual([]);
+    expect(
+      await networkErrors("import { trace } from '@opentelemetry/api';\nexport const x = trace;"),
+    ).toEqual([]);
+  });
+
   it('allows the guard itself, type-only imports and code that only looks alike', async () => {
     expect(
       await networkErrors(

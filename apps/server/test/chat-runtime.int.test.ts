@@ -27,6 +27,8 @@ import { createLifecycle } from '../src/http/lifecycle.ts';
 import { createChatService, runRegistryFor } from '../src/modules/chat/index.ts';
 import { createAgentsService } from '../src/modules/agents/index.ts';
 import { createAuditLog } from '../src/modules/audit/index.ts';
+import { createUsageService } from '../src/modules/usage/index.ts';
+import { createTelemetry } from '../src/telemetry/index.ts';
 
 /**
  * The agent runtime behind /chainlit/chat: the offline model end to end, multi-step tool use,
@@ -578,6 +580,8 @@ describe('chat runtime', () => {
         log: h.t.app.log,
         shutdownTimeoutMs: 1_000,
       }),
+      usage: createUsageService(h.db, { config: h.t.config }).ledger,
+      telemetry: (await createTelemetry(h.t.config)).telemetry,
     });
     const script = () =>
       scriptedModel((_o, n) =>

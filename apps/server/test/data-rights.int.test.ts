@@ -296,6 +296,15 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
       expect.objectContaining({ thread_id: threadId, action_id: memo, status: 'pending' }),
     ]);
     expect(data.chat_runs).toEqual([expect.objectContaining({ thread_id: threadId })]);
+    // The turn's run, waiting for approval, with what it used.
+    expect(data.usage).toEqual([
+      expect.objectContaining({
+        thread_id: threadId,
+        agent_id: agentId,
+        status: 'awaiting_approval',
+        tool_calls: 1,
+      }),
+    ]);
     expect(data.messages.find((m) => m.id === answer.id)?.feedback).toMatchObject({
       rating: 'down',
       comment: `Rated ${tag}`,
@@ -375,6 +384,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'tool_executions.user_id',
         'trigger_events.user_id',
         'trigger_secrets.user_id',
+        'turn_usage.user_id',
         'users.id',
       ]),
     );

@@ -420,6 +420,18 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     status: 404,
     noOwnedId: 'the same built-in images for everyone',
   }),
+  'GET /backend/api/v1/usage': () => ({
+    as: 'bob',
+    url: `${API}/usage?group_by=day,agent,model`,
+    status: 200,
+    noOwnedId: "the caller's own usage (B1 below checks that none of Alice's is in it)",
+  }),
+  'GET /backend/api/v1/usage/csv': () => ({
+    as: 'bob',
+    url: `${API}/usage/csv?group_by=agent`,
+    status: 200,
+    noOwnedId: "the caller's own usage as CSV (B1 below checks that none of Alice's is in it)",
+  }),
   'GET /backend/openapi.json': () => ({
     as: 'bob',
     url: '/backend/openapi.json',
@@ -948,6 +960,7 @@ const OWNED_TABLES = {
   demo_activities: 'user_id',
   demo_researched_leads: 'user_id',
   api_keys: 'user_id',
+  turn_usage: 'user_id',
   // The identity provider's: an account by its subject; sessions, sign-ins under way, grants,
   // codes and tokens name the account or the grant they belong to.
   idp_accounts: 'subject',
@@ -1301,6 +1314,13 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     expect(exported.body).not.toContain('Alice agent');
     expect(exported.body).not.toContain('secret plan');
     expect(exported.json().trigger_events).toEqual([]);
+    // Alice's runs cost tokens; Bob's usage and its CSV hold none of them.
+    const aliceRuns = await t.db.kysely.selectFrom('turn_usage').select('agent_id').execute();
+    expect(aliceRuns.map((r) => r.agent_id)).toContain(aliceAgent.id);
+    const usage = await t.app.inject({ method: 'GET', url: `${API}/usage?group_by=agent`, headers: bob });
+    expect(usage.json().rows.map((r: { agent_id: number }) => r.agent_id)).not.toContain(aliceAgent.id);
+    const csv = await t.app.inject({ method: 'GET', url: `${API}/usage/csv?group_by=agent`, headers: bob });
+    expect(csv.body.split('\n').filter((line) => line.startsWith(`,${aliceAgent.id},`))).toEqual([]);
     const services = await t.app.inject({ method: 'GET', url: `${API}/services/`, headers: bob });
     expect(services.body).toContain('Gmail');
     expect(services.body).not.toContain('AliceMcp');

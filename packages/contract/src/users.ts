@@ -237,6 +237,23 @@ export const userExportSchema = z.object({
       created_at: z.string(),
     }),
   ),
+  /** What each of the caller's agent runs used: tokens, model, cost, tool calls, how it ended. */
+  usage: z.array(
+    z.object({
+      agent_id: z.number().nullable(),
+      thread_id: z.string().nullable(),
+      source: z.string(),
+      model: z.string(),
+      input_tokens: z.number(),
+      output_tokens: z.number(),
+      estimated: z.boolean(),
+      cost: z.number().nullable(),
+      tool_calls: z.number(),
+      status: z.string(),
+      continued: z.boolean(),
+      created_at: z.string(),
+    }),
+  ),
 });
 export type UserExport = z.infer<typeof userExportSchema>;
 export type UserProfile = z.infer<typeof userProfileSchema>;

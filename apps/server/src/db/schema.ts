@@ -45,6 +45,7 @@ export interface Database {
   host_calls: HostCallsTable;
   tool_executions: ToolExecutionsTable;
   api_keys: ApiKeysTable;
+  turn_usage: TurnUsageTable;
   knowledge_files: KnowledgeFilesTable;
   knowledge_file_contents: KnowledgeFileContentsTable;
   knowledge_passages: KnowledgePassagesTable;
@@ -109,6 +110,34 @@ export interface KnowledgePassagesTable {
   text: string;
   /** float32 vector bytes; null without an embedding model. */
   embedding: Buffer | null;
+}
+
+/**
+ * What one agent run cost (migration 0024, usage module): tokens, model, cost, tool calls, how it
+ * ended. The agent and thread have no foreign key, so usage outlives them; the row goes with its user.
+ */
+export interface TurnUsageTable {
+  id: Generated<number>;
+  user_id: number;
+  agent_id: number | null;
+  thread_id: string | null;
+  run_id: string;
+  /** 'chat' | 'copilot' | 'api' | 'mcp' | 'trigger' */
+  source: string;
+  /** The offered model's id (LLM_MODELS). */
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  /** 1 when the counts are estimated (the offline model, a provider that reports none). */
+  estimated: Generated<number>;
+  /** From the model's prices per million tokens at the time; null when it has none. */
+  cost: number | null;
+  tool_calls: Generated<number>;
+  /** 'complete' | 'awaiting_approval' | 'error' | 'interrupted' */
+  status: string;
+  /** 1 when the row continues a run after an approval (not a new turn). */
+  continued: Generated<number>;
+  created_at: string;
 }
 
 /** A personal API key (migration 0012, api-keys module); the key itself is never stored. */

@@ -1,7 +1,12 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { CHAT_SESSION_COOKIE, DEMO_SESSION_COOKIE } from '@cadre/contract';
+import {
+  CHAT_SESSION_COOKIE,
+  DEMO_SESSION_COOKIE,
+  errorSchema,
+  validationErrorSchema,
+} from '@cadre/contract';
 
 export const API_PREFIX = '/backend';
 export const API_VERSION = '0.1.0';
@@ -110,6 +115,9 @@ function demoOperation(prefix: string, schema: { operationId?: string }) {
 export function openApiDocument(app: FastifyInstance) {
   return app.swagger();
 }
+
+/** The answers a call on one of the caller's objects may give besides its own: 401, 404 and 422. */
+export const objectErrors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /**
  * The OpenAPI operation of a module's routes: `op(operationId, summary, schemas)` under the module's

@@ -5,6 +5,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { UIMessageChunk } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import type { AppOptions } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
 import type { ModelSelection } from '../../src/modules/chat/llm/select-model.ts';
@@ -242,7 +243,7 @@ export const ORIGIN = 'http://cadre.test';
 
 export async function chatHarness(
   env: Record<string, string> = {},
-  options: { modelFromConfig?: boolean } = {},
+  options: { modelFromConfig?: boolean } & Pick<AppOptions, 'triggers'> = {},
 ): Promise<ChatHarness> {
   const holder: { tools?: ReturnType<typeof recordingExecutor> } = {};
   const model = switchableModel();
@@ -264,6 +265,7 @@ export async function chatHarness(
       toolExecutor: lazyExecutor,
       modelSelection: options.modelFromConfig ? undefined : model.selection,
     },
+    triggers: options.triggers,
   });
   const tools = recordingExecutor(t.db);
   holder.tools = tools;
@@ -289,6 +291,46 @@ export async function chatHarness(
   };
 }
 
+/** The `Cookie` header value of a chat session for the caller's agent, opened as the web app does. */
+export async function chatSessionCookie(t: TestApp, auth: Record<string, string>, agentId: number) {
+  const session = await t.app.inject({
+    method: 'POST',
+    url: '/chainlit/auth/header',
+    headers: { ...auth, 'x-agent-id': String(agentId) },
+  });
+  return `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+}
+
+/** One chat turn with the caller's agent, as the frame sends it: the response and the text it streamed. */
+export async function chatTurnAs(t: TestApp, auth: Record<string, string>, agentId: number, text: string) {
+  const headers = {
+    cookie: await chatSessionCookie(t, auth, agentId),
+    origin: ORIGIN,
+    'x-requested-with': 'cadre-chat',
+  };
+  const res = await t.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text } });
+  return { res, streamed: streamedText(uiChunks(res.body)) };
+}
+
+/** Connects the caller to the built-in Calculator; the id of its `evaluate` action. */
+export async function connectedCalculator(t: TestApp, auth: Record<string, string>): Promise<number> {
+  const services = await t.app.inject({ method: 'GET', url: '/backend/api/v1/services/', headers: auth });
+  const calculator = services.json<{ id: number; name: string }[]>().find((s) => s.name === 'Calculator')!;
+  const connected = await t.app.inject({
+    method: 'POST',
+    url: `/backend/api/v1/services/${calculator.id}/register_noauth_service`,
+    headers: auth,
+  });
+  if (connected.statusCode !== 200) throw new Error(`Calculator did not connect: ${connected.body}`);
+  const evaluate = await t.db.kysely
+    .selectFrom('actions')
+    .select('id')
+    .where('service_id', '=', calculator.id)
+    .where('name', '=', 'evaluate')
+    .executeTakeFirstOrThrow();
+  return evaluate.id;
+}
+
 /**
  * Creates an agent with no tools for the signed-in caller (`auth`) and opens a chat session for it
  * as the web app does; the `Cookie` header value of that session.
@@ -300,10 +342,5 @@ export async function talkerChatCookie(t: TestApp, auth: Record<string, string>)
     headers: auth,
     payload: { name: 'Talker', description: 'Talks', tool_ids: [] },
   });
-  const session = await t.app.inject({
-    method: 'POST',
-    url: '/chainlit/auth/header',
-    headers: { ...auth, 'x-agent-id': String(created.json<{ id: number }>().id) },
-  });
-  return `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+  return chatSessionCookie(t, auth, created.json<{ id: number }>().id);
 }

@@ -401,6 +401,20 @@ export type ExportMyDataResponses = {
             last_used_at: string | null;
             created_at: string;
         }>;
+        usage: Array<{
+            agent_id: number | null;
+            thread_id: string | null;
+            source: string;
+            model: string;
+            input_tokens: number;
+            output_tokens: number;
+            estimated: boolean;
+            cost: number | null;
+            tool_calls: number;
+            status: string;
+            continued: boolean;
+            created_at: string;
+        }>;
     };
 };
 
@@ -1497,6 +1511,121 @@ export type ListModelsResponses = {
 };
 
 export type ListModelsResponse = ListModelsResponses[keyof ListModelsResponses];
+
+export type GetUsageData = {
+    body?: never;
+    path?: never;
+    query?: {
+        from?: string;
+        to?: string;
+        group_by?: string;
+    };
+    url: '/api/v1/usage';
+};
+
+export type GetUsageErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type GetUsageError = GetUsageErrors[keyof GetUsageErrors];
+
+export type GetUsageResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        from: string;
+        to: string;
+        group_by: Array<'day' | 'agent' | 'model'>;
+        rows: Array<{
+            turns: number;
+            input_tokens: number;
+            output_tokens: number;
+            total_tokens: number;
+            estimated: boolean;
+            cost: number | null;
+            tool_calls: number;
+            errors: number;
+            day: string | null;
+            agent_id: number | null;
+            agent_name: string | null;
+            model: string | null;
+        }>;
+        totals: {
+            turns: number;
+            input_tokens: number;
+            output_tokens: number;
+            total_tokens: number;
+            estimated: boolean;
+            cost: number | null;
+            tool_calls: number;
+            errors: number;
+        };
+        budget: {
+            monthly_tokens: number | null;
+            used_tokens: number;
+            resets_at: string;
+        };
+    };
+};
+
+export type GetUsageResponse = GetUsageResponses[keyof GetUsageResponses];
+
+export type DownloadUsageCsvData = {
+    body?: never;
+    path?: never;
+    query?: {
+        from?: string;
+        to?: string;
+        group_by?: string;
+    };
+    url: '/api/v1/usage/csv';
+};
+
+export type DownloadUsageCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DownloadUsageCsvError = DownloadUsageCsvErrors[keyof DownloadUsageCsvErrors];
+
+export type DownloadUsageCsvResponses = {
+    /**
+     * CSV with a header line
+     */
+    200: string;
+};
+
+export type DownloadUsageCsvResponse = DownloadUsageCsvResponses[keyof DownloadUsageCsvResponses];
 
 export type TriggerAgentData = {
     body: {
@@ -2882,6 +3011,12 @@ export type McpAgentErrors = {
             message: string;
         };
         id: null;
+    };
+    /**
+     * Default Response
+     */
+    429: {
+        detail: string;
     };
 };
 

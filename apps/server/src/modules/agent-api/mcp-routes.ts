@@ -23,6 +23,12 @@ function askToolName(agent: Pick<AgentProfile, 'id' | 'name'>): string {
   return `ask_${slug || `agent_${agent.id}`}`;
 }
 
+/** Whether a JSON-RPC message (or batch) calls a tool, which runs the agent. */
+const callsTool = (body: unknown): boolean =>
+  Array.isArray(body)
+    ? body.some(callsTool)
+    : typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+
 /** An MCP server with the agent's one tool; each request gets its own (stateless). */
 function agentServer(
   options: Pick<AgentApiOptions, 'chat' | 'publicUrl' | 'approvalMinutes'>,
@@ -85,7 +91,13 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
     error: z.object({ code: z.number(), message: z.string() }),
     id: z.null(),
   });
-  const response = { 401: errorSchema, 403: errorSchema, 404: errorSchema, 405: jsonRpcError };
+  const response = {
+    401: errorSchema,
+    403: errorSchema,
+    404: errorSchema,
+    405: jsonRpcError,
+    429: errorSchema,
+  };
   const config = { apiKeyScope: 'chat' as const };
   const post = {
     operationId: 'mcpAgent',
@@ -100,6 +112,9 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
   app.post('/:agent_id', { config, schema: post }, async (request, reply) => {
     const agent = await reachableAgent(agents, request, request.params.agent_id);
     if (!agent) throw notFound('Agent not found');
+    // A call of the agent's tool past the month's token budget is a 429 (with Retry-After), as on
+    // the OpenAI-compatible API; listing the tool still works.
+    if (callsTool(request.body)) await options.checkBudget(request.user.id);
     const server = agentServer(options, agent, request.user.id);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -7,11 +7,11 @@ import {
   type agentExportSchema,
 } from '@cadre/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/database.ts';
 import type { AuditLog, StagedFiles } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import type { ToolCatalog } from '../tools/index.ts';
 import type { createAgentsRepository } from './repository.ts';
-import { findToolsByKeys, toolKey } from './tool-keys.ts';
+import { toolKey } from './tool-keys.ts';
 import { authorOf, type Saver } from './versions.ts';
 
 /** The ids of the services the user has an active connection to (the services module answers). */
@@ -25,7 +25,7 @@ type ImportDocument = z.output<typeof agentExportSchema>;
  * provider, service key and tool slug, never by this server's ids, and no connection or secret.
  */
 export function agentExchange(
-  db: Db,
+  tools: ToolCatalog,
   repo: ReturnType<typeof createAgentsRepository>,
   audit: AuditLog,
   offered: (modelId: string | null) => boolean,
@@ -73,8 +73,8 @@ export function agentExchange(
       const wanted = new Map<string, AgentExportTool>();
       for (const tool of document.agent.tools)
         if (!wanted.has(toolKey(tool))) wanted.set(toolKey(tool), tool);
-      const found = new Map<string, Awaited<ReturnType<typeof findToolsByKeys>>[number]>();
-      for (const row of await findToolsByKeys(db.kysely, user.id, [...wanted.values()])) {
+      const found = new Map<string, Awaited<ReturnType<ToolCatalog['findLiveActionsByKeys']>>[number]>();
+      for (const row of await tools.findLiveActionsByKeys(user.id, [...wanted.values()])) {
         if (!found.has(toolKey(row))) found.set(toolKey(row), row);
       }
       const attached = [...wanted.entries()].filter(([key]) => found.has(key));

@@ -9,6 +9,7 @@ import {
 import { z } from 'zod';
 import type { AgentArchives } from '../../deps.ts';
 import { ValidationFailure } from '../../http/errors.ts';
+import { objectErrors } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 
@@ -59,9 +60,8 @@ export const agentImportRoute: FastifyPluginAsyncZod<{
         body: agentExportSchema,
         response: {
           201: agentImportResultSchema,
-          401: errorSchema,
-          404: errorSchema,
           413: errorSchema,
+          ...objectErrors,
           // A bad field is a validation list; an archive that cannot be read says why in words.
           422: z.union([validationErrorSchema, errorSchema]),
         },

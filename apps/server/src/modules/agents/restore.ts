@@ -1,11 +1,14 @@
 import type { AgentRestoreResult, AgentSnapshotFile } from '@cadre/contract';
 import type { AuditLog } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import type { ToolCatalog } from '../tools/index.ts';
 import type { createAgentsRepository, ToolAttachment } from './repository.ts';
 import { authorOf, type Saver } from './versions.ts';
 
 interface RestoreDeps {
   repo: ReturnType<typeof createAgentsRepository>;
+  /** Which of the tools a version lists the user may still attach (the tools module). */
+  catalog: Pick<ToolCatalog, 'visibleActions'>;
   audit: AuditLog;
   offered: (modelId: string | null | undefined) => boolean;
   /** The allowed tools an update would detach (their "Allow without asking" goes with them). */
@@ -19,7 +22,7 @@ interface RestoreDeps {
  * which the answer lists. The audit record counts what was left out.
  */
 export const restoreVersion =
-  ({ repo, audit, offered, revokedBy }: RestoreDeps) =>
+  ({ repo, catalog, audit, offered, revokedBy }: RestoreDeps) =>
   async (user: Saver, agentId: number, number: number): Promise<AgentRestoreResult> => {
     const userId = user.id;
     if (!(await repo.exists(userId, agentId))) throw notFound('Agent not found');
@@ -30,7 +33,7 @@ export const restoreVersion =
     const modelId = offered(version.snapshot.model_id) ? version.snapshot.model_id : null;
     const visible = new Map(
       (
-        await repo.visibleActions(
+        await catalog.visibleActions(
           userId,
           tools.map((t) => t.id),
         )

@@ -23,7 +23,7 @@ import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
-import { operations } from '../../http/openapi.ts';
+import { objectErrors, operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 import { agentImportRoute, ARCHIVE_TYPE } from './import-route.ts';
@@ -31,7 +31,6 @@ import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
 
-const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A bad field is a validation list; an archive that cannot be read says why in words. */
 const fileErrors = z.union([validationErrorSchema, errorSchema]);
 
@@ -79,7 +78,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         summary: 'Creates an agent',
         headers: idempotentCreateHeadersSchema,
         body: agentCreateSchema,
-        response: { 201: agentSchema, ...errors },
+        response: { 201: agentSchema, ...objectErrors },
       },
     },
     async (request, reply) => {
@@ -103,7 +102,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       config: { apiKeyScope: 'agents:read' },
       ...op('getAgent', 'One of the caller’s agents', {
         params: agentParamsSchema,
-        response: { 200: agentSchema, ...errors },
+        response: { 200: agentSchema, ...objectErrors },
       }),
     },
     async (request) => {
@@ -119,7 +118,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     op('updateAgent', 'Updates one of the caller’s agents', {
       params: agentParamsSchema,
       body: agentUpdateSchema,
-      response: { 200: agentSchema, ...errors },
+      response: { 200: agentSchema, ...objectErrors },
     }),
     async (request) => agents.update(request.user, request.params.agent_id, request.body),
   );
@@ -128,7 +127,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id',
     op('deleteAgent', 'Deletes one of the caller’s agents', {
       params: agentParamsSchema,
-      response: { 204: z.null().describe('Deleted'), ...errors },
+      response: { 204: z.null().describe('Deleted'), ...objectErrors },
     }),
     async (request, reply) => {
       await agents.delete(request.user.id, request.params.agent_id);
@@ -140,7 +139,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions',
     op('listAgentVersions', 'Every saved version of one of the caller’s agents, newest first', {
       params: agentParamsSchema,
-      response: { 200: agentVersionListSchema, ...errors },
+      response: { 200: agentVersionListSchema, ...objectErrors },
     }),
     async (request) => agents.versions(request.user.id, request.params.agent_id),
   );
@@ -149,7 +148,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions/:number/restore',
     op('restoreAgentVersion', 'Puts the agent back as a version was; the restore is saved as a new version', {
       params: agentVersionParamsSchema,
-      response: { 200: agentRestoreResultSchema, ...errors },
+      response: { 200: agentRestoreResultSchema, ...objectErrors },
     }),
     async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
   );
@@ -166,7 +165,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
           200: agentExportDocumentSchema.describe(
             'The document (application/json), or the zip with the files (application/zip)',
           ),
-          ...errors,
+          ...objectErrors,
           422: fileErrors,
         },
       },

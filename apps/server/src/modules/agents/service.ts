@@ -7,6 +7,7 @@ import type { AgentProfile, AgentSummary, AttachedTool, AuditLog, KnowledgeHisto
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { embedOriginQueries } from './embed-origins.ts';
 import { OFFLINE_MODEL } from '../../config.ts';
+import { createToolCatalog } from '../tools/index.ts';
 import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
@@ -43,6 +44,7 @@ export function createAgentsService(
   { offeredModels = [OFFLINE_MODEL], knowledgeHistory }: AgentsServiceOptions = {},
 ) {
   const repo = createAgentsRepository(db, offeredModels, knowledgeHistory);
+  const catalog = createToolCatalog(db);
   const afterAgentDelete: (() => Promise<void>)[] = [];
   const permissions = toolPermissions(db, audit);
   const offered = (modelId: string | null | undefined) => !modelId || offeredModels.includes(modelId);
@@ -73,7 +75,7 @@ export function createAgentsService(
    */
   async function resolveTools(userId: number, toolIds: number[]): Promise<ToolAttachment> {
     const unique = [...new Set(toolIds)];
-    const found = new Map((await repo.visibleActions(userId, unique)).map((a) => [a.id, a.version]));
+    const found = new Map((await catalog.visibleActions(userId, unique)).map((a) => [a.id, a.version]));
     const unknown = unique.filter((id) => !found.has(id));
     if (unknown.length) {
       throw new ValidationFailure([
@@ -224,9 +226,9 @@ export function createAgentsService(
       return repo.listVersions(userId, agentId);
     },
 
-    restore: restoreVersion({ repo, audit, offered, revokedBy }),
+    restore: restoreVersion({ repo, catalog, audit, offered, revokedBy }),
 
-    ...agentExchange(db, repo, audit, offered),
+    ...agentExchange(catalog, repo, audit, offered),
     recordFilesChange,
     ...embedOriginQueries(db),
 

@@ -96,12 +96,12 @@ export function versionQueries(k: Kysely<Database>, history: KnowledgeHistory = 
     if (!agent) return undefined;
     const tools = await attachedTools(executor, agentId)
       .select([
-        'actions.id',
-        'actions.name',
-        'actions.display_name',
-        'services.name as app_name',
-        'services.provider',
-        'services.provider_key as service_key',
+        'tool.action_id as id',
+        'tool.action_name as name',
+        'tool.display_name',
+        'tool.service_name as app_name',
+        'tool.provider',
+        'tool.provider_key as service_key',
       ])
       .execute();
     return { ...agentFieldsOf(agent), tools };

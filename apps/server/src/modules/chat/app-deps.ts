@@ -14,7 +14,10 @@ export function chatDepsFrom(
   deps: AppDeps,
   log: FastifyBaseLogger,
   selection?: ModelSelection,
-): Pick<ChatServiceDeps, 'db' | 'agents' | 'knowledge' | 'audit' | 'models' | 'limits' | 'runs'> {
+): Pick<
+  ChatServiceDeps,
+  'db' | 'agents' | 'knowledge' | 'audit' | 'models' | 'limits' | 'runs' | 'usage' | 'telemetry'
+> {
   const { config, db } = deps;
   const { llm } = config;
   return {
@@ -22,7 +25,7 @@ export function chatDepsFrom(
     agents: deps.agents,
     knowledge: deps.knowledge,
     audit: deps.audit,
-    models: selection ? fixedCatalog(selection) : createModelCatalog(llm, { log }),
+    models: selection ? fixedCatalog(selection) : createModelCatalog(llm, { log, telemetry: deps.telemetry }),
     limits: {
       maxSteps: llm.maxSteps,
       maxToolCallsPerTurn: llm.maxToolCallsPerTurn,
@@ -32,5 +35,7 @@ export function chatDepsFrom(
       approvalTtlMs: llm.approvalTtlMs,
     },
     runs: runRegistryFor({ db, lifecycle: deps.lifecycle, log, shutdownTimeoutMs: config.shutdownTimeoutMs }),
+    usage: deps.usage,
+    telemetry: deps.telemetry,
   };
 }

@@ -117,9 +117,11 @@ export async function decide(
     signal: input.signal,
     prelude: [outcome],
     runId: approval.run_id,
+    continues: true,
     claimId,
     via: input.via,
     visitor: input.visitor,
+    source: input.via === 'copilot' ? 'copilot' : 'chat',
   });
   return { threadId: thread.id, stream };
 }

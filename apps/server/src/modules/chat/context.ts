@@ -1,5 +1,12 @@
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory, AgentProfile, AuditLog, KnowledgeBase } from '../../deps.ts';
+import type {
+  AgentDirectory,
+  AgentProfile,
+  AuditLog,
+  KnowledgeBase,
+  Telemetry,
+  UsageLedger,
+} from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { createApprovalRepository, type ApprovalRepository } from './approval-repository.ts';
 import type { HostFunctionBridge } from './host-functions.ts';
@@ -37,6 +44,10 @@ export interface ChatServiceDeps {
   suggestedPrompts?: (userId: number, agentId: number) => Promise<string[] | undefined>;
   /** Where runs hold their thread: Stop and the one-run-per-thread rule, on every instance. */
   runs: RunRegistry;
+  /** Where each run's tokens and cost go, and the monthly budget a new run is checked against. */
+  usage: UsageLedger;
+  /** Spans and metrics of runs (and, through the model catalog, of model calls). */
+  telemetry: Telemetry;
 }
 
 /** What the parts of the chat service share. */

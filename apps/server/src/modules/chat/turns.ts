@@ -80,6 +80,8 @@ export async function startTurn(
   const { userId, agentId, endUser } = input;
   const { repo } = ctx;
   const agent = await requireAgent(ctx, userId, agentId);
+  // Past the month's token budget the turn is refused before anything is stored.
+  await ctx.usage.checkBudget(userId);
   const threadId = input.threadId ?? crypto.randomUUID();
   const existing = await repo.findThread(userId, agentId, threadId, endUser);
   let newThread: NewThread | undefined;
@@ -139,6 +141,7 @@ export async function startTurn(
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
   const { via, timeZone, visitor } = input;
-  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor });
+  const source = via === 'copilot' ? 'copilot' : 'chat';
+  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor, source });
   return { threadId, stream };
 }

@@ -185,6 +185,8 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     agents: options.agents,
     knowledge: options.knowledge,
     lifecycle: options.lifecycle,
+    usage: options.usage,
+    telemetry: options.telemetry,
     modelSelection: options.chat?.modelSelection,
     toolExecutor: service.executor,
     sessionStrategy: { cookieName: DEMO_SESSION_COOKIE, resolve: (value) => service.resolve(value) },

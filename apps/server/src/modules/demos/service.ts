@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentDirectory, AttachedTool, UserDirectory } from '../../deps.ts';
-import { createToolsRepository } from '../tools/index.ts';
+import { createToolCatalog } from '../tools/index.ts';
 import { DEMOS, isDemoName, type DemoDefinition, type DemoName } from './catalog.ts';
 import { createDemoToolProvider } from './provider.ts';
 import { createDemoRepository } from './repository.ts';
@@ -34,6 +34,7 @@ export interface DemoServiceDeps {
  */
 export function createDemoService(deps: DemoServiceDeps) {
   const repo = createDemoRepository(deps.db);
+  const toolCatalog = createToolCatalog(deps.db);
   const provider = createDemoToolProvider({ db: deps.db, now: deps.now });
   const idleMs = deps.config.idleMinutes * 60_000;
   const maxMs = deps.config.maxHours * 3_600_000;
@@ -53,12 +54,13 @@ export function createDemoService(deps: DemoServiceDeps) {
       trx,
     );
     // The demo service is owned by the demo user: no real user ever sees or attaches it.
-    const tools = createToolsRepository({ ...deps.db, kysely: trx });
-    const serviceId = await tools.upsertService(DEMO_PROVIDER, userId, definition.service);
-    const actions = definition.tools.map((t) => t.definition);
-    await tools.syncActions(serviceId, actions);
-    const ids = new Map((await tools.listLiveActions(serviceId)).map((a) => [a.name, a.id]));
-    const actionIds = actions.map((a) => ids.get(a.name)!);
+    const { actionIds } = await toolCatalog.provisionPrivateService(
+      DEMO_PROVIDER,
+      userId,
+      definition.service,
+      definition.tools.map((t) => t.definition),
+      trx,
+    );
     const agentId = await deps.agents.provision(userId, definition.agent, actionIds, trx);
     return { userId, agentId };
   }

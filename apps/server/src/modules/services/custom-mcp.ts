@@ -12,8 +12,9 @@ import {
   USER_SERVER_PREFIX,
   type ActionDefinition,
   type CredentialSeal,
-  type ToolsRepository,
+  type ToolCatalog,
 } from '../tools/index.ts';
+import type { ConnectionRepository } from './connection-repository.ts';
 
 const urlRefused = (msg: string) =>
   new ValidationFailure([{ loc: ['body', 'url'], msg, type: 'value_error' }]);
@@ -33,11 +34,12 @@ const slugOf = (name: string) =>
  */
 export function createCustomMcp(deps: {
   config: Config;
-  repo: ToolsRepository;
+  repo: ConnectionRepository;
+  toolCatalog: ToolCatalog;
   credentials: CredentialSeal;
   audit: AuditLog;
 }) {
-  const { config, repo, credentials, audit } = deps;
+  const { config, repo, toolCatalog, credentials, audit } = deps;
 
   return async function addCustomMcpServer(userId: number, body: CustomMcpServerBody): Promise<Service> {
     const { name, url } = body;
@@ -66,15 +68,20 @@ export function createCustomMcp(deps: {
     }
     const description = body.description || `Your MCP server at ${new URL(url).host}`;
     const id = await repo.transaction(async (tx, trx) => {
-      const serviceId = await tx.upsertService('mcp', userId, {
-        key: `${USER_SERVER_PREFIX}${slugOf(name)}`,
-        name,
-        description,
-        logo: null,
-        authScheme: 'NO_AUTH',
-        metadata: { url, custom: true },
-      });
-      await tx.syncActions(serviceId, actions);
+      const { serviceId } = await toolCatalog.provisionPrivateService(
+        'mcp',
+        userId,
+        {
+          key: `${USER_SERVER_PREFIX}${slugOf(name)}`,
+          name,
+          description,
+          logo: null,
+          authScheme: 'NO_AUTH',
+          metadata: { url, custom: true },
+        },
+        actions,
+        trx,
+      );
       await tx.saveConnection(userId, serviceId, {
         status: 'ACTIVE',
         external_id: null,

@@ -8,12 +8,11 @@ import {
   serviceListSchema,
   serviceParamsSchema,
   serviceSchema,
-  validationErrorSchema,
   type Registration,
 } from '@cadre/contract';
 import { z } from 'zod';
 import { withEtags } from '../../http/etags.ts';
-import { operations } from '../../http/openapi.ts';
+import { objectErrors, operations } from '../../http/openapi.ts';
 import { browserCookies } from './browser-cookie.ts';
 import { serviceCallbackRoutes, type ServicesRouteOptions } from './callback-routes.ts';
 import { logoRoutes } from './logo-routes.ts';
@@ -22,7 +21,6 @@ import type { ServicesService } from './service.ts';
 
 const op = operations('services');
 
-const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A provider that is not enabled, or one that failed to answer. */
 const providerErrors = { 502: errorSchema, 503: errorSchema };
 
@@ -97,7 +95,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
     '/api/v1/services/:service_id/actions',
     op('listServiceActions', 'The actions (tools) of a service', {
       params: serviceParamsSchema,
-      response: { 200: serviceActionListSchema, ...errors, ...providerErrors },
+      response: { 200: serviceActionListSchema, ...objectErrors, ...providerErrors },
     }),
     async (request) => services.listActions(request.params.service_id, request.user.id),
   );
@@ -112,7 +110,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
           summary,
           params: serviceParamsSchema,
           ...(body && { body }),
-          response: { 200: registrationSchema, ...errors, ...providerErrors },
+          response: { 200: registrationSchema, ...objectErrors, ...providerErrors },
         },
       },
       async (request, reply) =>
@@ -133,7 +131,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
       'Disconnects the caller from a service and revokes the connection at its provider',
       {
         params: serviceParamsSchema,
-        response: { 204: z.null().describe('Disconnected'), ...errors, ...providerErrors },
+        response: { 204: z.null().describe('Disconnected'), ...objectErrors, ...providerErrors },
       },
     ),
     async (request, reply) => {
@@ -151,7 +149,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
         description:
           'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
         body: customMcpServerBodySchema,
-        response: { 201: serviceSchema, ...errors },
+        response: { 201: serviceSchema, ...objectErrors },
       },
     ),
     async (request, reply) =>
@@ -165,7 +163,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
       'Removes one of the caller’s own services (a custom MCP server) with its tools',
       {
         params: serviceParamsSchema,
-        response: { 204: z.null().describe('Removed'), ...errors },
+        response: { 204: z.null().describe('Removed'), ...objectErrors },
       },
     ),
     async (request, reply) => {

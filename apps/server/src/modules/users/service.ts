@@ -44,6 +44,7 @@ const EMPTY_EXPORT: Required<UserExportPart> = {
   sessions: [],
   identity_account: null,
   api_keys: [],
+  usage: [],
 };
 
 /** Lists from several modules under one key (sessions) are joined; anything else is taken as is. */

@@ -192,6 +192,8 @@ export const EXCHANGE_TEXT = {
   filesCame: (n: number) => `${n} knowledge file${n === 1 ? '' : 's'} came with it, indexed for search.`,
   toConnect: 'Connect these services on the Services page so the agent can use their tools:',
   notFound: 'These tools are not offered here and were left out:',
+  modelNotOffered: (id: string) =>
+    `The model '${id}' is not offered here: the agent answers with the default model. Choose another in the editor.`,
   goToServices: 'Go to Services',
   openAgent: 'Open agent',
   close: 'Close',

@@ -3,8 +3,10 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmConfig, LlmModelConfig } from '../../../config.ts';
+import type { Telemetry } from '../../../deps.ts';
 import { LlmError } from './errors.ts';
 import { createOfflineModel } from './offline-model.ts';
+import { observedModel } from './observed-model.ts';
 import { OFFLINE_LABEL } from './offline-phrases.ts';
 import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 
@@ -31,6 +33,8 @@ export interface SelectModelOptions {
   resilience?: Partial<ResilienceOptions>;
   /** Where provider failures are logged (once per failed call; never the key or the prompt). */
   log?: { warn(details: object, message: string): void };
+  /** Spans and metrics of every model call, when tracing or metrics are on. */
+  telemetry?: Telemetry;
 }
 
 /** One offered model with the timeouts every model call gets. */
@@ -60,10 +64,18 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       ),
     ...options.resilience,
   };
+  const { telemetry } = options;
+  /** The one retry layer, inside the span and metrics of the call. */
+  const callable = (model: LanguageModelV4) => {
+    const resilient = withResilience(model, resilience);
+    return telemetry?.active
+      ? observedModel(resilient, { id: llm.id, provider: llm.provider }, telemetry)
+      : resilient;
+  };
   if (llm.provider === 'offline') {
     const model = createOfflineModel();
     return {
-      model: withResilience(model, resilience),
+      model: callable(model),
       id: llm.id,
       name: llm.label,
       provider: 'offline',
@@ -101,7 +113,7 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       break;
   }
   return {
-    model: withResilience(model, resilience),
+    model: callable(model),
     id,
     name,
     provider: llm.provider,

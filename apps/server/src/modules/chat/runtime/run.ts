@@ -12,6 +12,7 @@ import { streamToParts } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
 import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../llm/user-clock.ts';
+import { meterRunTokens, type RunTokens } from './run-usage.ts';
 
 /** The host site's visitor a copilot run answers (not the agent's owner). */
 export interface Visitor {
@@ -77,8 +78,10 @@ export interface RunOutcome {
   status: StoredMessage['status'];
   errorCategory?: RunErrorCategory;
   pendingApprovals: string[];
-  /** Tokens over all of the run's steps, as the model reported them (absent when it reported none). */
-  usage?: { inputTokens: number; outputTokens: number };
+  /** Tokens over all of the run's model calls, as reported or estimated (absent: no model ran). */
+  usage?: RunTokens;
+  /** Tool calls the model made in this run (approval requests and refusals included). */
+  toolCalls?: number;
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
@@ -130,6 +133,8 @@ export function systemPrompt(
 export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const { message, limits } = ctx;
   const parts = message.parts;
+  // A continued run's message holds the parts of its earlier runs: only later ones are this run's.
+  const partsBefore = parts.length;
   let errorCategory: RunErrorCategory | undefined;
   let errorText: string | undefined;
   // Lets the chunks written so far reach the socket first: on SQLite a save is a blocking fsync.
@@ -180,10 +185,17 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   );
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
+  const instructions = systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor);
+  const messages = toModelMessages([...ctx.history, message]);
+  const meter = meterRunTokens({
+    selfCounted: ctx.selection.isOffline,
+    prompt: () => instructions + JSON.stringify(messages),
+  });
   const result = streamText({
     model: ctx.selection.model,
-    instructions: systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor),
-    messages: toModelMessages([...ctx.history, message]),
+    instructions,
+    messages,
+    onStepEnd: meter.onStepEnd,
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
     experimental_refineToolInput: tools.refineInput,
@@ -236,11 +248,8 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       p.errorText = 'The tool was not run: the turn was stopped.';
     }
   }
-  // A failed or stopped stream has no usage to give: its promise rejects.
-  const total = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  const usage =
-    total && (total.inputTokens !== undefined || total.outputTokens !== undefined)
-      ? { inputTokens: total.inputTokens ?? 0, outputTokens: total.outputTokens ?? 0 }
-      : undefined;
-  return finish({ status, errorCategory, pendingApprovals, usage });
+  const own = parts.slice(partsBefore);
+  const usage = meter.total(own.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+  const toolCalls = own.filter((p) => p.type === 'dynamic-tool').length;
+  return finish({ status, errorCategory, pendingApprovals, usage, toolCalls });
 }

@@ -6,6 +6,7 @@ import { findToast, renderApp } from '../../../test/render';
 import type { Agent, AgentVersion } from '../api/agents-api';
 import type { KnowledgeFile } from '../api/knowledge-api';
 import { agentFixture } from '../../../test/agent-fixture';
+import { captureDownloads } from '../../../test/downloads';
 
 const tool = (id: number, display_name: string) => ({
   id,
@@ -176,28 +177,12 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
   /** Downloads the editor's export, with the files the agent has: the file saved and its bytes. */
   async function exportWith(files: KnowledgeFile[]) {
     const api = fakeApi(files);
-    const blobs: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(class extends URL {}, {
-        createObjectURL: (blob: Blob) => {
-          blobs.push(blob);
-          return 'blob:http://app.test/export';
-        },
-        revokeObjectURL: () => {},
-      }),
-    );
-    const clicked: string[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      clicked.push(this.download);
-    });
+    const downloads = captureDownloads();
     const { user } = renderApp('/agents/1/edit');
     await user.click(await screen.findByRole('button', { name: 'Export Accountant' }));
-    await waitFor(() => expect(clicked).toHaveLength(1));
-    click.mockRestore();
-    return { api, name: clicked[0], blob: blobs[0]! };
+    await waitFor(() => expect(downloads.files).toHaveLength(1));
+    downloads.restore();
+    return { api, name: downloads.files[0]!.name, blob: downloads.files[0]!.blob! };
   }
 
   it('downloads the export document as a file', async () => {

@@ -36,8 +36,8 @@ const toolText = (tool: {
 
 /**
  * Import from an exported file (the JSON document, or the zip with the agent's knowledge files): a
- * file picker, then what the import could not finish by itself —
- * the services to connect and the tools this server does not offer.
+ * file picker, then what the import could not finish by itself — the model this server does not
+ * offer, the services to connect and the tools it does not offer.
  */
 export function AgentImport() {
   const input = useRef<HTMLInputElement>(null);
@@ -77,7 +77,8 @@ export function AgentImport() {
     importAgent.mutate({ body });
   };
 
-  const needsNothing = result && !result.tools_to_connect.length && !result.tools_not_found.length;
+  const needsNothing =
+    result && !result.tools_to_connect.length && !result.tools_not_found.length && !result.model_not_offered;
   return (
     <>
       <Button variant="outline" loading={pending} onClick={() => input.current?.click()}>
@@ -117,6 +118,11 @@ export function AgentImport() {
         <Stack gap="4">
           {needsNothing && <Text>{EXCHANGE_TEXT.allSet}</Text>}
           {result && result.files.length > 0 && <Text>{EXCHANGE_TEXT.filesCame(result.files.length)}</Text>}
+          {result?.model_not_offered && (
+            <Text data-testid="model-not-offered">
+              {EXCHANGE_TEXT.modelNotOffered(result.model_not_offered)}
+            </Text>
+          )}
           {result && result.tools_to_connect.length > 0 && (
             <Stack gap="1">
               <Text>{EXCHANGE_TEXT.toConnect}</Text>

@@ -56,12 +56,7 @@ export function AgentTriggers({ agentId }: { agentId: number }) {
         </Text>
       </Stack>
       <Stack gap="2">
-        <Text fontWeight="medium" fontSize="sm">
-          {TRIGGER_TEXT.withKey}
-        </Text>
-        <Text fontSize="sm" color="fg.muted">
-          {TRIGGER_TEXT.withKeyHelp}
-        </Text>
+        <PartHeading title={TRIGGER_TEXT.withKey} help={TRIGGER_TEXT.withKeyHelp} />
         <Snippet text={curl} what="curl example" testId="trigger-curl" />
       </Stack>
       <SignedCalls agentId={agentId} url={url} />
@@ -150,12 +145,7 @@ function SignedCalls({ agentId, url }: { agentId: number; url: string }) {
   const madeAt = status.data?.created_at ?? null;
   return (
     <Stack gap="2">
-      <Text fontWeight="medium" fontSize="sm">
-        {TRIGGER_TEXT.signed}
-      </Text>
-      <Text fontSize="sm" color="fg.muted">
-        {TRIGGER_TEXT.signedHelp}
-      </Text>
+      <PartHeading title={TRIGGER_TEXT.signed} help={TRIGGER_TEXT.signedHelp} />
       {status.isError ? (
         <Text color="fg.error" role="alert">
           {TRIGGER_TEXT.secretLoadError}
@@ -261,5 +251,19 @@ function TriggerRuns({ agentId }: { agentId: number }) {
         )}
       </QueryList>
     </Stack>
+  );
+}
+
+/** A part's name and, under it, the sentence that says what it is for. */
+function PartHeading({ title, help }: { title: string; help: string }) {
+  return (
+    <>
+      <Text fontWeight="medium" fontSize="sm">
+        {title}
+      </Text>
+      <Text fontSize="sm" color="fg.muted">
+        {help}
+      </Text>
+    </>
   );
 }
