@@ -1,7 +1,7 @@
 import { agentImportResultSchema } from '@cadre/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamedText } from './support/chat-fixtures.ts';
-import { startFakeS3, type FakeS3 } from './support/fake-s3.ts';
+import { FAKE_S3_SECRET, startFakeS3, type FakeS3 } from './support/fake-s3.ts';
 import { addFile, API, askAgent, createAgent, filesOf, uploadFile } from './support/knowledge-api.ts';
 import { pdfOf } from './support/knowledge-files.ts';
 import { tableCounts } from './support/seed.ts';
@@ -135,6 +135,9 @@ describe(`knowledge files in an S3-compatible bucket on ${testDatabaseKind()}`, 
     expect(slow.statusCode).toBe(503);
     expect(await dueDeletions()).toEqual([]);
     expect(s3.objects.size).toBe(objects);
+    // The failures were logged, without the bucket's secret key.
+    expect(t.logs.join('')).toContain('knowledge bucket failed');
+    expect(t.logs.join('')).not.toContain(FAKE_S3_SECRET);
   });
 
   it('exports the zip from the bucket, and the import puts copies in it for the new owner', async () => {

@@ -9,9 +9,10 @@ import type { KnowledgeConfig } from '../../config.ts';
 
 /**
  * Knowledge files' bytes in an S3-compatible bucket (KNOWLEDGE_S3_BUCKET), through the AWS SDK's
- * S3 client. Its endpoint is the operator's setting, never a user's or a model's, so it is one of
- * the operator-configured clients the network lint allows outside the egress guard (like the LLM
- * providers' SDKs and the issuer's discovery); eslint.config.js names this file alone for it.
+ * S3 client. Its endpoint is the operator's setting, never a user's or a model's, so like the LLM
+ * providers' SDKs it is an operator-configured client outside the egress guard (which is for URLs
+ * that users and models choose); the network lint restricts Node's and the common HTTP modules,
+ * not SDKs, and this is the only file that imports the S3 client.
  */
 export interface ObjectStore {
   put(key: string, bytes: Uint8Array, mediaType: string): Promise<void>;
