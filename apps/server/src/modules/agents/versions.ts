@@ -65,7 +65,8 @@ const toVersion = (row: StoredVersion, filesAt: (version: number) => AgentSnapsh
   };
 };
 
-const VERSION_COLUMNS = [
+/** A version's columns as the API and the user export read them. */
+export const VERSION_COLUMNS = [
   'number',
   'reason',
   'restored_from',
