@@ -103,6 +103,24 @@ describe('copilot host-page functions', () => {
     };
     expect(call.data).toMatchObject({ name: 'get_page_title', args: {} });
     const callId = call.data.callId;
+    // The call is saved as it happens: a crash while the page works on it keeps the step.
+    await expect
+      .poll(async () => {
+        const row = await h.db.kysely
+          .selectFrom('messages')
+          .select('parts')
+          .where('thread_id', '=', threadId)
+          .where('role', '=', 'assistant')
+          .executeTakeFirst();
+        return row ? (JSON.parse(row.parts) as unknown[]) : [];
+      })
+      .toContainEqual(
+        expect.objectContaining({
+          type: 'dynamic-tool',
+          toolName: 'call_host_function',
+          state: 'input-available',
+        }),
+      );
 
     // Bob, Alice's other agent and an unknown id are all refused, and settle nothing.
     expect((await postResult(copilot(bob, bobAgent), callId, { title: 'forged' })).status).toBe(404);

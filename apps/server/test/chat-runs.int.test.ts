@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { runRegistryFor } from '../src/modules/chat/index.ts';
-import { PARTIAL_SAVE_DELTAS } from '../src/modules/chat/runtime/stream-to-parts.ts';
+import { PARTIAL_SAVE_DELTAS, PARTIAL_SAVE_MS } from '../src/modules/chat/runtime/stream-to-parts.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -166,6 +166,26 @@ describe(`chat runs across instances on ${kind}`, () => {
     expect((await assistantOf(threadId)).status).toBe('complete');
   });
 
+  it('stops a run within 500 ms when the signal was missed, from the flag alone', async () => {
+    const running = await turn(a, 'slow 200 20');
+    const threadId = running.threadId();
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(2);
+    // Another instance flagged the run, and its NOTIFY never arrived (the LISTEN connection was
+    // reconnecting): only the row says so.
+    const sent = Date.now();
+    await a.t.db.kysely
+      .updateTable('chat_runs')
+      .set({ stop_requested: 1 })
+      .where('thread_id', '=', threadId)
+      .where('status', '=', 'running')
+      .execute();
+    await running.done;
+    expect(Date.now() - sent).toBeLessThan(500);
+    const request = model.requests.at(-1)!;
+    await expect.poll(() => request.aborted).toBe(true);
+    expect((await assistantOf(threadId)).status).toBe('interrupted');
+  });
+
   it('saves what streamed while the answer is still going, so a crash loses at most a few seconds', async () => {
     const running = await turn(a, `slow ${PARTIAL_SAVE_DELTAS + 40} 15`);
     const threadId = running.threadId();
@@ -177,10 +197,25 @@ describe(`chat runs across instances on ${kind}`, () => {
     await running.done;
   });
 
+  it('saves a stream that stalls, on the clock, without waiting for its next token', async () => {
+    // One token, then a pause longer than PARTIAL_SAVE_MS before the next.
+    const running = await turn(a, `slow 3 ${PARTIAL_SAVE_MS * 2}`);
+    const threadId = running.threadId();
+    await expect
+      .poll(async () => (await assistantOf(threadId)).text, { timeout: PARTIAL_SAVE_MS * 2 })
+      .toContain('tok1 ');
+    expect(running.chunks.filter((c) => c.type === 'text-delta')).toHaveLength(1);
+    await post(a, `/threads/${threadId}/stop`);
+    await running.done;
+  });
+
   it('ends a run lost with its instance as interrupted, keeping what it streamed', async () => {
     const running = await turn(a, 'slow 100 20');
     const threadId = running.threadId();
-    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(3);
+    // What streamed before the crash was saved on the clock.
+    await expect
+      .poll(async () => (await assistantOf(threadId)).text, { timeout: PARTIAL_SAVE_MS * 2 })
+      .toContain('tok3 ');
     // The instance "dies": its run row stops beating (as a killed process's would).
     await a.t.db.kysely
       .updateTable('chat_runs')
@@ -202,7 +237,9 @@ describe(`chat runs across instances on ${kind}`, () => {
       shutdownTimeoutMs: 300,
     }).sweep();
     expect(swept).toBe(1);
-    expect((await assistantOf(threadId)).status).toBe('interrupted');
+    const stored = await assistantOf(threadId);
+    expect(stored.status).toBe('interrupted');
+    expect(stored.text).toContain('tok3 ');
     await post(a, `/threads/${threadId}/stop`);
     await running.done;
   });
@@ -239,6 +276,66 @@ describe(`chat runs across instances on ${kind}`, () => {
       // Draining: not ready, and every response closes its connection.
       const ready = await fetch(`${node.base}/backend/api/v1/public/health/ready`);
       expect(ready.status).toBe(503);
+    } finally {
+      await node.t.close();
+    }
+  });
+
+  it('while shutting down, refuses a new turn with 503 and Retry-After and stores nothing of it', async () => {
+    const node = await start({}, a.t);
+    try {
+      const threadsBefore = await a.t.db.kysely.selectFrom('threads').select('id').execute();
+      await node.lifecycle.beginDraining();
+      const refused = await post(node, '/chat', { text: 'slow 10 20' });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/restarting/);
+      const api = await fetch(`${node.base}/backend/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: String(agentId), messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(api.status).toBe(503);
+      expect(await a.t.db.kysely.selectFrom('threads').select('id').execute()).toHaveLength(
+        threadsBefore.length,
+      );
+      // The other instance goes on taking turns.
+      if (b !== a) expect((await post(b, '/chat', { text: 'short answer' })).status).toBe(200);
+    } finally {
+      await node.t.close();
+    }
+  });
+
+  it('bounds a run that starts on an instance already shutting down: it ends at SHUTDOWN_TIMEOUT_MS, or at once past it', async () => {
+    const node = await start({}, a.t);
+    try {
+      const thread = await a.t.db.kysely
+        .selectFrom('threads')
+        .select(['id', 'user_id'])
+        .executeTakeFirstOrThrow();
+      const runs = runRegistryFor({
+        db: node.t.db,
+        lifecycle: node.lifecycle,
+        log: node.t.app.log,
+        shutdownTimeoutMs: 300,
+      });
+      // Idle when the signal came: a turn admitted just before draining began still gets a deadline.
+      await node.lifecycle.beginDraining();
+      const claim = (messageId: string) =>
+        runs.claim({ runId: crypto.randomUUID(), userId: thread.user_id, threadId: thread.id, messageId });
+      const late = await claim('late-run');
+      const controller = new AbortController();
+      runs.attach(late!, controller);
+      expect(controller.signal.aborted).toBe(false);
+      await expect.poll(() => controller.signal.aborted, { timeout: 2_000 }).toBe(true);
+      expect(controller.signal.reason).toMatchObject({ why: 'shutdown' });
+      await runs.end(late!, 'interrupted');
+      // Past the deadline a run has no time left at all.
+      const later = await claim('later-run');
+      const after = new AbortController();
+      runs.attach(later!, after);
+      expect(after.signal.aborted).toBe(true);
+      await runs.end(later!, 'interrupted');
     } finally {
       await node.t.close();
     }
