@@ -88,22 +88,22 @@ describe(`chat runs across instances on ${kind}`, () => {
     await issuer?.close();
   });
 
-  const headers = (json = false): Record<string, string> => ({
-    cookie,
+  const headers = (json = false, session = cookie): Record<string, string> => ({
+    cookie: session,
     origin: 'http://cadre.test',
     'x-requested-with': 'cadre-chat',
     ...(json ? { 'content-type': 'application/json' } : {}),
   });
-  const post = (node: Node, path: string, body?: unknown) =>
+  const post = (node: Node, path: string, body?: unknown, session = cookie) =>
     fetch(`${node.base}/chainlit${path}`, {
       method: 'POST',
-      headers: headers(body !== undefined),
+      headers: headers(body !== undefined, session),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  /** Starts a turn on `node` and reads its stream in the background. */
-  async function turn(node: Node, text: string, threadId?: string) {
-    const res = await post(node, '/chat', { text, threadId });
+  /** Starts a turn on `node` (in `session`'s chat) and reads its stream in the background. */
+  async function turn(node: Node, text: string, threadId?: string, session = cookie) {
+    const res = await post(node, '/chat', { text, threadId }, session);
     expect(res.status).toBe(200);
     const chunks: Record<string, unknown>[] = [];
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -256,6 +256,74 @@ describe(`chat runs across instances on ${kind}`, () => {
     await running.done;
     const request = model.requests.at(-1)!;
     await expect.poll(() => request.aborted).toBe(true);
+  });
+
+  it('stops a trigger run like any other, from the chat on the other instance', async () => {
+    const before = model.requests.length;
+    const queued = await fetch(`${b.base}/backend/api/v1/agents/${agentId}/triggers/stoppable`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ say: 'slow 300 20' }),
+    });
+    expect(queued.status).toBe(202);
+    const eventId = ((await queued.json()) as { id: number }).id;
+    // Whichever instance's worker claims the event runs it.
+    const runningRun = () =>
+      a.t.db.kysely
+        .selectFrom('chat_runs')
+        .innerJoin('threads', 'threads.id', 'chat_runs.thread_id')
+        .select(['chat_runs.thread_id', 'chat_runs.instance_id'])
+        .where('threads.origin', '=', 'trigger')
+        .where('chat_runs.status', '=', 'running')
+        .executeTakeFirst();
+    await expect.poll(runningRun, { timeout: 10_000 }).toBeDefined();
+    const run = (await runningRun())!;
+    await expect.poll(() => model.requests.length).toBe(before + 1);
+    const request = model.requests.at(-1)!;
+    expect(request.ended).toBe(false);
+    const other = run.instance_id === a.lifecycle.instanceId ? b : a;
+    const stop = await post(other, `/threads/${run.thread_id}/stop`);
+    expect(await stop.json()).toEqual({ stopped: true });
+    await expect.poll(() => request.aborted).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (
+            await a.t.db.kysely
+              .selectFrom('trigger_events')
+              .select('status')
+              .where('id', '=', eventId)
+              .executeTakeFirstOrThrow()
+          ).status,
+      )
+      .toBe('done');
+    expect((await assistantOf(run.thread_id)).status).toBe('interrupted');
+  });
+
+  it('deleting the user on the other instance stops their running run there', async () => {
+    const { auth } = await signInAs(a.t, issuer, { sub: 'carol', email: 'carol@example.com' });
+    const agent = await a.t.app.inject({
+      method: 'POST',
+      url: '/backend/api/v1/agents/',
+      headers: auth,
+      payload: { name: 'Leaver', description: 'Talks', tool_ids: [] },
+    });
+    const session = await a.t.app.inject({
+      method: 'POST',
+      url: '/chainlit/auth/header',
+      headers: { ...auth, 'x-agent-id': String(agent.json().id) },
+    });
+    const carol = `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+    const running = await turn(a, 'slow 300 20', undefined, carol);
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(2);
+    const request = model.requests.at(-1)!;
+    const deleted = await fetch(`${b.base}/backend/api/v1/users/me`, { method: 'DELETE', headers: auth });
+    expect(deleted.status).toBe(204);
+    await running.done;
+    await expect.poll(() => request.aborted).toBe(true);
+    expect(
+      await a.t.db.kysely.selectFrom('threads').select('id').where('id', '=', running.threadId()).execute(),
+    ).toEqual([]);
   });
 
   it('on shutdown, ends an answer still going after SHUTDOWN_TIMEOUT_MS as interrupted, with an error chunk and its text saved', async () => {
