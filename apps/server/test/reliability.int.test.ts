@@ -7,7 +7,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { MIGRATION_NAMES } from '../src/db/migrate.ts';
 import type { Lifecycle } from '../src/deps.ts';
 import { createLifecycle } from '../src/http/lifecycle.ts';
-import { authorize, exchangeCode, tokenRequest } from './support/oidc-flow.ts';
+import { authorize, authorizeUrl, exchangeCode, pkcePair, tokenRequest } from './support/oidc-flow.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -335,6 +335,49 @@ describe(`the built-in identity provider under concurrent redemption on ${kind}`
       for (const refused of answers.filter((r) => r.status !== 200))
         expect(refused.body.error).toBe('invalid_grant');
     }
+  });
+
+  it('answers 503 while the database cannot serve: JSON on the token endpoint, a page in the browser; the code still works after', async () => {
+    const signedIn = await authorize(
+      a.app,
+      a.config,
+      { email: 'outage@example.com', password: 'correct horse battery', name: 'Outage' },
+      { signUp: true },
+    );
+    await setReadOnly(a, true);
+    try {
+      const token = await a.app.inject({
+        method: 'POST',
+        url: '/idp/token',
+        headers: {
+          host: new URL(a.config.publicUrl).host,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({
+          client_id: a.config.auth.clientId,
+          grant_type: 'authorization_code',
+          code: signedIn.code,
+          code_verifier: signedIn.verifier,
+          redirect_uri: a.config.auth.redirectUri,
+        }).toString(),
+      });
+      expect(token.statusCode).toBe(503);
+      expect(token.json()).toEqual({ detail: 'Service temporarily unavailable', code: 'db_unavailable' });
+      expect(Number(token.headers['retry-after'])).toBeGreaterThan(0);
+      const { challenge } = pkcePair();
+      const page = await signedIn.browser.request(
+        'GET',
+        authorizeUrl(a.config, { code_challenge: challenge, code_challenge_method: 'S256' }),
+      );
+      expect(page.statusCode).toBe(503);
+      expect(page.headers.location).toBeUndefined();
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('cannot reach its database');
+    } finally {
+      await setReadOnly(a, false);
+    }
+    // Nothing was used up by the failed attempt.
+    expect((await exchangeCode(a.app, a.config, signedIn)).status).toBe(200);
   });
 
   it('revokes the whole family when one refresh token is used at the same moment on two instances', async () => {

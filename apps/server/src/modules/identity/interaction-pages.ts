@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionResults } from 'oidc-provider';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import type { Identity } from './provider.ts';
 import { messagePage } from './views.ts';
 
@@ -29,6 +30,8 @@ export function interactionPages(provider: Identity['provider']) {
       const details = await provider.interactionDetails(request.raw, reply.raw);
       if (details.uid === request.params.uid) return details;
     } catch (err) {
+      // An outage is not an expired sign-in: the page says so (outage.ts), and a retry works.
+      if (isDatabaseUnavailable(err)) throw err;
       request.log.info({ err }, 'sign-in interaction not found');
     }
     await sendPage(
