@@ -87,7 +87,7 @@ export interface HostCallsTable {
   agent_id: number;
   run_id: string;
   name: string;
-  /** 'pending' | 'answered' */
+  /** 'pending' | 'answered' | 'expired' (kept until expires_at + TOMBSTONE_MS to answer 410) */
   status: string;
   /** The page's result as JSON text, once answered. */
   result: string | null;
