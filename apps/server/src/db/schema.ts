@@ -99,7 +99,10 @@ export interface HostCallsTable {
 export interface ToolExecutionsTable {
   idempotency_key: string;
   user_id: number;
+  /** The write's answer as JSON; `null` (the JSON text) while pending. */
   result: string;
+  /** 'pending' (called, outcome unknown) | 'done' (migration 0025). */
+  status: Generated<string>;
   created_at: string;
 }
 

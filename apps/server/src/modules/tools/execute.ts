@@ -1,5 +1,5 @@
 import type { CredentialSeal } from './credentials.ts';
-import { toToolResult, type Credentials, type ToolResult } from './provider.ts';
+import { toToolResult, type Credentials, type ExecuteOptions, type ToolResult } from './provider.ts';
 import { serviceRef } from './registry.ts';
 import type { ToolsRepository } from './repository.ts';
 import type { ProviderSet } from './provider-set.ts';
@@ -32,7 +32,12 @@ export function createActionRunner(deps: {
   credentials: CredentialSeal;
 }) {
   const { repo, providers } = deps;
-  return async function executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult> {
+  return async function executeAction(
+    userId: number,
+    actionId: number,
+    args: unknown,
+    options: ExecuteOptions = {},
+  ): Promise<ToolResult> {
     const action = await repo.findActionForUser(actionId, userId);
     if (!action) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
     if (action.deprecated)
@@ -56,6 +61,7 @@ export function createActionRunner(deps: {
           { name: action.action_name, version: action.version },
           args,
           credentials,
+          options,
         );
     } catch (err) {
       result = toToolResult(err);

@@ -32,8 +32,16 @@ export interface ToolsService {
   readonly providers: ProviderSet;
   /** Copies every provider's catalog into the database (start-up; safe to run concurrently). */
   syncCatalog(log?: FastifyBaseLogger): Promise<Record<string, number | 'failed'>>;
-  /** Runs an action for a user with their own connection; the chat runtime calls this. */
-  executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult>;
+  /**
+   * Runs an action for a user with their own connection; the chat runtime calls this. The
+   * idempotency key (an unattended write's) goes to providers that accept one.
+   */
+  executeAction(
+    userId: number,
+    actionId: number,
+    args: unknown,
+    options?: { idempotencyKey?: string },
+  ): Promise<ToolResult>;
   handleComposioWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
