@@ -1069,6 +1069,12 @@ export type ImportAgentData = {
             }>;
         };
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/agents/import';
@@ -1895,6 +1901,12 @@ export type AddCustomMcpServerData = {
          * Refused: MCP servers are added by URL only
          */
         cwd?: unknown;
+    };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: never;
