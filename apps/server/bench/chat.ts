@@ -170,7 +170,11 @@ async function main() {
       headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId) },
     });
     if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-    const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
+    // The plain session cookie (the other one is the agent's own, which a frame names its agent with).
+    const cookie = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('cadre_chat_session='))!
+      .split(';')[0]!;
     const keyResponse = await fetch(`${address}/backend/api/v1/api-keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

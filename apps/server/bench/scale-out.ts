@@ -6,7 +6,7 @@
  * "## Scale-out" section of docs/benchmarks.md (the figures of both halves are kept in a comment
  * there), whose closing note is worked out from the figures. Run `npm run build` first.
  *
- *   tsx apps/server/bench/scale-out.ts [api|chat|all]
+ *   tsx apps/server/bench/scale-out.ts [api|chat|all|report]   (report: rewrite the section, measure nothing)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -186,6 +186,8 @@ interface Half {
 interface Stored {
   list?: Half;
   chat?: Half;
+  /** The halves the latest runs replaced: on a shared machine, one run alone says little. */
+  previous?: { list?: Half; chat?: Half };
 }
 
 const DATA_MARK = 'scale-out figures';
@@ -238,6 +240,20 @@ function section(stored: Stored): string {
     'turns/s',
   );
   const cpu = rows.filter((r) => r.cpuMsPerRequest !== undefined);
+  const before = (name: string, metric: 'listRps' | 'turnsPerSecond', unit: string, half?: Half) =>
+    half
+      ? growth(
+          `${name} (${half.date}, load average ${half.load.toFixed(1)})`,
+          half.rows
+            .filter((r) => r[metric] !== undefined)
+            .map((r) => ({ instances: r.instances, value: r[metric]! })),
+          unit,
+        )
+      : '';
+  const previous = [
+    before('List', 'listRps', 'req/s', stored.previous?.list),
+    before('Chat', 'turnsPerSecond', 'turns/s', stored.previous?.chat),
+  ].filter(Boolean);
   const loads = [stored.list?.load, stored.chat?.load].filter((l): l is number => l !== undefined);
   return [
     HEADING,
@@ -271,19 +287,23 @@ function section(stored: Stored): string {
           : '.'),
       `The cores were also shared with other work while these ran (load average ${loads.map((l) => l.toFixed(1)).join(' and ')} ` +
         `on ${cores} cores at the end of the runs), so the absolute figures are low and move from one run to the next; ` +
-        'compare the rows of one run. On machines with a core per instance the list scales further, until PostgreSQL ' +
-        'saturates. What more instances buy here is availability: no request fails while one of them is killed, drained ' +
+        'compare the rows of one run. With a core per instance the list should scale further, until PostgreSQL ' +
+        'saturates (not measured here). What more instances buy here is availability: no request fails while one of them is killed, drained ' +
         'or redeployed (see "Crash and failover" below). The Errors column must stay 0.',
+      previous.length > 0 ? `The run before: ${previous.join(' ')}` : '',
     ]
       .filter(Boolean)
       .join(' '),
     '',
     `<!-- ${DATA_MARK}: ${JSON.stringify(stored)} -->`,
     '',
+    '',
   ].join('\n');
 }
 
 async function main() {
+  // Writes the section again from the figures it holds (after a change to how it is written).
+  if (what === 'report') return writeBenchSection(HEADING, section(storedFigures()));
   const rows: Figures[] = [];
   for (const n of INSTANCES) rows.push(await measure(n));
   const measured = (pick: (r: Figures) => Partial<Figures>): Half => ({
@@ -295,6 +315,10 @@ async function main() {
     rows: rows.map((r) => ({ instances: r.instances, ...pick(r) })),
   });
   const stored = storedFigures();
+  stored.previous = {
+    list: what === 'chat' ? stored.previous?.list : stored.list,
+    chat: what === 'api' ? stored.previous?.chat : stored.chat,
+  };
   if (what !== 'chat')
     stored.list = measured(({ listRps, listP50, listP99, listErrors, cpuMsPerRequest }) => ({
       listRps,
