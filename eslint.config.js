@@ -14,7 +14,7 @@ const dirsOf = (dir) =>
 const SERVER = 'apps/server/src';
 /**
  * Module boundaries (DESIGN.md section 3): a server module uses another only through that module's
- * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `deps.ts`, `config.ts`) import no
+ * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `telemetry/`, `deps.ts`, `config.ts`) import no
  * module at all. Web features do not import each other; routes compose them.
  */
 const boundaryZones = [
@@ -29,6 +29,7 @@ const boundaryZones = [
       `${SERVER}/http/**`,
       `${SERVER}/db/**`,
       `${SERVER}/security/**`,
+      `${SERVER}/telemetry/**`,
       `${SERVER}/deps.ts`,
       `${SERVER}/config.ts`,
     ],
@@ -47,7 +48,7 @@ const boundaryZones = [
 /**
  * Security test C3: tools reach the network only through the egress guard. Outside the guard and
  * the operator-configured clients, importing a network module or calling the global fetch is a lint
- * error (the unit test in modules/tools proves the rule catches each kind of bypass).
+ * error (apps/server/src/security-lint.test.ts proves the rule catches each kind of bypass).
  */
 const NETWORK_MODULES = [
   'http',
@@ -63,15 +64,42 @@ const NETWORK_MODULES = [
   'ky',
 ];
 const networkMessage = 'Outbound requests go through modules/tools/egress.ts (security test C3).';
+/**
+ * Security test F1: the server runs no commands and evaluates nothing as code, so the modules that
+ * would (processes, `vm`, workers that take a script string) are refused everywhere in it, the
+ * network's exceptions included.
+ */
+const CODE_EXECUTION_MODULES = {
+  child_process: 'The server never runs commands (DESIGN.md section 4; test F1).',
+  vm: 'Nothing is evaluated as code (test F1).',
+  worker_threads: 'Nothing is evaluated as code; a worker can run a script string (test F1).',
+};
+const codeExecutionPaths = Object.entries(CODE_EXECUTION_MODULES).flatMap(([name, message]) => [
+  { name, message },
+  { name: `node:${name}`, message },
+]);
+const codeExecutionImport = {
+  selector: `ImportExpression[source.value=/^(node:)?(${Object.keys(CODE_EXECUTION_MODULES).join('|')})$/]`,
+  message: 'The server never runs commands or evaluates code (test F1).',
+};
+/**
+ * OpenTelemetry's Node SDK sends spans to the operator's OTLP endpoint through its own HTTP client:
+ * an operator-configured client like the issuer's discovery, loaded in `telemetry/otel-sdk.ts` only.
+ * Everything else uses `@opentelemetry/api`, which makes no requests.
+ */
+const OTEL_SDK = /^@opentelemetry\/(sdk-node|exporter-)/;
+const otelMessage = 'Only src/telemetry/otel-sdk.ts loads the OpenTelemetry SDK and its exporters.';
+const networkImport = {
+  selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
+  message: networkMessage,
+};
 export const networkRules = {
   'no-restricted-imports': [
     'error',
     {
+      patterns: [{ regex: OTEL_SDK.source, message: otelMessage, allowTypeImports: true }],
       paths: [
-        { name: 'child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
-        { name: 'node:child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
-        { name: 'vm', message: 'Nothing is evaluated as code.' },
-        { name: 'node:vm', message: 'Nothing is evaluated as code.' },
+        ...codeExecutionPaths,
         ...NETWORK_MODULES.flatMap((name) => [
           { name, message: networkMessage, allowTypeImports: true },
           { name: `node:${name}`, message: networkMessage, allowTypeImports: true },
@@ -82,9 +110,12 @@ export const networkRules = {
   'no-restricted-globals': ['error', { name: 'fetch', message: networkMessage }],
   'no-restricted-syntax': [
     'error',
+    codeExecutionImport,
+    networkImport,
+    // esquery's regular expressions cannot hold a slash: '.' stands for it.
     {
-      selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
-      message: networkMessage,
+      selector: 'ImportExpression[source.value=/^@opentelemetry.(sdk-node|exporter-)/]',
+      message: otelMessage,
     },
   ],
 };
@@ -136,7 +167,52 @@ export default tseslint.config(
       'apps/server/src/modules/tools/egress/**',
       'apps/server/src/http/auth.ts',
     ],
-    rules: { 'no-restricted-globals': 'off', 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+    rules: {
+      'no-restricted-globals': 'off',
+      'no-restricted-imports': ['error', { paths: codeExecutionPaths }],
+      'no-restricted-syntax': ['error', codeExecutionImport],
+    },
+  },
+  {
+    // The OTLP exporter: its endpoint is the operator's (OTEL_EXPORTER_OTLP_ENDPOINT), see OTEL_SDK.
+    files: ['apps/server/src/telemetry/otel-sdk.ts'],
+    rules: { 'no-restricted-syntax': ['error', codeExecutionImport, networkImport] },
+  },
+  {
+    // Knowledge files are parsed in a worker thread with a heap limit and a deadline (E3): these two
+    // files may use worker_threads, to start a worker from its own module file only, never with
+    // `eval` (a script string), which is what F1 forbids.
+    files: [
+      'apps/server/src/modules/knowledge/extract.ts',
+      'apps/server/src/modules/knowledge/extract-worker.ts',
+    ],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: OTEL_SDK.source, message: otelMessage, allowTypeImports: true }],
+          paths: [
+            ...codeExecutionPaths.filter((p) => !p.name.endsWith('worker_threads')),
+            ...NETWORK_MODULES.flatMap((name) => [
+              { name, message: networkMessage, allowTypeImports: true },
+              { name: `node:${name}`, message: networkMessage, allowTypeImports: true },
+            ]),
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        ...networkRules['no-restricted-syntax'],
+        {
+          selector: "NewExpression[callee.name='Worker'] Property[key.name='eval']",
+          message: 'A worker runs its own module file, never a script string (test F1).',
+        },
+        {
+          selector: "NewExpression[callee.name='Worker'] > :first-child:matches(Literal, TemplateLiteral)",
+          message: 'A worker is started from a file URL made in this module, never from a string (test F1).',
+        },
+      ],
+    },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}', 'apps/chat/src/**/*.{ts,tsx}'],

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createLifecycle } from './http/lifecycle.ts';
 import { logsAsText } from './http/logging.ts';
 import { formatBanner, startupReport } from './startup-report.ts';
+import { startTracing, type StartedTracing } from './telemetry/index.ts';
 
 /** Time past SHUTDOWN_TIMEOUT_MS for ended runs to save before the process is stopped anyway. */
 const SHUTDOWN_MARGIN_MS = 5_000;
@@ -25,17 +26,21 @@ async function main() {
   }
 
   fs.mkdirSync(config.dataDir, { recursive: true });
+  // Before the database opens, so its statements are traced too; not loaded at all when unset.
+  let tracing: StartedTracing | undefined;
+  if (config.telemetry.otlpEndpoint)
+    tracing = await startTracing({ serviceName: config.telemetry.serviceName });
   const db = openDatabase(config.database);
   const applied = await migrateToLatest(db);
   const lifecycle = createLifecycle();
   const app = await buildApp({ config, db, lifecycle });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 
-  // R12: a rejected promise nobody awaited is a bug to log and count, not a reason to cut every
-  // open stream on this instance. An uncaught exception still ends the process (gracefully).
-  let unhandledRejections = 0;
+  // R12: a rejected promise nobody awaited is a bug to log and count (the count is on every such
+  // line and in /health/live), not a reason to cut every open stream on this instance. An uncaught
+  // exception still ends the process (gracefully).
   process.on('unhandledRejection', (reason) => {
-    unhandledRejections += 1;
+    const unhandledRejections = lifecycle.countUnhandledRejection();
     app.log.error({ err: reason, unhandledRejections }, 'unhandled promise rejection');
   });
 
@@ -59,6 +64,8 @@ async function main() {
       // Stops accepting connections, waits for in-flight requests, runs onClose hooks.
       await app.close();
       await db.close();
+      // The spans still buffered go out before the process ends.
+      await tracing?.shutdown();
     },
   );
 

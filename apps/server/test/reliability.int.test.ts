@@ -72,10 +72,8 @@ describe(`health and faults on ${kind}`, () => {
     await t?.close();
   });
   /** A lifecycle whose id sorts after the rows the full-disk test fills the instances table with. */
-  const probeLifecycle = (): Lifecycle => {
-    const own = createLifecycle();
-    return { instanceId: 'zzzz-ready-probe', onDrain: (hook) => own.onDrain(hook), draining: false };
-  };
+  const probeLifecycle = (): Lifecycle =>
+    Object.assign(createLifecycle(), { instanceId: 'zzzz-ready-probe' });
   const start = async (env: Record<string, string> = {}) => {
     t = await createTestApp({ ...issuer.env, ...env }, { lifecycle: probeLifecycle() });
     ({ auth } = await signInAs(t, issuer, { sub: 'ops', email: 'ops@example.com' }));
@@ -99,7 +97,7 @@ describe(`health and faults on ${kind}`, () => {
 
   it('is live and ready; a read-only database answers writes with 503 and Retry-After and fails readiness, then recovers', async () => {
     await start();
-    expect((await t.app.inject({ url: LIVE })).json()).toEqual({ status: 'live' });
+    expect((await t.app.inject({ url: LIVE })).json()).toEqual({ status: 'live', unhandled_rejections: 0 });
     const ready = await t.app.inject({ url: READY });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready' });
