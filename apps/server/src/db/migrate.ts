@@ -30,6 +30,7 @@ export const MIGRATION_NAMES = [
   '0021-agent-model',
   '0022-knowledge-files',
   '0024-turn-usage',
+  '0025-tool-execution-claims',
   '0028-agent-api-writes',
   '0029-demo-researched-leads',
 ];

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   type Agent,
+  type AgentImportResult,
   AGENT_IMPORT_LIMIT_BYTES,
   agentCreateSchema,
   agentExportDocumentSchema,
@@ -169,11 +170,27 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         operationId: 'importAgent',
         tags: ['agents'],
         summary: 'Creates an agent from an exported document, with the tools this server offers',
+        headers: idempotentCreateHeadersSchema,
         body: agentExportSchema,
         response: { 201: agentImportResultSchema, 413: errorSchema, ...objectErrors },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await agents.importDocument(request.user, request.body, connectedServices)),
+    async (request, reply) => {
+      const idempotency = await idempotencyFor<AgentImportResult>(db, request, request.user.id, 201);
+      if (idempotency.replay)
+        return reply.code(idempotency.replay.status).send(idempotency.replay.body as AgentImportResult);
+      try {
+        return reply
+          .code(201)
+          .send(
+            await agents.importDocument(request.user, request.body, connectedServices, idempotency.record),
+          );
+      } catch (err) {
+        // A concurrent request with the same key won: answer with its result, not a second agent.
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(winner.status).send(winner.body as AgentImportResult);
+        throw err;
+      }
+    },
   );
 };
