@@ -11,6 +11,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { modelsOptions, type OfferedModel } from '../api/models-api';
 import { temperatureError } from '../agents-logic';
 import { MODEL_TEXT } from '../constants';
@@ -37,6 +38,8 @@ const priceOf = (model: OfferedModel) =>
 export function AgentModelFields({ modelId, temperature, staleModelId, onChange }: AgentModelFieldsProps) {
   const models = useQuery(modelsOptions());
   const tempError = temperatureError(temperature);
+  // The message runs below both fields (the temperature's column is narrow) and still describes it.
+  const tempErrorId = useId();
   const chosen = models.data?.find((m) => m.id === modelId);
   const fallback = models.data?.find((m) => m.default);
   const stale = staleModelId != null && modelId === staleModelId;
@@ -99,11 +102,12 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
             placeholder={MODEL_TEXT.temperaturePlaceholder}
             title={MODEL_TEXT.temperatureHelp}
             onChange={(event) => onChange({ temperature: event.currentTarget.value })}
+            aria-describedby={tempError ? tempErrorId : undefined}
           />
         </Field.Root>
       </Grid>
       {tempError && (
-        <Text fontSize="sm" color="fg.error" role="alert">
+        <Text id={tempErrorId} fontSize="sm" color="fg.error" role="alert">
           {tempError}
         </Text>
       )}
