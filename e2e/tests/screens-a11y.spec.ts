@@ -9,7 +9,7 @@ import {
   VIEWPORTS,
   type SampleData,
 } from '../support/screens.ts';
-import { signUpAndSignIn } from '../support/sign-in.ts';
+import { ACCESS_CODE, signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
  * Every screen and dialog of the gallery (`npm run screens`), with its sample data, in light and
@@ -23,13 +23,16 @@ let page: Page;
 let data: SampleData;
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   context = await browser.newContext({ reducedMotion: 'reduce' });
   page = await context.newPage();
   // Leaving a form with unsaved changes asks; the next screen leaves it.
   page.on('dialog', (dialog) => void dialog.accept());
   await signUpAndSignIn(page);
-  data = await createSampleData(page);
+  data = await createSampleData(page, {
+    origin: test.info().project.use.baseURL!,
+    accessCode: ACCESS_CODE,
+  });
 });
 
 test.afterAll(async () => {
@@ -55,11 +58,13 @@ for (const scheme of SCHEMES)
           : undefined;
         const target = signedOut ? await signedOut.newPage() : page;
         try {
-          await show(target, screen, data, mobile);
+          const undo = await show(target, screen, data, mobile);
           const problems = await seriousViolations(target);
-          const overflow = await sidewaysOverflow(target);
-          if (overflow > 0) problems.push(`scrolls sideways by ${overflow} px`);
+          for (const [where, px] of Object.entries(await sidewaysOverflow(target)))
+            problems.push(`${where} scrolls sideways by ${px} px`);
           if (problems.length) found[screen.name] = problems;
+          await screen.leave?.(target);
+          await undo();
         } finally {
           await signedOut?.close();
         }

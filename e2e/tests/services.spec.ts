@@ -100,7 +100,7 @@ test('the "Add your own MCP server" dialog shows the API’s refusal under the U
   await page.goto('/services');
   await page.getByRole('button', { name: 'Add your own MCP server' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add your own MCP server' });
-  await dialog.getByLabel('Name', { exact: true }).fill('Local');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Local');
   // The egress guard refuses private addresses: the API's reason is shown under the URL, which
   // is marked and focused; the dialog stays.
   const url = dialog.getByLabel('Server URL (https)');
@@ -109,7 +109,9 @@ test('the "Add your own MCP server" dialog shows the API’s refusal under the U
   await expect(url).toHaveAttribute('aria-invalid', 'true');
   await expect(url).toHaveAccessibleErrorMessage(/The address 127\.0\.0\.1 is not allowed/);
   await expect(url).toBeFocused();
-  await expect(dialog.getByLabel('Name', { exact: true })).not.toHaveAttribute('aria-invalid');
+  await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).not.toHaveAttribute(
+    'aria-invalid',
+  );
   await expect(dialog.getByText(/^url:/)).toHaveCount(0);
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -45,8 +45,9 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
   const stale = staleModelId != null && modelId === staleModelId;
   return (
     <Stack gap="2">
-      {/* One row: the form stays short on a phone, where the tool picker sits below it. */}
-      <Grid templateColumns="minmax(0, 1fr) 7.5rem" gap="3" alignItems="start">
+      {/* Side by side from `sm`, the temperature's column wide enough for its label on one line
+          (so the inputs line up); stacked on a phone, where the model's name would be cut off. */}
+      <Grid templateColumns={{ base: '1fr', sm: 'minmax(0, 1fr) 9.5rem' }} gap="3" alignItems="start">
         <Field.Root>
           <Field.Label>{MODEL_TEXT.model}</Field.Label>
           {models.isPending ? (

@@ -149,7 +149,9 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       ) : (
         <Stack gap="4" ref={ref}>
           <Field.Root required invalid={!!errors.fields.name}>
-            <Field.Label>{CREATE_KEY_TEXT.name}</Field.Label>
+            <Field.Label>
+              {CREATE_KEY_TEXT.name} <Field.RequiredIndicator />
+            </Field.Label>
             <Input
               maxLength={100}
               value={form.name}

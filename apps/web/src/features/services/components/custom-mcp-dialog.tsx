@@ -99,12 +99,16 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
           {CUSTOM_MCP_TEXT.intro}
         </Text>
         <Field.Root required invalid={!!errors.fields.name}>
-          <Field.Label>{CUSTOM_MCP_TEXT.name}</Field.Label>
+          <Field.Label>
+            {CUSTOM_MCP_TEXT.name} <Field.RequiredIndicator />
+          </Field.Label>
           <Input maxLength={80} {...field('name')} />
           <Field.ErrorText>{errors.fields.name}</Field.ErrorText>
         </Field.Root>
         <Field.Root required invalid={!!errors.fields.url}>
-          <Field.Label>{CUSTOM_MCP_TEXT.url}</Field.Label>
+          <Field.Label>
+            {CUSTOM_MCP_TEXT.url} <Field.RequiredIndicator />
+          </Field.Label>
           <Input type="url" placeholder="https://mcp.example.com/mcp" {...field('url')} />
           <Field.ErrorText>{errors.fields.url}</Field.ErrorText>
         </Field.Root>
