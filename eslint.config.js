@@ -47,7 +47,7 @@ const boundaryZones = [
 /**
  * Security test C3: tools reach the network only through the egress guard. Outside the guard and
  * the operator-configured clients, importing a network module or calling the global fetch is a lint
- * error (the unit test in modules/tools proves the rule catches each kind of bypass).
+ * error (apps/server/src/security-lint.test.ts proves the rule catches each kind of bypass).
  */
 const NETWORK_MODULES = [
   'http',
@@ -63,15 +63,30 @@ const NETWORK_MODULES = [
   'ky',
 ];
 const networkMessage = 'Outbound requests go through modules/tools/egress.ts (security test C3).';
+/**
+ * Security test F1: the server runs no commands and evaluates nothing as code, so the modules that
+ * would (processes, `vm`, workers that take a script string) are refused everywhere in it, the
+ * network's exceptions included.
+ */
+const CODE_EXECUTION_MODULES = {
+  child_process: 'The server never runs commands (DESIGN.md section 4; test F1).',
+  vm: 'Nothing is evaluated as code (test F1).',
+  worker_threads: 'Nothing is evaluated as code; a worker can run a script string (test F1).',
+};
+const codeExecutionPaths = Object.entries(CODE_EXECUTION_MODULES).flatMap(([name, message]) => [
+  { name, message },
+  { name: `node:${name}`, message },
+]);
+const codeExecutionImport = {
+  selector: `ImportExpression[source.value=/^(node:)?(${Object.keys(CODE_EXECUTION_MODULES).join('|')})$/]`,
+  message: 'The server never runs commands or evaluates code (test F1).',
+};
 export const networkRules = {
   'no-restricted-imports': [
     'error',
     {
       paths: [
-        { name: 'child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
-        { name: 'node:child_process', message: 'The server never runs commands (DESIGN.md section 4).' },
-        { name: 'vm', message: 'Nothing is evaluated as code.' },
-        { name: 'node:vm', message: 'Nothing is evaluated as code.' },
+        ...codeExecutionPaths,
         ...NETWORK_MODULES.flatMap((name) => [
           { name, message: networkMessage, allowTypeImports: true },
           { name: `node:${name}`, message: networkMessage, allowTypeImports: true },
@@ -82,6 +97,7 @@ export const networkRules = {
   'no-restricted-globals': ['error', { name: 'fetch', message: networkMessage }],
   'no-restricted-syntax': [
     'error',
+    codeExecutionImport,
     {
       selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
       message: networkMessage,
@@ -136,7 +152,11 @@ export default tseslint.config(
       'apps/server/src/modules/tools/egress/**',
       'apps/server/src/http/auth.ts',
     ],
-    rules: { 'no-restricted-globals': 'off', 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+    rules: {
+      'no-restricted-globals': 'off',
+      'no-restricted-imports': ['error', { paths: codeExecutionPaths }],
+      'no-restricted-syntax': ['error', codeExecutionImport],
+    },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}', 'apps/chat/src/**/*.{ts,tsx}'],

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyScope, UserExport } from '@cadre/contract';
+import type { ApiKeyScope, ApiWrites, UserExport } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -136,6 +136,8 @@ export interface AgentProfile {
   starters: string[];
   /** The owner let write and send tools run in unattended (trigger) runs. */
   allowUnattendedWrites: boolean;
+  /** What a write or send call asked through the API or MCP does: wait for approval, or refused. */
+  apiWrites: ApiWrites;
   /** The offered model the agent runs on (LLM_MODELS id); null: the default. */
   modelId: string | null;
   /** 0-2; null leaves the provider's default. */
@@ -227,6 +229,10 @@ export interface Lifecycle {
   readonly draining: boolean;
   /** Work to start when shutdown begins (e.g. stop taking new trigger events). */
   onDrain(hook: () => void | Promise<void>): void;
+  /** Rejected promises nobody handled since the process started (R12); `/health/live` shows it. */
+  readonly unhandledRejections: number;
+  /** Counts one more unhandled rejection and returns the new count. */
+  countUnhandledRejection(): number;
 }
 
 /** What every module receives: settings, the database, the secrets vault and shared services. */

@@ -31,11 +31,11 @@ async function main() {
   const app = await buildApp({ config, db, lifecycle });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 
-  // R12: a rejected promise nobody awaited is a bug to log and count, not a reason to cut every
-  // open stream on this instance. An uncaught exception still ends the process (gracefully).
-  let unhandledRejections = 0;
+  // R12: a rejected promise nobody awaited is a bug to log and count (the count is on every such
+  // line and in /health/live), not a reason to cut every open stream on this instance. An uncaught
+  // exception still ends the process (gracefully).
   process.on('unhandledRejection', (reason) => {
-    unhandledRejections += 1;
+    const unhandledRejections = lifecycle.countUnhandledRejection();
     app.log.error({ err: reason, unhandledRejections }, 'unhandled promise rejection');
   });
 

@@ -65,6 +65,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         temperature: null,
         model_available: true,
         allow_unattended_writes: false,
+        api_writes: 'approve',
         tools: [
           {
             id: slack.actionIds[1],
@@ -330,6 +331,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           temperature: null,
           model_available: true,
           allow_unattended_writes: false,
+          api_writes: 'approve',
           tools: [
             {
               id: gmail.actionIds[2],
@@ -376,6 +378,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           temperature: null,
           model_available: true,
           allow_unattended_writes: false,
+          api_writes: 'approve',
           tools: [],
         },
       ]);
@@ -682,6 +685,18 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       ['starters not a list', { name: 'n', description: 'd', starters: 'hi' }, ['body', 'starters']],
       ['unknown field id', { id: 7, name: 'n', description: 'd' }, ['body', 'id']],
       ['unknown field user_id', { user_id: 7, name: 'n', description: 'd' }, ['body', 'user_id']],
+      ...(['files', 'filepath', 'path', 'url'] as const).map(
+        (field) =>
+          [
+            `E2: a file field on a JSON route (${field})`,
+            {
+              name: 'n',
+              description: 'd',
+              [field]: field === 'files' ? [{ path: '/etc/passwd' }] : '/etc/passwd',
+            },
+            ['body', field],
+          ] as [string, Record<string, unknown>, string[]],
+      ),
     ])('refuses %s with 422 naming the field and stores nothing', async (_label, body, loc) => {
       const before = await tableCounts(t.db);
       const res = await create(body);

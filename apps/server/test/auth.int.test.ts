@@ -176,6 +176,10 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
       ['expired', async () => bearer(await issuer.token({ sub: 'alice' }, { expiresIn: -120 }))],
       ['not yet valid', async () => bearer(await issuer.token({ sub: 'alice' }, { notBefore: 600 }))],
       [
+        'H2: a valid token sent only as a cookie',
+        async () => ({ cookie: `access_token=${await issuer.token({ sub: 'alice' })}` }),
+      ],
+      [
         'A2: issued a day in the future (iat beyond the leeway)',
         async () =>
           bearer(await issuer.token({ sub: 'alice' }, { issuedAt: 24 * 3600, expiresIn: 25 * 3600 })),

@@ -274,7 +274,7 @@ describe('chat service HTTP', () => {
     ).toEqual([]);
   });
 
-  it('refuses state-changing calls without the CSRF header or from another origin', async () => {
+  it('H2: refuses state-changing cookie calls without the CSRF header or from another origin', async () => {
     const headers = await h.signIn(alice, aliceAgent);
     const noHeader = await post('/chainlit/threads', { cookie: headers.cookie, origin: ORIGIN }, {});
     expect(noHeader.statusCode).toBe(403);

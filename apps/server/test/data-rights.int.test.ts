@@ -11,7 +11,7 @@ import {
   authorize,
   authorizeUrl,
   Browser,
-  exchangeCode,
+  signUpAndSignIn,
   tokenRequest,
   uidFrom,
 } from './support/oidc-flow.ts';
@@ -91,15 +91,8 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
       payload: payload as object,
     });
 
-  /** Signs up at the built-in provider and signs in to the app, as the web app does. */
-  async function signUp(name: string, email: string) {
-    const signedIn = await authorize(t.app, t.config, { name, email, password: PASSWORD }, { signUp: true });
-    const { status, body } = await exchangeCode(t.app, t.config, signedIn);
-    expect(status).toBe(200);
-    const auth = { authorization: `Bearer ${body.access_token}` };
-    const me = (await call('POST', '/users/check-user', auth)).json<{ id: number; subject: string }>();
-    return { auth, refreshToken: body.refresh_token!, id: me.id, subject: me.subject };
-  }
+  const signUp = (name: string, email: string) =>
+    signUpAndSignIn(t.app, t.config, { name, email, password: PASSWORD });
 
   it('P1: a user who used every feature exports each kind of data; deletion leaves no trace in any table and the old refresh token fails', async () => {
     const tag = crypto.randomUUID().slice(0, 8);

@@ -78,7 +78,7 @@ describe('built-in identity provider, hardened', () => {
     }
   });
 
-  it('does not advertise pushed authorization requests, which it does not serve', async () => {
+  it('I4: does not advertise pushed authorization requests, which it does not serve', async () => {
     expect(await discovery()).not.toHaveProperty('pushed_authorization_request_endpoint');
     expect((await t.app.inject({ method: 'POST', url: '/idp/request', headers: { host } })).statusCode).toBe(
       404,
@@ -223,37 +223,6 @@ describe('built-in identity provider, hardened', () => {
       refresh_token: tokens.body.refresh_token!,
     });
     expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-  });
-
-  it("B1: another browser cannot read or continue Alice's /idp interaction", async () => {
-    await authorize(t.app, t.config, { email: 'bea@example.com', password, name: 'Bea' }, { signUp: true });
-    const alice = new Browser(t.app, host, '10.77.0.1');
-    const bob = new Browser(t.app, host, '10.77.0.2');
-    const { challenge } = pkcePair();
-    const started = await alice.request(
-      'GET',
-      authorizeUrl(t.config, { code_challenge: challenge, code_challenge_method: 'S256' }),
-    );
-    const uid = uidFrom(String(started.headers.location));
-    expect(uid).not.toBe('');
-    // Bob holds Alice's interaction id but not her interaction cookie: no page, no sign-in, no code.
-    const page = await bob.request('GET', `/idp/interaction/${uid}`);
-    expect(page.statusCode).toBeGreaterThanOrEqual(400);
-    for (const step of ['login', 'signup']) {
-      const posted = await bob.request('POST', `/idp/interaction/${uid}/${step}`, {
-        name: 'Bob',
-        email: 'bea@example.com',
-        password,
-      });
-      expect(posted.statusCode, step).toBeGreaterThanOrEqual(400);
-      expect(String(posted.headers.location ?? ''), step).not.toMatch(/code=/);
-    }
-    // Alice's own browser still finishes her sign-in.
-    const own = await alice.request('POST', `/idp/interaction/${uid}/login`, {
-      email: 'bea@example.com',
-      password,
-    });
-    expect(own.statusCode).toBe(303);
   });
 
   it('R9: the refresh token of a signed-in user keeps working', async () => {

@@ -29,7 +29,7 @@ describe('server process', () => {
     expect(result.stderr).toMatch(/LLM_BASE_URL: must be set when LLM_PROVIDER=openai-compatible/);
   });
 
-  it('serves, survives an unhandled rejection (R12), then shuts down cleanly on SIGTERM', async () => {
+  it('R12: serves, survives unhandled rejections, logs and counts each, then shuts down cleanly on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-proc-'));
     // R12's probe, loaded before main.ts: it rejects a promise nobody listens to once the test
     // creates the trigger file.
@@ -69,9 +69,23 @@ setInterval(() => {
     expect(await health.json()).toEqual({ status: 'ok', database: 'ok' });
 
     // R12: a promise rejected with nobody listening is logged and counted; the server keeps serving.
-    fs.writeFileSync(trigger, '');
-    await expect.poll(() => output, { timeout: 10_000 }).toContain('unhandled promise rejection');
-    expect(output).toContain('r12-probe');
+    const live = async () =>
+      (await fetch(`${url}/backend/api/v1/public/health/live`)).json() as Promise<Record<string, unknown>>;
+    expect(await live()).toEqual({ status: 'live', unhandled_rejections: 0 });
+    const rejectionLines = () =>
+      output
+        .split('\n')
+        .filter((line) => line.includes('unhandled promise rejection'))
+        .map((line) => JSON.parse(line) as { unhandledRejections: number; err: { message: string } });
+    for (const count of [1, 2]) {
+      fs.writeFileSync(trigger, '');
+      await expect.poll(() => rejectionLines().length, { timeout: 10_000 }).toBe(count);
+      expect(rejectionLines().at(-1)).toMatchObject({
+        unhandledRejections: count,
+        err: { message: 'r12-probe' },
+      });
+      expect(await live()).toEqual({ status: 'live', unhandled_rejections: count });
+    }
     const after = await fetch(`${url}/backend/api/v1/public/health/healthcheck`);
     expect(after.status).toBe(200);
 

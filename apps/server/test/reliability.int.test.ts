@@ -91,7 +91,7 @@ describe(`health and faults on ${kind}`, () => {
 
   it('is live and ready; a read-only database answers writes with 503 and Retry-After and fails readiness, then recovers', async () => {
     await start();
-    expect((await t.app.inject({ url: LIVE })).json()).toEqual({ status: 'live' });
+    expect((await t.app.inject({ url: LIVE })).json()).toEqual({ status: 'live', unhandled_rejections: 0 });
     const ready = await t.app.inject({ url: READY });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready' });

@@ -81,3 +81,65 @@ describe(`R11: request timeouts on a listening server, on ${testDatabaseKind()}`
     expect(res.status).toBe(200);
   });
 });
+
+/**
+ * R11: how long a connection may sit idle. One that never sends a request is closed after
+ * HTTP_IDLE_TIMEOUT_MS; one kept alive after a response waits HTTP_KEEP_ALIVE_TIMEOUT_MS for its
+ * next request. The request and header timeouts are set far longer, so only these can close them.
+ */
+describe(`R11: idle connections on a listening server, on ${testDatabaseKind()}`, () => {
+  const IDLE_TIMEOUT_MS = 1_000;
+  const KEEP_ALIVE_TIMEOUT_MS = 2_500;
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      HTTP_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS),
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_HEADERS_TIMEOUT_MS: '20000',
+    });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Opens a socket, writes `request` (if any), then stays silent; resolves when the server hangs up. */
+  function openIdle(request?: string): Promise<{ answer: string; openMs: number }> {
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      const giveUp = setTimeout(() => socket.destroy(), 15_000);
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(giveUp);
+        resolve({ answer, openMs: Date.now() - started });
+      });
+      socket.on('connect', () => {
+        if (request) socket.write(request);
+      });
+    });
+  }
+
+  it('R11: closes a connection that sends nothing after HTTP_IDLE_TIMEOUT_MS', async () => {
+    const { answer, openMs } = await openIdle();
+    expect(answer).toBe('');
+    expect(openMs).toBeGreaterThanOrEqual(IDLE_TIMEOUT_MS - 100);
+    expect(openMs).toBeLessThan(IDLE_TIMEOUT_MS + 2_000);
+  });
+
+  it('R11: closes a kept-alive connection after HTTP_KEEP_ALIVE_TIMEOUT_MS without a next request', async () => {
+    const { answer, openMs } = await openIdle(
+      'GET /backend/api/v1/public/health/live HTTP/1.1\r\nHost: cadre.test\r\nConnection: keep-alive\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/\r\nkeep-alive: timeout=\d+\r\n/i);
+    expect(openMs).toBeGreaterThanOrEqual(KEEP_ALIVE_TIMEOUT_MS - 100);
+    expect(openMs).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS + 2_000);
+  });
+});

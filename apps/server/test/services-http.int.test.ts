@@ -432,16 +432,20 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect((await byName('GitHub')).status).toBe('INACTIVE');
   });
 
+  /** Starts a GitHub connection in `who`'s browser: the cookie it keeps, and where GitHub sends it back. */
+  const startGithub = async (who: Record<string, string>) => {
+    const github = await byName('GitHub', who);
+    const res = await call('POST', `/services/${github.id}/register_auth_service`, who);
+    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    const landed = await oauth.authorize(res.json<{ redirectUrl: string }>().redirectUrl);
+    return { cookie, callback: `${landed.pathname}${landed.search}` };
+  };
+  /** A browser arriving at our callback, with a binding cookie or none. */
+  const arrive = (callback: string, cookie?: string) =>
+    t.app.inject({ method: 'GET', url: callback, headers: cookie ? { cookie } : {} });
+
   it("I1: a state minted for Alice completed in Bob's browser writes nothing to either user", async () => {
-    const github = await byName('GitHub');
-    const start = async (who: Record<string, string>) => {
-      const res = await call('POST', `/services/${github.id}/register_auth_service`, who);
-      const cookie = String(res.headers['set-cookie']).split(';')[0]!;
-      const landed = await oauth.authorize(res.json<{ redirectUrl: string }>().redirectUrl);
-      return { cookie, callback: `${landed.pathname}${landed.search}` };
-    };
-    const arrive = (callback: string, cookie?: string) =>
-      t.app.inject({ method: 'GET', url: callback, headers: cookie ? { cookie } : {} });
+    const start = startGithub;
     const connections = () => t.db.kysely.selectFrom('connections').selectAll().execute();
 
     // Bob has a flow of his own in his browser; Alice's link is opened there, and with no cookie.
@@ -468,6 +472,65 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect((await arrive(own.callback, own.cookie)).headers.location).toBe('/services');
     expect((await byName('GitHub')).status).toBe('ACTIVE');
     expect((await byName('GitHub', bob)).status).toBe('INACTIVE');
+  });
+
+  it('P1: disconnect and DELETE /users/me revoke the GitHub grant at GitHub; a refused revocation keeps the connection', async () => {
+    const github = await byName('GitHub');
+    const aliceId = await userId('alice');
+    const connect = async () => {
+      const own = await startGithub(alice);
+      expect((await arrive(own.callback, own.cookie)).headers.location).toBe('/services');
+      const row = await t.db.kysely
+        .selectFrom('connections')
+        .select('credentials')
+        .where('user_id', '=', aliceId)
+        .executeTakeFirstOrThrow();
+      return (JSON.parse(t.vault.open(row.credentials!)) as { access_token: string }).access_token;
+    };
+    /** What GitHub's API answers the token now. */
+    const githubSays = async (token: string) =>
+      (await fetch(`${oauth.githubApi.url}/user/repos`, { headers: { authorization: `Bearer ${token}` } }))
+        .status;
+    const revocations = () =>
+      oauth.githubApi.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/applications/'));
+    const disconnect = () => call('DELETE', `/services/${github.id}/disconnect_composio_service`, alice);
+
+    const first = await connect();
+    expect(await githubSays(first)).toBe(200);
+
+    // GitHub cannot revoke: the connection stays, so nothing is forgotten that still works there.
+    oauth.failRevocationsWith(503);
+    const refused = await disconnect();
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().detail).toMatch(/GitHub answered HTTP 503/);
+    expect((await byName('GitHub')).status).toBe('ACTIVE');
+    expect(await githubSays(first)).toBe(200);
+    oauth.failRevocationsWith(undefined);
+
+    expect((await disconnect()).statusCode).toBe(204);
+    expect((await byName('GitHub')).status).toBe('INACTIVE');
+    expect(await githubSays(first)).toBe(401);
+    const revoked = revocations().at(-1)!;
+    expect(revoked.path).toBe(`/applications/${oauth.env.GITHUB_CLIENT_ID}/grant`);
+    expect(revoked.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${oauth.env.GITHUB_CLIENT_ID}:${oauth.env.GITHUB_CLIENT_SECRET}`).toString('base64')}`,
+    );
+    expect(JSON.parse(revoked.body)).toEqual({ access_token: first });
+
+    // Deleting the account revokes the grant first; while GitHub refuses, nothing is deleted.
+    const second = await connect();
+    oauth.failRevocationsWith(503);
+    const kept = await call('DELETE', '/users/me', alice);
+    expect(kept.statusCode).toBe(502);
+    expect(kept.json().detail).toMatch(/GitHub could not be revoked/);
+    expect(await userId('alice')).toBe(aliceId);
+    expect(await githubSays(second)).toBe(200);
+    oauth.failRevocationsWith(undefined);
+    expect((await call('DELETE', '/users/me', alice)).statusCode).toBe(204);
+    expect(await githubSays(second)).toBe(401);
+    expect(JSON.parse(revocations().at(-1)!.body)).toEqual({ access_token: second });
+    const logs = t.logs.join('\n');
+    for (const secret of [first, second, oauth.env.GITHUB_CLIENT_SECRET!]) expect(logs).not.toContain(secret);
   });
 
   it('answers 404 for unknown services and 422 for ids that are not ids', async () => {
@@ -604,7 +667,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect((await call('GET', `/services/${custom.id}/actions`, alice)).statusCode).toBe(404);
   });
 
-  it('DELETE /users/me revokes the user’s connections at the provider first', async () => {
+  it('P1: DELETE /users/me revokes the user’s connections at the provider first', async () => {
     const serp = await byName('SerpApi');
     const registered = await call('POST', `/services/${serp.id}/register_api_service`, alice, {
       api_key: CANARY,

@@ -1,7 +1,7 @@
 import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE } from '@cadre/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN } from './support/chat-fixtures.ts';
-import { authorize, exchangeCode, tokenRequest, type SignedIn } from './support/oidc-flow.ts';
+import { signUpAndSignIn, tokenRequest, type Browser } from './support/oidc-flow.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 
 /**
@@ -24,12 +24,8 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
   /** A signed-in user with an agent, a chat-frame session and a copilot token for that agent. */
   async function signedInWithChat(name: string) {
     const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const signedIn = await authorize(t.app, t.config, { name, email, password }, { signUp: true });
-    const tokens = await exchangeCode(t.app, t.config, signedIn);
-    expect(tokens.status).toBe(200);
-    const auth = { authorization: `Bearer ${tokens.body.access_token}` };
-    const me = await t.app.inject({ method: 'POST', url: `${API}/users/check-user`, headers: auth });
-    const userId = me.json<{ id: number }>().id;
+    const signedIn = await signUpAndSignIn(t.app, t.config, { name, email, password });
+    const { auth, id: userId } = signedIn;
     const agent = await t.app.inject({
       method: 'POST',
       url: `${API}/agents/`,
@@ -50,7 +46,7 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
       payload: { agent_id: agentId },
     });
     const copilotToken = copilot.json<{ copilot_auth_token: string }>().copilot_auth_token;
-    return { signedIn, tokens: tokens.body, auth, userId, agentId, cookie, copilotToken };
+    return { signedIn, auth, userId, agentId, cookie, copilotToken };
   }
 
   const threadsWith = (headers: Record<string, string>) =>
@@ -68,16 +64,16 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
     for (const row of rows) expect(row.revoked_at).not.toBeNull();
   }
 
-  async function endProviderSession(signedIn: SignedIn, idToken: string) {
+  async function endProviderSession(browser: Browser, idToken: string) {
     const query = new URLSearchParams({
       id_token_hint: idToken,
       post_logout_redirect_uri: t.config.auth.logoutRedirectUri,
       client_id: t.config.auth.clientId,
     });
-    const confirm = await signedIn.browser.request('GET', `/idp/session/end?${query.toString()}`);
+    const confirm = await browser.request('GET', `/idp/session/end?${query.toString()}`);
     const action = /action="([^"]+)"/.exec(confirm.body)?.[1] ?? '';
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.body)?.[1] ?? '';
-    const done = await signedIn.browser.request('POST', new URL(action, ORIGIN).pathname, {
+    const done = await browser.request('POST', new URL(action, ORIGIN).pathname, {
       xsrf,
       logout: 'yes',
     });
@@ -90,12 +86,12 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
     expect((await threadsWith({ cookie: alice.cookie })).statusCode).toBe(200);
     expect((await threadsWith({ authorization: `Bearer ${alice.copilotToken}` })).statusCode).toBe(200);
 
-    await endProviderSession(alice.signedIn, alice.tokens.id_token!);
+    await endProviderSession(alice.signedIn.browser, alice.signedIn.idToken);
 
     await expectSignedOut(alice);
     const refreshed = await tokenRequest(t.app, t.config, {
       grant_type: 'refresh_token',
-      refresh_token: alice.tokens.refresh_token!,
+      refresh_token: alice.signedIn.refreshToken,
     });
     expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await threadsWith({ cookie: bob.cookie })).statusCode).toBe(200);

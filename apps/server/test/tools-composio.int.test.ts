@@ -5,6 +5,7 @@ import { newBrowserSecret, type CallbackBrowser } from '../src/modules/services/
 import { signWebhook, verifyWebhook } from '../src/security/standard-webhooks.ts';
 import { startFakeServer, type FakeServer } from './support/fake-http.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 import { createUser } from './support/users.ts';
 
 const API_KEY = `sk-canary-composio-${crypto.randomUUID()}`;
@@ -21,6 +22,10 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
   let composio: FakeServer;
   const accounts = new Map<string, Account>();
   let links: { callback_url: string; user_id: string; connected_account_id: string }[] = [];
+  /** The connect link Composio answers next, when a test wants another than its hosted page. */
+  let nextRedirectUrl: string | undefined;
+  /** Signs the HTTP tests' users in (the other tests call the services directly). */
+  let issuer: TestIssuer;
   const tools = [
     {
       slug: 'GMAIL_SEND_EMAIL',
@@ -123,7 +128,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
         return {
           status: 201,
           json: {
-            redirect_url: `https://connect.composio.dev/link/${id}`,
+            redirect_url: nextRedirectUrl ?? `https://connect.composio.dev/link/${id}`,
             connected_account_id: id,
             link_token: 'lt',
             expires_at: '2030-01-01T00:00:00Z',
@@ -188,10 +193,14 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
   });
   afterAll(async () => {
     await composio?.close();
+    await issuer?.close();
   });
   beforeEach(async () => {
     links = [];
+    nextRedirectUrl = undefined;
+    issuer ??= await startTestIssuer();
     t = await createTestApp({
+      ...issuer.env,
       COMPOSIO_API_KEY: API_KEY,
       COMPOSIO_BASE_URL: composio.url,
       COMPOSIO_WEBHOOK_SECRET: SECRET,
@@ -361,6 +370,82 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
     await t.app.services.disconnect(gmail, alice);
     expect(accounts.has(fourth.connected_account_id)).toBe(false);
     expect(await t.app.services.listActiveServices(alice)).toEqual([]);
+  });
+
+  describe('over HTTP, signed in', () => {
+    const API = '/backend/api/v1';
+    const connections = () => t.db.kysely.selectFrom('connections').selectAll().execute();
+    const register = async (auth: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${API}/services/${await service('gmail')}/register_auth_service`,
+        headers: auth,
+      });
+    /**
+     * `auth`'s browser starts a Gmail connection and signs in at Composio: the cookie the browser
+     * keeps, and the address Composio sends it back to.
+     */
+    const start = async (auth: Record<string, string>) => {
+      const res = await register(auth);
+      expect(res.statusCode).toBe(200);
+      const link = links.at(-1)!;
+      accounts.get(link.connected_account_id)!.status = 'ACTIVE';
+      const back = new URL(link.callback_url);
+      back.searchParams.set('status', 'success');
+      back.searchParams.set('connectedAccountId', link.connected_account_id);
+      return {
+        cookie: String(res.headers['set-cookie']).split(';')[0]!,
+        callback: `${back.pathname}${back.search}`,
+      };
+    };
+    const arrive = (callback: string, cookie?: string) =>
+      t.app.inject({ method: 'GET', url: callback, headers: cookie ? { cookie } : {} });
+
+    it("I1: Carol's Composio redirect completed in Dave's browser, or in none, writes nothing", async () => {
+      const carol = await signInAs(t, issuer, { sub: 'carol', email: 'carol@example.test' });
+      const dave = await signInAs(t, issuer, { sub: 'dave', email: 'dave@example.test' });
+      // Dave has a flow of his own in his browser; Carol's link is opened there, and with no cookie.
+      const daves = await start(dave.auth);
+      const forged = daves.cookie.replace(/=\d+\./, `=${carol.id}.`);
+      for (const cookie of [daves.cookie, undefined, forged]) {
+        const carols = await start(carol.auth);
+        const res = await arrive(carols.callback, cookie);
+        expect(res.statusCode, String(cookie)).toBe(302);
+        const location = new URL(String(res.headers.location), 'http://cadre.test');
+        expect(location.pathname).toBe('/services');
+        expect(location.searchParams.get('connect_error'), String(cookie)).toMatch(/another browser/);
+        expect(await connections()).toEqual([]);
+      }
+      // In the browser that started it, Carol's flow completes, for Carol only.
+      const own = await start(carol.auth);
+      expect((await arrive(own.callback, own.cookie)).headers.location).toBe('/services');
+      expect((await connections()).map((c) => [c.user_id, c.status])).toEqual([[carol.id, 'ACTIVE']]);
+    });
+
+    it("I3: a connect link that is not https on one of Composio's hosts is refused; nothing is stored", async () => {
+      const carol = await signInAs(t, issuer, { sub: 'carol', email: 'carol@example.test' });
+      for (const [link, reason] of [
+        ['http://connect.composio.dev/link/ca_x', /not https/],
+        ['https://evil.example/link/ca_x', /unexpected host \(evil\.example\)/],
+        ['https://composio.dev.evil.example/link/ca_x', /unexpected host/],
+        ['javascript:alert(document.cookie)', /not https/],
+        ['data:text/html,<script>alert(1)</script>', /not https/],
+        ['//evil.example/link', /invalid sign-in link/],
+      ] as const) {
+        nextRedirectUrl = link;
+        const res = await register(carol.auth);
+        expect(res.statusCode, link).toBe(502);
+        expect(res.json().detail, link).toMatch(reason);
+        expect(res.body, link).not.toContain(link);
+        expect(res.headers['set-cookie'], link).toBeUndefined();
+        expect(await t.db.kysely.selectFrom('oauth_states').selectAll().execute(), link).toEqual([]);
+        expect(await connections(), link).toEqual([]);
+      }
+      nextRedirectUrl = undefined;
+      expect((await register(carol.auth)).json()).toMatchObject({
+        redirectUrl: expect.stringMatching(/^https:\/\/connect\.composio\.dev\/link\//),
+      });
+    });
   });
 
   it('refuses a callback for an account that belongs to another user', async () => {

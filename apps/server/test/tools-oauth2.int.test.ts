@@ -12,7 +12,7 @@ import { createTestApp, testDatabaseKind, type TestApp } from './support/test-ap
 import { createUser } from './support/users.ts';
 
 /**
- * The generic OAuth2 client end to end against a real authorization server (oidc-provider 8) with
+ * The generic OAuth2 client end to end against a real authorization server (oidc-provider) with
  * a confidential client, PKCE S256 required, and a fake GitHub API that accepts only the access
  * tokens that server issued (test/support/oauth2-server.ts).
  */

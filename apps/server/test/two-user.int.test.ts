@@ -2,24 +2,39 @@ import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE, DEMO_SESSION_CO
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { InjectOptions } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Config } from '../src/config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, seedAction, uiChunks } from './support/chat-fixtures.ts';
+import {
+  authorize,
+  authorizeUrl,
+  type Browser,
+  pkcePair,
+  signUpAndSignIn,
+  tokenRequest,
+  uidFrom,
+} from './support/oidc-flow.ts';
 import { appRoutes } from './support/routes.ts';
 import { seedService } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
-import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /**
  * B1–B3 (docs/security.md): Bob's credentials on Alice's objects, on every route of the app and
- * every verb; Bob's lists; mass assignment. The route list is read from the running app, and a
- * route without a row in ROWS fails, so a new route cannot slip in untested.
+ * every verb; Bob's lists; mass assignment. The app runs the built-in identity provider, so its
+ * routes under /idp are part of the list (an app with an external issuer serves a subset of these
+ * routes). The route list is read from the running app, and a route without a row in ROWS fails,
+ * so a new route cannot slip in untested.
  */
 
 /** What Bob's request on a route looks like, and what it must answer. */
 interface Row {
-  /** Bob's credential: his API token, his /chainlit or /demos session cookie, or a throwaway user's token. */
-  as: 'bob' | 'bob-chat' | 'bob-demo' | 'eve';
+  /**
+   * Bob's credential: his API token, his /chainlit or /demos session cookie, his browser at the
+   * identity provider (his provider session and a sign-in of his own under way), a throwaway
+   * user's token, or none.
+   */
+  as: 'bob' | 'bob-chat' | 'bob-demo' | 'bob-browser' | 'eve' | 'anonymous';
   /** The URL, with Alice's ids where the route takes one. */
   url: string;
   /** Each body is sent in turn; without any, one request with no body. */
@@ -32,11 +47,18 @@ interface Row {
   status: number | 'file';
   /** The exact JSON answer, where it is fixed. */
   json?: unknown;
+  /** More of the answer that must hold (headers, a redirect's target). */
+  check?: (res: LightMyRequestResponse) => void;
   /**
    * Why the route names no object another user owns (it acts on the caller, is public, or serves a
    * file). Such a request may change Bob's own rows, so only Alice's rows are compared for it.
    */
   noOwnedId?: string;
+  /**
+   * Why Bob's own rows change although the route names Alice's object; only Alice's rows are
+   * compared for it.
+   */
+  ownRowsChange?: string;
 }
 
 /** Alice's objects (and Bob's own sessions) that the rows point at. */
@@ -54,6 +76,14 @@ interface Objects {
   demoAnswer: string;
   newChatSession(): Promise<string>;
   newDemoSession(): Promise<string>;
+  /** At the identity provider: Alice's sign-in under way in her browser (its id), her ID token and subject. */
+  interaction: string;
+  idToken: string;
+  subject: string;
+  /** A fresh authorization code issued to Alice (its PKCE verifier stays in her browser). */
+  newCode(): Promise<string>;
+  /** Bob's own subject, which answers /idp/me for his token. */
+  bobSubject: string;
 }
 
 const API = '/backend/api/v1';
@@ -63,9 +93,26 @@ const demoLoginForm = (demo: string) =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="username"\r\n\r\nanonymous-user\r\n` +
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${demo}\r\n--${BOUNDARY}--\r\n`;
 const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, origin: ORIGIN };
+const PASSWORD = 'a long enough password';
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+/** A preflight from another site: the provider names no origin in its answer (H1). */
+const foreignPreflight = {
+  origin: 'https://evil.example',
+  'access-control-request-method': 'POST',
+  'access-control-request-headers': 'content-type',
+};
+/** The provider saves the session of the browser on every sign-in and sign-out request. */
+const BOB_SESSION_SAVED = "the provider saves Bob's own session";
+const noCorsGrant = (res: LightMyRequestResponse) => {
+  expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+};
+/** Bob never comes away with an authorization code, his or Alice's. */
+const noCode = (res: LightMyRequestResponse) =>
+  expect(String(res.headers.location ?? '')).not.toMatch(/[?&#]code=/);
 
 /** One row per route and method (HEAD is checked with its GET). */
-const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
+const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Promise<Row>> = {
   // ---- /backend: Bob's access token
   'GET /backend/api/v1/public/health/healthcheck': () => ({
     as: 'bob',
@@ -635,6 +682,204 @@ const ROWS: Record<string, (alice: Objects) => Row | Promise<Row>> = {
     status: 404,
   }),
 
+  // ---- /idp: the built-in identity provider. Bob's browser holds his own provider session and a
+  // sign-in of his own under way; Alice's sign-in (her interaction), her session, grant and codes
+  // stay hers. Bob's requests change only his own rows, so only Alice's are compared.
+  'GET /idp/.well-known/openid-configuration': () => ({
+    as: 'anonymous',
+    url: '/idp/.well-known/openid-configuration',
+    status: 200,
+    noOwnedId: "the provider's public metadata",
+  }),
+  'OPTIONS /idp/.well-known/openid-configuration': () => ({
+    as: 'anonymous',
+    url: '/idp/.well-known/openid-configuration',
+    headers: foreignPreflight,
+    status: 204,
+    check: noCorsGrant,
+    noOwnedId: "the provider's public metadata",
+  }),
+  'GET /idp/jwks': () => ({
+    as: 'anonymous',
+    url: '/idp/jwks',
+    status: 200,
+    noOwnedId: "the provider's public keys",
+  }),
+  'OPTIONS /idp/jwks': () => ({
+    as: 'anonymous',
+    url: '/idp/jwks',
+    headers: foreignPreflight,
+    status: 204,
+    check: noCorsGrant,
+    noOwnedId: "the provider's public keys",
+  }),
+  // Bob's browser asks, without a prompt, for a sign-in as Alice (her ID token as the hint).
+  'GET /idp/auth': (alice, { config }) => ({
+    as: 'bob-browser',
+    url: authorizeUrl(config, {
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+      prompt: 'none',
+      id_token_hint: alice.idToken,
+    }),
+    status: 303,
+    check: (res) => {
+      noCode(res);
+      expect(String(res.headers.location)).toMatch(/[?&]error=login_required/);
+    },
+    ownRowsChange: BOB_SESSION_SAVED,
+  }),
+  // Alice's authorization resumed by its id in a browser without her resume cookie. (Bob's own
+  // cookie would resume his own sign-in: the provider goes by the cookie, not by the id.)
+  'GET /idp/auth/:uid': (alice) => ({
+    as: 'anonymous',
+    url: `/idp/auth/${alice.interaction}`,
+    status: 400,
+    check: noCode,
+  }),
+  // Alice's authorization code with Bob's own PKCE verifier.
+  'POST /idp/token': async (alice, { config }) => ({
+    as: 'anonymous',
+    url: '/idp/token',
+    headers: form,
+    bodies: [
+      new URLSearchParams({
+        client_id: config.auth.clientId,
+        grant_type: 'authorization_code',
+        code: await alice.newCode(),
+        code_verifier: pkcePair().verifier,
+        redirect_uri: config.auth.redirectUri,
+      }).toString(),
+    ],
+    status: 400,
+    check: (res) => expect(res.json()).toMatchObject({ error: 'invalid_grant' }),
+  }),
+  'OPTIONS /idp/token': () => ({
+    as: 'anonymous',
+    url: '/idp/token',
+    headers: foreignPreflight,
+    status: 204,
+    check: noCorsGrant,
+    noOwnedId: 'a preflight names no object',
+  }),
+  // Revocation takes the token itself: Alice's ids (her sign-in, her subject) revoke nothing.
+  'POST /idp/token/revocation': (alice, { config }) => ({
+    as: 'anonymous',
+    url: '/idp/token/revocation',
+    headers: form,
+    bodies: [alice.interaction, alice.subject].map((token) =>
+      new URLSearchParams({ client_id: config.auth.clientId, token }).toString(),
+    ),
+    status: 200,
+  }),
+  'OPTIONS /idp/token/revocation': () => ({
+    as: 'anonymous',
+    url: '/idp/token/revocation',
+    headers: foreignPreflight,
+    status: 204,
+    check: noCorsGrant,
+    noOwnedId: 'a preflight names no object',
+  }),
+  // Sign-out with Alice's ID token as the hint, in Bob's browser: at most Bob's session could end.
+  'GET /idp/session/end': (alice, { config }) => ({
+    as: 'bob-browser',
+    url: `/idp/session/end?${new URLSearchParams({
+      id_token_hint: alice.idToken,
+      post_logout_redirect_uri: config.auth.logoutRedirectUri,
+      client_id: config.auth.clientId,
+    })}`,
+    status: 200,
+    ownRowsChange: BOB_SESSION_SAVED,
+  }),
+  'POST /idp/session/end/confirm': () => ({
+    as: 'bob-browser',
+    url: '/idp/session/end/confirm',
+    headers: form,
+    bodies: [new URLSearchParams({ xsrf: 'x'.repeat(43), logout: 'yes' }).toString()],
+    status: 400,
+    ownRowsChange: BOB_SESSION_SAVED,
+  }),
+  'GET /idp/session/end/success': () => ({
+    as: 'anonymous',
+    url: '/idp/session/end/success',
+    status: 200,
+    noOwnedId: 'the signed-out page, the same for everyone',
+  }),
+  // Alice's sign-in under way, by its id, in Bob's browser: no page, and no step of it goes on.
+  'GET /idp/interaction/:uid': (alice) => ({
+    as: 'bob-browser',
+    url: `/idp/interaction/${alice.interaction}`,
+    status: 400,
+  }),
+  'GET /idp/interaction/:uid/signup': (alice) => ({
+    as: 'bob-browser',
+    url: `/idp/interaction/${alice.interaction}/signup`,
+    status: 400,
+  }),
+  'POST /idp/interaction/:uid/signup': (alice) => ({
+    as: 'bob-browser',
+    url: `/idp/interaction/${alice.interaction}/signup`,
+    headers: form,
+    bodies: [new URLSearchParams({ name: 'Bob', email: 'bob2@example.com', password: PASSWORD }).toString()],
+    status: 400,
+    check: noCode,
+  }),
+  // Bob signs in with his own account on Alice's sign-in: it would hand her app session to him.
+  'POST /idp/interaction/:uid/login': (alice) => ({
+    as: 'bob-browser',
+    url: `/idp/interaction/${alice.interaction}/login`,
+    headers: form,
+    bodies: [new URLSearchParams({ email: 'bob@example.com', password: PASSWORD }).toString()],
+    status: 400,
+    check: noCode,
+  }),
+  'POST /idp/interaction/:uid/abort': (alice) => ({
+    as: 'bob-browser',
+    url: `/idp/interaction/${alice.interaction}/abort`,
+    status: 400,
+  }),
+  'GET /idp/assets/logout.js': () => ({
+    as: 'anonymous',
+    url: '/idp/assets/logout.js',
+    status: 200,
+    noOwnedId: 'a script, the same for everyone',
+  }),
+  // The `picture` claim's image: initials on a colour, at the random subject, for <img> tags that
+  // carry no token. Public by design; it shows no name or email.
+  'GET /idp/avatars/:file': (alice) => ({
+    as: 'anonymous',
+    url: `/idp/avatars/${alice.subject}.svg`,
+    status: 200,
+    noOwnedId: "initials only, addressed by the account's random subject",
+  }),
+  // Userinfo answers the token's own account: Bob's token gets Bob's claims.
+  'GET /idp/me': (alice) => ({
+    as: 'bob',
+    url: '/idp/me',
+    status: 200,
+    json: {
+      sub: alice.bobSubject,
+      name: 'Bob',
+      email: 'bob@example.com',
+      email_verified: false,
+      picture: expect.any(String),
+    },
+    noOwnedId: "acts on the token's own account",
+  }),
+  'POST /idp/me': (alice) => ({
+    as: 'bob',
+    url: '/idp/me',
+    status: 200,
+    json: {
+      sub: alice.bobSubject,
+      name: 'Bob',
+      email: 'bob@example.com',
+      email_verified: false,
+      picture: expect.any(String),
+    },
+    noOwnedId: "acts on the token's own account",
+  }),
+
   // ---- the web app
   'GET /runtime-config.json': () => ({
     as: 'bob',
@@ -669,12 +914,15 @@ const OWNED_TABLES = {
   demo_tickets: 'user_id',
   demo_activities: 'user_id',
   api_keys: 'user_id',
+  // The identity provider's: an account by its subject; sessions, sign-ins under way, grants,
+  // codes and tokens name the account or the grant they belong to.
+  idp_accounts: 'subject',
+  idp_payloads: 'account',
 } as const;
 
 type Snapshot = Record<string, Record<string, unknown>[]>;
 
 describe(`two-user matrix on ${testDatabaseKind()}`, () => {
-  let issuer: TestIssuer;
   let t: TestApp;
   let alice: { authorization: string };
   let bob: { authorization: string };
@@ -695,6 +943,16 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     const isOwner = (id: unknown) => owners.includes(id as number);
     const idsOf = (table: string, column: string) =>
       new Set(all[table]!.filter((r) => isOwner(r[column])).map((r) => r.id));
+    const subjects = new Set(all.users!.filter((u) => isOwner(u.id)).map((u) => u.subject as string));
+    const mentionsOwner = (row: Record<string, unknown>) =>
+      [...subjects].some((subject) => String(row.payload).includes(`"${subject}"`));
+    const grants = new Set(
+      all.idp_payloads!.filter((r) => r.kind === 'Grant' && mentionsOwner(r)).map((r) => r.id),
+    );
+    const byProvider = {
+      subject: (row: Record<string, unknown>) => subjects.has(row.subject as string),
+      account: (row: Record<string, unknown>) => mentionsOwner(row) || grants.has(row.grant_id),
+    };
     const parents = {
       agent: ['agent_id', idsOf('agents', 'user_id')],
       service: ['service_id', idsOf('services', 'owner_user_id')],
@@ -704,12 +962,14 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       Object.entries(all).map(([table, rows]) => {
         const by = OWNED_TABLES[table as keyof typeof OWNED_TABLES];
         const owned =
-          by in parents
-            ? (row: Record<string, unknown>) => {
-                const [column, ids] = parents[by as keyof typeof parents];
-                return ids.has(row[column]);
-              }
-            : (row: Record<string, unknown>) => isOwner(row[by]);
+          by in byProvider
+            ? byProvider[by as keyof typeof byProvider]
+            : by in parents
+              ? (row: Record<string, unknown>) => {
+                  const [column, ids] = parents[by as keyof typeof parents];
+                  return ids.has(row[column]);
+                }
+              : (row: Record<string, unknown>) => isOwner(row[by]);
         return [table, rows.filter(owned)];
       }),
     );
@@ -749,8 +1009,10 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     };
   }
 
+  /** Alice at the identity provider: her browser, and a sign-in of hers left under way there. */
+  let aliceAtProvider: { browser: Browser; refreshToken: string; interaction: string };
+
   beforeAll(async () => {
-    issuer = await startTestIssuer();
     // The frame's file routes exist only for files present at start; a small build of our own keeps
     // the route list the same whether or not `npm run build` has run.
     const chatDistDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-two-user-frame-'));
@@ -759,14 +1021,45 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     fs.writeFileSync(path.join(chatDistDir, 'index.html'), '<!doctype html><title>frame</title>');
     fs.writeFileSync(path.join(chatDistDir, 'assets', 'index-abc123.js'), '');
     fs.writeFileSync(path.join(chatDistDir, 'copilot', 'index.js'), '');
-    t = await createTestApp(issuer.env, { chat: { chatDistDir }, demos: { chatDistDir } });
+    t = await createTestApp({}, { chat: { chatDistDir }, demos: { chatDistDir } });
     // The snapshots compare every stored row before and after Bob's requests; the trigger worker
     // would otherwise pick up Alice's stored trigger event in between.
     await t.app.triggers.stop();
-    let aliceId: number;
-    ({ auth: alice, id: aliceId } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' }));
-    ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.com' }));
-    ({ auth: eve } = await signInAs(t, issuer, { sub: 'eve', email: 'eve@example.com' }));
+    const signUp = (name: string) =>
+      signUpAndSignIn(t.app, t.config, {
+        name,
+        email: `${name.toLowerCase()}@example.com`,
+        password: PASSWORD,
+      });
+    const aliceSignedIn = await signUp('Alice');
+    const bobSignedIn = await signUp('Bob');
+    const aliceId = aliceSignedIn.id;
+    alice = aliceSignedIn.auth;
+    bob = bobSignedIn.auth;
+    eve = (await signUp('Eve')).auth;
+    // Alice starts signing in again (in her own browser) and leaves it there; Bob starts one of
+    // his own, so his browser holds a sign-in cookie too.
+    const startSignIn = async (browser: Browser) => {
+      const started = await browser.request(
+        'GET',
+        authorizeUrl(t.config, {
+          code_challenge: pkcePair().challenge,
+          code_challenge_method: 'S256',
+          prompt: 'login',
+        }),
+      );
+      const uid = uidFrom(String(started.headers.location));
+      expect(uid).not.toBe('');
+      return uid;
+    };
+    aliceAtProvider = {
+      browser: aliceSignedIn.browser,
+      refreshToken: aliceSignedIn.refreshToken,
+      interaction: await startSignIn(aliceSignedIn.browser),
+    };
+    const bobsSignIn = await startSignIn(bobSignedIn.browser);
+    // Her sign-in under way is one of her rows, so the rows below see any change to it.
+    expect(JSON.stringify((await snapshot([aliceId])).idp_payloads)).toContain(aliceAtProvider.interaction);
     const catalogTool = (await seedService(t.db, { name: 'Gmail', actions: 1 })).actionIds[0]!;
     const own = await seedService(t.db, { name: 'AliceMcp', ownerUserId: aliceId, actions: 1 });
     const memoTool = await seedAction(t.db, {
@@ -848,6 +1141,14 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       .execute();
     credentials.bob = bob;
     credentials.eve = eve;
+    const providerHost = { host: new URL(t.config.publicUrl).host };
+    credentials.anonymous = providerHost;
+    // What his browser sends on his own sign-in page (his provider session and that sign-in's
+    // cookie), sent to Alice's.
+    credentials['bob-browser'] = {
+      ...providerHost,
+      cookie: bobSignedIn.browser.cookieHeader(`/idp/interaction/${bobsSignIn}`),
+    };
     credentials['bob-chat'] = chatHeaders(`${CHAT_SESSION_COOKIE}=${await chatSession(bob, bobAgent)}`);
     credentials['bob-demo'] = chatHeaders(`${DEMO_SESSION_COOKIE}=${await demoSession('vcdemo')}`);
     objects = {
@@ -870,11 +1171,17 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       demoAnswer: await answerIn(demo.thread),
       newChatSession: () => chatSession(bob, bobAgent),
       newDemoSession: () => demoSession('vcdemo'),
+      interaction: aliceAtProvider.interaction,
+      idToken: aliceSignedIn.idToken,
+      subject: aliceSignedIn.subject,
+      newCode: async () =>
+        (await authorize(t.app, t.config, { email: '', password: '' }, { browser: aliceSignedIn.browser }))
+          .code,
+      bobSubject: bobSignedIn.subject,
     };
   });
   afterAll(async () => {
     await t?.close();
-    await issuer?.close();
   });
 
   it('has a row for every route the app serves, and none for a route it does not', () => {
@@ -891,10 +1198,11 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
   });
 
   it.each(Object.keys(ROWS))("B1: Bob's %s on Alice's objects", async (route) => {
-    const row = await ROWS[route]!(objects);
+    const row = await ROWS[route]!(objects, t);
     const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
     const methods = method === 'GET' ? (['GET', 'HEAD'] as const) : [method];
-    const before = await snapshot(row.noOwnedId ? aliceIds : undefined);
+    const onlyAlices = row.noOwnedId ?? row.ownRowsChange;
+    const before = await snapshot(onlyAlices ? aliceIds : undefined);
     for (const verb of methods) {
       for (const body of row.bodies ?? [undefined]) {
         const request: InjectOptions = {
@@ -908,12 +1216,29 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
         if (row.status === 'file') expect([200, 301, 302, 404, 503], label).toContain(res.statusCode);
         else expect(res.statusCode, label).toBe(row.status);
         if (row.json !== undefined && verb !== 'HEAD') expect(res.json(), label).toEqual(row.json);
+        if (verb !== 'HEAD') row.check?.(res);
         for (const secret of ['Alice agent', 'secret plan', 'AliceMcp', 'alice@example.com']) {
           expect(res.body, label).not.toContain(secret);
         }
       }
     }
-    expect(await snapshot(row.noOwnedId ? aliceIds : undefined)).toEqual(before);
+    expect(await snapshot(onlyAlices ? aliceIds : undefined)).toEqual(before);
+  });
+
+  it("B1: after Bob's requests, Alice's sign-in under way, her provider session and her refresh token still work", async () => {
+    const { browser, interaction, refreshToken } = aliceAtProvider;
+    const finished = await browser.request('POST', `/idp/interaction/${interaction}/login`, {
+      email: 'alice@example.com',
+      password: PASSWORD,
+    });
+    expect(finished.statusCode).toBe(303);
+    const back = await browser.follow(finished);
+    expect(String(back.headers.location)).toMatch(/[?&]code=/);
+    const refreshed = await tokenRequest(t.app, t.config, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+    });
+    expect(refreshed.status).toBe(200);
   });
 
   it("B1: Bob's lists and export never show Alice's rows", async () => {

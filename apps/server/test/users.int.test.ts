@@ -259,7 +259,7 @@ describe(`users on ${testDatabaseKind()}`, () => {
     expect(again.audit_events.map((e: { action: string }) => e.action)).toEqual(['user.admit']);
   });
 
-  it('runs beforeUserDelete hooks first, and a failing hook deletes nothing', async () => {
+  it('P1: runs beforeUserDelete hooks first, and a failing hook deletes nothing', async () => {
     const users = createUsersService(t.db, createAuditLog(t.db));
     const user = await users.resolve({ issuer: issuer.url, subject: 'erin' });
     const catalog = await seedService(t.db, { name: 'Notion', actions: 1 });

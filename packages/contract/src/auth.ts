@@ -20,8 +20,9 @@ export const copilotLoginRequestSchema = z
   .strictObject({
     agent_id: z.number().int().min(1).max(2_147_483_647),
     /**
-     * The page origin the token will be used from: one of the agent's `embed_origins`. The chat
-     * then answers the token only to requests from that origin (its `Origin` header).
+     * The page origin the token will be used from: one of the agent's `embed_origins` (required
+     * with an API key when the agent lists any). The chat then answers the token only to requests
+     * from that origin (its `Origin` header).
      */
     origin: z
       .string()
@@ -31,7 +32,7 @@ export const copilotLoginRequestSchema = z
       .optional(),
     /**
      * The host site's visitor the token speaks for (required with an API key): an opaque id, so
-     * each visitor has their own threads, and the name the chat shows.
+     * each visitor has their own threads, and the name the agent is told it talks with.
      */
     end_user: z
       .strictObject({

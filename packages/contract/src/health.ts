@@ -7,7 +7,14 @@ export const healthSchema = z.object({
 export type Health = z.infer<typeof healthSchema>;
 
 /** Liveness: the process and its event loop answer. Never depends on the database. */
-export const livenessSchema = z.object({ status: z.literal('live') });
+export const livenessSchema = z.object({
+  status: z.literal('live'),
+  unhandled_rejections: z
+    .number()
+    .int()
+    .min(0)
+    .describe('Rejected promises nobody handled since the process started; each is logged'),
+});
 
 /** Why an instance is not ready to take traffic. */
 export const NOT_READY_REASONS = [

@@ -68,7 +68,8 @@ export function openDatabase(database: Config['database']): Db {
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingBroken(pool) }) });
     const signals = postgresSignals(
       database.url,
-      async (channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(kysely)),
+      async (channel, payload, within) =>
+        void (await sql`select pg_notify(${channel}, ${payload})`.execute(within ?? kysely)),
       report,
     );
     return wrap(kysely, 'postgres', errorListeners, signals);

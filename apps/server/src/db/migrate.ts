@@ -28,6 +28,7 @@ export const MIGRATION_NAMES = [
   '0019-trigger-secrets',
   '0020-copilot-embedding',
   '0021-agent-model',
+  '0028-agent-api-writes',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -140,6 +140,8 @@ export interface AgentsTable {
   guidelines: string | null;
   /** Whether triggered (unattended) runs may execute write and send actions. */
   allow_unattended_writes: Generated<number>;
+  /** 'approve' or 'refuse': a write asked through the API or MCP (migration 0028). */
+  api_writes: Generated<string>;
   /** An emoji, or `avatar:<style>` for a generated avatar (migration 0011). */
   icon: string | null;
   /** A palette name from AGENT_COLORS (migration 0011). */

@@ -6,10 +6,12 @@ import type { Lifecycle } from '../deps.ts';
 /**
  * The process's shutdown state. `main.ts` starts draining on SIGTERM; from then on readiness
  * answers 503 (so a load balancer stops routing here) and every response asks the client to close
- * its connection, so no keep-alive request races the server closing its sockets.
+ * its connection, so no keep-alive request races the server closing its sockets. It also counts
+ * the unhandled rejections `main.ts` logs.
  */
 export function createLifecycle(): Lifecycle & { beginDraining(): Promise<void> } {
   let draining = false;
+  let unhandledRejections = 0;
   const drainHooks: (() => void | Promise<void>)[] = [];
   return {
     instanceId: crypto.randomUUID(),
@@ -18,6 +20,13 @@ export function createLifecycle(): Lifecycle & { beginDraining(): Promise<void> 
     },
     onDrain(hook) {
       drainHooks.push(hook);
+    },
+    get unhandledRejections() {
+      return unhandledRejections;
+    },
+    countUnhandledRejection() {
+      unhandledRejections += 1;
+      return unhandledRejections;
     },
     async beginDraining() {
       if (draining) return;

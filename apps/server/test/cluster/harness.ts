@@ -150,7 +150,10 @@ export async function startCluster(
     return instance;
   }
 
-  async function waitReady(instance: Instance, timeoutMs = 20_000) {
+  // Generous: a start needs about 1.5 s of CPU, and beside the crash test's own writers and chats
+  // (or anything else on a 2-core machine) it gets a small share of the cores: 13 s of loading was
+  // seen before main() ran. This bounds a hang; start time is measured by the benchmarks instead.
+  async function waitReady(instance: Instance, timeoutMs = 60_000) {
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
     void instance.exited.then((code) => (exitCode = code));

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { startFakeServer, type FakeServer } from './fake-http.ts';
 
 /**
- * A real OAuth2 authorization server (oidc-provider 8) with a confidential client that must use
- * PKCE S256, plus a fake GitHub API that accepts only the access tokens that server issued. The
+ * A real OAuth2 authorization server (oidc-provider) with a confidential client that must use
+ * PKCE S256, plus a fake GitHub API that accepts only the access tokens that server issued, and
+ * revokes a grant (every token of it) on GitHub's `DELETE /applications/{client_id}/grant`. The
  * interaction (sign-in and consent) finishes at once as the account `gh-user`.
  */
 
@@ -22,11 +23,11 @@ interface OidcProvider {
     result: unknown,
     options: unknown,
   ): Promise<void>;
-  Grant: new (init: { accountId: string; clientId: string }) => {
+  Grant: (new (init: { accountId: string; clientId: string }) => {
     addOIDCScope(scope: string): void;
     save(): Promise<string>;
-  };
-  AccessToken: { find(token: string): Promise<unknown> };
+  }) & { find(id: string): Promise<{ destroy(): Promise<void> } | undefined> };
+  AccessToken: { find(token: string): Promise<{ grantId: string } | undefined> };
 }
 const loadProvider = async (): Promise<new (issuer: string, config: any) => OidcProvider> => {
   const name = 'oidc-provider';
@@ -44,6 +45,8 @@ export interface GithubOAuthServer {
   githubApi: FakeServer;
   /** Settings that point the app's GitHub service at these servers. */
   env: Record<string, string>;
+  /** GitHub answers revocations with this status (e.g. 503 while it is down); none: it serves them. */
+  failRevocationsWith(status: number | undefined): void;
   /** Follows the authorization server's redirects like a browser until it lands on our callback. */
   authorize(redirectUrl: string): Promise<URL>;
   close(): Promise<void>;
@@ -93,9 +96,28 @@ export async function startGithubOAuthServer(): Promise<GithubOAuthServer> {
     }
     callback(req, res);
   });
+  const appCredentials = `Basic ${Buffer.from(`${GITHUB_CLIENT_ID}:${GITHUB_CLIENT_SECRET}`).toString('base64')}`;
+  /** A token works while its grant does: revoking the grant ends every token of it, as at GitHub. */
+  const liveToken = async (token: string) => {
+    const found = token ? await provider.AccessToken.find(token) : undefined;
+    return found && (await provider.Grant.find(found.grantId)) ? found : undefined;
+  };
+  let revocationFailure: number | undefined;
   const githubApi = await startFakeServer(async (req) => {
+    // GitHub's "delete an app authorization": the app's credentials, and a token of the grant.
+    if (req.method === 'DELETE' && req.path === `/applications/${GITHUB_CLIENT_ID}/grant`) {
+      if (revocationFailure) return { status: revocationFailure, json: { message: 'Unavailable' } };
+      if (req.headers.authorization !== appCredentials)
+        return { status: 404, json: { message: 'Not Found' } };
+      const named = await liveToken(
+        String((JSON.parse(req.body || '{}') as { access_token?: unknown }).access_token ?? ''),
+      );
+      if (!named) return { status: 404, json: { message: 'Not Found' } };
+      await (await provider.Grant.find(named.grantId))!.destroy();
+      return { status: 204 };
+    }
     const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-    const valid = token ? await provider.AccessToken.find(token) : undefined;
+    const valid = await liveToken(token);
     if (!valid) return { status: 401, json: { message: 'Bad credentials' } };
     if (req.path === '/user/repos')
       return {
@@ -157,6 +179,9 @@ export async function startGithubOAuthServer(): Promise<GithubOAuthServer> {
       GITHUB_API_URL: githubApi.url,
     },
     authorize,
+    failRevocationsWith(status) {
+      revocationFailure = status;
+    },
     async close() {
       authServer.closeAllConnections();
       await new Promise((resolve) => authServer.close(resolve));

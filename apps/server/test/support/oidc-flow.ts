@@ -13,7 +13,8 @@ export class Browser {
     private readonly address = '127.0.0.1',
   ) {}
 
-  private cookieHeader(path: string) {
+  /** The `cookie` header this browser sends to `path`. */
+  cookieHeader(path: string) {
     return [...this.cookies.values()]
       .filter(
         (c) =>
@@ -183,4 +184,30 @@ export async function exchangeCode(app: FastifyInstance, config: Config, signedI
     code_verifier: signedIn.verifier,
     redirect_uri: config.auth.redirectUri,
   });
+}
+
+/**
+ * Signs up at the built-in provider and signs in to the app, as the web app does: the code is
+ * exchanged for tokens and check-user runs with the access token. `browser` keeps the provider's
+ * session cookie.
+ */
+export async function signUpAndSignIn(
+  app: FastifyInstance,
+  config: Config,
+  account: { email: string; password: string; name: string },
+) {
+  const signedIn = await authorize(app, config, account, { signUp: true });
+  const { status, body } = await exchangeCode(app, config, signedIn);
+  if (status !== 200) throw new Error(`code exchange answered ${status} ${JSON.stringify(body)}`);
+  const auth = { authorization: `Bearer ${body.access_token}` };
+  const me = await app.inject({ method: 'POST', url: '/backend/api/v1/users/check-user', headers: auth });
+  const { id, subject } = me.json<{ id: number; subject: string }>();
+  return {
+    auth,
+    id,
+    subject,
+    idToken: body.id_token!,
+    refreshToken: body.refresh_token!,
+    browser: signedIn.browser,
+  };
 }

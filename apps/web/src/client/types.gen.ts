@@ -48,6 +48,10 @@ export type HealthLiveResponses = {
      */
     200: {
         status: 'live';
+        /**
+         * Rejected promises nobody handled since the process started; each is logged
+         */
+        unhandled_rejections: number;
     };
 };
 
@@ -547,6 +551,7 @@ export type ListAgentsResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -576,6 +581,7 @@ export type CreateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
         duplicated_from?: number;
     };
     headers?: {
@@ -632,6 +638,7 @@ export type CreateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -700,6 +707,7 @@ export type GetAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -774,6 +782,7 @@ export type UpdateAgentData = {
         model_id?: string | null;
         temperature?: number | null;
         allow_unattended_writes?: boolean;
+        api_writes?: 'approve' | 'refuse';
     };
     path: {
         agent_id: number;
@@ -825,6 +834,7 @@ export type UpdateAgentResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -964,6 +974,7 @@ export type RestoreAgentVersionResponses = {
         temperature: number | null;
         model_available: boolean;
         allow_unattended_writes: boolean;
+        api_writes: 'approve' | 'refuse';
         tools: Array<{
             id: number;
             display_name: string;
@@ -1124,6 +1135,7 @@ export type ImportAgentResponses = {
             temperature: number | null;
             model_available: boolean;
             allow_unattended_writes: boolean;
+            api_writes: 'approve' | 'refuse';
             tools: Array<{
                 id: number;
                 display_name: string;

@@ -7,7 +7,7 @@ import type { AgentProfile } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { API_VERSION } from '../../http/openapi.ts';
 import { reachableAgent } from './access.ts';
-import { startAsk } from './ask.ts';
+import { linkedThread, startAsk } from './ask.ts';
 import type { AgentApiOptions } from './openai-routes.ts';
 
 const params = agentParamsSchema;
@@ -35,13 +35,29 @@ function agentServer(
     {
       title: agent.name,
       description: agent.description.trim() || `Ask the Cadre agent "${agent.name}".`,
-      inputSchema: { message: z.string().min(1).max(32_000).describe('What to ask the agent') },
+      inputSchema: {
+        message: z.string().min(1).max(32_000).describe('What to ask the agent'),
+        continue_from: z
+          .string()
+          .max(2_000)
+          .optional()
+          .describe(
+            'The approval link an earlier answer ended with: once the approval is decided in Cadre, ' +
+              'the conversation goes on from there (the message is the next turn)',
+          ),
+      },
     },
-    async ({ message }, extra) => {
+    async ({ message, continue_from: link }, extra) => {
+      const threadId = link === undefined ? undefined : linkedThread(agent.id, link);
+      if (link !== undefined && threadId === undefined) {
+        const text = `continue_from: not an approval link of this agent (…/agents/${agent.id}/chat/<thread id>)`;
+        return { content: [{ type: 'text' as const, text }], isError: true };
+      }
       const ask = await startAsk(options.chat, {
         userId,
         agent,
         messages: [{ role: 'user', text: message }],
+        continues: threadId === undefined ? undefined : { threadId, from: 0 },
         origin: 'mcp',
         signal: extra.signal,
         publicUrl: options.publicUrl,

@@ -13,7 +13,7 @@ import { ValidationFailure } from '../../http/errors.ts';
 import { disconnectSignal } from '../../http/disconnect.ts';
 import type { ApiRunInput, ChatService } from '../chat/index.ts';
 import { keyAllows, reachableAgent } from './access.ts';
-import { startAsk, type AskOutcome } from './ask.ts';
+import { continuationOf, startAsk, type AskOutcome } from './ask.ts';
 import { modelNotFound, OpenAiFailure, openAiErrorBody, openAiErrorHandler } from './openai-errors.ts';
 
 export interface AgentApiOptions {
@@ -137,10 +137,12 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           ? undefined
           : await reachableAgent(agents, request, agentId);
       if (!agent) throw modelNotFound(body.model);
+      const messages = conversation(body);
       const ask = await startAsk(chat, {
         userId: request.user.id,
         agent,
-        messages: conversation(body),
+        messages,
+        continues: continuationOf(agent.id, messages),
         origin: 'api',
         signal: disconnectSignal(reply),
         publicUrl,

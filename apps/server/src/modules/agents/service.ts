@@ -11,18 +11,19 @@ import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
-import { changedFields, recordUnattendedWrites } from './update-audit.ts';
+import { changedFields, recordWriteSettings } from './update-audit.ts';
+import { DEFAULT_WRITE_SETTINGS, writeSettingsOf, type WriteSettingInput } from './write-settings.ts';
 import { authorOf, type Saver } from './versions.ts';
 
-export interface AgentCreateInput extends Omit<AgentFields, 'allowUnattendedWrites'> {
+export interface AgentCreateInput
+  extends Omit<AgentFields, 'allowUnattendedWrites' | 'apiWrites'>, WriteSettingInput {
   tool_ids: number[];
   duplicated_from?: number;
-  allow_unattended_writes?: boolean;
 }
 
-export interface AgentUpdateInput extends Partial<Omit<AgentFields, 'allowUnattendedWrites'>> {
+export interface AgentUpdateInput
+  extends Partial<Omit<AgentFields, 'allowUnattendedWrites' | 'apiWrites'>>, WriteSettingInput {
   tool_ids?: number[];
-  allow_unattended_writes?: boolean;
 }
 
 const agentNotFound = () => notFound('Agent not found');
@@ -142,7 +143,8 @@ export function createAgentsService(
           embed_origins: input.embed_origins,
           model_id: input.model_id ?? null,
           temperature: input.temperature ?? null,
-          allowUnattendedWrites: input.allow_unattended_writes ?? false,
+          ...DEFAULT_WRITE_SETTINGS,
+          ...writeSettingsOf(input),
         },
         tools,
         {
@@ -164,9 +166,8 @@ export function createAgentsService(
             },
             trx,
           );
-          if (input.allow_unattended_writes) {
-            await recordUnattendedWrites(audit, trx, { userId, agentId: newId, allowed: true });
-          }
+          const agent = { userId, agentId: newId };
+          await recordWriteSettings(audit, trx, agent, DEFAULT_WRITE_SETTINGS, writeSettingsOf(input));
         },
         recordAnswer,
       );
@@ -189,8 +190,8 @@ export function createAgentsService(
       if (input.embed_origins !== undefined) fields.embed_origins = input.embed_origins;
       if (input.model_id !== undefined) fields.model_id = input.model_id;
       if (input.temperature !== undefined) fields.temperature = input.temperature;
-      const allowed = input.allow_unattended_writes;
-      if (allowed !== undefined) fields.allowUnattendedWrites = allowed;
+      const settings = writeSettingsOf(input);
+      Object.assign(fields, settings);
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const revoked = await revokedBy(userId, agentId, tools);
       const updated = await repo.update(userId, agentId, fields, tools, note, async (trx) => {
@@ -206,8 +207,7 @@ export function createAgentsService(
           },
           trx,
         );
-        if (allowed !== undefined && allowed !== before.allowUnattendedWrites)
-          await recordUnattendedWrites(audit, trx, { userId, agentId, allowed });
+        await recordWriteSettings(audit, trx, { userId, agentId }, before, settings);
       });
       if (!updated) throw agentNotFound();
       return updated;

@@ -4,7 +4,7 @@ import { HttpError } from '../../http/errors.ts';
 import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
-import { runAgent, type RunOutcome } from './runtime/run.ts';
+import { runAgent, type RunOutcome, type Visitor } from './runtime/run.ts';
 import type { RunMode } from './runtime/tool-set.ts';
 
 export interface StreamRunInput {
@@ -27,6 +27,8 @@ export interface StreamRunInput {
   via?: ChatVia;
   /** The person's IANA time zone (told to the model with the current time). */
   timeZone?: string;
+  /** A host site's visitor, in a copilot chat minted for them (told to the model). */
+  visitor?: Visitor;
   /** Told how the run ended (undefined when it failed before an outcome), after its last save. */
   onEnd?: (outcome: RunOutcome | undefined) => void;
 }
@@ -95,6 +97,7 @@ export async function streamRun(
           mode: input.mode,
           idempotencyPrefix: input.idempotencyPrefix,
           timeZone: input.timeZone,
+          visitor: input.visitor,
           hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
           finalize: (trx, final) =>
             ctx.audit.record(

@@ -13,6 +13,7 @@ import {
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
 import type { NewThread } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
+import type { Visitor } from './runtime/run.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
 
 export interface TurnInput {
@@ -33,6 +34,8 @@ export interface TurnInput {
   via?: ChatVia;
   /** The person's IANA time zone, when the client sent it. */
   timeZone?: string;
+  /** A host site's visitor, in a copilot chat minted for them. */
+  visitor?: Visitor;
   signal: AbortSignal;
 }
 
@@ -135,6 +138,7 @@ export async function startTurn(
     throw error;
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
-  const stream = await streamRun(ctx, { ...turn, via: input.via, runId, claimId, timeZone: input.timeZone });
+  const { via, timeZone, visitor } = input;
+  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor });
   return { threadId, stream };
 }

@@ -25,11 +25,22 @@ export const identityRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (a
 };
 
 /**
- * The provider endpoints Cadre enables; anything else under /idp is the server's JSON 404. The
- * userinfo endpoint (`/me`) is Cadre's own (userinfo.ts).
+ * The provider endpoints Cadre enables, each with the methods oidc-provider answers there (OPTIONS
+ * is its CORS preflight; GET also answers HEAD). Each is a route of its own, so the app's route
+ * list names every one (the two-user matrix has a row for each); anything else under /idp is the
+ * server's JSON 404. The userinfo endpoint (`/me`) is Cadre's own (userinfo.ts).
  */
-const PROVIDER_PATHS =
-  /^\/(\.well-known\/openid-configuration|auth|auth\/[\w-]+|token|token\/revocation|jwks|session\/end|session\/end\/confirm|session\/end\/success)$/;
+const PROVIDER_ENDPOINTS: Readonly<Record<string, readonly ('GET' | 'POST' | 'OPTIONS')[]>> = {
+  '/.well-known/openid-configuration': ['GET', 'OPTIONS'],
+  '/auth': ['GET'],
+  '/auth/:uid': ['GET'],
+  '/token': ['POST', 'OPTIONS'],
+  '/token/revocation': ['POST', 'OPTIONS'],
+  '/jwks': ['GET', 'OPTIONS'],
+  '/session/end': ['GET'],
+  '/session/end/confirm': ['POST'],
+  '/session/end/success': ['GET'],
+};
 
 /** Hands requests to oidc-provider untouched: it parses its own bodies and writes its own answers. */
 const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity }) => {
@@ -38,8 +49,6 @@ const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
-    const pathname = (request.raw.url ?? '').split('?')[0]!.slice(IDP_PREFIX.length);
-    if (!PROVIDER_PATHS.test(pathname)) return reply.callNotFound();
     // oidc-provider answers every CORS preflight with the caller's origin (it cannot know the
     // client yet); only the app's and the provider's own origins get one (W4).
     const origin = request.headers.origin;
@@ -49,15 +58,20 @@ const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const original = raw.url ?? IDP_PREFIX;
-    let rest = original.slice(IDP_PREFIX.length);
-    if (!rest.startsWith('/')) rest = `/${rest}`;
-    raw.url = withResourceFromAudience(rest);
+    raw.url = withResourceFromAudience(original.slice(IDP_PREFIX.length));
     // oidc-provider finds its mount path as the part of `originalUrl` before `url` (Express style).
     raw.originalUrl = `${IDP_PREFIX}${raw.url}`;
     return callback(raw, reply.raw);
   };
-  app.all(IDP_PREFIX, { config: { public: true }, schema: { hide: true } }, handler);
-  app.all(`${IDP_PREFIX}/*`, { config: { public: true }, schema: { hide: true } }, handler);
+  for (const [path, methods] of Object.entries(PROVIDER_ENDPOINTS)) {
+    app.route({
+      method: [...methods],
+      url: `${IDP_PREFIX}${path}`,
+      config: { public: true },
+      schema: { hide: true },
+      handler,
+    });
+  }
 };
 
 /**

@@ -28,7 +28,8 @@ export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, li
   );
 
   // Liveness for orchestrators: restart the process only when this fails. It never touches the
-  // database, so an outage there does not turn into a restart loop.
+  // database, so an outage there does not turn into a restart loop. The count of unhandled
+  // rejections (R12) is for whoever watches the process; it does not change the answer.
   app.get(
     '/api/v1/public/health/live',
     {
@@ -40,7 +41,7 @@ export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, li
       },
       config: { public: true },
     },
-    async () => ({ status: 'live' as const }),
+    async () => ({ status: 'live' as const, unhandled_rejections: lifecycle.unhandledRejections }),
   );
 
   // Readiness for load balancers: route traffic here only while this answers 200.

@@ -151,7 +151,7 @@ describe('C1 the address table: refused before any socket opens', () => {
     expect(reason('192.31.197.1')).toBeUndefined();
     expect(reason('2002:808:808::1')).toBeUndefined();
     expect(reason('::808:808')).toBeUndefined();
-    // RFC 6145 (::ffff:0:0/96) is not delivered to the IPv4 inside, so it is refused even for a public one.
+    // RFC 6145 (::ffff:0:0:0/96) is not delivered to the IPv4 inside, so it is refused even for a public one.
     expect(reason('::ffff:0:8.8.8.8')).toBe('IPv4-translated');
     expect(reason('2001::1')).toBe('Teredo');
     expect(reason('2001:10::1')).toBe('ORCHID');
@@ -172,7 +172,7 @@ describe('C1 the address table: refused before any socket opens', () => {
     expect(reason('::1')).toBe('loopback');
   });
 
-  it('C1: refuses IPv4-translated (::ffff:0:0/96) and Teredo (2001::/32) addresses, typed or resolved (W10)', async () => {
+  it('C1: refuses IPv4-translated (::ffff:0:0:0/96) and Teredo (2001::/32) addresses, typed or resolved (W10)', async () => {
     for (const address of [
       '::ffff:0:a9fe:a9fe',
       '::ffff:0:7f00:1',

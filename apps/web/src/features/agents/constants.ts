@@ -134,7 +134,9 @@ export const PERMISSION_TEXT = {
 /** The editor's Triggers section and the unattended-writes setting (issue 18, item 5). */
 export const TRIGGER_TEXT = {
   unattendedWritesHelp:
-    'Lets runs nobody watches use write and send tools: a trigger’s run uses them without asking; API and MCP calls wait for your approval in Cadre. Off, those tools are refused there.',
+    'Lets a trigger’s run use write and send tools without anyone approving them. Off, those tools are refused in trigger runs.',
+  apiWritesHelp:
+    'When the agent is asked through the OpenAI-compatible API or its MCP server, a write or send tool either waits for your approval here (the answer ends with a link to approve it) or is refused. It never runs unapproved.',
   heading: 'Triggers',
   help: 'A program starts a run of this agent by posting a JSON event to its trigger URL. Each run has its own thread, listed below.',
   urlLabel: 'Trigger URL',

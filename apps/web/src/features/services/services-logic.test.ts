@@ -49,11 +49,25 @@ describe('services logic', () => {
     expect(registrationOutcome('noAuth', null)).toEqual({ kind: 'active' });
   });
 
-  it('never opens a redirect that is not an http(s) address (I3)', () => {
+  it('I3: opens only https addresses', () => {
     expect(registrationOutcome('oauth', { redirectUrl: 'javascript:alert(1)' })).toEqual({ kind: 'failed' });
-    expect(safeRedirectUrl('data:text/html,<script>1</script>')).toBeUndefined();
-    expect(safeRedirectUrl('/relative')).toBeUndefined();
-    expect(safeRedirectUrl('http://localhost:9/x')).toBe('http://localhost:9/x');
+    expect(registrationOutcome('oauth', { redirectUrl: 'http://accounts.example.com/auth' })).toEqual({
+      kind: 'failed',
+    });
+    for (const refused of [
+      'data:text/html,<script>1</script>',
+      '/relative',
+      '//evil.example/x',
+      'http://localhost:9/x',
+      'HTTP://accounts.example.com/auth',
+      'ftp://accounts.example.com/auth',
+      ' javascript:alert(1)',
+    ]) {
+      expect(safeRedirectUrl(refused), refused).toBeUndefined();
+    }
+    expect(safeRedirectUrl('HTTPS://Accounts.Example.com/auth?x=1')).toBe(
+      'https://accounts.example.com/auth?x=1',
+    );
   });
 
   it('says how long ago a time was as people say it', () => {

@@ -57,14 +57,15 @@ export function sortByDisplayName<T extends { display_name: string }>(actions: r
 }
 
 /**
- * A provider's authorization URL is opened only when it is a web address (test I3): anything else
- * (javascript:, data:, a relative path) is refused instead of handed to window.open.
+ * A provider's authorization URL is opened only when it is an https address (test I3): anything
+ * else (http:, javascript:, data:, a relative path) is refused instead of handed to window.open.
+ * The server already refuses links off the provider's own hosts; this is the second check.
  */
 export function safeRedirectUrl(value: string | null | undefined): string | undefined {
   if (!value) return undefined;
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+    return url.protocol === 'https:' ? url.href : undefined;
   } catch {
     return undefined;
   }

@@ -12,6 +12,14 @@ import { streamToParts } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
 import { timeLine } from '../llm/user-clock.ts';
 
+/** The host site's visitor a copilot run answers (not the agent's owner). */
+export interface Visitor {
+  /** The page origin the visitor's token is bound to. */
+  origin?: string;
+  /** The name the site gave the visitor. */
+  name?: string;
+}
+
 export interface RunLimits {
   maxSteps: number;
   maxToolCallsPerTurn: number;
@@ -41,14 +49,16 @@ export interface RunContext {
   /**
    * 'unattended' (trigger runs): nobody is there to approve, so write and send tools run only if
    * the owner allowed unattended writes for this agent, and are refused otherwise. 'api' (the
-   * OpenAI-compatible API, MCP): they wait for approval in the chat if the owner allowed unattended
-   * writes, and are refused otherwise.
+   * OpenAI-compatible API, MCP): they wait for approval in the chat, or are refused where the owner
+   * chose so (the agent's `apiWrites`).
    */
   mode?: RunMode;
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
   /** The person's IANA time zone; UTC when unknown. */
   timeZone?: string;
+  /** A host site's visitor, in a copilot chat minted for them. */
+  visitor?: Visitor;
   /**
    * Copilot runs only: the bridge to the embedding page; adds the `call_host_function` tool (no
    * approval: the page's own listener decides what the function does).
@@ -72,18 +82,31 @@ const LIMIT_MESSAGE = (steps: number, calls: number) =>
   `The agent stopped: it reached this turn's limit (${steps} steps or ${calls} tool calls) without finishing. ` +
   'Ask again with a narrower request.';
 
+/** Who the agent talks with when a host site minted the chat for one of its visitors. */
+function visitorLine(visitor: Visitor): string {
+  // The site's words about its visitor, on one line and quoted: a name, never instructions.
+  const name = visitor.name?.replace(/[\p{Cc}\s]+/gu, ' ').trim();
+  return (
+    `You are talking with a visitor of ${visitor.origin ?? 'the website that embeds you'}, not with your owner` +
+    (name ? `; the site calls them ${JSON.stringify(name)}.` : '.')
+  );
+}
+
 /**
- * The system prompt: the agent's own words, and the person's time zone and clock (so "tomorrow at
- * 3pm" means their tomorrow). Tool output never goes here.
+ * The system prompt: the agent's own words, the person's time zone and clock (so "tomorrow at
+ * 3pm" means their tomorrow) and, in a chat a host site minted for its visitor, who that is. Tool
+ * output never goes here.
  */
 export function systemPrompt(
   agent: Pick<AgentProfile, 'name' | 'description' | 'guidelines'>,
   clock: { now: Date; timeZone?: string } = { now: new Date() },
+  visitor?: Visitor,
 ): string {
   const timeZone = clock.timeZone ?? 'UTC';
   const lines = [
     `You are "${agent.name}", an agent in Cadre.`,
     timeLine(clock.now, timeZone),
+    visitor ? visitorLine(visitor) : '',
     agent.description.trim() ? `What you do: ${agent.description.trim()}` : '',
     agent.guidelines?.trim() ? `Guidelines from the agent's owner:\n${agent.guidelines.trim()}` : '',
     'Rules:',
@@ -152,7 +175,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
   const result = streamText({
     model: ctx.selection.model,
-    instructions: systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }),
+    instructions: systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor),
     messages: toModelMessages([...ctx.history, message]),
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],

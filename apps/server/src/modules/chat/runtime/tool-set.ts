@@ -1,4 +1,4 @@
-import { UNATTENDED_WRITES_SETTING } from '@cadre/contract';
+import { API_WRITES_CHOICES, API_WRITES_SETTING, UNATTENDED_WRITES_SETTING } from '@cadre/contract';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
 import type { AgentProfile } from '../../../deps.ts';
@@ -24,13 +24,15 @@ export class ToolFailure extends Error {
  */
 export type RunMode = 'interactive' | 'unattended' | 'api';
 
-/** What a write or send call answers in an unattended or API run whose agent does not allow it. */
+/** What a write or send call answers in a trigger's run whose agent does not allow it. */
 export const UNATTENDED_WRITE_REFUSAL =
   'This agent may not write or send in unattended runs; its owner can turn on ' +
   `"${UNATTENDED_WRITES_SETTING}" in the agent's editor in Cadre.`;
+/** What a write or send call answers in an API or MCP run whose owner chose to refuse them. */
 export const API_WRITE_REFUSAL =
-  "This agent's owner does not allow write or send actions outside Cadre's chat (API or MCP calls); " +
-  `the call was refused and nothing was changed. The agent's setting "${UNATTENDED_WRITES_SETTING}" allows them.`;
+  "This agent's owner refuses write and send actions asked through the API or MCP " +
+  `(the agent's setting "${API_WRITES_SETTING}": "${API_WRITES_CHOICES.refuse}"); ` +
+  'the call was refused and nothing was changed.';
 
 export interface ToolSetContext {
   userId: number;
@@ -84,22 +86,23 @@ type Execute<O extends ExecuteOptions> = (input: Record<string, unknown>, option
 /**
  * The tools a run offers the model. Read tools, and write/send tools the person allowed without
  * asking, run through the executor with the chatting user's id; other write and send tools have no
- * `execute`, so a call ends the loop and becomes a pending approval (in unattended runs they run
- * only if the owner allowed it, and are refused otherwise). Copilot runs also get the host-page
- * function tool.
+ * `execute`, so a call ends the loop and becomes a pending approval (in a trigger's runs they run
+ * only if the owner allowed it, and are refused otherwise; API runs refuse them where the owner
+ * chose so). Copilot runs also get the host-page function tool.
  */
 export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunTools {
   const byName = toolNames(agentTools);
   const builtinTitles = new Map<string, string>();
   const durations = new Map<string, number>();
   const unattended = ctx.mode === 'unattended';
-  // A caller outside Cadre gets the chat's approvals only where the owner allows writes that no
-  // one in the chat started; otherwise such calls are refused, as in unattended runs.
-  const awaitsApproval = ctx.mode === 'api' ? ctx.agent.allowUnattendedWrites : !unattended;
+  const api = ctx.mode === 'api';
+  // A caller outside Cadre gets the chat's approvals unless the owner chose to refuse its writes;
+  // a trigger's run has nobody to ask.
+  const awaitsApproval = api ? ctx.agent.apiWrites === 'approve' : !unattended;
   // A write or send tool waits for approval in such a run, unless the person let it run without
   // asking; that choice is made in the chat and holds in the chat, never for a caller outside Cadre.
   const asksFirst = (tool: AgentTool) =>
-    tool.effect !== 'read' && awaitsApproval && (tool.approval !== 'allow' || ctx.mode === 'api');
+    tool.effect !== 'read' && awaitsApproval && (tool.approval !== 'allow' || api);
   let toolCalls = 0;
 
   /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
@@ -131,11 +134,12 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
       tools[name] = tool({ description, inputSchema });
       continue;
     }
-    const refusal =
-      // Nobody in a chat started an unattended or API run: its writes need the owner's consent.
-      agentTool.effect !== 'read' && (unattended || ctx.mode === 'api') && !ctx.agent.allowUnattendedWrites
-        ? new ToolFailure(ctx.mode === 'api' ? API_WRITE_REFUSAL : UNATTENDED_WRITE_REFUSAL, 'refused')
-        : undefined;
+    // Nobody in a chat started an unattended or API run: its writes need the owner's consent, given
+    // ahead for a trigger's runs; an API run that does not wait for approval refuses them.
+    const refused = agentTool.effect !== 'read' && (api || (unattended && !ctx.agent.allowUnattendedWrites));
+    const refusal = refused
+      ? new ToolFailure(api ? API_WRITE_REFUSAL : UNATTENDED_WRITE_REFUSAL, 'refused')
+      : undefined;
     tools[name] = tool({
       description,
       inputSchema,

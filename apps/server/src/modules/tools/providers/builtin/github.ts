@@ -21,6 +21,36 @@ export function githubOAuthConfig(config: Config): OAuth2ClientConfig | undefine
   };
 }
 
+/**
+ * Revokes the user's grant to Cadre's OAuth app at GitHub, so no token of it works any more
+ * (GitHub's `DELETE /applications/{client_id}/grant`, authenticated with the app's id and secret,
+ * naming one of the grant's tokens; OAuth apps' tokens do not expire). A token GitHub no longer
+ * knows (404: the user already revoked the app at GitHub) leaves nothing to revoke; any other
+ * answer is an error, so the connection is kept and the user can try again.
+ */
+export async function revokeGithubGrant(config: Config, accessToken: string): Promise<void> {
+  const gh = config.tools.github;
+  if (!gh) return;
+  const basic = Buffer.from(`${gh.clientId}:${gh.clientSecret}`).toString('base64');
+  const res = await safeFetch(
+    `${gh.apiUrl}/applications/${encodeURIComponent(gh.clientId)}/grant`,
+    {
+      method: 'DELETE',
+      headers: {
+        accept: 'application/vnd.github+json',
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/json',
+        'x-github-api-version': '2022-11-28',
+        'user-agent': 'Cadre',
+      },
+      body: JSON.stringify({ access_token: accessToken }),
+    },
+    policyFor(config, gh.apiUrl),
+  );
+  if (res.status === 204 || res.status === 404) return;
+  throw new ToolError(codeForStatus(res.status), `GitHub answered HTTP ${res.status} to the revocation`);
+}
+
 async function github<T>(
   ctx: BuiltinContext,
   path: string,

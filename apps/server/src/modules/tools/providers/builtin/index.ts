@@ -8,7 +8,7 @@ import { calculator } from './calculator.ts';
 import { calendar } from './calendar.ts';
 import { dateTime } from './datetime.ts';
 import { inputJsonSchema, type BuiltinContext, type BuiltinService } from './define.ts';
-import { githubOAuthConfig, githubService } from './github.ts';
+import { githubOAuthConfig, githubService, revokeGithubGrant } from './github.ts';
 import { hackerNews } from './hacker-news.ts';
 import { checkKey } from './key-check.ts';
 import { notes } from './notes.ts';
@@ -97,8 +97,11 @@ export function createBuiltinProvider(deps: { config: Config; db: Db }): ToolPro
       });
       return { credentials: tokens };
     },
-    async disconnect() {
-      // Built-in credentials live only in our connection row, which the service deletes.
+    async disconnect(_ctx, service, credentials) {
+      // GitHub's grant is revoked at GitHub; the other services' credentials (API keys the user
+      // made, or none) live only in our connection row, which the service deletes.
+      const token = credentials?.access_token;
+      if (service.key === 'github' && typeof token === 'string') await revokeGithubGrant(deps.config, token);
     },
     async execute(ctx, service, action, args, credentials) {
       const ctxFull: BuiltinContext = { userId: ctx.userId, db: deps.db, config: deps.config, credentials };

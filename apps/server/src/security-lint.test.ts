@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The security rules `npm run lint` enforces on the real sources with eslint.config.js. C3: every
+ * outbound request a tool makes goes through egress.ts (the Flowise lesson: tools that called
+ * node-fetch/axios directly skipped the SSRF guard). F1: the server runs no commands and evaluates
+ * nothing as code. These prove the rules catch each kind of bypass and leave ordinary code alone,
+ * so a weakened rule fails here.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const eslint = new ESLint({ cwd: root });
+
+/** The messages of the rules `ruleIds` matches, for `text` linted as the server file `file`. */
+async function lintErrors(text: string, ruleIds: RegExp, file = 'apps/server/src/modules/agents/example.ts') {
+  const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
+  return result!.messages.filter((m) => ruleIds.test(m.ruleId ?? '')).map((m) => m.message);
+}
+const networkErrors = (text: string, file?: string) =>
+  lintErrors(text, /no-restricted-(imports|globals|syntax)/, file);
+
+describe('C3 no network access around the egress guard', () => {
+  it('refuses every kind of bypass in a server module', async () => {
+    const bypasses = [
+      "import http from 'node:http';\nexport const x = http;",
+      "import { request } from 'https';\nexport const x = request;",
+      "import { fetch as f } from 'undici';\nexport const x = f;",
+      "import axios from 'axios';\nexport const x = axios;",
+      "export const x = await import('node-fetch');",
+      "export const x = await import('node:net');",
+      "export const x = () => fetch('http://example.com');",
+    ];
+    for (const text of bypasses) {
+      const errors = await networkErrors(text);
+      expect(errors.length, text).toBeGreaterThan(0);
+      expect(errors.join('\n'), text).toContain('security test C3');
+    }
+  });
+
+  it('allows the guard itself, type-only imports and code that only looks alike', async () => {
+    expect(
+      await networkErrors(
+        "import { Agent } from 'undici';\nexport const x = Agent;",
+        'apps/server/src/modules/tools/egress.ts',
+      ),
+    ).toEqual([]);
+    const fine = [
+      "import type { IncomingMessage } from 'node:http';\nexport type X = IncomingMessage;",
+      'export const x = (client: { fetch(u: string): void }) => client.fetch("u");',
+      'const prefetch = (x: number) => x;\nexport const y = prefetch(1);',
+      "import { z } from 'zod';\nexport const x = z;",
+    ];
+    for (const text of fine) expect(await networkErrors(text), text).toEqual([]);
+  });
+});
+
+describe('F1 no code execution in the server', () => {
+  const codeRules = /^(no-eval|no-implied-eval|no-new-func|no-restricted-imports|no-restricted-syntax)$/;
+  const executions = [
+    "export const x = eval('1 + 1');",
+    "export const x = new Function('return 1');",
+    "export const x = Function('return 1');",
+    "setTimeout('globalThis.x = 1', 1);",
+    "import { exec } from 'node:child_process';\nexport const x = exec;",
+    "import { spawn } from 'child_process';\nexport const x = spawn;",
+    "import vm from 'node:vm';\nexport const x = vm;",
+    "import { Worker } from 'node:worker_threads';\nexport const x = Worker;",
+    "export const x = await import('node:child_process');",
+  ];
+
+  it('F1: refuses eval, new Function, string timers, and processes, vm and workers in a server module', async () => {
+    for (const text of executions) expect(await lintErrors(text, codeRules), text).not.toEqual([]);
+  });
+
+  it('F1: refuses processes, vm and workers in the files exempt from the network rules too', async () => {
+    for (const file of ['apps/server/src/modules/tools/egress.ts', 'apps/server/src/http/auth.ts']) {
+      for (const text of executions.slice(4)) {
+        expect(await lintErrors(text, codeRules, file), `${file}: ${text}`).not.toEqual([]);
+      }
+    }
+  });
+
+  it('F1: leaves code that only looks alike alone', async () => {
+    const fine = [
+      'export const evaluate = (x: number) => x + 1;',
+      "export const x = JSON.parse('{}');",
+      'setTimeout(() => undefined, 1);',
+      "import { z } from 'zod';\nexport const x = z.function();",
+    ];
+    for (const text of fine) expect(await lintErrors(text, codeRules), text).toEqual([]);
+  });
+});
