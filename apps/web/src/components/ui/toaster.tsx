@@ -4,9 +4,10 @@ import { lazy, Suspense } from 'react';
 /** The one toaster of the app; features call `toaster.create({title, description, type, duration})`. */
 export const toaster = createToaster({ placement: 'bottom-end', pauseOnPageIdle: true });
 
-// The toasts' display (Chakra's toast machines, about 8 KB gzip) is its own chunk, fetched while the
-// first screen renders rather than before it: no toast is asked for before the first paint, and one
-// created before the chunk arrives is shown when it does (the toaster keeps it).
+// The toasts' display (Chakra's toast machines and the state-machine runtime they bring) is its own
+// chunk, fetched while the first screen renders rather than before it: no toast is asked for before
+// the first paint, and one created before the chunk arrives is shown when it does (the toaster keeps
+// it, and the toast group starts from the toaster's visible toasts).
 const ToastList = lazy(() => import('./toast-list').then((m) => ({ default: m.ToastList })));
 
 export function Toaster() {
