@@ -3,6 +3,7 @@
 // data they are shown with.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { send, startAgentChat } from './chat.ts';
 
 export interface Screen {
   name: string;
@@ -76,8 +77,8 @@ const AGENTS = [
 
 /**
  * Sample data made the way a person makes it, on a signed-in page: Calculator and Notes registered,
- * four agents with icons, colours and tools, then Notes disconnected so one agent shows a tool
- * that needs reconnecting.
+ * four agents with icons, colours and tools, a chat turn with one of them, then Notes disconnected so
+ * one agent shows a tool that needs reconnecting.
  */
 export async function createSampleData(page: Page): Promise<SampleData> {
   for (const service of ['Calculator', 'Notes']) {
@@ -114,6 +115,12 @@ export async function createSampleData(page: Page): Promise<SampleData> {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/agents\/?$/);
   }
+  // One answer with a tool call, so the Usage screen has a day, an agent and a model to show.
+  const frame = await startAgentChat(page, 'Bookkeeper');
+  await send(frame, 'add 2 and 3');
+  await visible(frame.getByTestId('assistant-message').getByText('5'));
+
+  await page.goto('/agents');
   await page.getByRole('button', { name: `Actions for ${AGENTS[0].name}` }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   await page.waitForURL(/\/agents\/\d+\/edit$/);
@@ -260,6 +267,11 @@ export const SCREENS: Screen[] = [
     name: 'service-tools',
     path: (data) => `/services/${data.serviceId}/actions`,
     ready: (page) => visible(page.getByRole('searchbox', { name: 'Search tools...' })),
+  },
+  {
+    name: 'usage',
+    path: '/usage',
+    ready: (page) => visible(page.getByRole('img', { name: 'Input and output tokens by day' })),
   },
   {
     name: 'user-menu',

@@ -170,7 +170,11 @@ async function main() {
       headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId) },
     });
     if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-    const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
+    // The agent's own session cookie and the plain one (for clients that name no agent, as here).
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .join('; ');
     const keyResponse = await fetch(`${address}/backend/api/v1/api-keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -249,6 +253,7 @@ async function main() {
       openAiTimes.push(o);
       openAiAdded.push(o - d);
     }
+    const cpuAfterOpenAi = serverCpuMs();
     const sequential = {
       directP50: ms(percentile(directTimes, 50)),
       directP99: ms(percentile(directTimes, 99)),
@@ -261,6 +266,7 @@ async function main() {
       openAiP99: ms(percentile(openAiTimes, 99)),
       openAiAddedP50: ms(percentile(openAiAdded, 50)),
       openAiAddedP99: ms(percentile(openAiAdded, 99)),
+      serverCpuPerOpenAiCallMs: ms((cpuAfterOpenAi - cpuAfterChats) / SEQUENTIAL),
     };
     console.log('sequential', sequential);
 
@@ -327,6 +333,7 @@ function writeDocs(
     `| Server CPU time per chat (user + system, whole turn) | ${s.serverCpuPerChatMs} ms | |`,
     `| Time to first token through the OpenAI-compatible API (p50 / p99) | ${s.openAiP50} ms / ${s.openAiP99} ms | |`,
     `| Added by the OpenAI-compatible API over the direct call, per pair (p50 / p99) | ${s.openAiAddedP50} ms / ${s.openAiAddedP99} ms | |`,
+    `| Server CPU time per OpenAI-compatible call (user + system, whole run) | ${s.serverCpuPerOpenAiCallMs} ms | |`,
     `| ${c.chats} concurrent chats: errors | ${c.errors} | 0 |`,
     `| ${c.chats} concurrent chats: time to first token p50 / p99 | ${c.p50} ms / ${c.p99} ms (all done in ${c.wallMs} ms) | |`,
     `| Peak RSS of the server process (VmHWM) | ${c.peakRssMb} MB (${c.rssStartMb} MB before the concurrent run) | |`,

@@ -12,7 +12,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
 import { startCluster, type Cluster } from '../test/cluster/harness.ts';
-import { redeemCode, signUp } from '../test/cluster/http-browser.ts';
+import { chatFrameHeaders, redeemCode, signUp } from '../test/cluster/http-browser.ts';
 
 const what = process.argv[2] ?? 'all';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -95,14 +95,7 @@ function list(cluster: Cluster, token: string): Promise<autocannon.Result> {
 }
 
 async function chat(cluster: Cluster, token: string, agentId: number) {
-  const session = await fetch(`${cluster.url}/chainlit/auth/header`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId) },
-  });
-  const cookie = session.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('cadre_chat_session='))!
-    .split(';')[0]!;
+  const headers = await chatFrameHeaders(cluster.url, token, agentId);
   const times: number[] = [];
   let errors = 0;
   const deadline = Date.now() + SECONDS * 1000;
@@ -113,12 +106,7 @@ async function chat(cluster: Cluster, token: string, agentId: number) {
         const t0 = performance.now();
         const res = await fetch(`${cluster.url}/chainlit/chat`, {
           method: 'POST',
-          headers: {
-            cookie,
-            origin: cluster.url,
-            'x-requested-with': 'cadre-chat',
-            'content-type': 'application/json',
-          },
+          headers,
           body: JSON.stringify({ text: 'tell me something' }),
         });
         const text = await res.text();

@@ -43,6 +43,13 @@ import {
 import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
+import {
+  createEmbedder,
+  createKnowledgeService,
+  knowledgeFilesIn,
+  knowledgeRoutes,
+  knowledgeUserData,
+} from './modules/knowledge/index.ts';
 import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
@@ -50,7 +57,9 @@ import { modelsRoutes } from './modules/models/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import { registerServices, servicesRoutes } from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import { createUsageService, usageRoutes, usageUserData } from './modules/usage/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
+import { createTelemetry, registerHttpTelemetry, registerMetricsRoute } from './telemetry/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
 
 declare module 'fastify' {
@@ -96,9 +105,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
-  const agents = createAgentsService(db, audit, { offeredModels: config.llm.models.map((m) => m.id) });
+  const agents = createAgentsService(db, audit, {
+    offeredModels: config.llm.models.map((m) => m.id),
+    knowledgeFiles: knowledgeFilesIn,
+  });
+  const knowledge = createKnowledgeService({
+    db,
+    audit,
+    agents,
+    settings: config.knowledge,
+    embedder: config.knowledge.embedding && createEmbedder(config.knowledge.embedding),
+    // Called only while serving, once `app` below exists.
+    log: { warn: (details, message) => app.log.warn(details, message) },
+  });
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
+  const usage = createUsageService(db, { config });
+  const { telemetry, metrics } = await createTelemetry(config);
+  const deps: AppDeps = {
+    config,
+    db,
+    vault,
+    audit,
+    users,
+    agents,
+    knowledge,
+    lifecycle,
+    usage: usage.ledger,
+    telemetry,
+  };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     logController: new OneLineRequestLog(),
@@ -123,6 +157,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     5_000,
     Math.max(250, config.http.requestTimeoutMs / 2),
   );
+  // First of all hooks: the request's span is current for everything the request does. With
+  // tracing and metrics both off, requests pay nothing for them.
+  if (telemetry.active) registerHttpTelemetry(app, metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -154,10 +191,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     chatUserData(db),
     triggersUserData(db),
     demosUserData(db),
+    knowledgeUserData(db),
     agentsUserData(db),
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
     apiKeysUserData(db),
+    usageUserData(usage),
     idempotencyUserData(),
     auditUserData(db),
   );
@@ -180,6 +219,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keys: options.authKeys ?? identity?.localKeySet(),
   });
   app.decorate('apiTokens', apiTokens);
+  // Prometheus's scrape, with its own bearer token; no route at all unless one is configured.
+  if (config.telemetry.metricsScrapeToken)
+    registerMetricsRoute(app, metrics, config.telemetry.metricsScrapeToken);
 
   await app.register(
     async (api) => {
@@ -194,7 +236,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
+      await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
+      await api.register(usageRoutes, { usage, agents });
       await api.register(triggerRoutes, deps);
       await api.register(servicesRoutes, { config, services, tools });
       await api.register(authRoutes, deps);

@@ -164,68 +164,194 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
     expect((await raw.text()).trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
-  const allowUnattendedWrites = (agentId: number, allow: boolean) =>
-    t.db.kysely
-      .updateTable('agents')
-      .set({ allow_unattended_writes: allow ? 1 : 0 })
-      .where('id', '=', agentId)
-      .execute();
+  const setApiWrites = async (agentId: number, mode: 'approve' | 'refuse') => {
+    const res = await call('PATCH', `${API}/agents/${agentId}`, alice, { api_writes: mode });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().api_writes).toBe(mode);
+  };
+  const threadOf = (completion: { id: string }) => completion.id.replace(/^chatcmpl-/, '');
+  const messagesOf = async (threadId: string) =>
+    (
+      await t.db.kysely
+        .selectFrom('messages')
+        .select(['role', 'parts', 'status'])
+        .where('thread_id', '=', threadId)
+        .orderBy('created_at')
+        .execute()
+    ).map((m) => ({ ...m, parts: JSON.parse(m.parts) as { type: string; state?: string; text?: string }[] }));
+  const approvalsOf = (threadId: string) =>
+    t.db.kysely.selectFrom('approvals').selectAll().where('thread_id', '=', threadId).execute();
+  const notes = () => t.db.kysely.selectFrom('notes').selectAll().execute();
+  /** The owner in Cadre's chat with the notes agent (the chat frame's cookie session). */
+  const chatHeaders = async () => {
+    const session = await call('POST', '/chainlit/auth/header', {
+      ...alice,
+      'x-agent-id': String(notesAgent),
+    });
+    const cookie = session.cookies.find((c) => c.name === 'cadre_chat_session')!;
+    return {
+      cookie: `${cookie.name}=${cookie.value}`,
+      origin: 'http://cadre.test',
+      'x-requested-with': 'cadre-chat',
+    };
+  };
+  /** The owner decides in Cadre's chat, on the thread the link opens. */
+  const decideInCadre = async (approvalId: string, decision: 'approve' | 'deny') => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/chainlit/approvals/${approvalId}/${decision}`,
+      headers: await chatHeaders(),
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const askNote = (messages: { role: 'user' | 'assistant'; content: string }[]) =>
+    openai(chatKey).chat.completions.create({ model: String(notesAgent), messages });
 
-  it('refuses a write call with a clear error when the owner never allows unattended writes (the default)', async () => {
-    await allowUnattendedWrites(notesAgent, false);
-    const refused = openai(chatKey).chat.completions.create({
-      model: String(notesAgent),
-      messages: [{ role: 'user', content: 'note down: call the bank' }],
-    });
-    await expect(refused).rejects.toMatchObject({
-      status: 403,
-      type: 'permission_error',
-      code: 'write_refused',
-    });
-    await expect(refused).rejects.toThrow(/does not allow write or send actions outside Cadre.*create_note/);
-    const stream = await openai(chatKey).chat.completions.create({
-      model: String(notesAgent),
-      messages: [{ role: 'user', content: 'note down: call the bank' }],
-      stream: true,
-    });
-    await expect(async () => {
-      for await (const chunk of stream) void chunk;
-    }).rejects.toMatchObject({ code: 'write_refused' });
-    expect(await t.db.kysely.selectFrom('notes').selectAll().execute()).toEqual([]);
-    expect(await t.db.kysely.selectFrom('approvals').selectAll().execute()).toEqual([]);
-  });
-
-  it('ends a write call with a link to approve it in Cadre, and runs nothing', async () => {
-    await allowUnattendedWrites(notesAgent, true);
-    const completion = await openai(chatKey).chat.completions.create({
-      model: String(notesAgent),
-      messages: [{ role: 'user', content: 'note down: call the bank' }],
-    });
+  it('by default ends a write call with a link to approve it in Cadre, while triggers still refuse writes', async () => {
+    const agent = (await call('GET', `${API}/agents/${notesAgent}/agent`, alice)).json();
+    expect(agent).toMatchObject({ api_writes: 'approve', allow_unattended_writes: false });
+    const completion = await askNote([{ role: 'user', content: 'note down: call the bank' }]);
     const content = completion.choices[0]!.message.content!;
-    const threadId = completion.id.replace(/^chatcmpl-/, '');
+    const threadId = threadOf(completion);
     expect(content).toContain('needs your approval');
     expect(content).toContain(`http://cadre.test/agents/${notesAgent}/chat/${threadId}`);
-    const approvals = await t.db.kysely
-      .selectFrom('approvals')
-      .selectAll()
+    expect(await approvalsOf(threadId)).toEqual([expect.objectContaining({ status: 'pending' })]);
+    expect(await notes()).toEqual([]);
+  });
+
+  it('goes on in the thread once the owner decided: asked again before, it only says it still waits', async () => {
+    const first = await askNote([{ role: 'user', content: 'note down: call the bank' }]);
+    const threadId = threadOf(first);
+    const answer = first.choices[0]!.message.content!;
+    const conversation = [
+      { role: 'user' as const, content: 'note down: call the bank' },
+      { role: 'assistant' as const, content: answer },
+    ];
+
+    // Not decided yet: nothing runs, nothing is stored, the answer points at the approval again.
+    const early = await askNote([...conversation, { role: 'user', content: 'is it done?' }]);
+    expect(threadOf(early)).toBe(threadId);
+    expect(early.choices[0]!.message.content).toMatch(/still waits for your approval \(create_note\)/);
+    expect(early.choices[0]!.message.content).toContain(`/agents/${notesAgent}/chat/${threadId}`);
+    expect(await messagesOf(threadId)).toHaveLength(2);
+    const [approval] = await approvalsOf(threadId);
+    expect(approval!.status).toBe('pending');
+
+    await decideInCadre(approval!.id, 'approve');
+    expect(await notes()).toEqual([
+      expect.objectContaining({ title: expect.stringContaining('call the bank') }),
+    ]);
+
+    // The caller's next call goes on in that thread: the stored run (with the approved call's
+    // result) is the history, and only the caller's new message is added to it.
+    const next = await askNote([
+      ...conversation,
+      { role: 'user', content: 'is it done?' },
+      { role: 'assistant', content: early.choices[0]!.message.content! },
+      { role: 'user', content: 'thank you' },
+    ]);
+    expect(threadOf(next)).toBe(threadId);
+    expect(next.choices[0]!.finish_reason).toBe('stop');
+    expect(next.choices[0]!.message.content).not.toContain('approval');
+    const stored = await messagesOf(threadId);
+    expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(stored[1]!.parts).toContainEqual(expect.objectContaining({ state: 'output-available' }));
+    expect(stored[2]!.parts).toEqual([{ type: 'text', text: 'thank you' }]);
+    expect(stored[3]!.status).toBe('complete');
+    expect(await notes()).toHaveLength(1);
+    await t.db.kysely.deleteFrom('notes').execute();
+  });
+
+  it('lets an approval that expired lapse when the conversation goes on, and runs nothing of it', async () => {
+    const first = await askNote([{ role: 'user', content: 'note down: call the bank' }]);
+    const threadId = threadOf(first);
+    await t.db.kysely
+      .updateTable('approvals')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('thread_id', '=', threadId)
       .execute();
-    expect(approvals).toEqual([expect.objectContaining({ status: 'pending' })]);
-    expect(await t.db.kysely.selectFrom('notes').selectAll().execute()).toEqual([]);
+    const next = await askNote([
+      { role: 'user', content: 'note down: call the bank' },
+      { role: 'assistant', content: first.choices[0]!.message.content! },
+      { role: 'user', content: 'thank you' },
+    ]);
+    expect(threadOf(next)).toBe(threadId);
+    expect(next.choices[0]!.message.content).not.toContain('still waits');
+    expect(await approvalsOf(threadId)).toEqual([expect.objectContaining({ status: 'expired' })]);
+    expect((await messagesOf(threadId))[1]!.parts).toContainEqual(
+      expect.objectContaining({ state: 'output-denied' }),
+    );
+    expect(await notes()).toEqual([]);
+  });
+
+  it('a link to a thread the caller cannot continue starts a new thread with the whole conversation', async () => {
+    // A thread of the owner's own chat (not an API run), and a made-up one.
+    const chatThread = await t.app.inject({
+      method: 'POST',
+      url: '/chainlit/threads',
+      headers: await chatHeaders(),
+      payload: { name: 'In the chat' },
+    });
+    expect(chatThread.statusCode, chatThread.body).toBe(201);
+    for (const threadId of [chatThread.json().id as string, crypto.randomUUID()]) {
+      const completion = await askNote([
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: `Approve it: http://cadre.test/agents/${notesAgent}/chat/${threadId}` },
+        { role: 'user', content: 'thank you' },
+      ]);
+      expect(threadOf(completion)).not.toBe(threadId);
+      expect((await messagesOf(threadOf(completion))).map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+      ]);
+    }
+    expect(await messagesOf(chatThread.json().id)).toEqual([]);
+  });
+
+  it('refuses a write call with a clear error when the owner chose to refuse them, and audits the choice', async () => {
+    await setApiWrites(notesAgent, 'refuse');
+    try {
+      const refused = askNote([{ role: 'user', content: 'note down: call the bank' }]);
+      await expect(refused).rejects.toMatchObject({
+        status: 403,
+        type: 'permission_error',
+        code: 'write_refused',
+      });
+      await expect(refused).rejects.toThrow(
+        /refuses write and send actions asked through the API or MCP.*"Write actions asked through the API or MCP": "Refuse them".*create_note/,
+      );
+      const stream = await openai(chatKey).chat.completions.create({
+        model: String(notesAgent),
+        messages: [{ role: 'user', content: 'note down: call the bank' }],
+        stream: true,
+      });
+      await expect(async () => {
+        for await (const chunk of stream) void chunk;
+      }).rejects.toMatchObject({ code: 'write_refused' });
+      expect(await notes()).toEqual([]);
+      const audit = await t.db.kysely
+        .selectFrom('audit_events')
+        .select(['action', 'detail'])
+        .where('action', '=', 'agent.api_writes')
+        .where('object_id', '=', String(notesAgent))
+        .execute();
+      expect(audit.map((a) => JSON.parse(a.detail!))).toEqual([{ mode: 'refuse' }]);
+    } finally {
+      await setApiWrites(notesAgent, 'approve');
+    }
   });
 
   it('a person’s "Allow without asking" holds in the chat only: an API caller still needs the approval', async () => {
-    await allowUnattendedWrites(notesAgent, true);
     const note = await actionId('Notes', 'create_note');
     const permission = `${API}/agents/${notesAgent}/tool-permissions/${note}`;
     expect((await call('PUT', permission, alice, { mode: 'allow' })).statusCode).toBe(200);
     try {
-      const completion = await openai(chatKey).chat.completions.create({
-        model: String(notesAgent),
-        messages: [{ role: 'user', content: 'note down: call the bank' }],
-      });
+      const completion = await askNote([{ role: 'user', content: 'note down: call the bank' }]);
       expect(completion.choices[0]!.message.content).toContain('needs your approval');
-      expect(await t.db.kysely.selectFrom('notes').selectAll().execute()).toEqual([]);
+      expect(await notes()).toEqual([]);
     } finally {
       await call('PUT', permission, alice, { mode: 'ask' });
     }
@@ -331,23 +457,49 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
       await client.close();
     }
 
-    const notes = await connect(chatKey, notesAgent);
+    const noteTaker = await connect(chatKey, notesAgent);
+    const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+      (result.content as { type: string; text: string }[]).map((c) => c.text).join('');
     try {
-      await allowUnattendedWrites(notesAgent, false);
-      const refused = await notes.callTool({
+      const { tools: noteTools } = await noteTaker.listTools();
+      expect(Object.keys(noteTools[0]!.inputSchema.properties ?? {})).toEqual(['message', 'continue_from']);
+      const asked = await noteTaker.callTool({
+        name: 'ask_note_taker',
+        arguments: { message: 'note down: call the bank' },
+      });
+      expect(asked.isError).toBeFalsy();
+      const link = /http:\/\/cadre\.test\/agents\/\d+\/chat\/[0-9a-f-]{36}/.exec(textOf(asked))?.[0];
+      expect(link).toContain(`/agents/${notesAgent}/chat/`);
+      const threadId = link!.split('/').at(-1)!;
+      const [approval] = await approvalsOf(threadId);
+      await decideInCadre(approval!.id, 'deny');
+      // The next call names the link: the conversation goes on in that thread, after the denial.
+      const after = await noteTaker.callTool({
+        name: 'ask_note_taker',
+        arguments: { message: 'thank you', continue_from: link },
+      });
+      expect(after.isError).toBeFalsy();
+      const stored = await messagesOf(threadId);
+      expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+      expect(stored[1]!.parts).toContainEqual(expect.objectContaining({ state: 'output-denied' }));
+      const notALink = await noteTaker.callTool({
+        name: 'ask_note_taker',
+        arguments: { message: 'thank you', continue_from: 'https://example.com/somewhere' },
+      });
+      expect(notALink.isError).toBe(true);
+      expect(textOf(notALink)).toMatch(/^continue_from: not an approval link of this agent/);
+
+      await setApiWrites(notesAgent, 'refuse');
+      const refused = await noteTaker.callTool({
         name: 'ask_note_taker',
         arguments: { message: 'note down: call the bank' },
       });
       expect(refused.isError).toBe(true);
-      expect(JSON.stringify(refused.content)).toContain('does not allow write or send actions');
-      await allowUnattendedWrites(notesAgent, true);
-      const result = await notes.callTool({
-        name: 'ask_note_taker',
-        arguments: { message: 'note down: call the bank' },
-      });
-      expect(JSON.stringify(result.content)).toContain(`/agents/${notesAgent}/chat/`);
+      expect(textOf(refused)).toContain('refuses write and send actions asked through the API or MCP');
+      expect(await notes()).toEqual([]);
     } finally {
-      await notes.close();
+      await setApiWrites(notesAgent, 'approve');
+      await noteTaker.close();
     }
 
     // A key limited to another agent, and Bob's agent: not found.

@@ -65,6 +65,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         temperature: null,
         model_available: true,
         allow_unattended_writes: false,
+        api_writes: 'approve',
         tools: [
           {
             id: slack.actionIds[1],
@@ -330,6 +331,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           temperature: null,
           model_available: true,
           allow_unattended_writes: false,
+          api_writes: 'approve',
           tools: [
             {
               id: gmail.actionIds[2],
@@ -376,6 +378,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           temperature: null,
           model_available: true,
           allow_unattended_writes: false,
+          api_writes: 'approve',
           tools: [],
         },
       ]);

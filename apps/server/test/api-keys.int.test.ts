@@ -250,4 +250,31 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
       if (other !== t) await other.close();
     }
   });
+  it('deleting the account ends its keys on every instance at once, as a revocation does', async () => {
+    const other = testDatabaseKind() === 'postgres' ? await createTestApp({}, {}, { sameDatabaseAs: t }) : t;
+    try {
+      const { auth } = await signInAs(t, issuer, { sub: 'dave' });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: KEYS,
+        headers: auth,
+        payload: { name: 'dave key', scopes: ['agents:read'] },
+      });
+      const { key } = created.json() as { key: string };
+      const onOther = () => other.app.inject({ method: 'GET', url: `${API}/agents/`, headers: bearer(key) });
+      // Both instances verified the key and hold it in their caches.
+      expect((await onOther()).statusCode).toBe(200);
+      expect((await call(key, 'GET', `${API}/agents/`)).statusCode).toBe(200);
+      const deletedAt = Date.now();
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: `${API}/users/me`, headers: auth })).statusCode,
+      ).toBe(204);
+      await expect.poll(async () => (await onOther()).statusCode, { interval: 50 }).toBe(401);
+      expect((await call(key, 'GET', `${API}/agents/`)).statusCode).toBe(401);
+      // The signal, not the caches' expiry, ended it.
+      expect(Date.now() - deletedAt).toBeLessThan(API_KEY_CACHE_MS);
+    } finally {
+      if (other !== t) await other.close();
+    }
+  });
 });

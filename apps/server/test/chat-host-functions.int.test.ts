@@ -89,6 +89,46 @@ describe('copilot host-page functions', () => {
     expect(viaFrame.json().agent.suggestedPrompts).not.toContain(PROMPT);
   });
 
+  it('shows at most four starters in the copilot, the host-function prompt in the last place', async () => {
+    // Five tools, each with an example: three of them, then the prompt.
+    const calculator = await seedAgent(h.db, alice, 'Alice calculator');
+    for (const [i, name] of ['add', 'subtract', 'multiply', 'divide', 'power'].entries())
+      await attach(
+        h.db,
+        calculator,
+        await seedAction(h.db, {
+          name,
+          description: `${name} two numbers`,
+          effect: 'read',
+          schema: calculatorSchema,
+        }),
+        i,
+      );
+    const starters = async (agentId: number) =>
+      (
+        (await (await fetch(`${base}/chainlit/session`, { headers: copilot(alice, agentId) })).json()) as {
+          agent: { suggestedPrompts: string[] };
+        }
+      ).agent.suggestedPrompts;
+    expect(await starters(calculator)).toEqual([
+      'Add 9 and 33',
+      'Subtract 8 from 50',
+      'What is 12 times 7?',
+      PROMPT,
+    ]);
+    // The owner's own starters are kept; the prompt shows only when they leave room.
+    const setStarters = (value: string[]) =>
+      h.db.kysely
+        .updateTable('agents')
+        .set({ starters: JSON.stringify(value) })
+        .where('id', '=', calculator)
+        .execute();
+    await setStarters(['One?', 'Two?', 'Three?']);
+    expect(await starters(calculator)).toEqual(['One?', 'Two?', 'Three?', PROMPT]);
+    await setStarters(['One?', 'Two?', 'Three?', 'Four?']);
+    expect(await starters(calculator)).toEqual(['One?', 'Two?', 'Three?', 'Four?']);
+  });
+
   it("a copilot turn calls the page's function; only its owner's answer reaches the model, once", async () => {
     const response = await fetch(`${base}/chainlit/chat`, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import { decodeJwt } from 'jose';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -17,6 +18,7 @@ const EVIL = 'https://evil.example';
  */
 describe(`copilot embedding on ${testDatabaseKind()}`, () => {
   let issuer: TestIssuer;
+  let model: FakeOpenAi;
   let t: TestApp;
   let owner: { authorization: string };
   let shopAgent: number;
@@ -72,7 +74,15 @@ describe(`copilot embedding on ${testDatabaseKind()}`, () => {
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    t = await createTestApp(issuer.env);
+    // A model on the far side of HTTP: the tests read what the agent was told.
+    model = await startFakeOpenAi({ tokens: 3 });
+    t = await createTestApp({
+      ...issuer.env,
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_MODEL: 'fake-model',
+      LLM_API_KEY: 'sk-test',
+      LLM_BASE_URL: model.url,
+    });
     ({ auth: owner } = await signInAs(t, issuer, { sub: 'owner' }));
     shopAgent = await newAgent('Shop helper', [SHOP, 'http://localhost:4321']);
     blogAgent = await newAgent('Blog helper', [BLOG]);
@@ -80,6 +90,7 @@ describe(`copilot embedding on ${testDatabaseKind()}`, () => {
   });
   afterAll(async () => {
     await t?.close();
+    await model?.close();
     await issuer?.close();
   });
 
@@ -211,6 +222,44 @@ describe(`copilot embedding on ${testDatabaseKind()}`, () => {
     expect(rows.find((r) => r.id === threadId)?.end_user).toBe('visitor-a');
   });
 
+  it("tells the agent it talks with the site's visitor, by the name the site gave, and never so in the owner's chat", async () => {
+    const systemOf = async (token: string, origin: string | undefined) => {
+      const before = model.requests.length;
+      const turn = await chat(token, origin, {
+        method: 'POST',
+        url: '/chainlit/chat',
+        payload: { text: 'hi' },
+      });
+      expect(turn.statusCode, turn.body).toBe(200);
+      const request = model.requests.slice(before).at(-1)!;
+      const messages = request.body.messages as { role: string; content: string }[];
+      return messages.find((m) => m.role === 'system')!.content;
+    };
+    const named = await mint(minter, {
+      agent_id: shopAgent,
+      origin: SHOP,
+      end_user: { id: 'visitor-ada', display_name: 'Ada\nLovelace' },
+    });
+    expect(await systemOf(named.json().copilot_auth_token, SHOP)).toContain(
+      'You are talking with a visitor of https://shop.example, not with your owner; the site calls them "Ada Lovelace".',
+    );
+    const anonymous = await mint(minter, {
+      agent_id: shopAgent,
+      origin: SHOP,
+      end_user: { id: 'visitor-x' },
+    });
+    const told = await systemOf(anonymous.json().copilot_auth_token, SHOP);
+    expect(told).toContain('You are talking with a visitor of https://shop.example, not with your owner.');
+    expect(told).not.toContain('calls them');
+    const own = await t.app.inject({
+      method: 'POST',
+      url: MINT,
+      headers: owner,
+      payload: { agent_id: shopAgent },
+    });
+    expect(await systemOf(own.json().copilot_auth_token, undefined)).not.toContain('visitor');
+  });
+
   it('mints only with the copilot:mint scope, for a named visitor, and names every bad field', async () => {
     const reader = await newKey(['agents:read']);
     const refused = await mint(reader, { agent_id: shopAgent, origin: SHOP, end_user: { id: 'v' } });
@@ -218,6 +267,8 @@ describe(`copilot embedding on ${testDatabaseKind()}`, () => {
     for (const [payload, loc] of [
       [{}, ['body', 'agent_id']],
       [{ agent_id: shopAgent, origin: SHOP }, ['body', 'end_user']],
+      // The agent lists origins: a key's token must be bound to one of them.
+      [{ agent_id: shopAgent, end_user: { id: 'v' } }, ['body', 'origin']],
       [
         { agent_id: shopAgent, origin: 'https://shop.example/page', end_user: { id: 'v' } },
         ['body', 'origin'],
@@ -231,6 +282,16 @@ describe(`copilot embedding on ${testDatabaseKind()}`, () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
       expect(res.json().detail[0].loc, JSON.stringify(payload)).toEqual(loc);
     }
+    // An agent that lists no origins is not embedded in pages: a key mints unbound tokens (for an
+    // app or a server), which no page of another origin can use.
+    const appAgent = await newAgent('App helper', []);
+    const unbound = await mint(minter, { agent_id: appAgent, end_user: { id: 'app-user' } });
+    expect(unbound.statusCode, unbound.body).toBe(200);
+    const token = unbound.json().copilot_auth_token as string;
+    expect(decodeJwt(token).origin).toBeUndefined();
+    expect((await chat(token, undefined, { method: 'GET', url: '/chainlit/threads' })).statusCode).toBe(200);
+    const fromPage = await chat(token, SHOP, { method: 'GET', url: '/chainlit/threads' });
+    expect(fromPage.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('keeps refusing cookie-authenticated changes from another origin, with no CORS headers', async () => {

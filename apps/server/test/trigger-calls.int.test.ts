@@ -61,7 +61,7 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
       payload: { name: 'Mailer', description: 'Answers events', tool_ids: [sendEmail], ...body },
     });
     expect(res.statusCode).toBe(201);
-    return res.json<{ id: number; allow_unattended_writes: boolean }>();
+    return res.json<{ id: number; allow_unattended_writes: boolean; api_writes: string }>();
   };
   const trigger = (app: TestApp, agentId: number, headers: Record<string, string>, payload: object = {}) =>
     app.app.inject({ method: 'POST', url: `${API}/agents/${agentId}/triggers/event`, headers, payload });
@@ -199,9 +199,67 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
     ]);
   });
 
+  it('takes a call made with an API key of the chat scope, within the agents the key is limited to', async () => {
+    const agent = await newAgent();
+    const other = await newAgent();
+    const newKey = async (body: object) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API}/api-keys`,
+        headers: alice,
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return { authorization: `Bearer ${res.json<{ key: string }>().key}` };
+    };
+    const chatKey = await newKey({ name: 'events', scopes: ['chat'], agent_ids: [agent.id] });
+    const readKey = await newKey({ name: 'reader', scopes: ['agents:read'] });
+
+    const accepted = await trigger(t, agent.id, chatKey, { order: 42 });
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    const event = await t.db.kysely
+      .selectFrom('trigger_events')
+      .selectAll()
+      .where('id', '=', accepted.json<{ id: number }>().id)
+      .executeTakeFirstOrThrow();
+    const owner = await t.db.kysely
+      .selectFrom('agents')
+      .select('user_id')
+      .where('id', '=', agent.id)
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ user_id: owner.user_id, agent_id: agent.id, trigger_id: 'event' });
+    expect(JSON.parse(event.payload)).toEqual({ order: 42 });
+    const audited = await t.db.kysely
+      .selectFrom('audit_events')
+      .select('detail')
+      .where('action', '=', 'agent.trigger')
+      .where('object_id', '=', String(agent.id))
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audited.detail)).toMatchObject({ via: 'token' });
+
+    // Outside the key's agents: as if the agent did not exist. Without the scope: 403 naming it.
+    const outside = await trigger(t, other.id, chatKey);
+    expect(outside.statusCode).toBe(404);
+    expect(outside.json()).toEqual({ detail: 'Agent not found' });
+    const unscoped = await trigger(t, agent.id, readKey);
+    expect(unscoped.statusCode).toBe(403);
+    expect(unscoped.json().detail).toMatch(/chat/);
+    // Bob's agent with a key of Alice's that has no agent limit: not found either.
+    const bobs = await t.app.inject({
+      method: 'POST',
+      url: `${API}/agents/`,
+      headers: bob,
+      payload: { name: 'Bob agent', description: 'd' },
+    });
+    const allAgents = await newKey({ name: 'all', scopes: ['chat'] });
+    expect((await trigger(t, bobs.json<{ id: number }>().id, allAgents)).statusCode).toBe(404);
+    expect(await eventCount()).toBe(1);
+  });
+
   it('refuses a write tool in a triggered run until the owner allows unattended writes (audited), then runs it', async () => {
     const agent = await newAgent();
-    expect(agent.allow_unattended_writes).toBe(false);
+    // API and MCP callers get an approval link (the default) while triggers refuse: apart settings.
+    expect(agent).toMatchObject({ allow_unattended_writes: false, api_writes: 'approve' });
     const sendsOnce = () =>
       scriptedModel((_o, n) =>
         n === 0

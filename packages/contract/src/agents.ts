@@ -113,17 +113,38 @@ export type AgentFields = z.infer<typeof agentFieldsSchema>;
 /** The agent editor's name for `allow_unattended_writes`; refusals name it so owners can find it. */
 export const UNATTENDED_WRITES_SETTING = 'Allow write actions in unattended runs';
 
+/**
+ * What a write or send call asked through the OpenAI-compatible API or the agent's MCP server
+ * does: `approve` (the default) stores it as a pending approval and the answer ends with a link
+ * to approve it in Cadre; `refuse` refuses it with a clear error. Never runs it unapproved.
+ */
+export const API_WRITES = ['approve', 'refuse'] as const;
+export type ApiWrites = (typeof API_WRITES)[number];
+
+/** The agent editor's name for `api_writes` and its choices; refusals name them. */
+export const API_WRITES_SETTING = 'Write actions asked through the API or MCP';
+export const API_WRITES_CHOICES: Record<ApiWrites, string> = {
+  approve: 'Ask me to approve them in Cadre',
+  refuse: 'Refuse them',
+};
+
 export const agentSchema = z.object({
   id: z.number(),
   ...agentFieldsSchema.shape,
   /** False when `model_id` is no longer offered: the agent answers with the default model. */
   model_available: z.boolean(),
   /**
-   * "Allow write actions in unattended runs": triggers, API and MCP callers run the agent's write
-   * and send tools without anyone approving them. A permission, not content: versions and export
-   * documents leave it out, so a restore or an import never turns it on.
+   * "Allow write actions in unattended runs": a trigger's run uses the agent's write and send
+   * tools without anyone approving them (off: they are refused there). A permission, not content:
+   * versions and export documents leave it out, so a restore or an import never turns it on.
    */
   allow_unattended_writes: z.boolean(),
+  /**
+   * "Write actions asked through the API or MCP" (see API_WRITES): `approve` ends the answer with
+   * a link to approve the call in Cadre, `refuse` refuses it. A permission, not content, like
+   * `allow_unattended_writes`: a restored or imported agent has the default, `approve`.
+   */
+  api_writes: z.enum(API_WRITES),
   tools: z.array(agentToolSchema),
   /**
    * The origins whose pages may embed the agent's copilot (`scheme://host[:port]`). Access
@@ -226,6 +247,7 @@ export const agentCreateSchema = z.strictObject({
   model_id: modelIdField,
   temperature: temperatureField,
   allow_unattended_writes: z.boolean().default(false),
+  api_writes: z.enum(API_WRITES).default('approve'),
   /** Set when the agent is a copy of one of the caller's agents; recorded in the audit log. */
   duplicated_from: idSchema.optional(),
 });
@@ -252,6 +274,7 @@ export const agentUpdateSchema = z.strictObject({
   model_id: modelIdField,
   temperature: temperatureField,
   allow_unattended_writes: z.boolean().optional(),
+  api_writes: z.enum(API_WRITES).optional(),
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;
 

@@ -9,6 +9,13 @@ export type BetaSignin = z.infer<typeof betaSigninSchema>;
 export const betaSigninResultSchema = z.object({ success: z.literal(true) });
 
 export const copilotLoginSchema = z.object({ copilot_auth_token: z.string() });
+
+/**
+ * The 404 of a chat sign-in (`/chainlit/auth/header`) or a copilot token (`POST
+ * /api/v1/auth/chainlit-copilot-login`) for an agent that is gone or someone else's: it says
+ * what is wrong rather than blaming the sign-in, and reads the same in both cases.
+ */
+export const NO_SUCH_AGENT = 'This agent does not exist or is not yours';
 export type CopilotLogin = z.infer<typeof copilotLoginSchema>;
 
 /**
@@ -20,8 +27,9 @@ export const copilotLoginRequestSchema = z
   .strictObject({
     agent_id: z.number().int().min(1).max(2_147_483_647),
     /**
-     * The page origin the token will be used from: one of the agent's `embed_origins`. The chat
-     * then answers the token only to requests from that origin (its `Origin` header).
+     * The page origin the token will be used from: one of the agent's `embed_origins` (required
+     * with an API key when the agent lists any). The chat then answers the token only to requests
+     * from that origin (its `Origin` header).
      */
     origin: z
       .string()
@@ -31,7 +39,7 @@ export const copilotLoginRequestSchema = z
       .optional(),
     /**
      * The host site's visitor the token speaks for (required with an API key): an opaque id, so
-     * each visitor has their own threads, and the name the chat shows.
+     * each visitor has their own threads, and the name the agent is told it talks with.
      */
     end_user: z
       .strictObject({

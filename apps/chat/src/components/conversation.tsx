@@ -14,6 +14,7 @@ import { toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
 import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
 import { AnswerFooter, textOfMessage } from './answer-footer';
+import { Citations } from './citations';
 import { AnswerRating } from './answer-rating';
 import { Composer } from './composer';
 import { MessageMarkdown } from './message-markdown';
@@ -249,6 +250,7 @@ export function Conversation({
                     />
                   ) : null,
                 )}
+                <Citations message={message} />
                 {message.metadata?.status === 'interrupted' && !(busy && index === messages.length - 1) && (
                   <Text color="fg.muted" fontSize="sm" role="note" data-testid="interrupted-note">
                     This answer was interrupted before it finished; what it said so far is kept.

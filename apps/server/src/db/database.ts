@@ -12,6 +12,8 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { traceQueries } from '../telemetry/database.ts';
+import { tracingOn } from '../telemetry/tracing.ts';
 import type { Database } from './schema.ts';
 import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
 
@@ -20,6 +22,9 @@ import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** A span per statement once tracing was started (before the database is opened); else no log at all. */
+const queryLog = (system: 'sqlite' | 'postgresql') => (tracingOn() ? { log: traceQueries(system) } : {});
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -65,10 +70,14 @@ export function openDatabase(database: Config['database']): Db {
     // the process dies on an unhandled 'error' whenever PostgreSQL restarts.
     pool.on('error', report);
     pool.on('connect', (client) => client.on('error', report));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingBroken(pool) }) });
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: discardingBroken(pool) }),
+      ...queryLog('postgresql'),
+    });
     const signals = postgresSignals(
       database.url,
-      async (channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(kysely)),
+      async (channel, payload, within) =>
+        void (await sql`select pg_notify(${channel}, ${payload})`.execute(within ?? kysely)),
       report,
     );
     return wrap(kysely, 'postgres', errorListeners, signals);
@@ -83,6 +92,7 @@ export function openDatabase(database: Config['database']): Db {
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    ...queryLog('sqlite'),
   });
   return wrap(kysely, 'sqlite', errorListeners, inProcessSignals());
 }

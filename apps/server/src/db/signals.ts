@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import type { Database } from './schema.ts';
 
 /**
  * Cross-instance signals ("run 42 was asked to stop", "host call 7 has its result"): PostgreSQL
@@ -8,8 +10,12 @@ import pg from 'pg';
  * listener was reconnecting is lost, so whoever waits also re-reads the database on a slow timer.
  */
 export interface Signals {
-  /** Delivers `payload` (an id; under 8,000 bytes) to the listeners of `channel` on every instance. */
-  publish(channel: SignalChannel, payload: string): Promise<void>;
+  /**
+   * Delivers `payload` (an id; under 8,000 bytes) to the listeners of `channel` on every instance.
+   * Sent `within` a transaction, PostgreSQL delivers it when that commits (never if it rolls back),
+   * so no listener acts before the change it announces is visible.
+   */
+  publish(channel: SignalChannel, payload: string, within?: Kysely<Database>): Promise<void>;
   /** Returns the function that stops listening. */
   subscribe(channel: SignalChannel, listener: (payload: string) => void): () => void;
   close(): Promise<void>;
@@ -45,7 +51,7 @@ const RECONNECT_DELAY_MS = 500;
  */
 export function postgresSignals(
   connectionString: string,
-  publishQuery: (channel: string, payload: string) => Promise<void>,
+  publishQuery: (channel: string, payload: string, within?: Kysely<Database>) => Promise<void>,
   onError: (err: Error) => void,
 ): Signals {
   const emitter = new EventEmitter();
@@ -99,7 +105,7 @@ export function postgresSignals(
   };
 
   return {
-    publish: (channel, payload) => publishQuery(channel, payload),
+    publish: (channel, payload, within) => publishQuery(channel, payload, within),
     subscribe(channel, listener) {
       emitter.on(channel, listener);
       if (!channels.has(channel)) {

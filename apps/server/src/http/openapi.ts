@@ -72,12 +72,16 @@ export async function registerOpenApi(app: FastifyInstance) {
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
       const mount = mountOf(input.url);
-      const schema = transformed.schema as FastifySchema & {
+      const { multipartBody, ...schema } = transformed.schema as FastifySchema & {
         hide?: boolean;
         security?: Security;
         operationId?: string;
+        multipartBody?: object;
       };
       if (!mount) return { ...transformed, schema: { ...schema, hide: true } };
+      // A multipart route reads its parts itself (Fastify validates no body): the document still
+      // describes them, from the JSON Schema the route gives as `multipartBody`.
+      if (multipartBody) Object.assign(schema, { body: multipartBody, consumes: ['multipart/form-data'] });
       const isPublic = input.route.config?.public === true;
       const security = schema.security ?? (mount.relative && isPublic ? [] : mount.security);
       return {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RUN_STALE_AFTER_MS } from '../../src/modules/chat/run-registry.ts';
 import { startCluster, type Cluster } from './harness.ts';
-import { redeemCode, signUp } from './http-browser.ts';
+import { chatFrameHeaders, redeemCode, signUp } from './http-browser.ts';
 
 /**
  * R3 on the cluster: kill -9 of one instance, ten times, while clients write through the proxy
@@ -69,24 +69,12 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
 
   // Chatters: turns of a few seconds, so kills land mid-answer.
   const chatter = async () => {
-    const session = await fetch(`${cluster.url}/chainlit/auth/header`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId) },
-    });
-    const cookie = session.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('cadre_chat_session='))!
-      .split(';')[0]!;
+    const headers = await chatFrameHeaders(cluster.url, token, agentId);
     while (running) {
       try {
         const res = await fetch(`${cluster.url}/chainlit/chat`, {
           method: 'POST',
-          headers: {
-            cookie,
-            origin: cluster.url,
-            'x-requested-with': 'cadre-chat',
-            'content-type': 'application/json',
-          },
+          headers,
           body: JSON.stringify({ text: 'slow 60 40' }),
         });
         await res.arrayBuffer();

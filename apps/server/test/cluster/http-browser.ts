@@ -167,3 +167,34 @@ export const redeemCode = (base: string, code: string, verifier: string, pin?: s
     { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: base },
     pin,
   );
+
+/**
+ * Signs in to the chat with an access token for one agent and returns what every cookie request of
+ * the chat frame then carries: the session cookie, our origin and the CSRF header.
+ */
+export async function chatFrameHeaders(
+  base: string,
+  token: string,
+  agentId: number,
+  pin?: string,
+): Promise<Record<string, string>> {
+  const session = await fetch(new URL('/chainlit/auth/header', base), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'x-agent-id': String(agentId),
+      ...(pin ? { 'x-pin-backend': pin } : {}),
+    },
+  });
+  if (session.status !== 200) throw new Error(`chat sign-in: ${session.status} ${await session.text()}`);
+  const cookie = session.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('cadre_chat_session='))!
+    .split(';')[0]!;
+  return {
+    cookie,
+    origin: base,
+    'x-requested-with': 'cadre-chat',
+    'content-type': 'application/json',
+  };
+}

@@ -121,9 +121,12 @@ export interface ExecutorCall {
 export function recordingExecutor(db: Db) {
   const agents = createAgentsService(db, createAuditLog(db));
   const calls: ExecutorCall[] = [];
+  const prechecks: Omit<ExecutorCall, 'signal'>[] = [];
   const state: {
     behaviour: (call: ExecutorCall) => Promise<ToolExecutionResult> | ToolExecutionResult;
-  } = { behaviour: () => ({ ok: true, data: { done: true } }) };
+    /** What the tool would refuse before an approval is asked (none by default). */
+    refusal: (call: Omit<ExecutorCall, 'signal'>) => string | undefined;
+  } = { behaviour: () => ({ ok: true, data: { done: true } }), refusal: () => undefined };
   const executor: ToolExecutor = {
     listAgentTools: (userId, agentId) => chatToolsOf(agents, userId, agentId),
     async execute(userId, actionId, args, signal) {
@@ -131,8 +134,13 @@ export function recordingExecutor(db: Db) {
       calls.push(call);
       return state.behaviour(call);
     },
+    async precheck(userId, actionId, args) {
+      const call = { userId, actionId, args };
+      prechecks.push(call);
+      return state.refusal(call);
+    },
   };
-  return { executor, calls, state };
+  return { executor, calls, prechecks, state };
 }
 
 /** A model slot the tests can swap between the offline model and scripted mocks. */
@@ -149,6 +157,7 @@ export function switchableModel() {
   const selection: ModelSelection = {
     model,
     id: 'switchable',
+    name: 'Switchable test model',
     provider: 'offline',
     modelId: 'switchable',
     isOffline: true,
@@ -240,6 +249,7 @@ export async function chatHarness(
   const lazyExecutor: ToolExecutor = {
     listAgentTools: (u, a) => holder.tools!.executor.listAgentTools(u, a),
     execute: (u, a, args, s) => holder.tools!.executor.execute(u, a, args, s),
+    precheck: (u, a, args) => holder.tools!.executor.precheck!(u, a, args),
   };
   const t = await createTestApp(env, {
     chat: {
@@ -279,6 +289,46 @@ export async function chatHarness(
   };
 }
 
+/** The `Cookie` header value of a chat session for the caller's agent, opened as the web app does. */
+export async function chatSessionCookie(t: TestApp, auth: Record<string, string>, agentId: number) {
+  const session = await t.app.inject({
+    method: 'POST',
+    url: '/chainlit/auth/header',
+    headers: { ...auth, 'x-agent-id': String(agentId) },
+  });
+  return `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+}
+
+/** One chat turn with the caller's agent, as the frame sends it: the response and the text it streamed. */
+export async function chatTurnAs(t: TestApp, auth: Record<string, string>, agentId: number, text: string) {
+  const headers = {
+    cookie: await chatSessionCookie(t, auth, agentId),
+    origin: ORIGIN,
+    'x-requested-with': 'cadre-chat',
+  };
+  const res = await t.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text } });
+  return { res, streamed: streamedText(uiChunks(res.body)) };
+}
+
+/** Connects the caller to the built-in Calculator; the id of its `evaluate` action. */
+export async function connectedCalculator(t: TestApp, auth: Record<string, string>): Promise<number> {
+  const services = await t.app.inject({ method: 'GET', url: '/backend/api/v1/services/', headers: auth });
+  const calculator = services.json<{ id: number; name: string }[]>().find((s) => s.name === 'Calculator')!;
+  const connected = await t.app.inject({
+    method: 'POST',
+    url: `/backend/api/v1/services/${calculator.id}/register_noauth_service`,
+    headers: auth,
+  });
+  if (connected.statusCode !== 200) throw new Error(`Calculator did not connect: ${connected.body}`);
+  const evaluate = await t.db.kysely
+    .selectFrom('actions')
+    .select('id')
+    .where('service_id', '=', calculator.id)
+    .where('name', '=', 'evaluate')
+    .executeTakeFirstOrThrow();
+  return evaluate.id;
+}
+
 /**
  * Creates an agent with no tools for the signed-in caller (`auth`) and opens a chat session for it
  * as the web app does; the `Cookie` header value of that session.
@@ -290,10 +340,5 @@ export async function talkerChatCookie(t: TestApp, auth: Record<string, string>)
     headers: auth,
     payload: { name: 'Talker', description: 'Talks', tool_ids: [] },
   });
-  const session = await t.app.inject({
-    method: 'POST',
-    url: '/chainlit/auth/header',
-    headers: { ...auth, 'x-agent-id': String(created.json<{ id: number }>().id) },
-  });
-  return `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+  return chatSessionCookie(t, auth, created.json<{ id: number }>().id);
 }

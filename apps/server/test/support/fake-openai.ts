@@ -10,6 +10,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `tool <name part> <json>`: one call of the first offered tool whose name contains the part, then
  *   (once the tool result comes back) a short text answer;
  * - anything else: `tokens` tokens at once (20 unless configured), each `word` (`tok`) and its number.
+ * The usage chunk reports 10 prompt tokens and the completion's tokens; with `reportUsage: false`
+ * there is none, as with providers that do not report usage.
  * Every request is recorded with the path it came in on, whether the client aborted it, and when.
  */
 export interface FakeOpenAi {
@@ -39,7 +41,9 @@ const textOf = (content: unknown): string =>
           .join('')
       : '';
 
-export async function startFakeOpenAi(options: { tokens?: number; word?: string } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(
+  options: { tokens?: number; word?: string; reportUsage?: boolean } = {},
+): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -60,9 +64,11 @@ export async function startFakeOpenAi(options: { tokens?: number; word?: string 
       res.on('close', () => {
         if (!record.ended) record.aborted = true;
       });
-      void reply(body, res, options.tokens ?? 20, options.word ?? 'tok').then(() => {
-        record.ended = true;
-      });
+      void reply(body, res, options.tokens ?? 20, options.word ?? 'tok', options.reportUsage ?? true).then(
+        () => {
+          record.ended = true;
+        },
+      );
     });
   });
   server.on('connection', (socket) => {
@@ -89,6 +95,7 @@ async function reply(
   res: http.ServerResponse,
   defaultTokens: number,
   word: string,
+  reportUsage: boolean,
 ) {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
@@ -102,13 +109,12 @@ async function reply(
       ...(usage ? { usage } : {}),
     })}\n\n`;
   const finish = (reason: string, completionTokens: number) => {
-    res.write(
-      chunk({}, reason, {
-        prompt_tokens: 10,
-        completion_tokens: completionTokens,
-        total_tokens: 10 + completionTokens,
-      }),
-    );
+    const usage = {
+      prompt_tokens: 10,
+      completion_tokens: completionTokens,
+      total_tokens: 10 + completionTokens,
+    };
+    res.write(chunk({}, reason, reportUsage ? usage : undefined));
     res.end('data: [DONE]\n\n');
   };
   const last = body.messages.at(-1);

@@ -5,6 +5,7 @@
 import { useMutation } from '@tanstack/react-query';
 import * as sdk from '../client/sdk.gen';
 import { toaster } from '../components/ui/toaster';
+import { saveFile } from './download';
 import { useSession } from './session';
 
 export const DATA_TOAST_DURATION = 5000;
@@ -17,17 +18,9 @@ export const MY_DATA_TOASTS = {
   deleteFailed: { title: 'Delete failed', description: 'Your data could not be deleted. Please try again.' },
 } as const;
 
-/** Saves the export as a JSON file through a temporary link (no new window, nothing inline). */
+/** Saves the export as a JSON file. */
 export function downloadJson(data: unknown, fileName: string) {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), fileName);
 }
 
 const toast = (text: { title: string; description: string }, type: 'success' | 'error') =>

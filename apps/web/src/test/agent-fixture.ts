@@ -2,7 +2,7 @@ import type { Agent } from '../features/agents/api/agents-api';
 
 /**
  * An agent as the API answers it, with every optional part at its default (no icon, colour,
- * starters, origins or tools; the default model; unattended writes off): a test states only what
+ * starters, origins or tools; the default model; unattended writes off, API writes asking for approval): a test states only what
  * it is about.
  */
 export const agentFixture = (fields: Pick<Agent, 'id' | 'name' | 'description'> & Partial<Agent>): Agent => ({
@@ -15,6 +15,7 @@ export const agentFixture = (fields: Pick<Agent, 'id' | 'name' | 'description'> 
   temperature: null,
   model_available: true,
   allow_unattended_writes: false,
+  api_writes: 'approve',
   tools: [],
   ...fields,
 });

@@ -36,11 +36,31 @@ export interface Ask {
 const approvalUrl = (publicUrl: string, agentId: number, threadId: string) =>
   `${publicUrl.replace(/\/+$/, '')}/agents/${agentId}/chat/${encodeURIComponent(threadId)}`;
 
+/** The thread an approval link of the agent names (the link's path is enough: hosts get rewritten). */
+export function linkedThread(agentId: number, text: string): string | undefined {
+  return new RegExp(
+    `/agents/${agentId}/chat/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`,
+  ).exec(text)?.[1];
+}
+
+/**
+ * Where a caller's conversation goes on: an answer of the agent that ended with an approval link
+ * names its thread (the latest such answer), and the messages after the caller's last assistant
+ * message are the new turn. Earlier messages are the thread's own, as stored.
+ */
+export function continuationOf(agentId: number, messages: ApiRunInput['messages']): ApiRunInput['continues'] {
+  const linked = messages.findLast((m) => m.role === 'assistant' && linkedThread(agentId, m.text));
+  if (!linked) return undefined;
+  const from = messages.findLastIndex((m) => m.role === 'assistant') + 1;
+  return { threadId: linkedThread(agentId, linked.text)!, from };
+}
+
 /**
  * Runs one of the caller's agents for a client outside the chat (the OpenAI-compatible API and the
  * agent's MCP server): the chat's own run (threads, limits, approvals), its answer as plain text. A
  * write or send call is never run here: it stays pending in the run's thread, and the answer ends
- * with a link to approve or decline it there.
+ * with a link to approve or decline it there (or it is refused, as the agent's owner chose). A
+ * conversation that holds such a link goes on in that thread once the approval is decided.
  */
 export async function startAsk(
   chat: ChatService,
@@ -76,7 +96,13 @@ export async function startAsk(
       const outcome = await run.outcome;
       const namesOf = (ids: string[]) =>
         [...new Set(ids.map((id) => toolNames.get(id) ?? 'a tool'))].join(', ');
-      if (outcome.pendingApprovals.length > 0) {
+      if (run.stillWaiting) {
+        emit(
+          `This still waits for your approval (${run.stillWaiting.join(', ') || 'a tool'}); nothing else was done. ` +
+            'Approve or decline it in Cadre, then ask again: ' +
+            approvalUrl(input.publicUrl, input.agent.id, run.threadId),
+        );
+      } else if (outcome.pendingApprovals.length > 0) {
         const names = namesOf(approvals);
         emit(
           `${wrote ? '\n\n' : ''}This needs your approval before it runs (${names}). ` +

@@ -7,7 +7,7 @@ import type { AgentProfile } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { API_VERSION } from '../../http/openapi.ts';
 import { reachableAgent } from './access.ts';
-import { startAsk } from './ask.ts';
+import { linkedThread, startAsk } from './ask.ts';
 import type { AgentApiOptions } from './openai-routes.ts';
 
 const params = agentParamsSchema;
@@ -23,6 +23,12 @@ function askToolName(agent: Pick<AgentProfile, 'id' | 'name'>): string {
   return `ask_${slug || `agent_${agent.id}`}`;
 }
 
+/** Whether a JSON-RPC message (or batch) calls a tool, which runs the agent. */
+const callsTool = (body: unknown): boolean =>
+  Array.isArray(body)
+    ? body.some(callsTool)
+    : typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+
 /** An MCP server with the agent's one tool; each request gets its own (stateless). */
 function agentServer(
   options: Pick<AgentApiOptions, 'chat' | 'publicUrl' | 'approvalMinutes'>,
@@ -35,13 +41,29 @@ function agentServer(
     {
       title: agent.name,
       description: agent.description.trim() || `Ask the Cadre agent "${agent.name}".`,
-      inputSchema: { message: z.string().min(1).max(32_000).describe('What to ask the agent') },
+      inputSchema: {
+        message: z.string().min(1).max(32_000).describe('What to ask the agent'),
+        continue_from: z
+          .string()
+          .max(2_000)
+          .optional()
+          .describe(
+            'The approval link an earlier answer ended with: once the approval is decided in Cadre, ' +
+              'the conversation goes on from there (the message is the next turn)',
+          ),
+      },
     },
-    async ({ message }, extra) => {
+    async ({ message, continue_from: link }, extra) => {
+      const threadId = link === undefined ? undefined : linkedThread(agent.id, link);
+      if (link !== undefined && threadId === undefined) {
+        const text = `continue_from: not an approval link of this agent (…/agents/${agent.id}/chat/<thread id>)`;
+        return { content: [{ type: 'text' as const, text }], isError: true };
+      }
       const ask = await startAsk(options.chat, {
         userId,
         agent,
         messages: [{ role: 'user', text: message }],
+        continues: threadId === undefined ? undefined : { threadId, from: 0 },
         origin: 'mcp',
         signal: extra.signal,
         publicUrl: options.publicUrl,
@@ -69,7 +91,13 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
     error: z.object({ code: z.number(), message: z.string() }),
     id: z.null(),
   });
-  const response = { 401: errorSchema, 403: errorSchema, 404: errorSchema, 405: jsonRpcError };
+  const response = {
+    401: errorSchema,
+    403: errorSchema,
+    404: errorSchema,
+    405: jsonRpcError,
+    429: errorSchema,
+  };
   const config = { apiKeyScope: 'chat' as const };
   const post = {
     operationId: 'mcpAgent',
@@ -84,6 +112,9 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
   app.post('/:agent_id', { config, schema: post }, async (request, reply) => {
     const agent = await reachableAgent(agents, request, request.params.agent_id);
     if (!agent) throw notFound('Agent not found');
+    // A call of the agent's tool past the month's token budget is a 429 (with Retry-After), as on
+    // the OpenAI-compatible API; listing the tool still works.
+    if (callsTool(request.body)) await options.checkBudget(request.user.id);
     const server = agentServer(options, agent, request.user.id);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -8,12 +8,12 @@ import {
   openAiModelListSchema,
   type ChatCompletionRequest,
 } from '@cadre/contract';
-import type { AgentDirectory } from '../../deps.ts';
+import type { AgentDirectory, UsageLedger } from '../../deps.ts';
 import { ValidationFailure } from '../../http/errors.ts';
 import { disconnectSignal } from '../../http/disconnect.ts';
 import type { ApiRunInput, ChatService } from '../chat/index.ts';
 import { keyAllows, reachableAgent } from './access.ts';
-import { startAsk, type AskOutcome } from './ask.ts';
+import { continuationOf, startAsk, type AskOutcome } from './ask.ts';
 import { modelNotFound, OpenAiFailure, openAiErrorBody, openAiErrorHandler } from './openai-errors.ts';
 
 export interface AgentApiOptions {
@@ -22,6 +22,8 @@ export interface AgentApiOptions {
   publicUrl: string;
   /** How long an approval the answer asks for can be decided (CHAT_APPROVAL_TTL_SECONDS). */
   approvalMinutes: number;
+  /** 429 once the caller used the month's token budget (the usage module). */
+  checkBudget: UsageLedger['checkBudget'];
 }
 
 const errors = {
@@ -137,10 +139,12 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           ? undefined
           : await reachableAgent(agents, request, agentId);
       if (!agent) throw modelNotFound(body.model);
+      const messages = conversation(body);
       const ask = await startAsk(chat, {
         userId: request.user.id,
         agent,
-        messages: conversation(body),
+        messages,
+        continues: continuationOf(agent.id, messages),
         origin: 'api',
         signal: disconnectSignal(reply),
         publicUrl,

@@ -67,6 +67,7 @@ export const agentJsonOf =
         ]),
       ),
       allow_unattended_writes: json.bool(eb('agents.allow_unattended_writes', '=', sql.lit(1))),
+      api_writes: eb.ref('agents.api_writes'),
       tools: json.subquery(tools),
       embed_origins: json.parsed(eb.ref('agents.embed_origins'), '[]'),
     });

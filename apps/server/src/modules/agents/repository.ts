@@ -13,9 +13,10 @@ import {
   startersToText,
 } from './stored-fields.ts';
 import { dropDetachedPermissions } from './tool-permissions.ts';
-import { versionQueries, type VersionNote } from './versions.ts';
+import { versionQueries, type SnapshotFiles, type VersionNote } from './versions.ts';
+import { writeSettingColumns, writeSettingsFromColumns, type WriteSettings } from './write-settings.ts';
 
-export interface AgentFields {
+export interface AgentFields extends Partial<WriteSettings> {
   name: string;
   description: string;
   guidelines: string | null;
@@ -29,8 +30,6 @@ export interface AgentFields {
   model_id?: string | null;
   /** 0-2; null or left out: the provider's default. */
   temperature?: number | null;
-  /** "Allow write actions in unattended runs"; off unless the owner turns it on. */
-  allowUnattendedWrites?: boolean;
 }
 
 /** The fields as the agents table stores them (both lists as JSON text, null when empty). */
@@ -38,12 +37,13 @@ const toRow = <F extends Partial<AgentFields>>({
   starters,
   embed_origins,
   allowUnattendedWrites,
+  apiWrites,
   ...rest
 }: F) => ({
   ...rest,
   ...(starters === undefined ? {} : { starters: startersToText(starters) }),
   ...(embed_origins === undefined ? {} : { embed_origins: startersToText(embed_origins) }),
-  ...(allowUnattendedWrites === undefined ? {} : { allow_unattended_writes: allowUnattendedWrites ? 1 : 0 }),
+  ...writeSettingColumns({ allowUnattendedWrites, apiWrites }),
 });
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
@@ -53,11 +53,11 @@ export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void
 export type ToolAttachment = { actionId: number; version: string | null }[];
 
 /** Every query names the owner: another user's agent is simply not found. */
-export function createAgentsRepository(db: Db, offeredModels: readonly string[]) {
+export function createAgentsRepository(db: Db, offeredModels: readonly string[], files?: SnapshotFiles) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
   const agentJson = agentJsonOf(json, offeredModels);
-  const versions = versionQueries(k);
+  const versions = versionQueries(k, files);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
     await dropDetachedPermissions(
@@ -183,15 +183,15 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
     async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
       const row = await k
         .selectFrom('agents')
-        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes'])
+        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes', 'api_writes'])
         .where('user_id', '=', userId)
         .where('id', '=', agentId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { allow_unattended_writes, ...fields } = row;
+      const { allow_unattended_writes, api_writes, ...fields } = row;
       return {
         ...agentFieldsOf(fields),
-        allowUnattendedWrites: allow_unattended_writes === 1,
+        ...writeSettingsFromColumns({ allow_unattended_writes, api_writes }),
         modelId: fields.model_id,
       };
     },

@@ -11,18 +11,20 @@ import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
-import { changedFields, recordUnattendedWrites } from './update-audit.ts';
-import { authorOf, type Saver } from './versions.ts';
+import { changedFields, recordWriteSettings } from './update-audit.ts';
+import { filesChange } from './files-version.ts';
+import { DEFAULT_WRITE_SETTINGS, writeSettingsOf, type WriteSettingInput } from './write-settings.ts';
+import { authorOf, type Saver, type SnapshotFiles } from './versions.ts';
 
-export interface AgentCreateInput extends Omit<AgentFields, 'allowUnattendedWrites'> {
+export interface AgentCreateInput
+  extends Omit<AgentFields, 'allowUnattendedWrites' | 'apiWrites'>, WriteSettingInput {
   tool_ids: number[];
   duplicated_from?: number;
-  allow_unattended_writes?: boolean;
 }
 
-export interface AgentUpdateInput extends Partial<Omit<AgentFields, 'allowUnattendedWrites'>> {
+export interface AgentUpdateInput
+  extends Partial<Omit<AgentFields, 'allowUnattendedWrites' | 'apiWrites'>>, WriteSettingInput {
   tool_ids?: number[];
-  allow_unattended_writes?: boolean;
 }
 
 const agentNotFound = () => notFound('Agent not found');
@@ -30,14 +32,16 @@ const agentNotFound = () => notFound('Agent not found');
 export interface AgentsServiceOptions {
   /** The ids of the models on offer (LLM_MODELS); an agent may name only these. */
   offeredModels?: readonly string[];
+  /** The agent's knowledge files, listed in each version. */
+  knowledgeFiles?: SnapshotFiles;
 }
 
 export function createAgentsService(
   db: Db,
   audit: AuditLog,
-  { offeredModels = [OFFLINE_MODEL] }: AgentsServiceOptions = {},
+  { offeredModels = [OFFLINE_MODEL], knowledgeFiles }: AgentsServiceOptions = {},
 ) {
-  const repo = createAgentsRepository(db, offeredModels);
+  const repo = createAgentsRepository(db, offeredModels, knowledgeFiles);
   const permissions = toolPermissions(db, audit);
   const offered = (modelId: string | null | undefined) => !modelId || offeredModels.includes(modelId);
 
@@ -142,7 +146,8 @@ export function createAgentsService(
           embed_origins: input.embed_origins,
           model_id: input.model_id ?? null,
           temperature: input.temperature ?? null,
-          allowUnattendedWrites: input.allow_unattended_writes ?? false,
+          ...DEFAULT_WRITE_SETTINGS,
+          ...writeSettingsOf(input),
         },
         tools,
         {
@@ -164,9 +169,8 @@ export function createAgentsService(
             },
             trx,
           );
-          if (input.allow_unattended_writes) {
-            await recordUnattendedWrites(audit, trx, { userId, agentId: newId, allowed: true });
-          }
+          const agent = { userId, agentId: newId };
+          await recordWriteSettings(audit, trx, agent, DEFAULT_WRITE_SETTINGS, writeSettingsOf(input));
         },
         recordAnswer,
       );
@@ -189,8 +193,8 @@ export function createAgentsService(
       if (input.embed_origins !== undefined) fields.embed_origins = input.embed_origins;
       if (input.model_id !== undefined) fields.model_id = input.model_id;
       if (input.temperature !== undefined) fields.temperature = input.temperature;
-      const allowed = input.allow_unattended_writes;
-      if (allowed !== undefined) fields.allowUnattendedWrites = allowed;
+      const settings = writeSettingsOf(input);
+      Object.assign(fields, settings);
       const note = { reason: 'update', savedBy: userId, author: authorOf(user) } as const;
       const revoked = await revokedBy(userId, agentId, tools);
       const updated = await repo.update(userId, agentId, fields, tools, note, async (trx) => {
@@ -206,8 +210,7 @@ export function createAgentsService(
           },
           trx,
         );
-        if (allowed !== undefined && allowed !== before.allowUnattendedWrites)
-          await recordUnattendedWrites(audit, trx, { userId, agentId, allowed });
+        await recordWriteSettings(audit, trx, { userId, agentId }, before, settings);
       });
       if (!updated) throw agentNotFound();
       return updated;
@@ -277,6 +280,7 @@ export function createAgentsService(
     },
 
     ...agentExchange(db, repo, audit, offered),
+    recordFilesChange: filesChange(knowledgeFiles),
     ...embedOriginQueries(db),
 
     async delete(userId: number, agentId: number): Promise<void> {

@@ -1,5 +1,4 @@
 import type { Db } from '../../db/database.ts';
-import { deleteUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 import { createApiKeysRepository } from './repository.ts';
 
@@ -15,7 +14,13 @@ export function apiKeysUserData(db: Db): UserDataOwner {
     },
 
     async deleteFor(user, trx) {
-      await deleteUserRows(trx, user.id, ['api_keys']);
+      const deleted = await trx
+        .deleteFrom('api_keys')
+        .where('user_id', '=', user.id)
+        .returning('hash')
+        .execute();
+      // As a revocation does: every instance drops the keys from its cache once the deletion commits.
+      for (const { hash } of deleted) await db.signals.publish('cadre_api_key_revoked', hash, trx);
     },
   };
 }

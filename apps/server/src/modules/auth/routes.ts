@@ -3,6 +3,7 @@ import {
   copilotLoginRequestSchema,
   copilotLoginSchema,
   errorSchema,
+  NO_SUCH_AGENT,
   validationErrorSchema,
 } from '@cadre/contract';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
@@ -46,14 +47,28 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, 
           { loc: ['body', 'end_user'], msg: 'is required with an API key', type: 'missing' },
         ]);
       }
+      // The same words as the chat's own sign-in: the agent is gone or not the caller's.
       if (!keyAllows(request.apiKey, agentId) || !(await agents.exists(request.user.id, agentId)))
-        throw notFound('Agent not found');
-      if (origin !== undefined && !(await agents.embedOrigins(request.user.id, agentId)).includes(origin)) {
+        throw notFound(NO_SUCH_AGENT);
+      const allowed = await agents.embedOrigins(request.user.id, agentId);
+      if (origin !== undefined && !allowed.includes(origin)) {
         throw new ValidationFailure([
           {
             loc: ['body', 'origin'],
             msg: "is not one of the agent's allowed embed origins",
             type: 'origin_not_allowed',
+          },
+        ]);
+      }
+      // A host backend mints for pages of its own origin: where the owner listed origins, the token
+      // is bound to one. With none listed, a key may mint unbound tokens, which no browser page of
+      // another origin can use (no CORS answers them): for apps and servers, not web pages.
+      if (request.apiKey && origin === undefined && allowed.length > 0) {
+        throw new ValidationFailure([
+          {
+            loc: ['body', 'origin'],
+            msg: 'is required with an API key when the agent lists allowed embed origins',
+            type: 'missing',
           },
         ]);
       }

@@ -5,6 +5,7 @@ import type { ApprovalRow } from './approval-repository.ts';
 import { requireAgent, type ChatContext, type ChatVia } from './context.ts';
 import { argsHash, canonicalJson, type ToolPart } from './runtime/messages.ts';
 import type { ToolExecutionResult } from './runtime/ports.ts';
+import type { Visitor } from './runtime/run.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
 import { limitTurns } from './turns.ts';
 
@@ -23,6 +24,8 @@ export interface DecisionInput {
   /** "Always allow for this agent": the tool runs without asking from now on. */
   alwaysAllow?: boolean;
   via?: ChatVia;
+  /** A host site's visitor, in a copilot chat minted for them. */
+  visitor?: Visitor;
   signal: AbortSignal;
 }
 
@@ -114,8 +117,11 @@ export async function decide(
     signal: input.signal,
     prelude: [outcome],
     runId: approval.run_id,
+    continues: true,
     claimId,
     via: input.via,
+    visitor: input.visitor,
+    source: input.via === 'copilot' ? 'copilot' : 'chat',
   });
   return { threadId: thread.id, stream };
 }

@@ -1,27 +1,40 @@
 import type { ChatContext, ChatVia } from './context.ts';
 import { modelFor, requireAgent } from './context.ts';
 import { HOST_FUNCTION_PROMPT } from './host-functions.ts';
-import { exampleRequest } from './llm/offline-arguments.ts';
-import { TOOL_EXAMPLES } from './llm/offline-phrases.ts';
+import { isIdField } from './llm/offline-fields.ts';
+import { exampleFor } from './llm/offline-intents.ts';
+import { DESTRUCTIVE_VERBS } from './llm/offline-phrases.ts';
 import type { AgentTool } from './runtime/ports.ts';
 
 const MAX_STARTERS = 4;
 
-/**
- * Up to four requests a person would type, one per tool: the offline model's tested example for a
- * well-known tool, else one made from the tool's name and inputs. Never the tool's description,
- * which says what the tool is rather than what to ask.
- */
-export function derivedStarters(tools: Pick<AgentTool, 'name' | 'inputSchema'>[]): string[] {
-  if (tools.length === 0) return ['What can you do?'];
-  const examples = tools.map((t) => TOOL_EXAMPLES[t.name] ?? exampleRequest(t.name, t.inputSchema));
-  return [...new Set(examples.map((e) => e.charAt(0).toUpperCase() + e.slice(1)))].slice(0, MAX_STARTERS);
+type StarterTool = Pick<AgentTool, 'name' | 'displayName' | 'description' | 'inputSchema'>;
+
+/** A starter is something to try: not a deletion, and nothing that needs an id the person has not seen. */
+function fitsAStarter(tool: StarterTool): boolean {
+  const verb =
+    (tool.displayName || tool.name)
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .find(Boolean) ?? '';
+  const needsId = (tool.inputSchema.required ?? []).some((name) => isIdField([name, {}]));
+  return !DESTRUCTIVE_VERBS.has(verb) && !needsId;
 }
 
 /**
- * What the chat frame shows for a session: the agent, its tools, the starters it suggests and the
- * model it runs on. In the copilot, one more prompt makes even the offline model call a host-page
- * function.
+ * Up to `limit` requests a person would type, one per tool, with real values ("What's the weather
+ * in Paris?"): each one the offline model answers with its tool (`exampleFor`). Never the tool's
+ * description, which says what the tool is rather than what to ask, and never a template.
+ */
+export function derivedStarters(tools: StarterTool[], limit = MAX_STARTERS): string[] {
+  const examples = tools.filter(fitsAStarter).flatMap((t) => exampleFor(t, tools) ?? []);
+  const starters = [...new Set(examples.map((e) => e.charAt(0).toUpperCase() + e.slice(1)))];
+  return starters.length > 0 ? starters.slice(0, limit) : ['What can you do?'];
+}
+
+/**
+ * What the chat frame shows for a session: the agent, its tools, up to four starters and the model
+ * it runs on.
  */
 export async function sessionInfo(ctx: ChatContext, userId: number, agentId: number, via: ChatVia) {
   const agent = await requireAgent(ctx, userId, agentId);
@@ -32,8 +45,12 @@ export async function sessionInfo(ctx: ChatContext, userId: number, agentId: num
     : ctx.suggestedPrompts
       ? await ctx.suggestedPrompts(userId, agentId)
       : undefined;
-  const suggestedPrompts = custom?.length ? [...custom] : derivedStarters(tools);
-  if (via === 'copilot' && ctx.hostFunctions) suggestedPrompts.push(HOST_FUNCTION_PROMPT);
+  // In the copilot one place goes to a prompt that calls the host page (even on the offline
+  // model); the owner's own starters keep theirs, so it shows only when they leave room.
+  const host = via === 'copilot' && ctx.hostFunctions ? [HOST_FUNCTION_PROMPT] : [];
+  const suggestedPrompts = (
+    custom?.length ? [...custom, ...host] : [...derivedStarters(tools, MAX_STARTERS - host.length), ...host]
+  ).slice(0, MAX_STARTERS);
   const { selection } = modelFor(ctx, agent);
   return {
     agent,

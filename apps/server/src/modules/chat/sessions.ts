@@ -16,6 +16,8 @@ export interface SessionPrincipal {
   endUser?: string;
   /** A copilot token bound to the page origin it may be used from. */
   origin?: string;
+  /** The name the host site gave its visitor (told to the agent), when it gave one. */
+  visitorName?: string;
 }
 
 /** What a copilot token carries (see modules/auth/copilot-token.ts). */
@@ -101,6 +103,7 @@ export function createChatSessions(deps: ChatSessionsDeps) {
       if (revokedAt && verified.issuedAt <= Date.parse(revokedAt)) return undefined;
       const principal: SessionPrincipal = { userId: verified.userId, agentId: verified.agentId };
       if (verified.endUser) principal.endUser = verified.endUser.id;
+      if (verified.endUser?.displayName) principal.visitorName = verified.endUser.displayName;
       if (verified.origin !== undefined) principal.origin = verified.origin;
       return principal;
     },

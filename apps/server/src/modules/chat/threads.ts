@@ -53,10 +53,15 @@ export function createThreads(ctx: ChatContext) {
     /** The thread, its messages (AI SDK UI messages) and its approvals. */
     async threadMessages(userId: number, agentId: number, endUser: string, threadId: string) {
       const thread = await requireThread(ctx, userId, agentId, threadId, endUser);
-      const [messages, approvals] = await Promise.all([
+      const [stored, approvals] = await Promise.all([
         repo.listMessages(userId, threadId),
         ctx.approvals.list(userId, threadId),
       ]);
+      // Each answer names its model as the model list does now (an id no longer offered stays an id).
+      const messages = stored.map((m) => {
+        const modelName = m.model ? ctx.models.nameOf(m.model) : undefined;
+        return modelName ? { ...m, modelName } : m;
+      });
       return { thread, messages, approvals };
     },
 

@@ -13,6 +13,7 @@ import {
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
 import type { NewThread } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
+import type { Visitor } from './runtime/run.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
 
 export interface TurnInput {
@@ -33,6 +34,8 @@ export interface TurnInput {
   via?: ChatVia;
   /** The person's IANA time zone, when the client sent it. */
   timeZone?: string;
+  /** A host site's visitor, in a copilot chat minted for them. */
+  visitor?: Visitor;
   signal: AbortSignal;
 }
 
@@ -77,6 +80,8 @@ export async function startTurn(
   const { userId, agentId, endUser } = input;
   const { repo } = ctx;
   const agent = await requireAgent(ctx, userId, agentId);
+  // Past the month's token budget the turn is refused before anything is stored.
+  await ctx.usage.checkBudget(userId);
   const threadId = input.threadId ?? crypto.randomUUID();
   const existing = await repo.findThread(userId, agentId, threadId, endUser);
   let newThread: NewThread | undefined;
@@ -135,6 +140,8 @@ export async function startTurn(
     throw error;
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
-  const stream = await streamRun(ctx, { ...turn, via: input.via, runId, claimId, timeZone: input.timeZone });
+  const { via, timeZone, visitor } = input;
+  const source = via === 'copilot' ? 'copilot' : 'chat';
+  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor, source });
   return { threadId, stream };
 }

@@ -28,6 +28,8 @@ export async function runUnattended(
 ): Promise<{ threadId: string; status: StoredMessage['status'] }> {
   const { userId, agentId } = input;
   const agent = await requireAgent(ctx, userId, agentId);
+  // A queued event past the month's token budget fails without calling the model.
+  await ctx.usage.checkBudget(userId);
   const threadId = input.threadId ?? crypto.randomUUID();
   const earlier = (await ctx.repo.findThread(userId, agentId, threadId, ''))
     ? await ctx.repo.listMessages(userId, threadId)
@@ -67,6 +69,7 @@ export async function runUnattended(
     message: assistant,
     signal: input.signal ?? new AbortController().signal,
     mode: 'unattended',
+    source: 'trigger',
     idempotencyPrefix: input.idempotencyPrefix,
     runId,
     claimId,

@@ -69,6 +69,12 @@ export function createDemoService(deps: DemoServiceDeps) {
     return tools.filter((t) => t.service.provider === DEMO_PROVIDER && t.service.ownerUserId === userId);
   }
 
+  /** One of the tools of the visitor's own demo agent. */
+  async function sessionTool(userId: number, actionId: number) {
+    const session = await repo.findSessionOfUser(userId);
+    return session && (await demoTools(userId, session.agent_id)).find((t) => t.actionId === actionId);
+  }
+
   /** The chat runtime's tool executor for demo sessions (see chat/runtime/ports.ts). */
   const executor = {
     async listAgentTools(userId: number, agentId: number) {
@@ -81,11 +87,13 @@ export function createDemoService(deps: DemoServiceDeps) {
         effect: t.effect,
       }));
     },
+    async precheck(userId: number, actionId: number, args: Record<string, unknown>) {
+      const tool = await sessionTool(userId, actionId);
+      return tool && provider.precheck(userId, tool.service.key, tool.name, args);
+    },
     async execute(userId: number, actionId: number, args: Record<string, unknown>, signal: AbortSignal) {
       if (signal.aborted) return { ok: false as const, error: 'Stopped.', code: 'aborted' };
-      const session = await repo.findSessionOfUser(userId);
-      const tool =
-        session && (await demoTools(userId, session.agent_id)).find((t) => t.actionId === actionId);
+      const tool = await sessionTool(userId, actionId);
       if (!tool) {
         return { ok: false as const, error: 'This tool is not available in this demo.', code: 'not_found' };
       }

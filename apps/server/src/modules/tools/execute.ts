@@ -1,3 +1,4 @@
+import type { Telemetry } from '../../deps.ts';
 import type { CredentialSeal } from './credentials.ts';
 import { toToolResult, type Credentials, type ToolResult } from './provider.ts';
 import { serviceRef } from './registry.ts';
@@ -24,17 +25,26 @@ const LAST_USE_WRITE_INTERVAL_MS = 60_000;
  * Runs an action for a user with their own connection (the chat runtime calls this). Refreshed
  * credentials are sealed again; a refused token marks the connection expired; the connection
  * records when it was used (a success at most once a minute) and its last error, in one statement;
- * an error message leaves without any of the connection's secrets.
+ * an error message leaves without any of the connection's secrets. Each call is a span
+ * (`execute_tool {name}`: the tool, its provider and the outcome, never its arguments or result)
+ * and counts in the tool metrics.
  */
 export function createActionRunner(deps: {
   repo: ToolsRepository;
   providers: ProviderSet;
   credentials: CredentialSeal;
+  telemetry?: Telemetry;
 }) {
-  const { repo, providers } = deps;
-  return async function executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult> {
+  const { repo, providers, telemetry } = deps;
+  const run = async (
+    userId: number,
+    actionId: number,
+    args: unknown,
+    found: (action: { provider: string; action_name: string }) => void = () => {},
+  ): Promise<ToolResult> => {
     const action = await repo.findActionForUser(actionId, userId);
     if (!action) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
+    found(action);
     if (action.deprecated)
       return { ok: false, code: 'not_found', error: 'This tool is no longer offered by its service' };
     if (action.connection_status !== 'ACTIVE') {
@@ -83,5 +93,32 @@ export function createActionRunner(deps: {
       ...(changed && { change }),
     });
     return { ok: false, code: result.code, error };
+  };
+  return async function executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult> {
+    if (!telemetry?.active) return run(userId, actionId, args);
+    const started = performance.now();
+    let provider = 'unknown';
+    const result = await telemetry.span(
+      'execute_tool',
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'cadre.action.id': actionId,
+        'cadre.user.id': String(userId),
+      },
+      async (span) => {
+        const answer = await run(userId, actionId, args, (action) => {
+          provider = action.provider;
+          span.setAttributes({ 'gen_ai.tool.name': action.action_name, 'cadre.tool.provider': provider });
+        });
+        if (!answer.ok) span.fail(answer.code);
+        return answer;
+      },
+    );
+    telemetry.metrics.toolCall(
+      provider,
+      result.ok ? 'ok' : result.code,
+      (performance.now() - started) / 1000,
+    );
+    return result;
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { Telemetry } from '../../deps.ts';
 import type { Vault } from '../../security/vault.ts';
 import { createCredentialSeal } from './credentials.ts';
 import { createActionRunner } from './execute.ts';
@@ -21,6 +22,8 @@ export interface ToolsDeps {
   providers: ToolProvider[];
   /** Hands provider trigger events to the trigger store (the triggers module sets this). */
   onTrigger?: (event: TriggerDelivery) => Promise<void>;
+  /** Spans and metrics of tool calls. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -46,7 +49,12 @@ export function createToolsService(deps: ToolsDeps): ToolsService {
   return {
     providers,
     syncCatalog: (log) => syncCatalog(deps.db, deps.providers, log),
-    executeAction: createActionRunner({ repo, providers, credentials: createCredentialSeal(deps.vault) }),
+    executeAction: createActionRunner({
+      repo,
+      providers,
+      credentials: createCredentialSeal(deps.vault),
+      telemetry: deps.telemetry,
+    }),
     handleComposioWebhook: createComposioWebhookHandler({
       secret: deps.config.tools.composioWebhookSecret,
       repo,

@@ -76,6 +76,8 @@ export const triggerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       if (limit && !limit.includes(agentId)) throw notFound('Agent not found');
       const signed = signedBy.get(request);
       const userId = signed?.userId ?? request.user.id;
+      // Past the month's token budget the call is refused (429 with Retry-After), nothing queued.
+      await deps.usage.checkBudget(userId);
       // A sender retrying after a lost answer must not run the agent twice for one event; a signed
       // call's webhook-id is its idempotency key (hashed: the header's length is the sender's).
       const idempotency = await idempotencyFor<{ id: number }>(

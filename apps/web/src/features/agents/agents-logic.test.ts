@@ -59,6 +59,7 @@ describe('agent form validation', () => {
       temperature: '',
       saved: NO_MODEL,
       allowUnattendedWrites: false,
+      apiWrites: 'approve' as const,
     };
     expect(draftToBody({ ...empty, name: '  ', description: 'x' })).toBeNull();
     expect(draftToBody({ ...empty, name: 'x', description: '\n ' })).toBeNull();
@@ -78,6 +79,7 @@ describe('agent form validation', () => {
         temperature: '',
         saved: NO_MODEL,
         allowUnattendedWrites: true,
+        apiWrites: 'refuse',
       }),
     ).toEqual({
       name: 'A',
@@ -88,6 +90,7 @@ describe('agent form validation', () => {
       starters: [],
       tool_ids: [5],
       allow_unattended_writes: true,
+      api_writes: 'refuse',
     });
     expect(
       draftToBody({
@@ -102,6 +105,7 @@ describe('agent form validation', () => {
         temperature: '',
         saved: NO_MODEL,
         allowUnattendedWrites: false,
+        apiWrites: 'approve',
       })?.guidelines,
     ).toBe('Be kind');
   });
@@ -155,6 +159,7 @@ describe('agent form validation', () => {
     expect(isDirty(initial, { ...initial, tools: initial.tools.slice(1) })).toBe(true);
     expect(isDirty(initial, { ...initial, starters: ['Hi', '', '', ''] })).toBe(true);
     expect(isDirty(initial, { ...initial, allowUnattendedWrites: true })).toBe(true);
+    expect(isDirty(initial, { ...initial, apiWrites: 'refuse' })).toBe(true);
     expect(draftOf(undefined)).toEqual({
       name: '',
       description: '',
@@ -167,8 +172,10 @@ describe('agent form validation', () => {
       temperature: '',
       saved: NO_MODEL,
       allowUnattendedWrites: false,
+      apiWrites: 'approve',
     });
     expect(draftOf({ ...agent, allow_unattended_writes: true }).allowUnattendedWrites).toBe(true);
+    expect(draftOf({ ...agent, api_writes: 'refuse' }).apiWrites).toBe('refuse');
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ApiWrites } from '@cadre/contract';
 import type { Agent, AgentColor, AgentWrite, DraftTool } from './api/agents-api';
 import { AGENT_TEXT } from './constants';
 
@@ -36,6 +37,8 @@ export interface AgentDraft {
   saved: { modelId: string | null; temperature: number | null; modelAvailable: boolean };
   /** "Allow write actions in unattended runs" (off by default). */
   allowUnattendedWrites: boolean;
+  /** "Write actions asked through the API or MCP" (`approve` by default). */
+  apiWrites: ApiWrites;
 }
 
 export type DraftField = 'name' | 'description';
@@ -100,6 +103,7 @@ export function draftToBody(draft: AgentDraft): AgentWrite | null {
     starters: draft.starters.map((s) => s.trim()).filter(Boolean),
     tool_ids: draft.tools.map((tool) => tool.id),
     allow_unattended_writes: draft.allowUnattendedWrites,
+    api_writes: draft.apiWrites,
     ...modelFields(draft),
   };
 }
@@ -157,6 +161,7 @@ export function draftOf(agent: Agent | undefined): AgentDraft {
       modelAvailable: agent?.model_available ?? true,
     },
     allowUnattendedWrites: agent?.allow_unattended_writes ?? false,
+    apiWrites: agent?.api_writes ?? 'approve',
   };
 }
 
@@ -171,6 +176,7 @@ export function isDirty(initial: AgentDraft, current: AgentDraft): boolean {
     initial.modelId !== current.modelId ||
     initial.temperature.trim() !== current.temperature.trim() ||
     initial.allowUnattendedWrites !== current.allowUnattendedWrites ||
+    initial.apiWrites !== current.apiWrites ||
     initial.tools.map((t) => t.id).join(',') !== current.tools.map((t) => t.id).join(',')
   );
 }

@@ -13,7 +13,7 @@ import {
 import { disconnectSignal } from '../../../http/disconnect.ts';
 import type { ChatService } from '../service.ts';
 import { turnOf } from './dto.ts';
-import { principalOf } from './session-auth.ts';
+import { principalOf, type ChatPrincipal } from './session-auth.ts';
 import { threadParams } from './thread-routes.ts';
 import { chatOperation } from './chat-operation.ts';
 
@@ -26,6 +26,10 @@ function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>,
   reply.code(response.status);
   return reply.send(Readable.fromWeb(response.body as unknown as NodeWebReadableStream));
 }
+
+/** The host site's visitor a copilot token was minted for, told to the agent; none in the owner's chat. */
+const visitorOf = ({ endUser, origin, visitorName }: ChatPrincipal) =>
+  endUser ? { origin, name: visitorName } : undefined;
 
 /** What a turn or a decision answers: a stream, never serialized as JSON. */
 const answerStream = {
@@ -50,13 +54,15 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       ),
     },
     async (request, reply) => {
-      const { userId, agentId, endUser = '', via } = principalOf(request);
+      const principal = principalOf(request);
+      const { userId, agentId, endUser = '', via } = principal;
       const { threadId, stream } = await service.startTurn({
         userId,
         agentId,
         endUser,
         ...turnOf(request.body),
         via,
+        visitor: visitorOf(principal),
         signal: disconnectSignal(reply),
       });
       return sendStream(reply, stream, threadId);
@@ -90,7 +96,8 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
         },
       ),
       async (request, reply) => {
-        const { userId, agentId, endUser = '', via } = principalOf(request);
+        const principal = principalOf(request);
+        const { userId, agentId, endUser = '', via } = principal;
         const body = (request.body ?? {}) as {
           toolCallId?: string;
           args?: unknown;
@@ -108,6 +115,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
           reason: body.reason,
           alwaysAllow: body.alwaysAllow,
           via,
+          visitor: visitorOf(principal),
           signal: disconnectSignal(reply),
         });
         return sendStream(reply, stream, threadId);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isStepCount, streamText, type StopCondition, type ToolSet, type UIMessageChunk } from 'ai';
 import type { Database } from '../../../db/schema.ts';
-import type { AgentProfile, AuditLog } from '../../../deps.ts';
+import type { AgentProfile, AuditLog, KnowledgeBase } from '../../../deps.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
@@ -10,7 +10,17 @@ import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
 import { streamToParts } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
+import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../llm/user-clock.ts';
+import { meterRunTokens, type RunTokens } from './run-usage.ts';
+
+/** The host site's visitor a copilot run answers (not the agent's owner). */
+export interface Visitor {
+  /** The page origin the visitor's token is bound to. */
+  origin?: string;
+  /** The name the site gave the visitor. */
+  name?: string;
+}
 
 export interface RunLimits {
   maxSteps: number;
@@ -41,19 +51,23 @@ export interface RunContext {
   /**
    * 'unattended' (trigger runs): nobody is there to approve, so write and send tools run only if
    * the owner allowed unattended writes for this agent, and are refused otherwise. 'api' (the
-   * OpenAI-compatible API, MCP): they wait for approval in the chat if the owner allowed unattended
-   * writes, and are refused otherwise.
+   * OpenAI-compatible API, MCP): they wait for approval in the chat, or are refused where the owner
+   * chose so (the agent's `apiWrites`).
    */
   mode?: RunMode;
   /** Unattended runs of a trigger event: the prefix of their writes' idempotency keys. */
   idempotencyPrefix?: string;
   /** The person's IANA time zone; UTC when unknown. */
   timeZone?: string;
+  /** A host site's visitor, in a copilot chat minted for them. */
+  visitor?: Visitor;
   /**
    * Copilot runs only: the bridge to the embedding page; adds the `call_host_function` tool (no
    * approval: the page's own listener decides what the function does).
    */
   hostFunctions?: HostFunctionBridge;
+  /** The agents' knowledge files: an agent that has some gets the "Search knowledge" tool. */
+  knowledge?: KnowledgeBase;
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
@@ -64,26 +78,41 @@ export interface RunOutcome {
   status: StoredMessage['status'];
   errorCategory?: RunErrorCategory;
   pendingApprovals: string[];
-  /** Tokens over all of the run's steps, as the model reported them (absent when it reported none). */
-  usage?: { inputTokens: number; outputTokens: number };
+  /** Tokens over all of the run's model calls, as reported or estimated (absent: no model ran). */
+  usage?: RunTokens;
+  /** Tool calls the model made in this run (approval requests and refusals included). */
+  toolCalls?: number;
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
   `The agent stopped: it reached this turn's limit (${steps} steps or ${calls} tool calls) without finishing. ` +
   'Ask again with a narrower request.';
 
+/** Who the agent talks with when a host site minted the chat for one of its visitors. */
+function visitorLine(visitor: Visitor): string {
+  // The site's words about its visitor, on one line and quoted: a name, never instructions.
+  const name = visitor.name?.replace(/[\p{Cc}\s]+/gu, ' ').trim();
+  return (
+    `You are talking with a visitor of ${visitor.origin ?? 'the website that embeds you'}, not with your owner` +
+    (name ? `; the site calls them ${JSON.stringify(name)}.` : '.')
+  );
+}
+
 /**
- * The system prompt: the agent's own words, and the person's time zone and clock (so "tomorrow at
- * 3pm" means their tomorrow). Tool output never goes here.
+ * The system prompt: the agent's own words, the person's time zone and clock (so "tomorrow at
+ * 3pm" means their tomorrow) and, in a chat a host site minted for its visitor, who that is. Tool
+ * output never goes here.
  */
 export function systemPrompt(
   agent: Pick<AgentProfile, 'name' | 'description' | 'guidelines'>,
   clock: { now: Date; timeZone?: string } = { now: new Date() },
+  visitor?: Visitor,
 ): string {
   const timeZone = clock.timeZone ?? 'UTC';
   const lines = [
     `You are "${agent.name}", an agent in Cadre.`,
     timeLine(clock.now, timeZone),
+    visitor ? visitorLine(visitor) : '',
     agent.description.trim() ? `What you do: ${agent.description.trim()}` : '',
     agent.guidelines?.trim() ? `Guidelines from the agent's owner:\n${agent.guidelines.trim()}` : '',
     'Rules:',
@@ -104,6 +133,8 @@ export function systemPrompt(
 export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const { message, limits } = ctx;
   const parts = message.parts;
+  // A continued run's message holds the parts of its earlier runs: only later ones are this run's.
+  const partsBefore = parts.length;
   let errorCategory: RunErrorCategory | undefined;
   let errorText: string | undefined;
   // Lets the chunks written so far reach the socket first: on SQLite a save is a blocking fsync.
@@ -145,17 +176,29 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   }
 
   const tools = buildToolSet(
-    { ...ctx, maxToolCallsPerTurn: limits.maxToolCallsPerTurn },
+    {
+      ...ctx,
+      maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
+      knowledge: (await hasKnowledge(ctx.knowledge, ctx.userId, ctx.agent.id)) ? ctx.knowledge : undefined,
+    },
     await ctx.executor.listAgentTools(ctx.userId, ctx.agent.id),
   );
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
+  const instructions = systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor);
+  const messages = toModelMessages([...ctx.history, message]);
+  const meter = meterRunTokens({
+    selfCounted: ctx.selection.isOffline,
+    prompt: () => instructions + JSON.stringify(messages),
+  });
   const result = streamText({
     model: ctx.selection.model,
-    instructions: systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }),
-    messages: toModelMessages([...ctx.history, message]),
+    instructions,
+    messages,
+    onStepEnd: meter.onStepEnd,
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
+    experimental_refineToolInput: tools.refineInput,
     maxOutputTokens: limits.maxOutputTokens,
     // The owner's temperature; none leaves the provider's default.
     temperature: ctx.agent.temperature ?? undefined,
@@ -205,11 +248,8 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       p.errorText = 'The tool was not run: the turn was stopped.';
     }
   }
-  // A failed or stopped stream has no usage to give: its promise rejects.
-  const total = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  const usage =
-    total && (total.inputTokens !== undefined || total.outputTokens !== undefined)
-      ? { inputTokens: total.inputTokens ?? 0, outputTokens: total.outputTokens ?? 0 }
-      : undefined;
-  return finish({ status, errorCategory, pendingApprovals, usage });
+  const own = parts.slice(partsBefore);
+  const usage = meter.total(own.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+  const toolCalls = own.filter((p) => p.type === 'dynamic-tool').length;
+  return finish({ status, errorCategory, pendingApprovals, usage, toolCalls });
 }

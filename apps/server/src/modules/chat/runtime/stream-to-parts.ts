@@ -167,7 +167,11 @@ export async function streamToParts(
       case 'tool-error': {
         const toolPart = findTool(part.toolCallId);
         const known = tools.known(part.toolName);
-        const text = toolErrorText(part.error, part.toolName, known);
+        // The SDK passes a refused pre-check on as its message: the tool's own words.
+        const text =
+          typeof part.error === 'string' && tools.refusedBeforeApproval.has(part.error)
+            ? part.error
+            : toolErrorText(part.error, part.toolName, known);
         if (toolPart) {
           toolPart.state = 'output-error';
           toolPart.errorText = text;

@@ -1,11 +1,12 @@
-import { UNATTENDED_WRITES_SETTING } from '@cadre/contract';
+import { API_WRITES_CHOICES, API_WRITES_SETTING, UNATTENDED_WRITES_SETTING } from '@cadre/contract';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
-import type { AgentProfile } from '../../../deps.ts';
+import type { AgentProfile, KnowledgeBase } from '../../../deps.ts';
 import { argsHash } from './messages.ts';
 import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
+import { knowledgeTool, SEARCH_KNOWLEDGE_TITLE, SEARCH_KNOWLEDGE_TOOL } from './knowledge-tool.ts';
 
 /** A tool call that ends with a message the model and the user may see. */
 export class ToolFailure extends Error {
@@ -19,18 +20,30 @@ export class ToolFailure extends Error {
 }
 
 /**
+ * A tool's refusal of a call's arguments before any approval is asked. The SDK hands a refused
+ * call to the model (and the stream) as `error.toString()`: this one reads as the tool's words alone.
+ */
+class RefusedBeforeApproval extends Error {
+  override toString() {
+    return this.message;
+  }
+}
+
+/**
  * Who is there to approve a write or send call: a person in the chat (`interactive`), nobody (a
  * trigger's `unattended` run), or a caller outside Cadre (`api`: the OpenAI-compatible API, MCP).
  */
 export type RunMode = 'interactive' | 'unattended' | 'api';
 
-/** What a write or send call answers in an unattended or API run whose agent does not allow it. */
+/** What a write or send call answers in a trigger's run whose agent does not allow it. */
 export const UNATTENDED_WRITE_REFUSAL =
   'This agent may not write or send in unattended runs; its owner can turn on ' +
   `"${UNATTENDED_WRITES_SETTING}" in the agent's editor in Cadre.`;
+/** What a write or send call answers in an API or MCP run whose owner chose to refuse them. */
 export const API_WRITE_REFUSAL =
-  "This agent's owner does not allow write or send actions outside Cadre's chat (API or MCP calls); " +
-  `the call was refused and nothing was changed. The agent's setting "${UNATTENDED_WRITES_SETTING}" allows them.`;
+  "This agent's owner refuses write and send actions asked through the API or MCP " +
+  `(the agent's setting "${API_WRITES_SETTING}": "${API_WRITES_CHOICES.refuse}"); ` +
+  'the call was refused and nothing was changed.';
 
 export interface ToolSetContext {
   userId: number;
@@ -47,6 +60,8 @@ export interface ToolSetContext {
    * as their idempotency key, so running the event again does not repeat a write.
    */
   idempotencyPrefix?: string;
+  /** Set when the agent has knowledge files: the run offers "Search knowledge" over them. */
+  knowledge?: KnowledgeBase;
 }
 
 export interface RunTools {
@@ -63,6 +78,14 @@ export interface RunTools {
   awaitsApproval: boolean;
   /** Whether a call of this tool waits for the person's approval in this run. */
   asksFirst(tool: AgentTool): boolean;
+  /**
+   * The SDK's `experimental_refineToolInput`: for a call that would wait for approval, the tool's
+   * own pre-check. A refusal throws, so the SDK reports the call as invalid (no card) and the model
+   * reads the tool's words as the call's error.
+   */
+  refineInput: Record<string, (input: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+  /** What the tools refused before any approval was asked, shown as they said it. */
+  refusedBeforeApproval: Set<string>;
 }
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
@@ -84,22 +107,23 @@ type Execute<O extends ExecuteOptions> = (input: Record<string, unknown>, option
 /**
  * The tools a run offers the model. Read tools, and write/send tools the person allowed without
  * asking, run through the executor with the chatting user's id; other write and send tools have no
- * `execute`, so a call ends the loop and becomes a pending approval (in unattended runs they run
- * only if the owner allowed it, and are refused otherwise). Copilot runs also get the host-page
- * function tool.
+ * `execute`, so a call ends the loop and becomes a pending approval (in a trigger's runs they run
+ * only if the owner allowed it, and are refused otherwise; API runs refuse them where the owner
+ * chose so). Copilot runs also get the host-page function tool.
  */
 export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunTools {
   const byName = toolNames(agentTools);
   const builtinTitles = new Map<string, string>();
   const durations = new Map<string, number>();
   const unattended = ctx.mode === 'unattended';
-  // A caller outside Cadre gets the chat's approvals only where the owner allows writes that no
-  // one in the chat started; otherwise such calls are refused, as in unattended runs.
-  const awaitsApproval = ctx.mode === 'api' ? ctx.agent.allowUnattendedWrites : !unattended;
+  const api = ctx.mode === 'api';
+  // A caller outside Cadre gets the chat's approvals unless the owner chose to refuse its writes;
+  // a trigger's run has nobody to ask.
+  const awaitsApproval = api ? ctx.agent.apiWrites === 'approve' : !unattended;
   // A write or send tool waits for approval in such a run, unless the person let it run without
   // asking; that choice is made in the chat and holds in the chat, never for a caller outside Cadre.
   const asksFirst = (tool: AgentTool) =>
-    tool.effect !== 'read' && awaitsApproval && (tool.approval !== 'allow' || ctx.mode === 'api');
+    tool.effect !== 'read' && awaitsApproval && (tool.approval !== 'allow' || api);
   let toolCalls = 0;
 
   /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
@@ -123,19 +147,30 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     };
 
   const tools: ToolSet = {};
+  const refineInput: RunTools['refineInput'] = {};
+  const refusedBeforeApproval = new Set<string>();
   for (const [name, agentTool] of byName) {
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
     if (asksFirst(agentTool)) {
       tools[name] = tool({ description, inputSchema });
+      const precheck = ctx.executor.precheck?.bind(ctx.executor);
+      if (precheck)
+        refineInput[name] = async (input) => {
+          const refusal = await precheck(ctx.userId, agentTool.actionId, input);
+          if (refusal === undefined) return input;
+          refusedBeforeApproval.add(refusal);
+          throw new RefusedBeforeApproval(refusal);
+        };
       continue;
     }
-    const refusal =
-      // Nobody in a chat started an unattended or API run: its writes need the owner's consent.
-      agentTool.effect !== 'read' && (unattended || ctx.mode === 'api') && !ctx.agent.allowUnattendedWrites
-        ? new ToolFailure(ctx.mode === 'api' ? API_WRITE_REFUSAL : UNATTENDED_WRITE_REFUSAL, 'refused')
-        : undefined;
+    // Nobody in a chat started an unattended or API run: its writes need the owner's consent, given
+    // ahead for a trigger's runs; an API run that does not wait for approval refuses them.
+    const refused = agentTool.effect !== 'read' && (api || (unattended && !ctx.agent.allowUnattendedWrites));
+    const refusal = refused
+      ? new ToolFailure(api ? API_WRITE_REFUSAL : UNATTENDED_WRITE_REFUSAL, 'refused')
+      : undefined;
     tools[name] = tool({
       description,
       inputSchema,
@@ -180,6 +215,16 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     };
   }
 
+  if (ctx.knowledge && !tools[SEARCH_KNOWLEDGE_TOOL]) {
+    const { description, inputSchema, search } = knowledgeTool(ctx.knowledge, ctx.userId, ctx.agent.id);
+    builtinTitles.set(SEARCH_KNOWLEDGE_TOOL, SEARCH_KNOWLEDGE_TITLE);
+    tools[SEARCH_KNOWLEDGE_TOOL] = tool({
+      description,
+      inputSchema,
+      execute: limited(async (input) => search(String(input.query ?? ''))),
+    });
+  }
+
   return {
     tools,
     byName,
@@ -188,6 +233,8 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     known: (toolName) => byName.has(toolName) || builtinTitles.has(toolName),
     awaitsApproval,
     asksFirst,
+    refineInput,
+    refusedBeforeApproval,
   };
 }
 

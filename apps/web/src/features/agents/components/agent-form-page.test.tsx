@@ -101,6 +101,7 @@ describe('the agent form, create mode (/agents/create)', () => {
         starters: [],
         tool_ids: [],
         allow_unattended_writes: false,
+        api_writes: 'approve',
       },
     ]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));
@@ -108,15 +109,18 @@ describe('the agent form, create mode (/agents/create)', () => {
     expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();
   });
 
-  it("offers 'Allow write actions in unattended runs' on an existing agent, off by default, says what it does and sends it", async () => {
+  it("offers 'Allow write actions in unattended runs' and the API's choice on an existing agent, says what each does and sends them", async () => {
     const api = fakeApi({
       'PATCH /api/v1/agents/:agent_id': ({ body }) => json({ ...SAVED, ...(body as object) }),
     });
-    // A new agent has no trigger URL yet and starts with the setting off: both are the editor's.
+    // A new agent has no trigger URL yet and starts with the defaults: both are the editor's.
     const created = renderApp('/agents/create');
     await screen.findByRole('textbox', { name: /^Name/ });
     expect(
       screen.queryByRole('checkbox', { name: 'Allow write actions in unattended runs' }),
+    ).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('combobox', { name: 'Write actions asked through the API or MCP' }),
     ).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Triggers' })).not.toBeInTheDocument();
     created.unmount();
@@ -124,12 +128,24 @@ describe('the agent form, create mode (/agents/create)', () => {
     const { user } = renderApp('/agents/1/edit');
     const setting = await screen.findByRole('checkbox', { name: 'Allow write actions in unattended runs' });
     expect(setting).not.toBeChecked();
-    expect(setting).toHaveAccessibleDescription(/trigger’s run uses them without asking/);
+    expect(setting).toHaveAccessibleDescription(
+      /trigger’s run use write and send tools without anyone approving/,
+    );
+    const apiWrites = screen.getByRole('combobox', { name: 'Write actions asked through the API or MCP' });
+    expect(apiWrites).toHaveValue('approve');
+    expect(apiWrites).toHaveAccessibleDescription(/waits for your approval here .* or is refused/);
+    expect(
+      within(apiWrites)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Ask me to approve them in Cadre', 'Refuse them']);
     await user.click(setting);
+    await user.selectOptions(apiWrites, 'Refuse them');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await findToast('Agent Updated');
     expect(api.sent('PATCH /api/v1/agents/:agent_id')[0]!.body).toMatchObject({
       allow_unattended_writes: true,
+      api_writes: 'refuse',
     });
   });
 
@@ -362,6 +378,7 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
           starters: [],
           tool_ids: [12],
           allow_unattended_writes: false,
+          api_writes: 'approve',
         },
       ],
     ]);

@@ -51,13 +51,14 @@ import {
 } from '../agents-logic';
 import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentEmbed } from './agent-embed';
+import { AgentFiles } from './agent-files';
 import { AgentHistory } from './agent-history';
 import { AgentModelFields } from './agent-model-fields';
 import { AgentTriggers } from './agent-triggers';
 import { AppearancePicker } from './appearance-picker';
 import { NeedsReconnecting } from './needs-reconnecting';
 import { ToolPermissions } from './tool-permissions';
-import { UnattendedWritesField } from './unattended-writes-field';
+import { WriteSettingsFields } from './write-settings-fields';
 
 /** What the tool picker beside the form gets: which tools the agent has, and how to add or remove one. */
 export interface ToolPickerProps {
@@ -124,6 +125,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     <Stack gap="10">
       <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
       <ToolPermissions agentId={agentId} />
+      <AgentFiles agentId={agentId} />
       <AgentEmbed agent={agent.data} />
       <AgentTriggers agentId={agentId} />
       <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
@@ -382,13 +384,19 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
                 </Stack>
               )}
             </Stack>
-            {/* Unattended runs (triggers, API, MCP) reach an agent that exists: the setting is the
-                editor's, beside its Triggers section; a new agent starts with it off. */}
+            {/* Triggers, API and MCP callers reach an agent that exists: the settings are the
+                editor's, beside its Triggers and Embed sections; a new agent starts with the
+                defaults (triggers refuse writes, API callers ask for approval). */}
             {agent && (
-              <UnattendedWritesField
-                checked={draft.allowUnattendedWrites}
-                onChange={(allowUnattendedWrites) =>
-                  setDraft((current) => ({ ...current, allowUnattendedWrites }))
+              <WriteSettingsFields
+                unattended={draft.allowUnattendedWrites}
+                apiWrites={draft.apiWrites}
+                onChange={({ unattended, apiWrites }) =>
+                  setDraft((current) => ({
+                    ...current,
+                    allowUnattendedWrites: unattended ?? current.allowUnattendedWrites,
+                    apiWrites: apiWrites ?? current.apiWrites,
+                  }))
                 }
               />
             )}

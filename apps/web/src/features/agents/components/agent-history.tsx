@@ -184,6 +184,16 @@ function CompareVersions({ versions }: { versions: AgentVersion[] }) {
               {HISTORY_TEXT.toolsReordered}
             </Text>
           )}
+          {diff.filesAdded.length > 0 && (
+            <Text fontSize="sm" mt="2">
+              {HISTORY_TEXT.filesAdded}: {diff.filesAdded.join(', ')}
+            </Text>
+          )}
+          {diff.filesRemoved.length > 0 && (
+            <Text fontSize="sm" mt="2">
+              {HISTORY_TEXT.filesRemoved}: {diff.filesRemoved.join(', ')}
+            </Text>
+          )}
         </Box>
       )}
     </Stack>
