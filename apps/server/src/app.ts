@@ -266,7 +266,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(modelsRoutes, { llm: config.llm });
       await api.register(usageRoutes, { usage, agents });
       await api.register(triggerRoutes, { ...deps, ...options.triggers });
-      await api.register(servicesRoutes, { config, services, tools });
+      await api.register(servicesRoutes, { config, db, services, tools });
       await api.register(authRoutes, deps);
       await api.register(apiKeysRoutes, { apiKeys });
       // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.

@@ -305,10 +305,16 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
     expect(bobs.statusCode).toBe(404);
 
     h.model.slot.model = sendsOnce();
-    expect((await trigger(t, agent.id, alice, { invoice: 2 })).statusCode).toBe(202);
+    const queued = await trigger(t, agent.id, alice, { invoice: 2 });
+    expect(queued.statusCode).toBe(202);
     expect(await runQueue()).toBe(1);
+    // The write carries the event's key (event, action, its first call), so a retry cannot repeat it.
     expect(h.tools.calls).toEqual([
-      expect.objectContaining({ actionId: sendEmail, args: { to: 'a@b.c', body: 'paid' } }),
+      expect.objectContaining({
+        actionId: sendEmail,
+        args: { to: 'a@b.c', body: 'paid' },
+        idempotencyKey: `trigger-event:${queued.json<{ id: number }>().id}:${sendEmail}:1`,
+      }),
     ]);
 
     // Saving it unchanged is not a change; turning it off is.
@@ -330,6 +336,48 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
       [String(agent.id), { allowed: true }],
       [String(agent.id), { allowed: false }],
     ]);
+  });
+
+  it('runs a lost event again from the event alone, in its thread, and its write carries the same key', async () => {
+    const agent = await newAgent({ allow_unattended_writes: true });
+    const prompts: string[][] = [];
+    h.model.slot.model = scriptedModel((options, n) => {
+      prompts.push(options.prompt.map((m) => m.role));
+      return n % 2 === 0
+        ? [
+            toolCallPart(`c-${n}`, 'gmail_send', { to: 'a@b.c', body: `paid (attempt ${n})` }),
+            finishPart('tool-calls'),
+          ]
+        : [...textParts('done'), finishPart('stop')];
+    });
+    const eventId = (await trigger(t, agent.id, alice, { invoice: 3 })).json<{ id: number }>().id;
+    expect(await runQueue()).toBe(1);
+    // Its instance "died" before it could mark the event done: the event looks orphaned.
+    await t.db.kysely
+      .updateTable('trigger_events')
+      .set({ status: 'running', instance_id: 'a-dead-instance', heartbeat_at: new Date(0).toISOString() })
+      .where('id', '=', eventId)
+      .execute();
+    expect(await runQueue()).toBe(1);
+    const key = `trigger-event:${eventId}:${sendEmail}:1`;
+    expect(h.tools.calls.map((c) => [c.idempotencyKey, c.args.body])).toEqual([
+      [key, 'paid (attempt 0)'],
+      [key, 'paid (attempt 2)'],
+    ]);
+    // The retry's model saw the event, not the first attempt's answer.
+    expect(prompts[2]).toEqual(prompts[0]);
+    const event = await t.db.kysely
+      .selectFrom('trigger_events')
+      .select(['attempts', 'thread_id', 'status'])
+      .where('id', '=', eventId)
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ attempts: 2, status: 'done' });
+    const threads = await t.db.kysely
+      .selectFrom('threads')
+      .select('id')
+      .where('origin', '=', 'trigger')
+      .execute();
+    expect(threads.map((r) => r.id)).toContain(event.thread_id);
   });
 
   it("lists the agent's last events with their status and thread, to the owner only", async () => {

@@ -375,7 +375,12 @@ export function EmptyState({
           {session.agent.description}
         </Text>
       )}
-      {session.model.offline && <Badge colorPalette="orange">{OFFLINE_LABEL(session)}</Badge>}
+      {/* Wraps on a narrow frame (a phone, the copilot panel) instead of running to its edges. */}
+      {session.model.offline && (
+        <Badge colorPalette="orange" whiteSpace="normal" textAlign="center" maxW="full">
+          {OFFLINE_LABEL(session)}
+        </Badge>
+      )}
       <Stack gap="2" w="full" maxW="md" pt="2">
         {session.agent.suggestedPrompts.map((prompt) => (
           <Button

@@ -108,11 +108,11 @@ export function openDatabase(database: Config['database']): Db {
  */
 function discardingBroken(pool: pg.Pool): PostgresPool {
   const checkout = (first: pg.PoolClient): PostgresPoolClient => {
-    let client = first;
+    let client: pg.PoolClient | undefined = first;
     let fresh = true;
     let broken: Error | undefined;
-    const run = (text: string, parameters: ReadonlyArray<unknown>) =>
-      client.query(text, parameters as unknown[]).catch((err: Error) => {
+    const run = (connection: pg.PoolClient, text: string, parameters: ReadonlyArray<unknown>) =>
+      connection.query(text, parameters as unknown[]).catch((err: Error) => {
         if (isBrokenConnection(err)) broken = err;
         throw err;
       });
@@ -121,20 +121,25 @@ function discardingBroken(pool: pg.Pool): PostgresPool {
       async query(text: string, parameters: ReadonlyArray<unknown>) {
         const first = fresh;
         fresh = false;
+        if (!client) throw new Error('The connection was released');
         try {
-          return await run(text, parameters);
+          return await run(client, text, parameters);
         } catch (err) {
           if (!first || !broken || !(SAFE_TO_REPEAT.test(text) || refusedByShutdown(broken))) throw err;
           client.release(broken);
           broken = undefined;
+          // Held by nobody until the new one comes: if it does not (the server is down or frozen),
+          // Kysely's release of this checkout must not release the broken client a second time.
+          client = undefined;
           client = await pool.connect();
-          return run(text, parameters);
+          return run(client, text, parameters);
         }
       },
       release() {
         const err = broken;
         broken = undefined;
-        client.release(err);
+        client?.release(err);
+        client = undefined;
       },
     };
     return wrapper as unknown as PostgresPoolClient;

@@ -31,6 +31,7 @@ export const MIGRATION_NAMES = [
   '0022-knowledge-files',
   '0023-knowledge-history',
   '0024-turn-usage',
+  '0025-tool-execution-claims',
   '0028-agent-api-writes',
   '0029-demo-researched-leads',
 ];

@@ -181,7 +181,7 @@ export interface HostCallsTable {
   agent_id: number;
   run_id: string;
   name: string;
-  /** 'pending' | 'answered' */
+  /** 'pending' | 'answered' | 'expired' (kept until expires_at + TOMBSTONE_MS to answer 410) */
   status: string;
   /** The page's result as JSON text, once answered. */
   result: string | null;
@@ -193,7 +193,10 @@ export interface HostCallsTable {
 export interface ToolExecutionsTable {
   idempotency_key: string;
   user_id: number;
+  /** The write's answer as JSON; `null` (the JSON text) while pending. */
   result: string;
+  /** 'pending' (called, outcome unknown) | 'done' (migration 0025). */
+  status: Generated<string>;
   created_at: string;
 }
 

@@ -117,11 +117,16 @@ export class OneLineRequestLog extends LogController {
   }
 }
 
+/**
+ * Pino's options: JSON lines to `stream` (stdout when none is given), or text through pino-pretty
+ * when `logsAsText` says so for that destination (a terminal, or LOG_FORMAT=text).
+ */
 export function loggerOptions(
   config: Config,
   stream?: NodeJS.WritableStream,
 ): FastifyServerOptions['logger'] {
-  const text = !stream && logsAsText(config);
+  const destinationIsTty = ((stream ?? process.stdout) as { isTTY?: boolean }).isTTY === true;
+  const text = logsAsText(config, destinationIsTty);
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -131,6 +136,8 @@ export function loggerOptions(
     ...(text
       ? {
           stream: pretty({
+            // File descriptor 1 rather than process.stdout, which must never be ended.
+            destination: stream ?? 1,
             translateTime: 'SYS:HH:MM:ss',
             ignore: 'pid,hostname,reqId,method,path,statusCode,responseTime',
             // In order with the banner, which is written straight to stdout.

@@ -113,6 +113,8 @@ export interface ExecutorCall {
   actionId: number;
   args: Record<string, unknown>;
   signal: AbortSignal;
+  /** An unattended write's key (absent otherwise). */
+  idempotencyKey?: string;
 }
 
 /**
@@ -130,8 +132,14 @@ export function recordingExecutor(db: Db) {
   } = { behaviour: () => ({ ok: true, data: { done: true } }), refusal: () => undefined };
   const executor: ToolExecutor = {
     listAgentTools: (userId, agentId) => chatToolsOf(agents, userId, agentId),
-    async execute(userId, actionId, args, signal) {
-      const call = { userId, actionId, args, signal };
+    async execute(userId, actionId, args, signal, options = {}) {
+      const call = {
+        userId,
+        actionId,
+        args,
+        signal,
+        ...(options.idempotencyKey && { idempotencyKey: options.idempotencyKey }),
+      };
       calls.push(call);
       return state.behaviour(call);
     },
@@ -249,7 +257,7 @@ export async function chatHarness(
   const model = switchableModel();
   const lazyExecutor: ToolExecutor = {
     listAgentTools: (u, a) => holder.tools!.executor.listAgentTools(u, a),
-    execute: (u, a, args, s) => holder.tools!.executor.execute(u, a, args, s),
+    execute: (u, a, args, s, o) => holder.tools!.executor.execute(u, a, args, s, o),
     precheck: (u, a, args) => holder.tools!.executor.precheck!(u, a, args),
   };
   const t = await createTestApp(env, {

@@ -6,7 +6,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * streamed `chat.completion.chunk` events, a usage chunk, `[DONE]`), for tests and benchmarks that
  * need a model on the far side of real HTTP. The last user message picks the reply:
  * - `fail STATUS …`: an HTTP error with that status and a JSON body that echoes the message;
- * - `slow N MS`: N tokens (`tok1 `, `tok2 `, …) MS milliseconds apart;
+ * - `slow N MS`: N tokens (`tok1 `, `tok2 `, …) MS milliseconds apart (the whole message, or a
+ *   quoted string on a line of its own, as in a trigger's event);
  * - `tool <name part> <json>`: one call of the first offered tool whose name contains the part, then
  *   (once the tool result comes back) a short text answer;
  * - anything else: `tokens` tokens at once (20 unless configured), each `word` (`tok`) and its number.
@@ -152,7 +153,7 @@ async function reply(
       return;
     }
   }
-  const slow = /^slow (\d+) (\d+)$/.exec(lastUser);
+  const slow = /(?:^|")slow (\d+) (\d+)(?:"|$)/m.exec(lastUser);
   const count = slow ? Number(slow[1]) : defaultTokens;
   const gap = slow ? Number(slow[2]) : 0;
   for (let i = 1; i <= count; i += 1) {

@@ -588,6 +588,12 @@ export type ImportAgentData = {
             sha256: string;
         }>;
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/agents/import';
@@ -2330,6 +2336,12 @@ export type AddCustomMcpServerData = {
          * Refused: MCP servers are added by URL only
          */
         cwd?: unknown;
+    };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
     };
     path?: never;
     query?: never;

@@ -1,6 +1,7 @@
 import {
   AGENT_EXPORT_FORMAT,
   AGENT_EXPORT_VERSION,
+  type Agent,
   type AgentExportDocument,
   type AgentExportTool,
   type AgentImportResult,
@@ -9,6 +10,7 @@ import {
 import type { z } from 'zod';
 import type { AuditLog, StagedFiles } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import type { ToolCatalog } from '../tools/index.ts';
 import type { createAgentsRepository } from './repository.ts';
 import { toolKey } from './tool-keys.ts';
@@ -69,6 +71,8 @@ export function agentExchange(
       document: ImportDocument,
       connected: ConnectedServices,
       files?: StagedFiles,
+      /** Stores the answer for an Idempotency-Key, in the import's transaction. */
+      recordAnswer?: RecordAnswer<AgentImportResult>,
     ): Promise<AgentImportResult> {
       const wanted = new Map<string, AgentExportTool>();
       for (const tool of document.agent.tools)
@@ -83,6 +87,15 @@ export function agentExchange(
       const { name, description, guidelines, icon, color, starters, temperature } = document.agent;
       // A model this server does not offer falls back to the default; the result names it.
       const modelNotOffered = offered(document.agent.model_id) ? null : document.agent.model_id;
+      const resultFor = (agent: Agent): AgentImportResult => ({
+        agent,
+        tools_to_connect: attached
+          .map(([key, tool]) => ({ ...tool, service_id: found.get(key)!.service_id }))
+          .filter((tool) => !active.has(tool.service_id)),
+        tools_not_found: notFound,
+        model_not_offered: modelNotOffered,
+        files: files?.files ?? [],
+      });
       const agent = await repo
         .create(
           user.id,
@@ -117,20 +130,14 @@ export function agentExchange(
               trx,
             );
           },
+          recordAnswer && ((trx, created) => recordAnswer(trx, resultFor(created))),
         )
         .catch(async (error: unknown) => {
+          // The files' objects staged in the bucket go with the failed transaction.
           await files?.discard();
           throw error;
         });
-      return {
-        agent,
-        tools_to_connect: attached
-          .map(([key, tool]) => ({ ...tool, service_id: found.get(key)!.service_id }))
-          .filter((tool) => !active.has(tool.service_id)),
-        tools_not_found: notFound,
-        model_not_offered: modelNotOffered,
-        files: files?.files ?? [],
-      };
+      return resultFor(agent);
     },
   };
 }

@@ -2,13 +2,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AGENT_IMPORT_LIMIT_BYTES,
   agentExportSchema,
+  type AgentImportResult,
   agentImportResultSchema,
   errorSchema,
+  idempotentCreateHeadersSchema,
   validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
 import type { AgentArchives } from '../../deps.ts';
 import { ValidationFailure } from '../../http/errors.ts';
+import { idempotencyFor } from '../../http/idempotency.ts';
 import { objectErrors } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
@@ -24,9 +28,10 @@ export const ARCHIVE_TYPE = 'application/zip';
  */
 export const agentImportRoute: FastifyPluginAsyncZod<{
   agents: AgentsService;
+  db: Db;
   connectedServices: ConnectedServices;
   archives: AgentArchives;
-}> = async (app, { agents, connectedServices, archives }) => {
+}> = async (app, { agents, db, connectedServices, archives }) => {
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
@@ -57,6 +62,7 @@ export const agentImportRoute: FastifyPluginAsyncZod<{
         tags: ['agents'],
         summary:
           'Creates an agent from an exported document (JSON), or from the zip export with its knowledge files (application/zip), with the tools this server offers',
+        headers: idempotentCreateHeadersSchema,
         body: agentExportSchema,
         response: {
           201: agentImportResultSchema,
@@ -68,6 +74,11 @@ export const agentImportRoute: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
+      // A retry with the same Idempotency-Key gets the first answer, before any file is read again.
+      // The key's hash covers the document, whose files carry their SHA-256.
+      const idempotency = await idempotencyFor<AgentImportResult>(db, request, request.user.id, 201);
+      if (idempotency.replay)
+        return reply.code(idempotency.replay.status).send(idempotency.replay.body as AgentImportResult);
       const entries = archivedFiles.get(request);
       if (!entries && request.body.files.length > 0)
         throw new ValidationFailure([
@@ -79,8 +90,21 @@ export const agentImportRoute: FastifyPluginAsyncZod<{
         ]);
       // Every file is checked and indexed before anything is written.
       const files = entries && (await archives.prepare(request.body.files, entries));
-      const result = await agents.importDocument(request.user, request.body, connectedServices, files);
-      return reply.code(201).send(result);
+      try {
+        const result = await agents.importDocument(
+          request.user,
+          request.body,
+          connectedServices,
+          files,
+          idempotency.record,
+        );
+        return reply.code(201).send(result);
+      } catch (err) {
+        // A concurrent request with the same key won: answer with its result, not a second agent.
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(winner.status).send(winner.body as AgentImportResult);
+        throw err;
+      }
     },
   );
 };

@@ -43,7 +43,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   archives: AgentArchives;
 }> = async (app, { agents, db, connectedServices, archives }) => {
   await app.register(toolPermissionRoutes, { agents });
-  await app.register(agentImportRoute, { agents, connectedServices, archives });
+  await app.register(agentImportRoute, { agents, db, connectedServices, archives });
 
   await withEtags(app, (lists) =>
     lists.get(

@@ -39,6 +39,8 @@ export async function decide(
   input: DecisionInput,
 ): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
   const { userId, agentId, approvalId } = input;
+  // The decision continues the run: decided on an instance shutting down, it would be cut short.
+  ctx.runs.refuseWhileDraining();
   await limitTurns(ctx, userId);
   const approval = await ctx.approvals.find(userId, approvalId);
   if (!approval) throw notFound('Approval not found');

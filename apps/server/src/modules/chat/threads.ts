@@ -1,6 +1,9 @@
 import { CHAT_SEARCH_LIMIT } from '@cadre/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireAgent, requireThread, type ChatContext } from './context.ts';
+import type { ThreadRow } from './repository.ts';
 
 /**
  * A user's threads with one agent and their messages; every call names the owner, and `endUser`
@@ -17,22 +20,25 @@ export function createThreads(ctx: ChatContext) {
         : repo.listThreads(userId, agentId, endUser);
     },
 
-    async createThread(userId: number, agentId: number, endUser: string, name?: string) {
+    /** `within` runs in the thread's commit (the answer to an Idempotency-Key). */
+    async createThread(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      name?: string,
+      within?: (trx: Kysely<Database>, thread: ThreadRow) => Promise<void>,
+    ) {
       await requireAgent(ctx, userId, agentId);
-      const thread = await repo.createThread({
-        id: crypto.randomUUID(),
-        userId,
-        agentId,
-        endUser,
-        name: name?.trim() || 'New chat',
-      });
-      await audit.record({
-        userId,
-        action: 'chat.thread.created',
-        objectType: 'thread',
-        objectId: thread.id,
-      });
-      return thread;
+      return repo.createThread(
+        { id: crypto.randomUUID(), userId, agentId, endUser, name: name?.trim() || 'New chat' },
+        async (trx, thread) => {
+          await audit.record(
+            { userId, action: 'chat.thread.created', objectType: 'thread', objectId: thread.id },
+            trx,
+          );
+          await within?.(trx, thread);
+        },
+      );
     },
 
     async renameThread(userId: number, agentId: number, endUser: string, threadId: string, name: string) {

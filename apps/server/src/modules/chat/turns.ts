@@ -57,8 +57,10 @@ export const BUSY_RETRY_AFTER_SECONDS = 2;
 /**
  * Past `maxConcurrentTurns` running here, a new turn is refused at once with 429 rather than
  * admitted to make every running turn slower. Counted per instance, before any database work.
+ * An instance shutting down refuses every new turn with 503 (another instance takes the retry).
  */
 export function limitConcurrency(ctx: ChatContext) {
+  ctx.runs.refuseWhileDraining();
   const max = ctx.limits.maxConcurrentTurns;
   if (max !== undefined && ctx.runs.localCount() >= max) {
     throw new HttpError(429, 'The server is answering as many chats as it can; try again in a moment', {

@@ -34,7 +34,7 @@ export async function runUnattended(
   const earlier = (await ctx.repo.findThread(userId, agentId, threadId, ''))
     ? await ctx.repo.listMessages(userId, threadId)
     : undefined;
-  // A retry keeps what the lost attempt showed (its answer ended as interrupted) and answers again.
+  // A retry keeps what the lost attempt showed in the thread (its answer ended as interrupted) and answers again.
   const history: StoredMessage[] = earlier ?? [
     {
       id: crypto.randomUUID(),
@@ -65,7 +65,9 @@ export async function runUnattended(
     userId,
     agent,
     threadId,
-    history: history.filter((m) => m.status !== 'streaming'),
+    // A retry answers the event from the start: the model sees the event, not the lost attempt's
+    // partial answer, so its writes line up with that attempt's keys (see ToolSetContext).
+    history: history.filter((m) => m.role === 'user'),
     message: assistant,
     signal: input.signal ?? new AbortController().signal,
     mode: 'unattended',

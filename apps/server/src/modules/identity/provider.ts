@@ -4,6 +4,7 @@ import { silentSignInUri } from '@cadre/contract';
 import type { AccessGate, AppDeps } from '../../deps.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
+import { answerOutagesWith503 } from './outage.ts';
 import { accountClaims, createAccountService, type AccountService, type IdentityClock } from './service.ts';
 import { logoutPage, messagePage } from './views.ts';
 
@@ -146,6 +147,7 @@ export async function createIdentity(
   const provider = new Provider(issuer, configuration);
   // Behind a reverse proxy the scheme and host come from X-Forwarded-* only when it is trusted.
   provider.proxy = config.trustProxy;
+  answerOutagesWith503(provider);
   const onSignOut: Identity['onSignOut'] = [];
   provider.use(async (ctx, next) => {
     await next();

@@ -2,6 +2,7 @@ import type { CustomMcpServerBody, Service } from '@cadre/contract';
 import type { Config } from '../../config.ts';
 import type { AuditLog } from '../../deps.ts';
 import { ValidationFailure } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import {
   checkUrl,
   EgressError,
@@ -41,7 +42,12 @@ export function createCustomMcp(deps: {
 }) {
   const { config, repo, toolCatalog, credentials, audit } = deps;
 
-  return async function addCustomMcpServer(userId: number, body: CustomMcpServerBody): Promise<Service> {
+  return async function addCustomMcpServer(
+    userId: number,
+    body: CustomMcpServerBody,
+    /** Stores the answer for an Idempotency-Key, in the same transaction as the service. */
+    recordAnswer?: RecordAnswer<Service>,
+  ): Promise<Service> {
     const { name, url } = body;
     try {
       checkUrl(url, { allowPrivate: config.tools.egressAllowPrivate });
@@ -67,6 +73,16 @@ export function createCustomMcp(deps: {
       throw urlRefused(`Could not connect to the MCP server: ${redactSecrets(reason, headers)}`);
     }
     const description = body.description || `Your MCP server at ${new URL(url).host}`;
+    const answerFor = (id: number): Service => ({
+      id,
+      name,
+      description,
+      logo: null,
+      status: 'ACTIVE',
+      auth_schemes: ['NO_AUTH'],
+      last_used_at: null,
+      last_error: null,
+    });
     const id = await repo.transaction(async (tx, trx) => {
       const { serviceId } = await toolCatalog.provisionPrivateService(
         'mcp',
@@ -97,17 +113,9 @@ export function createCustomMcp(deps: {
         },
         trx,
       );
+      await recordAnswer?.(trx, answerFor(serviceId));
       return serviceId;
     });
-    return {
-      id,
-      name,
-      description,
-      logo: null,
-      status: 'ACTIVE',
-      auth_schemes: ['NO_AUTH'],
-      last_used_at: null,
-      last_error: null,
-    };
+    return answerFor(id);
   };
 }

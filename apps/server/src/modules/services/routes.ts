@@ -3,15 +3,18 @@ import {
   apiKeyBodySchema,
   customMcpServerBodySchema,
   errorSchema,
+  idempotentCreateHeadersSchema,
   registrationSchema,
   serviceActionListSchema,
   serviceListSchema,
   serviceParamsSchema,
   serviceSchema,
   type Registration,
+  type Service,
 } from '@cadre/contract';
 import { z } from 'zod';
 import { withEtags } from '../../http/etags.ts';
+import { idempotencyFor } from '../../http/idempotency.ts';
 import { objectErrors, operations } from '../../http/openapi.ts';
 import { browserCookies } from './browser-cookie.ts';
 import { serviceCallbackRoutes, type ServicesRouteOptions } from './callback-routes.ts';
@@ -69,7 +72,7 @@ const REGISTRATIONS: {
  */
 export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async (
   app,
-  { config, services, tools },
+  { config, db, services, tools },
 ) => {
   const cookies = browserCookies(config);
   await app.register(logoRoutes);
@@ -148,12 +151,27 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
       {
         description:
           'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
+        headers: idempotentCreateHeadersSchema,
         body: customMcpServerBodySchema,
         response: { 201: serviceSchema, ...objectErrors },
       },
     ),
-    async (request, reply) =>
-      reply.code(201).send(await services.addCustomMcpServer(request.user.id, request.body)),
+    async (request, reply) => {
+      const idempotency = await idempotencyFor<Service>(db, request, request.user.id, 201, {
+        secretFields: ['bearer_token', 'header_value'],
+      });
+      // A replayed answer's status is the stored one: 201, the only one stored here.
+      if (idempotency.replay) return reply.code(201).send(idempotency.replay.body as Service);
+      try {
+        return reply
+          .code(201)
+          .send(await services.addCustomMcpServer(request.user.id, request.body, idempotency.record));
+      } catch (err) {
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(201).send(winner.body as Service);
+        throw err;
+      }
+    },
   );
 
   app.delete(
@@ -172,5 +190,5 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
     },
   );
 
-  await app.register(serviceCallbackRoutes, { config, services, tools });
+  await app.register(serviceCallbackRoutes, { config, db, services, tools });
 };

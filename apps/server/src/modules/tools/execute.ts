@@ -1,7 +1,7 @@
 import type { Telemetry } from '../../deps.ts';
 import type { ConnectionStore } from './connection-port.ts';
 import type { CredentialSeal } from './credentials.ts';
-import { toToolResult, type Credentials, type ToolResult } from './provider.ts';
+import { toToolResult, type Credentials, type ExecuteOptions, type ToolResult } from './provider.ts';
 import { serviceRef } from './registry.ts';
 import type { ToolsRepository } from './repository.ts';
 import type { ProviderSet } from './provider-set.ts';
@@ -42,6 +42,7 @@ export function createActionRunner(deps: {
     userId: number,
     actionId: number,
     args: unknown,
+    options: ExecuteOptions,
     found: (action: { provider: string; action_name: string }) => void = () => {},
   ): Promise<ToolResult> => {
     const action = await repo.findVisibleAction(actionId, userId);
@@ -69,6 +70,7 @@ export function createActionRunner(deps: {
           { name: action.action_name, version: action.version },
           args,
           credentials,
+          options,
         );
     } catch (err) {
       result = toToolResult(err);
@@ -97,8 +99,13 @@ export function createActionRunner(deps: {
     });
     return { ok: false, code: result.code, error };
   };
-  return async function executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult> {
-    if (!telemetry?.active) return run(userId, actionId, args);
+  return async function executeAction(
+    userId: number,
+    actionId: number,
+    args: unknown,
+    options: ExecuteOptions = {},
+  ): Promise<ToolResult> {
+    if (!telemetry?.active) return run(userId, actionId, args, options);
     const started = performance.now();
     let provider = 'unknown';
     const result = await telemetry.span(
@@ -109,7 +116,7 @@ export function createActionRunner(deps: {
         'cadre.user.id': String(userId),
       },
       async (span) => {
-        const answer = await run(userId, actionId, args, (action) => {
+        const answer = await run(userId, actionId, args, options, (action) => {
           provider = action.provider;
           span.setAttributes({ 'gen_ai.tool.name': action.action_name, 'cadre.tool.provider': provider });
         });

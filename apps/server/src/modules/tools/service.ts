@@ -40,8 +40,16 @@ export interface ToolsService {
   syncCatalog(log?: FastifyBaseLogger): Promise<Record<string, number | 'failed'>>;
   /** A service's live actions, listed again from a lazily synced provider when they are an hour old. */
   liveActions(service: ServiceRow): ReturnType<typeof liveActions>;
-  /** Runs an action for a user with their own connection; the chat runtime calls this. */
-  executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult>;
+  /**
+   * Runs an action for a user with their own connection; the chat runtime calls this. The
+   * idempotency key (an unattended write's) goes to providers that accept one.
+   */
+  executeAction(
+    userId: number,
+    actionId: number,
+    args: unknown,
+    options?: { idempotencyKey?: string },
+  ): Promise<ToolResult>;
   handleComposioWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,

@@ -83,16 +83,12 @@ export const triggerRoutes: FastifyPluginAsyncZod<AppDeps & TriggerOptions> = as
       await deps.usage.checkBudget(userId);
       // A sender retrying after a lost answer must not run the agent twice for one event; a signed
       // call's webhook-id is its idempotency key (hashed: the header's length is the sender's).
-      const idempotency = await idempotencyFor<{ id: number }>(
-        deps.db,
-        request,
-        userId,
-        202,
-        signed && {
+      const idempotency = await idempotencyFor<{ id: number }>(deps.db, request, userId, 202, {
+        derived: signed && {
           key: `webhook:${agentId}:${crypto.createHash('sha256').update(signed.webhookId).digest('base64url')}`,
           header: 'webhook-id',
         },
-      );
+      });
       if (idempotency.replay) return reply.code(202).send(idempotency.replay.body as { id: number });
       try {
         const id = await triggers.queue(

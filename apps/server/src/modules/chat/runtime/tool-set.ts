@@ -2,7 +2,6 @@ import { API_WRITES_CHOICES, API_WRITES_SETTING, UNATTENDED_WRITES_SETTING } fro
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
 import type { AgentProfile, KnowledgeBase } from '../../../deps.ts';
-import { argsHash } from './messages.ts';
 import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
@@ -56,8 +55,11 @@ export interface ToolSetContext {
   write: (chunk: UIMessageChunk) => void;
   signal: AbortSignal;
   /**
-   * Unattended runs of a trigger event: write and send calls carry `<prefix>:<action>:<args hash>`
-   * as their idempotency key, so running the event again does not repeat a write.
+   * Unattended runs of a trigger event: write and send calls carry `<prefix>:<action id>:<n>` as
+   * their idempotency key, the n-th call of that action in the run. A retried run answers the same
+   * event from the start, so its n-th call of an action is the lost attempt's n-th: one that was
+   * made (or may have been) is not made again. The model's arguments are not part of the key: a
+   * retry that words them differently is still the same write.
    */
   idempotencyPrefix?: string;
   /** Set when the agent has knowledge files: the run offers "Search knowledge" over them. */
@@ -125,6 +127,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
   const asksFirst = (tool: AgentTool) =>
     tool.effect !== 'read' && awaitsApproval && (tool.approval !== 'allow' || api);
   let toolCalls = 0;
+  const writesByAction = new Map<number, number>();
 
   /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
   const limited =
@@ -176,10 +179,12 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
       inputSchema,
       execute: limited(async (input, options) => {
         const args = input ?? {};
-        const idempotencyKey =
-          agentTool.effect !== 'read' && ctx.idempotencyPrefix
-            ? `${ctx.idempotencyPrefix}:${agentTool.actionId}:${argsHash(args)}`
-            : undefined;
+        let idempotencyKey: string | undefined;
+        if (agentTool.effect !== 'read' && ctx.idempotencyPrefix) {
+          const n = (writesByAction.get(agentTool.actionId) ?? 0) + 1;
+          writesByAction.set(agentTool.actionId, n);
+          idempotencyKey = `${ctx.idempotencyPrefix}:${agentTool.actionId}:${n}`;
+        }
         const result = await ctx.executor.execute(
           ctx.userId,
           agentTool.actionId,

@@ -9,6 +9,8 @@ import { YourDataDialog } from './your-data-dialog';
 export interface MenuUser {
   name?: string;
   email?: string;
+  /** The identity provider's `picture` claim (an image URL), when the profile has one. */
+  picture?: string;
 }
 
 const THEMES: { value: ColorModePreference; label: string; icon: ReactNode }[] = [
@@ -18,9 +20,9 @@ const THEMES: { value: ColorModePreference; label: string; icon: ReactNode }[] =
 ];
 
 /**
- * Who is signed in, in the shell's header: their initials open a menu with their name and email,
- * the theme (light, dark or the system's, remembered in this browser), "Usage", "API keys", "Your
- * data" and sign-out.
+ * Who is signed in, in the shell's header: their picture (initials when there is none, or it
+ * does not load) opens a menu with their name and email, the theme (light, dark or the system's,
+ * remembered in this browser), "Usage", "API keys", "Your data" and sign-out.
  */
 export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () => Promise<void> }) {
   const theme = useColorModePreference();
@@ -58,6 +60,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
         >
           <Avatar.Root size="sm" colorPalette="brand" variant="solid">
             <Avatar.Fallback name={label} />
+            {user.picture && <Avatar.Image src={user.picture} alt="" />}
           </Avatar.Root>
         </Menu.Trigger>
         <Portal>

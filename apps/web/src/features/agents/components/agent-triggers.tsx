@@ -69,7 +69,8 @@ export function AgentTriggers({ agentId }: { agentId: number }) {
 function Snippet({ text, what, testId }: { text: string; what: string; testId: string }) {
   const [copied, setCopied] = useState(false);
   return (
-    <HStack gap="2" align="start">
+    // The text takes the whole width on a phone, its Copy button below it.
+    <Stack direction={{ base: 'column', md: 'row' }} gap="2" align={{ base: 'end', md: 'start' }}>
       <Code
         data-testid={testId}
         display="block"
@@ -78,6 +79,7 @@ function Snippet({ text, what, testId }: { text: string; what: string; testId: s
         p="2"
         flex="1"
         minW="0"
+        alignSelf="stretch"
       >
         {text}
       </Code>
@@ -90,7 +92,7 @@ function Snippet({ text, what, testId }: { text: string; what: string; testId: s
         {copied ? <FiCheck aria-hidden="true" /> : <FiCopy aria-hidden="true" />}
         {copied ? TRIGGER_TEXT.copied : TRIGGER_TEXT.copy}
       </Button>
-    </HStack>
+    </Stack>
   );
 }
 

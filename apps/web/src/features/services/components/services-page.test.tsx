@@ -378,27 +378,32 @@ describe('the services page (/services)', () => {
   });
 
   it('names the agents that use the service before disconnecting, and Cancel keeps it', async () => {
-    const tool = (app_name: string) => ({
+    const tool = ({ id, name }: Service) => ({
       id: 1,
       name: 't',
       display_name: 'T',
       description: '',
       logo: null,
-      app_name,
+      app_name: name,
+      service_id: id,
+      needs_reconnecting: false,
     });
-    const agent = (id: number, name: string, apps: string[]) => ({
+    const agent = (id: number, name: string, services: Service[]) => ({
       id,
       name,
       description: '',
       guidelines: null,
-      tools: apps.map(tool),
+      tools: services.map(tool),
     });
+    // Someone's own MCP server that happens to be called Slack too: another service.
+    const ownSlack = service(9, 'Slack', 'NO_AUTH', 'ACTIVE');
     const api = fakeApi({
       'GET /api/v1/agents/': () =>
         json([
-          agent(1, 'Standup bot', ['Slack']),
-          agent(2, 'Calculator helper', ['Calculator']),
-          agent(3, 'Announcer', ['Gmail', 'Slack']),
+          agent(1, 'Standup bot', [SLACK]),
+          agent(2, 'Calculator helper', [CALCULATOR]),
+          agent(3, 'Announcer', [GMAIL, SLACK]),
+          agent(4, 'Bridge', [ownSlack]),
         ]),
     });
     const { user } = renderApp('/services');
