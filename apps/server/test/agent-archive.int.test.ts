@@ -125,6 +125,27 @@ describe(`agent export and import with files on ${testDatabaseKind()}`, () => {
     expect(answer).toMatch(/refunds\.pdf, page 2/);
   });
 
+  it('answers a retried zip import with the same Idempotency-Key with the first agent, storing nothing twice', async () => {
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `${API}/agents/import`,
+        headers: { ...bob, 'content-type': 'application/zip', 'idempotency-key': 'zip-import-1' },
+        payload: Buffer.from(exported),
+      });
+    const first = await send();
+    expect(first.statusCode, first.body).toBe(201);
+    const before = await tableCounts(t.db);
+    const again = await send();
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect(agentImportResultSchema.parse(again.json()).files.map((f) => f.name)).toEqual([
+      'handbook.md',
+      'refunds.pdf',
+    ]);
+    expect(await tableCounts(t.db)).toEqual(before);
+  });
+
   it('E1: refuses entries whose names are paths, and files the document does not account for', async () => {
     for (const name of [
       '../handbook.md',
