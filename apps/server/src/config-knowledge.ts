@@ -80,7 +80,9 @@ function bucketSettings(env: KnowledgeVariables): KnowledgeConfig['bucket'] | st
     accessKeyId,
     secretAccessKey,
     // S3-compatible servers at an endpoint of their own mostly want the bucket in the path.
-    pathStyle: pathStyle ? pathStyle === 'true' || pathStyle === '1' : env.KNOWLEDGE_S3_ENDPOINT !== undefined,
+    pathStyle: pathStyle
+      ? pathStyle === 'true' || pathStyle === '1'
+      : env.KNOWLEDGE_S3_ENDPOINT !== undefined,
   };
 }
 
