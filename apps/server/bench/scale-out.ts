@@ -1,9 +1,8 @@
 /**
  * The API's agent list and chat turns through HAProxy with one and with three built instances on
  * one PostgreSQL (the cluster tests' harness: apps/server/test/cluster/harness.ts), to see how far
- * throughput grows with instances on this machine. Run by `npm run bench:api` (list) and
- * `npm run bench:chat` (turns) after their single-process figures; writes the "## Scale-out"
- * section of docs/benchmarks.md. Run `npm run build` first.
+ * throughput grows with instances on this machine. `npm run bench:scale-out` builds first, then
+ * runs both; writes the "## Scale-out" section of docs/benchmarks.md.
  *
  *   tsx apps/server/bench/scale-out.ts [api|chat|all]
  */
@@ -170,7 +169,7 @@ async function main() {
     [
       '## Scale-out',
       '',
-      `\`tsx apps/server/bench/scale-out.ts ${what}\` (run by \`npm run bench:api\` and \`npm run bench:chat\`), ` +
+      `\`tsx apps/server/bench/scale-out.ts ${what}\` (\`npm run bench:scale-out\` runs \`all\`), ` +
         `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU cores, Node ${process.version}. The built ` +
         `server as N instances on one PostgreSQL 15 behind HAProxy (deploy/haproxy.cfg, round-robin per request), a ` +
         `fake OpenAI-compatible model streaming ${TOKENS} tokens, and the load generator, all on the same cores. ` +

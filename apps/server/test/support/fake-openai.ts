@@ -39,7 +39,14 @@ const textOf = (content: unknown): string =>
           .join('')
       : '';
 
-export async function startFakeOpenAi(options: { tokens?: number; word?: string } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(
+  options: {
+    tokens?: number;
+    word?: string;
+    /** Keeps `requests` (default); the benchmark turns it off so a long run does not grow memory. */
+    record?: boolean;
+  } = {},
+): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -56,7 +63,7 @@ export async function startFakeOpenAi(options: { tokens?: number; word?: string 
         tools?: { function: { name: string } }[];
       };
       const record = { path: req.url, body, aborted: false, ended: false, startedAt: Date.now() };
-      requests.push(record);
+      if (options.record !== false) requests.push(record);
       res.on('close', () => {
         if (!record.ended) record.aborted = true;
       });
