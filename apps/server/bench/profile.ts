@@ -6,7 +6,11 @@
 import fs from 'node:fs';
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
   startTime: number;
   endTime: number;
   samples: number[];
@@ -46,6 +50,16 @@ function packageOf(url: string): string {
 export function summarizeProfile(file: string, fromUs: number, toUs: number, top = 10): ProfileSummary {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  /** A native frame (no script) belongs to the package of the JavaScript that called it. */
+  const callerPackage = (id: number): string => {
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const { url } = byId.get(at)!.callFrame;
+      if (url) return packageOf(url);
+    }
+    return packageOf('');
+  };
   const selfUs = new Map<number, number>();
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
@@ -62,12 +76,16 @@ export function summarizeProfile(file: string, fromUs: number, toUs: number, top
     if (functionName === '(idle)') continue;
     busyUs += us;
     const name = functionName || '(anonymous)';
-    const where = url ? `${packageOf(url)} ${url.split('/').at(-1)}:${lineNumber + 1}` : packageOf(url);
+    const where = url
+      ? `${packageOf(url)} ${url.split('/').at(-1)}:${lineNumber + 1}`
+      : SPECIAL.has(functionName)
+        ? 'V8'
+        : `native, called from ${callerPackage(id)}`;
     const key = `${name}|${where}`;
     const frame = frames.get(key) ?? { name, where, us: 0 };
     frame.us += us;
     frames.set(key, frame);
-    const pkg = SPECIAL.has(functionName) ? functionName : packageOf(url);
+    const pkg = SPECIAL.has(functionName) ? functionName : callerPackage(id);
     packages.set(pkg, (packages.get(pkg) ?? 0) + us);
   }
   const percent = (us: number) => Math.round((1000 * us) / busyUs) / 10;

@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHostFunctionBridge, createHostFunctionTool } from '../src/modules/chat/host-functions.ts';
+import { createHostFunctionBridge } from '../src/modules/chat/host-functions.ts';
+import { createHostFunctionTool } from '../src/modules/chat/runtime/host-function-tool.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { createAgent, createUser } from './support/users.ts';
 

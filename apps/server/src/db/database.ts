@@ -10,14 +10,11 @@ import {
   type PostgresPoolClient,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config.ts';
+import { loadPg } from './pg-driver.ts';
 import type { Database } from './schema.ts';
 import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
-
-// COUNT(*) and bigint columns arrive as strings from pg by default; every such value Cadre stores
-// (counters, epoch seconds) fits a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -49,7 +46,7 @@ export function openDatabase(database: Config['database']): Db {
     for (const listener of errorListeners) listener(err);
   };
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: database.url,
       max: database.poolSize,
       connectionTimeoutMillis: database.acquireTimeoutMs,

@@ -1,22 +1,6 @@
 import type { ChatContext, ChatVia } from './context.ts';
 import { modelFor, requireAgent } from './context.ts';
 import { HOST_FUNCTION_PROMPT } from './host-functions.ts';
-import { exampleRequest } from './llm/offline-arguments.ts';
-import { TOOL_EXAMPLES } from './llm/offline-phrases.ts';
-import type { AgentTool } from './runtime/ports.ts';
-
-const MAX_STARTERS = 4;
-
-/**
- * Up to four requests a person would type, one per tool: the offline model's tested example for a
- * well-known tool, else one made from the tool's name and inputs. Never the tool's description,
- * which says what the tool is rather than what to ask.
- */
-export function derivedStarters(tools: Pick<AgentTool, 'name' | 'inputSchema'>[]): string[] {
-  if (tools.length === 0) return ['What can you do?'];
-  const examples = tools.map((t) => TOOL_EXAMPLES[t.name] ?? exampleRequest(t.name, t.inputSchema));
-  return [...new Set(examples.map((e) => e.charAt(0).toUpperCase() + e.slice(1)))].slice(0, MAX_STARTERS);
-}
 
 /**
  * What the chat frame shows for a session: the agent, its tools, the starters it suggests and the
@@ -32,7 +16,9 @@ export async function sessionInfo(ctx: ChatContext, userId: number, agentId: num
     : ctx.suggestedPrompts
       ? await ctx.suggestedPrompts(userId, agentId)
       : undefined;
-  const suggestedPrompts = custom?.length ? [...custom] : derivedStarters(tools);
+  const suggestedPrompts = custom?.length
+    ? [...custom]
+    : (await import('./starters.ts')).derivedStarters(tools);
   if (via === 'copilot' && ctx.hostFunctions) suggestedPrompts.push(HOST_FUNCTION_PROMPT);
   const { selection } = modelFor(ctx, agent);
   return {

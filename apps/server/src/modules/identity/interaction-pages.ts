@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import type { Identity } from './provider.ts';
 import { messagePage } from './views.ts';
@@ -14,7 +15,7 @@ export const field = (body: unknown, name: string): string => {
 };
 
 type InteractionRequest = FastifyRequest<{ Params: { uid: string } }>;
-type InteractionDetails = Awaited<ReturnType<Identity['provider']['interactionDetails']>>;
+type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
 type InteractionHandler = (
   request: InteractionRequest,
   reply: FastifyReply,
@@ -26,7 +27,7 @@ export function interactionPages(provider: Identity['provider']) {
   /** The interaction bound to this browser (its signed cookie), or a page explaining it expired. */
   async function load(request: InteractionRequest, reply: FastifyReply) {
     try {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await (await provider()).interactionDetails(request.raw, reply.raw);
       if (details.uid === request.params.uid) return details;
     } catch (err) {
       request.log.info({ err }, 'sign-in interaction not found');
@@ -60,7 +61,9 @@ export function interactionPages(provider: Identity['provider']) {
     },
 
     async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge = false) {
-      const url = await provider.interactionResult(request.raw, reply.raw, result, {
+      const url = await (
+        await provider()
+      ).interactionResult(request.raw, reply.raw, result, {
         mergeWithLastSubmission: merge,
       });
       return reply.header('cache-control', 'no-store').redirect(url, 303);

@@ -24,9 +24,7 @@ export {
 } from './provider.ts';
 export { serviceRef, syncCatalog, syncProvider } from './registry.ts';
 export {
-  actionValues,
   createToolsRepository,
-  serviceValues,
   type InTransaction,
   type ServiceRow,
   type ToolsRepository,

@@ -1,11 +1,7 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmConfig, LlmModelConfig } from '../../../config.ts';
 import { LlmError } from './errors.ts';
-import { createOfflineModel } from './offline-model.ts';
-import { OFFLINE_LABEL } from './offline-phrases.ts';
+import { OFFLINE_LABEL, OFFLINE_MODEL_ID } from './offline-phrases.ts';
 import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 
 export interface ModelSelection {
@@ -35,6 +31,30 @@ export interface SelectModelOptions {
 export type ModelSettings = LlmModelConfig & Pick<LlmConfig, 'firstByteTimeoutMs' | 'idleTimeoutMs'>;
 
 /**
+ * A model whose code is loaded on its first call: a start loads no provider SDK, nor the offline
+ * model's parsers, until an answer needs them (the SDKs' `provider` names are given, as they are
+ * read before a call).
+ */
+function loadedOnFirstCall(
+  provider: string,
+  modelId: string,
+  load: () => Promise<LanguageModelV4>,
+): LanguageModelV4 {
+  let loading: Promise<LanguageModelV4> | undefined;
+  const model = () => (loading ??= load());
+  return {
+    specificationVersion: 'v4',
+    provider,
+    modelId,
+    get supportedUrls() {
+      return model().then((m) => m.supportedUrls);
+    },
+    doGenerate: async (options) => (await model()).doGenerate(options),
+    doStream: async (options) => (await model()).doStream(options),
+  };
+}
+
+/**
  * Makes one offered model callable. The provider's own HTTP retries are not used (the AI
  * SDK's are disabled at the call site with `maxRetries: 0`); `withResilience` is the single retry
  * layer.
@@ -59,12 +79,14 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
     ...options.resilience,
   };
   if (llm.provider === 'offline') {
-    const model = createOfflineModel();
+    const model = loadedOnFirstCall('cadre.offline', OFFLINE_MODEL_ID, async () =>
+      (await import('./offline-model.ts')).createOfflineModel(),
+    );
     return {
       model: withResilience(model, resilience),
       id: llm.id,
       provider: 'offline',
-      modelId: model.modelId,
+      modelId: OFFLINE_MODEL_ID,
       isOffline: true,
       label: OFFLINE_LABEL,
     };
@@ -82,19 +104,25 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
   let model: LanguageModelV4;
   switch (llm.provider) {
     case 'openai':
-      model = createOpenAI(common).chat(modelId);
+      model = loadedOnFirstCall('openai.chat', modelId, async () =>
+        (await import('@ai-sdk/openai')).createOpenAI(common).chat(modelId),
+      );
       break;
     case 'anthropic':
-      model = createAnthropic(common)(modelId);
+      model = loadedOnFirstCall('anthropic.messages', modelId, async () =>
+        (await import('@ai-sdk/anthropic')).createAnthropic(common)(modelId),
+      );
       break;
     case 'openai-compatible':
-      model = createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL: llm.baseUrl!,
-        apiKey: llm.apiKey,
-        fetch: options.fetch,
-        includeUsage: true,
-      })(modelId);
+      model = loadedOnFirstCall('openai-compatible.chat', modelId, async () =>
+        (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL: llm.baseUrl!,
+          apiKey: llm.apiKey,
+          fetch: options.fetch,
+          includeUsage: true,
+        })(modelId),
+      );
       break;
   }
   return { model: withResilience(model, resilience), id, provider: llm.provider, modelId, isOffline: false };

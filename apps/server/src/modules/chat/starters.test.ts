@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derivedStarters } from './session-info.ts';
+import { derivedStarters } from './starters.ts';
 
 const schema = { type: 'object' as const, properties: {}, required: [] };
 
