@@ -1,5 +1,6 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Agent } from '@cadre/contract';
+import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
@@ -108,17 +109,17 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
     return row && (JSON.parse(row.body) as Agent);
   };
 
-  const listQuery = (userId: number) =>
-    k
-      .selectFrom('agents')
-      .select((eb) => json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'))
-      .where('agents.user_id', '=', userId);
   // The list's SQL is the same for every user (the JSON keys are literals, the user id its only
   // parameter), so it is compiled once instead of rebuilt by the query builder on every call.
-  const compiledList = listQuery(0).compile();
-  if (compiledList.parameters.length !== 1)
-    throw new Error('The agent list query must take only the user id');
-  const listSql = compiledList.sql;
+  const listQuery = compiledOnce(
+    k,
+    (userId: number) =>
+      k
+        .selectFrom('agents')
+        .select((eb) => json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'))
+        .where('agents.user_id', '=', userId),
+    -1,
+  );
 
   return {
     /**
@@ -127,8 +128,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
      * tool or serializing again. Agents in id order, each agent's tools in their position order.
      */
     async listJson(userId: number): Promise<string> {
-      const { rows } = await k.executeQuery<{ body: string }>(CompiledQuery.raw(listSql, [userId]));
-      return rows[0]!.body;
+      return (await listQuery(userId))[0]!.body;
     },
 
     get(userId: number, agentId: number): Promise<Agent | undefined> {
