@@ -14,3 +14,4 @@ export * from './api-keys.ts';
 export * from './openai.ts';
 export * from './models.ts';
 export * from './triggers.ts';
+export * from './paging.ts';

@@ -520,7 +520,10 @@ export type SetToolPermissionResponse = SetToolPermissionResponses[keyof SetTool
 export type ListAgentsData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
     url: '/api/v1/agents/';
 };
 
@@ -530,6 +533,16 @@ export type ListAgentsErrors = {
      */
     401: {
         detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
     };
 };
 

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Agent } from '@cadre/contract';
-import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentProfile, AgentSummary } from '../../deps.ts';
 import { agentJsonOf } from './agent-json.ts';
+import { listQueries } from './list-queries.ts';
 import {
   AGENT_FIELD_COLUMNS,
   agentFieldsOf,
@@ -109,27 +109,10 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
     return row && (JSON.parse(row.body) as Agent);
   };
 
-  // The list's SQL is the same for every user (the JSON keys are literals, the user id its only
-  // parameter), so it is compiled once instead of rebuilt by the query builder on every call.
-  const listQuery = compiledOnce(
-    k,
-    (userId: number) =>
-      k
-        .selectFrom('agents')
-        .select((eb) => json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'))
-        .where('agents.user_id', '=', userId),
-    -1,
-  );
+  const lists = listQueries(k, json, agentJson);
 
   return {
-    /**
-     * The caller's agents with their tools, as the JSON text of the list response, written by the
-     * database in one query: the busiest API call forwards it without building a row object per
-     * tool or serializing again. Agents in id order, each agent's tools in their position order.
-     */
-    async listJson(userId: number): Promise<string> {
-      return (await listQuery(userId))[0]!.body;
-    },
+    ...lists,
 
     get(userId: number, agentId: number): Promise<Agent | undefined> {
       return getWith(k, userId, agentId);
