@@ -15,6 +15,8 @@ export interface ModelSelection {
   /** True for the built-in offline model: the chat frame shows `label`. */
   isOffline: boolean;
   label?: string;
+  /** Tokens of conversation the model is sent at most (its `context_budget`); unlimited when absent. */
+  contextBudget?: number;
   /** Why no model can run (shown to the user as the 'no_model' error). */
   problem?: LlmError;
 }
@@ -125,5 +127,12 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       );
       break;
   }
-  return { model: withResilience(model, resilience), id, provider: llm.provider, modelId, isOffline: false };
+  return {
+    model: withResilience(model, resilience),
+    id,
+    provider: llm.provider,
+    modelId,
+    isOffline: false,
+    contextBudget: llm.contextBudget ?? undefined,
+  };
 }

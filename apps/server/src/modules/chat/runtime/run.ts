@@ -1,10 +1,18 @@
 import type { Kysely } from 'kysely';
-import { isStepCount, streamText, type StopCondition, type ToolSet, type UIMessageChunk } from 'ai';
+import {
+  isStepCount,
+  streamText,
+  type ModelMessage,
+  type StopCondition,
+  type ToolSet,
+  type UIMessageChunk,
+} from 'ai';
 import type { Database } from '../../../db/schema.ts';
 import type { AgentProfile, AuditLog } from '../../../deps.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
+import { fitToBudget } from './context-budget.ts';
 import { toModelMessages, type StoredMessage } from './messages.ts';
 import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
@@ -67,6 +75,9 @@ export interface RunContext {
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
+
+const budgeted = (messages: ModelMessage[], budget: number | undefined) =>
+  budget === undefined ? messages : fitToBudget(messages, budget);
 
 export type RunErrorCategory = LlmError['category'] | 'limit';
 
@@ -176,7 +187,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const result = streamText({
     model: ctx.selection.model,
     instructions: systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor),
-    messages: toModelMessages([...ctx.history, message]),
+    messages: budgeted(toModelMessages([...ctx.history, message]), ctx.selection.contextBudget),
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
     maxOutputTokens: limits.maxOutputTokens,
