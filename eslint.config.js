@@ -14,7 +14,7 @@ const dirsOf = (dir) =>
 const SERVER = 'apps/server/src';
 /**
  * Module boundaries (DESIGN.md section 3): a server module uses another only through that module's
- * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `deps.ts`, `config.ts`) import no
+ * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `telemetry/`, `deps.ts`, `config.ts`) import no
  * module at all. Web features do not import each other; routes compose them.
  */
 const boundaryZones = [
@@ -29,6 +29,7 @@ const boundaryZones = [
       `${SERVER}/http/**`,
       `${SERVER}/db/**`,
       `${SERVER}/security/**`,
+      `${SERVER}/telemetry/**`,
       `${SERVER}/deps.ts`,
       `${SERVER}/config.ts`,
     ],
@@ -81,10 +82,22 @@ const codeExecutionImport = {
   selector: `ImportExpression[source.value=/^(node:)?(${Object.keys(CODE_EXECUTION_MODULES).join('|')})$/]`,
   message: 'The server never runs commands or evaluates code (test F1).',
 };
+/**
+ * OpenTelemetry's Node SDK sends spans to the operator's OTLP endpoint through its own HTTP client:
+ * an operator-configured client like the issuer's discovery, loaded in `telemetry/otel-sdk.ts` only.
+ * Everything else uses `@opentelemetry/api`, which makes no requests.
+ */
+const OTEL_SDK = /^@opentelemetry\/(sdk-node|exporter-)/;
+const otelMessage = 'Only src/telemetry/otel-sdk.ts loads the OpenTelemetry SDK and its exporters.';
+const networkImport = {
+  selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
+  message: networkMessage,
+};
 export const networkRules = {
   'no-restricted-imports': [
     'error',
     {
+      patterns: [{ regex: OTEL_SDK.source, message: otelMessage, allowTypeImports: true }],
       paths: [
         ...codeExecutionPaths,
         ...NETWORK_MODULES.flatMap((name) => [
@@ -98,9 +111,11 @@ export const networkRules = {
   'no-restricted-syntax': [
     'error',
     codeExecutionImport,
+    networkImport,
+    // esquery's regular expressions cannot hold a slash: '.' stands for it.
     {
-      selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
-      message: networkMessage,
+      selector: 'ImportExpression[source.value=/^@opentelemetry.(sdk-node|exporter-)/]',
+      message: otelMessage,
     },
   ],
 };
@@ -137,7 +152,17 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
     },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones }] },
+    // Zones are resolved against this file's folder, so lint run from any folder applies them.
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaryZones, basePath: import.meta.dirname }],
+    },
+  },
+  {
+    // One job per file: a server module's file that grows past 300 lines is split (tests and the
+    // demos' sample data tables are exempt).
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['apps/server/src/modules/**/*.test.ts', 'apps/server/src/modules/*/data/**'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {
     files: ['apps/server/src/**/*.ts'],
@@ -156,6 +181,47 @@ export default tseslint.config(
       'no-restricted-globals': 'off',
       'no-restricted-imports': ['error', { paths: codeExecutionPaths }],
       'no-restricted-syntax': ['error', codeExecutionImport],
+    },
+  },
+  {
+    // The OTLP exporter: its endpoint is the operator's (OTEL_EXPORTER_OTLP_ENDPOINT), see OTEL_SDK.
+    files: ['apps/server/src/telemetry/otel-sdk.ts'],
+    rules: { 'no-restricted-syntax': ['error', codeExecutionImport, networkImport] },
+  },
+  {
+    // Knowledge files are parsed in a worker thread with a heap limit and a deadline (E3): these two
+    // files may use worker_threads, to start a worker from its own module file only, never with
+    // `eval` (a script string), which is what F1 forbids.
+    files: [
+      'apps/server/src/modules/knowledge/extract.ts',
+      'apps/server/src/modules/knowledge/extract-worker.ts',
+    ],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: OTEL_SDK.source, message: otelMessage, allowTypeImports: true }],
+          paths: [
+            ...codeExecutionPaths.filter((p) => !p.name.endsWith('worker_threads')),
+            ...NETWORK_MODULES.flatMap((name) => [
+              { name, message: networkMessage, allowTypeImports: true },
+              { name: `node:${name}`, message: networkMessage, allowTypeImports: true },
+            ]),
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        ...networkRules['no-restricted-syntax'],
+        {
+          selector: "NewExpression[callee.name='Worker'] Property[key.name='eval']",
+          message: 'A worker runs its own module file, never a script string (test F1).',
+        },
+        {
+          selector: "NewExpression[callee.name='Worker'] > :first-child:matches(Literal, TemplateLiteral)",
+          message: 'A worker is started from a file URL made in this module, never from a string (test F1).',
+        },
+      ],
     },
   },
   {

@@ -42,7 +42,7 @@ try {
   // Leaving a form with unsaved changes asks; the next screen leaves it.
   page.on('dialog', (dialog) => void dialog.accept());
   await signUp(page);
-  const data = await createSampleData(page);
+  const data = await createSampleData(page, { origin: server.url, accessCode: SCRIPT_ACCESS_CODE });
 
   for (const scheme of SCHEMES) {
     for (const { label, mobile, viewport } of VIEWPORTS) {
@@ -62,15 +62,17 @@ try {
         const target = signedOut ? await signedOut.newPage() : page;
         const where = `${screen.name} (${label}, ${scheme})`;
         try {
-          await show(target, screen, data, mobile);
+          const undo = await show(target, screen, data, mobile);
           await target.screenshot({
             path: path.join(OUT, `${screen.name}-${label}-${scheme}.png`),
             fullPage: !screen.overlay,
           });
           count++;
           for (const violation of await seriousViolations(target)) problems.push(`${where}: ${violation}`);
-          const overflow = await sidewaysOverflow(target);
-          if (overflow > 0) problems.push(`${where}: scrolls sideways by ${overflow} px`);
+          for (const [frame, px] of Object.entries(await sidewaysOverflow(target)))
+            problems.push(`${where}: ${frame} scrolls sideways by ${px} px`);
+          await screen.leave?.(target);
+          await undo();
         } catch (error) {
           problems.push(`${where}: could not be shown: ${(error as Error).message.split('\n')[0]}`);
         } finally {

@@ -26,6 +26,11 @@ const hasHaproxy = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].some((file) => fs.e
 if (!hasHaproxy) {
   problems.push("HAProxy not found: install the Debian package 'haproxy' (the cluster tests run behind it).");
 }
+if (!['/usr/sbin/nginx', '/usr/bin/nginx'].some((file) => fs.existsSync(file))) {
+  problems.push(
+    "nginx not found: install the Debian package 'nginx' (a cluster test runs deploy/nginx.conf).",
+  );
+}
 if (problems.length) {
   console.error(`npm test cannot run:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);

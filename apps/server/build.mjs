@@ -1,4 +1,5 @@
-// Bundles the server into dist/main.js. Workspace packages (@cadre/*) are TypeScript sources and
+// Bundles the server into dist/main.js, and the knowledge files' text extraction, which runs in its
+// own worker thread, into dist/knowledge-extract.js. Workspace packages (@cadre/*) are TypeScript sources and
 // are bundled in; every other dependency stays external and is loaded from node_modules.
 //
 // Code splitting: what the server imports with `await import(...)` (the built-in identity
@@ -16,7 +17,7 @@ const external = Object.keys(pkg.dependencies ?? {}).filter(
 // A chunk of an earlier build must not linger beside the new ones.
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
+  entryPoints: { main: 'src/main.ts', 'knowledge-extract': 'src/modules/knowledge/extract-worker.ts' },
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',

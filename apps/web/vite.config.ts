@@ -26,5 +26,13 @@ export default defineConfig({
   build: {
     sourcemap: false,
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      treeshake: {
+        // Chakra's theme module assembles its full theme with `defineConfig(...)`, an identity
+        // function the bundler cannot see through; declared pure, the full theme and its ~80
+        // recipes leave the bundle, and only the recipes @cadre/ui's system lists stay.
+        manualPureFunctions: ['defineConfig'],
+      },
+    },
   },
 });

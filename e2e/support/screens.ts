@@ -1,25 +1,40 @@
 // Every screen and dialog of the web app, for the gallery (`npm run screens`) and the accessibility
 // spec (tests/screens-a11y.spec.ts): how to reach each one from a signed-in page, and the sample
 // data they are shown with.
+import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { send, startAgentChat } from './chat.ts';
+import { OTHER_HOST } from './chromium.ts';
 
 export interface Screen {
   name: string;
-  /** Where to go; a function when it needs the sample data's ids. */
+  /** Where to go; a function when it needs the sample data's ids or the server's origin. */
   path: string | ((data: SampleData) => string);
+  /** Before the page is opened (an API answer held or replaced); what it returns undoes it. */
+  prepare?: (page: Page) => Promise<(() => Promise<void>) | void>;
   /** Resolves once the screen shows what it is for (after a dialog or menu is open). */
-  ready: (page: Page, mobile: boolean) => Promise<unknown>;
+  ready: (page: Page, mobile: boolean, data: SampleData) => Promise<unknown>;
+  /** After the screen was pictured and checked: undoes what `ready` changed in the sample data. */
+  leave?: (page: Page) => Promise<unknown>;
   mobileOnly?: boolean;
   /** A dialog, menu or full-height frame: pictured as the viewport shows it, not as the whole page. */
   overlay?: boolean;
   /** A screen seen before signing in: shown in a fresh context with no session. */
   signedOut?: boolean;
+  /** Busy on purpose (a redirect held midway): not waited on to settle. */
+  busy?: boolean;
 }
 
 export interface SampleData {
   agentId: number;
   serviceId: number;
+  /** The server's own origin (PUBLIC_URL). */
+  origin: string;
+  /** The beta access code the server accepts. */
+  accessCode: string;
+  /** The Mail assistant as its Export downloads it, to import again. */
+  exported: string;
 }
 
 const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible' });
@@ -38,6 +53,31 @@ async function accountMenu(page: Page): Promise<Locator> {
   const menu = page.getByRole('menu');
   await visible(menu);
   return menu;
+}
+
+/** Signed out: the access code, then the built-in provider's sign-in page. */
+async function toProviderSignIn(page: Page, data: SampleData) {
+  await page.getByLabel('Access Code').fill(data.accessCode);
+  await page.getByRole('button', { name: 'Access' }).click();
+  await visible(page.getByRole('heading', { name: 'Sign in' }));
+}
+
+/** Answers every GET of the agents list with `body` until undone. */
+async function replaceAgentsList(page: Page, body: string) {
+  const url = '**/backend/api/v1/agents/';
+  await page.route(url, (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({ status: 200, contentType: 'application/json', body })
+      : route.fallback(),
+  );
+  return () => page.unroute(url);
+}
+
+/** The edit page scrolled to a section's heading (the page is long). */
+async function editSection(page: Page, heading: string) {
+  const section = page.getByRole('heading', { name: heading, exact: true });
+  await section.scrollIntoViewIfNeeded();
+  return section;
 }
 
 const AGENTS = [
@@ -76,10 +116,13 @@ const AGENTS = [
 
 /**
  * Sample data made the way a person makes it, on a signed-in page: Calculator and Notes registered,
- * four agents with icons, colours and tools, then Notes disconnected so one agent shows a tool
- * that needs reconnecting.
+ * four agents with icons, colours and tools, a chat turn with one of them, then Notes disconnected so
+ * one agent shows a tool that needs reconnecting.
  */
-export async function createSampleData(page: Page): Promise<SampleData> {
+export async function createSampleData(
+  page: Page,
+  server: { origin: string; accessCode: string },
+): Promise<SampleData> {
   for (const service of ['Calculator', 'Notes']) {
     await page.goto('/services');
     const card = page.getByRole('listitem', { name: service, exact: true });
@@ -114,10 +157,39 @@ export async function createSampleData(page: Page): Promise<SampleData> {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/agents\/?$/);
   }
+  // One answer with a tool call, so the Usage screen has a day, an agent and a model to show.
+  const frame = await startAgentChat(page, 'Bookkeeper');
+  await send(frame, 'add 2 and 3');
+  await visible(frame.getByTestId('assistant-message').getByText('5'));
+
+  await page.goto('/agents');
+  await page.getByRole('button', { name: `Actions for ${AGENTS[0].name}` }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Export' }).click(),
+  ]);
+  const exported = fs.readFileSync((await download.path())!, 'utf8');
   await page.getByRole('button', { name: `Actions for ${AGENTS[0].name}` }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   await page.waitForURL(/\/agents\/\d+\/edit$/);
   const agentId = Number(/agents\/(\d+)\/edit/.exec(page.url())?.[1]);
+  // A second version to restore, and a trigger secret to rotate or delete.
+  await page.getByRole('textbox', { name: /^Guidelines/ }).fill('Keep replies under five sentences.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForURL(/\/agents\/?$/);
+  await page.goto(`/agents/${agentId}/edit`);
+  await page.getByRole('button', { name: 'Create secret' }).click();
+  await visible(page.getByRole('button', { name: 'Rotate secret' }));
+
+  // An API key to list.
+  await page.goto('/api-keys');
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const create = page.getByRole('dialog', { name: 'Create API key' });
+  await create.getByLabel('Name').fill('Website copilot');
+  await create.getByText(/^copilot:mint/).click();
+  await create.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('dialog', { name: 'Your new API key' }).getByRole('button', { name: 'Done' }).click();
+  await visible(page.getByRole('row', { name: 'Website copilot' }));
 
   await page.goto('/services');
   const notes = page.getByRole('listitem', { name: 'Notes', exact: true });
@@ -127,7 +199,7 @@ export async function createSampleData(page: Page): Promise<SampleData> {
     .getByRole('button', { name: 'Disconnect' })
     .click();
   await visible(notes.getByRole('button', { name: 'Register Service Notes' }));
-  return { agentId, serviceId };
+  return { agentId, serviceId, exported, ...server };
 }
 
 export const SCREENS: Screen[] = [
@@ -138,14 +210,123 @@ export const SCREENS: Screen[] = [
     ready: (page) => visible(page.getByText('Please enter the code shared with you')),
   },
   {
+    name: 'access-code-wrong',
+    path: '/info',
+    signedOut: true,
+    ready: async (page) => {
+      await page.getByLabel('Access Code').fill('not-the-code');
+      await page.getByRole('button', { name: 'Access' }).click();
+      await visible(page.getByText('This code is not right.', { exact: false }));
+    },
+  },
+  {
+    name: 'idp-sign-in',
+    path: '/info',
+    signedOut: true,
+    ready: (page, _mobile, data) => toProviderSignIn(page, data),
+  },
+  {
+    name: 'idp-sign-in-refused',
+    path: '/info',
+    signedOut: true,
+    ready: async (page, _mobile, data) => {
+      await toProviderSignIn(page, data);
+      await page.getByLabel('Email').fill('nobody@example.com');
+      await page.getByLabel('Password').fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await visible(page.getByRole('alert'));
+    },
+  },
+  {
+    name: 'idp-sign-up',
+    path: '/info',
+    signedOut: true,
+    ready: async (page, _mobile, data) => {
+      await toProviderSignIn(page, data);
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await visible(page.getByRole('heading', { name: 'Create an account' }));
+    },
+  },
+  {
+    name: 'idp-sign-up-errors',
+    path: '/info',
+    signedOut: true,
+    ready: async (page, _mobile, data) => {
+      await toProviderSignIn(page, data);
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.getByLabel('Email').fill('not an address');
+      await page.getByLabel('Password').fill('short');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await visible(page.getByText('Please correct the fields marked below.'));
+    },
+  },
+  {
+    name: 'other-host',
+    path: (data) => `${data.origin.replace('localhost', OTHER_HOST)}/agents`,
+    signedOut: true,
+    ready: (page) => visible(page.getByRole('heading', { name: /^Open Cadre at / })),
+  },
+  {
     name: 'info',
     path: '/info',
     ready: (page) => visible(page.getByRole('heading', { level: 1 })),
   },
   {
+    name: 'info-delete-question',
+    overlay: true,
+    path: '/info',
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'Delete my data' }).click();
+      await visible(page.getByRole('dialog', { name: 'Delete my data' }));
+    },
+  },
+  {
+    name: 'debug-info',
+    path: '/debug_info',
+    ready: (page) => visible(page.getByRole('heading', { name: 'Debug' })),
+  },
+  {
     name: 'agents',
     path: '/agents',
     ready: (page) => visible(page.getByTestId('agent-row')),
+  },
+  {
+    name: 'agents-empty',
+    path: '/agents',
+    prepare: (page) => replaceAgentsList(page, '[]'),
+    ready: (page) => visible(page.getByText('No agents found.')),
+  },
+  {
+    name: 'agents-import-result',
+    overlay: true,
+    path: '/agents',
+    ready: async (page, _mobile, data) => {
+      // The exported Mail assistant (its Notes tool needs Notes connected again), plus a tool this
+      // server does not offer.
+      const document = JSON.parse(data.exported) as { agent: { name: string; tools: unknown[] } };
+      document.agent.name = 'Inbox helper';
+      document.agent.tools.push({
+        provider: 'builtin',
+        service_key: 'weather-station',
+        tool_name: 'forecast',
+        service_name: 'Weather station',
+        display_name: 'Forecast',
+      });
+      await page.getByLabel('Choose an exported agent file (.json)').setInputFiles({
+        name: 'mail-assistant.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(document)),
+      });
+      await visible(page.getByRole('dialog', { name: 'Imported Inbox helper' }));
+    },
+    // The imported agent goes again, so that every picture shows the same sample data.
+    leave: async (page) => {
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('button', { name: 'Actions for Inbox helper' }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('button', { name: 'Actions for Inbox helper' }).waitFor({ state: 'detached' });
+    },
   },
   {
     name: 'agents-tools-dialog',
@@ -218,6 +399,36 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'agent-edit-restore-question',
+    overlay: true,
+    path: (data) => `/agents/${data.agentId}/edit`,
+    ready: async (page) => {
+      await editSection(page, 'History');
+      await page.getByRole('button', { name: 'Restore version 1' }).click();
+      await visible(page.getByRole('alertdialog', { name: 'Restore version 1?' }));
+    },
+  },
+  {
+    name: 'agent-edit-rotate-secret-question',
+    overlay: true,
+    path: (data) => `/agents/${data.agentId}/edit`,
+    ready: async (page) => {
+      await editSection(page, 'Triggers');
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await visible(page.getByRole('alertdialog', { name: 'Rotate the trigger secret?' }));
+    },
+  },
+  {
+    name: 'agent-edit-delete-secret-question',
+    overlay: true,
+    path: (data) => `/agents/${data.agentId}/edit`,
+    ready: async (page) => {
+      await editSection(page, 'Triggers');
+      await page.getByRole('button', { name: 'Turn off signed calls' }).click();
+      await visible(page.getByRole('alertdialog', { name: 'Turn off signed calls?' }));
+    },
+  },
+  {
     name: 'agent-chat',
     overlay: true,
     path: (data) => `/agents/${data.agentId}/chat`,
@@ -257,9 +468,27 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'services-custom-mcp-refused',
+    overlay: true,
+    path: '/services',
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'Add your own MCP server' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add your own MCP server' });
+      await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Local tools');
+      await dialog.getByLabel('Server URL (https)').fill('http://127.0.0.1:9/mcp');
+      await dialog.getByRole('button', { name: 'Add Server' }).click();
+      await visible(dialog.locator('[aria-invalid="true"]'));
+    },
+  },
+  {
     name: 'service-tools',
     path: (data) => `/services/${data.serviceId}/actions`,
     ready: (page) => visible(page.getByRole('searchbox', { name: 'Search tools...' })),
+  },
+  {
+    name: 'usage',
+    path: '/usage',
+    ready: (page) => visible(page.getByRole('img', { name: 'Input and output tokens by day' })),
   },
   {
     name: 'user-menu',
@@ -275,6 +504,68 @@ export const SCREENS: Screen[] = [
       const menu = await accountMenu(page);
       await menu.getByRole('menuitem', { name: 'Your data' }).click();
       await visible(page.getByRole('dialog', { name: 'Your data' }));
+    },
+  },
+  {
+    name: 'api-keys',
+    path: '/api-keys',
+    ready: (page) => visible(page.getByRole('row', { name: 'Website copilot' })),
+  },
+  {
+    name: 'api-keys-create-dialog',
+    overlay: true,
+    path: '/api-keys',
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      await visible(
+        page.getByRole('dialog', { name: 'Create API key' }).getByRole('checkbox', { name: 'Bookkeeper' }),
+      );
+    },
+  },
+  {
+    name: 'api-keys-create-errors',
+    overlay: true,
+    path: '/api-keys',
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create API key' });
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+      await visible(dialog.getByText('Choose at least one scope.'));
+    },
+  },
+  {
+    name: 'api-keys-shown-once',
+    overlay: true,
+    path: '/api-keys',
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create API key' });
+      await dialog.getByLabel('Name').fill('Deploy script');
+      await dialog.getByText(/^chat/).click();
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+      await visible(page.getByRole('dialog', { name: 'Your new API key' }).getByTestId('new-api-key'));
+    },
+    // The key goes again, so that every picture shows the same sample data.
+    leave: async (page) => {
+      await page
+        .getByRole('dialog', { name: 'Your new API key' })
+        .getByRole('button', { name: 'Done' })
+        .click();
+      await page.getByRole('button', { name: 'Revoke Deploy script' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Revoke API key' })
+        .getByRole('button', { name: 'Revoke' })
+        .click();
+      await page.getByRole('row', { name: 'Deploy script' }).waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'api-keys-revoke-question',
+    overlay: true,
+    path: '/api-keys',
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'Revoke Website copilot' }).click();
+      await visible(page.getByRole('alertdialog', { name: 'Revoke API key' }));
     },
   },
   {
@@ -316,9 +607,49 @@ export const SCREENS: Screen[] = [
     ready: (page) => visible(page.getByRole('heading', { name: 'Invalid Demo' })),
   },
   {
+    name: 'demos-redirecting',
+    path: '/public/demosRedirect?demo=vcdemo',
+    signedOut: true,
+    busy: true,
+    // The demo login is held, so that 'Redirecting...' stays (the context is closed afterwards).
+    prepare: async (page) => {
+      await page.route('**/demos/login', () => new Promise<void>(() => {}));
+    },
+    ready: (page) => visible(page.getByText('Redirecting...')),
+  },
+  {
+    name: 'demos-chat',
+    path: '/public/demosRedirect?demo=vcdemo',
+    signedOut: true,
+    overlay: true,
+    ready: async (page) => {
+      await page.waitForURL(/\/demos\/$/);
+      await page.getByRole('button', { name: 'Search startups in fintech' }).click();
+      await visible(page.getByText('Novapay'));
+      // The answer is complete (no Stop button) and listed among the conversations.
+      await visible(page.getByRole('button', { name: 'Regenerate' }));
+    },
+  },
+  {
+    name: 'demos-no-session',
+    path: '/demos/',
+    signedOut: true,
+    ready: (page) => visible(page.getByRole('link', { name: 'Try the VC Analyst demo' })),
+  },
+  {
     name: 'not-found',
     path: '/no-such-page',
     ready: (page) => visible(page.getByText('Page not found.')),
+  },
+  {
+    name: 'route-error',
+    path: '/agents',
+    // An answer the page cannot read: the route's error screen, with the error shown.
+    prepare: (page) => replaceAgentsList(page, '{"unexpected": true}'),
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'Show Error' }).click();
+      await visible(page.getByTestId('route-error-message'));
+    },
   },
 ];
 
@@ -332,22 +663,45 @@ export const SCHEMES = ['light', 'dark'] as const;
 export const pathOf = (screen: Screen, data: SampleData) =>
   typeof screen.path === 'string' ? screen.path : screen.path(data);
 
-/** Opens a screen and waits until it is settled: loading states gone, animations finished. */
-export async function show(page: Page, screen: Screen, data: SampleData, mobile: boolean): Promise<void> {
+/**
+ * Opens a screen and waits until it is settled: loading states gone, animations finished. Returns
+ * what undoes its `prepare`.
+ */
+export async function show(
+  page: Page,
+  screen: Screen,
+  data: SampleData,
+  mobile: boolean,
+): Promise<() => Promise<void>> {
+  const undo = (await screen.prepare?.(page)) ?? (async () => {});
   await page.goto(pathOf(screen, data));
-  await screen.ready(page, mobile);
-  await page
-    .locator('[aria-busy="true"]')
-    .first()
-    .waitFor({ state: 'detached', timeout: 10_000 })
-    .catch(() => {});
+  await screen.ready(page, mobile, data);
+  if (!screen.busy)
+    await page
+      .locator('[aria-busy="true"]')
+      .first()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => {});
+  // Finite animations only: a spinner's never finishes.
   await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
   );
+  return undo;
 }
 
 /** axe's serious and critical violations on the page as it is (WCAG 2.x A/AA and best practices). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // axe sees that a modal dialog is open (so the page behind it may be aria-hidden while it still
+  // holds buttons) only when the page under it is not scrolled: its isModalOpen test misses a
+  // dialog opened from further down, as on a phone. The page goes back to the top behind it first.
+  await page.evaluate(() => {
+    if (document.querySelector('[role=dialog], [role=alertdialog]')) window.scrollTo(0, 0);
+  });
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
@@ -362,6 +716,17 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** The horizontal overflow of the page at its viewport (0 when nothing scrolls sideways). */
-export const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+/**
+ * How far each document of the page scrolls sideways at its viewport, the chat frame's included:
+ * `{ url: px }` for those that do (empty when none does).
+ */
+export async function sidewaysOverflow(page: Page): Promise<Record<string, number>> {
+  const found: Record<string, number> = {};
+  for (const frame of page.frames()) {
+    const overflow = await frame
+      .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      .catch(() => 0);
+    if (overflow > 0) found[frame === page.mainFrame() ? 'page' : frame.url()] = overflow;
+  }
+  return found;
+}

@@ -13,6 +13,11 @@ test('the user menu exports the data as a file and deletes the account after typ
   page,
 }) => {
   await signUpAndSignIn(page);
+  // The avatar is the provider's `picture` (the built-in provider draws the initials).
+  const picture = page.getByRole('button', { name: 'Account menu of E2E Person' }).locator('img');
+  await expect(picture).toBeVisible();
+  await expect(picture).toHaveAttribute('src', /\/idp\/avatars\/[^/]+\.svg$/);
+  expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   let menu = await openMenu(page);
   await expect(menu.getByText('E2E Person')).toBeVisible();
   await expect(menu.getByText(/@example\.com$/)).toBeVisible();

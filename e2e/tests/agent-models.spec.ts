@@ -20,7 +20,8 @@ test("the editor's model select changes which model answers", async ({ page }) =
 
   // The default is the offline model.
   const first = await chatOnce('Hello there');
-  await expect(first.getByTestId('answer-meta')).toContainText('offline');
+  // Each answer names its model as the model list does (its label), not by its id.
+  await expect(first.getByTestId('answer-meta')).toContainText('Offline model');
 
   await page.goto('/agents');
   await page.getByRole('button', { name: 'Actions for Switcher', exact: true }).click();
@@ -38,5 +39,6 @@ test("the editor's model select changes which model answers", async ({ page }) =
 
   const second = await chatOnce('Hello again');
   await expect(second).toContainText('The stub model says hello.');
-  await expect(second.getByTestId('answer-meta')).toContainText('stub');
+  await expect(second.getByTestId('answer-meta')).toContainText('Stub model');
+  await expect(second.getByTestId('answer-meta').getByText('Stub model')).toHaveAttribute('title', 'stub');
 });

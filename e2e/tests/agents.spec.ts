@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -13,6 +13,59 @@ const rowOf = (page: Page, name: string) =>
 async function openActions(page: Page, name: string, item: 'Edit' | 'Duplicate' | 'Delete') {
   await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
   await page.getByRole('menuitem', { name: item }).click();
+}
+
+/**
+ * An emoji avatar's background and the muted tint of `palette`, both as the browser computes them
+ * where the avatar is (the page, the chat frame or the copilot's shadow root, each with its theme).
+ */
+const tintOf = (avatar: Locator, palette: string) =>
+  avatar.evaluate((element, palette) => {
+    const probe = document.createElement('span');
+    probe.style.backgroundColor = `var(--chakra-colors-${palette}-muted)`;
+    element.parentElement!.append(probe);
+    const expected = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return { actual: getComputedStyle(element).backgroundColor, expected };
+  }, palette);
+
+/** The colours a generated avatar is drawn in, and the shades of `palette` it may use (as rgb). */
+const fillsOf = (avatar: Locator, palette: string) =>
+  avatar.evaluate((element, palette) => {
+    const probe = document.createElement('span');
+    element.parentElement!.append(probe);
+    const rgb = (color: string) => {
+      probe.style.color = color;
+      return getComputedStyle(probe).color;
+    };
+    // Painted fills only: not `none`, nor the gradients some styles reference.
+    const fills = Array.from(element.querySelectorAll('[fill]'))
+      .map((node) => node.getAttribute('fill')!)
+      .filter((fill) => fill !== 'none' && !fill.startsWith('url('))
+      .map(rgb);
+    const shades = ['200', '400', '500', '700', '900'].map((shade) =>
+      rgb(`var(--chakra-colors-${palette}-${shade})`),
+    );
+    const blackOrWhite = [rgb('#000'), rgb('#fff')];
+    probe.remove();
+    return { fills: [...new Set(fills)], shades, blackOrWhite };
+  }, palette);
+
+/** Each of the avatar's colours is one of the palette's shades (or black/white for the face). */
+async function expectDrawnIn(avatar: Locator, palette: string) {
+  const { fills, shades, blackOrWhite } = await fillsOf(avatar, palette);
+  expect(new Set(shades).size).toBe(shades.length);
+  expect(fills.filter((fill) => shades.includes(fill)).length).toBeGreaterThanOrEqual(2);
+  expect(fills.every((fill) => shades.includes(fill) || blackOrWhite.includes(fill))).toBe(true);
+}
+
+/** An emoji avatar is painted on its palette's muted tint (a real colour, not transparent). */
+async function expectTintedIn(avatar: Locator, palette: string) {
+  const { actual, expected } = await tintOf(avatar, palette);
+  expect(expected).not.toBe('rgba(0, 0, 0, 0)');
+  expect(actual).toBe(expected);
+  // Not the default look: the brand tint is another colour.
+  expect((await tintOf(avatar, 'brand')).expected).not.toBe(expected);
 }
 
 async function createAgent(page: Page, name: string, description: string) {
@@ -266,7 +319,7 @@ test('the form marks each blank required field, explains it and focuses the firs
   await expect(description).toHaveAttribute('aria-invalid', 'true');
 });
 
-test('an agent gets an icon and a colour, shown in the list, the editor and the chat header', async ({
+test('an agent gets an icon and a colour, shown in the list, the editor, the chat header and the copilot', async ({
   page,
 }) => {
   await signUpAndSignIn(page);
@@ -277,20 +330,39 @@ test('an agent gets an icon and a colour, shown in the list, the editor and the 
   await page.getByRole('group', { name: 'Colour' }).getByRole('button', { name: 'Colour: purple' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Agent Created')).toBeVisible();
-  await expect(rowOf(page, 'Postman').getByTestId('agent-avatar')).toHaveText('📬');
+  const listed = rowOf(page, 'Postman').getByTestId('agent-avatar');
+  await expect(listed).toHaveText('📬');
+  await expectTintedIn(listed, 'purple');
 
+  // The copilot (the first agent: this one) shows the icon in its colour in its header. Moved to
+  // within the app: a full load of /copilot would sign in again (the session is held in memory).
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/copilot');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await page.getByRole('button', { name: 'Open the chat' }).click();
+  const copilot = page.getByTestId('copilot-panel');
+  await expect(copilot.getByText('Postman').first()).toBeVisible();
+  const inCopilot = copilot.getByTestId('agent-avatar').first();
+  await expect(inCopilot).toHaveText('📬');
+  await expectTintedIn(inCopilot, 'purple');
+
+  await page.goto('/agents');
   await openActions(page, 'Postman', 'Edit');
   await expect(page.getByRole('button', { name: 'Emoji 📬' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: 'Colour: purple' })).toHaveAttribute('aria-pressed', 'true');
-  // A generated avatar instead.
+  // A generated avatar instead, drawn in shades of the agent's colour.
   await page.getByRole('button', { name: 'Generated avatar: beam' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Agent Updated')).toBeVisible();
-  await expect(rowOf(page, 'Postman').getByTestId('agent-avatar').locator('svg')).toBeVisible();
+  await expect(listed.locator('svg')).toBeVisible();
+  await expectDrawnIn(listed, 'purple');
 
   await rowOf(page, 'Postman').getByRole('button', { name: 'Start chat with Postman' }).click();
   const frame = page.frameLocator('iframe[title="Agent chat"]');
-  await expect(frame.getByTestId('agent-avatar').first().locator('svg')).toBeVisible();
+  const inChat = frame.getByTestId('agent-avatar').first();
+  await expect(inChat.locator('svg')).toBeVisible();
+  await expectDrawnIn(inChat, 'purple');
 });
 
 test.describe('at 375 px', () => {

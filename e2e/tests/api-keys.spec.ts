@@ -43,3 +43,36 @@ test('creates an API key, uses it with fetch, and revokes it', async ({ page, ba
   await expect(page.getByText('You have no API keys.')).toBeVisible();
   expect((await fetch(agents, { headers: withKey })).status).toBe(401);
 });
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('each key is a card with its values labelled and Revoke in view; nothing scrolls sideways', async ({
+    page,
+  }) => {
+    await signUpAndSignIn(page);
+    await page.goto('/api-keys');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API key' });
+    await dialog.getByLabel('Name').fill('A key with a rather long name for a phone');
+    await dialog.getByText(/^chat/).click();
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await page
+      .getByRole('dialog', { name: 'Your new API key' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+
+    const card = page.getByRole('row', { name: 'A key with a rather long name for a phone' });
+    await expect(card).toBeVisible();
+    // The header row is hidden: each value says what it is.
+    await expect(page.getByRole('columnheader', { name: 'Last used' })).toBeHidden();
+    await expect(card.getByText('Last used:')).toBeVisible();
+    await expect(card.getByText('Scopes:')).toBeVisible();
+    const revoke = card.getByRole('button', { name: 'Revoke A key with a rather long name for a phone' });
+    await expect(revoke).toBeInViewport({ ratio: 1 });
+    const box = (await card.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});

@@ -4,8 +4,8 @@ import { signUpAndSignIn } from '../support/sign-in.ts';
 /**
  * Approvals that never lie, in Chromium on the offline model: "Always allow for this agent" on the
  * card skips the card next time and shows in the agent editor, which can switch it back; a card
- * counts down and, when its time is up, reads "Expired — ask again" and sends nothing (the
- * browser's clock is fast-forwarded; the server's refusal of a late decision is in
+ * counts down and, when its time is up, reads "Expired — ask again" and sends nothing however it is
+ * clicked (the browser's clock is fast-forwarded; the server's refusal of a late decision is in
  * apps/server/test/approval-permissions.int.test.ts).
  */
 const NOTE = (body: string) => `create note title: "Groceries" body: "${body}"`;
@@ -93,5 +93,21 @@ test('a card whose time is up reads "Expired — ask again", has nothing to clic
   await expect(card.getByRole('button', { name: 'Always allow for this agent' })).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Deny' })).toHaveCount(0);
   await expect(card.getByText('Expired', { exact: true })).toBeVisible();
+
+  // Try everything the expired card still offers (a card that kept its buttons would send its
+  // decision here), then click the card itself.
+  const clicked = await card
+    .getByRole('button')
+    .evaluateAll((buttons) => buttons.map((button) => (button as HTMLElement).click()).length);
+  expect(clicked).toBeGreaterThan(0);
+  await card.click({ force: true });
+  // Anything those clicks sent left the frame before this request does.
+  const chat = page.frames().find((f) => new URL(f.url()).pathname.startsWith('/chainlit'))!;
+  expect(await chat.evaluate(() => fetch('/backend/api/v1/public/health/live').then((r) => r.status))).toBe(
+    200,
+  );
   expect(decisions).toEqual([]);
+  // Ask again: a new card.
+  await send(frame, NOTE('coffee'));
+  await expect(frame.getByTestId('tool-step').last().getByTestId('approval')).toBeVisible();
 });

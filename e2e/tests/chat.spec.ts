@@ -142,6 +142,8 @@ test('D2: a conversation full of XSS payloads runs no script, opens no dialog an
   await send(frame, PAYLOADS.join('\n\n'));
   await expect(frame.getByTestId('assistant-message').last()).toContainText("I can't do that");
   await expect(frame.getByTestId('approval')).toHaveCount(0);
+  // The answer has finished streaming (a busy composer does not send).
+  await expect(frame.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   // A Create note call carries them as its arguments; it is approved and its output (the note) is shown.
   await send(frame, `create note title: "xss" body: "${PAYLOADS.slice(0, 4).join(' ')}"`);
   await expect(frame.getByTestId('tool-step')).toHaveCount(1);
@@ -189,7 +191,7 @@ test('the empty chat offers a request per tool; the owner’s starters replace t
   await empty.getByRole('button', { name: 'Add 9 and 33' }).click();
   const answer = frame.getByTestId('assistant-message').last();
   await expect(answer).toContainText('42');
-  await expect(answer.getByTestId('answer-meta')).toContainText('offline');
+  await expect(answer.getByTestId('answer-meta')).toContainText('Offline model');
   await answer.getByRole('button', { name: 'Copy answer' }).click();
   await expect(answer.getByRole('button', { name: 'Copy answer' })).toHaveText('Copied');
   const copied = await page.evaluate(() => navigator.clipboard.readText());

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { chromium, expect, test } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium.ts';
+import { expect, test } from '@playwright/test';
+import { OTHER_HOST } from '../support/chromium.ts';
+import { freePort, ROOT } from '../support/server.ts';
 
 /**
  * What a newcomer sees in the first minute: `node apps/server/dist/main.js` in a terminal (a pty
@@ -13,19 +13,6 @@ import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium.ts';
  * of the machine goes to PUBLIC_URL, and one on a host that is not this server's says which
  * address to open.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Text written to the terminal, without colours and with plain line ends. */
 const plain = (text: string) => stripVTControlCharacters(text).replace(/\r/g, '');
 
@@ -89,20 +76,12 @@ test('a page on another name of this machine is redirected to PUBLIC_URL before 
   await expect(page.getByLabel('Access Code')).toBeVisible();
 });
 
-test('a page on a host that is not this server says which URL to open', async ({ baseURL }) => {
+test('a page on a host that is not this server says which URL to open', async ({ page, baseURL }) => {
   const publicUrl = new URL(baseURL!);
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP cadre-elsewhere.test 127.0.0.1'],
-  });
-  try {
-    const page = await browser.newPage();
-    const response = await page.goto(`http://cadre-elsewhere.test:${publicUrl.port}/agents`);
-    expect(response?.status()).toBe(421);
-    await expect(page.getByRole('heading', { name: `Open Cadre at ${publicUrl.origin}` })).toBeVisible();
-    await page.getByRole('link', { name: publicUrl.origin }).first().click();
-    await expect(page).toHaveURL(new RegExp(`^${publicUrl.origin}/`));
-  } finally {
-    await browser.close();
-  }
+  // OTHER_HOST resolves to this machine in the test browser (support/chromium.ts).
+  const response = await page.goto(`http://${OTHER_HOST}:${publicUrl.port}/agents`);
+  expect(response?.status()).toBe(421);
+  await expect(page.getByRole('heading', { name: `Open Cadre at ${publicUrl.origin}` })).toBeVisible();
+  await page.getByRole('link', { name: publicUrl.origin }).first().click();
+  await expect(page).toHaveURL(new RegExp(`^${publicUrl.origin}/`));
 });

@@ -1,12 +1,24 @@
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import {
+  PHRASE_TABLE,
+  type Category,
+  type PhraseRow,
+} from '../../apps/server/test/offline-phrasing/phrase-table.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
- * Five rows of the offline model's phrase table (apps/server/test/offline-phrasing/phrase-table.ts)
- * typed into the chat frame in Chromium, as a newcomer would: a greeting, arithmetic in symbols and
- * in words, a note whose title comes from the sentence, and a request no tool can serve.
+ * Five rows of the offline model's phrase table (apps/server/test/offline-phrasing/phrase-table.ts),
+ * read from the table and typed into the chat frame in Chromium as a newcomer would: the first row
+ * of each of these categories whose agent has the whole Calculator and Notes services, which is the
+ * agent this spec builds (every action of both, in the services' order, as the table's toolkits).
  */
 const AGENT = 'E2E phrasing agent';
+const SERVICES = ['Calculator', 'Notes'];
+const TOOLKITS = ['calculator', 'notes'];
+const CATEGORIES: Category[] = ['greeting', 'arithmetic', 'notes', 'refusal', 'follow-up'];
+const ROWS = CATEGORIES.map((category) =>
+  PHRASE_TABLE.find((row) => row.category === category && row.tools.join() === TOOLKITS.join())!,
+);
 
 test.describe.configure({ mode: 'serial' });
 
@@ -15,7 +27,7 @@ let page: Page;
 test.beforeAll(async ({ browser }) => {
   page = await (await browser.newContext()).newPage();
   await signUpAndSignIn(page);
-  for (const name of ['Calculator', 'Notes']) {
+  for (const name of SERVICES) {
     await page.goto('/services');
     const card = page.getByRole('listitem', { name, exact: true });
     await card.getByRole('button', { name: `Register Service ${name}` }).click();
@@ -24,13 +36,17 @@ test.beforeAll(async ({ browser }) => {
   await page.goto('/agents/create');
   await page.getByRole('textbox', { name: 'Name' }).fill(AGENT);
   await page.getByRole('textbox', { name: 'Description' }).fill('Computes and keeps notes.');
-  for (const [service, action] of [
-    ['Calculator', 'Evaluate expression'],
-    ['Notes', 'Create note'],
-  ] as const) {
+  for (const service of SERVICES) {
     await page.getByRole('button', { name: service, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Actions for ${service}` });
-    await dialog.getByRole('button', { name: `Add ${action}`, exact: true }).click();
+    // Every action of the service: each added one turns its "Add" button into "Remove".
+    const adds = dialog.getByRole('button', { name: /^Add / });
+    const count = await adds.count();
+    expect(count).toBeGreaterThan(0);
+    for (let left = count; left > 0; left--) {
+      await adds.first().click();
+      await expect(adds).toHaveCount(left - 1);
+    }
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
   }
@@ -54,51 +70,51 @@ async function freshChat(): Promise<FrameLocator> {
   return frame;
 }
 
-async function say(frame: FrameLocator, text: string) {
+/** Sends one turn and waits for its answer to finish (the composer is free again). */
+async function say(frame: FrameLocator, text: string, turn: number) {
   const box = frame.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
   await box.press('Enter');
-  await expect(frame.getByTestId('user-message').last()).toContainText(text);
+  await expect(frame.getByTestId('user-message').nth(turn)).toContainText(text);
+  await expect(frame.getByTestId('assistant-message').nth(turn)).toBeVisible();
+  await expect(frame.getByRole('button', { name: 'Stop' })).toHaveCount(0);
 }
 
-test('"hi there" gets the tools with an example each, and runs none', async () => {
-  const frame = await freshChat();
-  await say(frame, 'hi there');
-  const answer = frame.getByTestId('assistant-message').last();
-  await expect(answer).toContainText('Here is what I can do');
-  await expect(answer).toContainText('what is (3 + 4) * 2?');
-  await expect(answer).toContainText('note down: call the bank');
-  await expect(frame.getByTestId('tool-step')).toHaveCount(0);
-});
+/** The arguments as the tool step shows them (pretty-printed JSON). */
+const shown = (name: string, value: unknown) => `"${name}": ${JSON.stringify(value)}`;
 
-test('"what is 12 + 30?" runs Evaluate and answers 42', async () => {
-  const frame = await freshChat();
-  await say(frame, 'what is 12 + 30?');
-  await expect(frame.getByTestId('tool-step').first()).toHaveAttribute('data-state', 'output-available');
-  await expect(frame.getByTestId('assistant-message').last()).toContainText('12 + 30 = 42');
-});
+for (const row of ROWS) {
+  const turns = typeof row.say === 'string' ? [row.say] : row.say;
+  test(`${row.category}: ${JSON.stringify(row.say)}`, async () => {
+    const frame = await freshChat();
+    for (const [turn, text] of turns.entries()) await say(frame, text, turn);
+    const answer = frame.getByTestId('assistant-message').last();
+    await expectOutcome(frame, answer, row);
+  });
+}
 
-test('"divide 250 by 4" in words runs Evaluate and answers 62.5', async () => {
-  const frame = await freshChat();
-  await say(frame, 'divide 250 by 4');
-  await expect(frame.getByTestId('tool-step').first()).toHaveAttribute('data-state', 'output-available');
-  await expect(frame.getByTestId('assistant-message').last()).toContainText('250 / 4 = 62.5');
-});
-
-test('"note down: call the bank" asks to create the note titled "call the bank"', async () => {
-  const frame = await freshChat();
-  await say(frame, 'note down: call the bank');
-  await expect(frame.getByTestId('approval').first()).toBeVisible();
-  const step = frame.getByTestId('tool-step').first();
-  await expect(step).toContainText('"title": "call the bank"');
-  await expect(step).not.toContainText('note down');
-});
-
-test('"write me a haiku about autumn" is refused, naming what the agent can do', async () => {
-  const frame = await freshChat();
-  await say(frame, 'write me a haiku about autumn');
-  const answer = frame.getByTestId('assistant-message').last();
-  await expect(answer).toContainText("I can't do that with this agent's tools");
-  await expect(answer).toContainText('evaluate');
-  await expect(frame.getByTestId('tool-step')).toHaveCount(0);
-});
+async function expectOutcome(
+  frame: FrameLocator,
+  answer: ReturnType<FrameLocator['getByTestId']>,
+  row: PhraseRow,
+) {
+  if (!row.call) {
+    // An answer with no tool at all.
+    for (const text of [row.reply ?? []].flat()) await expect(answer).toContainText(text);
+    await expect(frame.getByTestId('tool-step')).toHaveCount(0);
+    return;
+  }
+  const step = answer.getByTestId('tool-step').first();
+  await expect(step).toContainText(row.call);
+  if (row.result !== undefined) {
+    await expect(step).toHaveAttribute('data-state', 'output-available');
+    await expect(answer).toContainText(`= ${row.result}`);
+  }
+  if (row.args) {
+    // A write waits for approval with its arguments on the card; a read shows them when opened.
+    if ((await step.getAttribute('data-state')) !== 'approval-requested')
+      await step.getByRole('button').first().click();
+    for (const [name, value] of Object.entries(row.args))
+      await expect(step).toContainText(shown(name, value));
+  }
+}

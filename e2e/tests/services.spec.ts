@@ -95,18 +95,55 @@ test('a key the provider refuses keeps the dialog open with the refusal, and not
   await expect(card(page, 'Web Search').getByText('Never used')).toBeVisible();
 });
 
-test('the "Add your own MCP server" dialog shows the API’s refusal', async ({ page }) => {
+test('the "Add your own MCP server" dialog shows the API’s refusal under the URL', async ({ page }) => {
   await signUpAndSignIn(page);
   await page.goto('/services');
   await page.getByRole('button', { name: 'Add your own MCP server' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add your own MCP server' });
-  await dialog.getByLabel('Name', { exact: true }).fill('Local');
-  // The egress guard refuses private addresses: the API's reason is shown, the dialog stays.
-  await dialog.getByLabel('Server URL (https)').fill('http://127.0.0.1:9/mcp');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Local');
+  // The egress guard refuses private addresses: the API's reason is shown under the URL, which
+  // is marked and focused; the dialog stays.
+  const url = dialog.getByLabel('Server URL (https)');
+  await url.fill('http://127.0.0.1:9/mcp');
   await dialog.getByRole('button', { name: 'Add Server' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('url:');
+  await expect(url).toHaveAttribute('aria-invalid', 'true');
+  await expect(url).toHaveAccessibleErrorMessage(/The address 127\.0\.0\.1 is not allowed/);
+  await expect(url).toBeFocused();
+  await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).not.toHaveAttribute(
+    'aria-invalid',
+  );
+  await expect(dialog.getByText(/^url:/)).toHaveCount(0);
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(card(page, 'Local')).toHaveCount(0);
+});
+
+test('the tools of an MCP server with 500 tools are searched in a worker, off the page’s thread', async ({
+  page,
+}) => {
+  await signUpAndSignIn(page);
+  await page.goto('/services');
+  await page.getByRole('button', { name: 'Add your own MCP server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add your own MCP server' });
+  await dialog.getByLabel('Name', { exact: true }).fill('Reports');
+  // The local stub's MCP server (support/stub-provider.ts), the one private address the server may reach.
+  await dialog.getByLabel('Server URL (https)').fill(`http://127.0.0.2:${process.env.E2E_STUB_PORT}/mcp`);
+  await dialog.getByRole('button', { name: 'Add Server' }).click();
+  await expect(dialog).toBeHidden();
+
+  // The list is indexed in a worker as soon as it is shown; the page's CSP lets our own worker run.
+  const worker = page.waitForEvent('worker');
+  await card(page, 'Reports').getByRole('link', { name: 'View Tools of Reports' }).click();
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(501);
+  expect((await worker).url()).toMatch(/\/assets\/fuzzy-worker-[\w-]+\.js$/);
+
+  // Its answers: the exact name first, near misses after it (other invoices), the rest filtered out.
+  await page.getByPlaceholder('Search tools...').fill('invoice_436');
+  await expect(rows.nth(1)).toHaveText(/^Invoice 436/);
+  await expect.poll(() => rows.count()).toBeLessThan(501);
+  await expect(rows.filter({ hasText: /^Report / })).toHaveCount(0);
+  await page.getByPlaceholder('Search tools...').fill('');
+  await expect(rows).toHaveCount(501);
 });

@@ -1,15 +1,17 @@
 /**
- * The API's agent list and chat turns through HAProxy with one and with three built instances on
+ * The API's agent list and chat turns through HAProxy with one, two and three built instances on
  * one PostgreSQL (the cluster tests' harness: apps/server/test/cluster/harness.ts), to see how far
  * throughput grows with instances on this machine. `npm run bench:scale-out` builds first, then
- * runs both; writes the "## Scale-out" section of docs/benchmarks.md.
+ * runs both halves (`tsx apps/server/bench/scale-out.ts api` or `chat` runs one, on a built tree);
+ * each merges its half into the "## Scale-out" section of docs/benchmarks.md (the figures of both
+ * halves are kept in a comment there), whose closing note is worked out from the figures.
  *
- *   tsx apps/server/bench/scale-out.ts [api|chat|all]
+ *   tsx apps/server/bench/scale-out.ts [api|chat|all|report]   (report: rewrite the section, measure nothing)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
+import { BENCHMARKS_FILE, percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
 import { startCluster, type Cluster } from '../test/cluster/harness.ts';
 import { chatFrameHeaders, redeemCode, signUp } from '../test/cluster/http-browser.ts';
 
@@ -159,42 +161,168 @@ async function measure(instances: number): Promise<Figures> {
   }
 }
 
+/** One half of the figures (the list's or the chat's), with the conditions it was measured in. */
+interface Half {
+  date: string;
+  cores: number;
+  node: string;
+  /** Load average (1 min) at the end: other work on the machine competes for its cores. */
+  load: number;
+  seconds: number;
+  rows: Figures[];
+}
+interface Stored {
+  list?: Half;
+  chat?: Half;
+  /** The halves the latest runs replaced: on a shared machine, one run alone says little. */
+  previous?: { list?: Half; chat?: Half };
+}
+
+const DATA_MARK = 'scale-out figures';
+const HEADING = '## Scale-out';
+
+/** The figures the section holds now (both halves), from its data comment. */
+function storedFigures(): Stored {
+  const text = fs.existsSync(BENCHMARKS_FILE) ? fs.readFileSync(BENCHMARKS_FILE, 'utf8') : '';
+  const match = new RegExp(`<!-- ${DATA_MARK}: (.*?) -->`).exec(text);
+  return match ? (JSON.parse(match[1]!) as Stored) : {};
+}
+
+const number = (v: number | undefined, unit = '') =>
+  v === undefined ? '–' : `${v.toLocaleString('en')}${unit}`;
+
+/**
+ * Where a throughput stops growing with instances, from the figures: "grows with every instance"
+ * or "grows from 1 to N, then falls/flattens", with the values.
+ */
+function growth(label: string, points: { instances: number; value: number }[], unit: string) {
+  if (points.length < 2) return '';
+  const peak = points.reduce((best, p) => (p.value > best.value ? p : best));
+  const values = points.map((p) => `${number(p.value)} ${unit} with ${p.instances}`).join(', ');
+  if (peak === points.at(-1)) return `${label} grows with every instance added here (${values}).`;
+  if (peak === points[0]) return `${label} does not grow with a second instance (${values}).`;
+  return `${label} grows up to ${peak.instances} instances and stops growing there (${values}).`;
+}
+
+function section(stored: Stored): string {
+  const byInstances = new Map<number, Figures>();
+  for (const half of [stored.list, stored.chat])
+    for (const row of half?.rows ?? [])
+      byInstances.set(row.instances, { ...byInstances.get(row.instances), ...row });
+  const rows = [...byInstances.values()].sort((a, b) => a.instances - b.instances);
+  const when = (name: string, half?: Half) =>
+    half
+      ? `${name}: ${half.date}, ${half.cores} CPU cores, Node ${half.node}, ${half.seconds} s per count, load average (1 min) ${half.load.toFixed(1)} at the end`
+      : `${name}: not measured yet`;
+  const cores = stored.list?.cores ?? stored.chat?.cores ?? os.cpus().length;
+  const list = growth(
+    'List throughput',
+    rows.filter((r) => r.listRps !== undefined).map((r) => ({ instances: r.instances, value: r.listRps! })),
+    'req/s',
+  );
+  const chat = growth(
+    'Chat throughput',
+    rows
+      .filter((r) => r.turnsPerSecond !== undefined)
+      .map((r) => ({ instances: r.instances, value: r.turnsPerSecond! })),
+    'turns/s',
+  );
+  const cpu = rows.filter((r) => r.cpuMsPerRequest !== undefined);
+  const before = (name: string, metric: 'listRps' | 'turnsPerSecond', unit: string, half?: Half) =>
+    half
+      ? growth(
+          `${name} (${half.date}, load average ${half.load.toFixed(1)})`,
+          half.rows
+            .filter((r) => r[metric] !== undefined)
+            .map((r) => ({ instances: r.instances, value: r[metric]! })),
+          unit,
+        )
+      : '';
+  const previous = [
+    before('List', 'listRps', 'req/s', stored.previous?.list),
+    before('Chat', 'turnsPerSecond', 'turns/s', stored.previous?.chat),
+  ].filter(Boolean);
+  const loads = [stored.list?.load, stored.chat?.load].filter((l): l is number => l !== undefined);
+  return [
+    HEADING,
+    '',
+    `\`npm run bench:scale-out\` runs \`apps/server/bench/scale-out.ts\` for the list and for chat turns ` +
+      `(\`api\` or \`chat\` runs one), each replacing its half of this table. The built server as N instances on one PostgreSQL 15 behind HAProxy ` +
+      `(deploy/haproxy.cfg, round-robin per request), a fake OpenAI-compatible model streaming ${TOKENS} tokens, and the ` +
+      `load generator, all on the same cores. List: GET /backend/api/v1/agents/ (20 agents × 5 tools) with ` +
+      `${LIST_CONNECTIONS} connections. Chat: ${CHAT_CONCURRENCY} clients sending turns back to back, each timed to its last chunk.`,
+    '',
+    `- ${when('List', stored.list)}.`,
+    `- ${when('Chat', stored.chat)}.`,
+    '',
+    '| Instances | List req/s | List p50 / p99 (ms) | Cadre CPU per list request | Chat turns/s | Turn p50 / p99 (ms) | Errors |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.instances} | ${number(r.listRps)} | ${number(r.listP50)} / ${number(r.listP99)} | ${number(r.cpuMsPerRequest, ' ms')} | ` +
+        `${number(r.turnsPerSecond)} | ${number(r.turnP50)} / ${number(r.turnP99)} | ${(r.listErrors ?? 0) + (r.turnErrors ?? 0)} |`,
+    ),
+    '',
+    [
+      'What the figures say:',
+      list,
+      chat,
+      `Why it stops: the machine has ${cores} cores, and every instance, PostgreSQL, HAProxy, the fake model and the load ` +
+        `generator share them, so once they are busy another instance brings no CPU, only a proxy hop and more ` +
+        `database connections per request` +
+        (cpu.length > 1
+          ? ` (Cadre's CPU per list request: ${cpu.map((r) => `${number(r.cpuMsPerRequest, ' ms')} with ${r.instances}`).join(', ')}).`
+          : '.'),
+      `The cores were also shared with other work while these ran (load average ${loads.map((l) => l.toFixed(1)).join(' and ')} ` +
+        `on ${cores} cores at the end of the runs), so the absolute figures are low and move from one run to the next; ` +
+        'compare the rows of one run. With a core per instance the list should scale further, until PostgreSQL ' +
+        'saturates (not measured here). What more instances buy here is availability: no request fails while one of them is killed, drained ' +
+        'or redeployed (see "Crash and failover" below). The Errors column must stay 0.',
+      previous.length > 0 ? `The run before: ${previous.join(' ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    '',
+    `<!-- ${DATA_MARK}: ${JSON.stringify(stored)} -->`,
+    '',
+    '',
+  ].join('\n');
+}
+
 async function main() {
+  // Writes the section again from the figures it holds (after a change to how it is written).
+  if (what === 'report') return writeBenchSection(HEADING, section(storedFigures()));
   const rows: Figures[] = [];
   for (const n of INSTANCES) rows.push(await measure(n));
-  const cell = (v: number | undefined, unit = '') =>
-    v === undefined ? '–' : `${v.toLocaleString('en')}${unit}`;
-  writeBenchSection(
-    '## Scale-out',
-    [
-      '## Scale-out',
-      '',
-      `\`tsx apps/server/bench/scale-out.ts ${what}\` (\`npm run bench:scale-out\` runs \`all\`), ` +
-        `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU cores, Node ${process.version}. The built ` +
-        `server as N instances on one PostgreSQL 15 behind HAProxy (deploy/haproxy.cfg, round-robin per request), a ` +
-        `fake OpenAI-compatible model streaming ${TOKENS} tokens, and the load generator, all on the same cores. ` +
-        `List: GET /backend/api/v1/agents/ (20 agents × 5 tools) for ${SECONDS} s with ${LIST_CONNECTIONS} connections. ` +
-        `Chat: ${CHAT_CONCURRENCY} clients sending turns back to back for ${SECONDS} s, each timed to its last chunk. ` +
-        `Load average (1 min) ${os.loadavg()[0]!.toFixed(1)} at the end.`,
-      '',
-      '| Instances | List req/s | List p50 / p99 (ms) | Cadre CPU per list request | Chat turns/s | Turn p50 / p99 (ms) | Errors |',
-      '|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows.map(
-        (r) =>
-          `| ${r.instances} | ${cell(r.listRps)} | ${cell(r.listP50)} / ${cell(r.listP99)} | ${cell(r.cpuMsPerRequest, ' ms')} | ` +
-          `${cell(r.turnsPerSecond)} | ${cell(r.turnP50)} / ${cell(r.turnP99)} | ${(r.listErrors ?? 0) + (r.turnErrors ?? 0)} |`,
-      ),
-      '',
-      'What the figures say: every instance, PostgreSQL, HAProxy, the fake model and the load generator share ' +
-        'the same 2 cores, so a second or third instance cannot add throughput here; it adds a proxy hop and ' +
-        'more database connections per request (CPU per request grows with the instance count). What more ' +
-        'instances buy is availability: no request fails while one of them is killed, drained or redeployed ' +
-        '(see "Crash and failover" below). On machines with a core per instance the list scales until PostgreSQL ' +
-        'saturates. The Errors column must stay 0: every request and turn answered, over HAProxy, on every instance. ' +
-        'Figures from one run to the next move with the load of the machine (compare the load average).',
-      '',
-    ].join('\n'),
-  );
+  const measured = (pick: (r: Figures) => Partial<Figures>): Half => ({
+    date: new Date().toISOString().slice(0, 10),
+    cores: os.cpus().length,
+    node: process.version,
+    load: os.loadavg()[0]!,
+    seconds: SECONDS,
+    rows: rows.map((r) => ({ instances: r.instances, ...pick(r) })),
+  });
+  const stored = storedFigures();
+  stored.previous = {
+    list: what === 'chat' ? stored.previous?.list : stored.list,
+    chat: what === 'api' ? stored.previous?.chat : stored.chat,
+  };
+  if (what !== 'chat')
+    stored.list = measured(({ listRps, listP50, listP99, listErrors, cpuMsPerRequest }) => ({
+      listRps,
+      listP50,
+      listP99,
+      listErrors,
+      cpuMsPerRequest,
+    }));
+  if (what !== 'api')
+    stored.chat = measured(({ turnsPerSecond, turnP50, turnP99, turnErrors }) => ({
+      turnsPerSecond,
+      turnP50,
+      turnP99,
+      turnErrors,
+    }));
+  writeBenchSection(HEADING, section(stored));
 }
 
 main().catch((err: unknown) => {

@@ -38,19 +38,39 @@ import {
   registerTriggers,
   triggerRoutes,
   triggersUserData,
+  type TriggerOptions,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
 import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
-import { apiKeysRoutes, apiKeysUserData, createApiKeysService } from './modules/api-keys/index.ts';
+import {
+  createEmbedder,
+  createKnowledgeService,
+  knowledgeFilesIn,
+  knowledgeRoutes,
+  knowledgeUserData,
+} from './modules/knowledge/index.ts';
+import {
+  apiKeysRoutes,
+  apiKeysUserData,
+  createApiKeysService,
+  type ApiKeyOptions,
+} from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
 import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { modelsRoutes } from './modules/models/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
-import { registerServices, servicesRoutes } from './modules/services/index.ts';
+import {
+  createConnectionStore,
+  registerServices,
+  servicesRoutes,
+  servicesUserData,
+} from './modules/services/index.ts';
 import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import { createUsageService, usageRoutes, usageUserData } from './modules/usage/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
+import { createTelemetry, registerHttpTelemetry, registerMetricsRoute } from './telemetry/index.ts';
 import { createVault, loadOrCreateKeyFile } from './security/vault.ts';
 
 declare module 'fastify' {
@@ -77,6 +97,10 @@ export interface AppOptions {
   lifecycle?: Lifecycle;
   /** The built-in identity provider's clock and wait; see modules/identity/service.ts. */
   identity?: IdentityOptions;
+  /** The trigger calls' rate-limit clock; see modules/triggers/routes.ts. */
+  triggers?: TriggerOptions;
+  /** The API keys' clock (expiry, last use); see modules/api-keys/service.ts. */
+  apiKeys?: ApiKeyOptions;
   /**
    * Where access-token signing keys come from. Defaults to the configured issuer's JWKS (found
    * through its discovery document); the built-in identity provider passes its own keys.
@@ -96,9 +120,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
   const audit = createAuditLog(db);
   const users = createUsersService(db, audit);
-  const agents = createAgentsService(db, audit, { offeredModels: config.llm.models.map((m) => m.id) });
+  const agents = createAgentsService(db, audit, {
+    offeredModels: config.llm.models.map((m) => m.id),
+    knowledgeFiles: knowledgeFilesIn,
+  });
+  const knowledge = createKnowledgeService({
+    db,
+    audit,
+    agents,
+    settings: config.knowledge,
+    embedder: config.knowledge.embedding && createEmbedder(config.knowledge.embedding),
+    // Called only while serving, once `app` below exists.
+    log: { warn: (details, message) => app.log.warn(details, message) },
+  });
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const deps: AppDeps = { config, db, vault, audit, users, agents, lifecycle };
+  const usage = createUsageService(db, { config });
+  const { telemetry, metrics } = await createTelemetry(config);
+  const deps: AppDeps = {
+    config,
+    db,
+    vault,
+    audit,
+    users,
+    agents,
+    knowledge,
+    lifecycle,
+    usage: usage.ledger,
+    telemetry,
+  };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     logController: new OneLineRequestLog(),
@@ -123,6 +172,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     5_000,
     Math.max(250, config.http.requestTimeoutMs / 2),
   );
+  // First of all hooks: the request's span is current for everything the request does. With
+  // tracing and metrics both off, requests pay nothing for them.
+  if (telemetry.active) registerHttpTelemetry(app, metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -134,7 +186,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, config);
   registerCanonicalHost(app, config);
   await registerOpenApi(app);
-  const tools = await registerTools(app, deps, { onTrigger: providerTriggerStore(deps) });
+  const tools = await registerTools(app, deps, {
+    connections: createConnectionStore(db),
+    onTrigger: providerTriggerStore(deps),
+  });
   const services = registerServices(app, deps, tools);
   const toolExecutor = createToolsExecutor(tools, agents, db);
   // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
@@ -154,10 +209,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     chatUserData(db),
     triggersUserData(db),
     demosUserData(db),
+    knowledgeUserData(db),
     agentsUserData(db),
+    servicesUserData(db),
     toolsUserData(db),
     ...(identity ? [identityUserData(db, config.auth.issuer)] : []),
     apiKeysUserData(db),
+    usageUserData(usage),
     idempotencyUserData(),
     auditUserData(db),
   );
@@ -171,7 +229,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
-  const apiKeys = createApiKeysService(deps);
+  const apiKeys = createApiKeysService(deps, options.apiKeys);
   const apiTokens = registerAuth(app, {
     config,
     users,
@@ -180,6 +238,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keys: options.authKeys ?? identity?.localKeySet(),
   });
   app.decorate('apiTokens', apiTokens);
+  // Prometheus's scrape, with its own bearer token; no route at all unless one is configured.
+  if (config.telemetry.metricsScrapeToken)
+    registerMetricsRoute(app, metrics, config.telemetry.metricsScrapeToken);
 
   await app.register(
     async (api) => {
@@ -194,9 +255,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
       });
+      await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
-      await api.register(triggerRoutes, deps);
-      await api.register(servicesRoutes, { config, services, tools });
+      await api.register(usageRoutes, { usage, agents });
+      await api.register(triggerRoutes, { ...deps, ...options.triggers });
+      await api.register(servicesRoutes, { config, db, services, tools });
       await api.register(authRoutes, deps);
       await api.register(apiKeysRoutes, { apiKeys });
       // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.

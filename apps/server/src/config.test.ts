@@ -86,6 +86,34 @@ describe('loadConfig', () => {
     expect(problem).toContain('openssl rand -hex 32');
   });
 
+  it('keeps usage budgets, tracing and metrics off unless set, and refuses a weak scrape token', () => {
+    expect(loadConfig({}).usage).toEqual({ monthlyTokenBudget: 0 });
+    expect(loadConfig({}).telemetry).toEqual({
+      otlpEndpoint: undefined,
+      serviceName: 'cadre',
+      captureMessageContent: false,
+      metricsScrapeToken: undefined,
+    });
+    const on = loadConfig({
+      USER_MONTHLY_TOKEN_BUDGET: '100000',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+      METRICS_SCRAPE_TOKEN: 'a'.repeat(32),
+    });
+    expect(on.usage.monthlyTokenBudget).toBe(100_000);
+    expect(on.telemetry).toMatchObject({
+      otlpEndpoint: 'http://collector:4318',
+      captureMessageContent: true,
+    });
+    expect(problemsOf({ METRICS_SCRAPE_TOKEN: 'short' })[0]).toMatch(
+      /^METRICS_SCRAPE_TOKEN: must be at least 16/,
+    );
+    expect(problemsOf({ USER_MONTHLY_TOKEN_BUDGET: '-1' })[0]).toMatch(/^USER_MONTHLY_TOKEN_BUDGET:/);
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })[0]).toMatch(
+      /^OTEL_EXPORTER_OTLP_ENDPOINT:/,
+    );
+  });
+
   it('uses an external issuer when one is configured', () => {
     const config = loadConfig({ OIDC_ISSUER: 'https://tenant.eu.auth0.com/', OIDC_AUDIENCE: 'https://api' });
     expect(config.auth).toMatchObject({
@@ -102,5 +130,65 @@ describe('docs/configuration.md', () => {
     const missing = CONFIG_VARIABLES.filter((name) => !doc.includes(`\`${name}\``));
     expect(missing).toEqual([]);
     expect(CONFIG_VARIABLES.length).toBeGreaterThan(40);
+  });
+});
+
+describe('knowledge settings', () => {
+  it('caps files at 20 MB with full-text search only by default', () => {
+    expect(loadConfig({}).knowledge).toEqual({
+      maxFileBytes: 20 * 1024 * 1024,
+      maxFilesPerAgent: 100,
+      maxPdfPages: 2000,
+      maxUnzippedBytes: 100 * 1024 * 1024,
+      maxZipEntries: 1000,
+      maxTextChars: 5_000_000,
+      extractTimeoutMs: 60_000,
+      extractMemoryMb: 256,
+    });
+  });
+
+  it("serves embeddings from an offered model's API and key", () => {
+    const models = JSON.stringify([
+      { id: 'chat', provider: 'anthropic', model: 'claude', api_key_env: 'ANTHROPIC_KEY' },
+      { id: 'local', provider: 'openai-compatible', model: 'llama', base_url: 'http://127.0.0.1:11434/v1/' },
+      { id: 'cloud', provider: 'openai', model: 'gpt-4o-mini', api_key_env: 'OPENAI_KEY' },
+    ]);
+    const env = { LLM_MODELS: models, ANTHROPIC_KEY: 'a-key', OPENAI_KEY: 'o-key' };
+    expect(
+      loadConfig({ ...env, KNOWLEDGE_EMBEDDING_MODEL: 'nomic-embed-text', KNOWLEDGE_EMBEDDING_FROM: 'local' })
+        .knowledge.embedding,
+    ).toEqual({
+      model: 'nomic-embed-text',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: undefined,
+      from: 'local',
+    });
+    expect(
+      loadConfig({
+        ...env,
+        KNOWLEDGE_EMBEDDING_MODEL: 'text-embedding-3-small',
+        KNOWLEDGE_EMBEDDING_FROM: 'cloud',
+      }).knowledge.embedding,
+    ).toEqual({
+      model: 'text-embedding-3-small',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'o-key',
+      from: 'cloud',
+    });
+    // The default model (the first entry) is Anthropic's, which serves no embeddings.
+    expect(problemsOf({ ...env, KNOWLEDGE_EMBEDDING_MODEL: 'x' })).toEqual([
+      expect.stringMatching(
+        /^KNOWLEDGE_EMBEDDING_FROM \(default: the default model\): must name an openai or openai-compatible model/,
+      ),
+    ]);
+    expect(problemsOf({ ...env, KNOWLEDGE_EMBEDDING_MODEL: 'x', KNOWLEDGE_EMBEDDING_FROM: 'nope' })).toEqual([
+      'KNOWLEDGE_EMBEDDING_FROM: must be one of the offered models (got "nope")',
+    ]);
+    expect(problemsOf({ KNOWLEDGE_EMBEDDING_FROM: 'local' })).toEqual([
+      expect.stringMatching(/KNOWLEDGE_EMBEDDING_FROM: is set without KNOWLEDGE_EMBEDDING_MODEL/),
+    ]);
+    expect(problemsOf({ KNOWLEDGE_MAX_FILE_BYTES: '10' })).toEqual([
+      expect.stringMatching(/^KNOWLEDGE_MAX_FILE_BYTES: /),
+    ]);
   });
 });

@@ -2,8 +2,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretsKey } from './security/vault.ts';
 import { OFFLINE_MODEL, parseLlmModels, type LlmModelConfig, type ModelsIssue } from './config-models.ts';
+import { knowledgeSettings, type KnowledgeConfig } from './config-knowledge.ts';
 
 export { OFFLINE_MODEL, type LlmModelConfig, type LlmProvider } from './config-models.ts';
+export type { KnowledgeConfig } from './config-knowledge.ts';
 
 /**
  * The only reader of `process.env`. Every setting is validated here once, at start-up; the rest of
@@ -149,6 +151,30 @@ const envSchema = z
     TRIGGER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     // Trigger calls one agent accepts a minute, counted in the database across instances.
     TRIGGERS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+    // Knowledge files (E1-E3): what one upload may be, and the budget its text extraction runs in.
+    KNOWLEDGE_MAX_FILE_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(20_971_520),
+    KNOWLEDGE_MAX_FILES_PER_AGENT: z.coerce.number().int().min(1).max(10_000).default(100),
+    KNOWLEDGE_MAX_PDF_PAGES: z.coerce.number().int().min(1).max(100_000).default(2_000),
+    KNOWLEDGE_MAX_UNZIPPED_BYTES: z.coerce.number().int().min(1_024).max(4_294_967_296).default(104_857_600),
+    KNOWLEDGE_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).max(100_000).default(1_000),
+    KNOWLEDGE_MAX_TEXT_CHARS: z.coerce.number().int().min(1_000).max(100_000_000).default(5_000_000),
+    KNOWLEDGE_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    KNOWLEDGE_EXTRACT_MEMORY_MB: z.coerce.number().int().min(32).max(8_192).default(256),
+    // Embeddings for knowledge search: off unless a model is named; served by an offered model's API.
+    KNOWLEDGE_EMBEDDING_MODEL: optionalString,
+    KNOWLEDGE_EMBEDDING_FROM: optionalString,
+    // Tokens (input + output) one user may use per calendar month (UTC); 0 means no budget.
+    USER_MONTHLY_TOKEN_BUDGET: z.coerce.number().int().min(0).max(1_000_000_000_000).default(0),
+    // Traces: OpenTelemetry is loaded and spans are exported over OTLP only when this is set. The
+    // SDK itself reads the other standard OTEL_* variables (headers, protocol, sampler).
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+    OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default('cadre'),
+    // Model-call spans carry prompt and answer text only when the operator opts in.
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: booleanFlag,
+    // Prometheus metrics at /backend/metrics: off unless a scrape token is set (sent as a bearer token).
+    METRICS_SCRAPE_TOKEN: optionalString.pipe(
+      z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.LLM_MODELS !== undefined && (env.LLM_PROVIDER !== 'offline' || env.LLM_MODEL)) {
@@ -332,11 +358,26 @@ export interface Config {
     mcpLimits: { maxTools: number; maxToolListBytes: number; maxResultBytes: number; callTimeoutMs: number };
   };
   llm: LlmConfig;
+  /** Knowledge files: upload limits, the extraction budget, and embeddings when configured. */
+  knowledge: KnowledgeConfig;
   triggers: {
     /** Runs of one event in all (TRIGGER_MAX_ATTEMPTS). */
     maxAttempts: number;
     /** Calls one agent's triggers accept a minute; past it 429 (TRIGGERS_PER_MINUTE). */
     perMinute: number;
+  };
+  usage: {
+    /** Tokens one user may use per calendar month (UTC); 0 means no budget (USER_MONTHLY_TOKEN_BUDGET). */
+    monthlyTokenBudget: number;
+  };
+  telemetry: {
+    /** Where spans go (OTEL_EXPORTER_OTLP_ENDPOINT); unset: OpenTelemetry is not even loaded. */
+    otlpEndpoint?: string;
+    serviceName: string;
+    /** Model-call spans carry prompt and answer text (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
+    captureMessageContent: boolean;
+    /** The bearer token `/backend/metrics` asks for (METRICS_SCRAPE_TOKEN); unset: no metrics route. */
+    metricsScrapeToken?: string;
   };
   demos: {
     enabled: boolean;
@@ -415,6 +456,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (Array.isArray(offered)) {
     throw new ConfigError(offered.map((issue) => `${pathName(issue.path)}: ${issue.message}`));
   }
+  const knowledge = knowledgeSettings(env, offered);
+  if (typeof knowledge === 'string') throw new ConfigError([knowledge]);
   const publicUrl = stripSlash(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
   // An external issuer is kept exactly as configured: Auth0's `iss` claim ends with a slash.
   const issuer = env.OIDC_ISSUER ?? `${publicUrl}/idp`;
@@ -470,6 +513,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       feedbackUrl: env.FEEDBACK_URL ?? '',
     },
     triggers: { maxAttempts: env.TRIGGER_MAX_ATTEMPTS, perMinute: env.TRIGGERS_PER_MINUTE },
+    knowledge,
+    usage: { monthlyTokenBudget: env.USER_MONTHLY_TOKEN_BUDGET },
+    telemetry: {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: env.OTEL_SERVICE_NAME,
+      captureMessageContent: env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
+      metricsScrapeToken: env.METRICS_SCRAPE_TOKEN,
+    },
     demos: {
       enabled: env.DEMOS_ENABLED,
       idleMinutes: env.DEMO_IDLE_MINUTES,

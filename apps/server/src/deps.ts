@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyScope, ApiWrites, UserExport } from '@cadre/contract';
+import type { ApiKeyScope, ApiWrites, UserExport, UserProfile } from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import type { Vault } from './security/vault.ts';
+import type { SpanAttributes, SpanHandle } from './telemetry/span-types.ts';
 
 /**
  * What every module receives, and the few shared types that cross module lines. This file imports
@@ -11,15 +12,8 @@ import type { Vault } from './security/vault.ts';
  * that own them implement these interfaces. `app.ts` wires the implementations in.
  */
 
-/** The signed-in caller, as every private route sees it on `request.user`. */
-export interface AuthUser {
-  id: number;
-  issuer: string;
-  subject: string;
-  email: string | null;
-  name: string | null;
-  picture: string | null;
-}
+/** The signed-in caller, as every private route sees it on `request.user`: the profile without its times. */
+export type AuthUser = Omit<UserProfile, 'created_at' | 'updated_at'>;
 
 /** Who a token names: issuer and subject (never the email), plus the profile claims it carries. */
 export interface UserIdentity {
@@ -176,6 +170,40 @@ export interface AgentDirectory {
    * on (audited). Throws 404 when the agent is not the user's or the tool is not attached to it.
    */
   allowWithoutAsking(userId: number, agentId: number, actionId: number, approvalId: string): Promise<void>;
+  /**
+   * Records, in the caller's transaction, that the agent's files changed: a new version (reason
+   * `files`) whose snapshot lists them. Throws 404 when the agent is not the user's.
+   */
+  recordFilesChange(user: AuthUser, agentId: number, trx: Kysely<Database>): Promise<void>;
+}
+
+/** A knowledge file as other modules see it: an agent version's file list, the agent export. */
+export interface KnowledgeFileRef {
+  /** A server UUID. */
+  id: string;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+}
+
+/** A passage found for a question, with what cites it: the file and the passage's number in it. */
+export interface KnowledgeHit {
+  file_id: string;
+  file_name: string;
+  /** The passage's number in its file, from 1. */
+  passage: number;
+  /** The PDF page it comes from; null for other kinds. */
+  page: number | null;
+  text: string;
+}
+
+/** The knowledge module as the chat and the agents modules see it. */
+export interface KnowledgeBase {
+  /** The agent's files, oldest first, read in `executor` (an open transaction or the database). */
+  files(userId: number, agentId: number, executor?: Kysely<Database>): Promise<KnowledgeFileRef[]>;
+  /** The passages of the user's agent's files that best answer `query`, best first. */
+  search(userId: number, agentId: number, query: string, limit?: number): Promise<KnowledgeHit[]>;
 }
 
 /** An agent as a list outside the agents module shows it. */
@@ -235,6 +263,76 @@ export interface Lifecycle {
   countUnhandledRejection(): number;
 }
 
+/** Where a run came from: the chat frame, the copilot, the OpenAI-compatible API, MCP, a trigger. */
+export type RunSource = 'chat' | 'copilot' | 'api' | 'mcp' | 'trigger';
+
+/** What one agent run used, as the chat hands it over in the run's last commit. */
+export interface RunUsage {
+  userId: number;
+  agentId: number;
+  threadId: string;
+  runId: string;
+  source: RunSource;
+  /** The offered model's id (LLM_MODELS) that answered. */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** The counts are estimated: the offline model, or a provider that reported none. */
+  estimated: boolean;
+  toolCalls: number;
+  /** How the run ended: complete, awaiting_approval, error or interrupted. */
+  status: string;
+  /** The run continues after an approval: the same turn, not a new one. */
+  continued: boolean;
+}
+
+/** The usage module as the chat sees it: runs are recorded, and the monthly budget is checked. */
+export interface UsageLedger {
+  /** Stores the run's usage and cost in the caller's transaction (the run's last save). */
+  record(usage: RunUsage, trx: Kysely<Database>): Promise<void>;
+  /**
+   * Throws a 429 naming the reset date (with `Retry-After`) once the user's tokens this month
+   * reach USER_MONTHLY_TOKEN_BUDGET; nothing when the budget is off or not reached.
+   */
+  checkBudget(userId: number): Promise<void>;
+}
+
+export type { SpanAttributes, SpanHandle };
+
+/** Counters and histograms for `/backend/metrics` (no-ops while metrics are off). */
+export interface MetricsRecorder {
+  chatRun(source: RunSource, status: string, seconds: number): void;
+  modelCall(
+    model: string,
+    outcome: 'ok' | 'error',
+    seconds: number,
+    tokens?: { input: number; output: number },
+  ): void;
+  toolCall(provider: string, outcome: string, seconds: number): void;
+}
+
+/**
+ * Traces and metrics as modules see them (`src/telemetry` implements it over OpenTelemetry's API
+ * and prom-client), so no module imports the SDKs. Spans started here are children of the current
+ * one and carry the attributes the enclosing `span(..., { inherit })` handed down (user and agent).
+ */
+export interface Telemetry {
+  /** Whether spans or metrics are recorded at all; when false, callers may skip their wrapping. */
+  readonly active: boolean;
+  /** The operator let model spans carry prompt and answer text. */
+  readonly captureMessageContent: boolean;
+  /** Runs `fn` inside a new span, ended when `fn` settles; `inherit` goes on every span inside. */
+  span<T>(
+    name: string,
+    attributes: SpanAttributes,
+    fn: (span: SpanHandle) => Promise<T>,
+    options?: { inherit?: SpanAttributes; kind?: 'internal' | 'client' },
+  ): Promise<T>;
+  /** A span the caller ends (a streamed model answer), child of the current one. */
+  startSpan(name: string, attributes: SpanAttributes, options?: { kind?: 'internal' | 'client' }): SpanHandle;
+  readonly metrics: MetricsRecorder;
+}
+
 /** What every module receives: settings, the database, the secrets vault and shared services. */
 export interface AppDeps {
   config: Config;
@@ -243,5 +341,8 @@ export interface AppDeps {
   audit: AuditLog;
   users: UserDirectory;
   agents: AgentDirectory;
+  knowledge: KnowledgeBase;
   lifecycle: Lifecycle;
+  usage: UsageLedger;
+  telemetry: Telemetry;
 }

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createLifecycle } from './http/lifecycle.ts';
 import { logsAsText } from './http/logging.ts';
 import { formatBanner, startupReport } from './startup-report.ts';
+import { startTracing, type StartedTracing } from './telemetry/index.ts';
 
 /** Time past SHUTDOWN_TIMEOUT_MS for ended runs to save before the process is stopped anyway. */
 const SHUTDOWN_MARGIN_MS = 5_000;
@@ -25,6 +26,10 @@ async function main() {
   }
 
   fs.mkdirSync(config.dataDir, { recursive: true });
+  // Before the database opens, so its statements are traced too; not loaded at all when unset.
+  let tracing: StartedTracing | undefined;
+  if (config.telemetry.otlpEndpoint)
+    tracing = await startTracing({ serviceName: config.telemetry.serviceName });
   const db = openDatabase(config.database);
   const applied = await migrateToLatest(db);
   const lifecycle = createLifecycle();
@@ -59,6 +64,8 @@ async function main() {
       // Stops accepting connections, waits for in-flight requests, runs onClose hooks.
       await app.close();
       await db.close();
+      // The spans still buffered go out before the process ends.
+      await tracing?.shutdown();
     },
   );
 

@@ -39,6 +39,30 @@ describe('C3 no network access around the egress guard', () => {
     }
   });
 
+  it('keeps the OpenTelemetry SDK and its exporters to telemetry/otel-sdk.ts, loaded lazily', async () => {
+    const otel = [
+      "import { NodeSDK } from '@opentelemetry/sdk-node';\nexport const x = NodeSDK;",
+      "import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';\nexport const x = OTLPTraceExporter;",
+      "export const x = await import('@opentelemetry/sdk-node');",
+    ];
+    for (const text of otel)
+      expect((await networkErrors(text)).join('\n'), text).toContain('OpenTelemetry SDK');
+    const loader = 'apps/server/src/telemetry/otel-sdk.ts';
+    expect(await networkErrors("export const x = await import('@opentelemetry/sdk-node');", loader)).toEqual(
+      [],
+    );
+    // Even there it is loaded on demand, never at start-up, and nothing else is let through.
+    for (const text of [
+      "import { NodeSDK } from '@opentelemetry/sdk-node';\nexport const x = NodeSDK;",
+      "export const x = await import('node:https');",
+      "export const x = await import('node:child_process');",
+    ])
+      expect(await networkErrors(text, loader), text).not.toEqual([]);
+    expect(
+      await networkErrors("import { trace } from '@opentelemetry/api';\nexport const x = trace;"),
+    ).toEqual([]);
+  });
+
   it('allows the guard itself, type-only imports and code that only looks alike', async () => {
     expect(
       await networkErrors(
@@ -80,6 +104,22 @@ describe('F1 no code execution in the server', () => {
         expect(await lintErrors(text, codeRules, file), `${file}: ${text}`).not.toEqual([]);
       }
     }
+  });
+
+  it('F1: the knowledge extraction starts its worker from its own file only, never from a script string', async () => {
+    const extract = 'apps/server/src/modules/knowledge/extract.ts';
+    const fromFile =
+      "import { Worker } from 'node:worker_threads';\nconst url = new URL('./w.ts', import.meta.url);\nexport const w = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: 64 } });";
+    expect(await lintErrors(fromFile, codeRules, extract)).toEqual([]);
+    for (const text of [
+      "import { Worker } from 'node:worker_threads';\nexport const w = new Worker('process.exit()', { eval: true });",
+      "import { Worker } from 'node:worker_threads';\nexport const w = new Worker(`./${'x'}.js`);",
+      "import { exec } from 'node:child_process';\nexport const x = exec;",
+      "import http from 'node:http';\nexport const x = http;",
+    ])
+      expect(await lintErrors(text, codeRules, extract), text).not.toEqual([]);
+    // Anywhere else, a worker is refused as before.
+    expect(await lintErrors(fromFile, codeRules)).not.toEqual([]);
   });
 
   it('F1: leaves code that only looks alike alone', async () => {

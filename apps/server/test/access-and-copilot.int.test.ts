@@ -228,6 +228,7 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
       payload: { agent_id: agent.id },
     });
     expect(stolen.statusCode).toBe(404);
+    expect(stolen.json()).toEqual({ detail: 'This agent does not exist or is not yours' });
     const bad = await t.app.inject({
       method: 'POST',
       url: COPILOT,

@@ -78,7 +78,7 @@ describe(`a model per agent on ${kind}`, () => {
     const chunks = uiChunks(res.body);
     const text_ = chunks.map((c) => (c.type === 'text-delta' ? c.delta : '')).join('');
     const start = chunks.find((c) => c.type === 'start') as {
-      messageMetadata: { threadId: string; model: string };
+      messageMetadata: { threadId: string; model: string; modelName?: string };
     };
     const stored = await t.app.inject({
       method: 'GET',
@@ -87,7 +87,9 @@ describe(`a model per agent on ${kind}`, () => {
     });
     const answer = stored.json<{ messages: ChatMessage[] }>().messages.at(-1)!;
     const info = await t.app.inject({ method: 'GET', url: '/chainlit/session', headers });
-    return { chunks, text: text_, model: start.messageMetadata.model, answer, session: info.json() };
+    const { model, modelName } = start.messageMetadata;
+    const threadId = start.messageMetadata.threadId;
+    return { chunks, text: text_, model, modelName, answer, session: info.json(), headers, threadId };
   }
 
   it('lists the offered models with the default marked, never a key or a base URL', async () => {
@@ -147,6 +149,9 @@ describe(`a model per agent on ${kind}`, () => {
     expect(byDefault.text).toBe('alpha1 alpha2 ');
     expect(byDefault.model).toBe('alpha');
     expect(byDefault.answer.metadata.model).toBe('alpha');
+    // Each answer names its model by the model list's label, live and when the thread is read back.
+    expect(byDefault.modelName).toBe('Alpha');
+    expect(byDefault.answer.metadata.modelName).toBe('Alpha');
     expect(alpha.requests.at(-1)!.body).not.toHaveProperty('temperature');
     expect(alpha.requests.at(-1)!.body.model).toBe('alpha-model');
 
@@ -158,6 +163,7 @@ describe(`a model per agent on ${kind}`, () => {
     expect(onBeta.text).toBe('beta1 beta2 ');
     expect(onBeta.model).toBe('beta');
     expect(onBeta.answer.metadata.model).toBe('beta');
+    expect(onBeta.answer.metadata.modelName).toBe('Beta');
     expect(onBeta.session.model).toMatchObject({ id: 'beta', modelId: 'beta-model', offline: false });
     expect(beta.requests.at(-1)!.body).toMatchObject({ model: 'beta-model', temperature: 0.7 });
     expect(alpha.requests).toHaveLength(alphaCalls);
@@ -167,6 +173,7 @@ describe(`a model per agent on ${kind}`, () => {
     const betaCalls = beta.requests.length;
     const offline = await chat(agent.id, 'hello offline');
     expect(offline.model).toBe('offline');
+    expect(offline.modelName).toBe('Offline model');
     expect(offline.session.model).toMatchObject({ id: 'offline', offline: true });
     expect([alpha.requests.length, beta.requests.length]).toEqual([alphaCalls, betaCalls]);
 
@@ -267,6 +274,20 @@ describe(`a model per agent on ${kind}`, () => {
       { type: 'data-notice', data: { message: notice } },
     ]);
     expect(turn.answer.metadata.model).toBe('alpha');
+    // An answer written by a model the operator has since removed keeps its id and gets no name.
+    await t.db.kysely
+      .updateTable('messages')
+      .set({ model: 'retired' })
+      .where('id', '=', turn.answer.id)
+      .execute();
+    const reread = await t.app.inject({
+      method: 'GET',
+      url: `/chainlit/threads/${turn.threadId}/messages`,
+      headers: turn.headers,
+    });
+    const old = reread.json<{ messages: ChatMessage[] }>().messages.find((m) => m.id === turn.answer.id)!;
+    expect(old.metadata).toMatchObject({ model: 'retired' });
+    expect(old.metadata).not.toHaveProperty('modelName');
     expect(turn.answer.parts.filter((p) => p.type === 'data-notice')).toEqual([
       { type: 'data-notice', data: { message: notice } },
     ]);

@@ -95,6 +95,7 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
           service_key: expect.stringMatching(/^gmail-/),
         },
       ],
+      files: [],
     });
     expect(versions[0]!.snapshot.tools.map((tool) => tool.id)).toEqual([slack.actionIds[1]]);
     expect(Date.parse(versions[0]!.created_at)).toBeGreaterThanOrEqual(Date.parse(versions[1]!.created_at));

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_CACHE_MS } from '../src/modules/api-keys/service.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -14,6 +13,8 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
   let aliceId: number;
   let agentA: number;
   let agentB: number;
+  /** How far the keys' clock runs ahead of real time: tests move it instead of waiting. */
+  let aheadMs = 0;
 
   const createKey = async (body: Record<string, unknown>) => {
     const res = await t.app.inject({ method: 'POST', url: KEYS, headers: alice, payload: body });
@@ -34,7 +35,7 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    t = await createTestApp(issuer.env);
+    t = await createTestApp(issuer.env, { apiKeys: { now: () => Date.now() + aheadMs } });
     ({ auth: alice, id: aliceId } = await signInAs(t, issuer, { sub: 'alice' }));
     agentA = await newAgent('A');
     agentB = await newAgent('B');
@@ -42,6 +43,9 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
   afterAll(async () => {
     await t?.close();
     await issuer?.close();
+  });
+  afterEach(() => {
+    aheadMs = 0;
   });
 
   it('shows a key once, stores only its hash, lists and revokes it at once, auditing both', async () => {
@@ -162,10 +166,14 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
   });
 
   it('stops accepting an expired key at once', async () => {
-    const soon = new Date(Date.now() + 1_500).toISOString();
-    const { key } = await createKey({ name: 'short', scopes: ['agents:read'], expires_at: soon });
+    const expiresAt = Date.now() + 60 * 60_000;
+    const { key } = await createKey({
+      name: 'short',
+      scopes: ['agents:read'],
+      expires_at: new Date(expiresAt).toISOString(),
+    });
     expect((await call(key, 'GET', `${API}/agents/`)).statusCode).toBe(200);
-    await sleep(Date.parse(soon) - Date.now() + 50);
+    aheadMs = expiresAt - Date.now() + 1;
     expect((await call(key, 'GET', `${API}/agents/`)).statusCode).toBe(401);
   });
 
@@ -186,17 +194,12 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
     const listed = (await t.app.inject({ method: 'GET', url: KEYS, headers: alice })).json();
     expect(listed.find((k: { id: number }) => k.id === id).last_used_at).toBe(first);
     // Past the 5-second cache but within the minute: read again, not written again.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(Date.now() + 6_000);
-      for (let i = 0; i < 3; i++) expect((await call(key, 'GET', `${API}/agents/`)).statusCode).toBe(200);
-      expect(await lastUsed()).toBe(first);
-      vi.setSystemTime(Date.now() + 61_000);
-      await call(key, 'GET', `${API}/agents/`);
-      expect(Date.parse((await lastUsed())!)).toBeGreaterThan(Date.parse(first!) + 60_000);
-    } finally {
-      vi.useRealTimers();
-    }
+    aheadMs = 6_000;
+    for (let i = 0; i < 3; i++) expect((await call(key, 'GET', `${API}/agents/`)).statusCode).toBe(200);
+    expect(await lastUsed()).toBe(first);
+    aheadMs = 67_000;
+    await call(key, 'GET', `${API}/agents/`);
+    expect(Date.parse((await lastUsed())!)).toBeGreaterThan(Date.parse(first!) + 60_000);
   });
 
   it("exports a user's keys without their hashes and deletes them with the user", async () => {

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHostFunctionBridge } from '../src/modules/chat/host-functions.ts';
+import { createHostFunctionBridge, TOMBSTONE_MS } from '../src/modules/chat/host-functions.ts';
 import { createHostFunctionTool } from '../src/modules/chat/runtime/host-function-tool.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { createAgent, createUser } from './support/users.ts';
@@ -82,6 +82,21 @@ describe(`copilot host-page calls through the database on ${kind}`, () => {
       ok: false,
       error: 'The page did not answer the function call in time.',
     });
+    // The run stopped waiting: a late answer is still told it is too late, not that it never existed.
+    expect(await createHostFunctionBridge(answering().db).settle(alice, callId, 'later still')).toBe(
+      'expired',
+    );
+    // ...until TOMBSTONE_MS past its expiry, when the next call forgets it.
+    await a.db.kysely
+      .updateTable('host_calls')
+      .set({ expires_at: new Date(Date.now() - TOMBSTONE_MS - 1_000).toISOString() })
+      .where('id', '=', callId)
+      .execute();
+    const next = shortLived.call({ ...alice, runId: 'run-2b', name: 'f', args: {}, write: () => {} });
+    await expect
+      .poll(async () => createHostFunctionBridge(a.db).settle(alice, callId, 'x'))
+      .toBe('not_found');
+    await next;
 
     const controller = new AbortController();
     const stopped = shortLived.call({

@@ -89,6 +89,46 @@ describe('copilot host-page functions', () => {
     expect(viaFrame.json().agent.suggestedPrompts).not.toContain(PROMPT);
   });
 
+  it('shows at most four starters in the copilot, the host-function prompt in the last place', async () => {
+    // Five tools, each with an example: three of them, then the prompt.
+    const calculator = await seedAgent(h.db, alice, 'Alice calculator');
+    for (const [i, name] of ['add', 'subtract', 'multiply', 'divide', 'power'].entries())
+      await attach(
+        h.db,
+        calculator,
+        await seedAction(h.db, {
+          name,
+          description: `${name} two numbers`,
+          effect: 'read',
+          schema: calculatorSchema,
+        }),
+        i,
+      );
+    const starters = async (agentId: number) =>
+      (
+        (await (await fetch(`${base}/chainlit/session`, { headers: copilot(alice, agentId) })).json()) as {
+          agent: { suggestedPrompts: string[] };
+        }
+      ).agent.suggestedPrompts;
+    expect(await starters(calculator)).toEqual([
+      'Add 9 and 33',
+      'Subtract 8 from 50',
+      'What is 12 times 7?',
+      PROMPT,
+    ]);
+    // The owner's own starters are kept; the prompt shows only when they leave room.
+    const setStarters = (value: string[]) =>
+      h.db.kysely
+        .updateTable('agents')
+        .set({ starters: JSON.stringify(value) })
+        .where('id', '=', calculator)
+        .execute();
+    await setStarters(['One?', 'Two?', 'Three?']);
+    expect(await starters(calculator)).toEqual(['One?', 'Two?', 'Three?', PROMPT]);
+    await setStarters(['One?', 'Two?', 'Three?', 'Four?']);
+    expect(await starters(calculator)).toEqual(['One?', 'Two?', 'Three?', 'Four?']);
+  });
+
   it("a copilot turn calls the page's function; only its owner's answer reaches the model, once", async () => {
     const response = await fetch(`${base}/chainlit/chat`, {
       method: 'POST',
@@ -103,6 +143,24 @@ describe('copilot host-page functions', () => {
     };
     expect(call.data).toMatchObject({ name: 'get_page_title', args: {} });
     const callId = call.data.callId;
+    // The call is saved as it happens: a crash while the page works on it keeps the step.
+    await expect
+      .poll(async () => {
+        const row = await h.db.kysely
+          .selectFrom('messages')
+          .select('parts')
+          .where('thread_id', '=', threadId)
+          .where('role', '=', 'assistant')
+          .executeTakeFirst();
+        return row ? (JSON.parse(row.parts) as unknown[]) : [];
+      })
+      .toContainEqual(
+        expect.objectContaining({
+          type: 'dynamic-tool',
+          toolName: 'call_host_function',
+          state: 'input-available',
+        }),
+      );
 
     // Bob, Alice's other agent and an unknown id are all refused, and settle nothing.
     expect((await postResult(copilot(bob, bobAgent), callId, { title: 'forged' })).status).toBe(404);
@@ -142,6 +200,43 @@ describe('copilot host-page functions', () => {
     );
     // The page function is not one of the agent's tools: nothing ran in the tools layer.
     expect(h.tools.calls).toHaveLength(0);
+  });
+
+  it('answers 410 to a result that comes after the run stopped waiting for it', async () => {
+    const response = await fetch(`${base}/chainlit/chat`, {
+      method: 'POST',
+      headers: copilot(alice, aliceAgent),
+      body: JSON.stringify({ text: PROMPT }),
+    });
+    const threadId = response.headers.get('x-thread-id')!;
+    const stream = chunkReader(response.body!);
+    const call = (await stream.next((c) => c.type === 'data-call-fn')) as unknown as {
+      data: { callId: string };
+    };
+    const stopped = await fetch(`${base}/chainlit/threads/${threadId}/stop`, {
+      method: 'POST',
+      headers: { authorization: copilot(alice, aliceAgent).authorization },
+    });
+    expect(await stopped.json()).toEqual({ stopped: true });
+    await stream.next(() => false);
+    // The waiting run lets go of the call as it stops (a moment after the stream ends).
+    await expect
+      .poll(async () => {
+        const row = await h.db.kysely
+          .selectFrom('host_calls')
+          .select('status')
+          .where('id', '=', call.data.callId)
+          .executeTakeFirst();
+        return row?.status;
+      })
+      .toBe('expired');
+    const late = await postResult(copilot(alice, aliceAgent), call.data.callId, { title: 'too late' });
+    expect(late.status).toBe(410);
+    expect(await late.json()).toEqual({
+      detail: 'This function call has expired; the agent stopped waiting',
+    });
+    // Still only its owner learns that much.
+    expect((await postResult(copilot(bob, bobAgent), call.data.callId, 'x')).status).toBe(404);
   });
 
   it('the frame (cookie session) gets no host-function tool', async () => {

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { runRegistryFor } from '../src/modules/chat/index.ts';
-import { PARTIAL_SAVE_DELTAS } from '../src/modules/chat/runtime/stream-to-parts.ts';
+import { PARTIAL_SAVE_DELTAS, PARTIAL_SAVE_MS } from '../src/modules/chat/runtime/stream-to-parts.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -88,22 +88,22 @@ describe(`chat runs across instances on ${kind}`, () => {
     await issuer?.close();
   });
 
-  const headers = (json = false): Record<string, string> => ({
-    cookie,
+  const headers = (json = false, session = cookie): Record<string, string> => ({
+    cookie: session,
     origin: 'http://cadre.test',
     'x-requested-with': 'cadre-chat',
     ...(json ? { 'content-type': 'application/json' } : {}),
   });
-  const post = (node: Node, path: string, body?: unknown) =>
+  const post = (node: Node, path: string, body?: unknown, session = cookie) =>
     fetch(`${node.base}/chainlit${path}`, {
       method: 'POST',
-      headers: headers(body !== undefined),
+      headers: headers(body !== undefined, session),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  /** Starts a turn on `node` and reads its stream in the background. */
-  async function turn(node: Node, text: string, threadId?: string) {
-    const res = await post(node, '/chat', { text, threadId });
+  /** Starts a turn on `node` (in `session`'s chat) and reads its stream in the background. */
+  async function turn(node: Node, text: string, threadId?: string, session = cookie) {
+    const res = await post(node, '/chat', { text, threadId }, session);
     expect(res.status).toBe(200);
     const chunks: Record<string, unknown>[] = [];
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -166,6 +166,26 @@ describe(`chat runs across instances on ${kind}`, () => {
     expect((await assistantOf(threadId)).status).toBe('complete');
   });
 
+  it('stops a run within 500 ms when the signal was missed, from the flag alone', async () => {
+    const running = await turn(a, 'slow 200 20');
+    const threadId = running.threadId();
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(2);
+    // Another instance flagged the run, and its NOTIFY never arrived (the LISTEN connection was
+    // reconnecting): only the row says so.
+    const sent = Date.now();
+    await a.t.db.kysely
+      .updateTable('chat_runs')
+      .set({ stop_requested: 1 })
+      .where('thread_id', '=', threadId)
+      .where('status', '=', 'running')
+      .execute();
+    await running.done;
+    expect(Date.now() - sent).toBeLessThan(500);
+    const request = model.requests.at(-1)!;
+    await expect.poll(() => request.aborted).toBe(true);
+    expect((await assistantOf(threadId)).status).toBe('interrupted');
+  });
+
   it('saves what streamed while the answer is still going, so a crash loses at most a few seconds', async () => {
     const running = await turn(a, `slow ${PARTIAL_SAVE_DELTAS + 40} 15`);
     const threadId = running.threadId();
@@ -177,10 +197,25 @@ describe(`chat runs across instances on ${kind}`, () => {
     await running.done;
   });
 
+  it('saves a stream that stalls, on the clock, without waiting for its next token', async () => {
+    // One token, then a pause longer than PARTIAL_SAVE_MS before the next.
+    const running = await turn(a, `slow 3 ${PARTIAL_SAVE_MS * 2}`);
+    const threadId = running.threadId();
+    await expect
+      .poll(async () => (await assistantOf(threadId)).text, { timeout: PARTIAL_SAVE_MS * 2 })
+      .toContain('tok1 ');
+    expect(running.chunks.filter((c) => c.type === 'text-delta')).toHaveLength(1);
+    await post(a, `/threads/${threadId}/stop`);
+    await running.done;
+  });
+
   it('ends a run lost with its instance as interrupted, keeping what it streamed', async () => {
     const running = await turn(a, 'slow 100 20');
     const threadId = running.threadId();
-    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(3);
+    // What streamed before the crash was saved on the clock.
+    await expect
+      .poll(async () => (await assistantOf(threadId)).text, { timeout: PARTIAL_SAVE_MS * 2 })
+      .toContain('tok3 ');
     // The instance "dies": its run row stops beating (as a killed process's would).
     await a.t.db.kysely
       .updateTable('chat_runs')
@@ -202,7 +237,9 @@ describe(`chat runs across instances on ${kind}`, () => {
       shutdownTimeoutMs: 300,
     }).sweep();
     expect(swept).toBe(1);
-    expect((await assistantOf(threadId)).status).toBe('interrupted');
+    const stored = await assistantOf(threadId);
+    expect(stored.status).toBe('interrupted');
+    expect(stored.text).toContain('tok3 ');
     await post(a, `/threads/${threadId}/stop`);
     await running.done;
   });
@@ -219,6 +256,74 @@ describe(`chat runs across instances on ${kind}`, () => {
     await running.done;
     const request = model.requests.at(-1)!;
     await expect.poll(() => request.aborted).toBe(true);
+  });
+
+  it('stops a trigger run like any other, from the chat on the other instance', async () => {
+    const before = model.requests.length;
+    const queued = await fetch(`${b.base}/backend/api/v1/agents/${agentId}/triggers/stoppable`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ say: 'slow 300 20' }),
+    });
+    expect(queued.status).toBe(202);
+    const eventId = ((await queued.json()) as { id: number }).id;
+    // Whichever instance's worker claims the event runs it.
+    const runningRun = () =>
+      a.t.db.kysely
+        .selectFrom('chat_runs')
+        .innerJoin('threads', 'threads.id', 'chat_runs.thread_id')
+        .select(['chat_runs.thread_id', 'chat_runs.instance_id'])
+        .where('threads.origin', '=', 'trigger')
+        .where('chat_runs.status', '=', 'running')
+        .executeTakeFirst();
+    await expect.poll(runningRun, { timeout: 10_000 }).toBeDefined();
+    const run = (await runningRun())!;
+    await expect.poll(() => model.requests.length).toBe(before + 1);
+    const request = model.requests.at(-1)!;
+    expect(request.ended).toBe(false);
+    const other = run.instance_id === a.lifecycle.instanceId ? b : a;
+    const stop = await post(other, `/threads/${run.thread_id}/stop`);
+    expect(await stop.json()).toEqual({ stopped: true });
+    await expect.poll(() => request.aborted).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (
+            await a.t.db.kysely
+              .selectFrom('trigger_events')
+              .select('status')
+              .where('id', '=', eventId)
+              .executeTakeFirstOrThrow()
+          ).status,
+      )
+      .toBe('done');
+    expect((await assistantOf(run.thread_id)).status).toBe('interrupted');
+  });
+
+  it('deleting the user on the other instance stops their running run there', async () => {
+    const { auth } = await signInAs(a.t, issuer, { sub: 'carol', email: 'carol@example.com' });
+    const agent = await a.t.app.inject({
+      method: 'POST',
+      url: '/backend/api/v1/agents/',
+      headers: auth,
+      payload: { name: 'Leaver', description: 'Talks', tool_ids: [] },
+    });
+    const session = await a.t.app.inject({
+      method: 'POST',
+      url: '/chainlit/auth/header',
+      headers: { ...auth, 'x-agent-id': String(agent.json().id) },
+    });
+    const carol = `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+    const running = await turn(a, 'slow 300 20', undefined, carol);
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(2);
+    const request = model.requests.at(-1)!;
+    const deleted = await fetch(`${b.base}/backend/api/v1/users/me`, { method: 'DELETE', headers: auth });
+    expect(deleted.status).toBe(204);
+    await running.done;
+    await expect.poll(() => request.aborted).toBe(true);
+    expect(
+      await a.t.db.kysely.selectFrom('threads').select('id').where('id', '=', running.threadId()).execute(),
+    ).toEqual([]);
   });
 
   it('on shutdown, ends an answer still going after SHUTDOWN_TIMEOUT_MS as interrupted, with an error chunk and its text saved', async () => {
@@ -239,6 +344,66 @@ describe(`chat runs across instances on ${kind}`, () => {
       // Draining: not ready, and every response closes its connection.
       const ready = await fetch(`${node.base}/backend/api/v1/public/health/ready`);
       expect(ready.status).toBe(503);
+    } finally {
+      await node.t.close();
+    }
+  });
+
+  it('while shutting down, refuses a new turn with 503 and Retry-After and stores nothing of it', async () => {
+    const node = await start({}, a.t);
+    try {
+      const threadsBefore = await a.t.db.kysely.selectFrom('threads').select('id').execute();
+      await node.lifecycle.beginDraining();
+      const refused = await post(node, '/chat', { text: 'slow 10 20' });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/restarting/);
+      const api = await fetch(`${node.base}/backend/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: String(agentId), messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(api.status).toBe(503);
+      expect(await a.t.db.kysely.selectFrom('threads').select('id').execute()).toHaveLength(
+        threadsBefore.length,
+      );
+      // The other instance goes on taking turns.
+      if (b !== a) expect((await post(b, '/chat', { text: 'short answer' })).status).toBe(200);
+    } finally {
+      await node.t.close();
+    }
+  });
+
+  it('bounds a run that starts on an instance already shutting down: it ends at SHUTDOWN_TIMEOUT_MS, or at once past it', async () => {
+    const node = await start({}, a.t);
+    try {
+      const thread = await a.t.db.kysely
+        .selectFrom('threads')
+        .select(['id', 'user_id'])
+        .executeTakeFirstOrThrow();
+      const runs = runRegistryFor({
+        db: node.t.db,
+        lifecycle: node.lifecycle,
+        log: node.t.app.log,
+        shutdownTimeoutMs: 300,
+      });
+      // Idle when the signal came: a turn admitted just before draining began still gets a deadline.
+      await node.lifecycle.beginDraining();
+      const claim = (messageId: string) =>
+        runs.claim({ runId: crypto.randomUUID(), userId: thread.user_id, threadId: thread.id, messageId });
+      const late = await claim('late-run');
+      const controller = new AbortController();
+      runs.attach(late!, controller);
+      expect(controller.signal.aborted).toBe(false);
+      await expect.poll(() => controller.signal.aborted, { timeout: 2_000 }).toBe(true);
+      expect(controller.signal.reason).toMatchObject({ why: 'shutdown' });
+      await runs.end(late!, 'interrupted');
+      // Past the deadline a run has no time left at all.
+      const later = await claim('later-run');
+      const after = new AbortController();
+      runs.attach(later!, after);
+      expect(after.signal.aborted).toBe(true);
+      await runs.end(later!, 'interrupted');
     } finally {
       await node.t.close();
     }

@@ -27,6 +27,8 @@ import { createLifecycle } from '../src/http/lifecycle.ts';
 import { createChatService, runRegistryFor } from '../src/modules/chat/index.ts';
 import { createAgentsService } from '../src/modules/agents/index.ts';
 import { createAuditLog } from '../src/modules/audit/index.ts';
+import { createUsageService } from '../src/modules/usage/index.ts';
+import { createTelemetry } from '../src/telemetry/index.ts';
 
 /**
  * The agent runtime behind /chainlit/chat: the offline model end to end, multi-step tool use,
@@ -395,6 +397,57 @@ describe('chat runtime', () => {
     expect(h.tools.calls.filter((c) => c.actionId === email)).toEqual([]);
   });
 
+  it("a write call the tool's own pre-check refuses gets no approval card, and the model reads the tool's words", async () => {
+    const refusal = 'Refused: bob@example.com is on the do-not-contact list.';
+    h.tools.state.refusal = ({ actionId, args }) =>
+      actionId === email && args.to === 'bob@example.com' ? refusal : undefined;
+    let seen = '';
+    h.model.slot.model = scriptedModel((options, n) => {
+      if (n === 0)
+        return [
+          toolCallPart('refused-send', 'gmail_send', { to: 'bob@example.com', body: 'hi' }),
+          finishPart('tool-calls'),
+        ];
+      seen = JSON.stringify(options.prompt);
+      return [...textParts('I cannot write to Bob.'), finishPart('stop')];
+    });
+    const before = await h.db.kysely.selectFrom('approvals').select('id').execute();
+    const prechecked = h.tools.prechecks.length;
+    try {
+      const chunks = uiChunks((await turn({ text: 'mail bob' })).body);
+      expect(chunks.some((c) => c.type === 'tool-approval-request')).toBe(false);
+      expect(chunks).toContainEqual(
+        expect.objectContaining({
+          type: 'tool-output-error',
+          toolCallId: 'refused-send',
+          errorText: refusal,
+        }),
+      );
+      // The model's next step has the refusal as the call's result, word for word.
+      expect(seen).toContain(JSON.stringify(refusal).slice(1, -1));
+      expect(seen).not.toContain('RefusedBeforeApproval');
+      expect(h.tools.prechecks.slice(prechecked)).toEqual([
+        { userId: alice, actionId: email, args: { to: 'bob@example.com', body: 'hi' } },
+      ]);
+      expect(await h.db.kysely.selectFrom('approvals').select('id').execute()).toEqual(before);
+      expect(h.tools.calls.filter((c) => c.actionId === email)).toEqual([]);
+
+      // Arguments the tool takes still get their card.
+      h.model.slot.model = scriptedModel((_o, n) =>
+        n === 0
+          ? [
+              toolCallPart('ok-send', 'gmail_send', { to: 'ann@example.com', body: 'hi' }),
+              finishPart('tool-calls'),
+            ]
+          : [...textParts('done'), finishPart('stop')],
+      );
+      const asked = uiChunks((await turn({ text: 'mail ann' })).body);
+      expect(asked.some((c) => c.type === 'tool-approval-request')).toBe(true);
+    } finally {
+      h.tools.state.refusal = () => undefined;
+    }
+  });
+
   it('K4: a tool that is not attached (even one attached to Bob’s agent) is refused before execution', async () => {
     h.model.slot.model = scriptedModel((_o, n) =>
       n === 0
@@ -552,6 +605,8 @@ describe('chat runtime', () => {
         log: h.t.app.log,
         shutdownTimeoutMs: 1_000,
       }),
+      usage: createUsageService(h.db, { config: h.t.config }).ledger,
+      telemetry: (await createTelemetry(h.t.config)).telemetry,
     });
     const script = () =>
       scriptedModel((_o, n) =>

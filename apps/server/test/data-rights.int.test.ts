@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { attach, ORIGIN, seedAction, uiChunks } from './support/chat-fixtures.ts';
+import { multipartBody } from './support/knowledge-files.ts';
 import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
 import { startGithubOAuthServer, type GithubOAuthServer } from './support/oauth2-server.ts';
 import {
@@ -261,6 +262,23 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
       })
       .execute();
 
+    // A knowledge file: its row, its bytes and its passages go with the user.
+    const fileForm = await multipartBody([
+      {
+        field: 'file',
+        name: `Zelda file ${tag}.md`,
+        bytes: `Knowledge ${tag}: the vault code is kept offline.`,
+      },
+    ]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `${API}/agents/${agentId}/files`,
+      headers: { ...alice.auth, ...fileForm.headers },
+      payload: fileForm.payload,
+    });
+    expect(uploaded.statusCode).toBe(201);
+    const fileId = uploaded.json<{ id: string }>().id;
+
     const exported = await call('GET', '/users/me/export', alice.auth);
     expect(exported.statusCode).toBe(200);
     const data = exported.json<UserExport>();
@@ -278,12 +296,31 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
       expect.objectContaining({ thread_id: threadId, action_id: memo, status: 'pending' }),
     ]);
     expect(data.chat_runs).toEqual([expect.objectContaining({ thread_id: threadId })]);
+    // The turn's run, waiting for approval, with what it used.
+    expect(data.usage).toEqual([
+      expect.objectContaining({
+        thread_id: threadId,
+        agent_id: agentId,
+        status: 'awaiting_approval',
+        tool_calls: 1,
+      }),
+    ]);
     expect(data.messages.find((m) => m.id === answer.id)?.feedback).toMatchObject({
       rating: 'down',
       comment: `Rated ${tag}`,
     });
     expect(data.host_calls).toEqual([expect.objectContaining({ result: { title: `Page ${tag}` } })]);
     expect(data.notes).toEqual([expect.objectContaining({ title: `Note ${tag}` })]);
+    expect(data.knowledge_files).toEqual([
+      expect.objectContaining({
+        id: fileId,
+        name: `Zelda file ${tag}.md`,
+        download: `/backend/api/v1/agents/${agentId}/files/${fileId}/content`,
+      }),
+    ]);
+    expect(data.knowledge_passages).toEqual([
+      { file_id: fileId, ordinal: 1, page: null, text: `Knowledge ${tag}: the vault code is kept offline.` },
+    ]);
     expect(data.calendar_events).toEqual([expect.objectContaining({ title: `Dentist ${tag}` })]);
     expect(data.sessions.map((s) => s.kind).sort()).toEqual(['chat', 'identity']);
     expect(data.identity_account).toEqual({ email, name: `Zelda ${tag}`, created_at: expect.any(String) });
@@ -309,12 +346,15 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         `Page ${tag}`,
         `trigger-${tag}`,
         `Rated ${tag}`,
+        `Knowledge ${tag}`,
+        `Zelda file ${tag}`,
       ],
       owned: {
         agent_id: [agentId],
         thread_id: threads.map((r) => r.id),
         service_id: [own.json().id],
         action_id: ownActions.map((a) => a.id),
+        file_id: [fileId],
       },
     };
     // The walk sees the user everywhere they left something, so an empty walk below means gone.
@@ -331,6 +371,9 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'idempotency_keys.user_id',
         'idp_accounts.email',
         'idp_payloads.payload',
+        'knowledge_file_contents.file_id',
+        'knowledge_files.user_id',
+        'knowledge_passages.user_id',
         'message_feedback.user_id',
         'messages.thread_id',
         'notes.user_id',
@@ -341,6 +384,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'tool_executions.user_id',
         'trigger_events.user_id',
         'trigger_secrets.user_id',
+        'turn_usage.user_id',
         'users.id',
       ]),
     );

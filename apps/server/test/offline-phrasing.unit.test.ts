@@ -8,7 +8,7 @@ import { decideTurn, toolList } from '../src/modules/chat/llm/offline-intents.ts
 describe('the offline model understands ordinary phrasing', () => {
   it('has at least 60 rows across every category', () => {
     expect(PHRASE_TABLE.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(PHRASE_TABLE.map((r) => r.category)).size).toBe(8);
+    expect(new Set(PHRASE_TABLE.map((r) => r.category)).size).toBe(11);
   });
 
   it.each(PHRASE_TABLE.map((row) => [row.category, JSON.stringify(row.say), row] as const))(
@@ -19,20 +19,33 @@ describe('the offline model understands ordinary phrasing', () => {
   );
 });
 
-describe('the examples the offline model offers', () => {
+describe('the examples the offline model offers (the starters of an empty chat)', () => {
   const clock = { now: new Date('2026-03-09T10:00:00Z'), timeZone: 'Europe/Paris' };
   const examples = EVERY_SERVICE.flatMap(([service, tools]) =>
     toolList(tools)
       .split('\n')
-      .map((line) => /^- \*\*([\w-]+)\*\*.* Try: “(.*)”$/.exec(line)!)
-      .map((m) => [service, m[1]!, m[2]!, tools] as const),
+      .map((line) => [line, /^- \*\*([\w-]+)\*\*.*? Try: “(.*)”$/.exec(line)] as const)
+      .map(([line, m]) => [service, m?.[1] ?? line, m?.[2] ?? '', tools] as const),
   );
 
-  // The whole Calculator computes every example with Evaluate; every other example runs its own tool.
+  // Every tool of every built-in service and demo has one: a question with real values, which runs
+  // that tool (the whole Calculator computes with Evaluate).
   it.each(examples)('%s: %s — “%s” runs it', (service, tool, example, tools) => {
+    expect(example).not.toBe('');
     const decision = decideTurn({ message: example, agentName: 'Helper', clock }, tools);
     expect('toolCall' in decision && decision.toolCall.toolName).toBe(
       service === 'Calculator' ? 'evaluate' : tool,
     );
   });
+
+  // ...and its own row in the phrase table, which checks the arguments taken from it.
+  it.each(examples.filter(([service]) => service !== 'Calculator'))(
+    '%s: %s — “%s” is a row of the phrase table',
+    (_service, tool, example) => {
+      const said = (row: (typeof PHRASE_TABLE)[number]) => String(row.say).toLowerCase();
+      expect(
+        PHRASE_TABLE.find((row) => said(row) === example.toLowerCase() && row.call === tool),
+      ).toBeDefined();
+    },
+  );
 });

@@ -3,8 +3,11 @@ import net from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import SqliteDatabase from 'better-sqlite3';
+import { MIGRATION_NAMES } from '../src/db/migrate.ts';
+import type { Lifecycle } from '../src/deps.ts';
 import { createLifecycle } from '../src/http/lifecycle.ts';
-import { authorize, exchangeCode, tokenRequest } from './support/oidc-flow.ts';
+import { authorize, authorizeUrl, exchangeCode, pkcePair, tokenRequest } from './support/oidc-flow.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -68,8 +71,11 @@ describe(`health and faults on ${kind}`, () => {
   afterEach(async () => {
     await t?.close();
   });
+  /** A lifecycle whose id sorts after the rows the full-disk test fills the instances table with. */
+  const probeLifecycle = (): Lifecycle =>
+    Object.assign(createLifecycle(), { instanceId: 'zzzz-ready-probe' });
   const start = async (env: Record<string, string> = {}) => {
-    t = await createTestApp({ ...issuer.env, ...env });
+    t = await createTestApp({ ...issuer.env, ...env }, { lifecycle: probeLifecycle() });
     ({ auth } = await signInAs(t, issuer, { sub: 'ops', email: 'ops@example.com' }));
   };
   const create = (name: string, headers: Record<string, string> = {}) =>
@@ -112,6 +118,71 @@ describe(`health and faults on ${kind}`, () => {
     expect((await create('after recovery')).statusCode).toBe(201);
     expect((await t.app.inject({ url: READY })).statusCode).toBe(200);
     expect(await agentCount()).toBe(1);
+  });
+
+  it('fails readiness while a migration this build knows is not applied, and recovers once it is', async () => {
+    await start();
+    // Readiness has not been asked yet: it reads the migrations table on its first check.
+    const last = MIGRATION_NAMES.at(-1)!;
+    const migrations = () =>
+      t.db.kysely.withTables<{ schema_migrations: { name: string; timestamp: string } }>();
+    const row = await migrations()
+      .selectFrom('schema_migrations')
+      .selectAll()
+      .where('name', '=', last)
+      .executeTakeFirstOrThrow();
+    await migrations().deleteFrom('schema_migrations').where('name', '=', last).execute();
+    const pending = await t.app.inject({ url: READY });
+    expect(pending.statusCode).toBe(503);
+    expect(pending.json()).toEqual({ status: 'not_ready', reason: 'migrations_pending' });
+    expect((await t.app.inject({ url: LIVE })).statusCode).toBe(200);
+    await migrations().insertInto('schema_migrations').values(row).execute();
+    expect((await t.app.inject({ url: READY })).statusCode).toBe(200);
+  });
+
+  it('answers 503 within the configured bound when a statement cannot finish, and recovers', async () => {
+    if (kind === 'sqlite') {
+      await start();
+      // Another process holds SQLite's write lock: a write waits out the busy timeout, then 503.
+      const other = new SqliteDatabase(t.config.database.kind === 'sqlite' ? t.config.database.file : '');
+      try {
+        other.exec('begin immediate');
+        const refused = await create('while locked');
+        expect(refused.statusCode).toBe(503);
+        expect(refused.json()).toEqual({ detail: 'Service temporarily unavailable', code: 'db_unavailable' });
+        // Reads go on (WAL); readiness gives up on its write after a second.
+        expect((await t.app.inject({ url: AGENTS, headers: auth })).statusCode).toBe(200);
+        const ready = await t.app.inject({ url: READY });
+        expect(ready.json()).toEqual({ status: 'not_ready', reason: 'database_unavailable' });
+        other.exec('rollback');
+      } finally {
+        other.close();
+      }
+    } else {
+      await start({
+        DATABASE_STATEMENT_TIMEOUT_MS: '1000',
+        DATABASE_ACQUIRE_TIMEOUT_MS: '1000',
+        DATABASE_POOL_SIZE: '1',
+      });
+      await asAdmin(t, async (admin) => {
+        // A table locked by someone else: every statement on it waits until statement_timeout.
+        await admin.query('begin');
+        await admin.query('lock table agents in access exclusive mode');
+        const started = Date.now();
+        const [slow, queued] = await Promise.all([
+          t.app.inject({ url: AGENTS, headers: auth }),
+          // The pool's one connection is taken by the slow statement: this one waits to acquire.
+          t.app.inject({ url: AGENTS, headers: auth }),
+        ]);
+        expect(Date.now() - started).toBeLessThan(3_000);
+        expect([slow.statusCode, queued.statusCode]).toEqual([503, 503]);
+        expect(slow.json()).toEqual({ detail: 'Service temporarily unavailable', code: 'db_unavailable' });
+        expect(Number(slow.headers['retry-after'])).toBeGreaterThan(0);
+        await admin.query('rollback');
+      });
+    }
+    expect((await t.app.inject({ url: AGENTS, headers: auth })).statusCode).toBe(200);
+    expect((await create('after the lock')).statusCode).toBe(201);
   });
 
   it('while draining: not ready, still live, and every response asks the client to close its connection', async () => {
@@ -198,6 +269,24 @@ describe(`health and faults on ${kind}`, () => {
       expect(full.statusCode).toBe(503);
       expect(full.json()).toEqual({ detail: 'Service temporarily unavailable', code: 'db_unavailable' });
       expect(t.logs.join('')).toContain('SQLITE_FULL');
+      // Readiness writes this instance's row, which sorts after every row below: filling the
+      // table's last page leaves that write no room either, as a full disk would.
+      for (let n = 0; ; n += 1) {
+        const now = new Date().toISOString();
+        const filled = await t.db.kysely
+          .insertInto('instances')
+          .values({ id: `zzzz-${String(n).padStart(8, '0')}`, started_at: now, seen_at: now })
+          .execute()
+          .then(
+            () => false,
+            (err: { code?: string }) => err.code === 'SQLITE_FULL',
+          );
+        if (filled) break;
+        expect(n).toBeLessThan(100_000);
+      }
+      const notReady = await t.app.inject({ url: READY });
+      expect(notReady.statusCode).toBe(503);
+      expect(notReady.json()).toEqual({ status: 'not_ready', reason: 'database_full' });
       await sql.raw('pragma max_page_count = 4294967294').execute(t.db.kysely);
     } else {
       for (let round = 0; round < 3; round += 1) {
@@ -246,6 +335,49 @@ describe(`the built-in identity provider under concurrent redemption on ${kind}`
     }
   });
 
+  it('answers 503 while the database cannot serve: JSON on the token endpoint, a page in the browser; the code still works after', async () => {
+    const signedIn = await authorize(
+      a.app,
+      a.config,
+      { email: 'outage@example.com', password: 'correct horse battery', name: 'Outage' },
+      { signUp: true },
+    );
+    await setReadOnly(a, true);
+    try {
+      const token = await a.app.inject({
+        method: 'POST',
+        url: '/idp/token',
+        headers: {
+          host: new URL(a.config.publicUrl).host,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({
+          client_id: a.config.auth.clientId,
+          grant_type: 'authorization_code',
+          code: signedIn.code,
+          code_verifier: signedIn.verifier,
+          redirect_uri: a.config.auth.redirectUri,
+        }).toString(),
+      });
+      expect(token.statusCode).toBe(503);
+      expect(token.json()).toEqual({ detail: 'Service temporarily unavailable', code: 'db_unavailable' });
+      expect(Number(token.headers['retry-after'])).toBeGreaterThan(0);
+      const { challenge } = pkcePair();
+      const page = await signedIn.browser.request(
+        'GET',
+        authorizeUrl(a.config, { code_challenge: challenge, code_challenge_method: 'S256' }),
+      );
+      expect(page.statusCode).toBe(503);
+      expect(page.headers.location).toBeUndefined();
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('cannot reach its database');
+    } finally {
+      await setReadOnly(a, false);
+    }
+    // Nothing was used up by the failed attempt.
+    expect((await exchangeCode(a.app, a.config, signedIn)).status).toBe(200);
+  });
+
   it('revokes the whole family when one refresh token is used at the same moment on two instances', async () => {
     const signedIn = await authorize(
       a.app,
@@ -259,16 +391,17 @@ describe(`the built-in identity provider under concurrent redemption on ${kind}`
       tokenRequest(a.app, a.config, { grant_type: 'refresh_token', refresh_token: refresh }),
       tokenRequest(b.app, b.config, { grant_type: 'refresh_token', refresh_token: refresh }),
     ]);
+    // Exactly one wins; the other is told its grant is invalid (never a 500).
     const winners = answers.filter((r) => r.status === 200);
-    expect(winners.length).toBeLessThanOrEqual(1);
-    // Whoever won holds a dead token: the concurrent reuse revoked the family.
-    for (const winner of winners) {
-      const next = await tokenRequest(b.app, b.config, {
-        grant_type: 'refresh_token',
-        refresh_token: winner.body.refresh_token!,
-      });
-      expect(next.status).toBe(400);
-      expect(next.body.error).toBe('invalid_grant');
-    }
+    expect(winners).toHaveLength(1);
+    const losers = answers.filter((r) => r.status !== 200);
+    expect(losers.map((r) => [r.status, r.body.error])).toEqual([[400, 'invalid_grant']]);
+    // The winner holds a dead token: the concurrent reuse revoked the family.
+    const next = await tokenRequest(b.app, b.config, {
+      grant_type: 'refresh_token',
+      refresh_token: winners[0]!.body.refresh_token!,
+    });
+    expect(next.status).toBe(400);
+    expect(next.body.error).toBe('invalid_grant');
   });
 });

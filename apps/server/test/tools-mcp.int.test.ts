@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customMcpServerBodySchema } from '@cadre/contract';
 import { ValidationFailure } from '../src/http/errors.ts';
+import { MCP_IDEMPOTENCY_KEY } from '../src/modules/tools/providers/mcp/index.ts';
 import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { createUser } from './support/users.ts';
@@ -64,6 +65,21 @@ describe(`MCP servers on ${testDatabaseKind()}`, () => {
       code: 'provider_error',
       error: 'upstream exploded',
     });
+    // An unattended write's idempotency key travels in the call's `_meta`, for servers that honour it.
+    const post = actions.find((a) => a.name === 'post_message')!.id;
+    const key = 'trigger-event:9:3:1';
+    expect(await t.app.tools.executeAction(alice, post, { text: 'once' }, { idempotencyKey: key })).toEqual({
+      ok: true,
+      data: 'posted',
+    });
+    const calls = operatorServer.seenBodies.filter(
+      (b): b is { method: string; params: { name: string; _meta?: Record<string, unknown> } } =>
+        (b as { method?: string }).method === 'tools/call',
+    );
+    expect(calls.find((c) => c.params.name === 'post_message')?.params._meta).toMatchObject({
+      [MCP_IDEMPOTENCY_KEY]: key,
+    });
+    expect(calls.find((c) => c.params.name === 'echo')?.params._meta?.[MCP_IDEMPOTENCY_KEY]).toBeUndefined();
   });
 
   it('lets a user add their own server by URL, visible and usable only by them (F2, G2, G4)', async () => {

@@ -28,6 +28,7 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
   let alice: Record<string, string>;
   let bob: Record<string, string>;
   let sendEmail: number;
+  let rateClock: { now: () => number };
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
@@ -36,7 +37,13 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
     await issuer.close();
   });
   beforeEach(async () => {
-    h = await chatHarness({ ...issuer.env, TRIGGERS_PER_MINUTE: String(PER_MINUTE) });
+    // The rate limit's clock stands still 10 s into a minute: a burst always fits in one window.
+    const at = Math.floor(Date.now() / 60_000) * 60_000 + 10_000;
+    rateClock = { now: () => at };
+    h = await chatHarness(
+      { ...issuer.env, TRIGGERS_PER_MINUTE: String(PER_MINUTE) },
+      { triggers: rateClock },
+    );
     t = h.t;
     // The tests run the queue themselves, so each step sees the events it made.
     await t.app.triggers.stop();
@@ -77,28 +84,23 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
   const eventCount = async () =>
     (await t.db.kysely.selectFrom('trigger_events').select('id').execute()).length;
 
-  /** A fixed one-minute window: start a burst far enough from its end that it fits in one. */
-  const awayFromMinuteEnd = async () => {
-    const second = new Date().getSeconds();
-    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
-  };
-
   it('limits one agent to TRIGGERS_PER_MINUTE calls, counted across instances: then 429 with Retry-After', async () => {
     const agent = await newAgent();
     const other = await newAgent();
     // A second instance on the same PostgreSQL shares the count; SQLite has a single instance.
-    const second = testDatabaseKind() === 'postgres' ? await createTestApp({}, {}, { sameDatabaseAs: t }) : t;
+    const second =
+      testDatabaseKind() === 'postgres'
+        ? await createTestApp({}, { triggers: rateClock }, { sameDatabaseAs: t })
+        : t;
     try {
-      await awayFromMinuteEnd();
       const answers = [];
       for (let i = 0; i <= PER_MINUTE; i++) answers.push(await trigger(i % 2 ? second : t, agent.id, alice));
       expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202, 429]);
       const refused = answers[PER_MINUTE]!;
-      const retryAfter = Number(refused.headers['retry-after']);
-      expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(60);
+      // The clock stands 10 s into the fixed one-minute window.
+      expect(refused.headers['retry-after']).toBe('50');
       expect(refused.json()).toEqual({
-        detail: `Too many trigger calls: this agent accepts ${PER_MINUTE} a minute; retry in ${retryAfter} seconds`,
+        detail: `Too many trigger calls: this agent accepts ${PER_MINUTE} a minute; retry in 50 seconds`,
       });
       expect(await eventCount()).toBe(PER_MINUTE);
       // The count is the agent's: another agent of the same owner is still called.
@@ -303,10 +305,16 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
     expect(bobs.statusCode).toBe(404);
 
     h.model.slot.model = sendsOnce();
-    expect((await trigger(t, agent.id, alice, { invoice: 2 })).statusCode).toBe(202);
+    const queued = await trigger(t, agent.id, alice, { invoice: 2 });
+    expect(queued.statusCode).toBe(202);
     expect(await runQueue()).toBe(1);
+    // The write carries the event's key (event, action, its first call), so a retry cannot repeat it.
     expect(h.tools.calls).toEqual([
-      expect.objectContaining({ actionId: sendEmail, args: { to: 'a@b.c', body: 'paid' } }),
+      expect.objectContaining({
+        actionId: sendEmail,
+        args: { to: 'a@b.c', body: 'paid' },
+        idempotencyKey: `trigger-event:${queued.json<{ id: number }>().id}:${sendEmail}:1`,
+      }),
     ]);
 
     // Saving it unchanged is not a change; turning it off is.
@@ -328,6 +336,48 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
       [String(agent.id), { allowed: true }],
       [String(agent.id), { allowed: false }],
     ]);
+  });
+
+  it('runs a lost event again from the event alone, in its thread, and its write carries the same key', async () => {
+    const agent = await newAgent({ allow_unattended_writes: true });
+    const prompts: string[][] = [];
+    h.model.slot.model = scriptedModel((options, n) => {
+      prompts.push(options.prompt.map((m) => m.role));
+      return n % 2 === 0
+        ? [
+            toolCallPart(`c-${n}`, 'gmail_send', { to: 'a@b.c', body: `paid (attempt ${n})` }),
+            finishPart('tool-calls'),
+          ]
+        : [...textParts('done'), finishPart('stop')];
+    });
+    const eventId = (await trigger(t, agent.id, alice, { invoice: 3 })).json<{ id: number }>().id;
+    expect(await runQueue()).toBe(1);
+    // Its instance "died" before it could mark the event done: the event looks orphaned.
+    await t.db.kysely
+      .updateTable('trigger_events')
+      .set({ status: 'running', instance_id: 'a-dead-instance', heartbeat_at: new Date(0).toISOString() })
+      .where('id', '=', eventId)
+      .execute();
+    expect(await runQueue()).toBe(1);
+    const key = `trigger-event:${eventId}:${sendEmail}:1`;
+    expect(h.tools.calls.map((c) => [c.idempotencyKey, c.args.body])).toEqual([
+      [key, 'paid (attempt 0)'],
+      [key, 'paid (attempt 2)'],
+    ]);
+    // The retry's model saw the event, not the first attempt's answer.
+    expect(prompts[2]).toEqual(prompts[0]);
+    const event = await t.db.kysely
+      .selectFrom('trigger_events')
+      .select(['attempts', 'thread_id', 'status'])
+      .where('id', '=', eventId)
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ attempts: 2, status: 'done' });
+    const threads = await t.db.kysely
+      .selectFrom('threads')
+      .select('id')
+      .where('origin', '=', 'trigger')
+      .execute();
+    expect(threads.map((r) => r.id)).toContain(event.thread_id);
   });
 
   it("lists the agent's last events with their status and thread, to the owner only", async () => {

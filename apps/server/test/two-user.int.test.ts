@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../src/config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, seedAction, uiChunks } from './support/chat-fixtures.ts';
+import { multipartBody } from './support/knowledge-files.ts';
 import {
   authorize,
   authorizeUrl,
@@ -74,6 +75,9 @@ interface Objects {
   /** Alice's answers (awaiting approval), in her chat and her demo; the chat one is rated. */
   answer: string;
   demoAnswer: string;
+  /** A knowledge file of Alice's agent, and a multipart upload Bob sends to it. */
+  file: string;
+  upload: { payload: Buffer; headers: Record<string, string> };
   newChatSession(): Promise<string>;
   newDemoSession(): Promise<string>;
   /** At the identity provider: Alice's sign-in under way in her browser (its id), her ID token and subject. */
@@ -217,6 +221,32 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     status: 404,
     json: agentGone,
   }),
+  'POST /backend/api/v1/agents/:agent_id/files': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/files`,
+    headers: alice.upload.headers,
+    bodies: [alice.upload.payload],
+    status: 404,
+    json: agentGone,
+  }),
+  'GET /backend/api/v1/agents/:agent_id/files': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/files`,
+    status: 404,
+    json: agentGone,
+  }),
+  'GET /backend/api/v1/agents/:agent_id/files/:file_id/content': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/files/${alice.file}/content`,
+    status: 404,
+    json: { detail: 'File not found' },
+  }),
+  'DELETE /backend/api/v1/agents/:agent_id/files/:file_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/agents/${alice.agent}/files/${alice.file}`,
+    status: 404,
+    json: agentGone,
+  }),
   'GET /backend/api/v1/agents/:agent_id/export': (alice) => ({
     as: 'bob',
     url: `${API}/agents/${alice.agent}/export`,
@@ -273,7 +303,8 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     url: `${API}/auth/chainlit-copilot-login`,
     bodies: [{ agent_id: alice.agent }],
     status: 404,
-    json: agentGone,
+    // The chat sign-in's words: the agent is gone or not the caller's.
+    json: { detail: 'This agent does not exist or is not yours' },
   }),
   'GET /backend/api/v1/api-keys': () => ({
     as: 'bob',
@@ -388,6 +419,18 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     url: `${API}/public/logos/0000000000000000.svg`,
     status: 404,
     noOwnedId: 'the same built-in images for everyone',
+  }),
+  'GET /backend/api/v1/usage': () => ({
+    as: 'bob',
+    url: `${API}/usage?group_by=day,agent,model`,
+    status: 200,
+    noOwnedId: "the caller's own usage (B1 below checks that none of Alice's is in it)",
+  }),
+  'GET /backend/api/v1/usage/csv': () => ({
+    as: 'bob',
+    url: `${API}/usage/csv?group_by=agent`,
+    status: 200,
+    noOwnedId: "the caller's own usage as CSV (B1 below checks that none of Alice's is in it)",
   }),
   'GET /backend/openapi.json': () => ({
     as: 'bob',
@@ -895,6 +938,8 @@ const OWNED_TABLES = {
   agents: 'user_id',
   agent_tools: 'agent',
   agent_versions: 'user_id',
+  knowledge_files: 'user_id',
+  knowledge_passages: 'user_id',
   tool_permissions: 'user_id',
   trigger_events: 'user_id',
   services: 'owner_user_id',
@@ -913,7 +958,9 @@ const OWNED_TABLES = {
   demo_refunds: 'user_id',
   demo_tickets: 'user_id',
   demo_activities: 'user_id',
+  demo_researched_leads: 'user_id',
   api_keys: 'user_id',
+  turn_usage: 'user_id',
   // The identity provider's: an account by its subject; sessions, sign-ins under way, grants,
   // codes and tokens name the account or the grant they belong to.
   idp_accounts: 'subject',
@@ -1105,6 +1152,17 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       headers: alice,
       payload: { mode: 'allow' },
     });
+    const aliceFile = await multipartBody([
+      { field: 'file', name: 'alice-plan.md', bytes: 'secret plan: the launch date' },
+    ]);
+    const file = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${API}/agents/${aliceAgent.id}/files`,
+        headers: { ...alice, ...aliceFile.headers },
+        payload: aliceFile.payload,
+      })
+    ).json().id as string;
     const aliceDemo = chatHeaders(`${DEMO_SESSION_COOKIE}=${await demoSession('customerservicedemo')}`);
     const demo = await turnAwaitingApproval('/demos/chat', aliceDemo, 'Issue a refund for order ORD-1042');
     const aliceDemoUser = (
@@ -1169,6 +1227,8 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
       demoApproval: demo.approval,
       answer: await answerIn(chat.thread),
       demoAnswer: await answerIn(demo.thread),
+      file,
+      upload: await multipartBody([{ field: 'file', name: 'bob.md', bytes: 'Bob was here' }]),
       newChatSession: () => chatSession(bob, bobAgent),
       newDemoSession: () => demoSession('vcdemo'),
       interaction: aliceAtProvider.interaction,
@@ -1254,6 +1314,13 @@ describe(`two-user matrix on ${testDatabaseKind()}`, () => {
     expect(exported.body).not.toContain('Alice agent');
     expect(exported.body).not.toContain('secret plan');
     expect(exported.json().trigger_events).toEqual([]);
+    // Alice's runs cost tokens; Bob's usage and its CSV hold none of them.
+    const aliceRuns = await t.db.kysely.selectFrom('turn_usage').select('agent_id').execute();
+    expect(aliceRuns.map((r) => r.agent_id)).toContain(aliceAgent.id);
+    const usage = await t.app.inject({ method: 'GET', url: `${API}/usage?group_by=agent`, headers: bob });
+    expect(usage.json().rows.map((r: { agent_id: number }) => r.agent_id)).not.toContain(aliceAgent.id);
+    const csv = await t.app.inject({ method: 'GET', url: `${API}/usage/csv?group_by=agent`, headers: bob });
+    expect(csv.body.split('\n').filter((line) => line.startsWith(`,${aliceAgent.id},`))).toEqual([]);
     const services = await t.app.inject({ method: 'GET', url: `${API}/services/`, headers: bob });
     expect(services.body).toContain('Gmail');
     expect(services.body).not.toContain('AliceMcp');

@@ -15,6 +15,7 @@ import { Route as CopilotRouteImport } from './routes/copilot'
 import { Route as LayoutApiKeysRouteImport } from './routes/_layout/api-keys'
 import { Route as LayoutDebug_infoRouteImport } from './routes/_layout/debug_info'
 import { Route as LayoutInfoRouteImport } from './routes/_layout/info'
+import { Route as LayoutUsageRouteImport } from './routes/_layout/usage'
 import { Route as PublicDemosRedirectRouteImport } from './routes/public/demosRedirect'
 import { Route as LayoutAgentsIndexRouteImport } from './routes/_layout/agents/index'
 import { Route as LayoutAgentsCreateRouteImport } from './routes/_layout/agents/create'
@@ -50,6 +51,11 @@ const LayoutDebug_infoRoute = LayoutDebug_infoRouteImport.update({
 const LayoutInfoRoute = LayoutInfoRouteImport.update({
   id: '/info',
   path: '/info',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutUsageRoute = LayoutUsageRouteImport.update({
+  id: '/usage',
+  path: '/usage',
   getParentRoute: () => LayoutRoute,
 } as any)
 const PublicDemosRedirectRoute = PublicDemosRedirectRouteImport.update({
@@ -95,6 +101,7 @@ export interface FileRoutesByFullPath {
   '/api-keys': typeof LayoutApiKeysRoute
   '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
+  '/usage': typeof LayoutUsageRoute
   '/public/demosRedirect': typeof PublicDemosRedirectRoute
   '/agents/create': typeof LayoutAgentsCreateRoute
   '/agents/': typeof LayoutAgentsIndexRoute
@@ -109,6 +116,7 @@ export interface FileRoutesByTo {
   '/api-keys': typeof LayoutApiKeysRoute
   '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
+  '/usage': typeof LayoutUsageRoute
   '/public/demosRedirect': typeof PublicDemosRedirectRoute
   '/agents/create': typeof LayoutAgentsCreateRoute
   '/agents': typeof LayoutAgentsIndexRoute
@@ -125,6 +133,7 @@ export interface FileRoutesById {
   '/_layout/api-keys': typeof LayoutApiKeysRoute
   '/_layout/debug_info': typeof LayoutDebug_infoRoute
   '/_layout/info': typeof LayoutInfoRoute
+  '/_layout/usage': typeof LayoutUsageRoute
   '/public/demosRedirect': typeof PublicDemosRedirectRoute
   '/_layout/agents/create': typeof LayoutAgentsCreateRoute
   '/_layout/agents/': typeof LayoutAgentsIndexRoute
@@ -141,6 +150,7 @@ export interface FileRouteTypes {
     | '/api-keys'
     | '/debug_info'
     | '/info'
+    | '/usage'
     | '/public/demosRedirect'
     | '/agents/create'
     | '/agents/'
@@ -155,6 +165,7 @@ export interface FileRouteTypes {
     | '/api-keys'
     | '/debug_info'
     | '/info'
+    | '/usage'
     | '/public/demosRedirect'
     | '/agents/create'
     | '/agents'
@@ -170,6 +181,7 @@ export interface FileRouteTypes {
     | '/_layout/api-keys'
     | '/_layout/debug_info'
     | '/_layout/info'
+    | '/_layout/usage'
     | '/public/demosRedirect'
     | '/_layout/agents/create'
     | '/_layout/agents/'
@@ -230,6 +242,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LayoutInfoRouteImport
       parentRoute: typeof LayoutRoute
     }
+    '/_layout/usage': {
+      id: '/_layout/usage'
+      path: '/usage'
+      fullPath: '/usage'
+      preLoaderRoute: typeof LayoutUsageRouteImport
+      parentRoute: typeof LayoutRoute
+    }
     '/public/demosRedirect': {
       id: '/public/demosRedirect'
       path: '/public/demosRedirect'
@@ -286,6 +305,7 @@ interface LayoutRouteChildren {
   LayoutApiKeysRoute: typeof LayoutApiKeysRoute
   LayoutDebug_infoRoute: typeof LayoutDebug_infoRoute
   LayoutInfoRoute: typeof LayoutInfoRoute
+  LayoutUsageRoute: typeof LayoutUsageRoute
   LayoutAgentsCreateRoute: typeof LayoutAgentsCreateRoute
   LayoutAgentsIndexRoute: typeof LayoutAgentsIndexRoute
   LayoutServicesIndexRoute: typeof LayoutServicesIndexRoute
@@ -298,6 +318,7 @@ const LayoutRouteChildren: LayoutRouteChildren = {
   LayoutApiKeysRoute: LayoutApiKeysRoute,
   LayoutDebug_infoRoute: LayoutDebug_infoRoute,
   LayoutInfoRoute: LayoutInfoRoute,
+  LayoutUsageRoute: LayoutUsageRoute,
   LayoutAgentsCreateRoute: LayoutAgentsCreateRoute,
   LayoutAgentsIndexRoute: LayoutAgentsIndexRoute,
   LayoutServicesIndexRoute: LayoutServicesIndexRoute,

@@ -30,6 +30,16 @@ export const agentSnapshotToolSchema = z.object({
 });
 export type AgentSnapshotTool = z.infer<typeof agentSnapshotToolSchema>;
 
+/** A knowledge file as a version lists it (the bytes are not versioned). */
+export const agentSnapshotFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  media_type: z.string(),
+  size_bytes: z.number(),
+  sha256: z.string(),
+});
+export type AgentSnapshotFile = z.infer<typeof agentSnapshotFileSchema>;
+
 /** What an agent was at one save. */
 export const agentSnapshotSchema = agentFieldsSchema.extend({
   /** Absent in versions saved before icons and colours were recorded. */
@@ -41,6 +51,8 @@ export const agentSnapshotSchema = agentFieldsSchema.extend({
   model_id: z.string().nullable().default(null),
   temperature: z.number().nullable().default(null),
   tools: z.array(agentSnapshotToolSchema),
+  /** Its knowledge files; absent in versions saved before agents had files. */
+  files: z.array(agentSnapshotFileSchema).default([]),
 });
 export type AgentSnapshot = z.infer<typeof agentSnapshotSchema>;
 
@@ -51,6 +63,7 @@ export const AGENT_VERSION_REASONS = [
   'update',
   'restore',
   'import',
+  'files',
 ] as const;
 
 export const agentVersionSchema = z.object({

@@ -9,6 +9,13 @@ export type BetaSignin = z.infer<typeof betaSigninSchema>;
 export const betaSigninResultSchema = z.object({ success: z.literal(true) });
 
 export const copilotLoginSchema = z.object({ copilot_auth_token: z.string() });
+
+/**
+ * The 404 of a chat sign-in (`/chainlit/auth/header`) or a copilot token (`POST
+ * /api/v1/auth/chainlit-copilot-login`) for an agent that is gone or someone else's: it says
+ * what is wrong rather than blaming the sign-in, and reads the same in both cases.
+ */
+export const NO_SUCH_AGENT = 'This agent does not exist or is not yours';
 export type CopilotLogin = z.infer<typeof copilotLoginSchema>;
 
 /**

@@ -154,8 +154,10 @@ export const chatMessageMetadataSchema = z.object({
   errorCategory: chatErrorCategorySchema.optional(),
   pendingApprovals: z.array(z.string()).optional(),
   createdAt: z.string().optional(),
-  /** The model that wrote the answer (sent when the answer starts streaming). */
+  /** The model that wrote the answer (sent when the answer starts streaming): its id... */
   model: z.string().optional(),
+  /** ...and its display name (LLM_MODELS `label`), which the frame shows. */
+  modelName: z.string().optional(),
 });
 export type ChatMessageMetadata = z.infer<typeof chatMessageMetadataSchema>;
 
@@ -193,6 +195,8 @@ export const chatMessageSchema = z.object({
     createdAt: z.string(),
     /** The model that wrote an answer, where it was recorded. */
     model: z.string().optional(),
+    /** That model's display name, while the model is still offered. */
+    modelName: z.string().optional(),
   }),
 });
 

@@ -15,3 +15,5 @@ export * from './openai.ts';
 export * from './models.ts';
 export * from './triggers.ts';
 export * from './paging.ts';
+export * from './usage.ts';
+export * from './knowledge.ts';

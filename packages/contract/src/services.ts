@@ -106,7 +106,7 @@ export const customMcpServerBodySchema = z
   })
   .refine((body) => !body.header_name === !body.header_value, {
     path: ['header_value'],
-    message: 'Give both header_name and header_value',
+    message: 'Give both a header name and a header value',
   });
 export type CustomMcpServerBody = z.infer<typeof customMcpServerBodySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentVersionSchema } from './agent-versions.ts';
 import { agentFieldsSchema } from './agents.ts';
+import { knowledgeFileSchema } from './knowledge.ts';
 
 export const userProfileSchema = z.object({
   id: z.number(),
@@ -41,6 +42,14 @@ export const userExportSchema = z.object({
       snapshot: z.unknown(),
       created_at: z.string(),
     }),
+  ),
+  /**
+   * The caller's knowledge files: each one's bytes are at its `download` path (the API's
+   * `GET /api/v1/agents/{agent_id}/files/{file_id}/content`), and its text as the passages below.
+   */
+  knowledge_files: z.array(knowledgeFileSchema.extend({ agent_id: z.number(), download: z.string() })),
+  knowledge_passages: z.array(
+    z.object({ file_id: z.string(), ordinal: z.number(), page: z.number().nullable(), text: z.string() }),
   ),
   /** The caller's "Allow without asking" choices: per agent, the write/send tools that run unasked. */
   tool_permissions: z.array(
@@ -207,6 +216,23 @@ export const userExportSchema = z.object({
       agent_ids: z.unknown(),
       expires_at: z.string().nullable(),
       last_used_at: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+  /** What each of the caller's agent runs used: tokens, model, cost, tool calls, how it ended. */
+  usage: z.array(
+    z.object({
+      agent_id: z.number().nullable(),
+      thread_id: z.string().nullable(),
+      source: z.string(),
+      model: z.string(),
+      input_tokens: z.number(),
+      output_tokens: z.number(),
+      estimated: z.boolean(),
+      cost: z.number().nullable(),
+      tool_calls: z.number(),
+      status: z.string(),
+      continued: z.boolean(),
       created_at: z.string(),
     }),
   ),

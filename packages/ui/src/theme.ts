@@ -1,4 +1,47 @@
-import { createSystem, defaultConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
+import {
+  alertSlotRecipe,
+  animationStyles,
+  avatarSlotRecipe,
+  badgeRecipe,
+  breakpoints,
+  buttonRecipe,
+  cardSlotRecipe,
+  checkboxSlotRecipe,
+  checkmarkRecipe,
+  codeRecipe,
+  cssVarsPrefix,
+  cssVarsRoot,
+  dataListSlotRecipe,
+  dialogSlotRecipe,
+  drawerSlotRecipe,
+  fieldSlotRecipe,
+  fieldsetSlotRecipe,
+  globalCss,
+  headingRecipe,
+  iconRecipe,
+  inputAddonRecipe,
+  inputRecipe,
+  keyframes,
+  layerStyles,
+  linkRecipe,
+  listSlotRecipe,
+  menuSlotRecipe,
+  nativeSelectSlotRecipe,
+  progressSlotRecipe,
+  segmentGroupSlotRecipe,
+  semanticTokens,
+  skeletonRecipe,
+  spinnerRecipe,
+  statSlotRecipe,
+  tableSlotRecipe,
+  tagSlotRecipe,
+  textareaRecipe,
+  textStyles,
+  toastSlotRecipe,
+  tokens,
+  tooltipSlotRecipe,
+} from '@chakra-ui/react/theme';
 
 /**
  * Cadre's look: Chakra's defaults with a teal brand colour. One definition for the web app, the chat
@@ -19,9 +62,67 @@ export const brandTokens = {
 /** Error text (field messages, warnings) dark enough on white for WCAG AA: Chakra's red.500 is 3.8:1. */
 const fgTokens = { error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.300}' } } };
 
+/**
+ * Chakra's default theme with only the recipes of the components Cadre uses: the full set of about
+ * 80 recipes is a sixth of the web app's first download (docs/benchmarks.md, "Web"). A component
+ * whose recipe is missing renders unstyled, so apps/web/src/components/ui/theme-recipes.test.ts
+ * checks every Chakra component imported by the apps against this list.
+ */
+const themeConfig = defineConfig({
+  preflight: true,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  theme: {
+    breakpoints,
+    keyframes,
+    tokens,
+    semanticTokens,
+    textStyles,
+    layerStyles,
+    animationStyles,
+    recipes: {
+      badge: badgeRecipe,
+      button: buttonRecipe,
+      checkmark: checkmarkRecipe,
+      code: codeRecipe,
+      heading: headingRecipe,
+      icon: iconRecipe,
+      input: inputRecipe,
+      inputAddon: inputAddonRecipe,
+      link: linkRecipe,
+      skeleton: skeletonRecipe,
+      spinner: spinnerRecipe,
+      textarea: textareaRecipe,
+    },
+    slotRecipes: {
+      alert: alertSlotRecipe,
+      avatar: avatarSlotRecipe,
+      card: cardSlotRecipe,
+      checkbox: checkboxSlotRecipe,
+      dataList: dataListSlotRecipe,
+      dialog: dialogSlotRecipe,
+      drawer: drawerSlotRecipe,
+      field: fieldSlotRecipe,
+      fieldset: fieldsetSlotRecipe,
+      list: listSlotRecipe,
+      menu: menuSlotRecipe,
+      nativeSelect: nativeSelectSlotRecipe,
+      progress: progressSlotRecipe,
+      segmentGroup: segmentGroupSlotRecipe,
+      stat: statSlotRecipe,
+      table: tableSlotRecipe,
+      tag: tagSlotRecipe,
+      toast: toastSlotRecipe,
+      tooltip: tooltipSlotRecipe,
+    },
+  },
+});
+
 /** The system for a page of our own (the web app, the chat frame). */
 export const system: SystemContext = createSystem(
-  defaultConfig,
+  defaultBaseConfig,
+  themeConfig,
   defineConfig({
     globalCss: { 'html, body, #root': { height: '100%' } },
     theme: { semanticTokens: { colors: { brand: brandTokens, fg: fgTokens } } },
@@ -34,7 +135,8 @@ export const system: SystemContext = createSystem(
  */
 export function createScopedSystem(rootSelector: string): SystemContext {
   return createSystem(
-    defaultConfig,
+    defaultBaseConfig,
+    themeConfig,
     defineConfig({
       cssVarsRoot: rootSelector,
       preflight: { scope: rootSelector },

@@ -28,7 +28,9 @@ export function AnswerFooter({ message, children }: { message: CadreUIMessage; c
       () => setCopied('failed'),
     );
   };
-  const { model, createdAt } = message.metadata ?? {};
+  const { model: modelId, modelName, createdAt } = message.metadata ?? {};
+  // The model list's name for it where there is one, else its id.
+  const model = modelName ?? modelId;
   return (
     <HStack gap="2" color="fg.muted" fontSize="xs" data-testid="answer-footer" wrap="wrap">
       {text && (
@@ -39,7 +41,11 @@ export function AnswerFooter({ message, children }: { message: CadreUIMessage; c
       {children}
       {(model || createdAt) && (
         <Text as="span" data-testid="answer-meta">
-          {model}
+          {model && (
+            <Text as="span" title={modelId}>
+              {model}
+            </Text>
+          )}
           {model && createdAt && ' · '}
           {createdAt && <AnswerTime at={createdAt} />}
         </Text>

@@ -52,20 +52,23 @@ describe('ChatApp', () => {
     expect(sessionStorage.getItem('cadre-chat:frame:last-thread:7')).toBe(body.id);
   });
 
-  it("shows the agent's icon in its colour in the header and the empty state", async () => {
-    const withLook = session();
-    withLook.agent = { ...withLook.agent, icon: '🧮', color: 'purple' };
-    installFakeServer({
-      'GET /chainlit/session': () => json(withLook),
-      'GET /chainlit/threads': () => json({ data: [] }),
-    });
-    renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
-    const empty = await screen.findByTestId('empty-state');
-    const avatars = screen.getAllByTestId('agent-avatar');
-    expect(avatars).toHaveLength(2);
-    expect(within(empty).getByTestId('agent-avatar')).toHaveTextContent('🧮');
-    expect(avatars.every((avatar) => avatar.getAttribute('aria-hidden') === 'true')).toBe(true);
-  });
+  it.each(['frame', 'copilot'] as const)(
+    "shows the agent's icon in the header and the empty state (%s)",
+    async (variant) => {
+      const withLook = session();
+      withLook.agent = { ...withLook.agent, icon: '🧮', color: 'purple' };
+      installFakeServer({
+        'GET /chainlit/session': () => json(withLook),
+        'GET /chainlit/threads': () => json({ data: [] }),
+      });
+      renderUi(<ChatApp endpoint={endpoint} variant={variant} storage={sessionStorage} />);
+      const empty = await screen.findByTestId('empty-state');
+      const avatars = screen.getAllByTestId('agent-avatar');
+      expect(avatars).toHaveLength(2);
+      expect(within(empty).getByTestId('agent-avatar')).toHaveTextContent('🧮');
+      expect(avatars.every((avatar) => avatar.getAttribute('aria-hidden') === 'true')).toBe(true);
+    },
+  );
 
   it('says the session has ended when the session answers 401', async () => {
     installFakeServer({ 'GET /chainlit/session': () => json({ detail: 'Not signed in to the chat' }, 401) });

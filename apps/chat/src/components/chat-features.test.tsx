@@ -44,10 +44,17 @@ const base = {
 };
 
 describe('chat features people expect', () => {
-  it('copies a whole answer and shows the model and the time it was written', async () => {
+  it('copies a whole answer and shows the model (by its name in the model list) and the time it was written', async () => {
     installFakeServer({
       ...base,
-      'POST /chainlit/chat': (r) => sse(answer((r.body as { id: string }).id, 'The sum is **5**.')),
+      'POST /chainlit/chat': (r) => {
+        const [start, ...rest] = answer((r.body as { id: string }).id, 'The sum is **5**.');
+        const named = {
+          ...start,
+          messageMetadata: { ...start!.messageMetadata, model: 'gpt-4o-eu', modelName: 'GPT-4o (EU)' },
+        };
+        return sse([named, ...rest]);
+      },
     });
     const user = userEvent.setup();
     renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
@@ -55,7 +62,9 @@ describe('chat features people expect', () => {
     const message = await screen.findByTestId('assistant-message');
     await within(message).findByText('5');
     const meta = within(message).getByTestId('answer-meta');
-    expect(meta).toHaveTextContent('offline');
+    expect(meta).toHaveTextContent('GPT-4o (EU)');
+    expect(meta).not.toHaveTextContent('gpt-4o-eu');
+    expect(within(meta).getByText('GPT-4o (EU)')).toHaveAttribute('title', 'gpt-4o-eu');
     expect(meta.querySelector('time')).toHaveAttribute('datetime', AT);
     await user.click(within(message).getByRole('button', { name: 'Copy answer' }));
     expect(await within(message).findByText('Copied')).toBeInTheDocument();
@@ -77,6 +86,7 @@ describe('chat features people expect', () => {
     await user.click(await screen.findByRole('button', { name: 'Add 2 and 3' }));
     const message = await screen.findByTestId('assistant-message');
     expect(await within(message).findByTestId('model-notice')).toHaveTextContent(notice);
+    // No name in the model list: the id.
     expect(within(message).getByTestId('answer-meta')).toHaveTextContent('offline');
   });
 

@@ -14,6 +14,7 @@ import { toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
 import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
 import { AnswerFooter, textOfMessage } from './answer-footer';
+import { Citations } from './citations';
 import { AnswerRating } from './answer-rating';
 import { Composer } from './composer';
 import { MessageMarkdown } from './message-markdown';
@@ -249,6 +250,7 @@ export function Conversation({
                     />
                   ) : null,
                 )}
+                <Citations message={message} />
                 {message.metadata?.status === 'interrupted' && !(busy && index === messages.length - 1) && (
                   <Text color="fg.muted" fontSize="sm" role="note" data-testid="interrupted-note">
                     This answer was interrupted before it finished; what it said so far is kept.
@@ -373,7 +375,12 @@ export function EmptyState({
           {session.agent.description}
         </Text>
       )}
-      {session.model.offline && <Badge colorPalette="orange">{OFFLINE_LABEL(session)}</Badge>}
+      {/* Wraps on a narrow frame (a phone, the copilot panel) instead of running to its edges. */}
+      {session.model.offline && (
+        <Badge colorPalette="orange" whiteSpace="normal" textAlign="center" maxW="full">
+          {OFFLINE_LABEL(session)}
+        </Badge>
+      )}
       <Stack gap="2" w="full" maxW="md" pt="2">
         {session.agent.suggestedPrompts.map((prompt) => (
           <Button

@@ -122,9 +122,11 @@ const components: Components = {
         {children}
       </Code>
     ),
+  // A wide table scrolls sideways in its own box (focusable, so a keyboard can scroll it) rather
+  // than break its words letter by letter on a narrow frame.
   table: ({ children }) => (
-    <Box overflowX="auto" my="2">
-      <Box as="table" fontSize="sm" borderCollapse="collapse">
+    <Box overflowX="auto" my="2" tabIndex={0} role="region" aria-label="Table">
+      <Box as="table" fontSize="sm" borderCollapse="collapse" wordBreak="normal" overflowWrap="normal">
         {children}
       </Box>
     </Box>

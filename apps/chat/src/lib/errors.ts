@@ -18,6 +18,7 @@ const TITLES: Record<string, string> = {
   tool_failed: 'A tool failed',
   connection_expired: 'A connection has expired',
   approval: 'This approval can no longer be answered',
+  budget: 'Your monthly token budget is used up',
 };
 
 const DETAILS: Record<string, string> = {
@@ -31,6 +32,7 @@ const DETAILS: Record<string, string> = {
   tool_failed: 'One of the agent’s tools returned an error. See the step above for details.',
   connection_expired: 'Reconnect the service, then retry.',
   approval: 'Ask the agent again.',
+  budget: 'The agent can answer again when the budget resets.',
 };
 
 export function describeProblem(input: {
@@ -42,13 +44,15 @@ export function describeProblem(input: {
     input.category ??
     (input.message && APPROVAL_REFUSALS.includes(input.message.trim())
       ? 'approval'
-      : input.message && /expired|reconnect/i.test(input.message)
-        ? 'connection_expired'
-        : input.message && /no (llm|model).*configured|not configured/i.test(input.message)
-          ? 'no_model'
-          : input.message && /rate.?limit|429|too many/i.test(input.message)
-            ? 'rate_limited'
-            : undefined);
+      : input.message && /token budget/i.test(input.message)
+        ? 'budget'
+        : input.message && /expired|reconnect/i.test(input.message)
+          ? 'connection_expired'
+          : input.message && /no (llm|model).*configured|not configured/i.test(input.message)
+            ? 'no_model'
+            : input.message && /rate.?limit|429|too many/i.test(input.message)
+              ? 'rate_limited'
+              : undefined);
   const title = (category && TITLES[category]) ?? 'Something went wrong';
   const detail =
     input.message?.trim() || (category && DETAILS[category]) || 'The answer could not be completed.';

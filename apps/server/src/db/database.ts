@@ -13,10 +13,15 @@ import {
 import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { loadPg } from './pg-driver.ts';
+import { traceQueries } from '../telemetry/database.ts';
+import { tracingOn } from '../telemetry/tracing.ts';
 import type { Database } from './schema.ts';
 import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** A span per statement once tracing was started (before the database is opened); else no log at all. */
+const queryLog = (system: 'sqlite' | 'postgresql') => (tracingOn() ? { log: traceQueries(system) } : {});
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -62,7 +67,10 @@ export function openDatabase(database: Config['database']): Db {
     // the process dies on an unhandled 'error' whenever PostgreSQL restarts.
     pool.on('error', report);
     pool.on('connect', (client) => client.on('error', report));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingBroken(pool) }) });
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: discardingBroken(pool) }),
+      ...queryLog('postgresql'),
+    });
     const signals = postgresSignals(
       database.url,
       async (channel, payload, within) =>
@@ -81,6 +89,7 @@ export function openDatabase(database: Config['database']): Db {
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    ...queryLog('sqlite'),
   });
   return wrap(kysely, 'sqlite', errorListeners, inProcessSignals());
 }
@@ -96,11 +105,11 @@ export function openDatabase(database: Config['database']): Db {
  */
 function discardingBroken(pool: pg.Pool): PostgresPool {
   const checkout = (first: pg.PoolClient): PostgresPoolClient => {
-    let client = first;
+    let client: pg.PoolClient | undefined = first;
     let fresh = true;
     let broken: Error | undefined;
-    const run = (text: string, parameters: ReadonlyArray<unknown>) =>
-      client.query(text, parameters as unknown[]).catch((err: Error) => {
+    const run = (connection: pg.PoolClient, text: string, parameters: ReadonlyArray<unknown>) =>
+      connection.query(text, parameters as unknown[]).catch((err: Error) => {
         if (isBrokenConnection(err)) broken = err;
         throw err;
       });
@@ -109,20 +118,25 @@ function discardingBroken(pool: pg.Pool): PostgresPool {
       async query(text: string, parameters: ReadonlyArray<unknown>) {
         const first = fresh;
         fresh = false;
+        if (!client) throw new Error('The connection was released');
         try {
-          return await run(text, parameters);
+          return await run(client, text, parameters);
         } catch (err) {
           if (!first || !broken || !(SAFE_TO_REPEAT.test(text) || refusedByShutdown(broken))) throw err;
           client.release(broken);
           broken = undefined;
+          // Held by nobody until the new one comes: if it does not (the server is down or frozen),
+          // Kysely's release of this checkout must not release the broken client a second time.
+          client = undefined;
           client = await pool.connect();
-          return run(text, parameters);
+          return run(client, text, parameters);
         }
       },
       release() {
         const err = broken;
         broken = undefined;
-        client.release(err);
+        client?.release(err);
+        client = undefined;
       },
     };
     return wrapper as unknown as PostgresPoolClient;

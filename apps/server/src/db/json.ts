@@ -25,10 +25,10 @@ export function jsonHelpers(dialect: Dialect) {
      * The rows' values as one JSON array, in `orderBy` order; `[]`, never NULL, when there are no
      * rows. (SQLite's json_group_array already gives `[]`; PostgreSQL's json_agg gives NULL.)
      */
-    arrayAgg<TB extends keyof Database>(
-      eb: ExpressionBuilder<Database, TB>,
+    arrayAgg<DB extends Database, TB extends keyof DB>(
+      eb: ExpressionBuilder<DB, TB>,
       value: Expression<unknown>,
-      orderBy: OrderByExpression<Database, TB, object>,
+      orderBy: OrderByExpression<DB, TB, object>,
     ): RawBuilder<string> {
       if (dialect === 'sqlite')
         return sql<string>`${eb.fn.agg('json_group_array', [value]).orderBy(orderBy)}`;

@@ -28,7 +28,11 @@ export const MIGRATION_NAMES = [
   '0019-trigger-secrets',
   '0020-copilot-embedding',
   '0021-agent-model',
+  '0022-knowledge-files',
+  '0024-turn-usage',
+  '0025-tool-execution-claims',
   '0028-agent-api-writes',
+  '0029-demo-researched-leads',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -36,6 +36,7 @@ export interface Database {
   demo_refunds: DemoRefundsTable;
   demo_tickets: DemoTicketsTable;
   demo_activities: DemoActivitiesTable;
+  demo_researched_leads: DemoResearchedLeadsTable;
   notes: NotesTable;
   calendar_events: CalendarEventsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -44,6 +45,74 @@ export interface Database {
   host_calls: HostCallsTable;
   tool_executions: ToolExecutionsTable;
   api_keys: ApiKeysTable;
+  turn_usage: TurnUsageTable;
+  knowledge_files: KnowledgeFilesTable;
+  knowledge_file_contents: KnowledgeFileContentsTable;
+  knowledge_passages: KnowledgePassagesTable;
+}
+
+/** A file attached to an agent (migration 0022, knowledge module). */
+export interface KnowledgeFilesTable {
+  /** A server UUID: never derived from the uploaded name. */
+  id: string;
+  user_id: number;
+  agent_id: number;
+  /** The name the person gave it, for display only. */
+  name: string;
+  /** Sniffed from the bytes. */
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+  pages: number | null;
+  passage_count: number;
+  embedding_model: string | null;
+  created_at: string;
+}
+
+export interface KnowledgeFileContentsTable {
+  file_id: string;
+  content: Buffer;
+}
+
+/** A passage of a knowledge file's text; full-text indexed (FTS5 / tsvector). */
+export interface KnowledgePassagesTable {
+  id: Generated<number>;
+  file_id: string;
+  user_id: number;
+  agent_id: number;
+  ordinal: number;
+  page: number | null;
+  text: string;
+  /** float32 vector bytes; null without an embedding model. */
+  embedding: Buffer | null;
+}
+
+/**
+ * What one agent run cost (migration 0024, usage module): tokens, model, cost, tool calls, how it
+ * ended. The agent and thread have no foreign key, so usage outlives them; the row goes with its user.
+ */
+export interface TurnUsageTable {
+  id: Generated<number>;
+  user_id: number;
+  agent_id: number | null;
+  thread_id: string | null;
+  run_id: string;
+  /** 'chat' | 'copilot' | 'api' | 'mcp' | 'trigger' */
+  source: string;
+  /** The offered model's id (LLM_MODELS). */
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  /** 1 when the counts are estimated (the offline model, a provider that reports none). */
+  estimated: Generated<number>;
+  /** From the model's prices per million tokens at the time; null when it has none. */
+  cost: number | null;
+  tool_calls: Generated<number>;
+  /** 'complete' | 'awaiting_approval' | 'error' | 'interrupted' */
+  status: string;
+  /** 1 when the row continues a run after an approval (not a new turn). */
+  continued: Generated<number>;
+  created_at: string;
 }
 
 /** A personal API key (migration 0012, api-keys module); the key itself is never stored. */
@@ -87,7 +156,7 @@ export interface HostCallsTable {
   agent_id: number;
   run_id: string;
   name: string;
-  /** 'pending' | 'answered' */
+  /** 'pending' | 'answered' | 'expired' (kept until expires_at + TOMBSTONE_MS to answer 410) */
   status: string;
   /** The page's result as JSON text, once answered. */
   result: string | null;
@@ -99,7 +168,10 @@ export interface HostCallsTable {
 export interface ToolExecutionsTable {
   idempotency_key: string;
   user_id: number;
+  /** The write's answer as JSON; `null` (the JSON text) while pending. */
   result: string;
+  /** 'pending' (called, outcome unknown) | 'done' (migration 0025). */
+  status: Generated<string>;
   created_at: string;
 }
 
@@ -437,6 +509,13 @@ export interface DemoActivitiesTable {
   type: string;
   notes: string;
   created_at: string;
+}
+
+/** The leads a sales-demo visitor has researched (`draft_outreach_email` writes only to those). */
+export interface DemoResearchedLeadsTable {
+  user_id: number;
+  lead_id: string;
+  researched_at: string;
 }
 
 export interface NotesTable {

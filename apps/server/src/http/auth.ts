@@ -35,6 +35,8 @@ export const PUBLIC_ROUTES = [
   `GET ${API_PREFIX}${SERVICE_PUBLIC_PATHS.logo}`,
   // The OpenAPI document describes the API; it holds no data.
   'GET /backend/openapi.json',
+  // Prometheus metrics: registered only with METRICS_SCRAPE_TOKEN, which the route itself checks.
+  'GET /backend/metrics',
 ] as const;
 
 /**

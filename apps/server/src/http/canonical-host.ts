@@ -30,12 +30,19 @@ export function isThisMachine(name: string): boolean {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** Readable at any width and in the browser's dark scheme; a long address wraps instead of scrolling. */
+const GUIDANCE_STYLE =
+  'body{margin:0;font-family:system-ui,sans-serif;line-height:1.5;background:#fff;color:#18181b}' +
+  'main{max-width:36rem;margin:12vh auto;padding:0 1.25rem}' +
+  'h1{font-size:1.5rem;line-height:1.3}h1,p{overflow-wrap:anywhere}a{color:#0f766e}' +
+  '@media (prefers-color-scheme:dark){body{background:#18181b;color:#f4f4f5}a{color:#5eead4}}';
+
 function guidancePage(publicUrl: string, host: string, localOnly: boolean): string {
   const url = escapeHtml(publicUrl);
   const why = localOnly
     ? `<p>Cadre is set up to be opened on the computer it runs on only, at <a href="${url}">${url}</a>. To open it from other devices, start it with <code>PUBLIC_URL</code> set to an address they can reach, such as <code>http://${escapeHtml(host)}</code>.</p>`
     : `<p>Sign-in works only at the address Cadre is configured with. Open <a href="${url}">${url}</a> instead.</p>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Open Cadre at ${url}</title></head><body><main><h1>Open Cadre at ${url}</h1>${why}<p>An administrator can change the address with the <code>PUBLIC_URL</code> setting (docs/configuration.md).</p></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Open Cadre at ${url}</title><style>${GUIDANCE_STYLE}</style></head><body><main><h1>Open Cadre at ${url}</h1>${why}<p>An administrator can change the address with the <code>PUBLIC_URL</code> setting (docs/configuration.md).</p></main></body></html>`;
 }
 
 /** A browser opening one of the web app's pages. */

@@ -22,13 +22,19 @@ export interface Idempotency<T> {
   winner(): Promise<{ status: number; body: unknown } | undefined>;
 }
 
-const hashOf = (request: FastifyRequest) =>
-  crypto
+/** The request as the key remembers it; `secretFields` of the body count only by being there. */
+const hashOf = (request: FastifyRequest, secretFields: readonly string[]) => {
+  let body = request.body ?? null;
+  if (secretFields.length > 0 && body && typeof body === 'object') {
+    const shown: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    for (const field of secretFields) if (field in shown) shown[field] = '[secret]';
+    body = shown;
+  }
+  return crypto
     .createHash('sha256')
-    .update(
-      `${request.method} ${request.routeOptions.url ?? request.url}\n${JSON.stringify(request.body ?? null)}`,
-    )
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${JSON.stringify(body)}`)
     .digest('hex');
+};
 
 /**
  * `Idempotency-Key` for create endpoints (IETF draft-ietf-httpapi-idempotency-key-header): a retry
@@ -44,13 +50,24 @@ export async function idempotencyFor<T>(
   request: FastifyRequest,
   userId: number,
   status: number,
-  /** A key the route derives from another header (a signed call's `webhook-id`) instead. */
-  derived?: { key: string; header: string },
+  options: {
+    /** A key the route derives from another header (a signed call's `webhook-id`) instead. */
+    derived?: { key: string; header: string };
+    /** The key is one caller's of several sharing `userId` (a copilot's site visitor): kept apart. */
+    scope?: string;
+    /**
+     * Body fields holding secrets (a token): left out of the stored hash, which must not become a
+     * way to test guesses of them. A retry differing only in them counts as the same request.
+     */
+    secretFields?: readonly string[];
+  } = {},
 ): Promise<Idempotency<T>> {
+  const { derived } = options;
   // The route's `idempotentCreateHeadersSchema` has checked the key's form.
-  const key = derived?.key ?? request.headers[HEADER];
-  if (typeof key !== 'string') return { winner: async () => undefined };
-  const requestHash = hashOf(request);
+  const given = derived?.key ?? request.headers[HEADER];
+  if (typeof given !== 'string') return { winner: async () => undefined };
+  const key = options.scope === undefined ? given : `${options.scope}:${given}`;
+  const requestHash = hashOf(request, options.secretFields ?? []);
   const stored = async () => {
     const row = await db.kysely
       .selectFrom('idempotency_keys')

@@ -118,11 +118,16 @@ export class OneLineRequestLog extends LogController {
   }
 }
 
+/**
+ * Pino's options: JSON lines to `stream` (stdout when none is given), or text through pino-pretty
+ * when `logsAsText` says so for that destination (a terminal, or LOG_FORMAT=text).
+ */
 export function loggerOptions(
   config: Config,
   stream?: NodeJS.WritableStream,
 ): FastifyServerOptions['logger'] {
-  const text = !stream && logsAsText(config);
+  const destinationIsTty = ((stream ?? process.stdout) as { isTTY?: boolean }).isTTY === true;
+  const text = logsAsText(config, destinationIsTty);
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -133,6 +138,8 @@ export function loggerOptions(
       ? {
           // Loaded only for text logs (a person at a terminal), so JSON-logging servers never load it.
           stream: (createRequire(import.meta.url)('pino-pretty') as typeof pretty)({
+            // File descriptor 1 rather than process.stdout, which must never be ended.
+            destination: stream ?? 1,
             translateTime: 'SYS:HH:MM:ss',
             ignore: 'pid,hostname,reqId,method,path,statusCode,responseTime',
             // In order with the banner, which is written straight to stdout.

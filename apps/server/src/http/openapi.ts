@@ -1,7 +1,12 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { CHAT_SESSION_COOKIE, DEMO_SESSION_COOKIE } from '@cadre/contract';
+import {
+  CHAT_SESSION_COOKIE,
+  DEMO_SESSION_COOKIE,
+  errorSchema,
+  validationErrorSchema,
+} from '@cadre/contract';
 
 export const API_PREFIX = '/backend';
 export const API_VERSION = '0.1.0';
@@ -72,12 +77,16 @@ export async function registerOpenApi(app: FastifyInstance) {
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
       const mount = mountOf(input.url);
-      const schema = transformed.schema as FastifySchema & {
+      const { multipartBody, ...schema } = transformed.schema as FastifySchema & {
         hide?: boolean;
         security?: Security;
         operationId?: string;
+        multipartBody?: object;
       };
       if (!mount) return { ...transformed, schema: { ...schema, hide: true } };
+      // A multipart route reads its parts itself (Fastify validates no body): the document still
+      // describes them, from the JSON Schema the route gives as `multipartBody`.
+      if (multipartBody) Object.assign(schema, { body: multipartBody, consumes: ['multipart/form-data'] });
       const isPublic = input.route.config?.public === true;
       const security = schema.security ?? (mount.relative && isPublic ? [] : mount.security);
       return {
@@ -106,6 +115,9 @@ function demoOperation(prefix: string, schema: { operationId?: string }) {
 export function openApiDocument(app: FastifyInstance) {
   return app.swagger();
 }
+
+/** The answers a call on one of the caller's objects may give besides its own: 401, 404 and 422. */
+export const objectErrors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /**
  * The OpenAPI operation of a module's routes: `op(operationId, summary, schemas)` under the module's

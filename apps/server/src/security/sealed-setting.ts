@@ -27,3 +27,12 @@ export async function loadOrCreateSealedSetting<T>(
   if (!row) throw new Error(`The ${key} setting could not be stored`);
   return JSON.parse(vault.open(row.value)) as T;
 }
+
+/** Replaces an existing sealed setting's value (a key rotation); the row must already exist. */
+export async function replaceSealedSetting(db: Db, vault: Vault, key: string, value: unknown) {
+  await db.kysely
+    .updateTable('settings')
+    .set({ value: vault.seal(JSON.stringify(value)) })
+    .where('key', '=', key)
+    .execute();
+}

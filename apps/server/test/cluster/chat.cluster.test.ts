@@ -168,6 +168,55 @@ describe('chat on three instances behind HAProxy', () => {
     expect(again.status).toBe(404);
   });
 
+  it('on SIGTERM an idle instance refuses new turns with 503, the proxy has another instance answer them, and it exits 0', async () => {
+    const cookie = await chatSession('cadre1');
+    const headers = {
+      cookie,
+      origin: cluster.url,
+      'x-requested-with': 'cadre-chat',
+      'content-type': 'application/json',
+    };
+    const instance = cluster.instances[1]!;
+    const signalled = Date.now();
+    instance.signal('SIGTERM');
+    const direct = `http://127.0.0.1:${instance.port}`;
+    await expect
+      .poll(async () => (await fetch(`${direct}/backend/api/v1/public/health/ready`)).status)
+      .toBe(503);
+    // Sent to it straight: refused before anything is stored, with a hint to retry at once.
+    const refused = await fetch(`${direct}/chainlit/chat`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ text: 'short answer' }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    // Through HAProxy, sent to it (pinned): the 503 is retried on another instance, which answers.
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const res = await fetch(`${cluster.url}/chainlit/chat`, {
+          method: 'POST',
+          headers: { ...headers, 'x-pin-backend': 'cadre2' },
+          body: JSON.stringify({ text: 'short answer' }),
+        });
+        await res.text();
+        return [res.status, res.headers.get('x-backend')];
+      }),
+    );
+    for (const [status, backend] of answers) {
+      expect(status).toBe(200);
+      expect(backend).not.toBe('cadre2');
+    }
+    expect(await instance.exited).toBe(0);
+    // They did reach it first: it refused each of them (HAProxy tries it again before redispatching).
+    expect(
+      instance.logs.filter((line) => /POST \/chainlit\/chat 503/.test(line)).length,
+    ).toBeGreaterThanOrEqual(4);
+    // SHUTDOWN_DRAIN_DELAY_MS (4.5 s here), then nothing holds the exit.
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    await cluster.waitReady(await cluster.startInstance(1));
+  });
+
   it('on SIGTERM during a long answer, saves what streamed, tells the client, and exits 0', async () => {
     const cookie = await chatSession('cadre3');
     const headers = { cookie, origin: cluster.url, 'x-requested-with': 'cadre-chat' };

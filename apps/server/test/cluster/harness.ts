@@ -11,10 +11,10 @@ import { startPostgresCluster, type PostgresCluster } from '../support/postgres-
 
 /**
  * Several built Cadre servers (`apps/server/dist/main.js`, as production runs them) on one
- * throwaway PostgreSQL, behind a real HAProxy from Debian configured from `deploy/haproxy.cfg`,
- * with a fake OpenAI-compatible model. Requests go round-robin through the proxy; the header
- * `x-pin-backend: cadreN` pins one request to one instance, and every response says which
- * instance answered in `x-backend`.
+ * throwaway PostgreSQL, behind a real HAProxy from Debian configured from `deploy/haproxy.cfg`
+ * (or nginx from `deploy/nginx.conf`), with a fake OpenAI-compatible model. Requests go
+ * round-robin through the proxy; every response says which instance answered in `x-backend`, and
+ * behind HAProxy the header `x-pin-backend: cadreN` pins one request to one instance.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const MAIN = path.join(root, 'apps/server/dist/main.js');
@@ -61,11 +61,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-function findHaproxy(): string {
-  for (const candidate of ['/usr/sbin/haproxy', '/usr/bin/haproxy'])
+function findProxy(proxy: 'haproxy' | 'nginx'): string {
+  for (const candidate of [`/usr/sbin/${proxy}`, `/usr/bin/${proxy}`])
     if (fs.existsSync(candidate)) return candidate;
   throw new Error(
-    "HAProxy was not found: install the Debian package 'haproxy' (the cluster tests run behind it).",
+    `${proxy} was not found: install the Debian package '${proxy}' (the cluster tests run behind it).`,
   );
 }
 
@@ -88,12 +88,60 @@ export function haproxyConfig(listenPort: number, servers: { name: string; port:
   return config;
 }
 
+/**
+ * A whole nginx configuration around `deploy/nginx.conf` (the part the docs tell you to include in
+ * `http`), with this run's listen address and instances, files under `work`, and the test's
+ * `x-backend` header naming the instance that answered.
+ */
+export function nginxConfig(
+  listenPort: number,
+  servers: { name: string; port: number }[],
+  work: string,
+): string {
+  const documented = fs.readFileSync(path.join(root, 'deploy/nginx.conf'), 'utf8');
+  const serverLines = servers
+    .map((s) => `  server 127.0.0.1:${s.port} max_fails=2 fail_timeout=5s;`)
+    .join('\n');
+  const names = servers.map((s) => `    127.0.0.1:${s.port} ${s.name};`).join('\n');
+  const site = documented
+    .replace(/^ {2}listen .*$/m, `  listen 127.0.0.1:${listenPort};`)
+    .replace(/ {2}# servers:begin[\s\S]*# servers:end/, serverLines)
+    .replace(/^ {4}proxy_pass .*$/m, (line) => `${line}\n    add_header x-backend $backend_name always;`);
+  if (!site.includes(`127.0.0.1:${listenPort}`) || !site.includes(`127.0.0.1:${servers[0]!.port}`))
+    throw new Error(
+      'deploy/nginx.conf no longer has the listen line or the servers markers the test fills in',
+    );
+  return [
+    `pid ${work}/nginx.pid;`,
+    `error_log ${work}/nginx-error.log warn;`,
+    'daemon off;',
+    // As root the workers would switch to `nobody`, who cannot write the temporary folders below.
+    ...(process.getuid?.() === 0 ? ['user root;'] : []),
+    'events { worker_connections 1024; }',
+    'http {',
+    '  access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+      (kind) => `  ${kind}_temp_path ${work}/${kind};`,
+    ),
+    `  map $upstream_addr $backend_name {\n    default $upstream_addr;\n${names}\n  }`,
+    site,
+    '}',
+  ].join('\n');
+}
+
 export async function startCluster(
-  options: { instances?: number; env?: Record<string, string>; modelTokens?: number } = {},
+  options: {
+    instances?: number;
+    env?: Record<string, string>;
+    modelTokens?: number;
+    /** The proxy in front: HAProxy (deploy/haproxy.cfg) unless told nginx (deploy/nginx.conf). */
+    proxy?: 'haproxy' | 'nginx';
+  } = {},
 ): Promise<Cluster> {
   if (!fs.existsSync(MAIN))
     throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm run test:cluster does).`);
-  const haproxyBin = findHaproxy();
+  const proxyKind = options.proxy ?? 'haproxy';
+  const proxyBin = findProxy(proxyKind);
   const count = options.instances ?? 3;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-cluster-'));
   const pgCluster = await startPostgresCluster();
@@ -177,17 +225,21 @@ export async function startCluster(
   await waitReady(await startInstance(0));
   await Promise.all(ports.slice(1).map(async (_, i) => waitReady(await startInstance(i + 1))));
 
-  const configFile = path.join(work, 'haproxy.cfg');
+  const servers = instances.map(({ name, port }) => ({ name, port }));
+  const configFile = path.join(work, `${proxyKind}.conf`);
   fs.writeFileSync(
     configFile,
-    haproxyConfig(
-      proxyPort,
-      instances.map(({ name, port }) => ({ name, port })),
-    ),
+    proxyKind === 'nginx' ? nginxConfig(proxyPort, servers, work) : haproxyConfig(proxyPort, servers),
   );
-  const haproxy = spawn(haproxyBin, ['-f', configFile, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const haproxyLogs: string[] = [];
-  haproxy.stderr!.on('data', (d: Buffer) => haproxyLogs.push(d.toString()));
+  const proxy = spawn(
+    proxyBin,
+    proxyKind === 'nginx' ? ['-c', configFile, '-p', work] : ['-f', configFile, '-db'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const proxyLogs: string[] = [];
+  proxy.stderr!.on('data', (d: Buffer) => proxyLogs.push(d.toString()));
   const proxyDeadline = Date.now() + 10_000;
   for (;;) {
     try {
@@ -196,7 +248,7 @@ export async function startCluster(
     } catch {
       // not listening yet
     }
-    if (Date.now() > proxyDeadline) throw new Error(`HAProxy did not start:\n${haproxyLogs.join('')}`);
+    if (Date.now() > proxyDeadline) throw new Error(`${proxyKind} did not start:\n${proxyLogs.join('')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
@@ -213,7 +265,7 @@ export async function startCluster(
       return (await pool.query<T>(text, values)).rows;
     },
     async stop() {
-      haproxy.kill('SIGKILL');
+      proxy.kill('SIGKILL');
       for (const instance of instances) {
         if (instance && instance.process.exitCode === null && instance.process.signalCode === null)
           instance.signal('SIGKILL');

@@ -1,5 +1,3 @@
-import type { Toolkit } from './toolkits.ts';
-
 /**
  * The offline model's phrase table: what people actually type, and what the model must do with it.
  * One row per phrasing; `offline-phrasing.unit.test.ts` runs each row as a test and
@@ -9,13 +7,49 @@ import type { Toolkit } from './toolkits.ts';
  * - `say`: the person's message, or several turns (each answered by the model; the last is judged);
  * - `call` + `args`: the tool the model must call, with at least these arguments;
  * - `result`: for Evaluate, the value the expression must have;
- * - `reply`: text the answer must contain when no tool may be called.
+ * - `reply`: text (or texts) the answer must contain when no tool may be called.
+ *
+ * It imports nothing, so the Playwright spec that types five of its rows into the chat frame reads
+ * them from here (e2e/tests/offline-phrasing.spec.ts).
  */
 
 export const CLOCK = { now: '2026-03-09T10:00:00Z', timeZone: 'Europe/Paris' };
 
 export type Category =
-  'greeting' | 'arithmetic' | 'notes' | 'calendar' | 'web search' | 'demo tools' | 'refusal' | 'follow-up';
+  | 'greeting'
+  | 'arithmetic'
+  | 'notes'
+  | 'calendar'
+  | 'web search'
+  | 'demo tools'
+  | 'knowledge'
+  | 'refusal'
+  | 'follow-up'
+  | 'tool examples'
+  | 'arguments';
+
+/** The agents' tool sets (toolkits.ts gives each its real tools). */
+export const TOOLKIT_NAMES = [
+  'calculator',
+  'add-multiply',
+  'notes',
+  'calendar',
+  'date and time',
+  'web search',
+  'web reader',
+  'hacker news',
+  'wikipedia',
+  'youtube',
+  'places',
+  'weather',
+  'github',
+  'bookmarks and mail (MCP)',
+  'customer service demo',
+  'sales demo',
+  'vc demo',
+  'knowledge',
+] as const;
+export type Toolkit = (typeof TOOLKIT_NAMES)[number];
 
 export interface PhraseRow {
   category: Category;
@@ -24,7 +58,7 @@ export interface PhraseRow {
   call?: string;
   args?: Record<string, unknown>;
   result?: number;
-  reply?: string;
+  reply?: string | string[];
 }
 
 const basics: Toolkit[] = ['calculator', 'notes'];
@@ -34,6 +68,8 @@ const sales: Toolkit[] = ['sales demo'];
 const vc: Toolkit[] = ['vc demo'];
 const web: Toolkit[] = ['web search', 'notes'];
 const calc: Toolkit[] = ['calculator'];
+const clock: Toolkit[] = ['date and time'];
+const library: Toolkit[] = ['knowledge', 'notes'];
 
 const at = (local: string) => `${local}+01:00`;
 
@@ -42,13 +78,13 @@ export const PHRASE_TABLE: PhraseRow[] = [
   // Greetings, thanks, "what can you do?": a short answer listing the tools, and no tool call.
   { category: 'greeting', tools: basics, say: 'hi there', reply: 'Try: “what is (3 + 4) * 2?”' },
   { category: 'greeting', tools: basics, say: 'good morning', reply: 'Try: “note down: call the bank”' },
-  { category: 'greeting', tools: basics, say: 'thanks!', reply: "You're welcome!" },
+  { category: 'greeting', tools: basics, say: 'thanks!', reply: ["You're welcome!", 'Here is what I can do', 'Try: “note down: call the bank”'] },
   { category: 'greeting', tools: basics, say: 'what can you do?', reply: 'Here is what I can do' },
   { category: 'greeting', tools: basics, say: 'Hello', reply: 'Hello!' },
   { category: 'greeting', tools: basics, say: 'hey, how are you?', reply: 'Here is what I can do' },
   { category: 'greeting', tools: organizer, say: 'help', reply: 'Try: “remind me tomorrow at 3pm to call Sam”' },
   { category: 'greeting', tools: shop, say: 'Who are you?', reply: 'Try: “refund order ORD-1042”' },
-  { category: 'greeting', tools: basics, say: 'thank you so much', reply: "You're welcome!" },
+  { category: 'greeting', tools: basics, say: 'thank you so much', reply: ["You're welcome!", 'Here is what I can do', 'Try: “what is (3 + 4) * 2?”'] },
 
   // Arithmetic in words and symbols, with or without a question mark.
   { category: 'arithmetic', tools: calc, say: 'what is 12 + 30?', call: 'evaluate', args: { expression: '12 + 30' }, result: 42 },
@@ -140,7 +176,7 @@ export const PHRASE_TABLE: PhraseRow[] = [
   // Written after the rows above as unseen phrasings: the first run answered 17 of these 22 right
   // (docs/benchmarks.md); they stay here so the fixes for the other 5 stay fixed.
   { category: 'greeting', tools: basics, say: 'good evening!', reply: 'Here is what I can do' },
-  { category: 'greeting', tools: basics, say: 'cheers', reply: "You're welcome!" },
+  { category: 'greeting', tools: basics, say: 'cheers', reply: ["You're welcome!", 'Here is what I can do'] },
   { category: 'greeting', tools: basics, say: 'what tools do you have?', reply: 'Here is what I can do' },
   { category: 'arithmetic', tools: calc, say: 'whats 15 percent of 80', call: 'evaluate', result: 12 },
   { category: 'arithmetic', tools: calc, say: 'multiply 6 by 9', call: 'evaluate', result: 54 },
@@ -161,4 +197,61 @@ export const PHRASE_TABLE: PhraseRow[] = [
   { category: 'refusal', tools: calc, say: 'summarise this article for me', reply: "I can't do that" },
   { category: 'refusal', tools: sales, say: 'order me a pizza', reply: "I can't do that" },
   { category: 'follow-up', tools: ['notes'], say: ['add a note', 'dentist on Tuesday'], call: 'create_note', args: { title: 'dentist on Tuesday' } },
+
+  // Every built-in tool's example, as the empty chat's starters and the capabilities answer offer
+  // it (TOOL_EXAMPLES; offline-phrasing.unit.test.ts checks each has its row here).
+  { category: 'tool examples', tools: calc, say: 'what is 12 times 7?', call: 'evaluate', result: 84 },
+  { category: 'tool examples', tools: calc, say: 'what is (3 + 4) * 2?', call: 'evaluate', result: 14 },
+  { category: 'tool examples', tools: clock, say: 'what time is it now in Asia/Tokyo?', call: 'now', args: { time_zone: 'Asia/Tokyo' } },
+  { category: 'tool examples', tools: clock, say: 'convert 2026-03-09 15:00 from Europe/Paris to America/New_York', call: 'convert_time', args: { datetime: at('2026-03-09T15:00:00'), from_time_zone: 'Europe/Paris', to_time_zone: 'America/New_York' } },
+  { category: 'tool examples', tools: clock, say: 'add 3 weeks to the date 2026-03-09', call: 'add_to_date', args: { date: '2026-03-09', amount: 3, unit: 'weeks' } },
+  { category: 'tool examples', tools: clock, say: 'what day of the week is 2026-12-25?', call: 'day_of_week', args: { date: '2026-12-25' } },
+  { category: 'tool examples', tools: clock, say: 'how long is it from 2026-01-01 to 2026-03-09?', call: 'difference', args: { start: '2026-01-01', end: '2026-03-09' } },
+  { category: 'tool examples', tools: organizer, say: 'read note 1', call: 'get_note', args: { id: 1 } },
+  { category: 'tool examples', tools: organizer, say: 'rename note 1 to "Shopping list"', call: 'update_note', args: { id: 1, title: 'Shopping list' } },
+  { category: 'tool examples', tools: organizer, say: 'delete note 1', call: 'delete_note', args: { id: 1 } },
+  { category: 'tool examples', tools: organizer, say: 'what is on my calendar', call: 'list_events', args: {} },
+  { category: 'tool examples', tools: organizer, say: 'search my calendar for "dentist"', call: 'search_events', args: { query: 'dentist' } },
+  { category: 'tool examples', tools: organizer, say: 'move event 1 to Friday at 10am', call: 'update_event', args: { id: 1, start: at('2026-03-13T10:00:00') } },
+  { category: 'tool examples', tools: organizer, say: 'delete event 1', call: 'delete_event', args: { id: 1 } },
+  { category: 'tool examples', tools: organizer, say: 'when am I free tomorrow?', call: 'find_free_slots', args: { from: at('2026-03-10T00:00:00'), to: at('2026-03-11T00:00:00') } },
+  { category: 'tool examples', tools: organizer, say: 'export my calendar as an .ics file', call: 'export_ics', args: {} },
+  { category: 'tool examples', tools: ['web reader'], say: 'read https://example.com', call: 'read_page', args: { url: 'https://example.com' } },
+  { category: 'tool examples', tools: ['hacker news'], say: 'what are the top stories on Hacker News?', call: 'top_stories', args: {} },
+  { category: 'tool examples', tools: ['hacker news'], say: 'show the newest stories on Hacker News', call: 'new_stories', args: {} },
+  { category: 'tool examples', tools: ['hacker news'], say: 'show the best stories on Hacker News', call: 'best_stories', args: {} },
+  { category: 'tool examples', tools: ['hacker news'], say: 'open Hacker News item 8863', call: 'get_item', args: { id: 8863 } },
+  { category: 'tool examples', tools: ['hacker news'], say: 'search Hacker News for "rust"', call: 'search', args: { query: 'rust' } },
+  { category: 'tool examples', tools: ['wikipedia'], say: 'search Wikipedia for "Ada Lovelace"', call: 'search', args: { query: 'Ada Lovelace' } },
+  { category: 'tool examples', tools: ['wikipedia'], say: 'summarise the Wikipedia article on Ada Lovelace', call: 'page_summary', args: { title: 'Ada Lovelace' } },
+  { category: 'tool examples', tools: ['youtube'], say: 'find videos about sourdough bread on YouTube', call: 'search_videos', args: { query: 'sourdough bread' } },
+  { category: 'tool examples', tools: ['places'], say: 'find vegetarian restaurants in Lyon', call: 'search_places', args: { query: 'vegetarian restaurants in Lyon' } },
+  { category: 'tool examples', tools: ['weather'], say: "what's the weather in Paris?", call: 'current_weather', args: { city: 'Paris' } },
+  { category: 'tool examples', tools: ['github'], say: 'list my GitHub repositories', call: 'list_repos', args: {} },
+  { category: 'tool examples', tools: ['github'], say: 'list the open issues in octocat/hello-world', call: 'list_issues', args: { owner: 'octocat', repo: 'hello-world', state: 'open' } },
+  { category: 'tool examples', tools: ['github'], say: 'open an issue in octocat/hello-world titled "Fix the login bug"', call: 'create_issue', args: { owner: 'octocat', repo: 'hello-world', title: 'Fix the login bug' } },
+  { category: 'tool examples', tools: shop, say: 'refund order ORD-1042', call: 'issue_refund', args: { order_id: 'ORD-1042' } },
+  { category: 'tool examples', tools: shop, say: "what's the refund policy?", call: 'get_refund_policy', args: {} },
+  { category: 'tool examples', tools: shop, say: 'open a ticket: the tent in ORD-1030 arrived with a broken pole', call: 'open_ticket', args: { subject: 'the tent in ORD-1030 arrived with a broken pole', order_id: 'ORD-1030' } },
+
+  // Emails and URLs go to the inputs whose format and name fit them, among several (the tools as an
+  // MCP server lists them), and the rest of the sentence to the text.
+  { category: 'arguments', tools: ['bookmarks and mail (MCP)'], say: 'save https://example.com/recipes/lasagne to my bookmarks', call: 'save_bookmark', args: { url: 'https://example.com/recipes/lasagne' } },
+  { category: 'arguments', tools: ['bookmarks and mail (MCP)'], say: 'share https://example.com/q3-report with ana@example.com', call: 'share_link', args: { url: 'https://example.com/q3-report', email: 'ana@example.com' } },
+  { category: 'arguments', tools: ['bookmarks and mail (MCP)'], say: 'send an email to bob@example.org saying the deck is at https://example.com/deck', call: 'send_email', args: { to: 'bob@example.org', body: 'the deck is at https://example.com/deck' } },
+  { category: 'arguments', tools: ['web reader'], say: 'read https://news.example.org/2026/03/rover.html and summarise it', call: 'read_page', args: { url: 'https://news.example.org/2026/03/rover.html' } },
+  { category: 'arguments', tools: ['bookmarks and mail (MCP)'], say: 'bookmark "Lasagne" at https://example.com/recipes/lasagne', call: 'save_bookmark', args: { url: 'https://example.com/recipes/lasagne', title: 'Lasagne' } },
+
+  // Questions about the agent's own files ("according to my documents, …"): "Search knowledge"
+  // with what the question is about.
+  { category: 'knowledge', tools: library, say: 'according to my documents, how long is the warranty?', call: 'search_knowledge', args: { query: 'how long is the warranty' } },
+  { category: 'knowledge', tools: library, say: 'What do the files say about refunds?', call: 'search_knowledge', args: { query: 'refunds' } },
+  { category: 'knowledge', tools: library, say: 'what does the document say about parental leave', call: 'search_knowledge', args: { query: 'parental leave' } },
+  { category: 'knowledge', tools: library, say: 'based on my files: who signs off on expenses?', call: 'search_knowledge', args: { query: 'who signs off on expenses' } },
+  { category: 'knowledge', tools: library, say: 'search my documents for "onboarding checklist"', call: 'search_knowledge', args: { query: 'onboarding checklist' } },
+  { category: 'knowledge', tools: library, say: 'how many vacation days do I get according to my docs', call: 'search_knowledge', args: { query: 'how many vacation days do I get' } },
+  { category: 'knowledge', tools: library, say: 'do my files mention the Berlin office?', call: 'search_knowledge', args: { query: 'the Berlin office' } },
+  { category: 'knowledge', tools: ['knowledge'], say: 'what is the refund window?', call: 'search_knowledge', args: { query: 'what is the refund window' } },
+  { category: 'knowledge', tools: library, say: 'search my notes for "bank"', call: 'search_notes', args: { query: 'bank' } },
+  { category: 'knowledge', tools: library, say: 'what can you do?', reply: 'Try: “what do the files say about refunds?”' },
 ];

@@ -61,9 +61,8 @@ export function judge(row: PhraseRow, outcome: Outcome): string | undefined {
     : `text "${outcome.text}"`;
   if (!row.call) {
     if (outcome.call) return `called ${got}; expected an answer without a tool`;
-    return row.reply && !outcome.text.includes(row.reply)
-      ? `answered ${got}; expected "${row.reply}"`
-      : undefined;
+    const missing = [row.reply ?? []].flat().find((text) => !outcome.text.includes(text));
+    return missing === undefined ? undefined : `answered ${got}; expected "${missing}"`;
   }
   if (outcome.call?.toolName !== row.call) return `got ${got}; expected a call of ${row.call}`;
   for (const [name, value] of Object.entries(row.args ?? {})) {

@@ -5,6 +5,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { UIMessageChunk } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import type { AppOptions } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
 import type { ModelSelection } from '../../src/modules/chat/llm/select-model.ts';
@@ -112,6 +113,8 @@ export interface ExecutorCall {
   actionId: number;
   args: Record<string, unknown>;
   signal: AbortSignal;
+  /** An unattended write's key (absent otherwise). */
+  idempotencyKey?: string;
 }
 
 /**
@@ -121,18 +124,32 @@ export interface ExecutorCall {
 export function recordingExecutor(db: Db) {
   const agents = createAgentsService(db, createAuditLog(db));
   const calls: ExecutorCall[] = [];
+  const prechecks: Omit<ExecutorCall, 'signal'>[] = [];
   const state: {
     behaviour: (call: ExecutorCall) => Promise<ToolExecutionResult> | ToolExecutionResult;
-  } = { behaviour: () => ({ ok: true, data: { done: true } }) };
+    /** What the tool would refuse before an approval is asked (none by default). */
+    refusal: (call: Omit<ExecutorCall, 'signal'>) => string | undefined;
+  } = { behaviour: () => ({ ok: true, data: { done: true } }), refusal: () => undefined };
   const executor: ToolExecutor = {
     listAgentTools: (userId, agentId) => chatToolsOf(agents, userId, agentId),
-    async execute(userId, actionId, args, signal) {
-      const call = { userId, actionId, args, signal };
+    async execute(userId, actionId, args, signal, options = {}) {
+      const call = {
+        userId,
+        actionId,
+        args,
+        signal,
+        ...(options.idempotencyKey && { idempotencyKey: options.idempotencyKey }),
+      };
       calls.push(call);
       return state.behaviour(call);
     },
+    async precheck(userId, actionId, args) {
+      const call = { userId, actionId, args };
+      prechecks.push(call);
+      return state.refusal(call);
+    },
   };
-  return { executor, calls, state };
+  return { executor, calls, prechecks, state };
 }
 
 /** A model slot the tests can swap between the offline model and scripted mocks. */
@@ -149,6 +166,7 @@ export function switchableModel() {
   const selection: ModelSelection = {
     model,
     id: 'switchable',
+    name: 'Switchable test model',
     provider: 'offline',
     modelId: 'switchable',
     isOffline: true,
@@ -233,13 +251,14 @@ export const ORIGIN = 'http://cadre.test';
 
 export async function chatHarness(
   env: Record<string, string> = {},
-  options: { modelFromConfig?: boolean } = {},
+  options: { modelFromConfig?: boolean } & Pick<AppOptions, 'triggers'> = {},
 ): Promise<ChatHarness> {
   const holder: { tools?: ReturnType<typeof recordingExecutor> } = {};
   const model = switchableModel();
   const lazyExecutor: ToolExecutor = {
     listAgentTools: (u, a) => holder.tools!.executor.listAgentTools(u, a),
-    execute: (u, a, args, s) => holder.tools!.executor.execute(u, a, args, s),
+    execute: (u, a, args, s, o) => holder.tools!.executor.execute(u, a, args, s, o),
+    precheck: (u, a, args) => holder.tools!.executor.precheck!(u, a, args),
   };
   const t = await createTestApp(env, {
     chat: {
@@ -254,6 +273,7 @@ export async function chatHarness(
       toolExecutor: lazyExecutor,
       modelSelection: options.modelFromConfig ? undefined : model.selection,
     },
+    triggers: options.triggers,
   });
   const tools = recordingExecutor(t.db);
   holder.tools = tools;
@@ -279,6 +299,46 @@ export async function chatHarness(
   };
 }
 
+/** The `Cookie` header value of a chat session for the caller's agent, opened as the web app does. */
+export async function chatSessionCookie(t: TestApp, auth: Record<string, string>, agentId: number) {
+  const session = await t.app.inject({
+    method: 'POST',
+    url: '/chainlit/auth/header',
+    headers: { ...auth, 'x-agent-id': String(agentId) },
+  });
+  return `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+}
+
+/** One chat turn with the caller's agent, as the frame sends it: the response and the text it streamed. */
+export async function chatTurnAs(t: TestApp, auth: Record<string, string>, agentId: number, text: string) {
+  const headers = {
+    cookie: await chatSessionCookie(t, auth, agentId),
+    origin: ORIGIN,
+    'x-requested-with': 'cadre-chat',
+  };
+  const res = await t.app.inject({ method: 'POST', url: '/chainlit/chat', headers, payload: { text } });
+  return { res, streamed: streamedText(uiChunks(res.body)) };
+}
+
+/** Connects the caller to the built-in Calculator; the id of its `evaluate` action. */
+export async function connectedCalculator(t: TestApp, auth: Record<string, string>): Promise<number> {
+  const services = await t.app.inject({ method: 'GET', url: '/backend/api/v1/services/', headers: auth });
+  const calculator = services.json<{ id: number; name: string }[]>().find((s) => s.name === 'Calculator')!;
+  const connected = await t.app.inject({
+    method: 'POST',
+    url: `/backend/api/v1/services/${calculator.id}/register_noauth_service`,
+    headers: auth,
+  });
+  if (connected.statusCode !== 200) throw new Error(`Calculator did not connect: ${connected.body}`);
+  const evaluate = await t.db.kysely
+    .selectFrom('actions')
+    .select('id')
+    .where('service_id', '=', calculator.id)
+    .where('name', '=', 'evaluate')
+    .executeTakeFirstOrThrow();
+  return evaluate.id;
+}
+
 /**
  * Creates an agent with no tools for the signed-in caller (`auth`) and opens a chat session for it
  * as the web app does; the `Cookie` header value of that session.
@@ -290,10 +350,5 @@ export async function talkerChatCookie(t: TestApp, auth: Record<string, string>)
     headers: auth,
     payload: { name: 'Talker', description: 'Talks', tool_ids: [] },
   });
-  const session = await t.app.inject({
-    method: 'POST',
-    url: '/chainlit/auth/header',
-    headers: { ...auth, 'x-agent-id': String(created.json<{ id: number }>().id) },
-  });
-  return `cadre_chat_session=${session.cookies.find((c) => c.name === 'cadre_chat_session')!.value}`;
+  return chatSessionCookie(t, auth, created.json<{ id: number }>().id);
 }

@@ -6,10 +6,13 @@ import type { AddressInfo, Socket } from 'node:net';
  * streamed `chat.completion.chunk` events, a usage chunk, `[DONE]`), for tests and benchmarks that
  * need a model on the far side of real HTTP. The last user message picks the reply:
  * - `fail STATUS …`: an HTTP error with that status and a JSON body that echoes the message;
- * - `slow N MS`: N tokens (`tok1 `, `tok2 `, …) MS milliseconds apart;
+ * - `slow N MS`: N tokens (`tok1 `, `tok2 `, …) MS milliseconds apart (the whole message, or a
+ *   quoted string on a line of its own, as in a trigger's event);
  * - `tool <name part> <json>`: one call of the first offered tool whose name contains the part, then
  *   (once the tool result comes back) a short text answer;
  * - anything else: `tokens` tokens at once (20 unless configured), each `word` (`tok`) and its number.
+ * The usage chunk reports 10 prompt tokens and the completion's tokens; with `reportUsage: false`
+ * there is none, as with providers that do not report usage.
  * Every request is recorded with the path it came in on, whether the client aborted it, and when.
  */
 export interface FakeOpenAi {
@@ -43,6 +46,8 @@ export async function startFakeOpenAi(
   options: {
     tokens?: number;
     word?: string;
+    /** False: the stream carries no usage chunk (a provider that reports none). */
+    reportUsage?: boolean;
     /** Keeps `requests` (default); the benchmark turns it off so a long run does not grow memory. */
     record?: boolean;
   } = {},
@@ -67,9 +72,11 @@ export async function startFakeOpenAi(
       res.on('close', () => {
         if (!record.ended) record.aborted = true;
       });
-      void reply(body, res, options.tokens ?? 20, options.word ?? 'tok').then(() => {
-        record.ended = true;
-      });
+      void reply(body, res, options.tokens ?? 20, options.word ?? 'tok', options.reportUsage ?? true).then(
+        () => {
+          record.ended = true;
+        },
+      );
     });
   });
   server.on('connection', (socket) => {
@@ -96,6 +103,7 @@ async function reply(
   res: http.ServerResponse,
   defaultTokens: number,
   word: string,
+  reportUsage: boolean,
 ) {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
@@ -109,13 +117,12 @@ async function reply(
       ...(usage ? { usage } : {}),
     })}\n\n`;
   const finish = (reason: string, completionTokens: number) => {
-    res.write(
-      chunk({}, reason, {
-        prompt_tokens: 10,
-        completion_tokens: completionTokens,
-        total_tokens: 10 + completionTokens,
-      }),
-    );
+    const usage = {
+      prompt_tokens: 10,
+      completion_tokens: completionTokens,
+      total_tokens: 10 + completionTokens,
+    };
+    res.write(chunk({}, reason, reportUsage ? usage : undefined));
     res.end('data: [DONE]\n\n');
   };
   const last = body.messages.at(-1);
@@ -153,7 +160,7 @@ async function reply(
       return;
     }
   }
-  const slow = /^slow (\d+) (\d+)$/.exec(lastUser);
+  const slow = /(?:^|")slow (\d+) (\d+)(?:"|$)/m.exec(lastUser);
   const count = slow ? Number(slow[1]) : defaultTokens;
   const gap = slow ? Number(slow[2]) : 0;
   for (let i = 1; i <= count; i += 1) {

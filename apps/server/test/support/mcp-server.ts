@@ -9,6 +9,8 @@ export interface TestMcpServer {
   /** Headers of every HTTP request the server received. */
   seenHeaders: http.IncomingHttpHeaders[];
   seenPaths: string[];
+  /** The JSON-RPC body of every request (tools/call params with their `_meta`). */
+  seenBodies: unknown[];
   /** With `sessions`: the ids of the sessions that are open (not yet ended by a DELETE). */
   openSessions: Set<string>;
   close(): Promise<void>;
@@ -101,6 +103,7 @@ export async function startMcpServer(
 ): Promise<TestMcpServer> {
   const seenHeaders: http.IncomingHttpHeaders[] = [];
   const seenPaths: string[] = [];
+  const seenBodies: unknown[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const openSessions = new Set<string>();
   const httpServer = http.createServer(async (req, res) => {
@@ -113,6 +116,7 @@ export async function startMcpServer(
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    if (body !== undefined) seenBodies.push(body);
     if (options.sessions) {
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? sessions.get(id) : undefined;
@@ -152,6 +156,7 @@ export async function startMcpServer(
     url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`,
     seenHeaders,
     seenPaths,
+    seenBodies,
     openSessions,
     close: async () => {
       httpServer.closeAllConnections();

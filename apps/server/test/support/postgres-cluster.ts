@@ -16,6 +16,13 @@ export interface PostgresCluster {
   halt(): Promise<void>;
   /** Starts the halted server again on the same port and data. */
   resume(): Promise<void>;
+  /**
+   * Freezes the server (SIGSTOP to its postmaster and every backend): connections stay open and
+   * nothing answers, as with a hung host or a network that drops packets.
+   */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void;
   /** Stops the server and removes its data. */
   stop(): Promise<void>;
 }
@@ -102,8 +109,37 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     );
   await start();
 
+  /** This cluster's processes: its postmaster (from its pid file) and the postmaster's children. */
+  const processes = () => {
+    const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = fs
+      .readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        } catch {
+          return false; // ended meanwhile
+        }
+      })
+      .map(Number);
+    return { postmaster, children };
+  };
+
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    freeze() {
+      const { postmaster, children } = processes();
+      // The postmaster first, so it starts no backend that would escape the freeze.
+      process.kill(postmaster, 'SIGSTOP');
+      for (const pid of children) process.kill(pid, 'SIGSTOP');
+    },
+    thaw() {
+      const { postmaster, children } = processes();
+      for (const pid of children) process.kill(pid, 'SIGCONT');
+      process.kill(postmaster, 'SIGCONT');
+    },
     halt: () => run(path.join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'fast', '-D', dataDir], user),
     resume: start,
     async stop() {

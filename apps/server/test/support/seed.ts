@@ -113,6 +113,9 @@ export async function tableCounts(db: Db, except: string[] = []): Promise<Record
     'audit_events',
     'rate_limits',
     'settings',
+    'knowledge_files',
+    'knowledge_file_contents',
+    'knowledge_passages',
   ] as const;
   const counts: Record<string, number> = {};
   for (const table of tables) {

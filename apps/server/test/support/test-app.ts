@@ -40,7 +40,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'chat' | 'demos' | 'lifecycle' | 'identity'> = {},
+  extra: Pick<AppOptions, 'chat' | 'demos' | 'lifecycle' | 'identity' | 'triggers' | 'apiKeys'> = {},
   { sameDatabaseAs }: { sameDatabaseAs?: TestApp } = {},
 ): Promise<TestApp> {
   if (sameDatabaseAs) return bootApp({ ...sameDatabaseAs.settings, ...env }, extra, async () => {});
@@ -80,7 +80,7 @@ export async function createTestApp(
 
 async function bootApp(
   settings: Record<string, string>,
-  extra: Pick<AppOptions, 'chat' | 'demos' | 'lifecycle' | 'identity'>,
+  extra: Pick<AppOptions, 'chat' | 'demos' | 'lifecycle' | 'identity' | 'triggers' | 'apiKeys'>,
   cleanUp: () => Promise<void>,
 ): Promise<TestApp> {
   let config: Config;

@@ -65,28 +65,54 @@ function stringify(body: unknown) {
 export const isUnauthorized = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status === 401;
 
+interface Issue {
+  loc?: unknown[];
+  msg?: string;
+}
+
+const issueText = (issue: Issue) => {
+  const field = issue.loc?.filter((part) => part !== 'body').join('.');
+  return field ? `${field}: ${issue.msg ?? 'invalid'}` : (issue.msg ?? 'invalid');
+};
+
 /** The API's answer as text: each 422 issue with the field it names, or the error's detail. */
 export function describeApiError(error: unknown, fallback: string): string[] {
   if (error instanceof ApiError) {
     const detail = (error.body as { detail?: unknown } | null)?.detail;
     if (Array.isArray(detail)) {
-      return detail.map((issue: { loc?: unknown[]; msg?: string }) => {
-        const field = issue.loc?.filter((part) => part !== 'body').join('.');
-        return field ? `${field}: ${issue.msg ?? 'invalid'}` : (issue.msg ?? 'invalid');
-      });
+      return (detail as Issue[]).map(issueText);
     }
     if (typeof detail === 'string') return [detail];
   }
   return [fallback];
 }
 
-/** The message of a 422 issue about `field` of the body, if the API's answer has one. */
-export function fieldMessage(error: unknown, field: string): string | undefined {
-  if (!(error instanceof ApiError) || error.status !== 422) return undefined;
-  const detail = (error.body as { detail?: unknown } | null)?.detail;
-  if (!Array.isArray(detail)) return undefined;
-  const issue = (detail as { loc?: unknown[]; msg?: string }[]).find(
-    (i) => i.loc?.length === 2 && i.loc[0] === 'body' && i.loc[1] === field,
-  );
-  return issue?.msg;
+/** A refusal as a form shows it: the message under each field it names, and the rest as text. */
+export interface FormErrors<F extends string> {
+  fields: Partial<Record<F, string>>;
+  other: string[];
+}
+
+/**
+ * Splits the API's answer over a form's fields: a 422 issue about one of `fields` of the body goes
+ * under that field (its first message), any other issue or error is described as text.
+ */
+export function formErrors<F extends string>(
+  error: unknown,
+  fields: readonly F[],
+  fallback: string,
+): FormErrors<F> {
+  const result: FormErrors<F> = { fields: {}, other: [] };
+  const detail = error instanceof ApiError ? (error.body as { detail?: unknown } | null)?.detail : undefined;
+  if (!(error instanceof ApiError) || error.status !== 422 || !Array.isArray(detail)) {
+    result.other = describeApiError(error, fallback);
+    return result;
+  }
+  for (const issue of detail as Issue[]) {
+    // ['body', 'agent_ids', 2] is about the field agent_ids too.
+    const field = issue.loc?.[0] === 'body' ? issue.loc[1] : undefined;
+    if (fields.includes(field as F)) result.fields[field as F] ??= issue.msg ?? 'invalid';
+    else result.other.push(issueText(issue));
+  }
+  return result;
 }

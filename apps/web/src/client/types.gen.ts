@@ -222,12 +222,31 @@ export type ExportMyDataResponses = {
         agent_versions: Array<{
             agent_id: number;
             number: number;
-            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import';
+            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
             restored_from: number | null;
             saved_by: number | null;
             author: string | null;
             snapshot: unknown;
             created_at: string;
+        }>;
+        knowledge_files: Array<{
+            id: string;
+            name: string;
+            media_type: string;
+            size_bytes: number;
+            sha256: string;
+            pages: number | null;
+            passage_count: number;
+            embedding_model: string | null;
+            created_at: string;
+            agent_id: number;
+            download: string;
+        }>;
+        knowledge_passages: Array<{
+            file_id: string;
+            ordinal: number;
+            page: number | null;
+            text: string;
         }>;
         tool_permissions: Array<{
             agent_id: number;
@@ -372,6 +391,20 @@ export type ExportMyDataResponses = {
             agent_ids: unknown;
             expires_at: string | null;
             last_used_at: string | null;
+            created_at: string;
+        }>;
+        usage: Array<{
+            agent_id: number | null;
+            thread_id: string | null;
+            source: string;
+            model: string;
+            input_tokens: number;
+            output_tokens: number;
+            estimated: boolean;
+            cost: number | null;
+            tool_calls: number;
+            status: string;
+            continued: boolean;
             created_at: string;
         }>;
     };
@@ -906,7 +939,7 @@ export type ListAgentVersionsResponses = {
      */
     200: Array<{
         number: number;
-        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import';
+        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
         restored_from: number | null;
         saved_by: number | null;
         author: string | null;
@@ -927,6 +960,13 @@ export type ListAgentVersionsResponses = {
                 app_name: string;
                 provider: string;
                 service_key: string;
+            }>;
+            files: Array<{
+                id: string;
+                name: string;
+                media_type: string;
+                size_bytes: number;
+                sha256: string;
             }>;
         };
     }>;
@@ -1093,6 +1133,12 @@ export type ImportAgentData = {
             }>;
         };
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/agents/import';
@@ -1182,6 +1228,228 @@ export type ImportAgentResponses = {
 
 export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponses];
 
+export type ListKnowledgeFilesData = {
+    body?: never;
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files';
+};
+
+export type ListKnowledgeFilesErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type ListKnowledgeFilesError = ListKnowledgeFilesErrors[keyof ListKnowledgeFilesErrors];
+
+export type ListKnowledgeFilesResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: string;
+        name: string;
+        media_type: string;
+        size_bytes: number;
+        sha256: string;
+        pages: number | null;
+        passage_count: number;
+        embedding_model: string | null;
+        created_at: string;
+    }>;
+};
+
+export type ListKnowledgeFilesResponse = ListKnowledgeFilesResponses[keyof ListKnowledgeFilesResponses];
+
+export type UploadKnowledgeFileData = {
+    body: {
+        file: Blob | File;
+    };
+    path: {
+        agent_id: number;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files';
+};
+
+export type UploadKnowledgeFileErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    413: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    415: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    } | {
+        detail: string;
+    };
+};
+
+export type UploadKnowledgeFileError = UploadKnowledgeFileErrors[keyof UploadKnowledgeFileErrors];
+
+export type UploadKnowledgeFileResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: string;
+        name: string;
+        media_type: string;
+        size_bytes: number;
+        sha256: string;
+        pages: number | null;
+        passage_count: number;
+        embedding_model: string | null;
+        created_at: string;
+    };
+};
+
+export type UploadKnowledgeFileResponse = UploadKnowledgeFileResponses[keyof UploadKnowledgeFileResponses];
+
+export type DownloadKnowledgeFileData = {
+    body?: never;
+    path: {
+        agent_id: number;
+        file_id: string;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files/{file_id}/content';
+};
+
+export type DownloadKnowledgeFileErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DownloadKnowledgeFileError = DownloadKnowledgeFileErrors[keyof DownloadKnowledgeFileErrors];
+
+export type DownloadKnowledgeFileResponses = {
+    /**
+     * The file
+     */
+    200: unknown;
+};
+
+export type DeleteKnowledgeFileData = {
+    body?: never;
+    path: {
+        agent_id: number;
+        file_id: string;
+    };
+    query?: never;
+    url: '/api/v1/agents/{agent_id}/files/{file_id}';
+};
+
+export type DeleteKnowledgeFileErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DeleteKnowledgeFileError = DeleteKnowledgeFileErrors[keyof DeleteKnowledgeFileErrors];
+
+export type DeleteKnowledgeFileResponses = {
+    /**
+     * Deleted
+     */
+    204: void;
+};
+
+export type DeleteKnowledgeFileResponse = DeleteKnowledgeFileResponses[keyof DeleteKnowledgeFileResponses];
+
 export type ListModelsData = {
     body?: never;
     path?: never;
@@ -1216,6 +1484,121 @@ export type ListModelsResponses = {
 };
 
 export type ListModelsResponse = ListModelsResponses[keyof ListModelsResponses];
+
+export type GetUsageData = {
+    body?: never;
+    path?: never;
+    query?: {
+        from?: string;
+        to?: string;
+        group_by?: string;
+    };
+    url: '/api/v1/usage';
+};
+
+export type GetUsageErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type GetUsageError = GetUsageErrors[keyof GetUsageErrors];
+
+export type GetUsageResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        from: string;
+        to: string;
+        group_by: Array<'day' | 'agent' | 'model'>;
+        rows: Array<{
+            turns: number;
+            input_tokens: number;
+            output_tokens: number;
+            total_tokens: number;
+            estimated: boolean;
+            cost: number | null;
+            tool_calls: number;
+            errors: number;
+            day: string | null;
+            agent_id: number | null;
+            agent_name: string | null;
+            model: string | null;
+        }>;
+        totals: {
+            turns: number;
+            input_tokens: number;
+            output_tokens: number;
+            total_tokens: number;
+            estimated: boolean;
+            cost: number | null;
+            tool_calls: number;
+            errors: number;
+        };
+        budget: {
+            monthly_tokens: number | null;
+            used_tokens: number;
+            resets_at: string;
+        };
+    };
+};
+
+export type GetUsageResponse = GetUsageResponses[keyof GetUsageResponses];
+
+export type DownloadUsageCsvData = {
+    body?: never;
+    path?: never;
+    query?: {
+        from?: string;
+        to?: string;
+        group_by?: string;
+    };
+    url: '/api/v1/usage/csv';
+};
+
+export type DownloadUsageCsvErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    };
+};
+
+export type DownloadUsageCsvError = DownloadUsageCsvErrors[keyof DownloadUsageCsvErrors];
+
+export type DownloadUsageCsvResponses = {
+    /**
+     * CSV with a header line
+     */
+    200: string;
+};
+
+export type DownloadUsageCsvResponse = DownloadUsageCsvResponses[keyof DownloadUsageCsvResponses];
 
 export type TriggerAgentData = {
     body: {
@@ -1921,6 +2304,12 @@ export type AddCustomMcpServerData = {
          */
         cwd?: unknown;
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/services/custom_mcp';
@@ -2601,6 +2990,12 @@ export type McpAgentErrors = {
             message: string;
         };
         id: null;
+    };
+    /**
+     * Default Response
+     */
+    429: {
+        detail: string;
     };
 };
 

@@ -33,7 +33,8 @@ export function DialogShell(props: DialogShellProps) {
         <Dialog.Backdrop />
         <Dialog.Positioner>
           <Dialog.Content
-            {...(props.onSubmit ? { as: 'form', onSubmit: props.onSubmit } : {})}
+            // The form checks its fields itself and marks the wrong ones (no browser bubbles).
+            {...(props.onSubmit ? { as: 'form', onSubmit: props.onSubmit, noValidate: true } : {})}
             aria-describedby={undefined}
           >
             <Dialog.Header>

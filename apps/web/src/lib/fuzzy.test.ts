@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import Fuse from 'fuse.js';
-import { describe, expect, it } from 'vitest';
-import { createFuzzySearch } from './fuzzy';
+import { renderHook, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFuzzySearch, searchInWorker, useFuzzyFilter, WORKER_MIN_ITEMS } from './fuzzy';
+import { answerFuzzyRequests, type MessagePeer } from './fuzzy-match';
 
 const items = [
   { name: 'Gmail', description: 'Send and read mail' },
@@ -40,6 +42,100 @@ describe('fuzzy search', () => {
   it('only searches the given fields', () => {
     const byName = createFuzzySearch(items, ['name']);
     expect(byName('meetings')).toEqual([]);
+  });
+});
+
+describe('the search index', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is built once per list with Fuse.createIndex, before the first query, and not per keystroke', () => {
+    const createIndex = vi.spyOn(Fuse, 'createIndex');
+    const search = createFuzzySearch(items, ['name', 'description']);
+    expect(createIndex).toHaveBeenCalledTimes(1);
+    expect(createIndex).toHaveBeenCalledWith(['name', 'description'], items);
+    for (const query of ['G', 'Go', 'Goo', 'Goog']) search(query);
+    expect(createIndex).toHaveBeenCalledTimes(1);
+  });
+});
+
+/**
+ * The page's side of searchInWorker talking to the worker's side (answerFuzzyRequests) over a real
+ * MessageChannel, so every message is cloned and transferred as between a page and its worker.
+ */
+function channelWorker() {
+  const { port1, port2 } = new MessageChannel();
+  answerFuzzyRequests(port2 as unknown as MessagePeer);
+  return Object.assign(port1 as unknown as MessagePeer, {
+    terminate: () => {
+      port1.close();
+      port2.close();
+    },
+  });
+}
+
+function answers<T>(list: readonly T[], keys: readonly (keyof T & string)[], queries: string[]) {
+  return new Promise<[string, T[]][]>((resolve) => {
+    const got: [string, T[]][] = [];
+    const search = searchInWorker(
+      list,
+      keys,
+      (query, matches) => {
+        got.push([query, matches]);
+        if (query === queries.at(-1)) {
+          search.dispose();
+          resolve(got);
+        }
+      },
+      { startWorker: channelWorker },
+    );
+    for (const query of queries) search.search(query);
+  });
+}
+
+describe('fuzzy search in a worker', () => {
+  it('answers as the search in place does, with the items themselves', async () => {
+    const got = await answers(items, ['name', 'description'], ['Calender']);
+    expect(got).toEqual([['Calender', [items[1]]]]);
+    expect(got[0]![1][0]).toBe(items[1]);
+  });
+
+  it('searches only the latest query typed while one is being searched', async () => {
+    const got = await answers(items, ['name'], ['G', 'Go', 'Goo', 'Hacker']);
+    expect(got.map(([query]) => query)).toEqual(['G', 'Hacker']);
+    expect(got[1]![1]).toEqual([items[2]]);
+  });
+});
+
+describe('useFuzzyFilter', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const many = Array.from({ length: WORKER_MIN_ITEMS }, (_, i) => ({ name: `Tool ${i}`, description: '' }));
+
+  it('searches a long list in a worker, started once, and shows its answers', async () => {
+    let started = 0;
+    vi.stubGlobal('Worker', function () {
+      started++;
+      return channelWorker();
+    });
+    const { result, rerender } = renderHook(({ query }) => useFuzzyFilter(many, query, ['name']), {
+      initialProps: { query: '' },
+    });
+    expect(result.current).toEqual(many);
+    rerender({ query: 'Tool 499' });
+    await waitFor(() => expect(result.current[0]).toBe(many[499]));
+    expect(result.current).toEqual(createFuzzySearch(many, ['name'])('Tool 499'));
+    // A blank query shows every item at once, without asking the worker.
+    rerender({ query: ' ' });
+    expect(result.current).toEqual(many);
+    expect(started).toBe(1);
+  });
+
+  it('filters a short list in place', () => {
+    vi.stubGlobal('Worker', function () {
+      throw new Error('no worker for a short list');
+    });
+    const { result } = renderHook(() => useFuzzyFilter(items, 'Calender', ['name', 'description']));
+    expect(result.current).toEqual([items[1]]);
   });
 });
 
@@ -89,6 +185,19 @@ describe('fuzzy search on random lists', () => {
         }
       }),
       settings,
+    );
+  });
+
+  it('finds in a worker what it finds in place, in the same order', async () => {
+    await fc.assert(
+      fc.asyncProperty(list, query, async (list, q) => {
+        for (const keys of keySets) {
+          const inPlace = createFuzzySearch(list, keys)(q);
+          const [[, fromWorker]] = (await answers(list, keys, [q])) as [[string, typeof list]];
+          expect(fromWorker).toEqual(inPlace);
+        }
+      }),
+      { ...settings, numRuns: 50 },
     );
   });
 

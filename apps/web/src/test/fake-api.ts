@@ -67,7 +67,12 @@ export function installFakeApi(routes: Record<string, ApiHandler> = {}) {
         path: `${path}${url.search}`,
         params: {},
         headers: Object.fromEntries(request.headers.entries()),
-        body: text ? (JSON.parse(text) as unknown) : undefined,
+        // A multipart upload is kept as the text the server would read.
+        body: text
+          ? /multipart\/form-data/.test(request.headers.get('content-type') ?? '')
+            ? text
+            : (JSON.parse(text) as unknown)
+          : undefined,
       };
       requests.push(recorded);
       for (const [route, handler] of Object.entries(table)) {

@@ -63,4 +63,34 @@ describe('declared migrations', () => {
     ]);
     await db.destroy();
   });
+
+  it('runs a dialect-only statement on its own database only, and stores bytes in a blob column', async () => {
+    const db = inMemory();
+    await declaredMigration(
+      'dialects',
+      {
+        note: 'n',
+        steps: [
+          {
+            createTable: 'files',
+            columns: { id: { type: 'text', primaryKey: true }, bytes: { type: 'blob' } },
+          },
+          {
+            sqlOn: {
+              sqlite: 'create index files_sqlite on files (id)',
+              postgres: 'create index files_pg on files (id)',
+            },
+          },
+          { sqlOn: { postgres: 'create index files_pg_only on files (bytes)' } },
+        ],
+      },
+      'sqlite',
+    ).up(db);
+    expect((await schemaOf(db)).map((r) => r.name)).toEqual([
+      'files',
+      'files_sqlite',
+      'sqlite_autoindex_files_1',
+    ]);
+    await db.destroy();
+  });
 });

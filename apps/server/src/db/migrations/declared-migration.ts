@@ -16,15 +16,17 @@ import type { Dialect } from '../database.ts';
  * - `table`: an existing table: drops its `dropIndexes`, then its `dropColumns`, adds `addColumns`
  *   one statement each (SQLite alters one column at a time), then creates its `indexes`;
  * - `sql`: one statement run as written on both databases, for moving data or what the builder
- *   would word differently.
- * Column type `real` is a floating-point number (`double precision` on PostgreSQL). Column type `serial` is the auto-increment id, the one difference between the dialects (`serial`
+ *   would word differently;
+ * - `sqlOn`: `{ sqlite?, postgres? }`, a statement for each database named (nothing runs on the
+ *   other), for what exists on one of them alone: an FTS5 table and its triggers, a tsvector column.
+ * Column type `blob` holds bytes (`bytea` on PostgreSQL). Column type `real` is a floating-point number (`double precision` on PostgreSQL). Column type `serial` is the auto-increment id, the one difference between the dialects (`serial`
  * on PostgreSQL, `integer primary key autoincrement` on SQLite). An index's `where` is
  * `[column, operator, value]`. Any object may carry a `note`: the comment JSON has not.
  */
 const note = z.string().optional();
 const identifier = z.string().regex(/^[a-z][a-z0-9_]*$/);
 const columnSchema = z.strictObject({
-  type: z.enum(['text', 'integer', 'bigint', 'real', 'serial']),
+  type: z.enum(['text', 'integer', 'bigint', 'real', 'blob', 'serial']),
   notNull: z.literal(true).optional(),
   primaryKey: z.literal(true).optional(),
   unique: z.literal(true).optional(),
@@ -62,6 +64,10 @@ const step = z.union([
     note,
   }),
   z.strictObject({ sql: z.string(), note }),
+  z.strictObject({
+    sqlOn: z.strictObject({ sqlite: z.string().optional(), postgres: z.string().optional() }),
+    note,
+  }),
 ]);
 const migrationFile = z.strictObject({ note: z.string(), steps: z.array(step).min(1) });
 
@@ -88,13 +94,20 @@ export function declaredMigration(name: string, file: unknown, dialect: Dialect)
       ? 'integer'
       : c.type === 'real' && dialect === 'postgres'
         ? 'double precision'
-        : c.type;
+        : c.type === 'blob' && dialect === 'postgres'
+          ? 'bytea'
+          : c.type;
   return {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async up(db: Kysely<any>) {
       for (const s of steps) {
         if ('sql' in s) {
           await sql.raw(s.sql).execute(db);
+          continue;
+        }
+        if ('sqlOn' in s) {
+          const statement = s.sqlOn[dialect];
+          if (statement !== undefined) await sql.raw(statement).execute(db);
           continue;
         }
         const table = 'table' in s ? s.table : s.createTable;

@@ -7,6 +7,12 @@ import type { AgentApiOptions } from './openai-routes.ts';
 
 const params = agentParamsSchema;
 
+/** Whether a JSON-RPC message (or batch) calls a tool, which runs the agent. */
+const callsTool = (body: unknown): boolean =>
+  Array.isArray(body)
+    ? body.some(callsTool)
+    : typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+
 /**
  * Each agent as an MCP server over Streamable HTTP (docs/api.md), in stateless mode: nothing about
  * a client is kept between requests, so any instance answers any request. The bearer is an API key
@@ -19,7 +25,13 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
     error: z.object({ code: z.number(), message: z.string() }),
     id: z.null(),
   });
-  const response = { 401: errorSchema, 403: errorSchema, 404: errorSchema, 405: jsonRpcError };
+  const response = {
+    401: errorSchema,
+    403: errorSchema,
+    404: errorSchema,
+    405: jsonRpcError,
+    429: errorSchema,
+  };
   const config = { apiKeyScope: 'chat' as const };
   const post = {
     operationId: 'mcpAgent',
@@ -34,6 +46,9 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
   app.post('/:agent_id', { config, schema: post }, async (request, reply) => {
     const agent = await reachableAgent(agents, request, request.params.agent_id);
     if (!agent) throw notFound('Agent not found');
+    // A call of the agent's tool past the month's token budget is a 429 (with Retry-After), as on
+    // the OpenAI-compatible API; listing the tool still works.
+    if (callsTool(request.body)) await options.checkBudget(request.user.id);
     // The MCP SDK is loaded with the first MCP request.
     await (await import('./mcp-server.ts')).answerMcp(options, agent, request, reply);
   });

@@ -33,6 +33,7 @@ export const agentApiRoutes: FastifyPluginAsync<AgentApiPluginOptions> = async (
     publicUrl: config.publicUrl,
     // What the answer tells the caller; whole minutes, as the setting is at least 5 seconds.
     approvalMinutes: Math.max(1, Math.round((config.llm.approvalTtlMs ?? APPROVAL_TTL_MS) / 60_000)),
+    checkBudget: deps.usage.checkBudget,
   };
   await app.register(openAiRoutes, { ...routeOptions, prefix: OPENAI_API_PATH });
   await app.register(mcpRoutes, { ...routeOptions, prefix: MCP_PATH });

@@ -1,42 +1,35 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
+import { activeConnection } from '../services/index.ts';
+import { actionsWithService } from '../tools/index.ts';
 
 /**
  * One agent as a JSON object with its tools in position order, written by the database: the list's
- * element and `get`'s row.
+ * element and `get`'s row. The tools and connections tables are read through their owners' query
+ * parts (`actionsWithService`, `activeConnection`), so the list stays one statement.
  */
 export const agentJsonOf =
   (json: ReturnType<typeof jsonHelpers>, offeredModels: readonly string[]) =>
   (eb: ExpressionBuilder<Database, 'agents'>) => {
     const tools = eb
       .selectFrom('agent_tools')
-      .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-      .innerJoin('services', 'services.id', 'actions.service_id')
+      .innerJoin(actionsWithService().as('tool'), 'tool.action_id', 'agent_tools.action_id')
       .select((tb) =>
         json
           .arrayAgg(
             tb,
             json.object({
-              id: tb.ref('actions.id'),
-              display_name: tb.ref('actions.display_name'),
-              name: tb.ref('actions.name'),
-              description: tb.ref('actions.description'),
-              logo: tb.ref('services.logo'),
-              app_name: tb.ref('services.name'),
-              service_id: tb.ref('services.id'),
+              id: tb.ref('tool.action_id'),
+              display_name: tb.ref('tool.display_name'),
+              name: tb.ref('tool.action_name'),
+              description: tb.ref('tool.description'),
+              logo: tb.ref('tool.service_logo'),
+              app_name: tb.ref('tool.service_name'),
+              service_id: tb.ref('tool.service_id'),
               // Disconnected or expired: the chat cannot run the tool until the service is connected again.
               needs_reconnecting: json.bool(
-                tb.not(
-                  tb.exists(
-                    tb
-                      .selectFrom('connections')
-                      .select('connections.id')
-                      .whereRef('connections.user_id', '=', 'agents.user_id')
-                      .whereRef('connections.service_id', '=', 'services.id')
-                      .where('connections.status', '=', sql.lit('ACTIVE')),
-                  ),
-                ),
+                tb.not(tb.exists(activeConnection(tb.ref('agents.user_id'), tb.ref('tool.service_id')))),
               ),
             }),
             'agent_tools.position',

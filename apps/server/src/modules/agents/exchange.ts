@@ -1,17 +1,19 @@
 import {
   AGENT_EXPORT_FORMAT,
   AGENT_EXPORT_VERSION,
+  type Agent,
   type AgentExportDocument,
   type AgentExportTool,
   type AgentImportResult,
   type agentExportSchema,
 } from '@cadre/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/database.ts';
 import type { AuditLog } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
+import type { ToolCatalog } from '../tools/index.ts';
 import type { createAgentsRepository } from './repository.ts';
-import { findToolsByKeys, toolKey } from './tool-keys.ts';
+import { toolKey } from './tool-keys.ts';
 import { authorOf, type Saver } from './versions.ts';
 
 /** The ids of the services the user has an active connection to (the services module answers). */
@@ -25,7 +27,7 @@ type ImportDocument = z.output<typeof agentExportSchema>;
  * provider, service key and tool slug, never by this server's ids, and no connection or secret.
  */
 export function agentExchange(
-  db: Db,
+  tools: ToolCatalog,
   repo: ReturnType<typeof createAgentsRepository>,
   audit: AuditLog,
   offered: (modelId: string | null) => boolean,
@@ -67,12 +69,14 @@ export function agentExchange(
       user: Saver,
       document: ImportDocument,
       connected: ConnectedServices,
+      /** Stores the answer for an Idempotency-Key, in the import's transaction. */
+      recordAnswer?: RecordAnswer<AgentImportResult>,
     ): Promise<AgentImportResult> {
       const wanted = new Map<string, AgentExportTool>();
       for (const tool of document.agent.tools)
         if (!wanted.has(toolKey(tool))) wanted.set(toolKey(tool), tool);
-      const found = new Map<string, Awaited<ReturnType<typeof findToolsByKeys>>[number]>();
-      for (const row of await findToolsByKeys(db.kysely, user.id, [...wanted.values()])) {
+      const found = new Map<string, Awaited<ReturnType<ToolCatalog['findLiveActionsByKeys']>>[number]>();
+      for (const row of await tools.findLiveActionsByKeys(user.id, [...wanted.values()])) {
         if (!found.has(toolKey(row))) found.set(toolKey(row), row);
       }
       const attached = [...wanted.entries()].filter(([key]) => found.has(key));
@@ -81,6 +85,14 @@ export function agentExchange(
       const { name, description, guidelines, icon, color, starters, temperature } = document.agent;
       // A model this server does not offer falls back to the default; the result names it.
       const modelNotOffered = offered(document.agent.model_id) ? null : document.agent.model_id;
+      const resultFor = (agent: Agent): AgentImportResult => ({
+        agent,
+        tools_to_connect: attached
+          .map(([key, tool]) => ({ ...tool, service_id: found.get(key)!.service_id }))
+          .filter((tool) => !active.has(tool.service_id)),
+        tools_not_found: notFound,
+        model_not_offered: modelNotOffered,
+      });
       const agent = await repo.create(
         user.id,
         {
@@ -111,15 +123,9 @@ export function agentExchange(
             },
             trx,
           ),
+        recordAnswer && ((trx, created) => recordAnswer(trx, resultFor(created))),
       );
-      return {
-        agent,
-        tools_to_connect: attached
-          .map(([key, tool]) => ({ ...tool, service_id: found.get(key)!.service_id }))
-          .filter((tool) => !active.has(tool.service_id)),
-        tools_not_found: notFound,
-        model_not_offered: modelNotOffered,
-      };
+      return resultFor(agent);
     },
   };
 }

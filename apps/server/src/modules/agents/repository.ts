@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentProfile, AgentSummary } from '../../deps.ts';
+import { actionsWithService } from '../tools/index.ts';
 import { agentJsonOf } from './agent-json.ts';
 import { listQueries } from './list-queries.ts';
 import {
@@ -14,7 +15,7 @@ import {
   startersToText,
 } from './stored-fields.ts';
 import { dropDetachedPermissions } from './tool-permissions.ts';
-import { versionQueries, type VersionNote } from './versions.ts';
+import { versionQueries, type SnapshotFiles, type VersionNote } from './versions.ts';
 import { writeSettingColumns, writeSettingsFromColumns, type WriteSettings } from './write-settings.ts';
 
 export interface AgentFields extends Partial<WriteSettings> {
@@ -54,11 +55,11 @@ export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void
 export type ToolAttachment = { actionId: number; version: string | null }[];
 
 /** Every query names the owner: another user's agent is simply not found. */
-export function createAgentsRepository(db: Db, offeredModels: readonly string[]) {
+export function createAgentsRepository(db: Db, offeredModels: readonly string[], files?: SnapshotFiles) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
   const agentJson = agentJsonOf(json, offeredModels);
-  const versions = versionQueries(k);
+  const versions = versionQueries(k, files);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
     await dropDetachedPermissions(
@@ -154,11 +155,11 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
       const rows = await k
         .selectFrom('agents')
         .innerJoin('agent_tools', 'agent_tools.agent_id', 'agents.id')
-        .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
+        .innerJoin(actionsWithService().as('tool'), 'tool.action_id', 'agent_tools.action_id')
         .select('agents.id')
         .distinct()
         .where('agents.user_id', '=', userId)
-        .where('actions.service_id', '=', serviceId)
+        .where('tool.service_id', '=', serviceId)
         .execute();
       return rows.map((r) => r.id);
     },
@@ -177,20 +178,6 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
         ...writeSettingsFromColumns({ allow_unattended_writes, api_writes }),
         modelId: fields.model_id,
       };
-    },
-
-    /** The subset of `ids` naming actions the user may attach: catalog services or their own. */
-    visibleActions(userId: number, ids: number[]) {
-      if (!ids.length) return Promise.resolve([]);
-      return k
-        .selectFrom('actions')
-        .innerJoin('services', 'services.id', 'actions.service_id')
-        .select(['actions.id', 'actions.version'])
-        .where('actions.id', 'in', ids)
-        .where((eb) =>
-          eb.or([eb('services.owner_user_id', 'is', null), eb('services.owner_user_id', '=', userId)]),
-        )
-        .execute();
     },
 
     /**
@@ -226,16 +213,16 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[])
         .where('agents.user_id', '=', userId)
         .leftJoin('tool_permissions', ownPermission)
         .select([
-          'actions.id as action_id',
-          'actions.name',
-          'actions.display_name',
-          'actions.description',
-          'actions.input_schema',
-          'actions.effect',
-          'services.provider',
-          'services.provider_key',
-          'services.owner_user_id',
-          'services.enabled',
+          'tool.action_id',
+          'tool.action_name as name',
+          'tool.display_name',
+          'tool.description',
+          'tool.input_schema',
+          'tool.effect',
+          'tool.provider',
+          'tool.provider_key',
+          'tool.owner_user_id',
+          'tool.service_enabled as enabled',
           'tool_permissions.source as allowed_from',
         ])
         .execute();

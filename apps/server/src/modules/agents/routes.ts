@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   type Agent,
+  type AgentImportResult,
   AGENT_IMPORT_LIMIT_BYTES,
   agentCreateSchema,
   agentExportDocumentSchema,
@@ -23,7 +24,7 @@ import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
-import { operations } from '../../http/openapi.ts';
+import { objectErrors, operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
@@ -31,12 +32,10 @@ import { toolPermissionRoutes } from './tool-permission-routes.ts';
 const op = operations('agents');
 
 /** The `Link` header naming a list's next page: the same path with the page's limit and cursor. */
-export function nextPageLink(url: string, limit: number, cursor: number | string): string {
+function nextPageLink(url: string, limit: number, cursor: number | string): string {
   const path = url.split('?')[0];
   return `<${path}?${new URLSearchParams({ limit: String(limit), cursor: String(cursor) })}>; rel="next"`;
 }
-
-const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 
 /** The agent calls of spec section 7; every one is scoped to the caller. */
 export const agentsRoutes: FastifyPluginAsyncZod<{
@@ -92,7 +91,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         summary: 'Creates an agent',
         headers: idempotentCreateHeadersSchema,
         body: agentCreateSchema,
-        response: { 201: agentSchema, ...errors },
+        response: { 201: agentSchema, ...objectErrors },
       },
     },
     async (request, reply) => {
@@ -116,7 +115,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       config: { apiKeyScope: 'agents:read' },
       ...op('getAgent', 'One of the caller’s agents', {
         params: agentParamsSchema,
-        response: { 200: agentSchema, ...errors },
+        response: { 200: agentSchema, ...objectErrors },
       }),
     },
     async (request) => {
@@ -132,7 +131,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     op('updateAgent', 'Updates one of the caller’s agents', {
       params: agentParamsSchema,
       body: agentUpdateSchema,
-      response: { 200: agentSchema, ...errors },
+      response: { 200: agentSchema, ...objectErrors },
     }),
     async (request) => agents.update(request.user, request.params.agent_id, request.body),
   );
@@ -141,7 +140,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id',
     op('deleteAgent', 'Deletes one of the caller’s agents', {
       params: agentParamsSchema,
-      response: { 204: z.null().describe('Deleted'), ...errors },
+      response: { 204: z.null().describe('Deleted'), ...objectErrors },
     }),
     async (request, reply) => {
       await agents.delete(request.user.id, request.params.agent_id);
@@ -153,7 +152,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions',
     op('listAgentVersions', 'Every saved version of one of the caller’s agents, newest first', {
       params: agentParamsSchema,
-      response: { 200: agentVersionListSchema, ...errors },
+      response: { 200: agentVersionListSchema, ...objectErrors },
     }),
     async (request) => agents.versions(request.user.id, request.params.agent_id),
   );
@@ -162,7 +161,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions/:number/restore',
     op('restoreAgentVersion', 'Puts the agent back as a version was; the restore is saved as a new version', {
       params: agentVersionParamsSchema,
-      response: { 200: agentSchema, ...errors },
+      response: { 200: agentSchema, ...objectErrors },
     }),
     async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
   );
@@ -174,7 +173,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets',
       {
         params: agentParamsSchema,
-        response: { 200: agentExportDocumentSchema, ...errors },
+        response: { 200: agentExportDocumentSchema, ...objectErrors },
       },
     ),
     async (request, reply) => {
@@ -192,11 +191,27 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
         operationId: 'importAgent',
         tags: ['agents'],
         summary: 'Creates an agent from an exported document, with the tools this server offers',
+        headers: idempotentCreateHeadersSchema,
         body: agentExportSchema,
-        response: { 201: agentImportResultSchema, 413: errorSchema, ...errors },
+        response: { 201: agentImportResultSchema, 413: errorSchema, ...objectErrors },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await agents.importDocument(request.user, request.body, connectedServices)),
+    async (request, reply) => {
+      const idempotency = await idempotencyFor<AgentImportResult>(db, request, request.user.id, 201);
+      if (idempotency.replay)
+        return reply.code(idempotency.replay.status).send(idempotency.replay.body as AgentImportResult);
+      try {
+        return reply
+          .code(201)
+          .send(
+            await agents.importDocument(request.user, request.body, connectedServices, idempotency.record),
+          );
+      } catch (err) {
+        // A concurrent request with the same key won: answer with its result, not a second agent.
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(winner.status).send(winner.body as AgentImportResult);
+        throw err;
+      }
+    },
   );
 };

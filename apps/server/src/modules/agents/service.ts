@@ -7,13 +7,15 @@ import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../d
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { embedOriginQueries } from './embed-origins.ts';
 import { OFFLINE_MODEL } from '../../config.ts';
+import { createToolCatalog } from '../tools/index.ts';
 import { attachedToolOf } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
 import { changedFields, recordWriteSettings } from './update-audit.ts';
+import { filesChange } from './files-version.ts';
 import { DEFAULT_WRITE_SETTINGS, writeSettingsOf, type WriteSettingInput } from './write-settings.ts';
-import { authorOf, type Saver } from './versions.ts';
+import { authorOf, type Saver, type SnapshotFiles } from './versions.ts';
 
 export interface AgentCreateInput
   extends Omit<AgentFields, 'allowUnattendedWrites' | 'apiWrites'>, WriteSettingInput {
@@ -31,14 +33,17 @@ const agentNotFound = () => notFound('Agent not found');
 export interface AgentsServiceOptions {
   /** The ids of the models on offer (LLM_MODELS); an agent may name only these. */
   offeredModels?: readonly string[];
+  /** The agent's knowledge files, listed in each version. */
+  knowledgeFiles?: SnapshotFiles;
 }
 
 export function createAgentsService(
   db: Db,
   audit: AuditLog,
-  { offeredModels = [OFFLINE_MODEL] }: AgentsServiceOptions = {},
+  { offeredModels = [OFFLINE_MODEL], knowledgeFiles }: AgentsServiceOptions = {},
 ) {
-  const repo = createAgentsRepository(db, offeredModels);
+  const repo = createAgentsRepository(db, offeredModels, knowledgeFiles);
+  const catalog = createToolCatalog(db);
   const permissions = toolPermissions(db, audit);
   const offered = (modelId: string | null | undefined) => !modelId || offeredModels.includes(modelId);
 
@@ -68,7 +73,7 @@ export function createAgentsService(
    */
   async function resolveTools(userId: number, toolIds: number[]): Promise<ToolAttachment> {
     const unique = [...new Set(toolIds)];
-    const found = new Map((await repo.visibleActions(userId, unique)).map((a) => [a.id, a.version]));
+    const found = new Map((await catalog.visibleActions(userId, unique)).map((a) => [a.id, a.version]));
     const unknown = unique.filter((id) => !found.has(id));
     if (unknown.length) {
       throw new ValidationFailure([
@@ -235,7 +240,7 @@ export function createAgentsService(
       const modelId = offered(version.snapshot.model_id) ? version.snapshot.model_id : null;
       const visible = new Map(
         (
-          await repo.visibleActions(
+          await catalog.visibleActions(
             userId,
             tools.map((t) => t.id),
           )
@@ -278,7 +283,8 @@ export function createAgentsService(
       return restored;
     },
 
-    ...agentExchange(db, repo, audit, offered),
+    ...agentExchange(catalog, repo, audit, offered),
+    recordFilesChange: filesChange(knowledgeFiles),
     ...embedOriginQueries(db),
 
     async delete(userId: number, agentId: number): Promise<void> {

@@ -1,6 +1,7 @@
 import type { JoinBuilder, Kysely } from 'kysely';
 import type { AgentColor, AgentFields } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
+import { actionsWithService } from '../tools/index.ts';
 
 /** A list of texts (starters, embed origins) as the agents table stores it: JSON, null when empty. */
 export const startersToText = (starters: string[]) => (starters.length ? JSON.stringify(starters) : null);
@@ -29,15 +30,17 @@ export function agentFieldsOf<T extends StoredFields>(row: T): Omit<T, 'color' |
   return { ...row, color: row.color as AgentColor | null, starters: startersFromText(row.starters) };
 }
 
-/** An agent's tools joined to their actions and services, in the agent's order; the caller selects. */
+/**
+ * An agent's tools joined to the tools module's view of each (`tool`: the action with its
+ * service), in the agent's order; the caller selects.
+ */
 export const attachedTools = (executor: Kysely<Database>, agentId: number) =>
   executor
     .selectFrom('agent_tools')
-    .innerJoin('actions', 'actions.id', 'agent_tools.action_id')
-    .innerJoin('services', 'services.id', 'actions.service_id')
+    .innerJoin(actionsWithService().as('tool'), 'tool.action_id', 'agent_tools.action_id')
     .where('agent_tools.agent_id', '=', agentId)
     .orderBy('agent_tools.position')
-    .orderBy('actions.id');
+    .orderBy('tool.action_id');
 
 /** Joins the person's "Allow without asking" to each attached tool (none: ask every time). */
 export const ownPermission = (join: JoinBuilder<Database, 'agent_tools' | 'tool_permissions'>) =>

@@ -23,10 +23,10 @@ export function toolPermissions(db: Db, audit: AuditLog) {
       .innerJoin('agents', 'agents.id', 'agent_tools.agent_id')
       .leftJoin('tool_permissions', ownPermission)
       .select([
-        'actions.id as action_id',
-        'actions.display_name',
-        'actions.effect',
-        'services.name as app_name',
+        'tool.action_id',
+        'tool.display_name',
+        'tool.effect',
+        'tool.service_name as app_name',
         'tool_permissions.source',
         'tool_permissions.created_at as allowed_at',
       ])

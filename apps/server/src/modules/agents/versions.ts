@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import {
   agentSnapshotSchema,
   type AgentSnapshot,
+  type AgentSnapshotFile,
   type AgentVersion,
   AGENT_VERSION_REASONS,
 } from '@cadre/contract';
@@ -26,6 +27,13 @@ export interface VersionNote {
 
 type VersionRow = Database['agent_versions'];
 
+/** The agent's knowledge files, read in the save's transaction (the knowledge module's, wired in app.ts). */
+export type SnapshotFiles = (
+  executor: Kysely<Database>,
+  userId: number,
+  agentId: number,
+) => Promise<AgentSnapshotFile[]>;
+
 /** Stored snapshots are read leniently: a field a later release adds must not break the history. */
 const toVersion = (row: Omit<VersionRow, 'agent_id' | 'user_id'>): AgentVersion => ({
   number: row.number,
@@ -43,7 +51,7 @@ const toVersion = (row: Omit<VersionRow, 'agent_id' | 'user_id'>): AgentVersion 
  * The `agent_versions` table: every query names the owner, like the agents table's. Writes take
  * the caller's open transaction, so a version commits with the save it records.
  */
-export function versionQueries(k: Kysely<Database>) {
+export function versionQueries(k: Kysely<Database>, filesOf: SnapshotFiles = async () => []) {
   /** The user's agent as it stands, in `executor` (the database or an open transaction). */
   async function snapshot(
     executor: Kysely<Database>,
@@ -59,15 +67,15 @@ export function versionQueries(k: Kysely<Database>) {
     if (!agent) return undefined;
     const tools = await attachedTools(executor, agentId)
       .select([
-        'actions.id',
-        'actions.name',
-        'actions.display_name',
-        'services.name as app_name',
-        'services.provider',
-        'services.provider_key as service_key',
+        'tool.action_id as id',
+        'tool.action_name as name',
+        'tool.display_name',
+        'tool.service_name as app_name',
+        'tool.provider',
+        'tool.provider_key as service_key',
       ])
       .execute();
-    return { ...agentFieldsOf(agent), tools };
+    return { ...agentFieldsOf(agent), tools, files: await filesOf(executor, userId, agentId) };
   }
 
   const latestNumber = async (trx: Kysely<Database>, userId: number, agentId: number) => {

@@ -1,3 +1,3 @@
 export { apiKeysRoutes } from './routes.ts';
-export { createApiKeysService, type ApiKeysService } from './service.ts';
+export { createApiKeysService, type ApiKeyOptions, type ApiKeysService } from './service.ts';
 export { apiKeysUserData } from './user-data.ts';

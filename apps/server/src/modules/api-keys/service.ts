@@ -16,6 +16,11 @@ const CACHE_MAX = 10_000;
 /** Characters of the key kept for display: the `cadre_` prefix and 6 random characters. */
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 6;
 
+/** The module's time (milliseconds since the epoch): tests move it past an expiry instead of waiting. */
+export interface ApiKeyOptions {
+  now?: () => number;
+}
+
 export interface ApiKeysService extends ApiKeyVerifier {
   list(userId: number): Promise<ApiKey[]>;
   create(user: AuthUser, input: ApiKeyCreate): Promise<ApiKeyCreated>;
@@ -29,6 +34,7 @@ export interface ApiKeysService extends ApiKeyVerifier {
  */
 export function createApiKeysService(
   deps: Pick<AppDeps, 'config' | 'db' | 'audit' | 'users' | 'agents'>,
+  { now = Date.now }: ApiKeyOptions = {},
 ): ApiKeysService {
   const repo = createApiKeysRepository(deps.db);
   const secret = deps.config.secretsKey ?? loadOrCreateKeyFile(deps.config.dataDir);
@@ -44,15 +50,15 @@ export function createApiKeysService(
     if (!row) return undefined;
     const user = await deps.users.byId(row.user_id);
     if (!user) return undefined;
-    const now = Date.now();
-    if (row.last_used_at === null || Date.parse(row.last_used_at) <= now - LAST_USE_WRITE_INTERVAL_MS) {
-      await repo.touch(row.id, new Date(now).toISOString());
+    const at = now();
+    if (row.last_used_at === null || Date.parse(row.last_used_at) <= at - LAST_USE_WRITE_INTERVAL_MS) {
+      await repo.touch(row.id, new Date(at).toISOString());
     }
     const key = toApiKey(row);
     return {
       grant: { keyId: key.id, user, scopes: key.scopes, agentIds: key.agent_ids },
       expiresAt: key.expires_at === null ? Infinity : Date.parse(key.expires_at),
-      until: now + API_KEY_CACHE_MS,
+      until: at + API_KEY_CACHE_MS,
     };
   };
 
@@ -63,14 +69,14 @@ export function createApiKeysService(
       if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return undefined;
       const hash = hashOf(key);
       let entry = cache.get(hash);
-      if (!entry || entry.until <= Date.now()) {
+      if (!entry || entry.until <= now()) {
         cache.delete(hash);
         entry = await lookup(hash);
         if (!entry) return undefined;
         if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
         cache.set(hash, entry);
       }
-      return entry.expiresAt > Date.now() ? entry.grant : undefined;
+      return entry.expiresAt > now() ? entry.grant : undefined;
     },
 
     list: (userId) => repo.list(userId),
@@ -88,7 +94,7 @@ export function createApiKeysService(
         }
       }
       const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
-      if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      if (expiresAt && expiresAt.getTime() <= now()) {
         throw new ValidationFailure([
           { loc: ['body', 'expires_at'], msg: 'must be in the future', type: 'value_error' },
         ]);
@@ -102,7 +108,7 @@ export function createApiKeysService(
         scopes: JSON.stringify([...new Set(input.scopes)]),
         agent_ids: agentIds === null ? null : JSON.stringify(agentIds),
         expires_at: expiresAt?.toISOString() ?? null,
-        created_at: new Date().toISOString(),
+        created_at: new Date(now()).toISOString(),
       });
       await deps.audit.record({
         userId: user.id,

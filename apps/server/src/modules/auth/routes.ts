@@ -3,6 +3,7 @@ import {
   copilotLoginRequestSchema,
   copilotLoginSchema,
   errorSchema,
+  NO_SUCH_AGENT,
   validationErrorSchema,
 } from '@cadre/contract';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
@@ -46,8 +47,9 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, 
           { loc: ['body', 'end_user'], msg: 'is required with an API key', type: 'missing' },
         ]);
       }
+      // The same words as the chat's own sign-in: the agent is gone or not the caller's.
       if (!keyAllows(request.apiKey, agentId) || !(await agents.exists(request.user.id, agentId)))
-        throw notFound('Agent not found');
+        throw notFound(NO_SUCH_AGENT);
       const allowed = await agents.embedOrigins(request.user.id, agentId);
       if (origin !== undefined && !allowed.includes(origin)) {
         throw new ValidationFailure([

@@ -70,6 +70,7 @@ async function continuedThread(ctx: ChatContext, input: ApiRunInput, threadId: s
 export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise<ApiRun> {
   limitConcurrency(ctx);
   const { userId, agent } = input;
+  await ctx.usage.checkBudget(userId);
   const agentId = agent.id;
   const continued = input.continues && (await continuedThread(ctx, input, input.continues.threadId));
   const threadId = continued ? input.continues!.threadId : crypto.randomUUID();
@@ -126,6 +127,7 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
     runId,
     claimId,
     mode: 'api',
+    source: input.origin,
     onEnd: (ended) => settle(ended ?? { status: 'error', pendingApprovals: [] }),
   });
   return { threadId, stream, outcome };

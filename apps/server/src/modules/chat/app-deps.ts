@@ -14,14 +14,18 @@ export function chatDepsFrom(
   deps: AppDeps,
   log: FastifyBaseLogger,
   selection?: ModelSelection,
-): Pick<ChatServiceDeps, 'db' | 'agents' | 'audit' | 'models' | 'limits' | 'runs'> {
+): Pick<
+  ChatServiceDeps,
+  'db' | 'agents' | 'knowledge' | 'audit' | 'models' | 'limits' | 'runs' | 'usage' | 'telemetry'
+> {
   const { config, db } = deps;
   const { llm } = config;
   return {
     db,
     agents: deps.agents,
+    knowledge: deps.knowledge,
     audit: deps.audit,
-    models: selection ? fixedCatalog(selection) : createModelCatalog(llm, { log }),
+    models: selection ? fixedCatalog(selection) : createModelCatalog(llm, { log, telemetry: deps.telemetry }),
     limits: {
       maxSteps: llm.maxSteps,
       maxToolCallsPerTurn: llm.maxToolCallsPerTurn,
@@ -31,5 +35,7 @@ export function chatDepsFrom(
       approvalTtlMs: llm.approvalTtlMs,
     },
     runs: runRegistryFor({ db, lifecycle: deps.lifecycle, log, shutdownTimeoutMs: config.shutdownTimeoutMs }),
+    usage: deps.usage,
+    telemetry: deps.telemetry,
   };
 }

@@ -39,6 +39,8 @@ export async function decide(
   input: DecisionInput,
 ): Promise<{ threadId: string; stream: ReadableStream<UIMessageChunk> }> {
   const { userId, agentId, approvalId } = input;
+  // The decision continues the run: decided on an instance shutting down, it would be cut short.
+  ctx.runs.refuseWhileDraining();
   await limitTurns(ctx, userId);
   const approval = await ctx.approvals.find(userId, approvalId);
   if (!approval) throw notFound('Approval not found');
@@ -118,9 +120,11 @@ export async function decide(
     signal: input.signal,
     prelude: [outcome],
     runId: approval.run_id,
+    continues: true,
     claimId,
     via: input.via,
     visitor: input.visitor,
+    source: input.via === 'copilot' ? 'copilot' : 'chat',
   });
   return { threadId: thread.id, stream };
 }

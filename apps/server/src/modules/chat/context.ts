@@ -1,5 +1,12 @@
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory, AgentProfile, AuditLog } from '../../deps.ts';
+import type {
+  AgentDirectory,
+  AgentProfile,
+  AuditLog,
+  KnowledgeBase,
+  Telemetry,
+  UsageLedger,
+} from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { createApprovalRepository, type ApprovalRepository } from './approval-repository.ts';
 import type { HostFunctionBridge } from './host-functions.ts';
@@ -20,6 +27,8 @@ export interface ChatServiceDeps {
   agents: AgentDirectory;
   audit: AuditLog;
   executor: ToolExecutor;
+  /** The agents' knowledge files, searched by the tool an agent with files gets. */
+  knowledge?: KnowledgeBase;
   /** The offered models: each run uses its agent's (or the default). */
   models: ModelCatalog;
   limits: Omit<RunLimits, 'approvalTtlMs'> & {
@@ -35,6 +44,10 @@ export interface ChatServiceDeps {
   suggestedPrompts?: (userId: number, agentId: number) => Promise<string[] | undefined>;
   /** Where runs hold their thread: Stop and the one-run-per-thread rule, on every instance. */
   runs: RunRegistry;
+  /** Where each run's tokens and cost go, and the monthly budget a new run is checked against. */
+  usage: UsageLedger;
+  /** Spans and metrics of runs (and, through the model catalog, of model calls). */
+  telemetry: Telemetry;
 }
 
 /** What the parts of the chat service share. */

@@ -11,7 +11,8 @@ import type { Db } from '../../db/database.ts';
  *   callback's result to `POST /chainlit/fn-results/:callId` `{result}` (204).
  * - Only the copilot principal (user + agent) the call was issued to can answer it, once; unknown,
  *   foreign or already answered ids get 404, an expired one 410. A call with no answer within the
- *   timeout, or whose run is stopped, settles as an error the model sees.
+ *   timeout, or whose run is stopped, settles as an error the model sees; its row stays behind as
+ *   `expired` for TOMBSTONE_MS, so a late answer is told 410 (too late), not 404 (never existed).
  *
  * The pending call is a row of `host_calls`, so the answer may reach any instance: the one that
  * stores it signals the instance running the turn (LISTEN/NOTIFY), which also re-reads the row
@@ -35,6 +36,8 @@ export type SettleResult = 'settled' | 'not_found' | 'expired';
 export const HOST_FUNCTION_TIMEOUT_MS = 300_000;
 /** How often a waiting run re-reads its call, in case the signal that it was answered was missed. */
 const RECHECK_MS = 1_000;
+/** How long past its expiry a call that got no answer is remembered (to answer 410). */
+export const TOMBSTONE_MS = 3_600_000;
 
 export function createHostFunctionBridge(db: Db, options: { timeoutMs?: number } = {}) {
   const timeoutMs = options.timeoutMs ?? HOST_FUNCTION_TIMEOUT_MS;
@@ -55,6 +58,11 @@ export function createHostFunctionBridge(db: Db, options: { timeoutMs?: number }
     async call(request: HostFunctionCallRequest): Promise<HostFunctionOutcome> {
       const callId = randomUUID();
       const now = Date.now();
+      // Calls remembered long enough (and ones whose instance died waiting) are forgotten.
+      await k
+        .deleteFrom('host_calls')
+        .where('expires_at', '<', new Date(now - TOMBSTONE_MS).toISOString())
+        .execute();
       await k
         .insertInto('host_calls')
         .values({
@@ -100,8 +108,16 @@ export function createHostFunctionBridge(db: Db, options: { timeoutMs?: number }
           transient: true,
         } as UIMessageChunk);
       });
-      // The answer (or the lack of one) now lives in the run's messages; the row has served.
-      await k.deleteFrom('host_calls').where('id', '=', callId).execute();
+      // The answer (or the lack of one) now lives in the run's messages. An answered row has
+      // served; an unanswered one ends as expired from now, so a late answer gets 410.
+      if (outcome.ok) await k.deleteFrom('host_calls').where('id', '=', callId).execute();
+      else
+        await k
+          .updateTable('host_calls')
+          .set({ status: 'expired', expires_at: new Date().toISOString() })
+          .where('id', '=', callId)
+          .where('status', '=', 'pending')
+          .execute();
       return outcome;
     },
 
@@ -135,7 +151,8 @@ export function createHostFunctionBridge(db: Db, options: { timeoutMs?: number }
         .where('user_id', '=', principal.userId)
         .where('agent_id', '=', principal.agentId)
         .executeTakeFirst();
-      return row?.status === 'pending' && row.expires_at <= now ? 'expired' : 'not_found';
+      const expired = row?.status === 'expired' || (row?.status === 'pending' && row.expires_at <= now);
+      return expired ? 'expired' : 'not_found';
     },
   };
 }

@@ -110,7 +110,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
         : undefined,
     });
     if (hostFunctions) await api.register(hostFunctionRoutes, { bridge: hostFunctions, principalOf });
-    await api.register(threadRoutes, { service });
+    await api.register(threadRoutes, { service, db });
     await api.register(feedbackRoutes, { service });
     await api.register(turnRoutes, { service });
   });

@@ -48,9 +48,9 @@ export function createChatRepository(db: Db) {
     messages: StoredMessage[],
     /**
      * Runs in the same transaction once the rows are written (rate limit, audit, the run's claim
-     * on the thread); throwing rolls everything back.
+     * on the thread), with the new thread when there is one; throwing rolls everything back.
      */
-    within?: (trx: Kysely<Database>) => Promise<void>,
+    within?: (trx: Kysely<Database>, thread?: ThreadRow) => Promise<void>,
   ): Promise<ThreadRow | undefined> => {
     const at = nowIso();
     const thread: ThreadRow | undefined = newThread && {
@@ -83,7 +83,7 @@ export function createChatRepository(db: Db) {
             })),
           )
           .execute();
-      await within?.(trx);
+      await within?.(trx, thread);
     });
     return thread;
   };
@@ -166,8 +166,11 @@ export function createChatRepository(db: Db) {
     },
 
     /** A thread with no messages yet (a turn's first message creates its thread with `insertTurn`). */
-    async createThread(row: NewThread & { id: string }): Promise<ThreadRow> {
-      return (await insertTurn(row.id, row, []))!;
+    async createThread(
+      row: NewThread & { id: string },
+      within?: (trx: Kysely<Database>, thread: ThreadRow) => Promise<void>,
+    ): Promise<ThreadRow> {
+      return (await insertTurn(row.id, row, [], within && ((trx, thread) => within(trx, thread!))))!;
     },
 
     async renameThread(

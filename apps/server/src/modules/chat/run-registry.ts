@@ -3,13 +3,19 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Lifecycle } from '../../deps.ts';
+import { HttpError } from '../../http/errors.ts';
+import { RUN_STALE_AFTER_MS, SWEEP_EVERY_MS, sweepLostRuns } from './run-sweep.ts';
 
-/** How often an instance says its runs are alive, and reads whether one was asked to stop. */
+export { RUN_STALE_AFTER_MS };
+
+/** How often an instance says its runs are alive. */
 export const RUN_HEARTBEAT_MS = 2_000;
-/** A running run whose heartbeat is older than this was lost with its instance. */
-export const RUN_STALE_AFTER_MS = 15_000;
-/** How often each instance looks for lost runs. */
-const SWEEP_EVERY_MS = 15_000;
+/**
+ * How often an instance holding runs reads whether one was stopped or deleted: the fallback for a
+ * missed signal (a LISTEN connection that was reconnecting), so Stop still lands within 500 ms. One
+ * indexed read of this instance's running rows, made only while it holds runs.
+ */
+export const RUN_STOP_POLL_MS = 200;
 
 /** Why a run was aborted, as the runtime reports it to the person watching. */
 export class RunAbort extends Error {
@@ -57,13 +63,19 @@ export interface RunRegistry {
   stop(userId: number, threadId: string, cause?: 'stopped' | 'deleted'): Promise<boolean>;
   /** Asks every running run of the user to stop (the user is being deleted). */
   stopUser(userId: number): Promise<void>;
-  /** Aborts every run of this instance (shutdown); how many there were. */
-  abortLocal(reason: RunAbort): number;
+  /**
+   * Throws 503 with Retry-After while this instance shuts down: a run is not started here, where
+   * it would be cut after SHUTDOWN_TIMEOUT_MS, but on another instance (the balancer retries a 503).
+   */
+  refuseWhileDraining(): void;
   localCount(): number;
   /** Ends runs lost with their instance as interrupted; how many. */
   sweep(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** Seconds a turn refused by a draining instance waits: any other instance can take it now. */
+const DRAINING_RETRY_AFTER_SECONDS = 1;
 
 const stopMessages = {
   stopped: 'Stopped.',
@@ -98,6 +110,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
   const instanceId = lifecycle.instanceId;
   const local = new Map<string, AbortController>();
   let heartbeat: NodeJS.Timeout | undefined;
+  let stopPoll: NodeJS.Timeout | undefined;
   let closed = false;
   const nowIso = () => new Date().toISOString();
 
@@ -109,14 +122,8 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
   // A Stop published by another instance for a run held here.
   const unsubscribe = db.signals.subscribe('cadre_run_stop', (payload) => {
     const [claimId, cause] = payload.split(':');
-    if (claimId && local.has(claimId))
-      abortHere(
-        claimId,
-        new RunAbort(
-          cause === 'deleted' ? 'deleted' : 'stopped',
-          stopMessages[cause === 'deleted' ? 'deleted' : 'stopped'],
-        ),
-      );
+    const why = cause === 'deleted' ? 'deleted' : 'stopped';
+    if (claimId) abortHere(claimId, new RunAbort(why, stopMessages[why]));
   });
 
   /** Flags the matching running runs and tells the instances holding them. */
@@ -135,27 +142,42 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     return rows.length > 0;
   }
 
-  /** Keeps this instance's runs alive, and catches a stop whose signal was missed. */
-  async function beat() {
+  /**
+   * Aborts the runs whose rows say so: gone (deleted with their thread or user) or flagged to stop.
+   * Only runs attached before the query can be judged by its answer: one attached meanwhile
+   * committed its row after the query's snapshot and must not look deleted.
+   */
+  async function judge(query: () => Promise<{ id: string; stop_requested: number }[]>) {
     if (local.size === 0) return;
-    // Only runs attached before the query can be judged by its answer: one attached meanwhile
-    // committed its row after the query's snapshot and must not look deleted.
     const judged = [...local.keys()];
-    const rows = await k
-      .updateTable('chat_runs')
-      .set({ heartbeat_at: nowIso() })
-      .where('instance_id', '=', instanceId)
-      .where('status', '=', 'running')
-      .returning(['id', 'stop_requested'])
-      .execute();
-    const alive = new Map(rows.map((row) => [row.id, row.stop_requested === 1]));
+    const alive = new Map((await query()).map((row) => [row.id, row.stop_requested === 1]));
     for (const claimId of judged) {
       if (!local.has(claimId)) continue; // ended meanwhile
-      // A run whose row is gone was deleted with its thread or user; one flagged was stopped.
       if (!alive.has(claimId)) abortHere(claimId, new RunAbort('deleted', stopMessages.deleted));
       else if (alive.get(claimId)) abortHere(claimId, new RunAbort('stopped', stopMessages.stopped));
     }
   }
+  /** Keeps this instance's runs alive (and judges them too). */
+  const beat = () =>
+    judge(() =>
+      k
+        .updateTable('chat_runs')
+        .set({ heartbeat_at: nowIso() })
+        .where('instance_id', '=', instanceId)
+        .where('status', '=', 'running')
+        .returning(['id', 'stop_requested'])
+        .execute(),
+    );
+  /** Catches a stop or delete whose signal was missed. */
+  const pollStops = () =>
+    judge(() =>
+      k
+        .selectFrom('chat_runs')
+        .select(['id', 'stop_requested'])
+        .where('instance_id', '=', instanceId)
+        .where('status', '=', 'running')
+        .execute(),
+    );
 
   const scheduleBeat = () => {
     if (heartbeat || closed) return;
@@ -163,47 +185,20 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
       beat().catch((err: unknown) => log.warn({ err }, 'run heartbeat failed; retrying'));
     }, RUN_HEARTBEAT_MS);
     heartbeat.unref();
+    // Its failures are the heartbeat's too, which reports them; five warnings a second would not help.
+    stopPoll = setInterval(() => void pollStops().catch(() => {}), RUN_STOP_POLL_MS);
+    stopPoll.unref();
   };
 
-  async function sweep(): Promise<number> {
-    // A run is lost when its instance stopped beating for it (killed, or cut off from the database).
-    const cutoff = new Date(Date.now() - RUN_STALE_AFTER_MS).toISOString();
-    const lost = await k
-      .updateTable('chat_runs')
-      .set({ status: 'interrupted', ended_at: nowIso() })
-      .where('status', '=', 'running')
-      .where('heartbeat_at', '<', cutoff)
-      .where('instance_id', '!=', instanceId)
-      .returning(['message_id'])
-      .execute();
-    if (lost.length > 0) {
-      await k
-        .updateTable('messages')
-        .set({ status: 'interrupted' })
-        .where(
-          'id',
-          'in',
-          lost.map((row) => row.message_id),
-        )
-        .where('status', '=', 'streaming')
-        .execute();
-      log.info({ runs: lost.length }, 'runs lost with their instance ended as interrupted');
-    }
-    // Approvals nobody answered in time are marked so, not left pending (K2).
-    await k
-      .updateTable('approvals')
-      .set({ status: 'expired', decided_at: nowIso() })
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', nowIso())
-      .execute();
-    return lost.length;
-  }
+  const sweep = () => sweepLostRuns(db, instanceId, log);
 
   // On SIGTERM, runs get SHUTDOWN_TIMEOUT_MS to finish; the rest end as interrupted, with what
-  // they streamed saved and an error chunk telling the person why.
+  // they streamed saved and an error chunk telling the person why. The deadline is set even when
+  // no run is going, so a run that starts while draining (admitted just before) is bounded too.
   let shutdownTimer: NodeJS.Timeout | undefined;
+  let shutdownDeadline: number | undefined;
   lifecycle.onDrain(() => {
-    if (local.size === 0) return;
+    shutdownDeadline = Date.now() + shutdownTimeoutMs;
     shutdownTimer = setTimeout(() => {
       const ended = abortAll(shutdownAbort());
       if (ended > 0) log.info({ runs: ended }, 'shutdown: runs still going ended as interrupted');
@@ -249,6 +244,9 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     attach(claimId, controller) {
       local.set(claimId, controller);
       scheduleBeat();
+      // Past the shutdown deadline a run has no time left: it ends at once, saved as interrupted.
+      if (shutdownDeadline !== undefined && Date.now() >= shutdownDeadline)
+        abortHere(claimId, shutdownAbort());
     },
 
     async end(claimId, status) {
@@ -277,7 +275,12 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
       await requestStop({ userId }, 'deleted');
     },
 
-    abortLocal: abortAll,
+    refuseWhileDraining() {
+      if (lifecycle.draining)
+        throw new HttpError(503, 'This server is restarting; send it again in a moment', {
+          'retry-after': String(DRAINING_RETRY_AFTER_SECONDS),
+        });
+    },
 
     localCount: () => local.size,
     sweep,
@@ -286,6 +289,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
       closed = true;
       clearTimeout(shutdownTimer);
       clearInterval(heartbeat);
+      clearInterval(stopPoll);
       clearInterval(sweeper);
       unsubscribe();
     },

@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from 'ai';
-import type { AgentProfile } from '../../deps.ts';
+import type { AgentProfile, RunSource, RunUsage } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
@@ -17,8 +17,12 @@ export interface StreamRunInput {
   signal: AbortSignal;
   /** Chunks sent before the run's own (an approval's outcome). */
   prelude?: UIMessageChunk[];
-  /** Continues this run (after an approval) instead of starting a new one. */
+  /** The run's id (a continuation's is the run's it continues). */
   runId?: string;
+  /** Continues a run after an approval: its usage is the same turn's, not a new one. */
+  continues?: boolean;
+  /** Where the run came from, for its usage and metrics. */
+  source: RunSource;
   /** The run's claim on the thread, when the turn's own commit made it (see RunRegistry.claim). */
   claimId?: string;
   mode?: RunMode;
@@ -77,45 +81,53 @@ export async function streamRun(
           runId,
           offline: selection.isOffline,
           model: selection.id,
+          modelName: selection.name,
           createdAt: new Date().toISOString(),
         },
       });
       for (const chunk of input.prelude ?? []) writer.write(chunk);
       let ended: RunEndStatus = 'interrupted';
       let outcome: RunOutcome | undefined;
+      const started = performance.now();
       try {
-        outcome = await runAgent({
-          store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
-          executor: ctx.executor,
-          selection,
-          notice,
-          limits: ctx.limits,
-          audit: ctx.audit,
-          userId: input.userId,
-          agent: input.agent,
-          threadId: input.threadId,
-          runId,
-          history: input.history,
-          message: input.message,
-          signal: controller.signal,
-          write: (chunk) => writer.write(chunk),
-          mode: input.mode,
-          idempotencyPrefix: input.idempotencyPrefix,
-          timeZone: input.timeZone,
-          visitor: input.visitor,
-          hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
-          finalize: (trx, final) =>
-            ctx.audit.record(
-              {
-                userId: input.userId,
-                action: 'chat.run.finished',
-                objectType: 'thread',
-                objectId: input.threadId,
-                detail: { runId, status: final.status, errorCategory: final.errorCategory ?? null },
-              },
-              trx,
-            ),
-        });
+        outcome = await runInSpan(ctx, input, () =>
+          runAgent({
+            store: { ...ctx.repo, insertApproval: ctx.approvals.insert },
+            executor: ctx.executor,
+            knowledge: ctx.knowledge,
+            selection,
+            notice,
+            limits: ctx.limits,
+            audit: ctx.audit,
+            userId: input.userId,
+            agent: input.agent,
+            threadId: input.threadId,
+            runId,
+            history: input.history,
+            message: input.message,
+            signal: controller.signal,
+            write: (chunk) => writer.write(chunk),
+            mode: input.mode,
+            idempotencyPrefix: input.idempotencyPrefix,
+            timeZone: input.timeZone,
+            visitor: input.visitor,
+            hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
+            finalize: async (trx, final) => {
+              await ctx.audit.record(
+                {
+                  userId: input.userId,
+                  action: 'chat.run.finished',
+                  objectType: 'thread',
+                  objectId: input.threadId,
+                  detail: { runId, status: final.status, errorCategory: final.errorCategory ?? null },
+                },
+                trx,
+              );
+              // The one place a run's usage is stored: in the commit of its last save.
+              await ctx.usage.record(runUsage(input, runId, selection.id, final), trx);
+            },
+          }),
+        );
         ended = outcome.status === 'streaming' ? 'interrupted' : outcome.status;
         if (!controller.signal.aborted) {
           writer.write({
@@ -129,10 +141,47 @@ export async function streamRun(
         }
       } finally {
         input.signal.removeEventListener('abort', onAbort);
+        ctx.telemetry.metrics.chatRun(input.source, ended, (performance.now() - started) / 1000);
         await ctx.runs.end(claimId, ended);
         input.onEnd?.(outcome);
       }
     },
     onError: () => 'The chat service failed while answering.',
   });
+}
+
+/** What the run used, for the usage module (`UsageLedger`). */
+function runUsage(input: StreamRunInput, runId: string, model: string, final: RunOutcome): RunUsage {
+  return {
+    userId: input.userId,
+    agentId: input.agent.id,
+    threadId: input.threadId,
+    runId,
+    source: input.source,
+    model,
+    inputTokens: final.usage?.inputTokens ?? 0,
+    outputTokens: final.usage?.outputTokens ?? 0,
+    estimated: final.usage?.estimated ?? false,
+    toolCalls: final.toolCalls ?? 0,
+    status: final.status,
+    continued: input.continues === true,
+  };
+}
+
+/**
+ * The run as one span (GenAI's `invoke_agent`), whose model, tool and database spans carry the
+ * user's and agent's ids; never the agent's name or guidelines, which its owner wrote.
+ */
+function runInSpan(ctx: ChatContext, input: StreamRunInput, run: () => Promise<RunOutcome>) {
+  return ctx.telemetry.span(
+    'invoke_agent',
+    { 'gen_ai.operation.name': 'invoke_agent', 'cadre.run.source': input.source },
+    async (span) => {
+      const outcome = await run();
+      span.setAttributes({ 'cadre.run.status': outcome.status });
+      if (outcome.status === 'error') span.fail(outcome.errorCategory ?? 'error');
+      return outcome;
+    },
+    { inherit: { 'cadre.user.id': String(input.userId), 'gen_ai.agent.id': String(input.agent.id) } },
+  );
 }

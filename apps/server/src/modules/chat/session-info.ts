@@ -3,9 +3,8 @@ import { modelFor, requireAgent } from './context.ts';
 import { HOST_FUNCTION_PROMPT } from './host-functions.ts';
 
 /**
- * What the chat frame shows for a session: the agent, its tools, the starters it suggests and the
- * model it runs on. In the copilot, one more prompt makes even the offline model call a host-page
- * function.
+ * What the chat frame shows for a session: the agent, its tools, up to four starters and the model
+ * it runs on.
  */
 export async function sessionInfo(ctx: ChatContext, userId: number, agentId: number, via: ChatVia) {
   const agent = await requireAgent(ctx, userId, agentId);
@@ -16,10 +15,13 @@ export async function sessionInfo(ctx: ChatContext, userId: number, agentId: num
     : ctx.suggestedPrompts
       ? await ctx.suggestedPrompts(userId, agentId)
       : undefined;
-  const suggestedPrompts = custom?.length
-    ? [...custom]
-    : (await import('./starters.ts')).derivedStarters(tools);
-  if (via === 'copilot' && ctx.hostFunctions) suggestedPrompts.push(HOST_FUNCTION_PROMPT);
+  // In the copilot one place goes to a prompt that calls the host page (even on the offline
+  // model); the owner's own starters keep theirs, so it shows only when they leave room.
+  const host = via === 'copilot' && ctx.hostFunctions ? [HOST_FUNCTION_PROMPT] : [];
+  const { derivedStarters, MAX_STARTERS } = await import('./starters.ts');
+  const suggestedPrompts = (
+    custom?.length ? [...custom, ...host] : [...derivedStarters(tools, MAX_STARTERS - host.length), ...host]
+  ).slice(0, MAX_STARTERS);
   const { selection } = modelFor(ctx, agent);
   return {
     agent,

@@ -1,6 +1,9 @@
 import { CHAT_SEARCH_LIMIT } from '@cadre/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireAgent, requireThread, type ChatContext } from './context.ts';
+import type { ThreadRow } from './repository.ts';
 
 /**
  * A user's threads with one agent and their messages; every call names the owner, and `endUser`
@@ -17,22 +20,25 @@ export function createThreads(ctx: ChatContext) {
         : repo.listThreads(userId, agentId, endUser);
     },
 
-    async createThread(userId: number, agentId: number, endUser: string, name?: string) {
+    /** `within` runs in the thread's commit (the answer to an Idempotency-Key). */
+    async createThread(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      name?: string,
+      within?: (trx: Kysely<Database>, thread: ThreadRow) => Promise<void>,
+    ) {
       await requireAgent(ctx, userId, agentId);
-      const thread = await repo.createThread({
-        id: crypto.randomUUID(),
-        userId,
-        agentId,
-        endUser,
-        name: name?.trim() || 'New chat',
-      });
-      await audit.record({
-        userId,
-        action: 'chat.thread.created',
-        objectType: 'thread',
-        objectId: thread.id,
-      });
-      return thread;
+      return repo.createThread(
+        { id: crypto.randomUUID(), userId, agentId, endUser, name: name?.trim() || 'New chat' },
+        async (trx, thread) => {
+          await audit.record(
+            { userId, action: 'chat.thread.created', objectType: 'thread', objectId: thread.id },
+            trx,
+          );
+          await within?.(trx, thread);
+        },
+      );
     },
 
     async renameThread(userId: number, agentId: number, endUser: string, threadId: string, name: string) {
@@ -53,10 +59,15 @@ export function createThreads(ctx: ChatContext) {
     /** The thread, its messages (AI SDK UI messages) and its approvals. */
     async threadMessages(userId: number, agentId: number, endUser: string, threadId: string) {
       const thread = await requireThread(ctx, userId, agentId, threadId, endUser);
-      const [messages, approvals] = await Promise.all([
+      const [stored, approvals] = await Promise.all([
         repo.listMessages(userId, threadId),
         ctx.approvals.list(userId, threadId),
       ]);
+      // Each answer names its model as the model list does now (an id no longer offered stays an id).
+      const messages = stored.map((m) => {
+        const modelName = m.model ? ctx.models.nameOf(m.model) : undefined;
+        return modelName ? { ...m, modelName } : m;
+      });
       return { thread, messages, approvals };
     },
 

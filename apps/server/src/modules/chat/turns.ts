@@ -57,8 +57,10 @@ export const BUSY_RETRY_AFTER_SECONDS = 2;
 /**
  * Past `maxConcurrentTurns` running here, a new turn is refused at once with 429 rather than
  * admitted to make every running turn slower. Counted per instance, before any database work.
+ * An instance shutting down refuses every new turn with 503 (another instance takes the retry).
  */
 export function limitConcurrency(ctx: ChatContext) {
+  ctx.runs.refuseWhileDraining();
   const max = ctx.limits.maxConcurrentTurns;
   if (max !== undefined && ctx.runs.localCount() >= max) {
     throw new HttpError(429, 'The server is answering as many chats as it can; try again in a moment', {
@@ -80,6 +82,8 @@ export async function startTurn(
   const { userId, agentId, endUser } = input;
   const { repo } = ctx;
   const agent = await requireAgent(ctx, userId, agentId);
+  // Past the month's token budget the turn is refused before anything is stored.
+  await ctx.usage.checkBudget(userId);
   const threadId = input.threadId ?? crypto.randomUUID();
   const existing = await repo.findThread(userId, agentId, threadId, endUser);
   let newThread: NewThread | undefined;
@@ -139,6 +143,7 @@ export async function startTurn(
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
   const { via, timeZone, visitor } = input;
-  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor });
+  const source = via === 'copilot' ? 'copilot' : 'chat';
+  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor, source });
   return { threadId, stream };
 }

@@ -28,11 +28,13 @@ export async function runUnattended(
 ): Promise<{ threadId: string; status: StoredMessage['status'] }> {
   const { userId, agentId } = input;
   const agent = await requireAgent(ctx, userId, agentId);
+  // A queued event past the month's token budget fails without calling the model.
+  await ctx.usage.checkBudget(userId);
   const threadId = input.threadId ?? crypto.randomUUID();
   const earlier = (await ctx.repo.findThread(userId, agentId, threadId, ''))
     ? await ctx.repo.listMessages(userId, threadId)
     : undefined;
-  // A retry keeps what the lost attempt showed (its answer ended as interrupted) and answers again.
+  // A retry keeps what the lost attempt showed in the thread (its answer ended as interrupted) and answers again.
   const history: StoredMessage[] = earlier ?? [
     {
       id: crypto.randomUUID(),
@@ -63,10 +65,13 @@ export async function runUnattended(
     userId,
     agent,
     threadId,
-    history: history.filter((m) => m.status !== 'streaming'),
+    // A retry answers the event from the start: the model sees the event, not the lost attempt's
+    // partial answer, so its writes line up with that attempt's keys (see ToolSetContext).
+    history: history.filter((m) => m.role === 'user'),
     message: assistant,
     signal: input.signal ?? new AbortController().signal,
     mode: 'unattended',
+    source: 'trigger',
     idempotencyPrefix: input.idempotencyPrefix,
     runId,
     claimId,

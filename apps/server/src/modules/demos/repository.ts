@@ -221,6 +221,23 @@ export function createDemoRepository(db: Db) {
         .execute();
     },
 
+    /** Records that the visitor researched a lead (again: the first time stays). */
+    async markResearched(userId: number, leadId: string, at: string) {
+      await k
+        .insertInto('demo_researched_leads')
+        .values({ user_id: userId, lead_id: leadId, researched_at: at })
+        .onConflict((oc) => oc.columns(['user_id', 'lead_id']).doNothing())
+        .execute();
+    },
+
+    async wasResearched(userId: number, leadId: string): Promise<boolean> {
+      const row = await selectUserRows(k, 'demo_researched_leads', userId)
+        .select('lead_id')
+        .where('lead_id', '=', leadId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Logs a sales activity (ACT-9001, …) against a lead. */
     async logActivity(row: Omit<Insertable<Database['demo_activities']>, 'id'>): Promise<string> {
       return k.transaction().execute((tx) => insertNumbered(tx, 'demo_activities', 'ACT', 9001, row));

@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AgentDirectory, AttachedTool, UserDirectory } from '../../deps.ts';
-import { createToolsRepository } from '../tools/index.ts';
+import { createToolCatalog } from '../tools/index.ts';
 import { DEMOS, isDemoName, type DemoDefinition, type DemoName } from './catalog.ts';
 import { createDemoToolProvider } from './provider.ts';
 import { createDemoRepository } from './repository.ts';
@@ -34,6 +34,7 @@ export interface DemoServiceDeps {
  */
 export function createDemoService(deps: DemoServiceDeps) {
   const repo = createDemoRepository(deps.db);
+  const toolCatalog = createToolCatalog(deps.db);
   const provider = createDemoToolProvider({ db: deps.db, now: deps.now });
   const idleMs = deps.config.idleMinutes * 60_000;
   const maxMs = deps.config.maxHours * 3_600_000;
@@ -53,12 +54,13 @@ export function createDemoService(deps: DemoServiceDeps) {
       trx,
     );
     // The demo service is owned by the demo user: no real user ever sees or attaches it.
-    const tools = createToolsRepository({ ...deps.db, kysely: trx });
-    const serviceId = await tools.upsertService(DEMO_PROVIDER, userId, definition.service);
-    const actions = definition.tools.map((t) => t.definition);
-    await tools.syncActions(serviceId, actions);
-    const ids = new Map((await tools.listLiveActions(serviceId)).map((a) => [a.name, a.id]));
-    const actionIds = actions.map((a) => ids.get(a.name)!);
+    const { actionIds } = await toolCatalog.provisionPrivateService(
+      DEMO_PROVIDER,
+      userId,
+      definition.service,
+      definition.tools.map((t) => t.definition),
+      trx,
+    );
     const agentId = await deps.agents.provision(userId, definition.agent, actionIds, trx);
     return { userId, agentId };
   }
@@ -67,6 +69,12 @@ export function createDemoService(deps: DemoServiceDeps) {
   async function demoTools(userId: number, agentId: number): Promise<AttachedTool[]> {
     const tools = await deps.agents.listTools(userId, agentId);
     return tools.filter((t) => t.service.provider === DEMO_PROVIDER && t.service.ownerUserId === userId);
+  }
+
+  /** One of the tools of the visitor's own demo agent. */
+  async function sessionTool(userId: number, actionId: number) {
+    const session = await repo.findSessionOfUser(userId);
+    return session && (await demoTools(userId, session.agent_id)).find((t) => t.actionId === actionId);
   }
 
   /** The chat runtime's tool executor for demo sessions (see chat/runtime/ports.ts). */
@@ -81,11 +89,13 @@ export function createDemoService(deps: DemoServiceDeps) {
         effect: t.effect,
       }));
     },
+    async precheck(userId: number, actionId: number, args: Record<string, unknown>) {
+      const tool = await sessionTool(userId, actionId);
+      return tool && provider.precheck(userId, tool.service.key, tool.name, args);
+    },
     async execute(userId: number, actionId: number, args: Record<string, unknown>, signal: AbortSignal) {
       if (signal.aborted) return { ok: false as const, error: 'Stopped.', code: 'aborted' };
-      const session = await repo.findSessionOfUser(userId);
-      const tool =
-        session && (await demoTools(userId, session.agent_id)).find((t) => t.actionId === actionId);
+      const tool = await sessionTool(userId, actionId);
       if (!tool) {
         return { ok: false as const, error: 'This tool is not available in this demo.', code: 'not_found' };
       }

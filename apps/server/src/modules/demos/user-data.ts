@@ -23,6 +23,7 @@ export function demosUserData(db: Db): UserDataOwner {
         'demo_refunds',
         'demo_tickets',
         'demo_activities',
+        'demo_researched_leads',
       ]);
     },
   };

@@ -1,12 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import type { Identity } from './provider.ts';
-import { messagePage } from './views.ts';
-
-export function sendPage(reply: FastifyReply, status: number, body: string) {
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
-}
+import { messagePage, sendPage } from './views.ts';
 
 /** A form field's text, or '' when it is absent or not text. */
 export const field = (body: unknown, name: string): string => {
@@ -30,6 +27,8 @@ export function interactionPages(provider: Identity['provider']) {
       const details = await (await provider()).interactionDetails(request.raw, reply.raw);
       if (details.uid === request.params.uid) return details;
     } catch (err) {
+      // An outage is not an expired sign-in: the page says so (outage.ts), and a retry works.
+      if (isDatabaseUnavailable(err)) throw err;
       request.log.info({ err }, 'sign-in interaction not found');
     }
     await sendPage(

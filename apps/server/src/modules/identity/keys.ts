@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { Db } from '../../db/database.ts';
-import { loadOrCreateSealedSetting } from '../../security/sealed-setting.ts';
+import { loadOrCreateSealedSetting, replaceSealedSetting } from '../../security/sealed-setting.ts';
 import type { Vault } from '../../security/vault.ts';
 
 /** Settings rows (sealed by the vault) holding the provider's key material. */
@@ -90,10 +90,5 @@ export async function retireSigningKeys(db: Db, vault: Vault): Promise<void> {
   await storeSigningKeys(db, vault, signing.slice(0, 1));
 }
 
-async function storeSigningKeys(db: Db, vault: Vault, keys: JWK[]) {
-  await db.kysely
-    .updateTable('settings')
-    .set({ value: vault.seal(JSON.stringify({ keys })) })
-    .where('key', '=', SIGNING_KEYS_SETTING)
-    .execute();
-}
+const storeSigningKeys = (db: Db, vault: Vault, keys: JWK[]) =>
+  replaceSealedSetting(db, vault, SIGNING_KEYS_SETTING, { keys });

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
+import { answerOutagesWith503 } from './outage.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, WEB_SCOPES } from './token-settings.ts';
 import { accountClaims, type AccountService } from './service.ts';
 import { logoutPage, messagePage } from './views.ts';
@@ -121,6 +122,7 @@ export function buildProvider(
   const provider = new Provider(issuer, configuration);
   // Behind a reverse proxy the scheme and host come from X-Forwarded-* only when it is trusted.
   provider.proxy = config.trustProxy;
+  answerOutagesWith503(provider);
   provider.use(async (ctx, next) => {
     await next();
     const subject = ctx.oidc?.session?.accountId;

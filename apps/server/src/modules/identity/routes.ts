@@ -3,11 +3,12 @@ import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppDeps } from '../../deps.ts';
-import { field, interactionPages, sendPage } from './interaction-pages.ts';
+import { field, interactionPages } from './interaction-pages.ts';
+import { interactionErrors } from './outage.ts';
 import type { Identity } from './provider.ts';
 import { signUpRoutes } from './sign-up-routes.ts';
 import { userinfoRoutes } from './userinfo.ts';
-import { escapeHtml, signInPage } from './views.ts';
+import { escapeHtml, sendPage, signInPage } from './views.ts';
 
 export const IDP_PREFIX = '/idp';
 
@@ -94,6 +95,7 @@ export function withResourceFromAudience(url: string): string {
 
 const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, options) => {
   const { identity, config } = options;
+  interactionErrors(app);
   await app.register(formBody, { bodyLimit: 16_384 });
   await app.register(signUpRoutes, options);
   const { provider, accounts } = identity;

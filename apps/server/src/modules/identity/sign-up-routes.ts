@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
-import { field, interactionPages, sendPage } from './interaction-pages.ts';
+import { field, interactionPages } from './interaction-pages.ts';
 import { MIN_PASSWORD_LENGTH } from './passwords.ts';
 import type { Identity } from './provider.ts';
-import { signUpPage } from './views.ts';
+import { sendPage, signUpPage } from './views.ts';
 
 /**
  * Sign-up at the built-in provider, behind the beta gate: the browser must hold a valid proof of

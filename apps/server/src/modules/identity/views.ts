@@ -1,8 +1,15 @@
+import type { FastifyReply } from 'fastify';
+
 /**
  * The provider's pages: plain HTML rendered on the server, styled like Cadre (teal brand, system
  * font, light and dark), with no scripts and no external assets so the strict CSP holds. Every
  * value is escaped through `html`; only `SafeHtml` produced here is inserted unescaped.
  */
+/** Sends one of these pages: never cached, since each answers one person's sign-in. */
+export function sendPage(reply: FastifyReply, status: number, body: string) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+}
+
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString() {

@@ -10,6 +10,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ToolsService } from '../tools/index.ts';
 import { browserCookies } from './browser-cookie.ts';
@@ -24,6 +25,8 @@ const failedRedirect = (reason: string) =>
 /** What the services module's routes work with. */
 export interface ServicesRouteOptions {
   config: Config;
+  /** For the Idempotency-Key of a create. */
+  db: Db;
   services: ServicesService;
   tools: ToolsService;
 }

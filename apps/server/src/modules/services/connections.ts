@@ -7,9 +7,10 @@ import {
   type ConnectResult,
   type CredentialSeal,
   type ProviderSet,
-  type ToolsRepository,
+  type ToolCatalog,
 } from '../tools/index.ts';
 import type { Catalog } from './catalog.ts';
+import type { ConnectionRepository } from './connection-repository.ts';
 import type { BrowserBinding, OAuthFlow } from './oauth-flow.ts';
 import { keyCheckAnswer, viaProvider } from './provider-errors.ts';
 
@@ -33,7 +34,8 @@ function wrongScheme(scheme: string): never {
  * deleted. Each change is audited in the transaction that writes it (no secrets in the audit).
  */
 export function createConnections(deps: {
-  repo: ToolsRepository;
+  repo: ConnectionRepository;
+  toolCatalog: ToolCatalog;
   providers: ProviderSet;
   credentials: CredentialSeal;
   audit: AuditLog;
@@ -143,10 +145,11 @@ export function createConnections(deps: {
      * connection; catalog services and other users' services answer 404.
      */
     async removeCustomService(serviceId: number, userId: number): Promise<void> {
-      const service = await repo.findVisibleService(serviceId, userId);
+      const service = await deps.toolCatalog.findVisibleService(serviceId, userId);
       if (!service || service.owner_user_id !== userId) throw notFound('Service not found');
-      await repo.deleteOwnService(service.id, userId, (trx) =>
-        audit.record(
+      await repo.transaction(async (_queries, trx) => {
+        await deps.toolCatalog.deleteOwnService(service.id, userId, trx);
+        await audit.record(
           {
             userId,
             action: 'connection.delete',
@@ -155,8 +158,8 @@ export function createConnections(deps: {
             detail: { custom: true, removed: true },
           },
           trx,
-        ),
-      );
+        );
+      });
     },
 
     /**
@@ -167,25 +170,33 @@ export function createConnections(deps: {
      */
     async disconnectAllForUser(userId: number): Promise<number> {
       const rows = await repo.listConnections(userId);
-      for (const row of rows) {
-        const provider = providers.find(row.provider);
+      const serviceOf = new Map(
+        (await deps.toolCatalog.servicesByIds(rows.map((r) => r.service_id))).map((s) => [s.id, s]),
+      );
+      // A service deleted since the first read took its connection with it (the foreign key cascades).
+      const held = rows.flatMap((row) => {
+        const service = serviceOf.get(row.service_id);
+        return service ? [{ ...row, service }] : [];
+      });
+      for (const { service, credentials: sealed, external_id } of held) {
+        const provider = providers.find(service.provider);
         try {
           await provider?.disconnect(
             { userId },
-            serviceRef(row),
-            credentials.openQuietly(row.connection_credentials),
-            row.external_id,
+            serviceRef(service),
+            credentials.openQuietly(sealed),
+            external_id,
           );
         } catch (err) {
           const reason = toToolResult(err).error;
           throw new HttpError(
             502,
-            `Your connection to ${row.name} could not be revoked (${reason}); try again`,
+            `Your connection to ${service.name} could not be revoked (${reason}); try again`,
           );
         }
-        await forget(userId, row.id, { reason: 'user_delete' });
+        await forget(userId, service.id, { reason: 'user_delete' });
       }
-      return rows.length;
+      return held.length;
     },
   };
 }

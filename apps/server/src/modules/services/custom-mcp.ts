@@ -2,6 +2,7 @@ import type { CustomMcpServerBody, Service } from '@cadre/contract';
 import type { Config } from '../../config.ts';
 import type { AuditLog } from '../../deps.ts';
 import { ValidationFailure } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import {
   checkUrl,
   EgressError,
@@ -12,8 +13,9 @@ import {
   USER_SERVER_PREFIX,
   type ActionDefinition,
   type CredentialSeal,
-  type ToolsRepository,
+  type ToolCatalog,
 } from '../tools/index.ts';
+import type { ConnectionRepository } from './connection-repository.ts';
 
 const urlRefused = (msg: string) =>
   new ValidationFailure([{ loc: ['body', 'url'], msg, type: 'value_error' }]);
@@ -33,13 +35,19 @@ const slugOf = (name: string) =>
  */
 export function createCustomMcp(deps: {
   config: Config;
-  repo: ToolsRepository;
+  repo: ConnectionRepository;
+  toolCatalog: ToolCatalog;
   credentials: CredentialSeal;
   audit: AuditLog;
 }) {
-  const { config, repo, credentials, audit } = deps;
+  const { config, repo, toolCatalog, credentials, audit } = deps;
 
-  return async function addCustomMcpServer(userId: number, body: CustomMcpServerBody): Promise<Service> {
+  return async function addCustomMcpServer(
+    userId: number,
+    body: CustomMcpServerBody,
+    /** Stores the answer for an Idempotency-Key, in the same transaction as the service. */
+    recordAnswer?: RecordAnswer<Service>,
+  ): Promise<Service> {
     const { name, url } = body;
     try {
       checkUrl(url, { allowPrivate: config.tools.egressAllowPrivate });
@@ -65,16 +73,31 @@ export function createCustomMcp(deps: {
       throw urlRefused(`Could not connect to the MCP server: ${redactSecrets(reason, headers)}`);
     }
     const description = body.description || `Your MCP server at ${new URL(url).host}`;
+    const answerFor = (id: number): Service => ({
+      id,
+      name,
+      description,
+      logo: null,
+      status: 'ACTIVE',
+      auth_schemes: ['NO_AUTH'],
+      last_used_at: null,
+      last_error: null,
+    });
     const id = await repo.transaction(async (tx, trx) => {
-      const serviceId = await tx.upsertService('mcp', userId, {
-        key: `${USER_SERVER_PREFIX}${slugOf(name)}`,
-        name,
-        description,
-        logo: null,
-        authScheme: 'NO_AUTH',
-        metadata: { url, custom: true },
-      });
-      await tx.syncActions(serviceId, actions);
+      const { serviceId } = await toolCatalog.provisionPrivateService(
+        'mcp',
+        userId,
+        {
+          key: `${USER_SERVER_PREFIX}${slugOf(name)}`,
+          name,
+          description,
+          logo: null,
+          authScheme: 'NO_AUTH',
+          metadata: { url, custom: true },
+        },
+        actions,
+        trx,
+      );
       await tx.saveConnection(userId, serviceId, {
         status: 'ACTIVE',
         external_id: null,
@@ -90,17 +113,9 @@ export function createCustomMcp(deps: {
         },
         trx,
       );
+      await recordAnswer?.(trx, answerFor(serviceId));
       return serviceId;
     });
-    return {
-      id,
-      name,
-      description,
-      logo: null,
-      status: 'ACTIVE',
-      auth_schemes: ['NO_AUTH'],
-      last_used_at: null,
-      last_error: null,
-    };
+    return answerFor(id);
   };
 }

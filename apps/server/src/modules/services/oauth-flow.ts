@@ -17,9 +17,10 @@ import {
   type Credentials,
   type ProviderSet,
   type ServiceRow,
+  type ToolCatalog,
   type ToolProvider,
-  type ToolsRepository,
 } from '../tools/index.ts';
+import type { ConnectionRepository } from './connection-repository.ts';
 
 /** What is sealed with a state: the PKCE verifier and what the provider asked us to remember. */
 type SealedState = {
@@ -99,7 +100,8 @@ export function checkProviderRedirect(config: Config, provider: ToolProvider, li
  */
 export function createOAuthFlow(deps: {
   config: Config;
-  repo: ToolsRepository;
+  repo: ConnectionRepository;
+  toolCatalog: ToolCatalog;
   providers: ProviderSet;
   credentials: CredentialSeal;
   audit: AuditLog;
@@ -174,7 +176,7 @@ export function createOAuthFlow(deps: {
           'This connection was started in another browser or by another account; start it again from the Services page',
         );
       }
-      const service = await repo.findVisibleService(row.service_id, row.user_id);
+      const service = await deps.toolCatalog.findVisibleService(row.service_id, row.user_id);
       if (!service) throw refused();
       const provider = providers.get(service.provider);
       if (!provider.finishOAuth) throw refused();

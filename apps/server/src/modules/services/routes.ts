@@ -3,17 +3,19 @@ import {
   apiKeyBodySchema,
   customMcpServerBodySchema,
   errorSchema,
+  idempotentCreateHeadersSchema,
   registrationSchema,
   serviceActionListSchema,
   serviceListSchema,
   serviceParamsSchema,
   serviceSchema,
-  validationErrorSchema,
   type Registration,
+  type Service,
 } from '@cadre/contract';
 import { z } from 'zod';
 import { withEtags } from '../../http/etags.ts';
-import { operations } from '../../http/openapi.ts';
+import { idempotencyFor } from '../../http/idempotency.ts';
+import { objectErrors, operations } from '../../http/openapi.ts';
 import { browserCookies } from './browser-cookie.ts';
 import { serviceCallbackRoutes, type ServicesRouteOptions } from './callback-routes.ts';
 import { logoRoutes } from './logo-routes.ts';
@@ -22,7 +24,6 @@ import type { ServicesService } from './service.ts';
 
 const op = operations('services');
 
-const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
 /** A provider that is not enabled, or one that failed to answer. */
 const providerErrors = { 502: errorSchema, 503: errorSchema };
 
@@ -71,7 +72,7 @@ const REGISTRATIONS: {
  */
 export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async (
   app,
-  { config, services, tools },
+  { config, db, services, tools },
 ) => {
   const cookies = browserCookies(config);
   await app.register(logoRoutes);
@@ -97,7 +98,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
     '/api/v1/services/:service_id/actions',
     op('listServiceActions', 'The actions (tools) of a service', {
       params: serviceParamsSchema,
-      response: { 200: serviceActionListSchema, ...errors, ...providerErrors },
+      response: { 200: serviceActionListSchema, ...objectErrors, ...providerErrors },
     }),
     async (request) => services.listActions(request.params.service_id, request.user.id),
   );
@@ -112,7 +113,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
           summary,
           params: serviceParamsSchema,
           ...(body && { body }),
-          response: { 200: registrationSchema, ...errors, ...providerErrors },
+          response: { 200: registrationSchema, ...objectErrors, ...providerErrors },
         },
       },
       async (request, reply) =>
@@ -133,7 +134,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
       'Disconnects the caller from a service and revokes the connection at its provider',
       {
         params: serviceParamsSchema,
-        response: { 204: z.null().describe('Disconnected'), ...errors, ...providerErrors },
+        response: { 204: z.null().describe('Disconnected'), ...objectErrors, ...providerErrors },
       },
     ),
     async (request, reply) => {
@@ -150,12 +151,27 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
       {
         description:
           'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
+        headers: idempotentCreateHeadersSchema,
         body: customMcpServerBodySchema,
-        response: { 201: serviceSchema, ...errors },
+        response: { 201: serviceSchema, ...objectErrors },
       },
     ),
-    async (request, reply) =>
-      reply.code(201).send(await services.addCustomMcpServer(request.user.id, request.body)),
+    async (request, reply) => {
+      const idempotency = await idempotencyFor<Service>(db, request, request.user.id, 201, {
+        secretFields: ['bearer_token', 'header_value'],
+      });
+      // A replayed answer's status is the stored one: 201, the only one stored here.
+      if (idempotency.replay) return reply.code(201).send(idempotency.replay.body as Service);
+      try {
+        return reply
+          .code(201)
+          .send(await services.addCustomMcpServer(request.user.id, request.body, idempotency.record));
+      } catch (err) {
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(201).send(winner.body as Service);
+        throw err;
+      }
+    },
   );
 
   app.delete(
@@ -165,7 +181,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
       'Removes one of the caller’s own services (a custom MCP server) with its tools',
       {
         params: serviceParamsSchema,
-        response: { 204: z.null().describe('Removed'), ...errors },
+        response: { 204: z.null().describe('Removed'), ...objectErrors },
       },
     ),
     async (request, reply) => {
@@ -174,5 +190,5 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
     },
   );
 
-  await app.register(serviceCallbackRoutes, { config, services, tools });
+  await app.register(serviceCallbackRoutes, { config, db, services, tools });
 };

@@ -2,8 +2,9 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { AuditLog } from '../../deps.ts';
 import type { Vault } from '../../security/vault.ts';
-import { createCredentialSeal, createToolsRepository, type ToolsService } from '../tools/index.ts';
+import { createCredentialSeal, createToolCatalog, type ToolsService } from '../tools/index.ts';
 import { createCatalog } from './catalog.ts';
+import { createConnectionRepository } from './connection-repository.ts';
 import { createConnections } from './connections.ts';
 import { createCustomMcp } from './custom-mcp.ts';
 import { createOAuthFlow } from './oauth-flow.ts';
@@ -18,22 +19,23 @@ export function createServicesService(deps: {
   db: Db;
   vault: Vault;
   audit: AuditLog;
-  tools: Pick<ToolsService, 'providers'>;
+  tools: Pick<ToolsService, 'providers' | 'liveActions'>;
 }) {
-  const { config, audit } = deps;
-  const repo = createToolsRepository(deps.db);
+  const { config, db, audit, tools } = deps;
+  const repo = createConnectionRepository(db);
+  const toolCatalog = createToolCatalog(db);
   const credentials = createCredentialSeal(deps.vault);
-  const providers = deps.tools.providers;
-  const catalog = createCatalog({ repo, providers });
-  const oauth = createOAuthFlow({ config, repo, providers, credentials, audit });
-  const connections = createConnections({ repo, providers, credentials, audit, catalog, oauth });
+  const providers = tools.providers;
+  const catalog = createCatalog({ repo, toolCatalog, tools });
+  const oauth = createOAuthFlow({ config, repo, toolCatalog, providers, credentials, audit });
+  const connections = createConnections({ repo, toolCatalog, providers, credentials, audit, catalog, oauth });
   return {
     listServicesForUser: catalog.listServicesForUser,
     listActiveServices: catalog.listActiveServices,
     listActions: catalog.listActions,
     ...connections,
     finishOAuthCallback: oauth.finish,
-    addCustomMcpServer: createCustomMcp({ config, repo, credentials, audit }),
+    addCustomMcpServer: createCustomMcp({ config, repo, toolCatalog, credentials, audit }),
   };
 }
 

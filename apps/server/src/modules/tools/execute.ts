@@ -1,5 +1,7 @@
+import type { Telemetry } from '../../deps.ts';
+import type { ConnectionStore } from './connection-port.ts';
 import type { CredentialSeal } from './credentials.ts';
-import { toToolResult, type Credentials, type ToolResult } from './provider.ts';
+import { toToolResult, type Credentials, type ExecuteOptions, type ToolResult } from './provider.ts';
 import { serviceRef } from './registry.ts';
 import type { ToolsRepository } from './repository.ts';
 import type { ProviderSet } from './provider-set.ts';
@@ -24,20 +26,32 @@ const LAST_USE_WRITE_INTERVAL_MS = 60_000;
  * Runs an action for a user with their own connection (the chat runtime calls this). Refreshed
  * credentials are sealed again; a refused token marks the connection expired; the connection
  * records when it was used (a success at most once a minute) and its last error, in one statement;
- * an error message leaves without any of the connection's secrets.
+ * an error message leaves without any of the connection's secrets. Each call is a span
+ * (`execute_tool {name}`: the tool, its provider and the outcome, never its arguments or result)
+ * and counts in the tool metrics.
  */
 export function createActionRunner(deps: {
   repo: ToolsRepository;
+  connections: ConnectionStore;
   providers: ProviderSet;
   credentials: CredentialSeal;
+  telemetry?: Telemetry;
 }) {
-  const { repo, providers } = deps;
-  return async function executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult> {
-    const action = await repo.findActionForUser(actionId, userId);
+  const { repo, connections, providers, telemetry } = deps;
+  const run = async (
+    userId: number,
+    actionId: number,
+    args: unknown,
+    options: ExecuteOptions,
+    found: (action: { provider: string; action_name: string }) => void = () => {},
+  ): Promise<ToolResult> => {
+    const action = await repo.findVisibleAction(actionId, userId);
     if (!action) return { ok: false, code: 'not_found', error: 'This tool does not exist' };
+    found(action);
     if (action.deprecated)
       return { ok: false, code: 'not_found', error: 'This tool is no longer offered by its service' };
-    if (action.connection_status !== 'ACTIVE') {
+    const connection = await connections.findConnection(userId, action.service_id);
+    if (connection?.status !== 'ACTIVE') {
       return {
         ok: false,
         code: 'auth_expired',
@@ -45,7 +59,7 @@ export function createActionRunner(deps: {
         error: `${action.display_name} needs reconnecting: connect ${action.service_name} again on the Services page`,
       };
     }
-    const credentials = deps.credentials.open(action.credentials);
+    const credentials = deps.credentials.open(connection.credentials);
     let result: ToolResult;
     try {
       result = await providers
@@ -56,6 +70,7 @@ export function createActionRunner(deps: {
           { name: action.action_name, version: action.version },
           args,
           credentials,
+          options,
         );
     } catch (err) {
       result = toToolResult(err);
@@ -68,20 +83,52 @@ export function createActionRunner(deps: {
     const changed = Object.keys(change).length > 0;
     if (result.ok) {
       const recentlyUsed =
-        action.last_used_at !== null &&
-        Date.parse(at) - Date.parse(action.last_used_at) < LAST_USE_WRITE_INTERVAL_MS;
+        connection.last_used_at !== null &&
+        Date.parse(at) - Date.parse(connection.last_used_at) < LAST_USE_WRITE_INTERVAL_MS;
       if (changed || !recentlyUsed) {
-        await repo.recordUse(userId, action.service_id, { at, ...(changed && { change }) });
+        await connections.recordUse(userId, action.service_id, { at, ...(changed && { change }) });
       }
       return { ok: true, data: result.data };
     }
     const error = redactSecrets(result.error, { ...credentials, ...result.credentials });
     // Wrong arguments are the caller's mistake, not the connection's: they are not its last error.
-    await repo.recordUse(userId, action.service_id, {
+    await connections.recordUse(userId, action.service_id, {
       at,
       ...(result.code !== 'invalid_input' && { error }),
       ...(changed && { change }),
     });
     return { ok: false, code: result.code, error };
+  };
+  return async function executeAction(
+    userId: number,
+    actionId: number,
+    args: unknown,
+    options: ExecuteOptions = {},
+  ): Promise<ToolResult> {
+    if (!telemetry?.active) return run(userId, actionId, args, options);
+    const started = performance.now();
+    let provider = 'unknown';
+    const result = await telemetry.span(
+      'execute_tool',
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'cadre.action.id': actionId,
+        'cadre.user.id': String(userId),
+      },
+      async (span) => {
+        const answer = await run(userId, actionId, args, options, (action) => {
+          provider = action.provider;
+          span.setAttributes({ 'gen_ai.tool.name': action.action_name, 'cadre.tool.provider': provider });
+        });
+        if (!answer.ok) span.fail(answer.code);
+        return answer;
+      },
+    );
+    telemetry.metrics.toolCall(
+      provider,
+      result.ok ? 'ok' : result.code,
+      (performance.now() - started) / 1000,
+    );
+    return result;
   };
 }

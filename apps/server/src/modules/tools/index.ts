@@ -1,6 +1,8 @@
 /**
- * The tools module's public face: providers, the egress guard, the catalog tables and running
- * actions. Other modules import the tools layer only from here.
+ * The tools module's public face: providers, the egress guard, the tool catalog and running
+ * actions. Other modules import the tools layer only from here, and reach its tables (services,
+ * actions, webhook deliveries, the built-in services' data) only through the catalog port and the
+ * query parts of `shared-sql.ts`, never its repository.
  */
 export { registerTools, createProviders } from './plugin.ts';
 export { createToolsService, type ToolsDeps, type ToolsService } from './service.ts';
@@ -23,12 +25,10 @@ export {
   type ToolResult,
 } from './provider.ts';
 export { serviceRef, syncCatalog, syncProvider } from './registry.ts';
-export {
-  createToolsRepository,
-  type InTransaction,
-  type ServiceRow,
-  type ToolsRepository,
-} from './repository.ts';
+export type { ActionKey, ServiceRow } from './repository.ts';
+export { createToolCatalog, type ToolCatalog } from './catalog.ts';
+export { actionsWithService, providerServiceIds } from './shared-sql.ts';
+export type { ConnectionOwner, ConnectionStore } from './connection-port.ts';
 export { createCredentialSeal, type CredentialSeal } from './credentials.ts';
 export { redactSecrets } from './execute.ts';
 export { checkUrl, EgressError } from './egress.ts';

@@ -25,10 +25,10 @@ export function createProviders(deps: AppDeps): ToolProvider[] {
 export async function registerTools(
   app: FastifyInstance,
   deps: AppDeps,
-  options: { onTrigger?: ToolsDeps['onTrigger'] } = {},
+  options: Pick<ToolsDeps, 'connections' | 'onTrigger'>,
 ) {
   const providers = createProviders(deps);
-  const tools = createToolsService({ ...deps, providers, onTrigger: options.onTrigger });
+  const tools = createToolsService({ ...deps, ...options, providers });
   app.decorate('tools', tools);
   app.addHook('onReady', async () => {
     const results = await tools.syncCatalog(app.log);

@@ -72,6 +72,14 @@ export class KeyCheckError extends Error {
 /** Opened credentials of one connection (API key, OAuth tokens, a provider account id...). */
 export type Credentials = Record<string, unknown>;
 
+export interface ExecuteOptions {
+  /**
+   * The same for every attempt of one unattended write (a trigger event's): a provider whose API
+   * takes an idempotency key passes it on, so a retried run cannot make the write twice.
+   */
+  idempotencyKey?: string;
+}
+
 export interface UserContext {
   userId: number;
 }
@@ -133,6 +141,7 @@ export interface ToolProvider {
     action: { name: string; version: string | null },
     args: unknown,
     credentials: Credentials | null,
+    options?: ExecuteOptions,
   ): Promise<ToolResult>;
   close?(): Promise<void>;
 }

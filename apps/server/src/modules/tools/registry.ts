@@ -2,6 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { syncCatalogServices, syncServiceActions } from './catalog-sync.ts';
 import type { ActionDefinition, ServiceRef, ToolProvider } from './provider.ts';
+import { createToolsRepository, type ServiceRow } from './repository.ts';
+
+/** Actions of lazily synced providers (Composio) are listed again after this long. */
+const LAZY_ACTIONS_TTL_MS = 60 * 60 * 1000;
 
 /**
  * Copies every enabled provider's catalog into the services and actions tables (catalog-sync.ts:
@@ -75,4 +79,21 @@ export async function syncCatalog(db: Db, providers: ToolProvider[], log?: Fasti
     }
   }
   return results;
+}
+
+/**
+ * A service's live actions by name. A lazily synced provider's are listed on first use and again
+ * when they are an hour old.
+ */
+export async function liveActions(db: Db, provider: ToolProvider, service: ServiceRow) {
+  const repo = createToolsRepository(db);
+  if (provider.lazyActions) {
+    const ref = serviceRef(service);
+    const syncedAt = Number(ref.metadata.actions_synced_at ?? 0);
+    if (Date.now() - syncedAt >= LAZY_ACTIONS_TTL_MS) {
+      await repo.syncActions(service.id, await provider.listActions(ref));
+      await repo.setServiceMetadata(service.id, { ...ref.metadata, actions_synced_at: Date.now() });
+    }
+  }
+  return repo.listLiveActions(service.id);
 }

@@ -1,47 +1,46 @@
-import type { ExpressionBuilder, JoinBuilder, Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, ServicesTable } from '../../db/schema.ts';
 import { serviceValues, syncServiceActions } from './catalog-sync.ts';
-import { connectionQueries, recorded, type InTransaction } from './connection-queries.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
-
-export type { InTransaction } from './connection-queries.ts';
-
-/** Joins the user's own connection to the row's service (nothing when they have none). */
-const ownConnection = (userId: number) => (join: JoinBuilder<Database, 'services' | 'connections'>) =>
-  join.onRef('connections.service_id', '=', 'services.id').on('connections.user_id', '=', userId);
+import { providerServiceIds } from './shared-sql.ts';
 
 /**
- * Every query of the tools layer: services and actions here, connections, OAuth states and
- * webhook deliveries in `connection-queries.ts`. Every per-user query names the owner.
+ * Every query on the tools module's tables: the catalog (services and actions) and the webhook
+ * deliveries seen. Other modules use these tables through `catalog.ts` and `shared-sql.ts` only
+ * (docs/architecture.md, table ownership); every per-user query names the owner.
  */
 
 const now = () => new Date().toISOString();
 
 export type ServiceRow = Selectable<ServicesTable>;
 
+/** A tool's stable name on any server: provider, service key and action name (agent export). */
+export interface ActionKey {
+  provider: string;
+  service_key: string;
+  tool_name: string;
+}
+
 /** What a user may see: catalog services (no owner) and their own. */
 const visibleTo = (userId: number) => (eb: ExpressionBuilder<Database, 'services'>) =>
   eb.or([eb('services.owner_user_id', 'is', null), eb('services.owner_user_id', '=', userId)]);
 
-const queriesOn = (k: Kysely<Database>) => ({ ...catalogQueries(k), ...connectionQueries(k) });
+export type ToolsRepository = ReturnType<typeof catalogQueries>;
 
-export type ToolsQueries = ReturnType<typeof queriesOn>;
-
-export interface ToolsRepository extends ToolsQueries {
-  /** Runs `work` in one transaction; `trx` is for what commits with it (the audit record). */
-  transaction<T>(work: (repo: ToolsQueries, trx: Kysely<Database>) => Promise<T>): Promise<T>;
-}
-
-export function createToolsRepository(db: Db): ToolsRepository {
-  const k = db.kysely;
-  return {
-    ...queriesOn(k),
-    transaction: (work) => k.transaction().execute((trx) => work(queriesOn(trx), trx)),
-  };
+/** The queries on `db`, or on an open transaction's `Kysely` (a write that commits with the caller's). */
+export function createToolsRepository(db: Pick<Db, 'kysely'>): ToolsRepository {
+  return catalogQueries(db.kysely);
 }
 
 function catalogQueries(k: Kysely<Database>) {
+  /** Actions joined to their service, of the services the user may see; the caller selects. */
+  const actionsVisibleTo = (userId: number) =>
+    k
+      .selectFrom('actions')
+      .innerJoin('services', 'services.id', 'actions.service_id')
+      .where(visibleTo(userId));
+
   return {
     /**
      * Upserts a service by (provider, provider_key) and returns its stable id: a catalog service
@@ -95,28 +94,22 @@ function catalogQueries(k: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** The services the user may see, each with the status of the user's connection (if any). */
+    /** The services the user may see, by name (a user's connections to them are the services module's). */
     listVisibleServices(userId: number) {
       return k
         .selectFrom('services')
-        .leftJoin('connections', ownConnection(userId))
-        .select([
-          'services.id',
-          'services.name',
-          'services.description',
-          'services.logo',
-          'services.auth_scheme',
-          'services.provider',
-          'connections.status as connection_status',
-          'connections.last_used_at',
-          'connections.last_error',
-          'connections.last_error_at',
-        ])
+        .select(['id', 'name', 'description', 'logo', 'auth_scheme', 'provider'])
         .where('services.enabled', '=', 1)
         .where(visibleTo(userId))
         .orderBy('services.name')
         .orderBy('services.id')
         .execute();
+    },
+
+    /** The services with these ids, whatever their owner or state (the user's own connections name them). */
+    servicesByIds(ids: number[]) {
+      if (!ids.length) return Promise.resolve([]);
+      return k.selectFrom('services').selectAll().where('id', 'in', ids).execute();
     },
 
     listLiveActions(serviceId: number) {
@@ -129,12 +122,9 @@ function catalogQueries(k: Kysely<Database>) {
         .execute();
     },
 
-    /** An action the user may run, with its service and the user's connection (if any), in one query. */
-    findActionForUser(actionId: number, userId: number) {
-      return k
-        .selectFrom('actions')
-        .innerJoin('services', 'services.id', 'actions.service_id')
-        .leftJoin('connections', ownConnection(userId))
+    /** An action the user may run, with its service, in one query. */
+    findVisibleAction(actionId: number, userId: number) {
+      return actionsVisibleTo(userId)
         .select([
           'actions.id as action_id',
           'actions.name as action_name',
@@ -147,24 +137,72 @@ function catalogQueries(k: Kysely<Database>) {
           'services.provider_key',
           'services.auth_scheme',
           'services.metadata',
-          'connections.status as connection_status',
-          'connections.credentials',
-          'connections.last_used_at',
         ])
         .where('actions.id', '=', actionId)
         .where('services.enabled', '=', 1)
-        .where(visibleTo(userId))
         .executeTakeFirst();
     },
 
-    /** Deletes one of the user's own services (its actions and connections go with it). */
-    async deleteOwnService(serviceId: number, userId: number, record: InTransaction) {
-      await recorded(k, record, async (trx) => {
-        await trx
-          .deleteFrom('services')
-          .where((eb) => eb.and({ id: serviceId, owner_user_id: userId }))
-          .execute();
-      });
+    /** The subset of `ids` naming actions the user may attach: catalog services or their own. */
+    visibleActions(userId: number, ids: number[]) {
+      if (!ids.length) return Promise.resolve([]);
+      return actionsVisibleTo(userId)
+        .select(['actions.id', 'actions.version'])
+        .where('actions.id', 'in', ids)
+        .execute();
+    },
+
+    /**
+     * The live actions the user may attach (catalog services or their own) that match the keys,
+     * each with its service. A key no such action has is simply absent from the answer.
+     */
+    findLiveActionsByKeys(userId: number, keys: ActionKey[]) {
+      if (!keys.length) return Promise.resolve([]);
+      return actionsVisibleTo(userId)
+        .select([
+          'actions.id',
+          'actions.version',
+          'actions.name as tool_name',
+          'services.id as service_id',
+          'services.provider',
+          'services.provider_key as service_key',
+        ])
+        .where('actions.deprecated', '=', 0)
+        .where((eb) =>
+          eb.or(
+            keys.map((t) =>
+              eb.and([
+                eb('services.provider', '=', t.provider),
+                eb('services.provider_key', '=', t.service_key),
+                eb('actions.name', '=', t.tool_name),
+              ]),
+            ),
+          ),
+        )
+        .orderBy('actions.id')
+        .execute();
+    },
+
+    /** Deletes one of the user's own services; its actions, and connections to it, go with it (cascade). */
+    async deleteOwnService(serviceId: number, userId: number) {
+      await k
+        .deleteFrom('services')
+        .where((eb) => eb.and({ id: serviceId, owner_user_id: userId }))
+        .execute();
+    },
+
+    async hasProviderServices(provider: string) {
+      return !!(await providerServiceIds(k, provider).limit(1).executeTakeFirst());
+    },
+
+    /** Records a webhook delivery id; false when it was seen before (a replay is a no-op). */
+    async recordWebhookDelivery(provider: string, id: string): Promise<boolean> {
+      const result = await k
+        .insertInto('webhook_deliveries')
+        .values({ id: `${provider}:${id}`, provider, received_at: now() })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { Telemetry } from '../../deps.ts';
 import type { Vault } from '../../security/vault.ts';
+import type { ConnectionStore } from './connection-port.ts';
 import { createCredentialSeal } from './credentials.ts';
 import { createActionRunner } from './execute.ts';
 import type { ToolProvider, ToolResult } from './provider.ts';
@@ -11,16 +13,20 @@ import {
   type TriggerDelivery,
   type WebhookOutcome,
 } from './providers/composio/webhook.ts';
-import { syncCatalog } from './registry.ts';
-import { createToolsRepository } from './repository.ts';
+import { liveActions, syncCatalog } from './registry.ts';
+import { createToolsRepository, type ServiceRow } from './repository.ts';
 
 export interface ToolsDeps {
   config: Config;
   db: Db;
   vault: Vault;
   providers: ToolProvider[];
+  /** The users' connections (the services module owns them). */
+  connections: ConnectionStore;
   /** Hands provider trigger events to the trigger store (the triggers module sets this). */
   onTrigger?: (event: TriggerDelivery) => Promise<void>;
+  /** Spans and metrics of tool calls. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -32,8 +38,18 @@ export interface ToolsService {
   readonly providers: ProviderSet;
   /** Copies every provider's catalog into the database (start-up; safe to run concurrently). */
   syncCatalog(log?: FastifyBaseLogger): Promise<Record<string, number | 'failed'>>;
-  /** Runs an action for a user with their own connection; the chat runtime calls this. */
-  executeAction(userId: number, actionId: number, args: unknown): Promise<ToolResult>;
+  /** A service's live actions, listed again from a lazily synced provider when they are an hour old. */
+  liveActions(service: ServiceRow): ReturnType<typeof liveActions>;
+  /**
+   * Runs an action for a user with their own connection; the chat runtime calls this. The
+   * idempotency key (an unattended write's) goes to providers that accept one.
+   */
+  executeAction(
+    userId: number,
+    actionId: number,
+    args: unknown,
+    options?: { idempotencyKey?: string },
+  ): Promise<ToolResult>;
   handleComposioWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
@@ -46,10 +62,18 @@ export function createToolsService(deps: ToolsDeps): ToolsService {
   return {
     providers,
     syncCatalog: (log) => syncCatalog(deps.db, deps.providers, log),
-    executeAction: createActionRunner({ repo, providers, credentials: createCredentialSeal(deps.vault) }),
+    liveActions: (service) => liveActions(deps.db, providers.get(service.provider), service),
+    executeAction: createActionRunner({
+      repo,
+      connections: deps.connections,
+      providers,
+      credentials: createCredentialSeal(deps.vault),
+      telemetry: deps.telemetry,
+    }),
     handleComposioWebhook: createComposioWebhookHandler({
       secret: deps.config.tools.composioWebhookSecret,
       repo,
+      connections: deps.connections,
       onTrigger: deps.onTrigger,
     }),
   };

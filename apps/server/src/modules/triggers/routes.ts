@@ -9,8 +9,8 @@ import {
   triggerAcceptedSchema,
   triggerBodySchema,
   triggerParamsSchema,
-  validationErrorSchema,
 } from '@cadre/contract';
+import { objectErrors } from '../../http/openapi.ts';
 import type { AppDeps } from '../../deps.ts';
 import { isSignedCall } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
@@ -19,7 +19,10 @@ import { triggerSecrets } from './secrets.ts';
 import { createTriggersService } from './service.ts';
 import { triggerManagementRoutes } from './management-routes.ts';
 
-const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema };
+/** The trigger calls' rate-limit clock (milliseconds since the epoch); tests fix it. */
+export interface TriggerOptions {
+  now?: () => number;
+}
 
 /**
  * Queues an unattended run of one of the caller's agents (an agent call of spec section 7). The
@@ -27,7 +30,7 @@ const errors = { 401: errorSchema, 404: errorSchema, 422: validationErrorSchema 
  * the call with the agent's trigger secret (Standard Webhooks), whose `webhook-id` makes a resend
  * answer the first call's 202 instead of running the agent again.
  */
-export const triggerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+export const triggerRoutes: FastifyPluginAsyncZod<AppDeps & TriggerOptions> = async (app, deps) => {
   const triggers = createTriggersService({ ...deps, perMinute: deps.config.triggers.perMinute });
   const secrets = triggerSecrets(deps);
   // A signature covers the body as sent, so this plugin's JSON parser keeps the bytes it parsed.
@@ -54,7 +57,7 @@ export const triggerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         params: triggerParamsSchema,
         headers: idempotentCreateHeadersSchema,
         body: triggerBodySchema,
-        response: { 202: triggerAcceptedSchema, 413: errorSchema, 429: errorSchema, ...errors },
+        response: { 202: triggerAcceptedSchema, 413: errorSchema, 429: errorSchema, ...objectErrors },
       },
       // A signed call is verified before its body is validated or anything is read for it.
       preValidation: async (request) => {
@@ -76,18 +79,16 @@ export const triggerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       if (limit && !limit.includes(agentId)) throw notFound('Agent not found');
       const signed = signedBy.get(request);
       const userId = signed?.userId ?? request.user.id;
+      // Past the month's token budget the call is refused (429 with Retry-After), nothing queued.
+      await deps.usage.checkBudget(userId);
       // A sender retrying after a lost answer must not run the agent twice for one event; a signed
       // call's webhook-id is its idempotency key (hashed: the header's length is the sender's).
-      const idempotency = await idempotencyFor<{ id: number }>(
-        deps.db,
-        request,
-        userId,
-        202,
-        signed && {
+      const idempotency = await idempotencyFor<{ id: number }>(deps.db, request, userId, 202, {
+        derived: signed && {
           key: `webhook:${agentId}:${crypto.createHash('sha256').update(signed.webhookId).digest('base64url')}`,
           header: 'webhook-id',
         },
-      );
+      });
       if (idempotency.replay) return reply.code(202).send(idempotency.replay.body as { id: number });
       try {
         const id = await triggers.queue(

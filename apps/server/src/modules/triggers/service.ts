@@ -28,6 +28,8 @@ export function createTriggersService(deps: {
   agents: AgentDirectory;
   /** Calls one agent's triggers accept a minute (TRIGGERS_PER_MINUTE). */
   perMinute: number;
+  /** The rate limit's time (milliseconds since the epoch); tests fix it inside one window. */
+  now?: () => number;
 }) {
   const repo = createTriggerRepository(deps.db);
 
@@ -40,6 +42,7 @@ export function createTriggersService(deps: {
     const hit = await hitRateLimit(deps.db, `${triggerRateKeyPrefix(userId)}${agentId}`, {
       limit: deps.perMinute,
       windowSeconds: RATE_WINDOW_SECONDS,
+      now: deps.now?.(),
     });
     if (!hit.allowed) {
       throw new HttpError(

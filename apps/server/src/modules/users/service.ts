@@ -23,6 +23,8 @@ export interface UsersService extends UserDirectory {
 const EMPTY_EXPORT: Required<UserExportPart> = {
   agents: [],
   agent_versions: [],
+  knowledge_files: [],
+  knowledge_passages: [],
   tool_permissions: [],
   services: [],
   connections: [],
@@ -41,6 +43,7 @@ const EMPTY_EXPORT: Required<UserExportPart> = {
   sessions: [],
   identity_account: null,
   api_keys: [],
+  usage: [],
 };
 
 /** Lists from several modules under one key (sessions) are joined; anything else is taken as is. */

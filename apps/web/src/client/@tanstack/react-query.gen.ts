@@ -3,8 +3,8 @@
 import { type DefaultError, type InfiniteData, infiniteQueryOptions, queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteMyData, deleteTriggerSecret, disconnectService, exportAgent, exportMyData, getAgent, getTriggerSecret, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listModels, listServiceActions, listServices, listToolPermissions, listTriggerEvents, mcpAgent, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, rotateTriggerSecret, serviceLogo, setToolPermission, triggerAgent, updateAgent } from '../sdk.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DeleteTriggerSecretData, DeleteTriggerSecretError, DeleteTriggerSecretResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, GetTriggerSecretData, GetTriggerSecretError, GetTriggerSecretResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListModelsData, ListModelsError, ListModelsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, ListTriggerEventsData, ListTriggerEventsError, ListTriggerEventsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, RotateTriggerSecretData, RotateTriggerSecretError, RotateTriggerSecretResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse } from '../types.gen';
+import { addCustomMcpServer, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createApiKey, deleteAgent, deleteKnowledgeFile, deleteMyData, deleteTriggerSecret, disconnectService, downloadKnowledgeFile, downloadUsageCsv, exportAgent, exportMyData, getAgent, getTriggerSecret, getUsage, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentVersions, listApiKeys, listKnowledgeFiles, listModels, listServiceActions, listServices, listToolPermissions, listTriggerEvents, mcpAgent, oauth2Callback, openAiChatCompletion, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, rotateTriggerSecret, serviceLogo, setToolPermission, triggerAgent, updateAgent, uploadKnowledgeFile } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteKnowledgeFileData, DeleteKnowledgeFileError, DeleteKnowledgeFileResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DeleteTriggerSecretData, DeleteTriggerSecretError, DeleteTriggerSecretResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, DownloadKnowledgeFileData, DownloadKnowledgeFileError, DownloadUsageCsvData, DownloadUsageCsvError, DownloadUsageCsvResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, GetTriggerSecretData, GetTriggerSecretError, GetTriggerSecretResponse, GetUsageData, GetUsageError, GetUsageResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListKnowledgeFilesData, ListKnowledgeFilesError, ListKnowledgeFilesResponse, ListModelsData, ListModelsError, ListModelsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, ListTriggerEventsData, ListTriggerEventsError, ListTriggerEventsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, RotateTriggerSecretData, RotateTriggerSecretError, RotateTriggerSecretResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse, UploadKnowledgeFileData, UploadKnowledgeFileError, UploadKnowledgeFileResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -357,6 +357,64 @@ export const importAgentMutation = (options?: Partial<Options<ImportAgentData>>)
     return mutationOptions;
 };
 
+export const listKnowledgeFilesQueryKey = (options: Options<ListKnowledgeFilesData>) => createQueryKey('listKnowledgeFiles', options);
+
+/**
+ * The knowledge files of one of the caller’s agents, oldest first
+ */
+export const listKnowledgeFilesOptions = (options: Options<ListKnowledgeFilesData>) => queryOptions<ListKnowledgeFilesResponse, ListKnowledgeFilesError, ListKnowledgeFilesResponse, ReturnType<typeof listKnowledgeFilesQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listKnowledgeFiles({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listKnowledgeFilesQueryKey(options)
+});
+
+/**
+ * Attaches a file (PDF, DOCX, Markdown, plain text, HTML or CSV) to one of the caller’s agents
+ */
+export const uploadKnowledgeFileMutation = (options?: Partial<Options<UploadKnowledgeFileData>>): UseMutationOptions<UploadKnowledgeFileResponse, UploadKnowledgeFileError, Options<UploadKnowledgeFileData>> => {
+    const mutationOptions: UseMutationOptions<UploadKnowledgeFileResponse, UploadKnowledgeFileError, Options<UploadKnowledgeFileData>> = {
+        mutationFn: async (fnOptions) => await uploadKnowledgeFile({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const downloadKnowledgeFileQueryKey = (options: Options<DownloadKnowledgeFileData>) => createQueryKey('downloadKnowledgeFile', options);
+
+/**
+ * The bytes of one knowledge file, as an attachment
+ */
+export const downloadKnowledgeFileOptions = (options: Options<DownloadKnowledgeFileData>) => queryOptions<unknown, DownloadKnowledgeFileError, unknown, ReturnType<typeof downloadKnowledgeFileQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await downloadKnowledgeFile({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: downloadKnowledgeFileQueryKey(options)
+});
+
+/**
+ * Deletes one knowledge file of one of the caller’s agents
+ */
+export const deleteKnowledgeFileMutation = (options?: Partial<Options<DeleteKnowledgeFileData>>): UseMutationOptions<DeleteKnowledgeFileResponse, DeleteKnowledgeFileError, Options<DeleteKnowledgeFileData>> => {
+    const mutationOptions: UseMutationOptions<DeleteKnowledgeFileResponse, DeleteKnowledgeFileError, Options<DeleteKnowledgeFileData>> = {
+        mutationFn: async (fnOptions) => await deleteKnowledgeFile({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
 export const listModelsQueryKey = (options?: Options<ListModelsData>) => createQueryKey('listModels', options);
 
 /**
@@ -370,6 +428,36 @@ export const listModelsOptions = (options?: Options<ListModelsData>) => queryOpt
         throwOnError: true
     }),
     queryKey: listModelsQueryKey(options)
+});
+
+export const getUsageQueryKey = (options?: Options<GetUsageData>) => createQueryKey('getUsage', options);
+
+/**
+ * The caller's tokens, cost, turns, tool calls and errors, per day, agent and model
+ */
+export const getUsageOptions = (options?: Options<GetUsageData>) => queryOptions<GetUsageResponse, GetUsageError, GetUsageResponse, ReturnType<typeof getUsageQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await getUsage({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: getUsageQueryKey(options)
+});
+
+export const downloadUsageCsvQueryKey = (options?: Options<DownloadUsageCsvData>) => createQueryKey('downloadUsageCsv', options);
+
+/**
+ * The same report as a CSV file
+ */
+export const downloadUsageCsvOptions = (options?: Options<DownloadUsageCsvData>) => queryOptions<DownloadUsageCsvResponse, DownloadUsageCsvError, DownloadUsageCsvResponse, ReturnType<typeof downloadUsageCsvQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await downloadUsageCsv({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: downloadUsageCsvQueryKey(options)
 });
 
 /**

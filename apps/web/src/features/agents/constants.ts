@@ -78,6 +78,7 @@ const REASONS = {
   update: 'Saved',
   restore: 'Restored',
   import: 'Imported',
+  files: 'Files changed',
 } as const;
 
 /** The editor's version history (issue 20, item 3). */
@@ -111,6 +112,8 @@ export const HISTORY_TEXT = {
   toolsAdded: 'Tools added',
   toolsRemoved: 'Tools removed',
   toolsReordered: 'Tools reordered',
+  filesAdded: 'Files added',
+  filesRemoved: 'Files removed',
 } as const;
 
 /** Per write/send tool: ask before each call or run without asking (issue 16, item 3). */
@@ -187,6 +190,8 @@ export const EXCHANGE_TEXT = {
   allSet: 'Every tool was found and its service is connected.',
   toConnect: 'Connect these services on the Services page so the agent can use their tools:',
   notFound: 'These tools are not offered here and were left out:',
+  modelNotOffered: (id: string) =>
+    `The model '${id}' is not offered here: the agent answers with the default model. Choose another in the editor.`,
   goToServices: 'Go to Services',
   openAgent: 'Open agent',
   close: 'Close',
@@ -208,4 +213,26 @@ export const MODEL_TEXT = {
   temperature: 'Temperature (0–2)',
   temperaturePlaceholder: 'Default',
   temperatureHelp: 'From 0 (focused) to 2 (varied); blank uses the model’s default',
+} as const;
+
+/** The editor's Knowledge files section (issue 20, item 2). */
+export const FILES_TEXT = {
+  heading: 'Knowledge files',
+  help: 'Documents the agent searches to answer, and cites: PDF, DOCX, Markdown, plain text, HTML or CSV. The agent gets a "Search knowledge" tool while it has files.',
+  add: 'Add files',
+  inputLabel: 'Files to add',
+  uploading: (name: string) => `Adding ${name}…`,
+  loading: 'Loading files',
+  loadError: 'The files could not be loaded.',
+  none: 'No files yet.',
+  passages: (n: number) => `${n} passage${n === 1 ? '' : 's'}`,
+  pages: (n: number) => `${n} page${n === 1 ? '' : 's'}`,
+  remove: (name: string) => `Delete ${name}`,
+  confirmTitle: 'Delete this file?',
+  confirmMessage: (name: string) => `The agent will no longer find or cite "${name}".`,
+  confirm: 'Delete',
+  added: (name: string) => agentToast('success', `${name} added`),
+  addFailed: (name: string, why: string) => agentToast('error', `${name} was not added`, why),
+  deleted: (name: string) => agentToast('success', `${name} deleted`),
+  deleteFailed: agentToast('error', 'Not deleted', 'The file could not be deleted.'),
 } as const;

@@ -10,6 +10,13 @@ const tool = (id: number, display_name: string) => ({
   provider: 'builtin',
   service_key: 'calculator',
 });
+const file = (id: string, name: string) => ({
+  id,
+  name,
+  media_type: 'text/markdown',
+  size_bytes: 10,
+  sha256: 'x',
+});
 const base: AgentSnapshot = {
   name: 'Bookkeeper',
   description: 'Does sums',
@@ -20,6 +27,7 @@ const base: AgentSnapshot = {
   model_id: null,
   temperature: null,
   tools: [tool(1, 'Add'), tool(2, 'Multiply')],
+  files: [file('a', 'handbook.md')],
 };
 
 describe('diffSnapshots', () => {
@@ -56,12 +64,20 @@ describe('diffSnapshots', () => {
       toolsAdded: ['Divide (Calculator)'],
       toolsRemoved: ['Add (Calculator)'],
       toolsReordered: false,
+      filesAdded: [],
+      filesRemoved: [],
     });
   });
 
   it('notices the same tools in another order', () => {
     const diff = diffSnapshots(base, { ...base, tools: [tool(2, 'Multiply'), tool(1, 'Add')] });
     expect(diff.toolsReordered).toBe(true);
+    expect(isEmptyDiff(diff)).toBe(false);
+  });
+
+  it('lists the files added and removed by name', () => {
+    const diff = diffSnapshots(base, { ...base, files: [file('b', 'policy.pdf')] });
+    expect(diff).toMatchObject({ filesAdded: ['policy.pdf'], filesRemoved: ['handbook.md'], fields: [] });
     expect(isEmptyDiff(diff)).toBe(false);
   });
 });

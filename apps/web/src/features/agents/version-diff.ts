@@ -14,6 +14,9 @@ export interface VersionDiff {
   toolsRemoved: string[];
   /** Same tools, different order. */
   toolsReordered: boolean;
+  /** Knowledge files by name (a file replaced by another of the same name counts as both). */
+  filesAdded: string[];
+  filesRemoved: string[];
 }
 
 const toolLabel = (tool: AgentSnapshot['tools'][number]) => `${tool.display_name} (${tool.app_name})`;
@@ -39,8 +42,17 @@ export function diffSnapshots(before: AgentSnapshot, after: AgentSnapshot): Vers
   const toolsRemoved = before.tools.filter((t) => !afterIds.includes(t.id)).map(toolLabel);
   const kept = (ids: number[], other: number[]) => ids.filter((id) => other.includes(id));
   const toolsReordered = kept(beforeIds, afterIds).join() !== kept(afterIds, beforeIds).join();
-  return { fields, toolsAdded, toolsRemoved, toolsReordered };
+  const beforeFiles = before.files.map((f) => f.id);
+  const afterFiles = after.files.map((f) => f.id);
+  const filesAdded = after.files.filter((f) => !beforeFiles.includes(f.id)).map((f) => f.name);
+  const filesRemoved = before.files.filter((f) => !afterFiles.includes(f.id)).map((f) => f.name);
+  return { fields, toolsAdded, toolsRemoved, toolsReordered, filesAdded, filesRemoved };
 }
 
 export const isEmptyDiff = (diff: VersionDiff) =>
-  !diff.fields.length && !diff.toolsAdded.length && !diff.toolsRemoved.length && !diff.toolsReordered;
+  !diff.fields.length &&
+  !diff.toolsAdded.length &&
+  !diff.toolsRemoved.length &&
+  !diff.toolsReordered &&
+  !diff.filesAdded.length &&
+  !diff.filesRemoved.length;

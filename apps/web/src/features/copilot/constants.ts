@@ -2,6 +2,7 @@ export const COPILOT_TEXT = {
   loaded: 'Copilot should load in the bottom right.',
   signInNeeded: 'Sign in to use the copilot.',
   noAgent: 'The copilot chats with one of your agents: create an agent first.',
+  back: '← Back to Cadre',
 } as const;
 
 /** The window event the copilot widget raises when the chat calls a function of this page. */

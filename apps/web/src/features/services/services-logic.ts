@@ -23,13 +23,16 @@ export function sortServices<T extends Pick<Service, 'status' | 'name'>>(service
   });
 }
 
-/** The agents with at least one tool of the service named `serviceName`, by name. */
-export function agentsUsing<T extends { name: string; tools: readonly { app_name: string }[] }>(
+/**
+ * The agents with at least one tool of the service `serviceId`, by name. By id: two services may
+ * share a name (a custom MCP server called "Calculator").
+ */
+export function agentsUsing<T extends { name: string; tools: readonly { service_id: number }[] }>(
   agents: readonly T[],
-  serviceName: string,
+  serviceId: number,
 ): T[] {
   return agents
-    .filter((agent) => agent.tools.some((tool) => tool.app_name === serviceName))
+    .filter((agent) => agent.tools.some((tool) => tool.service_id === serviceId))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -1,6 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { DataRights } from '../../features/account';
+import { useAuthSession } from '../../features/auth';
 import { InfoPage } from '../../features/info/components/info-page';
 
 export const Route = createFileRoute('/_layout/info')({
-  component: InfoPage,
+  component: Info,
 });
+
+function Info() {
+  // Deleting the account signs out at the identity provider too, as from the user menu.
+  const { signOut } = useAuthSession();
+  return <InfoPage dataRights={<DataRights signOut={signOut} />} />;
+}

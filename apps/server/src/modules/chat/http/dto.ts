@@ -25,7 +25,12 @@ export const messageOut = (m: StoredMessage): ChatMessage => ({
   id: m.id,
   role: m.role,
   parts: m.parts as unknown as Record<string, unknown>[],
-  metadata: { status: m.status, createdAt: m.createdAt, ...(m.model && { model: m.model }) },
+  metadata: {
+    status: m.status,
+    createdAt: m.createdAt,
+    ...(m.model && { model: m.model }),
+    ...(m.modelName && { modelName: m.modelName }),
+  },
 });
 
 /**

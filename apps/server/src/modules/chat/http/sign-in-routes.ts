@@ -5,6 +5,7 @@ import {
   chatAuthSuccessSchema,
   chatSessionCookieFor,
   errorSchema,
+  NO_SUCH_AGENT,
 } from '@cadre/contract';
 import { bearer } from '../../../http/auth.ts';
 import { SESSION_TTL_SECONDS, type ChatSessions } from '../sessions.ts';
@@ -13,7 +14,6 @@ import { chatOperation } from './chat-operation.ts';
 
 const CREDENTIALS_SIGN_IN = 'credentialssignin';
 const AGENT_COOKIE = new RegExp(`^${CHAT_SESSION_COOKIE}_\\d{1,12}$`);
-export const NO_SUCH_AGENT = 'This agent does not exist or is not yours';
 
 /** `/chainlit` only: sign in with an API access token for one agent, and sign out. */
 export const signInRoutes: FastifyPluginAsyncZod<{

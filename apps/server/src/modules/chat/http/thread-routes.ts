@@ -8,7 +8,11 @@ import {
   chatThreadMessagesSchema,
   chatThreadRenameSchema,
   chatThreadSchema,
+  idempotentCreateHeadersSchema,
+  type ChatThread,
 } from '@cadre/contract';
+import type { Db } from '../../../db/database.ts';
+import { idempotencyFor } from '../../../http/idempotency.ts';
 import type { ChatService } from '../service.ts';
 import { approvalOut, messageWithApprovalTimes, sessionOut, threadOut } from './dto.ts';
 import { principalOf } from './session-auth.ts';
@@ -17,7 +21,10 @@ import { chatOperation } from './chat-operation.ts';
 export const threadParams = z.object({ threadId: z.string().max(100) });
 
 /** The session's agent, its threads and their messages. */
-export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
+export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db }> = async (
+  app,
+  { service, db },
+) => {
   app.get(
     '/session',
     chatOperation('chatSession', 'Who is signed in to this chat, and with which agent', {
@@ -47,13 +54,32 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = asy
   app.post(
     '/threads',
     chatOperation('chatCreateThread', 'Starts an empty thread', {
+      headers: idempotentCreateHeadersSchema,
       body: chatThreadCreateSchema,
       response: { 201: chatThreadSchema },
     }),
     async (request, reply) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
-      const thread = await service.createThread(userId, agentId, endUser, request.body?.name);
-      return reply.code(201).send(threadOut(thread));
+      // One owner's key space is shared by their agents and their sites' visitors: kept apart.
+      const idempotency = await idempotencyFor<ChatThread>(db, request, userId, 201, {
+        scope: `chat-thread:${agentId}:${endUser}`,
+      });
+      if (idempotency.replay) return reply.code(201).send(idempotency.replay.body as ChatThread);
+      const record = idempotency.record;
+      try {
+        const thread = await service.createThread(
+          userId,
+          agentId,
+          endUser,
+          request.body?.name,
+          record && ((trx, created) => record(trx, threadOut(created))),
+        );
+        return reply.code(201).send(threadOut(thread));
+      } catch (err) {
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(201).send(winner.body as ChatThread);
+        throw err;
+      }
     },
   );
 

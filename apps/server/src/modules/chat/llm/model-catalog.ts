@@ -12,6 +12,8 @@ export interface ResolvedModel {
 export interface ModelCatalog {
   /** The agent's model (null: the default); an id no longer offered falls back to the default. */
   forAgent(modelId: string | null | undefined): ResolvedModel;
+  /** The display name of an offered model; undefined for an id no longer offered. */
+  nameOf(id: string): string | undefined;
 }
 
 export const replacedModelNotice = (wanted: string, used: string) =>
@@ -30,10 +32,12 @@ export function createModelCatalog(llm: LlmConfig, options: SelectModelOptions =
         ? { selection: own }
         : { selection: fallback, notice: replacedModelNotice(modelId, fallback.id) };
     },
+    nameOf: (id) => byId.get(id)?.name,
   };
 }
 
 /** Every agent on one given model (tests that script the model). */
 export const fixedCatalog = (selection: ModelSelection): ModelCatalog => ({
   forAgent: () => ({ selection }),
+  nameOf: (id) => (id === selection.id ? selection.name : undefined),
 });

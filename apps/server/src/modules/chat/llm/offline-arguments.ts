@@ -1,7 +1,18 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { atLocalHour, findDates, formatInZone, localDate } from './offline-dates.ts';
-import { COMMAND_PREFIX, EDGE_WORDS, PLACE_SUFFIX } from './offline-phrases.ts';
-import { nameWords, stem } from './offline-tools.ts';
+import {
+  isDateField,
+  isFreeText,
+  isIdField,
+  isNumber,
+  isPlaceField,
+  isTimeZoneField,
+  typeOf,
+  zoneDirection,
+  type Field,
+} from './offline-fields.ts';
+import { COMMAND_PREFIX, DOCUMENT_NOUNS, EDGE_WORDS, PLACE_SUFFIX } from './offline-phrases.ts';
+import { nameWords, stem, vocabulary } from './offline-tools.ts';
 import type { UserClock } from './user-clock.ts';
 
 /**
@@ -13,31 +24,10 @@ import type { UserClock } from './user-clock.ts';
  */
 
 type Schema = JSONSchema7;
-type Field = [name: string, schema: Schema];
-
-const typeOf = (schema: Schema): string | undefined => {
-  const t = schema.type;
-  if (Array.isArray(t)) return t.find((x) => x !== 'null');
-  if (t) return t;
-  if (schema.enum) return typeof schema.enum[0] === 'number' ? 'number' : 'string';
-  return undefined;
-};
 
 const normaliseKey = (key: string) => key.toLowerCase().replace(/[\s_-]+/g, '');
 const about = ([name, schema]: Field) =>
   `${name.replace(/_/g, ' ')} ${schema.description ?? ''}`.toLowerCase();
-const isNumber = (s: Schema) => ['number', 'integer'].includes(typeOf(s) ?? '');
-const isDateField = ([name, s]: Field) =>
-  s.format === 'date' ||
-  s.format === 'date-time' ||
-  /^(date|day|when|due|due_date|start|starts?_at|deadline|from|to|end|ends?_at)$/i.test(name);
-const isIdField = ([name]: Field) => /(^|_)(id|number)$/i.test(name);
-const isFreeText = (field: Field) =>
-  typeOf(field[1]) === 'string' &&
-  !field[1].enum &&
-  !isDateField(field) &&
-  !field[1].format &&
-  !isIdField(field);
 
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 const URL_TEXT = /\bhttps?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/i;
@@ -47,6 +37,10 @@ const COUNT_NEAR =
   /\b(?:the\s+)?(?:top|first|last|latest|limit|max(?:imum)?|count)\s+(\d{1,4})(?:\s+(?:results?|items?|stories|notes|events|leads|startups|videos|places|articles|links))?\b|\b(\d{1,4})\s+(?:results?|items?|stories|notes|events|leads|startups|videos|places|articles|links)\b/i;
 
 const IANA_ZONE = /\b(?:UTC|[A-Z][A-Za-z]+(?:\/[A-Z][A-Za-z_+-]+){1,2})\b/g;
+/** "octocat/hello-world": a repository's owner and name, for tools that take both. */
+const OWNER_REPO = /(?<![\w.:/-])([A-Za-z0-9][\w.-]{0,99})\/([\w.-]{1,100})(?![\w/])/;
+/** "in Paris", "for New York", "in Paris,FR": a place said by its capitalised name. */
+const PLACE = /\b(?:in|at|for|near)\s+(\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,3}(?:,\s?[A-Z]{2})?)/u;
 const isTimeZone = (zone: string) => {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
@@ -149,14 +143,38 @@ export function fillArguments(
     const field = unfilled().find((f) => typeOf(f[1]) === 'string' && !f[1].enum && fits(f));
     if (field) input[field[0]] = match[0];
   }
-  // Time zones: an IANA name said ("Asia/Tokyo"), else the person's own.
-  for (const field of unfilled().filter(([name]) => /^(time_?zone|tz|zone)$/i.test(name))) {
-    const zones = [...rest.matchAll(IANA_ZONE)].map((m) => m[0]);
-    const said = zones.find((z) => isTimeZone(z) && !Object.values(input).includes(z));
-    if (said) {
-      input[field[0]] = said;
-      take(said);
-    } else if (required.has(field[0]) || field[1].default !== undefined) input[field[0]] = clock.timeZone;
+  // Time zones: an IANA name said ("Asia/Tokyo"; "from X to Y" for from_ and to_ fields), else the
+  // person's own.
+  const zones = [...rest.matchAll(IANA_ZONE)].filter((m) => isTimeZone(m[0]));
+  const zoneAfter = (word: RegExp) => zones.find((m) => word.test(rest.slice(0, m.index).trimEnd()));
+  for (const field of unfilled().filter(isTimeZoneField)) {
+    const direction = zoneDirection(field[0]);
+    const unused = zones.filter((m) => !Object.values(input).includes(m[0]));
+    const said =
+      (direction && zoneAfter(new RegExp(`\\b${direction}$`, 'i'))?.[0]) ??
+      (direction === 'to' ? unused.at(-1) : unused[0])?.[0];
+    if (said) input[field[0]] = said;
+    else if (required.has(field[0]) || field[1].default !== undefined) input[field[0]] = clock.timeZone;
+  }
+  for (const zone of zones) if (Object.values(input).includes(zone[0])) take(zone[0]);
+
+  // A repository said as owner/name, for a tool taking both.
+  const [ownerField, repoField] = [/^owner$/i, /^repo(sitory)?(_name)?$/i].map((n) =>
+    unfilled().find(([name, s]) => n.test(name) && typeOf(s) === 'string'),
+  );
+  const repository = ownerField && repoField ? rest.match(OWNER_REPO) : null;
+  if (repository) {
+    input[ownerField![0]] = repository[1];
+    input[repoField![0]] = repository[2];
+    take(repository[0]);
+  }
+
+  // A place, by its capitalised name after "in", "for", "near".
+  const place = unfilled().find((f) => isPlaceField(f) && typeOf(f[1]) === 'string');
+  const placeSaid = place && rest.match(PLACE);
+  if (place && placeSaid) {
+    input[place[0]] = placeSaid[1];
+    take(placeSaid[0]);
   }
 
   const bareId = message.match(BARE_ID);
@@ -198,7 +216,14 @@ export function fillArguments(
         ? left[0]
         : undefined;
   if (target) {
-    const text = freeText(rest, options.toolName);
+    let text = freeText(rest, options.toolName);
+    // Not the address another field took ("email bob@… saying …"), nor, for an optional field,
+    // the URL another field took (a link in a message's body is part of it).
+    for (const value of Object.values(input)) {
+      const taken = typeof value === 'string' && (EMAIL.test(value) || URL_TEXT.test(value));
+      if (taken && (EMAIL.test(value) || !required.has(target[0])))
+        text = freeText(text.replace(value, ' '), options.toolName);
+    }
     if (text) input[target[0]] = text;
   }
 
@@ -214,16 +239,30 @@ export function typedFits(input: Record<string, unknown>, schema: Schema): numbe
   return fields.filter((f) => input[f[0]] !== undefined && !isFreeText(f) && !isNumber(f[1])).length;
 }
 
-/** The request without its command words: "remind me to call Sam" → "call Sam". */
+/**
+ * The request without its command words: "remind me to call Sam" → "call Sam", and without a lead
+ * naming what the tool reads ("the Wikipedia article on Ada Lovelace" → "Ada Lovelace").
+ */
 export function freeText(text: string, toolName?: string): string {
   const own = new Set(toolName ? nameWords(toolName) : []);
+  // Only the kinds of document a tool reads: "the latest news about X" keeps its words.
+  const nouns = toolName
+    ? [...vocabulary({ name: toolName, inputSchema: {} })].filter((w) => DOCUMENT_NOUNS.has(w))
+    : [];
+  const lead = nouns.length
+    ? new RegExp(
+        `^(?:(?:the|a|an)\\s+)?(?:\\S+\\s+){0,2}?(?:${nouns.join('|')})s?\\s+(?:on|about|of|for)\\s+`,
+        'i',
+      )
+    : undefined;
   const edge = (w: string) => {
     const bare = w.toLowerCase().replace(/[^a-z0-9']/g, '');
     return bare === '' || EDGE_WORDS.has(bare) || own.has(stem(bare));
   };
   let out = text.replace(/\s+/g, ' ').trim();
   for (let i = 0; i < 4; i++) {
-    const words = out.replace(COMMAND_PREFIX, '').replace(PLACE_SUFFIX, '').trim().split(' ').filter(Boolean);
+    const command = out.replace(COMMAND_PREFIX, '').replace(PLACE_SUFFIX, '').trim();
+    const words = (lead ? command.replace(lead, '') : command).split(' ').filter(Boolean);
     while (words.length && edge(words[0]!)) words.shift();
     while (words.length && (edge(words.at(-1)!) || /^the$/i.test(words.at(-1)!))) words.pop();
     const cut = words.join(' ');
@@ -250,28 +289,3 @@ function coerce(schema: Schema, raw: string): unknown {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** An example request for a tool the phrase data has none for, made from its name and inputs. */
-export function exampleRequest(name: string, schema: Schema): string {
-  const fields = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
-  const required = new Set(schema.required ?? []);
-  const samples = fields
-    .filter(([n]) => required.has(n))
-    .slice(0, 4)
-    .map(([n, s]) => {
-      const hinted = /(?:e\.g\.|such as|like)\s+"?([^",)]+)"?/i.exec(s.description ?? '')?.[1];
-      if (hinted) return hinted.replace(/\.$/, '');
-      if (isNumber(s)) return '2';
-      if (s.enum) return String(s.enum[0]);
-      if (isDateField([n, s])) return 'tomorrow at 3pm';
-      return `"${n.replace(/_/g, ' ')}"`;
-    });
-  // Two inputs or more are named, so the example reads back the same way.
-  const named = fields
-    .filter(([n]) => required.has(n))
-    .slice(0, 4)
-    .map(([n]) => n);
-  if (samples.length > 1)
-    return `${nameWords(name).join(' ')} ${named.map((n, i) => `${n}: ${samples[i]}`).join(', ')}`;
-  return [nameWords(name).join(' '), ...samples].join(' ').trim();
-}

@@ -21,8 +21,10 @@ export function findDates(text: string, clock: UserClock): FoundDate[] {
   const nowOffset = offsetMinutes(clock.timeZone, clock.now);
   // "3 weeks" alone is an amount ("add 3 weeks to …"), not a time; "in 3 weeks" is a time.
   const duration = /^\d+(?:\.\d+)?\s+(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)$/i;
+  // "the day of the week" names no day.
+  const noun = /^the\s+(?:day|week|month|year)$/i;
   return parse(nowOffset).flatMap((first, i) => {
-    if (duration.test(first.text.trim())) return [];
+    if (duration.test(first.text.trim()) || noun.test(first.text.trim())) return [];
     // Daylight saving may differ between now and then: read it again with the offset of then.
     const then = offsetMinutes(clock.timeZone, first.start.date());
     const result = then === nowOffset ? first : (parse(then)[i] ?? first);

@@ -1,7 +1,11 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import { isDeepStrictEqual } from 'node:util';
+import { SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
+import { knowledgeTopic } from './offline-knowledge.ts';
 import { readArithmetic, type Operation } from './offline-arithmetic.ts';
-import { exampleRequest, fillArguments, typedFits } from './offline-arguments.ts';
-import { ASKED, CANCEL, PHRASES, SMALL_TALK, TOOL_EXAMPLES } from './offline-phrases.ts';
+import { fillArguments, typedFits } from './offline-arguments.ts';
+import { derivedExample, knownExample, type ExampleTool } from './offline-examples.ts';
+import { ASKED, CANCEL, PHRASES, SMALL_TALK } from './offline-phrases.ts';
 import { bestTool, calculatorTools, type ToolLike } from './offline-tools.ts';
 import type { UserClock } from './user-clock.ts';
 
@@ -42,33 +46,49 @@ export function decideTurn(turn: Turn, tools: ToolLike[]): Decision {
   );
   if (talk) return { text: smallTalk(talk.kind, turn.agentName, tools) };
 
-  const arithmetic = readArithmetic(turn.message);
+  const routed = route(turn.message, tools, turn.clock);
+  if ('toolCall' in routed) return routed;
+  if ('ask' in routed) return { text: askFor(routed.ask, routed.missing) };
+  return { text: PHRASES.cannot(toolList(tools)) };
+}
+
+type Routed =
+  | { toolCall: { toolName: string; input: Record<string, unknown> } }
+  | { ask: ToolLike; missing: string[] }
+  | { cannot: true };
+
+/** A request (not small talk, no pending question): the tool call it asks for, or what is missing. */
+function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
+  // "According to my documents, …": the agent's own files answer it, when it has some.
+  const knowledge = tools.find((t) => t.name === SEARCH_KNOWLEDGE_TOOL);
+  const topic = knowledge && knowledgeTopic(message);
+  if (topic) return { toolCall: { toolName: SEARCH_KNOWLEDGE_TOOL, input: { query: topic } } };
+
+  const arithmetic = readArithmetic(message);
   if (arithmetic) {
     const call = calculatorCall(arithmetic.expression, arithmetic.operation, tools);
     if (call) return { toolCall: call };
   }
 
-  const fill = (tool: ToolLike, text = turn.message) =>
-    fillArguments(text, tool.inputSchema, { clock: turn.clock, toolName: tool.name });
+  const fill = (tool: ToolLike, text = message) =>
+    fillArguments(text, tool.inputSchema, { clock, toolName: tool.name });
   // A tool that takes the request's ids, emails, dates and enum words fits it better.
   const tool = bestTool(
-    turn.message,
+    message,
     tools,
     (t) => fill(t).missing.length === 0,
     (t) => Math.min(2, typedFits(fill(t).input, t.inputSchema)),
   );
   if (!tool || (arithmetic && !calculatorCall(arithmetic.expression, arithmetic.operation, [tool]))) {
-    // A question no tool is named for goes to the web search, when the agent has one.
-    const search = QUESTION.test(said) && !arithmetic ? webSearch(tools) : undefined;
+    // A question no tool is named for goes to the agent's files, else to the web search.
+    const search = QUESTION.test(tidy(message)) && !arithmetic ? (knowledge ?? webSearch(tools)) : undefined;
     const query = search?.inputSchema.required?.[0];
     if (search && query)
-      return {
-        toolCall: { toolName: search.name, input: { [query]: turn.message.trim().replace(/\?+$/, '') } },
-      };
-    return { text: PHRASES.cannot(toolList(tools)) };
+      return { toolCall: { toolName: search.name, input: { [query]: message.trim().replace(/\?+$/, '') } } };
+    return { cannot: true };
   }
   const { input, missing } = fill(tool);
-  if (missing.length > 0) return { text: askFor(tool, missing) };
+  if (missing.length > 0) return { ask: tool, missing };
   return { toolCall: { toolName: tool.name, input } };
 }
 
@@ -166,16 +186,35 @@ function smallTalk(kind: (typeof SMALL_TALK)[number]['kind'], agent: string, too
   return `${intro}\n\n${PHRASES.canDo(list)}`;
 }
 
-/** The agent's tools with one example request each. */
+/** The agent's tools with one example request each, where the tool has one this model answers. */
 export function toolList(tools: ToolLike[]): string {
   return tools
     .map((t) => {
       const description = (t.description ?? '').split(/(?<=\.)\s/)[0] ?? '';
-      return PHRASES.toolLine(
-        t.name,
-        description,
-        TOOL_EXAMPLES[t.name] ?? exampleRequest(t.name, t.inputSchema),
-      );
+      return PHRASES.toolLine(t.name, description, exampleFor(t, tools));
     })
     .join('\n');
+}
+
+/** Examples are checked on today's date in UTC: only whether a date was read counts. */
+const exampleClock = (): UserClock => ({ now: new Date(), timeZone: 'UTC' });
+
+/**
+ * A tool's example request (offline-examples.ts), offered only when this model, with the agent's
+ * tools, answers it by calling that tool with the example's values (arithmetic: a calculator), so
+ * clicking it never gets "I can't do that" or the wrong tool.
+ */
+export function exampleFor(tool: ExampleTool, tools: ToolLike[]): string | undefined {
+  const known = knownExample(tool);
+  const example = known !== undefined ? { text: known, expects: {} } : derivedExample(tool);
+  if (!example) return undefined;
+  const routed = route(example.text, tools, exampleClock());
+  if (!('toolCall' in routed)) return undefined;
+  const { toolName, input } = routed.toolCall;
+  const calculator = Object.values(calculatorTools(tools)).some((t) => t?.name === toolName);
+  if (toolName !== tool.name) return readArithmetic(example.text) && calculator ? example.text : undefined;
+  const fits = Object.entries(example.expects).every(([name, value]) =>
+    isDeepStrictEqual(input[name], value),
+  );
+  return fits ? example.text : undefined;
 }

@@ -11,6 +11,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { decideTurn } from './offline-intents.ts';
+import { knowledgeAnswer } from './offline-knowledge.ts';
 import { OFFLINE_MODEL_ID, PHRASES } from './offline-phrases.ts';
 import { readClock } from './user-clock.ts';
 
@@ -170,8 +171,8 @@ function reportResults(results: Array<{ type: string }>, prompt: LanguageModelV4
         lines.push(PHRASES.returned(name), '', output.value);
         break;
       case 'json': {
-        const sum = arithmeticAnswer(output.value);
-        lines.push(...(sum ? [sum] : [PHRASES.returned(name), '', formatValue(output.value)]));
+        const answer = arithmeticAnswer(output.value) ?? knowledgeAnswer(output.value);
+        lines.push(...(answer ? [answer] : [PHRASES.returned(name), '', formatValue(output.value)]));
         break;
       }
       default:

@@ -1,6 +1,8 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmConfig, LlmModelConfig } from '../../../config.ts';
+import type { Telemetry } from '../../../deps.ts';
 import { LlmError } from './errors.ts';
+import { observedModel } from './observed-model.ts';
 import { OFFLINE_LABEL, OFFLINE_MODEL_ID } from './offline-phrases.ts';
 import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 
@@ -9,6 +11,8 @@ export interface ModelSelection {
   model?: LanguageModelV4;
   /** The offered model's id (LLM_MODELS): what agents name and each answer records. */
   id: string;
+  /** Its display name (the LLM_MODELS `label`, which defaults to the id): shown beside each answer. */
+  name: string;
   provider: LlmModelConfig['provider'];
   /** The provider's own name for the model. */
   modelId: string;
@@ -27,6 +31,8 @@ export interface SelectModelOptions {
   resilience?: Partial<ResilienceOptions>;
   /** Where provider failures are logged (once per failed call; never the key or the prompt). */
   log?: { warn(details: object, message: string): void };
+  /** Spans and metrics of every model call, when tracing or metrics are on. */
+  telemetry?: Telemetry;
 }
 
 /** One offered model with the timeouts every model call gets. */
@@ -80,27 +86,36 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       ),
     ...options.resilience,
   };
+  const { telemetry } = options;
+  /** The one retry layer, inside the span and metrics of the call. */
+  const callable = (model: LanguageModelV4) => {
+    const resilient = withResilience(model, resilience);
+    return telemetry?.active
+      ? observedModel(resilient, { id: llm.id, provider: llm.provider }, telemetry)
+      : resilient;
+  };
   if (llm.provider === 'offline') {
     const model = loadedOnFirstCall('cadre.offline', OFFLINE_MODEL_ID, async () =>
       (await import('./offline-model.ts')).createOfflineModel(),
     );
     return {
-      model: withResilience(model, resilience),
+      model: callable(model),
       id: llm.id,
+      name: llm.label,
       provider: 'offline',
       modelId: OFFLINE_MODEL_ID,
       isOffline: true,
       label: OFFLINE_LABEL,
     };
   }
-  const { id } = llm;
+  const { id, label: name } = llm;
   const modelId = llm.model;
   const missing =
     !llm.model ||
     (llm.provider !== 'openai-compatible' && !llm.apiKey) ||
     (llm.provider === 'openai-compatible' && !llm.baseUrl);
   if (missing) {
-    return { id, provider: llm.provider, modelId, isOffline: false, problem: new LlmError('no_model') };
+    return { id, name, provider: llm.provider, modelId, isOffline: false, problem: new LlmError('no_model') };
   }
   const common = { apiKey: llm.apiKey, baseURL: llm.baseUrl, fetch: options.fetch };
   let model: LanguageModelV4;
@@ -128,8 +143,9 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       break;
   }
   return {
-    model: withResilience(model, resilience),
+    model: callable(model),
     id,
+    name,
     provider: llm.provider,
     modelId,
     isOffline: false,

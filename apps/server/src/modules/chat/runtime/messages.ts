@@ -53,6 +53,8 @@ export interface StoredMessage {
   createdAt: string;
   /** The model that wrote an answer, where known. */
   model?: string | null;
+  /** That model's display name while it is still offered: looked up when read, never stored. */
+  modelName?: string;
 }
 
 /** JSON with object keys sorted at every level: the same arguments always give the same text. */

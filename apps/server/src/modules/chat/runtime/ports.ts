@@ -42,6 +42,12 @@ export interface ToolExecutor {
     signal: AbortSignal,
     options?: { idempotencyKey?: string },
   ): Promise<ToolExecutionResult>;
+  /**
+   * Optional: why the tool would refuse these (schema-valid) arguments, asked before a person is
+   * asked to approve the call, so no card asks for something the tool will refuse (a demo's refund
+   * outside its policy). Undefined when the tool would take them; the tool still checks when it runs.
+   */
+  precheck?(userId: number, actionId: number, args: Record<string, unknown>): Promise<string | undefined>;
 }
 
 type MessageUpdate = Pick<StoredMessage, 'id' | 'parts' | 'status'>;

@@ -8,7 +8,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { Database } from '../../../db/schema.ts';
-import type { AgentProfile, AuditLog } from '../../../deps.ts';
+import type { AgentProfile, AuditLog, KnowledgeBase } from '../../../deps.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
@@ -18,7 +18,9 @@ import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
 import { streamToParts } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
+import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../llm/user-clock.ts';
+import { meterRunTokens, type RunTokens } from './run-usage.ts';
 
 /** The host site's visitor a copilot run answers (not the agent's owner). */
 export interface Visitor {
@@ -72,6 +74,8 @@ export interface RunContext {
    * approval: the page's own listener decides what the function does).
    */
   hostFunctions?: HostFunctionBridge;
+  /** The agents' knowledge files: an agent that has some gets the "Search knowledge" tool. */
+  knowledge?: KnowledgeBase;
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
@@ -85,8 +89,10 @@ export interface RunOutcome {
   status: StoredMessage['status'];
   errorCategory?: RunErrorCategory;
   pendingApprovals: string[];
-  /** Tokens over all of the run's steps, as the model reported them (absent when it reported none). */
-  usage?: { inputTokens: number; outputTokens: number };
+  /** Tokens over all of the run's model calls, as reported or estimated (absent: no model ran). */
+  usage?: RunTokens;
+  /** Tool calls the model made in this run (approval requests and refusals included). */
+  toolCalls?: number;
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
@@ -138,6 +144,8 @@ export function systemPrompt(
 export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const { message, limits } = ctx;
   const parts = message.parts;
+  // A continued run's message holds the parts of its earlier runs: only later ones are this run's.
+  const partsBefore = parts.length;
   let errorCategory: RunErrorCategory | undefined;
   let errorText: string | undefined;
   // Lets the chunks written so far reach the socket first: on SQLite a save is a blocking fsync.
@@ -179,17 +187,29 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   }
 
   const tools = buildToolSet(
-    { ...ctx, maxToolCallsPerTurn: limits.maxToolCallsPerTurn },
+    {
+      ...ctx,
+      maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
+      knowledge: (await hasKnowledge(ctx.knowledge, ctx.userId, ctx.agent.id)) ? ctx.knowledge : undefined,
+    },
     await ctx.executor.listAgentTools(ctx.userId, ctx.agent.id),
   );
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
+  const instructions = systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor);
+  const messages = budgeted(toModelMessages([...ctx.history, message]), ctx.selection.contextBudget);
+  const meter = meterRunTokens({
+    selfCounted: ctx.selection.isOffline,
+    prompt: () => instructions + JSON.stringify(messages),
+  });
   const result = streamText({
     model: ctx.selection.model,
-    instructions: systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor),
-    messages: budgeted(toModelMessages([...ctx.history, message]), ctx.selection.contextBudget),
+    instructions,
+    messages,
+    onStepEnd: meter.onStepEnd,
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
+    experimental_refineToolInput: tools.refineInput,
     maxOutputTokens: limits.maxOutputTokens,
     // The owner's temperature; none leaves the provider's default.
     temperature: ctx.agent.temperature ?? undefined,
@@ -239,11 +259,8 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
       p.errorText = 'The tool was not run: the turn was stopped.';
     }
   }
-  // A failed or stopped stream has no usage to give: its promise rejects.
-  const total = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  const usage =
-    total && (total.inputTokens !== undefined || total.outputTokens !== undefined)
-      ? { inputTokens: total.inputTokens ?? 0, outputTokens: total.outputTokens ?? 0 }
-      : undefined;
-  return finish({ status, errorCategory, pendingApprovals, usage });
+  const own = parts.slice(partsBefore);
+  const usage = meter.total(own.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+  const toolCalls = own.filter((p) => p.type === 'dynamic-tool').length;
+  return finish({ status, errorCategory, pendingApprovals, usage, toolCalls });
 }

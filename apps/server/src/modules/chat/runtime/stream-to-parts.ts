@@ -12,7 +12,7 @@ export interface StreamContext extends ApprovalRequestContext {
   parts: StoredPart[];
   signal: AbortSignal;
   write: (chunk: UIMessageChunk) => void;
-  /** Saves the message as it stands (between steps, and every few seconds while text streams). */
+  /** Saves the message as it stands (see PARTIAL_SAVE_MS: on a clock, every 50 tokens, at tool steps). */
   save: () => Promise<void>;
   /** Ends the run with a visible error. */
   fail: (category: LlmErrorCategory, text: string) => void;
@@ -54,15 +54,26 @@ export async function streamToParts(
       detail: { threadId: ctx.threadId, runId: ctx.runId, toolCallId, ...detail },
     });
   let stepsRun = 0;
-  // What streamed is saved at least every PARTIAL_SAVE_MS or PARTIAL_SAVE_DELTAS text deltas, so a
-  // crash or a lost database connection loses at most that much of an answer the person saw.
+  // What streamed is saved at least every PARTIAL_SAVE_MS or PARTIAL_SAVE_DELTAS text deltas, and
+  // at each tool call and result, so a crash or a lost database connection loses at most that much
+  // of an answer the person saw. The clock runs apart from the stream: a model or a tool that
+  // stalls is saved too, yet nothing is written while nothing changed. Saves never overlap (an
+  // older snapshot must not land after a newer one), and the last one is awaited before returning:
+  // the run's final save must come after it.
   let deltasSinceSave = 0;
-  let lastSave = Date.now();
-  const saveNow = async () => {
+  let unsaved = false;
+  let saving: Promise<void> = Promise.resolve();
+  const saveNow = () => {
     deltasSinceSave = 0;
-    lastSave = Date.now();
-    await ctx.save();
+    unsaved = false;
+    saving = saving.then(ctx.save, ctx.save);
+    return saving;
   };
+  const clock = setInterval(() => {
+    // A failed save shows in the run's final save, which uses the same connection.
+    if (unsaved) saveNow().catch(() => {});
+  }, PARTIAL_SAVE_MS);
+  clock.unref();
   let textPart: { type: 'text'; text: string } | undefined;
   let textId = '';
   const startText = (id: string) => {
@@ -80,15 +91,19 @@ export async function streamToParts(
       const llmError = toLlmError(error);
       ctx.fail(llmError.category, llmError.message);
     }
+  } finally {
+    clearInterval(clock);
+    await saving.catch(() => {});
   }
   return result;
 
   async function onPart(part: TextStreamPart<ToolSet>) {
     switch (part.type) {
       case 'start-step':
-        // The previous step (its tool calls and results) is saved as the next one begins; the
-        // last step is saved when the run ends, so a one-step answer costs one commit.
-        if (stepsRun > 0) await saveNow();
+        // The previous step's text is saved as the next one begins (its tool calls and results
+        // were saved as they came); the last step is saved when the run ends, so a one-step answer
+        // costs one commit.
+        if (stepsRun > 0 && unsaved) await saveNow();
         stepsRun += 1;
         parts.push({ type: 'step-start' });
         write({ type: 'start-step' });
@@ -100,9 +115,9 @@ export async function streamToParts(
         const text = textPart ?? startText(part.id);
         text.text += part.text;
         write({ type: 'text-delta', id: textId, delta: part.text });
+        unsaved = true;
         deltasSinceSave += 1;
-        if (deltasSinceSave >= PARTIAL_SAVE_DELTAS || Date.now() - lastSave >= PARTIAL_SAVE_MS)
-          await saveNow();
+        if (deltasSinceSave >= PARTIAL_SAVE_DELTAS) await saveNow();
         break;
       }
       case 'text-end':
@@ -139,6 +154,8 @@ export async function streamToParts(
           const approvalId = await requestApproval(ctx, toolPart, agentTool);
           if (approvalId) result.pendingApprovals.push(approvalId);
         }
+        // The tool now runs, maybe for long: the call is saved before it.
+        await saveNow();
         break;
       }
       case 'tool-result': {
@@ -162,12 +179,17 @@ export async function streamToParts(
             ? { allowedWithoutAsking: true }
             : {}),
         });
+        await saveNow();
         break;
       }
       case 'tool-error': {
         const toolPart = findTool(part.toolCallId);
         const known = tools.known(part.toolName);
-        const text = toolErrorText(part.error, part.toolName, known);
+        // The SDK passes a refused pre-check on as its message: the tool's own words.
+        const text =
+          typeof part.error === 'string' && tools.refusedBeforeApproval.has(part.error)
+            ? part.error
+            : toolErrorText(part.error, part.toolName, known);
         if (toolPart) {
           toolPart.state = 'output-error';
           toolPart.errorText = text;
@@ -177,6 +199,7 @@ export async function streamToParts(
         await auditTool(known ? 'chat.tool.failed' : 'chat.tool.refused', part.toolCallId, toolPart, {
           toolName: part.toolName,
         });
+        await saveNow();
         break;
       }
       case 'finish-step':

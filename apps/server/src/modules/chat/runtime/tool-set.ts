@@ -1,12 +1,12 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
-import type { AgentProfile } from '../../../deps.ts';
-import { argsHash } from './messages.ts';
+import type { AgentProfile, KnowledgeBase } from '../../../deps.ts';
 import { HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import { createHostFunctionTool } from './host-function-tool.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
 import { API_WRITE_REFUSAL, UNATTENDED_WRITE_REFUSAL } from './refusals.ts';
 import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
+import { knowledgeTool, SEARCH_KNOWLEDGE_TITLE, SEARCH_KNOWLEDGE_TOOL } from './knowledge-tool.ts';
 
 /** A tool call that ends with a message the model and the user may see. */
 export class ToolFailure extends Error {
@@ -16,6 +16,16 @@ export class ToolFailure extends Error {
   ) {
     super(message);
     this.name = 'ToolFailure';
+  }
+}
+
+/**
+ * A tool's refusal of a call's arguments before any approval is asked. The SDK hands a refused
+ * call to the model (and the stream) as `error.toString()`: this one reads as the tool's words alone.
+ */
+class RefusedBeforeApproval extends Error {
+  override toString() {
+    return this.message;
   }
 }
 
@@ -36,10 +46,15 @@ export interface ToolSetContext {
   write: (chunk: UIMessageChunk) => void;
   signal: AbortSignal;
   /**
-   * Unattended runs of a trigger event: write and send calls carry `<prefix>:<action>:<args hash>`
-   * as their idempotency key, so running the event again does not repeat a write.
+   * Unattended runs of a trigger event: write and send calls carry `<prefix>:<action id>:<n>` as
+   * their idempotency key, the n-th call of that action in the run. A retried run answers the same
+   * event from the start, so its n-th call of an action is the lost attempt's n-th: one that was
+   * made (or may have been) is not made again. The model's arguments are not part of the key: a
+   * retry that words them differently is still the same write.
    */
   idempotencyPrefix?: string;
+  /** Set when the agent has knowledge files: the run offers "Search knowledge" over them. */
+  knowledge?: KnowledgeBase;
 }
 
 export interface RunTools {
@@ -56,6 +71,14 @@ export interface RunTools {
   awaitsApproval: boolean;
   /** Whether a call of this tool waits for the person's approval in this run. */
   asksFirst(tool: AgentTool): boolean;
+  /**
+   * The SDK's `experimental_refineToolInput`: for a call that would wait for approval, the tool's
+   * own pre-check. A refusal throws, so the SDK reports the call as invalid (no card) and the model
+   * reads the tool's words as the call's error.
+   */
+  refineInput: Record<string, (input: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+  /** What the tools refused before any approval was asked, shown as they said it. */
+  refusedBeforeApproval: Set<string>;
 }
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
@@ -95,6 +118,7 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
   const asksFirst = (tool: AgentTool) =>
     tool.effect !== 'read' && awaitsApproval && (tool.approval !== 'allow' || api);
   let toolCalls = 0;
+  const writesByAction = new Map<number, number>();
 
   /** Every executed call: counted against the turn's limit (refused ones too), then timed. */
   const limited =
@@ -117,12 +141,22 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     };
 
   const tools: ToolSet = {};
+  const refineInput: RunTools['refineInput'] = {};
+  const refusedBeforeApproval = new Set<string>();
   for (const [name, agentTool] of byName) {
     const description = agentTool.description || agentTool.displayName;
     const schema = objectSchema(agentTool.inputSchema);
     const inputSchema = jsonSchema<Record<string, unknown>>(schema, { validate: argumentsValidator(schema) });
     if (asksFirst(agentTool)) {
       tools[name] = tool({ description, inputSchema });
+      const precheck = ctx.executor.precheck?.bind(ctx.executor);
+      if (precheck)
+        refineInput[name] = async (input) => {
+          const refusal = await precheck(ctx.userId, agentTool.actionId, input);
+          if (refusal === undefined) return input;
+          refusedBeforeApproval.add(refusal);
+          throw new RefusedBeforeApproval(refusal);
+        };
       continue;
     }
     // Nobody in a chat started an unattended or API run: its writes need the owner's consent, given
@@ -136,10 +170,12 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
       inputSchema,
       execute: limited(async (input, options) => {
         const args = input ?? {};
-        const idempotencyKey =
-          agentTool.effect !== 'read' && ctx.idempotencyPrefix
-            ? `${ctx.idempotencyPrefix}:${agentTool.actionId}:${argsHash(args)}`
-            : undefined;
+        let idempotencyKey: string | undefined;
+        if (agentTool.effect !== 'read' && ctx.idempotencyPrefix) {
+          const n = (writesByAction.get(agentTool.actionId) ?? 0) + 1;
+          writesByAction.set(agentTool.actionId, n);
+          idempotencyKey = `${ctx.idempotencyPrefix}:${agentTool.actionId}:${n}`;
+        }
         const result = await ctx.executor.execute(
           ctx.userId,
           agentTool.actionId,
@@ -175,6 +211,16 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     };
   }
 
+  if (ctx.knowledge && !tools[SEARCH_KNOWLEDGE_TOOL]) {
+    const { description, inputSchema, search } = knowledgeTool(ctx.knowledge, ctx.userId, ctx.agent.id);
+    builtinTitles.set(SEARCH_KNOWLEDGE_TOOL, SEARCH_KNOWLEDGE_TITLE);
+    tools[SEARCH_KNOWLEDGE_TOOL] = tool({
+      description,
+      inputSchema,
+      execute: limited(async (input) => search(String(input.query ?? ''))),
+    });
+  }
+
   return {
     tools,
     byName,
@@ -183,6 +229,8 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     known: (toolName) => byName.has(toolName) || builtinTitles.has(toolName),
     awaitsApproval,
     asksFirst,
+    refineInput,
+    refusedBeforeApproval,
   };
 }
 

@@ -13,7 +13,11 @@ import { createDemoRepository } from '../repository.ts';
 import { keywordFilter, resolveOne, table } from './text.ts';
 import { defineDemoTool, DemoInputError, text, type DemoTool } from './types.ts';
 
-/** The sales assistant's tools over the sample CRM; logging an activity changes the visitor's copy. */
+/**
+ * The sales assistant's tools over the sample CRM; logging an activity changes the visitor's copy.
+ * The prompt's rule "research a lead before writing to it" is kept here: `research_lead` records
+ * the lead for this visitor, and `draft_outreach_email` refuses a lead not yet researched.
+ */
 
 const TONES = ['friendly', 'formal', 'brief'] as const;
 const leadText = (l: Lead) =>
@@ -35,12 +39,13 @@ const byName = (l: Lead) => l.company;
 const firstName = (l: Lead) => l.contact.replace(/^Dr\. /, '').split(' ')[0]!;
 
 function requireLead(name: string): Lead {
-  const lead = name ? resolveOne(name, LEADS, byId, byName) : undefined;
-  if (!lead)
+  const { found, closest } = name ? resolveOne(name, LEADS, byId, byName) : {};
+  if (!found)
     throw new DemoInputError(
-      'No lead by that name in the CRM. Find leads first, then use the company name or id (LEAD-201).',
+      `No lead called "${name}" in the CRM${closest ? ` (did you mean ${closest.company}?)` : ''}. ` +
+        'Find leads first, then use the company name or id (LEAD-201).',
     );
-  return lead;
+  return found;
 }
 
 export const findLeads = defineDemoTool({
@@ -101,7 +106,9 @@ export const researchLead = defineDemoTool({
   }),
   async run({ company }, ctx) {
     const lead = requireLead(company);
-    const history = await createDemoRepository(ctx.db).activitiesFor(ctx.userId, lead.id);
+    const repo = createDemoRepository(ctx.db);
+    await repo.markResearched(ctx.userId, lead.id, ctx.now().toISOString());
+    const history = await repo.activitiesFor(ctx.userId, lead.id);
     const peers = LEADS.filter((l) => l.industry === lead.industry && l.stage === 'won');
     return [
       `## ${lead.company} (${lead.id})`,
@@ -125,14 +132,20 @@ export const draftOutreachEmail = defineDemoTool({
   name: 'draft_outreach_email',
   displayName: 'Draft outreach email',
   description:
-    "Draft a personalised outreach email to a lead's decision maker, built from the CRM data (returns the text; sends nothing).",
+    "Draft a personalised outreach email to a lead's decision maker, built from the CRM data (returns the text; sends nothing). Only for a lead researched first with research_lead: it refuses any other.",
   effect: 'read',
   input: z.strictObject({
     company: text().describe('Company name or lead id.'),
     tone: z.enum(TONES).optional(),
   }),
-  async run(input) {
+  async run(input, ctx) {
     const lead = requireLead(input.company);
+    if (!(await createDemoRepository(ctx.db).wasResearched(ctx.userId, lead.id)))
+      throw new DemoInputError(
+        `Not drafted: ${lead.company} has not been researched yet, and an email goes only to a lead ` +
+          `researched first, so it speaks to their pain point and tools. Next: "Research ${lead.company}", ` +
+          'then ask for the draft again.',
+      );
     const tone = input.tone ?? 'friendly';
     const greeting = tone === 'formal' ? `Dear ${lead.contact}` : `Hi ${firstName(lead)}`;
     const pain = lead.painPoint.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
@@ -175,6 +188,10 @@ export const logActivity = defineDemoTool({
     type: z.enum(ACTIVITY_TYPES).optional(),
     notes: text().optional().describe('What happened (optional).'),
   }),
+  // An unknown lead is refused before the visitor is asked to approve the write.
+  async check(input) {
+    requireLead(input.lead);
+  },
   async run(input, ctx) {
     const lead = requireLead(input.lead);
     const type = input.type ?? 'note';

@@ -134,6 +134,8 @@ export const lookupCustomer = defineDemoTool({
   input: z.strictObject({ query: text().describe('Email, full name or customer id (CUS-501).') }),
   async run({ query }, ctx) {
     const email = query.match(EMAIL)?.[0].toLowerCase();
+    // Never a near match or a suggestion: either would show one customer's details to someone
+    // asking about another.
     const customer =
       (email && CUSTOMERS.find((c) => c.email === email)) ||
       resolveOne(
@@ -141,7 +143,7 @@ export const lookupCustomer = defineDemoTool({
         CUSTOMERS,
         (c) => c.id,
         (c) => c.name,
-      );
+      ).found;
     if (!customer)
       throw new DemoInputError(
         'No customer matches. Try an email address such as maya.lindgren@example.com.',
@@ -169,31 +171,44 @@ export const refundPolicy = defineDemoTool({
   },
 });
 
+const refundInput = z.strictObject({
+  order_id: text().describe('The order id, e.g. ORD-1042.'),
+  reason: z.enum(REFUND_REASONS).optional().describe('Why the customer is refunded.'),
+});
+
+/** What the refund policy says about a refund, from the order's state in the visitor's copy. */
+async function refundFor(input: z.output<typeof refundInput>, ctx: DemoToolContext) {
+  const order = findOrder(input.order_id);
+  if (!order) throw new DemoInputError('Give the order id to refund, e.g. ORD-1042.');
+  const state = await orderState(ctx, order.id);
+  const customer = customerOf(order.customerId);
+  const reason = input.reason ?? 'other';
+  const decision = decideRefund({
+    order,
+    customer,
+    status: state.status as OrderStatus,
+    refundedCents: state.refunded_cents,
+    itemsCents: itemsCents(order),
+    reason,
+  });
+  if (!decision.refund) throw new DemoInputError(`Refund refused: ${decision.why}`);
+  return { order, state, customer, reason, decision };
+}
+
 export const issueRefund = defineDemoTool({
   name: 'issue_refund',
   displayName: 'Issue refund',
   description:
     "Issue a refund for an order under the refund policy (the tool refuses a refund the policy does not allow). Changes the order: needs the user's approval.",
   effect: 'write',
-  input: z.strictObject({
-    order_id: text().describe('The order id, e.g. ORD-1042.'),
-    reason: z.enum(REFUND_REASONS).optional().describe('Why the customer is refunded.'),
-  }),
+  input: refundInput,
+  // Asked before the approval card: a refund the policy refuses is never put to the visitor.
+  async check(input, ctx) {
+    await refundFor(input, ctx);
+  },
+  // And again when it runs: the order may have changed since.
   async run(input, ctx) {
-    const order = findOrder(input.order_id);
-    if (!order) throw new DemoInputError('Give the order id to refund, e.g. ORD-1042.');
-    const state = await orderState(ctx, order.id);
-    const customer = customerOf(order.customerId);
-    const reason = input.reason ?? 'other';
-    const decision = decideRefund({
-      order,
-      customer,
-      status: state.status as OrderStatus,
-      refundedCents: state.refunded_cents,
-      itemsCents: itemsCents(order),
-      reason,
-    });
-    if (!decision.refund) throw new DemoInputError(`Refund refused: ${decision.why}`);
+    const { order, state, customer, reason, decision } = await refundFor(input, ctx);
     const refunded = state.refunded_cents + decision.amountCents;
     const newStatus = refunded >= totalCents(order) ? 'refunded' : 'partially_refunded';
     const refundId = await createDemoRepository(ctx.db).recordRefund({

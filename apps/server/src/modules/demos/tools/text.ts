@@ -40,26 +40,56 @@ export function namedIn<T>(
   );
 }
 
-/** The one item `text` refers to: by id or exact name first, then the closest name (fuse.js). */
+/** What a name said in a request refers to: the item it names, else the nearest name as a suggestion. */
+export interface Resolution<T> {
+  found?: T;
+  /** Set only when nothing was found: the closest name (fuse.js), to ask about, never to use. */
+  closest?: T;
+}
+
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter(Boolean);
+
+/**
+ * The one item `text` names: by id or full name, else the only one whose name has every word said
+ * as the start of one of its words ("Brightwater" is Brightwater Clinics). Never a guess: a name
+ * that only looks like one ("Stripe" and Logstream) finds nothing, so a tool never answers about a
+ * company other than the one asked for; the nearest name comes back as `closest` to suggest.
+ */
 export function resolveOne<T>(
   text: string,
   rows: readonly T[],
   id: (row: T) => string,
   name: (row: T) => string,
-) {
+): Resolution<T> {
   const named = namedIn(text, rows, id, name);
-  if (named.length > 0) return named.sort((a, b) => name(b).length - name(a).length)[0];
+  if (named.length > 0) return { found: named.sort((a, b) => name(b).length - name(a).length)[0] };
+  const said = wordsOf(text).filter((w) => w.length >= 3 && !FILLER.has(w));
+  if (said.length > 0) {
+    const starts = rows.filter((row) => {
+      const own = wordsOf(name(row));
+      return said.every((w) => own.some((o) => o.startsWith(w)));
+    });
+    if (starts.length === 1) return { found: starts[0] };
+  }
+  // A typo ("Novpay", "Brightwatr Clinics") is close; another company's name ("Stripe") is not.
   const fuse = new Fuse([...rows], {
     keys: [{ name: 'n', getFn: (r) => name(r) }],
-    threshold: 0.4,
+    threshold: 0.25,
     ignoreLocation: true,
   });
-  const words = text.split(/\s+/).filter((w) => w.length >= 4 && !FILLER.has(w.toLowerCase()));
-  for (const candidate of [text, ...words]) {
+  const candidates = [
+    text,
+    ...text.split(/\s+/).filter((w) => w.length >= 4 && !FILLER.has(w.toLowerCase())),
+  ];
+  for (const candidate of candidates) {
     const hit = fuse.search(candidate)[0];
-    if (hit) return hit.item;
+    if (hit) return { closest: hit.item };
   }
-  return undefined;
+  return {};
 }
 
 export const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;

@@ -13,6 +13,11 @@ export interface DemoToolContext {
 export interface DemoTool {
   definition: ActionDefinition;
   run(ctx: DemoToolContext, args: Record<string, unknown>): Promise<string>;
+  /**
+   * Why `run` would refuse these arguments, asked before the visitor is asked to approve the call
+   * (chat/runtime/ports.ts `precheck`); undefined when it would not, or cannot tell yet.
+   */
+  precheck(ctx: DemoToolContext, args: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /** Thrown for input the tool cannot use; the message is shown to the model and the user. */
@@ -29,14 +34,27 @@ export function defineDemoTool<S extends z.ZodType>(tool: {
   effect: ActionEffect;
   input: S;
   run(input: z.output<S>, ctx: DemoToolContext): Promise<string>;
+  /** The refusals `run` would make, checked without changing anything; throws DemoInputError. */
+  check?(input: z.output<S>, ctx: DemoToolContext): Promise<void>;
 }): DemoTool {
-  const { input, run, ...definition } = tool;
+  const { input, run, check, ...definition } = tool;
   return {
     definition: { ...definition, inputSchema: inputJsonSchema(input) },
     async run(ctx, args) {
       const parsed = input.safeParse(args);
       if (!parsed.success) throw new DemoInputError(z.prettifyError(parsed.error));
       return run(parsed.data, ctx);
+    },
+    async precheck(ctx, args) {
+      const parsed = input.safeParse(args);
+      if (!check || !parsed.success) return undefined;
+      try {
+        await check(parsed.data, ctx);
+        return undefined;
+      } catch (error) {
+        if (error instanceof DemoInputError) return error.message;
+        throw error;
+      }
     },
   };
 }

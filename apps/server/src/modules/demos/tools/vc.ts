@@ -3,12 +3,26 @@ import { COUNTRIES, SECTORS, STAGES, STARTUPS, type Startup } from '../data/star
 import { keywordFilter, musd, namedIn, resolveOne, table } from './text.ts';
 import { defineDemoTool, DemoInputError, text, type DemoTool } from './types.ts';
 
-/** The venture-capital analyst's tools: read-only over the shipped deal flow. */
+/**
+ * The venture-capital analyst's tools: read-only over the shipped deal flow. The prompt's rule
+ * "never invent companies" is kept here: a name that is not in the deal flow is refused, by name,
+ * and never answered with a look-alike (Stripe is not Logstream).
+ */
 
 const startupText = (s: Startup) =>
   [s.id, s.name, s.sector, s.stage, s.country, s.city, s.founders, s.description].join(' ');
 const byId = (s: Startup) => s.id;
 const byName = (s: Startup) => s.name;
+
+type Unknown = { said: string; closest?: Startup };
+
+function notInDealFlow(unknown: Unknown[]): DemoInputError {
+  const each = unknown.map((u) => `"${u.said}"${u.closest ? ` (did you mean ${u.closest.name}?)` : ''}`);
+  return new DemoInputError(
+    `Not in the deal flow: ${each.join(', ')}. This analyst works only from the deal flow, whose ` +
+      'startups are all fictional, and describes no other company. Next: search startups to find one.',
+  );
+}
 
 const overview = (list: Startup[]) =>
   table(
@@ -77,23 +91,23 @@ export const compareStartups = defineDemoTool({
     ),
   }),
   async run({ companies }) {
-    let picked = namedIn(companies, STARTUPS, byId, byName);
-    if (picked.length < 2) {
-      const parts = companies
-        .split(/,|\band\b|\bvs\.?\b|\bversus\b|&/i)
-        .map((p) => p.trim())
-        .filter(Boolean);
-      const resolved = parts
-        .map((p) => resolveOne(p, STARTUPS, byId, byName))
-        .filter((s): s is Startup => !!s);
-      picked = [...new Set([...picked, ...resolved])];
+    // Each name given must be a startup of the deal flow ("Novapay Ledgerline" names two).
+    const named = new Set<Startup>();
+    const unknown: Unknown[] = [];
+    for (const said of companies.split(/,|\band\b|\bvs\.?\b|\bversus\b|&/i).map((p) => p.trim())) {
+      if (!said) continue;
+      const { found, closest } = resolveOne(said, STARTUPS, byId, byName);
+      if (!found) unknown.push({ said, closest });
+      const all = namedIn(said, STARTUPS, byId, byName);
+      for (const s of all.length > 0 ? all : found ? [found] : []) named.add(s);
     }
-    if (picked.length < 2) {
+    if (unknown.length > 0) throw notInDealFlow(unknown);
+    if (named.size < 2) {
       throw new DemoInputError(
-        `Name at least two startups to compare (found ${picked.length}). For example: Novapay, Ledgerline.`,
+        `Name at least two startups to compare (found ${named.size}). For example: Novapay, Ledgerline.`,
       );
     }
-    picked = picked.slice(0, 5);
+    const picked = [...named].slice(0, 5);
     const runway = (s: Startup) =>
       s.burnMusd > 0 ? `${Math.round((s.raisedMusd * 0.45) / s.burnMusd)} mo (est.)` : 'n/a';
     const rows: Array<[string, (s: Startup) => string | number]> = [
@@ -133,11 +147,8 @@ export const draftInvestmentMemo = defineDemoTool({
     company: text().describe('The startup, by name or id, e.g. "Novapay" or "STU-101".'),
   }),
   async run({ company }) {
-    const s = resolveOne(company, STARTUPS, byId, byName);
-    if (!s)
-      throw new DemoInputError(
-        'No startup by that name in the deal flow. Search startups first to find one.',
-      );
+    const { found: s, closest } = resolveOne(company, STARTUPS, byId, byName);
+    if (!s) throw notInDealFlow([{ said: company, closest }]);
     const peers = STARTUPS.filter((p) => p.sector === s.sector && p.id !== s.id);
     const peerGrowth = peers.length
       ? Math.round(peers.reduce((n, p) => n + p.growthPct, 0) / peers.length)

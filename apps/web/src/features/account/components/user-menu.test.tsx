@@ -1,9 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COLOR_MODE_KEY } from '@cadre/ui';
 import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
-import { findToast, renderApp } from '../../../test/render';
+import { findToast, renderApp, renderWithProviders } from '../../../test/render';
+import { UserMenu } from './user-menu';
 
 type User = ReturnType<typeof renderApp>['user'];
 
@@ -37,10 +38,36 @@ describe('the user menu in the header', () => {
     const { user } = renderApp('/info');
     await screen.findByRole('heading', { name: 'Welcome to Cadre' });
     expect(within(menuButton()).getByText('MU')).toBeInTheDocument();
+    // The mock user has no picture: nothing to load.
+    expect(menuButton().querySelector('img')).toBeNull();
     await user.click(menuButton());
     const identity = await screen.findByTestId('user-menu-identity');
     expect(identity).toHaveTextContent('Mock User');
     expect(identity).toHaveTextContent('mock.user@example.com');
+  });
+
+  it("shows the identity provider's picture when the profile has one, and the initials until it loads or if it fails", async () => {
+    const signOut = vi.fn(async () => {});
+    const { unmount } = renderWithProviders(
+      <UserMenu user={{ name: 'Ada Lovelace', picture: '/idp/avatars/ada.svg' }} onSignOut={signOut} />,
+    );
+    const button = screen.getByRole('button', { name: 'Account menu of Ada Lovelace' });
+    const picture = button.querySelector('img')!;
+    expect(picture).toHaveAttribute('src', '/idp/avatars/ada.svg');
+    // Decorative: the button is named by the person's name.
+    expect(picture).toHaveAttribute('alt', '');
+    expect(within(button).getByText('AL')).toBeVisible();
+    fireEvent.load(picture);
+    await waitFor(() => expect(within(button).getByText('AL')).not.toBeVisible());
+    expect(picture).toBeVisible();
+    unmount();
+
+    renderWithProviders(
+      <UserMenu user={{ name: 'Ada Lovelace', picture: '/idp/avatars/gone.svg' }} onSignOut={signOut} />,
+    );
+    const failed = screen.getByRole('button', { name: 'Account menu of Ada Lovelace' });
+    fireEvent.error(failed.querySelector('img')!);
+    expect(within(failed).getByText('AL')).toBeVisible();
   });
 
   it('switches the theme to dark, remembers it, and goes back to the system setting', async () => {

@@ -1,7 +1,7 @@
 import { Avatar, Box, Menu, Portal, Text } from '@chakra-ui/react';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { FiDatabase, FiKey, FiLogOut, FiMonitor, FiMoon, FiSun } from 'react-icons/fi';
+import { FiBarChart2, FiDatabase, FiKey, FiLogOut, FiMonitor, FiMoon, FiSun } from 'react-icons/fi';
 import { setColorModePreference, useColorModePreference, type ColorModePreference } from '@cadre/ui';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { YourDataDialog } from './your-data-dialog';
@@ -9,6 +9,8 @@ import { YourDataDialog } from './your-data-dialog';
 export interface MenuUser {
   name?: string;
   email?: string;
+  /** The identity provider's `picture` claim (an image URL), when the profile has one. */
+  picture?: string;
 }
 
 const THEMES: { value: ColorModePreference; label: string; icon: ReactNode }[] = [
@@ -18,9 +20,9 @@ const THEMES: { value: ColorModePreference; label: string; icon: ReactNode }[] =
 ];
 
 /**
- * Who is signed in, in the shell's header: their initials open a menu with their name and email,
- * the theme (light, dark or the system's, remembered in this browser), "API keys", "Your data"
- * and sign-out.
+ * Who is signed in, in the shell's header: their picture (initials when there is none, or it
+ * does not load) opens a menu with their name and email, the theme (light, dark or the system's,
+ * remembered in this browser), "Usage", "API keys", "Your data" and sign-out.
  */
 export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () => Promise<void> }) {
   const theme = useColorModePreference();
@@ -43,6 +45,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
       <Menu.Root
         positioning={{ placement: 'bottom-end' }}
         onSelect={(details) => {
+          if (details.value === 'usage') void navigate({ to: '/usage' });
           if (details.value === 'api-keys') void navigate({ to: '/api-keys' });
           if (details.value === 'data') setDataOpen(true);
           if (details.value === 'sign-out') setSigningOut('asking');
@@ -57,6 +60,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
         >
           <Avatar.Root size="sm" colorPalette="brand" variant="solid">
             <Avatar.Fallback name={label} />
+            {user.picture && <Avatar.Image src={user.picture} alt="" />}
           </Avatar.Root>
         </Menu.Trigger>
         <Portal>
@@ -87,6 +91,9 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
                 ))}
               </Menu.RadioItemGroup>
               <Menu.Separator />
+              <Menu.Item value="usage">
+                <FiBarChart2 aria-hidden="true" /> Usage
+              </Menu.Item>
               <Menu.Item value="api-keys">
                 <FiKey aria-hidden="true" /> API keys
               </Menu.Item>

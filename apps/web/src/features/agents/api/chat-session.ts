@@ -1,4 +1,4 @@
-import { CHAT_AGENT_HEADER, CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
+import { CHAT_AGENT_HEADER, CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, NO_SUCH_AGENT } from '@cadre/contract';
 
 /**
  * The chat service's session calls (spec section 7, "Chat server"; integrations.md section 4.1):
@@ -29,9 +29,7 @@ export async function openChatSession(options: {
   if (response.status === 404) {
     // The agent is gone or someone else's: say that, not that signing in failed.
     const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
-    throw new Error(
-      typeof body?.detail === 'string' ? `${body.detail}.` : 'This agent does not exist or is not yours.',
-    );
+    throw new Error(typeof body?.detail === 'string' ? `${body.detail}.` : `${NO_SUCH_AGENT}.`);
   }
   if (!response.ok) {
     throw new Error(`The chat service refused the sign-in (${response.status} ${response.statusText}).`);

@@ -172,8 +172,10 @@ function Snippet(props: { title: string; hint: React.ReactNode; code: string; ch
         p="3"
         borderRadius="md"
         overflowX="auto"
-        whiteSpace="pre"
-        // Scrolls sideways: focusable, so a keyboard can scroll it too.
+        // Long lines wrap on a phone rather than hide off the side; Copy takes the exact text.
+        whiteSpace={{ base: 'pre-wrap', md: 'pre' }}
+        overflowWrap={{ base: 'anywhere', md: 'normal' }}
+        // May scroll sideways on a wider screen: focusable, so a keyboard can scroll it too.
         tabIndex={0}
         aria-label={props.title}
       >

@@ -193,6 +193,7 @@ describe('the agent form, create mode (/agents/create)', () => {
     expect(field(/^Starter 2$/)).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('A starter must be at most 120 characters.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(field(/^Starter 2$/)).toHaveFocus());
     expect(api.sent('POST /api/v1/agents/')).toEqual([]);
   });
 
@@ -217,6 +218,7 @@ describe('the agent form, create mode (/agents/create)', () => {
     expect(await screen.findByText('Starter must not contain NUL characters')).toBeInTheDocument();
     expect(field(/^Starter 2$/)).toHaveAttribute('aria-invalid', 'true');
     expect(field(/^Starter 1$/)).not.toHaveAttribute('aria-invalid');
+    await waitFor(() => expect(field(/^Starter 2$/)).toHaveFocus());
   });
 
   it('explains Guidelines with the tooltip text of the spec', async () => {
@@ -290,7 +292,7 @@ describe('the agent form points at the problem', () => {
     await findToast('Name/Description Required');
     expect(field(/^Name/)).toHaveAttribute('aria-invalid', 'true');
     expect(field(/^Description/)).toHaveAttribute('aria-invalid', 'true');
-    expect(field(/^Name/)).toHaveFocus();
+    await waitFor(() => expect(field(/^Name/)).toHaveFocus());
     expect(field(/^Name/)).toHaveAccessibleErrorMessage('Give the agent a name.');
     expect(field(/^Description/)).toHaveAccessibleErrorMessage('Describe what the agent does.');
     // Typing a name clears its mark; a Save now points at the description alone.

@@ -26,6 +26,7 @@ import { ApiError } from '../../../api/api-error';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadError } from '../../../components/load-error';
 import { toaster } from '../../../components/ui/toaster';
+import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
 import {
   agentOptions,
   downloadAgentExport,
@@ -51,6 +52,7 @@ import {
 } from '../agents-logic';
 import { AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 import { AgentEmbed } from './agent-embed';
+import { AgentFiles } from './agent-files';
 import { AgentHistory } from './agent-history';
 import { AgentModelFields } from './agent-model-fields';
 import { AgentTriggers } from './agent-triggers';
@@ -124,6 +126,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     <Stack gap="10">
       <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
       <ToolPermissions agentId={agentId} />
+      <AgentFiles agentId={agentId} />
       <AgentEmbed agent={agent.data} />
       <AgentTriggers agentId={agentId} />
       <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
@@ -139,8 +142,8 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
   const [draft, setDraft] = useState<AgentDraft>(initial);
   // Shown once a Save found them blank; each clears as its field is typed in.
   const [invalid, setInvalid] = useState<ReadonlySet<DraftField>>(new Set());
-  const nameRef = useRef<HTMLInputElement>(null);
-  const descriptionRef = useRef<HTMLTextAreaElement>(null);
+  // Every way a Save is refused moves focus to the first field it marked.
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid<HTMLFormElement>();
   // Set on a successful save so that leaving for /agents is not treated as losing changes.
   const saved = useRef(false);
   const dirty = isDirty(initial, draft);
@@ -162,8 +165,10 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       await navigate({ to: '/agents' });
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 422)
+      if (error instanceof ApiError && error.status === 422) {
         setServerStarterErrors(starterErrorsFrom(error.body, draft.starters));
+        focusFirstInvalid();
+      }
       toaster.create(AGENT_TOASTS.saveFailed(mode));
     },
   });
@@ -179,12 +184,16 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
     if (!body) {
       const blank = blankFields(draft);
       setInvalid(new Set(blank));
-      (blank[0] === 'name' ? nameRef : descriptionRef).current?.focus();
+      focusFirstInvalid();
       toaster.create(AGENT_TOASTS.required);
       return;
     }
-    // A starter that is too long shows its error under its input; nothing is sent.
-    if (draft.starters.some((s) => starterError(s)) || temperatureError(draft.temperature)) return;
+    // A starter that is too long, or a temperature out of range, shows its error under its input
+    // as it is typed; nothing is sent.
+    if (draft.starters.some((s) => starterError(s)) || temperatureError(draft.temperature)) {
+      focusFirstInvalid();
+      return;
+    }
     save.mutate(body);
   };
 
@@ -230,28 +239,16 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       </HStack>
       <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8" alignItems="start">
         <Stack asChild gap="5">
-          <form onSubmit={submit} noValidate aria-label={`${mode} agent`}>
+          <form ref={formRef} onSubmit={submit} noValidate aria-label={`${mode} agent`}>
             <RequiredField label="Name" invalid={invalid.has('name')} error={AGENT_TEXT.nameRequired}>
-              <Input
-                ref={nameRef}
-                value={draft.name}
-                onChange={set('name')}
-                maxLength={200}
-                autoComplete="off"
-              />
+              <Input value={draft.name} onChange={set('name')} maxLength={200} autoComplete="off" />
             </RequiredField>
             <RequiredField
               label="Description"
               invalid={invalid.has('description')}
               error={AGENT_TEXT.descriptionRequired}
             >
-              <Textarea
-                ref={descriptionRef}
-                value={draft.description}
-                onChange={set('description')}
-                rows={3}
-                autoresize
-              />
+              <Textarea value={draft.description} onChange={set('description')} rows={3} autoresize />
             </RequiredField>
             <AppearancePicker
               name={draft.name}

@@ -5,6 +5,7 @@ import { installFakeApi, json } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent, AgentVersion } from '../api/agents-api';
 import { agentFixture } from '../../../test/agent-fixture';
+import { captureDownloads } from '../../../test/downloads';
 
 const tool = (id: number, display_name: string) => ({
   id,
@@ -42,6 +43,7 @@ const FIRST: AgentVersion = {
     model_id: null,
     temperature: null,
     tools: [snapshotTool(12, 'Add')],
+    files: [],
   },
 };
 const SECOND: AgentVersion = {
@@ -61,6 +63,7 @@ const SECOND: AgentVersion = {
     model_id: null,
     temperature: null,
     tools: [snapshotTool(13, 'Divide')],
+    files: [],
   },
 };
 const CURRENT: Agent = agentFixture({
@@ -166,28 +169,15 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
 
   it('downloads the export document as a file', async () => {
     const api = fakeApi();
-    const blobs: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(class extends URL {}, {
-        createObjectURL: (blob: Blob) => {
-          blobs.push(blob);
-          return 'blob:http://app.test/export';
-        },
-        revokeObjectURL: () => {},
-      }),
-    );
-    const clicked: string[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      clicked.push(this.download);
-    });
+    const downloads = captureDownloads();
     const { user } = renderApp('/agents/1/edit');
     await user.click(await screen.findByRole('button', { name: 'Export Accountant' }));
-    await waitFor(() => expect(clicked).toEqual(['Accountant.agent.json']));
+    await waitFor(() => expect(downloads.files.map((f) => f.name)).toEqual(['Accountant.agent.json']));
     expect(api.sent('GET /api/v1/agents/:agent_id/export')).toHaveLength(1);
-    expect(JSON.parse(await blobs[0]!.text())).toMatchObject({ format: 'cadre.agent', format_version: 1 });
-    click.mockRestore();
+    expect(JSON.parse(await downloads.files[0]!.blob!.text())).toMatchObject({
+      format: 'cadre.agent',
+      format_version: 1,
+    });
+    downloads.restore();
   });
 });

@@ -59,18 +59,25 @@ export function AgentHistory({ agentId, onRestored }: { agentId: number; onResto
               >
                 <Text fontWeight="semibold">{HISTORY_TEXT.version(version.number)}</Text>
                 <Badge variant="surface">{HISTORY_TEXT.reason(version)}</Badge>
-                <Text fontSize="sm" color="fg.muted" flex="1">
+                {/* On a phone who and when go on a line of their own, below the version and its action. */}
+                <Text
+                  fontSize="sm"
+                  color="fg.muted"
+                  flex={{ base: '1 0 100%', md: '1' }}
+                  order={{ base: 1, md: 0 }}
+                >
                   {HISTORY_TEXT.savedBy(version)}
                   {when(version.created_at)}
                 </Text>
                 {index === 0 ? (
-                  <Text fontSize="sm" color="fg.muted">
+                  <Text fontSize="sm" color="fg.muted" ms="auto">
                     {HISTORY_TEXT.current}
                   </Text>
                 ) : (
                   <Button
                     size="xs"
                     variant="outline"
+                    ms="auto"
                     onClick={() => setRestoring(version)}
                     aria-label={HISTORY_TEXT.restoreLabel(version.number)}
                   >
@@ -182,6 +189,16 @@ function CompareVersions({ versions }: { versions: AgentVersion[] }) {
           {diff.toolsReordered && (
             <Text fontSize="sm" mt="2">
               {HISTORY_TEXT.toolsReordered}
+            </Text>
+          )}
+          {diff.filesAdded.length > 0 && (
+            <Text fontSize="sm" mt="2">
+              {HISTORY_TEXT.filesAdded}: {diff.filesAdded.join(', ')}
+            </Text>
+          )}
+          {diff.filesRemoved.length > 0 && (
+            <Text fontSize="sm" mt="2">
+              {HISTORY_TEXT.filesRemoved}: {diff.filesRemoved.join(', ')}
             </Text>
           )}
         </Box>

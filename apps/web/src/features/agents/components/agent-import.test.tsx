@@ -45,6 +45,7 @@ describe('importing an agent (/agents)', () => {
             agent: { id: 9, name: 'Helper', description: 'Helps', guidelines: null, tools: [] },
             tools_to_connect: [{ ...DOCUMENT.agent.tools[0], service_id: 4 }],
             tools_not_found: [DOCUMENT.agent.tools[1]],
+            model_not_offered: 'gpt-9',
           },
           201,
         ),
@@ -66,6 +67,11 @@ describe('importing an agent (/agents)', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['Add note (Notes)']);
+    // The document's model is not offered here: the agent answers with the default, and says so.
+    expect(within(dialog).getByTestId('model-not-offered')).toHaveTextContent(
+      "The model 'gpt-9' is not offered here: the agent answers with the default model.",
+    );
+    expect(within(dialog).queryByText('Every tool was found and its service is connected.')).toBeNull();
     expect(within(dialog).getByRole('link', { name: 'Go to Services' })).toHaveAttribute('href', '/services');
     expect(within(dialog).getByRole('link', { name: 'Open agent' })).toHaveAttribute(
       'href',

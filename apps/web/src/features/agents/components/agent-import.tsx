@@ -35,7 +35,7 @@ const toolText = (tool: {
 
 /**
  * Import from an exported file: a file picker, then what the import could not finish by itself —
- * the services to connect and the tools this server does not offer.
+ * the model this server does not offer, the services to connect and the tools it does not offer.
  */
 export function AgentImport() {
   const input = useRef<HTMLInputElement>(null);
@@ -68,7 +68,8 @@ export function AgentImport() {
     importAgent.mutate({ body });
   };
 
-  const needsNothing = result && !result.tools_to_connect.length && !result.tools_not_found.length;
+  const needsNothing =
+    result && !result.tools_to_connect.length && !result.tools_not_found.length && !result.model_not_offered;
   return (
     <>
       <Button variant="outline" loading={importAgent.isPending} onClick={() => input.current?.click()}>
@@ -107,6 +108,11 @@ export function AgentImport() {
       >
         <Stack gap="4">
           {needsNothing && <Text>{EXCHANGE_TEXT.allSet}</Text>}
+          {result?.model_not_offered && (
+            <Text data-testid="model-not-offered">
+              {EXCHANGE_TEXT.modelNotOffered(result.model_not_offered)}
+            </Text>
+          )}
           {result && result.tools_to_connect.length > 0 && (
             <Stack gap="1">
               <Text>{EXCHANGE_TEXT.toConnect}</Text>

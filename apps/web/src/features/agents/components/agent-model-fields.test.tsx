@@ -90,8 +90,11 @@ describe("the agent editor's model and temperature", () => {
     await modelSelect();
     await user.type(temperature(), '2.5');
     expect(screen.getByText(/Temperature must be a number from 0 to 2/)).toBeVisible();
+    expect(temperature()).toHaveAttribute('aria-invalid', 'true');
+    expect(temperature()).toHaveAccessibleDescription(/Temperature must be a number from 0 to 2/);
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Save moves the focus back to the field that stops it.
+    await waitFor(() => expect(temperature()).toHaveFocus());
     expect(api.sent('PATCH /api/v1/agents/:agent_id')).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { modelsOptions, type OfferedModel } from '../api/models-api';
 import { temperatureError } from '../agents-logic';
 import { MODEL_TEXT } from '../constants';
@@ -37,13 +38,16 @@ const priceOf = (model: OfferedModel) =>
 export function AgentModelFields({ modelId, temperature, staleModelId, onChange }: AgentModelFieldsProps) {
   const models = useQuery(modelsOptions());
   const tempError = temperatureError(temperature);
+  // The message runs below both fields (the temperature's column is narrow) and still describes it.
+  const tempErrorId = useId();
   const chosen = models.data?.find((m) => m.id === modelId);
   const fallback = models.data?.find((m) => m.default);
   const stale = staleModelId != null && modelId === staleModelId;
   return (
     <Stack gap="2">
-      {/* One row: the form stays short on a phone, where the tool picker sits below it. */}
-      <Grid templateColumns="minmax(0, 1fr) 7.5rem" gap="3" alignItems="start">
+      {/* Side by side from `sm`, the temperature's column wide enough for its label on one line
+          (so the inputs line up); stacked on a phone, where the model's name would be cut off. */}
+      <Grid templateColumns={{ base: '1fr', sm: 'minmax(0, 1fr) 9.5rem' }} gap="3" alignItems="start">
         <Field.Root>
           <Field.Label>{MODEL_TEXT.model}</Field.Label>
           {models.isPending ? (
@@ -99,11 +103,12 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
             placeholder={MODEL_TEXT.temperaturePlaceholder}
             title={MODEL_TEXT.temperatureHelp}
             onChange={(event) => onChange({ temperature: event.currentTarget.value })}
+            aria-describedby={tempError ? tempErrorId : undefined}
           />
         </Field.Root>
       </Grid>
       {tempError && (
-        <Text fontSize="sm" color="fg.error" role="alert">
+        <Text id={tempErrorId} fontSize="sm" color="fg.error" role="alert">
           {tempError}
         </Text>
       )}

@@ -56,12 +56,7 @@ export function AgentTriggers({ agentId }: { agentId: number }) {
         </Text>
       </Stack>
       <Stack gap="2">
-        <Text fontWeight="medium" fontSize="sm">
-          {TRIGGER_TEXT.withKey}
-        </Text>
-        <Text fontSize="sm" color="fg.muted">
-          {TRIGGER_TEXT.withKeyHelp}
-        </Text>
+        <PartHeading title={TRIGGER_TEXT.withKey} help={TRIGGER_TEXT.withKeyHelp} />
         <Snippet text={curl} what="curl example" testId="trigger-curl" />
       </Stack>
       <SignedCalls agentId={agentId} url={url} />
@@ -74,7 +69,8 @@ export function AgentTriggers({ agentId }: { agentId: number }) {
 function Snippet({ text, what, testId }: { text: string; what: string; testId: string }) {
   const [copied, setCopied] = useState(false);
   return (
-    <HStack gap="2" align="start">
+    // The text takes the whole width on a phone, its Copy button below it.
+    <Stack direction={{ base: 'column', md: 'row' }} gap="2" align={{ base: 'end', md: 'start' }}>
       <Code
         data-testid={testId}
         display="block"
@@ -83,6 +79,7 @@ function Snippet({ text, what, testId }: { text: string; what: string; testId: s
         p="2"
         flex="1"
         minW="0"
+        alignSelf="stretch"
       >
         {text}
       </Code>
@@ -95,7 +92,7 @@ function Snippet({ text, what, testId }: { text: string; what: string; testId: s
         {copied ? <FiCheck aria-hidden="true" /> : <FiCopy aria-hidden="true" />}
         {copied ? TRIGGER_TEXT.copied : TRIGGER_TEXT.copy}
       </Button>
-    </HStack>
+    </Stack>
   );
 }
 
@@ -150,12 +147,7 @@ function SignedCalls({ agentId, url }: { agentId: number; url: string }) {
   const madeAt = status.data?.created_at ?? null;
   return (
     <Stack gap="2">
-      <Text fontWeight="medium" fontSize="sm">
-        {TRIGGER_TEXT.signed}
-      </Text>
-      <Text fontSize="sm" color="fg.muted">
-        {TRIGGER_TEXT.signedHelp}
-      </Text>
+      <PartHeading title={TRIGGER_TEXT.signed} help={TRIGGER_TEXT.signedHelp} />
       {status.isError ? (
         <Text color="fg.error" role="alert">
           {TRIGGER_TEXT.secretLoadError}
@@ -261,5 +253,19 @@ function TriggerRuns({ agentId }: { agentId: number }) {
         )}
       </QueryList>
     </Stack>
+  );
+}
+
+/** A part's name and, under it, the sentence that says what it is for. */
+function PartHeading({ title, help }: { title: string; help: string }) {
+  return (
+    <>
+      <Text fontWeight="medium" fontSize="sm">
+        {title}
+      </Text>
+      <Text fontSize="sm" color="fg.muted">
+        {help}
+      </Text>
+    </>
   );
 }

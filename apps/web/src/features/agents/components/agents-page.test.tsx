@@ -5,6 +5,7 @@ import { held, installFakeApi, json, TEST_TOKEN } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
 import { agentFixture } from '../../../test/agent-fixture';
+import { hasText, watchFor } from '../../../test/ever-shown';
 
 const agent = (id: number, name: string, description: string, tools = 0): Agent =>
   agentFixture({
@@ -29,21 +30,6 @@ const WEATHER = agent(2, 'Weather Helper', 'Forecasts for any city');
 
 const rows = () => screen.queryAllByTestId('agent-row');
 const row = (name: string) => rows().find((r) => within(r).queryByRole('cell', { name }))!;
-
-/** Records whether `text` was ever on screen, even for a moment. */
-function watchFor(text: string) {
-  let seen = false;
-  const observer = new MutationObserver(() => {
-    seen ||= document.body.textContent?.includes(text) ?? false;
-  });
-  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-  return {
-    get seen() {
-      return seen;
-    },
-    stop: () => observer.disconnect(),
-  };
-}
 
 /** Picks an item of an agent's Actions menu with the keyboard, as a keyboard user would. */
 async function openMenu(user: ReturnType<typeof renderApp>['user'], name: string, item: string) {
@@ -91,7 +77,7 @@ describe('the agent list (/agents)', () => {
     const link = await screen.findByRole('link', { name: 'Back to agents' });
     await user.hover(link);
     await waitFor(() => expect(api.sent('GET /api/v1/agents/')).toHaveLength(1));
-    const loading = watchFor('Loading agents...');
+    const loading = watchFor(hasText('Loading agents...'));
     await user.click(link);
     await screen.findByRole('heading', { name: 'Agents', level: 1 });
     expect(rows()).toHaveLength(2);
@@ -109,7 +95,7 @@ describe('the agent list (/agents)', () => {
     });
     const { user } = renderApp('/agents/99/edit');
     const link = await screen.findByRole('link', { name: 'Back to agents' });
-    const loading = watchFor('Loading agents...');
+    const loading = watchFor(hasText('Loading agents...'));
     await user.click(link);
     await screen.findByRole('heading', { name: 'Agents', level: 1 });
     expect(rows()).toHaveLength(2);

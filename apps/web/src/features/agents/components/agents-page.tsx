@@ -44,22 +44,22 @@ import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../c
 import { AgentImport } from './agent-import';
 import { AgentToolsDialog } from './agent-tools-dialog';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import {
+  CARD_CELL,
+  CARD_ROW,
+  CARD_TABLE,
+  CARD_TABLE_BODY,
+  CARD_TABLE_FRAME,
+  CARD_TABLE_HEADER,
+} from '../../../components/card-table';
 
-/** A table cell on wide screens, a block in the row's card grid on a phone. */
-const CARD_CELL = {
-  role: 'cell',
-  display: { base: 'block', md: 'table-cell' },
-  p: { base: '0', md: '2' },
-  borderBottomWidth: { base: '0', md: '1px' },
-} as const;
-const NAME_CELL = { gridArea: 'name', fontWeight: 'medium', maxW: { md: '56' } } as const;
-/** Two lines of the description on a card, one truncated line in the table. */
+const NAME_CELL = { gridArea: 'name', fontWeight: 'medium' } as const;
+/** Two lines of the description on a card, one truncated line in the table (the width left over). */
 const DESCRIPTION_CELL = {
   gridArea: 'desc',
   color: 'fg.muted',
-  maxW: { md: '48', lg: 'md' },
-  truncate: { base: false, md: true },
-  lineClamp: { base: 2, md: 'none' },
+  truncate: { base: false, lg: true },
+  lineClamp: { base: 2, lg: 'none' },
 } as const;
 
 /** The agent list (spec section 2). */
@@ -129,23 +129,17 @@ export function AgentsPage() {
       return (
         <Table.Row
           key={agent.id}
-          role="row"
+          {...CARD_ROW}
           data-testid="agent-row"
           // A card on a phone: name and menu, the description, then Start and the tools.
-          display={{ base: 'grid', md: 'table-row' }}
           gridTemplateColumns="minmax(0, 1fr) auto"
           gridTemplateAreas={`"name menu" "desc desc" "tools tools" "start start"`}
-          gap="2"
-          p={{ base: '3', md: '0' }}
-          mb={{ base: '3', md: '0' }}
-          borderWidth={{ base: '1px', md: '0' }}
-          rounded={{ base: 'lg', md: 'none' }}
         >
           <Table.Cell {...CARD_CELL} gridArea="start">
             <Button
               size="xs"
               colorPalette="brand"
-              w={{ base: 'full', md: 'auto' }}
+              w={{ base: 'full', lg: 'auto' }}
               onClick={() =>
                 void navigate({ to: '/agents/$Id/chat/{-$threadId}', params: { Id: String(agent.id) } })
               }
@@ -164,7 +158,7 @@ export function AgentsPage() {
             {agent.description}
           </Table.Cell>
           <Table.Cell {...CARD_CELL} gridArea="tools">
-            <HStack gap="2" wrap={{ base: 'wrap', md: 'nowrap' }}>
+            <HStack gap="2" wrap="wrap">
               <Button
                 size="xs"
                 variant="outline"
@@ -238,31 +232,26 @@ export function AgentsPage() {
       </PageHeader>
       <SearchInput placeholder={AGENT_TEXT.search} value={query} onChange={setQuery} />
       {/* On a phone the rows are stacked cards; the roles keep it a table for assistive technology. */}
-      <Box borderWidth={{ base: '0', md: '1px' }} rounded="md" overflowX={{ md: 'auto' }}>
-        <Table.Root
-          size="sm"
-          role="table"
-          aria-busy={agents.isPending}
-          aria-label="Agents"
-          display={{ base: 'block', md: 'table' }}
-          bg={{ base: 'transparent', md: 'bg' }}
-        >
-          <Table.Header role="rowgroup" display={{ base: 'none', md: 'table-header-group' }}>
+      <Box {...CARD_TABLE_FRAME}>
+        <Table.Root size="sm" {...CARD_TABLE} aria-busy={agents.isPending} aria-label="Agents">
+          <Table.Header {...CARD_TABLE_HEADER}>
             <Table.Row role="row">
               <Table.ColumnHeader role="columnheader" w="24">
                 Chat
               </Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader">Name</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader" w="28%">
+                Name
+              </Table.ColumnHeader>
               <Table.ColumnHeader role="columnheader">Description</Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader">Tools</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader" w="44">
+                Tools
+              </Table.ColumnHeader>
               <Table.ColumnHeader role="columnheader" w="20" textAlign="end">
                 Actions
               </Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
-          <Table.Body role="rowgroup" display={{ base: 'block', md: 'table-row-group' }}>
-            {body}
-          </Table.Body>
+          <Table.Body {...CARD_TABLE_BODY}>{body}</Table.Body>
         </Table.Root>
       </Box>
       <Box position="fixed" bottom={{ base: '4', md: '8' }} right={{ base: '4', md: '8' }} zIndex="docked">
@@ -288,8 +277,8 @@ export function AgentsPage() {
 
 function StateRow({ children }: { children: React.ReactNode }) {
   return (
-    <Table.Row role="row" display={{ base: 'block', md: 'table-row' }}>
-      <Table.Cell role="cell" colSpan={5} display={{ base: 'block', md: 'table-cell' }}>
+    <Table.Row role="row" display={{ base: 'block', lg: 'table-row' }}>
+      <Table.Cell role="cell" colSpan={5} display={{ base: 'block', lg: 'table-cell' }}>
         <Center minH="40" color="fg.muted">
           {children}
         </Center>

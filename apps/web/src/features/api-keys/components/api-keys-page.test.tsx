@@ -75,6 +75,48 @@ describe('the API keys page (/api-keys)', () => {
     expect(document.body).not.toHaveTextContent(SECRET);
   });
 
+  it('marks what is wrong under its field, focused, before sending and after the API refuses', async () => {
+    const api = installFakeApi({
+      'GET /api/v1/api-keys': () => json([]),
+      'GET /api/v1/agents/': () => json(AGENTS),
+      'POST /api/v1/api-keys': () =>
+        json(
+          {
+            detail: [
+              { loc: ['body', 'agent_ids', 0], msg: 'is not one of your agents', type: 'value_error' },
+              { loc: ['body'], msg: 'Too many keys', type: 'value_error' },
+            ],
+          },
+          422,
+        ),
+    });
+    const { user } = renderApp('/api-keys');
+    await user.click(await screen.findByRole('button', { name: 'Create API key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create API key' });
+    const name = within(dialog).getByRole('textbox', { name: /Name/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleErrorMessage('Give the key a name, to tell it apart later.');
+    await waitFor(() => expect(name).toHaveFocus());
+    expect(within(dialog).getByText('Choose at least one scope.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('checkbox', { name: /chat/ })).toHaveAttribute('aria-invalid', 'true');
+    expect(api.sent('POST /api/v1/api-keys')).toHaveLength(0);
+
+    await user.type(name, 'Site');
+    expect(name).not.toHaveAttribute('aria-invalid');
+    await user.click(within(dialog).getByRole('checkbox', { name: /chat/ }));
+    expect(within(dialog).queryByText('Choose at least one scope.')).not.toBeInTheDocument();
+    const planner = await within(dialog).findByRole('checkbox', { name: 'Planner' });
+    await user.click(planner);
+    await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
+    expect(await within(dialog).findByText('is not one of your agents')).toBeInTheDocument();
+    expect(planner).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(within(dialog).getByRole('checkbox', { name: 'Mail Sorter' })).toHaveFocus());
+    // What is about no field is said once, below the fields.
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Too many keys');
+    expect(api.sent('POST /api/v1/api-keys')).toHaveLength(1);
+  });
+
   it('revokes a key after confirmation', async () => {
     let keys = [KEY];
     const api = installFakeApi({

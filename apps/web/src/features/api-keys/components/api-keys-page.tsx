@@ -1,9 +1,17 @@
-import { Badge, Box, Button, Center, Code, Stack, Table, Text, Wrap } from '@chakra-ui/react';
+import { Badge, Box, Button, Center, Code, HStack, Stack, Table, Text, Wrap } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FiKey, FiPlus, FiTrash2 } from 'react-icons/fi';
 import { PageHeader } from '../../../components/page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import {
+  CARD_CELL,
+  CARD_ROW,
+  CARD_TABLE,
+  CARD_TABLE_BODY,
+  CARD_TABLE_FRAME,
+  CARD_TABLE_HEADER,
+} from '../../../components/card-table';
 import { LoadError } from '../../../components/load-error';
 import {
   listAgentsOptions,
@@ -35,6 +43,17 @@ export const API_KEYS_TEXT = {
 } as const;
 
 const date = (iso: string | null, fallback: string) => (iso ? new Date(iso).toLocaleString() : fallback);
+
+const COLUMNS = ['Name', 'Key', 'Scopes', 'Agents', 'Created', 'Last used', 'Expires'] as const;
+
+/** A value's column name, written before it on a card (the table's header says it on a wide screen). */
+function CardLabel({ children }: { children: string }) {
+  return (
+    <Text as="span" hideFrom="lg" color="fg.muted" me="1.5">
+      {children}:
+    </Text>
+  );
+}
 
 /** The user's API keys: the list, creating one (shown once) and revoking one. */
 export function ApiKeysPage() {
@@ -69,25 +88,49 @@ export function ApiKeysPage() {
     body = <StateRow>{API_KEYS_TEXT.empty}</StateRow>;
   } else {
     body = keys.data.map((key) => (
-      <Table.Row key={key.id} aria-label={key.name}>
-        <Table.Cell fontWeight="medium">{key.name}</Table.Cell>
-        <Table.Cell>
+      <Table.Row
+        key={key.id}
+        aria-label={key.name}
+        {...CARD_ROW}
+        // A card on a phone: the name and Revoke, then one line per value with its label.
+        gridTemplateColumns="minmax(0, 1fr) auto"
+        gridTemplateAreas={`"name revoke" "key key" "scopes scopes" "agents agents" "created created" "used used" "expires expires"`}
+        gap="1.5"
+      >
+        <Table.Cell {...CARD_CELL} gridArea="name" fontWeight="medium" wordBreak="break-word">
+          {key.name}
+        </Table.Cell>
+        <Table.Cell {...CARD_CELL} gridArea="key">
+          <CardLabel>Key</CardLabel>
           <Code>{key.prefix}…</Code>
         </Table.Cell>
-        <Table.Cell>
-          <Wrap gap="1">
-            {key.scopes.map((scope) => (
-              <Badge key={scope}>{scope}</Badge>
-            ))}
-          </Wrap>
+        <Table.Cell {...CARD_CELL} gridArea="scopes">
+          <HStack gap="1" wrap="wrap">
+            <CardLabel>Scopes</CardLabel>
+            <Wrap gap="1">
+              {key.scopes.map((scope) => (
+                <Badge key={scope}>{scope}</Badge>
+              ))}
+            </Wrap>
+          </HStack>
         </Table.Cell>
-        <Table.Cell>
+        <Table.Cell {...CARD_CELL} gridArea="agents">
+          <CardLabel>Agents</CardLabel>
           {key.agent_ids === null ? API_KEYS_TEXT.allAgents : key.agent_ids.map(agentName).join(', ')}
         </Table.Cell>
-        <Table.Cell>{date(key.created_at, '')}</Table.Cell>
-        <Table.Cell>{date(key.last_used_at, API_KEYS_TEXT.never)}</Table.Cell>
-        <Table.Cell>{date(key.expires_at, API_KEYS_TEXT.never)}</Table.Cell>
-        <Table.Cell textAlign="end">
+        <Table.Cell {...CARD_CELL} gridArea="created">
+          <CardLabel>Created</CardLabel>
+          {date(key.created_at, '')}
+        </Table.Cell>
+        <Table.Cell {...CARD_CELL} gridArea="used">
+          <CardLabel>Last used</CardLabel>
+          {date(key.last_used_at, API_KEYS_TEXT.never)}
+        </Table.Cell>
+        <Table.Cell {...CARD_CELL} gridArea="expires">
+          <CardLabel>Expires</CardLabel>
+          {date(key.expires_at, API_KEYS_TEXT.never)}
+        </Table.Cell>
+        <Table.Cell {...CARD_CELL} gridArea="revoke" textAlign="end">
           <Button
             size="xs"
             variant="outline"
@@ -126,23 +169,24 @@ export function ApiKeysPage() {
           retrying={keys.isFetching}
         />
       )}
-      <Table.ScrollArea borderWidth="1px" rounded="md">
-        <Table.Root size="sm" aria-busy={keys.isPending} aria-label={API_KEYS_TEXT.title}>
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Name</Table.ColumnHeader>
-              <Table.ColumnHeader>Key</Table.ColumnHeader>
-              <Table.ColumnHeader>Scopes</Table.ColumnHeader>
-              <Table.ColumnHeader>Agents</Table.ColumnHeader>
-              <Table.ColumnHeader>Created</Table.ColumnHeader>
-              <Table.ColumnHeader>Last used</Table.ColumnHeader>
-              <Table.ColumnHeader>Expires</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
+      {/* On a phone each key is a card with Revoke at its top: no column is out of sight. */}
+      <Box {...CARD_TABLE_FRAME}>
+        <Table.Root size="sm" {...CARD_TABLE} aria-busy={keys.isPending} aria-label={API_KEYS_TEXT.title}>
+          <Table.Header {...CARD_TABLE_HEADER}>
+            <Table.Row role="row">
+              {COLUMNS.map((column) => (
+                <Table.ColumnHeader key={column} role="columnheader">
+                  {column}
+                </Table.ColumnHeader>
+              ))}
+              <Table.ColumnHeader role="columnheader" textAlign="end" w="24">
+                Actions
+              </Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
-          <Table.Body>{body}</Table.Body>
+          <Table.Body {...CARD_TABLE_BODY}>{body}</Table.Body>
         </Table.Root>
-      </Table.ScrollArea>
+      </Box>
       <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog
         open={revoking !== null}
@@ -159,8 +203,8 @@ export function ApiKeysPage() {
 
 function StateRow({ children }: { children: ReactNode }) {
   return (
-    <Table.Row>
-      <Table.Cell colSpan={8}>
+    <Table.Row role="row" display={{ base: 'block', lg: 'table-row' }}>
+      <Table.Cell role="cell" colSpan={COLUMNS.length + 1} display={{ base: 'block', lg: 'table-cell' }}>
         <Center minH="24" color="fg.muted">
           <Box>{children}</Box>
         </Center>

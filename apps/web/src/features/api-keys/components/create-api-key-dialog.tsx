@@ -15,7 +15,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FiCheck, FiCopy } from 'react-icons/fi';
 import { DialogShell } from '../../../components/form-dialog';
-import { describeApiError } from '../../../api/api-error';
+import { formErrors, type FormErrors } from '../../../api/api-error';
+import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
 import {
   createApiKeyMutation,
   listAgentsOptions,
@@ -38,6 +39,9 @@ export const CREATE_KEY_TEXT = {
   copy: 'Copy key',
   copied: 'Copied',
   done: 'Done',
+  failed: 'The key could not be created.',
+  nameRequired: 'Give the key a name, to tell it apart later.',
+  scopesRequired: 'Choose at least one scope.',
 } as const;
 
 const EXPIRIES = [
@@ -47,12 +51,18 @@ const EXPIRIES = [
 ];
 
 const EMPTY = { name: '', scopes: [] as ApiKeyScope[], agents: [] as string[], expiry: '30' };
+const FIELDS = ['name', 'scopes', 'agent_ids', 'expires_at'] as const;
+type Errors = FormErrors<(typeof FIELDS)[number]>;
+const NO_ERRORS: Errors = { fields: {}, other: [] };
 
 /** Creates a key (name, scopes, agents, expiry), then shows it once with a copy button. */
 export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState(EMPTY);
   const [shown, setShown] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
+  // Each message under the field it is about: a blank name or no scope, or the API's refusal.
+  const [errors, setErrors] = useState(NO_ERRORS);
+  const { ref, focusFirstInvalid } = useFocusFirstInvalid<HTMLDivElement>();
   const queryClient = useQueryClient();
   const agents = useQuery({ ...listAgentsOptions(), enabled: open });
   const create = useMutation({
@@ -61,12 +71,21 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       setShown(created.key);
       void queryClient.invalidateQueries({ queryKey: listApiKeysQueryKey() });
     },
+    onError: (error) => {
+      setErrors(formErrors(error, FIELDS, CREATE_KEY_TEXT.failed));
+      focusFirstInvalid();
+    },
   });
+  const edit = (change: Partial<typeof EMPTY>, field: (typeof FIELDS)[number]) => {
+    setForm({ ...form, ...change });
+    setErrors((current) => ({ ...current, fields: { ...current.fields, [field]: undefined } }));
+  };
 
   function close() {
     setForm(EMPTY);
     setShown(null);
     setCopied(false);
+    setErrors(NO_ERRORS);
     create.reset();
     onClose();
   }
@@ -77,7 +96,12 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
     const body: ApiKeyCreate = { name: form.name.trim(), scopes: form.scopes };
     if (form.agents.length > 0) body.agent_ids = form.agents.map(Number);
     if (form.expiry) body.expires_at = new Date(Date.now() + Number(form.expiry) * 86_400_000).toISOString();
-    create.mutate({ body });
+    const missing: Errors['fields'] = {};
+    if (!body.name) missing.name = CREATE_KEY_TEXT.nameRequired;
+    if (body.scopes.length === 0) missing.scopes = CREATE_KEY_TEXT.scopesRequired;
+    setErrors({ fields: missing, other: [] });
+    if (missing.name || missing.scopes) focusFirstInvalid();
+    else create.mutate({ body });
   };
 
   // One dialog throughout: swapping to another once the key is shown would let the submit click
@@ -123,39 +147,45 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
           </Button>
         </Stack>
       ) : (
-        <Stack gap="4">
-          <Field.Root required>
-            <Field.Label>{CREATE_KEY_TEXT.name}</Field.Label>
+        <Stack gap="4" ref={ref}>
+          <Field.Root required invalid={!!errors.fields.name}>
+            <Field.Label>
+              {CREATE_KEY_TEXT.name} <Field.RequiredIndicator />
+            </Field.Label>
             <Input
               maxLength={100}
               value={form.name}
-              onChange={(event) => setForm({ ...form, name: event.target.value })}
+              onChange={(event) => edit({ name: event.target.value }, 'name')}
             />
+            <Field.ErrorText>{errors.fields.name}</Field.ErrorText>
           </Field.Root>
-          <Fieldset.Root>
+          <Fieldset.Root invalid={!!errors.fields.scopes}>
             <Fieldset.Legend>{CREATE_KEY_TEXT.scopes}</Fieldset.Legend>
             <CheckboxGroup
               value={form.scopes}
-              onValueChange={(scopes) => setForm({ ...form, scopes: scopes as ApiKeyScope[] })}
+              onValueChange={(scopes) => edit({ scopes: scopes as ApiKeyScope[] }, 'scopes')}
             >
-              <CheckboxOptions options={SCOPES} />
+              <CheckboxOptions options={SCOPES} invalid={!!errors.fields.scopes} />
             </CheckboxGroup>
+            <Fieldset.ErrorText>{errors.fields.scopes}</Fieldset.ErrorText>
           </Fieldset.Root>
-          <Fieldset.Root>
+          <Fieldset.Root invalid={!!errors.fields.agent_ids}>
             <Fieldset.Legend>{CREATE_KEY_TEXT.agents}</Fieldset.Legend>
             <Fieldset.HelperText>{CREATE_KEY_TEXT.agentsHelp}</Fieldset.HelperText>
-            <CheckboxGroup value={form.agents} onValueChange={(ids) => setForm({ ...form, agents: ids })}>
+            <CheckboxGroup value={form.agents} onValueChange={(ids) => edit({ agents: ids }, 'agent_ids')}>
               <CheckboxOptions
                 options={(agents.data ?? []).map((agent) => ({ value: String(agent.id), label: agent.name }))}
+                invalid={!!errors.fields.agent_ids}
               />
             </CheckboxGroup>
+            <Fieldset.ErrorText>{errors.fields.agent_ids}</Fieldset.ErrorText>
           </Fieldset.Root>
-          <Field.Root>
+          <Field.Root invalid={!!errors.fields.expires_at}>
             <Field.Label>{CREATE_KEY_TEXT.expiry}</Field.Label>
             <NativeSelect.Root>
               <NativeSelect.Field
                 value={form.expiry}
-                onChange={(event) => setForm({ ...form, expiry: event.target.value })}
+                onChange={(event) => edit({ expiry: event.target.value }, 'expires_at')}
               >
                 {EXPIRIES.map((e) => (
                   <option key={e.value} value={e.value}>
@@ -165,12 +195,13 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
               </NativeSelect.Field>
               <NativeSelect.Indicator />
             </NativeSelect.Root>
+            <Field.ErrorText>{errors.fields.expires_at}</Field.ErrorText>
           </Field.Root>
-          {create.isError && (
+          {errors.other.length > 0 && (
             <Alert.Root status="error" role="alert">
               <Alert.Indicator />
               <Alert.Content>
-                {describeApiError(create.error, 'The key could not be created.').map((line) => (
+                {errors.other.map((line) => (
                   <Alert.Description key={line}>{line}</Alert.Description>
                 ))}
               </Alert.Content>
@@ -183,9 +214,15 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
 }
 
 /** One checkbox per option, inside a CheckboxGroup that holds the checked values. */
-function CheckboxOptions({ options }: { options: readonly { value: string; label: string }[] }) {
+function CheckboxOptions({
+  options,
+  invalid,
+}: {
+  options: readonly { value: string; label: string }[];
+  invalid: boolean;
+}) {
   return options.map((option) => (
-    <Checkbox.Root key={option.value} value={option.value}>
+    <Checkbox.Root key={option.value} value={option.value} invalid={invalid}>
       <Checkbox.HiddenInput />
       <Checkbox.Control />
       <Checkbox.Label>{option.label}</Checkbox.Label>

@@ -6,7 +6,7 @@ import { client } from '../../../client/client.gen';
 import { toaster } from '../../../components/ui/toaster';
 import { UiProvider } from '../../../components/ui/provider';
 import { PASSWORD_SIGNED_IN_KEY } from '../access-code';
-import { AccessCodePage } from './access-code-page';
+import { AccessCodePage, WRONG_CODE } from './access-code-page';
 
 const requests: { url: string; body: unknown }[] = [];
 
@@ -66,6 +66,13 @@ describe('AccessCodePage', () => {
     expect(window.localStorage.getItem(PASSWORD_SIGNED_IN_KEY)).toBeNull();
     expect(onAccepted).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Access' })).toBeInTheDocument();
+    // The field is marked, says why under it, and has the focus with the code selected to retype.
+    const field = screen.getByLabelText(/Access Code/);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleErrorMessage(WRONG_CODE);
+    expect(field).toHaveFocus();
+    await userEvent.type(field, 'x');
+    expect(field).not.toHaveAttribute('aria-invalid');
   });
 
   it('sets the flag and reloads on the right code', async () => {

@@ -1,9 +1,11 @@
 import { Box, Button, Center, Field, Heading, Input, Stack, Text } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../api/api-error';
 import { toaster } from '../../../components/ui/toaster';
 import { PASSWORD_SIGNED_IN_KEY } from '../access-code';
 import { betaUserSignIn } from '../api/beta-sign-in';
+
+export const WRONG_CODE = 'This code is not right. Codes are case-sensitive: check it and try again.';
 
 /** The beta access-code page: a correct code sets the flag and reloads at `/`. */
 export function AccessCodePage({
@@ -13,6 +15,9 @@ export function AccessCodePage({
 }) {
   const [code, setCode] = useState('');
   const [pending, setPending] = useState(false);
+  // Set by a refused code (besides the spec's toast); typing clears it.
+  const [wrong, setWrong] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,6 +37,9 @@ export function AccessCodePage({
         });
       } else {
         toaster.create({ title: 'Error', description: 'Incorrect password', type: 'error', duration: 5000 });
+        setWrong(true);
+        input.current?.focus();
+        input.current?.select();
       }
     } finally {
       setPending(false);
@@ -47,19 +55,24 @@ export function AccessCodePage({
               Cadre
             </Heading>
             <Text color="fg.muted">Please enter the code shared with you</Text>
-            <Field.Root required>
+            <Field.Root required invalid={wrong}>
               <Field.Label>
                 Access Code
                 <Field.RequiredIndicator />
               </Field.Label>
               <Input
+                ref={input}
                 type="password"
                 name="password"
                 autoComplete="off"
                 required
                 value={code}
-                onChange={(event) => setCode(event.target.value)}
+                onChange={(event) => {
+                  setCode(event.target.value);
+                  setWrong(false);
+                }}
               />
+              <Field.ErrorText>{WRONG_CODE}</Field.ErrorText>
             </Field.Root>
             <Button type="submit" colorPalette="brand" loading={pending}>
               Access

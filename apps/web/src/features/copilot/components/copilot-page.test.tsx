@@ -39,6 +39,9 @@ describe('the copilot page (/copilot)', () => {
       { agent_id: 4 },
     ]);
     expect(screen.getByText('Copilot should load in the bottom right.')).toBeInTheDocument();
+    // Outside the shell (no sidebar, no user menu): the way back is a link.
+    expect(screen.queryByRole('button', { name: /^Account menu of/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '← Back to Cadre' })).toHaveAttribute('href', '/info');
   });
 
   it("answers the chat's function call with a simulated message naming the call", async () => {

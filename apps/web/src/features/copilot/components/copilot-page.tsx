@@ -1,4 +1,4 @@
-import { Button, Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Button, Center, Heading, Link as ChakraLink, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -21,7 +21,11 @@ declare global {
   }
 }
 
-/** /copilot (spec section 2): mounts the chat service's copilot widget with a copilot token. */
+/**
+ * /copilot (spec section 2): mounts the chat service's copilot widget with a copilot token. It
+ * stands for a site of the person's own that embeds the widget, outside the protected shell (spec
+ * section 2), so it has no sidebar or user menu: a link leads back to Cadre instead.
+ */
 export function CopilotPage() {
   const config = useRuntimeConfig();
   const session = useSession();
@@ -83,6 +87,9 @@ export function CopilotPage() {
         ) : (
           <Text fontSize="lg">{COPILOT_TEXT.loaded}</Text>
         )}
+        <ChakraLink asChild color="brand.fg" fontSize="sm">
+          <Link to="/info">{COPILOT_TEXT.back}</Link>
+        </ChakraLink>
       </Stack>
     </Center>
   );

@@ -24,7 +24,13 @@ export function DebugPage() {
             <DataList.Item key={key}>
               <DataList.ItemLabel minW="48">{key}</DataList.ItemLabel>
               <DataList.ItemValue wordBreak="break-all">
-                <Code>{show(value)}</Code>
+                {value === '' ? (
+                  <Text as="span" color="fg.muted">
+                    (not set)
+                  </Text>
+                ) : (
+                  <Code>{show(value)}</Code>
+                )}
               </DataList.ItemValue>
             </DataList.Item>
           ))}

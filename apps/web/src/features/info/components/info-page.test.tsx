@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { installFakeApi } from '../../../test/fake-api';
-import { renderApp } from '../../../test/render';
+import { findToast, renderApp } from '../../../test/render';
 
 describe('the Info page (/info)', () => {
   it("lists the spec's example agents, each with the services it needs and whether they need a key", async () => {
@@ -25,5 +25,22 @@ describe('the Info page (/info)', () => {
     expect(items[3]).toContain('Hacker News needs no account');
     expect(items[3]).toContain('YouTube Data API');
     expect(section).not.toHaveTextContent('The built-in services they use need no account');
+  });
+
+  it("'Delete my data' asks for DELETE to be typed, as the user menu does, before deleting", async () => {
+    const api = installFakeApi({ 'DELETE /api/v1/users/me': () => new Response(null, { status: 204 }) });
+    const { user } = renderApp('/info');
+    await user.click(await screen.findByRole('button', { name: 'Delete my data' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete my data' });
+    const remove = within(dialog).getByRole('button', { name: 'Delete my account' });
+    expect(remove).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELET');
+    expect(remove).toBeDisabled();
+    await user.keyboard('{Enter}');
+    expect(api.sent('DELETE /api/v1/users/me')).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'E');
+    await user.click(remove);
+    expect(await findToast('Data deleted')).toMatchObject({ type: 'success' });
+    expect(api.sent('DELETE /api/v1/users/me')).toHaveLength(1);
   });
 });

@@ -1,8 +1,5 @@
-import { Alert, Box, Button, Heading, HStack, Link, List, Stack, Text } from '@chakra-ui/react';
-import { useState, type ReactNode } from 'react';
-import { FiDownload, FiTrash2 } from 'react-icons/fi';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { useDeleteMyData, useExportMyData } from '../../../lib/my-data';
+import { Alert, Box, Heading, HStack, Link, List, Stack, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
 
 const SECTIONS = [
   { id: 'getting-started', title: 'Getting Started' },
@@ -41,8 +38,11 @@ const B = ({ children }: { children: ReactNode }) => (
   </Text>
 );
 
-/** The help page (spec section 2, "Info page"). */
-export function InfoPage() {
+/**
+ * The help page (spec section 2, "Info page"). `dataRights` is the export and delete the data
+ * rights section offers (the account feature's, given by the route).
+ */
+export function InfoPage({ dataRights }: { dataRights: ReactNode }) {
   return (
     <Stack gap="10" maxW="3xl" pb="10">
       <Stack gap="3">
@@ -107,7 +107,7 @@ export function InfoPage() {
           All interactions and data transfers are logged and linked to your user id. This data is deleted only
           on request: you can download a copy of everything stored about you, or delete it, here.
         </Text>
-        <DataRights />
+        {dataRights}
       </Section>
 
       <Section id="services">
@@ -222,30 +222,5 @@ export function InfoPage() {
         />
       </Section>
     </Stack>
-  );
-}
-
-function DataRights() {
-  const [confirming, setConfirming] = useState(false);
-  const exportData = useExportMyData();
-  const deleteData = useDeleteMyData({ onSettled: () => setConfirming(false) });
-  return (
-    <HStack gap="3" flexWrap="wrap">
-      <Button variant="outline" onClick={() => exportData.mutate()} loading={exportData.isPending}>
-        <FiDownload aria-hidden="true" /> Export my data
-      </Button>
-      <Button variant="outline" colorPalette="red" onClick={() => setConfirming(true)}>
-        <FiTrash2 aria-hidden="true" /> Delete my data
-      </Button>
-      <ConfirmDialog
-        open={confirming}
-        title="Delete my data"
-        message="This deletes your agents, connected services, chats and logs for good, and signs you out. It cannot be undone."
-        confirmLabel="Delete my data"
-        pending={deleteData.isPending}
-        onConfirm={() => deleteData.mutate()}
-        onCancel={() => setConfirming(false)}
-      />
-    </HStack>
   );
 }

@@ -1,6 +1,6 @@
 import { Field, Input } from '@chakra-ui/react';
 import { useRef, useState, type FormEvent } from 'react';
-import { describeApiError, fieldMessage } from '../../../api/api-error';
+import { formErrors } from '../../../api/api-error';
 import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import { SERVICE_TEXT, SERVICE_TOAST_DURATION, SERVICE_TOASTS } from '../constants';
@@ -47,9 +47,8 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
     try {
       await onSubmit(trimmed);
     } catch (error) {
-      setRefusal(
-        fieldMessage(error, 'api_key') ?? describeApiError(error, 'The key was not saved.').join(' '),
-      );
+      const errors = formErrors(error, ['api_key'], 'The key was not saved.');
+      setRefusal(errors.fields.api_key ?? errors.other.join(' '));
       input.current?.focus();
       return;
     }

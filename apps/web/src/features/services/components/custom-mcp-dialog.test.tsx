@@ -60,24 +60,46 @@ describe('Add your own MCP server dialog', () => {
     });
   });
 
-  it('shows the API’s validation errors with the field they name and stays open', async () => {
+  it('shows each of the API’s issues under the field it names, focuses the first, and stays open', async () => {
     const api = installFakeApi({
       'POST /api/v1/services/custom_mcp': () =>
         json(
           {
-            detail: [{ loc: ['body', 'url'], msg: 'Private addresses are not allowed', type: 'value_error' }],
+            detail: [
+              { loc: ['body', 'header_value'], msg: 'The MCP server refused these credentials (401)' },
+              { loc: ['body', 'url'], msg: 'Private addresses are not allowed', type: 'value_error' },
+              { loc: ['body', 'transport'], msg: 'Refused: MCP servers are added by URL only' },
+            ],
           },
           422,
         ),
     });
     const { onClose, user } = setup();
     await fill(user, await screen.findByLabelText(/^Name/), 'Mine');
-    await fill(user, screen.getByLabelText(/Server URL/), 'https://10.0.0.1/mcp');
+    const url = screen.getByLabelText(/Server URL/);
+    await fill(user, url, 'https://10.0.0.1/mcp');
+    await fill(user, screen.getByLabelText(/Header name/), 'X-Api-Key');
+    const headerValue = screen.getByLabelText(/Header value/);
+    await fill(user, headerValue, 'wrong');
     await user.click(screen.getByRole('button', { name: 'Add Server' }));
-    expect(await screen.findByText('url: Private addresses are not allowed')).toBeInTheDocument();
-    expect(api.sent('POST /api/v1/services/custom_mcp').map((r) => r.body)).toEqual([
-      { name: 'Mine', url: 'https://10.0.0.1/mcp' },
-    ]);
+
+    await waitFor(() => expect(url).toHaveAccessibleErrorMessage('Private addresses are not allowed'));
+    expect(url).toHaveAttribute('aria-invalid', 'true');
+    expect(headerValue).toHaveAccessibleErrorMessage('The MCP server refused these credentials (401)');
+    expect(screen.getByLabelText(/^Name/)).not.toHaveAttribute('aria-invalid');
+    // The first wrong field in the form's order, not the first issue in the answer.
+    await waitFor(() => expect(url).toHaveFocus());
+    // An issue about no field of the form is said on its own, with the name the API gave it.
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'transport: Refused: MCP servers are added by URL only',
+    );
+    expect(screen.queryByText(/^url:/)).not.toBeInTheDocument();
+    expect(api.sent('POST /api/v1/services/custom_mcp')).toHaveLength(1);
     expect(onClose).not.toHaveBeenCalled();
+
+    // Editing a field clears its message; the other stays until the next answer.
+    await fill(user, url, '/x');
+    expect(url).not.toHaveAttribute('aria-invalid');
+    expect(headerValue).toHaveAttribute('aria-invalid', 'true');
   });
 });

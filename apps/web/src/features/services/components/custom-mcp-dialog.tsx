@@ -1,9 +1,10 @@
 import { Alert, Field, Input, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { describeApiError } from '../../../api/api-error';
+import { formErrors, type FormErrors } from '../../../api/api-error';
 import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
+import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
 import { addCustomMcpServer, refreshServices, type CustomMcpServer } from '../api/services-api';
 import { SERVICE_TOAST_DURATION } from '../constants';
 
@@ -23,13 +24,21 @@ export const CUSTOM_MCP_TEXT = {
     description: `"${name}" is now an active service.`,
   }),
   failed: 'The server could not be added.',
+  nameRequired: 'Give the server a name.',
+  urlRequired: 'Enter the address of the server.',
 } as const;
 
 const EMPTY = { name: '', url: '', header_name: '', header_value: '' };
+type FieldName = keyof typeof EMPTY;
+const FIELDS = Object.keys(EMPTY) as FieldName[];
+const NO_ERRORS: FormErrors<FieldName> = { fields: {}, other: [] };
 
 /** A user's own remote MCP server: name, URL and an optional header (kept in the server's vault). */
 export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState(EMPTY);
+  // The API's refusal: each message under the field it names (cleared as that field is edited).
+  const [errors, setErrors] = useState(NO_ERRORS);
+  const { ref, focusFirstInvalid } = useFocusFirstInvalid<HTMLDivElement>();
   const queryClient = useQueryClient();
   const add = useMutation({
     mutationFn: (body: CustomMcpServer) => addCustomMcpServer(body),
@@ -42,10 +51,15 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
       void refreshServices(queryClient);
       close();
     },
+    onError: (error) => {
+      setErrors(formErrors(error, FIELDS, CUSTOM_MCP_TEXT.failed));
+      focusFirstInvalid();
+    },
   });
 
   function close() {
     setForm(EMPTY);
+    setErrors(NO_ERRORS);
     add.reset();
     onClose();
   }
@@ -55,11 +69,19 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
     const body: CustomMcpServer = { name: form.name.trim(), url: form.url.trim() };
     if (form.header_name.trim()) body.header_name = form.header_name.trim();
     if (form.header_value) body.header_value = form.header_value;
-    add.mutate(body);
+    const missing: FormErrors<FieldName>['fields'] = {};
+    if (!body.name) missing.name = CUSTOM_MCP_TEXT.nameRequired;
+    if (!body.url) missing.url = CUSTOM_MCP_TEXT.urlRequired;
+    setErrors({ fields: missing, other: [] });
+    if (missing.name || missing.url) focusFirstInvalid();
+    else add.mutate(body);
   };
-  const field = (key: keyof typeof EMPTY) => ({
+  const field = (key: FieldName) => ({
     value: form[key],
-    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }),
+    onChange: (event: { target: { value: string } }) => {
+      setForm({ ...form, [key]: event.target.value });
+      setErrors((current) => ({ ...current, fields: { ...current.fields, [key]: undefined } }));
+    },
   });
 
   return (
@@ -72,31 +94,39 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
       cancelLabel={CUSTOM_MCP_TEXT.cancel}
       pending={add.isPending}
     >
-      <Stack gap="3">
+      <Stack gap="3" ref={ref}>
         <Text fontSize="sm" color="fg.muted">
           {CUSTOM_MCP_TEXT.intro}
         </Text>
-        <Field.Root required>
-          <Field.Label>{CUSTOM_MCP_TEXT.name}</Field.Label>
+        <Field.Root required invalid={!!errors.fields.name}>
+          <Field.Label>
+            {CUSTOM_MCP_TEXT.name} <Field.RequiredIndicator />
+          </Field.Label>
           <Input maxLength={80} {...field('name')} />
+          <Field.ErrorText>{errors.fields.name}</Field.ErrorText>
         </Field.Root>
-        <Field.Root required>
-          <Field.Label>{CUSTOM_MCP_TEXT.url}</Field.Label>
+        <Field.Root required invalid={!!errors.fields.url}>
+          <Field.Label>
+            {CUSTOM_MCP_TEXT.url} <Field.RequiredIndicator />
+          </Field.Label>
           <Input type="url" placeholder="https://mcp.example.com/mcp" {...field('url')} />
+          <Field.ErrorText>{errors.fields.url}</Field.ErrorText>
         </Field.Root>
-        <Field.Root>
+        <Field.Root invalid={!!errors.fields.header_name}>
           <Field.Label>{CUSTOM_MCP_TEXT.headerName}</Field.Label>
           <Input placeholder="Authorization" autoComplete="off" {...field('header_name')} />
+          <Field.ErrorText>{errors.fields.header_name}</Field.ErrorText>
         </Field.Root>
-        <Field.Root>
+        <Field.Root invalid={!!errors.fields.header_value}>
           <Field.Label>{CUSTOM_MCP_TEXT.headerValue}</Field.Label>
           <Input type="password" autoComplete="off" {...field('header_value')} />
+          <Field.ErrorText>{errors.fields.header_value}</Field.ErrorText>
         </Field.Root>
-        {add.isError && (
+        {errors.other.length > 0 && (
           <Alert.Root status="error" role="alert">
             <Alert.Indicator />
             <Alert.Content>
-              {describeApiError(add.error, CUSTOM_MCP_TEXT.failed).map((line) => (
+              {errors.other.map((line) => (
                 <Alert.Description key={line}>{line}</Alert.Description>
               ))}
             </Alert.Content>

@@ -17,7 +17,7 @@ export function DisconnectDialog(props: {
 }) {
   const { service } = props;
   const agents = useQuery({ ...listAgentsOptions(), enabled: service !== null });
-  const users = service && agents.data ? agentsUsing(agents.data, service.name) : [];
+  const users = service && agents.data ? agentsUsing(agents.data, service.id) : [];
   return (
     <ConfirmDialog
       open={service !== null}

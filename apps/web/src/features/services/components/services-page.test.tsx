@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { held, installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
+import { watchFor } from '../../../test/ever-shown';
 import { findToast, renderApp } from '../../../test/render';
 import type { Service } from '../api/services-api';
 
@@ -46,6 +47,30 @@ describe('the services page (/services)', () => {
     list.release(json([CALCULATOR]));
     // The pending screen shows the cards first, then the route swaps in the page: wait on the screen.
     await waitFor(() => expect(screen.getByRole('listitem', { name: 'Calculator' })).toBeInTheDocument());
+  });
+
+  // After navigation the list paints with its cards and never shows its loading state: the route's
+  // loader fetched it when the link was pointed at (and the page does not ask again), or, after a
+  // click straight away, the router keeps the page it leaves until the list is there.
+  it.each([
+    ['after the link was pointed at', true],
+    ['after a click straight away', false],
+  ])('paints with its cards, no loading state, %s', async (_when, preload) => {
+    const api = fakeApi({ 'GET /api/v1/services/:service_id/actions': () => json([]) });
+    const { user } = renderApp('/services/2/actions');
+    // The actions page's link back to the list (the sidebar has one named alike).
+    const link = await within(await screen.findByRole('main')).findByRole('link', { name: 'Services' });
+    if (preload) {
+      await user.hover(link);
+      await waitFor(() => expect(api.sent('GET /api/v1/services/')).toHaveLength(1));
+    }
+    const loading = watchFor(() => screen.queryByRole('status', { name: 'Loading services' }) !== null);
+    await user.click(link);
+    await screen.findByRole('heading', { name: 'Services', level: 1 });
+    expect(screen.getAllByTestId('service-card')).toHaveLength(4);
+    loading.stop();
+    expect(loading.seen).toBe(false);
+    expect(api.sent('GET /api/v1/services/')).toHaveLength(1);
   });
 
   it("says 'Error loading services.' and loads again on Retry", async () => {
@@ -353,27 +378,32 @@ describe('the services page (/services)', () => {
   });
 
   it('names the agents that use the service before disconnecting, and Cancel keeps it', async () => {
-    const tool = (app_name: string) => ({
+    const tool = ({ id, name }: Service) => ({
       id: 1,
       name: 't',
       display_name: 'T',
       description: '',
       logo: null,
-      app_name,
+      app_name: name,
+      service_id: id,
+      needs_reconnecting: false,
     });
-    const agent = (id: number, name: string, apps: string[]) => ({
+    const agent = (id: number, name: string, services: Service[]) => ({
       id,
       name,
       description: '',
       guidelines: null,
-      tools: apps.map(tool),
+      tools: services.map(tool),
     });
+    // Someone's own MCP server that happens to be called Slack too: another service.
+    const ownSlack = service(9, 'Slack', 'NO_AUTH', 'ACTIVE');
     const api = fakeApi({
       'GET /api/v1/agents/': () =>
         json([
-          agent(1, 'Standup bot', ['Slack']),
-          agent(2, 'Calculator helper', ['Calculator']),
-          agent(3, 'Announcer', ['Gmail', 'Slack']),
+          agent(1, 'Standup bot', [SLACK]),
+          agent(2, 'Calculator helper', [CALCULATOR]),
+          agent(3, 'Announcer', [GMAIL, SLACK]),
+          agent(4, 'Bridge', [ownSlack]),
         ]),
     });
     const { user } = renderApp('/services');

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { FiCpu, FiExternalLink, FiInfo, FiLayers, FiMenu, FiMessageCircle, FiTool } from 'react-icons/fi';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
+import { usePreloadScreens } from '../../../lib/preload-screens';
 
 /** Width of the sidebar, and the maximum width of the mobile drawer (spec section 9). */
 export const SIDEBAR_WIDTH = '250px';
@@ -37,9 +38,11 @@ const linkRow = {
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const config = useRuntimeConfig();
+  const items = navItems(config);
+  usePreloadScreens(items.map((item) => item.to));
   return (
     <Stack as="nav" aria-label="Main" gap="1">
-      {navItems(config).map((item) => (
+      {items.map((item) => (
         <Link
           key={item.to}
           to={item.to}

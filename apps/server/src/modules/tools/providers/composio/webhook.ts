@@ -1,4 +1,5 @@
 import { verifyWebhook } from '../../../../security/standard-webhooks.ts';
+import type { ConnectionStore } from '../../connection-port.ts';
 import type { ToolsRepository } from '../../repository.ts';
 import { composioUserId } from './index.ts';
 
@@ -36,10 +37,11 @@ interface ComposioEvent {
 export function createComposioWebhookHandler(deps: {
   secret: string | undefined;
   repo: ToolsRepository;
+  connections: ConnectionStore;
   /** Hands trigger events to the trigger store (the triggers module sets this). */
   onTrigger?: (event: TriggerDelivery) => Promise<void>;
 }) {
-  const { repo } = deps;
+  const { repo, connections } = deps;
   return async function handleComposioWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
@@ -58,12 +60,14 @@ export function createComposioWebhookHandler(deps: {
     }
     if (type === 'composio.connected_account.expired') {
       const accountId = typeof event.data?.id === 'string' ? event.data.id : undefined;
-      const changed = accountId ? await repo.setStatusByExternalId('composio', accountId, 'EXPIRED') : [];
+      const changed = accountId
+        ? await connections.setStatusByExternalId('composio', accountId, 'EXPIRED')
+        : [];
       return { status: 200, detail: 'Processed', event: { type, userIds: changed.map((c) => c.user_id) } };
     }
     if (type === 'composio.trigger.message') {
       const accountId = event.metadata?.connected_account_id;
-      const owners = accountId ? await repo.findByExternalId('composio', accountId) : [];
+      const owners = accountId ? await connections.findByExternalId('composio', accountId) : [];
       // Without any Composio service the event addresses nobody: ignored, not processed.
       if (!accountId || (!owners.length && !(await repo.hasProviderServices('composio'))))
         return { status: 200, detail: 'Ignored', event: { type, userIds: [] } };

@@ -23,6 +23,8 @@ import {
 /** Listing tools answers quickly from any healthy server. */
 const LIST_TIMEOUT_MS = 15_000;
 export const USER_SERVER_PREFIX = 'user-';
+/** The `_meta` key of a tools/call that carries an unattended write's idempotency key. */
+export const MCP_IDEMPOTENCY_KEY = 'cadre/idempotency-key';
 
 interface McpTool {
   name: string;
@@ -193,12 +195,17 @@ export function createMcpProvider(config: Config): ToolProvider {
     async disconnect() {
       // Nothing is held at the server for a user.
     },
-    async execute(_ctx, service, action, args, credentials) {
+    async execute(_ctx, service, action, args, credentials, options = {}) {
       try {
         const result = await withClient(service, credentials, async (open) => {
           try {
             return await open.client.callTool(
-              { name: action.name, arguments: (args ?? {}) as Record<string, unknown> },
+              {
+                name: action.name,
+                arguments: (args ?? {}) as Record<string, unknown>,
+                // MCP has no standard idempotency key; `_meta` is its place for such extensions.
+                ...(options.idempotencyKey && { _meta: { [MCP_IDEMPOTENCY_KEY]: options.idempotencyKey } }),
+              },
               undefined,
               { timeout: limits.callTimeoutMs },
             );

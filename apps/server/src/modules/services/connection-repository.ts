@@ -1,5 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { providerServiceIds, type ConnectionStore } from '../tools/index.ts';
 
 /** Runs inside the write's transaction (the audit record), so both commit or neither does. */
 export type InTransaction = (trx: Kysely<Database>) => Promise<void>;
@@ -23,27 +25,30 @@ const ofUser = (userId: number, serviceId: number) => (eb: ExpressionBuilder<Dat
   eb.and({ user_id: userId, service_id: serviceId });
 
 /**
- * The user's connections to services, the OAuth states of connections in progress and the
- * webhook deliveries seen (part of the tools repository, `repository.ts`).
+ * The services module's tables: the users' connections to services and the OAuth states of
+ * connections in progress. Every per-user query names the owner.
  */
-export function connectionQueries(k: Kysely<Database>) {
-  /** The ids of a provider's services, as a subquery, so they never travel to JS and back. */
-  const providerServiceIds = (provider: string) =>
-    k.selectFrom('services').select('id').where('provider', '=', provider);
-
+function connectionQueries(k: Kysely<Database>) {
   return {
     findConnection(userId: number, serviceId: number) {
       return k.selectFrom('connections').selectAll().where(ofUser(userId, serviceId)).executeTakeFirst();
     },
 
-    /** Every connection of the user, with its service row. */
+    /** Every connection of the user, with its sealed credentials (to revoke them all). */
     listConnections(userId: number) {
       return k
         .selectFrom('connections')
-        .innerJoin('services', 'services.id', 'connections.service_id')
-        .selectAll('services')
-        .select(['connections.credentials as connection_credentials', 'connections.external_id'])
-        .where('connections.user_id', '=', userId)
+        .select(['service_id', 'credentials', 'external_id'])
+        .where('user_id', '=', userId)
+        .execute();
+    },
+
+    /** The state of each of the user's connections, as the services list shows it. */
+    listConnectionStates(userId: number) {
+      return k
+        .selectFrom('connections')
+        .select(['service_id', 'status', 'last_used_at', 'last_error', 'last_error_at'])
+        .where('user_id', '=', userId)
         .execute();
     },
 
@@ -117,7 +122,7 @@ export function connectionQueries(k: Kysely<Database>) {
         .updateTable('connections')
         .set({ status, updated_at: now() })
         .where('external_id', '=', externalId)
-        .where('service_id', 'in', providerServiceIds(provider))
+        .where('service_id', 'in', providerServiceIds(k, provider))
         .returning(['user_id', 'service_id'])
         .execute();
     },
@@ -128,12 +133,8 @@ export function connectionQueries(k: Kysely<Database>) {
         .selectFrom('connections')
         .select(['user_id', 'service_id'])
         .where('external_id', '=', externalId)
-        .where('service_id', 'in', providerServiceIds(provider))
+        .where('service_id', 'in', providerServiceIds(k, provider))
         .execute();
-    },
-
-    async hasProviderServices(provider: string) {
-      return !!(await providerServiceIds(provider).limit(1).executeTakeFirst());
     },
 
     // OAuth states: only a hash of the state is stored, with the user, the service and the sealed verifier.
@@ -164,15 +165,24 @@ export function connectionQueries(k: Kysely<Database>) {
     async purgeExpiredOAuthStates() {
       await k.deleteFrom('oauth_states').where('expires_at', '<', now()).execute();
     },
-
-    /** Records a webhook delivery id; false when it was seen before (a replay is a no-op). */
-    async recordWebhookDelivery(provider: string, id: string): Promise<boolean> {
-      const result = await k
-        .insertInto('webhook_deliveries')
-        .values({ id: `${provider}:${id}`, provider, received_at: now() })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
   };
 }
+
+export type ConnectionQueries = ReturnType<typeof connectionQueries>;
+
+export interface ConnectionRepository extends ConnectionQueries {
+  /** Runs `work` in one transaction; `trx` is for what commits with it (the audit record). */
+  transaction<T>(work: (repo: ConnectionQueries, trx: Kysely<Database>) => Promise<T>): Promise<T>;
+}
+
+export function createConnectionRepository(db: Pick<Db, 'kysely'>): ConnectionRepository {
+  const k = db.kysely;
+  return {
+    ...connectionQueries(k),
+    transaction: (work) => k.transaction().execute((trx) => work(connectionQueries(trx), trx)),
+  };
+}
+
+/** The port the tools layer runs actions and applies webhooks through (`tools/connection-port.ts`). */
+export const createConnectionStore = (db: Pick<Db, 'kysely'>): ConnectionStore =>
+  createConnectionRepository(db);

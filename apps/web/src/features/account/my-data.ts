@@ -3,9 +3,9 @@
  * download and the account deletion, with their toasts, through the generated client.
  */
 import { useMutation } from '@tanstack/react-query';
-import * as sdk from '../client/sdk.gen';
-import { toaster } from '../components/ui/toaster';
-import { useSession } from './session';
+import * as sdk from '../../client/sdk.gen';
+import { toaster } from '../../components/ui/toaster';
+import { saveFile } from '../../lib/download';
 
 export const DATA_TOAST_DURATION = 5000;
 export const EXPORT_FILE_NAME = 'cadre-my-data.json';
@@ -17,17 +17,9 @@ export const MY_DATA_TOASTS = {
   deleteFailed: { title: 'Delete failed', description: 'Your data could not be deleted. Please try again.' },
 } as const;
 
-/** Saves the export as a JSON file through a temporary link (no new window, nothing inline). */
+/** Saves the export as a JSON file. */
 export function downloadJson(data: unknown, fileName: string) {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), fileName);
 }
 
 const toast = (text: { title: string; description: string }, type: 'success' | 'error') =>
@@ -46,24 +38,16 @@ export function useExportMyData() {
 }
 
 /**
- * DELETE /api/v1/users/me, then sign-out: the account is gone. `signOut` defaults to leaving this
- * app only; the user menu passes the identity provider's sign-out, so no session signs back in.
+ * DELETE /api/v1/users/me, then `signOut` (the identity provider's, so no session signs back in):
+ * the account is gone.
  */
-export function useDeleteMyData({
-  onSettled,
-  signOut,
-}: { onSettled?: () => void; signOut?: () => Promise<void> } = {}) {
-  const session = useSession();
+export function useDeleteMyData({ signOut }: { signOut: () => Promise<void> }) {
   return useMutation({
     mutationFn: () => sdk.deleteMyData(),
     onSuccess: async () => {
-      onSettled?.();
       toast(MY_DATA_TOASTS.deleted, 'success');
-      await (signOut ?? session.signOut)();
+      await signOut();
     },
-    onError: () => {
-      onSettled?.();
-      toast(MY_DATA_TOASTS.deleteFailed, 'error');
-    },
+    onError: () => toast(MY_DATA_TOASTS.deleteFailed, 'error'),
   });
 }

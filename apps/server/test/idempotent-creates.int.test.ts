@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
+import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
+import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
+
+const API = '/backend/api/v1';
+
+/**
+ * `Idempotency-Key` on the create endpoints beyond agents and trigger events: an import, a custom
+ * MCP server and a chat thread. A retry with the key answers with the first result and creates
+ * nothing more; the same key with another request is refused naming the header.
+ */
+describe(`idempotent creates on ${testDatabaseKind()}`, () => {
+  let issuer: TestIssuer;
+  let mcp: TestMcpServer;
+  let t: TestApp;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    mcp = await startMcpServer();
+    t = await createTestApp({ ...issuer.env, EGRESS_ALLOW_PRIVATE: '127.0.0.1' });
+    ({ auth } = await signInAs(t, issuer, { sub: 'ivy', email: 'ivy@example.com' }));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mcp?.close();
+    await issuer?.close();
+  });
+
+  const send = (url: string, payload: object, key: string, headers: Record<string, string> = auth) =>
+    t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload });
+  const count = async (table: 'agents' | 'services' | 'threads') =>
+    (await t.db.kysely.selectFrom(table).select('id').execute()).length;
+
+  it('imports an agent once for one key', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${API}/agents/`,
+      headers: auth,
+      payload: { name: 'Original', description: 'To export', tool_ids: [] },
+    });
+    const exported = (
+      await t.app.inject({ url: `${API}/agents/${created.json().id}/export`, headers: auth })
+    ).json();
+    const before = await count('agents');
+    const key = crypto.randomUUID();
+    const first = await send(`${API}/agents/import`, exported, key);
+    const retry = await send(`${API}/agents/import`, exported, key);
+    expect(first.statusCode).toBe(201);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    expect(await count('agents')).toBe(before + 1);
+    const other = await send(
+      `${API}/agents/import`,
+      { ...exported, agent: { ...exported.agent, name: 'Else' } },
+      key,
+    );
+    expect(other.statusCode).toBe(422);
+    expect(other.json().detail[0].loc).toEqual(['headers', 'idempotency-key']);
+  });
+
+  it('adds a custom MCP server once for one key; its token is not part of what the key remembers', async () => {
+    const before = await count('services');
+    const key = crypto.randomUUID();
+    const body = { name: 'Retried MCP', url: mcp.url, bearer_token: `sk-${crypto.randomUUID()}` };
+    const first = await send(`${API}/services/custom_mcp`, body, key);
+    expect(first.statusCode).toBe(201);
+    // Only a hash of the request is kept, and not of the token: a retry is known by the rest.
+    const retry = await send(`${API}/services/custom_mcp`, { ...body, bearer_token: 'another' }, key);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    expect(await count('services')).toBe(before + 1);
+    const renamed = await send(`${API}/services/custom_mcp`, { ...body, name: 'Renamed' }, key);
+    expect(renamed.statusCode).toBe(422);
+  });
+
+  it("creates a chat thread once for one key, separately in each agent's chat", async () => {
+    const chatOf = async (name: string) => {
+      const agent = await t.app.inject({
+        method: 'POST',
+        url: `${API}/agents/`,
+        headers: auth,
+        payload: { name, description: 'Chats', tool_ids: [] },
+      });
+      const session = await t.app.inject({
+        method: 'POST',
+        url: '/chainlit/auth/header',
+        headers: { ...auth, 'x-agent-id': String(agent.json().id) },
+      });
+      const cookie = session.cookies.find((c) => c.name === 'cadre_chat_session')!;
+      return {
+        cookie: `cadre_chat_session=${cookie.value}`,
+        origin: 'http://cadre.test',
+        'x-requested-with': 'cadre-chat',
+      };
+    };
+    const [first, second] = [await chatOf('First'), await chatOf('Second')];
+    const before = await count('threads');
+    const key = crypto.randomUUID();
+    const a = await send('/chainlit/threads', { name: 'Plans' }, key, first);
+    const again = await send('/chainlit/threads', { name: 'Plans' }, key, first);
+    expect(a.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(a.json());
+    // The same key in another agent's chat is another request's: its own thread.
+    const elsewhere = await send('/chainlit/threads', { name: 'Plans' }, key, second);
+    expect(elsewhere.statusCode).toBe(201);
+    expect(elsewhere.json().id).not.toBe(a.json().id);
+    expect(await count('threads')).toBe(before + 2);
+  });
+});

@@ -1,0 +1,105 @@
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/**
+ * The layout rules `npm run lint` enforces with eslint.config.js (docs/architecture.md): module
+ * boundaries and the 300-line cap. Each case lints a made-up file at a real path, so a rule that
+ * is weakened, or stops applying, fails here.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const eslint = new ESLint({ cwd: root });
+
+async function errorsOf(file: string, text: string, rule: string) {
+  const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
+  return result!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
+}
+
+const boundaryErrors = (file: string, text: string) => errorsOf(file, text, 'import-x/no-restricted-paths');
+
+const chatFile = 'apps/server/src/modules/chat/example.ts';
+const deepImport =
+  "import { createAgentsRepository } from '../agents/repository.ts';\nexport const x = createAgentsRepository;";
+
+describe('module boundaries', () => {
+  const startDir = process.cwd();
+  afterEach(() => process.chdir(startDir));
+
+  it('refuses a module importing another module past its index.ts, and allows the index', async () => {
+    expect((await boundaryErrors(chatFile, deepImport)).join('\n')).toContain(
+      'Use another module only through its index.ts',
+    );
+    expect(
+      await boundaryErrors(
+        chatFile,
+        "import { agentsRoutes } from '../agents/index.ts';\nexport const x = agentsRoutes;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        chatFile,
+        "import { createThreads } from './threads.ts';\nexport const x = createThreads;",
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses the shared layers importing any module, type-only imports too', async () => {
+    const cases: [string, string][] = [
+      [
+        'apps/server/src/http/example.ts',
+        "import { usersRoutes } from '../modules/users/index.ts';\nexport const x = usersRoutes;",
+      ],
+      [
+        'apps/server/src/db/example.ts',
+        "import type { AgentsService } from '../modules/agents/index.ts';\nexport type X = AgentsService;",
+      ],
+      [
+        'apps/server/src/security/example.ts',
+        "import { toolsUserData } from '../modules/tools/index.ts';\nexport const x = toolsUserData;",
+      ],
+      [
+        'apps/server/src/deps.ts',
+        "import type { ToolCatalog } from './modules/tools/index.ts';\nexport type X = ToolCatalog;",
+      ],
+    ];
+    for (const [file, text] of cases) {
+      expect((await boundaryErrors(file, text)).join('\n'), file).toContain('Shared layers import no module');
+    }
+  });
+
+  it('refuses a web feature importing another feature', async () => {
+    const errors = await boundaryErrors(
+      'apps/web/src/features/agents/example.ts',
+      "import * as auth from '../auth/index.ts';\nexport const x = auth;",
+    );
+    expect(errors.join('\n')).toContain('Features do not import each other');
+    expect(
+      await boundaryErrors(
+        'apps/web/src/routes/example.ts',
+        "import * as auth from '../features/auth/index.ts';\nexport const x = auth;",
+      ),
+    ).toEqual([]);
+  });
+
+  it('applies the zones whichever folder lint runs from', async () => {
+    process.chdir(os.tmpdir());
+    expect((await boundaryErrors(chatFile, deepImport)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the 300-line cap', () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const x${i} = ${i};`).join('\n');
+  const capErrors = (file: string, n: number) => errorsOf(file, lines(n), 'max-lines');
+
+  it('refuses a module file over 300 lines', async () => {
+    expect(await capErrors(chatFile, 300)).toEqual([]);
+    expect((await capErrors(chatFile, 301)).join('\n')).toMatch(/Maximum allowed is 300/);
+  });
+
+  it('leaves tests and the data tables alone', async () => {
+    expect(await capErrors('apps/server/src/modules/chat/example.test.ts', 400)).toEqual([]);
+    expect(await capErrors('apps/server/src/modules/demos/data/example.ts', 400)).toEqual([]);
+  });
+});

@@ -1,0 +1,287 @@
+import {
+  Badge,
+  Box,
+  Button,
+  Center,
+  Field,
+  HStack,
+  NativeSelect,
+  Progress,
+  SegmentGroup,
+  SimpleGrid,
+  Stack,
+  Stat,
+  Table,
+  Text,
+} from '@chakra-ui/react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { FiBarChart2, FiDownload } from 'react-icons/fi';
+import { LoadError } from '../../../components/load-error';
+import { PageHeader } from '../../../components/page-header';
+import { toaster } from '../../../components/ui/toaster';
+import { saveFile } from '../../../lib/download';
+import { fetchUsageCsv, getUsageOptions, type UsageReport } from '../api/usage-api';
+import {
+  csvFileName,
+  formatCost,
+  formatCount,
+  GROUPS,
+  PERIODS,
+  rowLabel,
+  rowsForScreen,
+  usageQuery,
+  type Grouping,
+  type PeriodDays,
+} from '../usage-logic';
+import { UsageChart } from './usage-chart';
+
+export const USAGE_TEXT = {
+  title: 'Usage',
+  intro:
+    'What your agents used: turns, tokens, cost at the prices your operator set, tool calls and errors, ' +
+    'from the chat, the copilot, the API, MCP and triggers. Days are UTC.',
+  period: 'Period',
+  grouping: 'Group',
+  download: 'Download CSV',
+  downloadFailed: 'Download failed',
+  downloadFailedDetail: 'The CSV could not be downloaded. Please try again.',
+  loading: 'Loading usage...',
+  loadError: 'Error loading usage.',
+  empty: 'No usage in this period. Chat with an agent and what it uses shows here.',
+  estimated: 'estimated',
+  estimatedNote:
+    'Counts marked estimated come from the offline model or a provider that reports no usage: about four characters a token.',
+  chartLabel: (grouping: string) => `Input and output tokens ${grouping.toLowerCase()}`,
+  month: (used: string) => `This month: ${used} tokens used.`,
+  budget: (used: string, budget: string, resets: string) =>
+    `This month: ${used} of ${budget} tokens used. The count starts again on ${resets} (UTC).`,
+  overBudget: 'Your monthly token budget is used up: agents answer again when it resets.',
+  noBudget: 'No monthly budget is set.',
+  tableRegion: 'Usage table',
+  columns: {
+    day: 'Day',
+    agent: 'Agent',
+    model: 'Model',
+    turns: 'Turns',
+    input: 'Input tokens',
+    output: 'Output tokens',
+    cost: 'Cost',
+    tools: 'Tool calls',
+    errors: 'Errors',
+  },
+} as const;
+
+/** The Usage screen: the period's totals, a chart and a table by day, agent or model, and a CSV. */
+export function UsagePage() {
+  const [days, setDays] = useState<PeriodDays>(30);
+  const [grouping, setGrouping] = useState<Grouping>('day');
+  const query = useMemo(() => usageQuery(days, grouping), [days, grouping]);
+  // The previous report stays on screen while another period or grouping loads.
+  const report = useQuery({ ...getUsageOptions({ query }), placeholderData: keepPreviousData });
+  const download = useMutation({
+    mutationFn: () => fetchUsageCsv(query),
+    onSuccess: (blob) => saveFile(blob, csvFileName(query)),
+    onError: () =>
+      toaster.create({
+        title: USAGE_TEXT.downloadFailed,
+        description: USAGE_TEXT.downloadFailedDetail,
+        type: 'error',
+      }),
+  });
+  const groupLabel = GROUPS.find((g) => g.value === grouping)!.label;
+
+  let content;
+  if (report.isPending) {
+    content = <Center py="10">{USAGE_TEXT.loading}</Center>;
+  } else if (report.isError) {
+    content = (
+      <LoadError
+        title={USAGE_TEXT.loadError}
+        onRetry={() => void report.refetch()}
+        retrying={report.isFetching}
+      />
+    );
+  } else {
+    content = <UsageReportView report={report.data} grouping={grouping} groupLabel={groupLabel} />;
+  }
+
+  return (
+    <Stack gap="6" pb="10">
+      <PageHeader
+        title={
+          <>
+            <FiBarChart2 aria-hidden="true" style={{ display: 'inline', marginInlineEnd: '0.5rem' }} />
+            {USAGE_TEXT.title}
+          </>
+        }
+      >
+        <Button variant="outline" onClick={() => download.mutate()} loading={download.isPending}>
+          <FiDownload aria-hidden="true" /> {USAGE_TEXT.download}
+        </Button>
+      </PageHeader>
+      <Text color="fg.muted" maxW="3xl">
+        {USAGE_TEXT.intro}
+      </Text>
+      <HStack gap="4" wrap="wrap" align="end">
+        <Field.Root maxW="48">
+          <Field.Label>{USAGE_TEXT.period}</Field.Label>
+          <NativeSelect.Root size="sm">
+            <NativeSelect.Field
+              value={days}
+              onChange={(event) => setDays(Number(event.currentTarget.value) as PeriodDays)}
+            >
+              {PERIODS.map((p) => (
+                <option key={p.days} value={p.days}>
+                  {p.label}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
+        <SegmentGroup.Root
+          size="sm"
+          aria-label={USAGE_TEXT.grouping}
+          value={grouping}
+          onValueChange={(details) => setGrouping(details.value as Grouping)}
+        >
+          <SegmentGroup.Indicator />
+          <SegmentGroup.Items items={GROUPS.map((g) => ({ value: g.value, label: g.label }))} />
+        </SegmentGroup.Root>
+      </HStack>
+      {content}
+    </Stack>
+  );
+}
+
+function UsageReportView(props: { report: UsageReport; grouping: Grouping; groupLabel: string }) {
+  const { report, grouping } = props;
+  const rows = rowsForScreen(report, grouping);
+  const { totals } = report;
+  return (
+    <Stack gap="6">
+      <BudgetLine budget={report.budget} />
+      <SimpleGrid columns={{ base: 2, md: 5 }} gap="4">
+        <Total label={USAGE_TEXT.columns.turns} value={formatCount(totals.turns)} />
+        <Total
+          label="Tokens"
+          value={formatCount(totals.total_tokens)}
+          hint={totals.estimated ? USAGE_TEXT.estimated : undefined}
+        />
+        <Total label={USAGE_TEXT.columns.cost} value={formatCost(totals.cost)} />
+        <Total label={USAGE_TEXT.columns.tools} value={formatCount(totals.tool_calls)} />
+        <Total label={USAGE_TEXT.columns.errors} value={formatCount(totals.errors)} />
+      </SimpleGrid>
+      {report.rows.length === 0 ? (
+        <Center py="10" color="fg.muted" data-testid="usage-empty">
+          {USAGE_TEXT.empty}
+        </Center>
+      ) : (
+        <>
+          <UsageChart
+            label={USAGE_TEXT.chartLabel(props.groupLabel)}
+            bars={rows.map((r) => ({
+              name: rowLabel(r, grouping),
+              input: r.input_tokens,
+              output: r.output_tokens,
+            }))}
+          />
+          {/* A narrow screen scrolls the table sideways: the region takes the keyboard's focus to do so. */}
+          <Box overflowX="auto" tabIndex={0} role="region" aria-label={USAGE_TEXT.tableRegion}>
+            <Table.Root size="sm" aria-label={`${USAGE_TEXT.title} ${props.groupLabel.toLowerCase()}`}>
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>{USAGE_TEXT.columns[grouping]}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.turns}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.input}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.output}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.cost}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.tools}</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.errors}</Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {report.rows.map((row) => {
+                  const label = rowLabel(row, grouping);
+                  return (
+                    <Table.Row key={label} aria-label={label}>
+                      <Table.Cell fontWeight="medium">
+                        {label}{' '}
+                        {row.estimated && (
+                          <Badge size="sm" colorPalette="orange">
+                            {USAGE_TEXT.estimated}
+                          </Badge>
+                        )}
+                      </Table.Cell>
+                      <Table.Cell textAlign="end">{formatCount(row.turns)}</Table.Cell>
+                      <Table.Cell textAlign="end">{formatCount(row.input_tokens)}</Table.Cell>
+                      <Table.Cell textAlign="end">{formatCount(row.output_tokens)}</Table.Cell>
+                      <Table.Cell textAlign="end">{formatCost(row.cost)}</Table.Cell>
+                      <Table.Cell textAlign="end">{formatCount(row.tool_calls)}</Table.Cell>
+                      <Table.Cell textAlign="end">{formatCount(row.errors)}</Table.Cell>
+                    </Table.Row>
+                  );
+                })}
+              </Table.Body>
+            </Table.Root>
+          </Box>
+          {totals.estimated && (
+            <Text fontSize="sm" color="fg.muted">
+              {USAGE_TEXT.estimatedNote}
+            </Text>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function BudgetLine({ budget }: { budget: UsageReport['budget'] }) {
+  const used = formatCount(budget.used_tokens);
+  if (budget.monthly_tokens === null) {
+    return (
+      <Text data-testid="usage-budget">
+        {USAGE_TEXT.month(used)} {USAGE_TEXT.noBudget}
+      </Text>
+    );
+  }
+  const resets = new Date(budget.resets_at).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    dateStyle: 'long',
+  });
+  const over = budget.used_tokens >= budget.monthly_tokens;
+  return (
+    <Stack gap="2" data-testid="usage-budget">
+      <Text>{USAGE_TEXT.budget(used, formatCount(budget.monthly_tokens), resets)}</Text>
+      <Progress.Root
+        value={Math.min(budget.used_tokens, budget.monthly_tokens)}
+        max={budget.monthly_tokens}
+        colorPalette={over ? 'red' : 'brand'}
+        maxW="md"
+      >
+        <Progress.Track>
+          <Progress.Range />
+        </Progress.Track>
+      </Progress.Root>
+      {over && <Text color="fg.error">{USAGE_TEXT.overBudget}</Text>}
+    </Stack>
+  );
+}
+
+/** One total; its hint sits inside the value, as a description list holds only terms and values. */
+function Total({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <Stat.Root borderWidth="1px" rounded="md" p="3">
+      <Stat.Label>{label}</Stat.Label>
+      <Stat.ValueText alignItems="center" flexWrap="wrap">
+        {value}
+        {hint && (
+          <Badge size="sm" colorPalette="orange">
+            {hint}
+          </Badge>
+        )}
+      </Stat.ValueText>
+    </Stat.Root>
+  );
+}

@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { getUsageOptions } from '../../features/usage/api/usage-api';
+import { UsagePage } from '../../features/usage/components/usage-page';
+import { usageQuery } from '../../features/usage/usage-logic';
+import { prefetch } from '../../lib/prefetch';
+
+export const Route = createFileRoute('/_layout/usage')({
+  // The screen's first view: the last 30 days by day.
+  loader: ({ context: { queryClient, accessCodeRequired } }) =>
+    accessCodeRequired ? undefined : prefetch(queryClient, getUsageOptions({ query: usageQuery(30, 'day') })),
+  pendingComponent: UsagePage,
+  component: UsagePage,
+});
