@@ -328,6 +328,63 @@ describe('chat service HTTP', () => {
     expect(forged.statusCode).toBe(401);
   });
 
+  it("pages a thread's messages newest first with limit and cursor, each page oldest first", async () => {
+    const threadId = crypto.randomUUID();
+    const at = new Date().toISOString();
+    await h.db.kysely
+      .insertInto('threads')
+      .values({
+        id: threadId,
+        user_id: alice,
+        agent_id: aliceAgent,
+        name: 'Long',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    // Two messages share each timestamp, so the page boundary must also order by id.
+    const texts = Array.from({ length: 7 }, (_, i) => `message ${i}`);
+    await h.db.kysely
+      .insertInto('messages')
+      .values(
+        texts.map((text, i) => ({
+          id: `m${i}`,
+          thread_id: threadId,
+          role: i % 2 ? 'assistant' : 'user',
+          parts: JSON.stringify([{ type: 'text', text }]),
+          status: 'complete',
+          created_at: new Date(Date.parse(at) + Math.floor(i / 2)).toISOString(),
+        })),
+      )
+      .execute();
+    const a = await h.signIn(alice, aliceAgent);
+    const get = (query: string, headers = a) =>
+      h.t.app.inject({ method: 'GET', url: `/chainlit/threads/${threadId}/messages${query}`, headers });
+    const ids = (body: { messages: { id: string }[] }) => body.messages.map((m) => m.id);
+
+    const whole = (await get('')).json();
+    expect(ids(whole)).toEqual(texts.map((_, i) => `m${i}`));
+    expect(whole).not.toHaveProperty('nextCursor');
+
+    const pages: string[][] = [];
+    let query = '?limit=3';
+    for (;;) {
+      const res = await get(query);
+      expect(res.statusCode).toBe(200);
+      pages.push(ids(res.json()));
+      const next = res.json().nextCursor as string | null;
+      if (next === null) break;
+      query = `?limit=3&cursor=${next}`;
+    }
+    expect(pages).toEqual([['m4', 'm5', 'm6'], ['m1', 'm2', 'm3'], ['m0']]);
+
+    expect((await get('?limit=0')).statusCode).toBe(422);
+    expect((await get('?limit=abc')).json().detail[0].loc).toEqual(['querystring', 'limit']);
+    // Bob's session cannot page Alice's thread, even with a cursor from it.
+    const b = await h.signIn(bob, bobAgent);
+    expect((await get('?limit=3&cursor=m4', b)).statusCode).toBe(404);
+  });
+
   it("B1: Bob gets 404 for Alice's thread, messages, stop, rename, delete, approvals and turns", async () => {
     const a = await h.signIn(alice, aliceAgent);
     const turn = await post('/chainlit/chat', a, { text: 'add 4 and 5' });

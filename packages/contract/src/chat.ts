@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
+import { pageQuerySchema } from './paging.ts';
 
 /**
  * The chat service's HTTP contract (`/chainlit/...`, and `/demos/...` with the demo cookie), shared
@@ -231,6 +232,18 @@ export const chatThreadMessagesSchema = z.object({
   thread: chatThreadSchema,
   messages: z.array(chatMessageSchema),
   approvals: z.array(chatApprovalSchema),
+  /** Only when a page was asked for: the cursor of the page of older messages, null at the first. */
+  nextCursor: z.string().nullable().optional(),
+});
+
+/**
+ * `GET /threads/:threadId/messages?limit=&cursor=`: without them every message, as before; with
+ * `limit`, the newest `limit` messages older than the message `cursor` names (oldest first on the
+ * page), and `nextCursor` for the page before them.
+ */
+export const chatThreadMessagesQuerySchema = z.object({
+  limit: pageQuerySchema.shape.limit,
+  cursor: z.string().min(1).max(100, 'must be a cursor a previous page named').optional(),
 });
 
 /**

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsPattern } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
-import type { StoredMessage, StoredPart } from './runtime/messages.ts';
+import { messageReads } from './message-reads.ts';
+import type { StoredMessage } from './runtime/messages.ts';
 
 /**
  * Chat persistence of threads and messages (sessions and approvals have their own repositories).
@@ -224,32 +225,7 @@ export function createChatRepository(db: Db) {
 
     // ---- messages (always through an owned thread)
 
-    async listMessages(userId: number, threadId: string): Promise<StoredMessage[]> {
-      const rows = await k
-        .selectFrom('messages')
-        .innerJoin('threads', 'threads.id', 'messages.thread_id')
-        .select([
-          'messages.id',
-          'messages.role',
-          'messages.parts',
-          'messages.status',
-          'messages.created_at',
-          'messages.model',
-        ])
-        .where('messages.thread_id', '=', threadId)
-        .where('threads.user_id', '=', userId)
-        .orderBy('messages.created_at')
-        .orderBy('messages.id')
-        .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        role: row.role as StoredMessage['role'],
-        parts: JSON.parse(row.parts) as StoredPart[],
-        status: row.status as StoredMessage['status'],
-        createdAt: row.created_at,
-        model: row.model,
-      }));
-    },
+    ...messageReads(k),
 
     insertTurn,
 

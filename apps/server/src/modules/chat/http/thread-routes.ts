@@ -5,7 +5,9 @@ import {
   chatThreadCreateSchema,
   chatThreadListQuerySchema,
   chatThreadListSchema,
+  chatThreadMessagesQuerySchema,
   chatThreadMessagesSchema,
+  PAGE_LIMIT_MAX,
   chatThreadRenameSchema,
   chatThreadSchema,
   idempotentCreateHeadersSchema,
@@ -113,17 +115,23 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
 
   app.get(
     '/threads/:threadId/messages',
-    chatOperation('chatThreadMessages', "A thread's messages, oldest first", {
+    chatOperation('chatThreadMessages', "A thread's messages, oldest first: all of them or a page", {
       params: threadParams,
+      querystring: chatThreadMessagesQuerySchema,
       response: { 200: chatThreadMessagesSchema },
     }),
     async (request) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
-      const { thread, messages, approvals } = await service.threadMessages(
+      const { limit, cursor } = request.query;
+      // A cursor without a limit pages with the most a page may hold.
+      const page =
+        limit === undefined && cursor === undefined ? undefined : { limit: limit ?? PAGE_LIMIT_MAX, cursor };
+      const { thread, messages, approvals, nextCursor } = await service.threadMessages(
         userId,
         agentId,
         endUser,
         request.params.threadId,
+        page,
       );
       const byId = new Map(approvals.map((a) => [a.id, a]));
       const now = Date.now();
@@ -131,6 +139,7 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
         thread: threadOut(thread),
         messages: messages.map((m) => messageWithApprovalTimes(m, byId, now)),
         approvals: approvals.map(approvalOut),
+        ...(nextCursor === undefined ? {} : { nextCursor }),
       };
     },
   );
