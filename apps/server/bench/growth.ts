@@ -66,6 +66,18 @@ async function main() {
       return { ms: percentile(times, 50), kb: first.rawPayload.length / 1024 };
     };
     const rows: Row[] = [];
+    const measure = async (
+      what: string,
+      size: number,
+      url: string,
+      pageUrl: string,
+      headers: Record<string, string>,
+    ) => {
+      const whole = await timed(url, headers);
+      const page = await timed(pageUrl, headers);
+      rows.push({ what, size, wholeMs: whole.ms, wholeKb: whole.kb, pageMs: page.ms, pageKb: page.kb });
+      console.table(rows.slice(-1));
+    };
 
     const actions = (await k.selectFrom('actions').select('id').orderBy('id').limit(50).execute()).map(
       (a) => a.id,
@@ -90,17 +102,13 @@ async function main() {
           )
           .execute();
       }
-      const whole = await timed('/backend/api/v1/agents/', auth);
-      const page = await timed('/backend/api/v1/agents/?limit=20', auth);
-      rows.push({
-        what: 'Agents (5 tools each)',
+      await measure(
+        'Agents (5 tools each)',
         size,
-        wholeMs: whole.ms,
-        wholeKb: whole.kb,
-        pageMs: page.ms,
-        pageKb: page.kb,
-      });
-      console.table(rows.slice(-1));
+        '/backend/api/v1/agents/',
+        '/backend/api/v1/agents/?limit=20',
+        auth,
+      );
     }
 
     const agentId = await seedBenchAgent(db, userId, { name: 'Chat', description: 'Chats.', guidelines: '' });
@@ -148,17 +156,9 @@ async function main() {
         messages += count;
       }
       const url = `/chainlit/threads/${threadId}/messages`;
-      const whole = await timed(url, { cookie: `${cookie.name}=${cookie.value}` });
-      const page = await timed(`${url}?limit=50`, { cookie: `${cookie.name}=${cookie.value}` });
-      rows.push({
-        what: 'Messages in one thread',
-        size,
-        wholeMs: whole.ms,
-        wholeKb: whole.kb,
-        pageMs: page.ms,
-        pageKb: page.kb,
+      await measure('Messages in one thread', size, url, `${url}?limit=50`, {
+        cookie: `${cookie.name}=${cookie.value}`,
       });
-      console.table(rows.slice(-1));
     }
 
     const fmt = (n: number, digits = 1) => n.toLocaleString('en', { maximumFractionDigits: digits });

@@ -39,6 +39,12 @@ describe('chat service HTTP', () => {
 
   const post = (url: string, headers: Record<string, string>, payload?: object) =>
     h.t.app.inject({ method: 'POST', url, headers, payload });
+  /** A thread of Alice's with her agent. */
+  const insertThread = (id: string, name: string, at: string) =>
+    h.db.kysely
+      .insertInto('threads')
+      .values({ id, user_id: alice, agent_id: aliceAgent, name, created_at: at, updated_at: at })
+      .execute();
 
   it('signs in from the bearer token and agent header, with a strict httpOnly cookie scoped to /chainlit', async () => {
     const res = await post('/chainlit/auth/header', {
@@ -206,17 +212,7 @@ describe('chat service HTTP', () => {
   it('rates an answer up or down with a comment, replaces and takes it back; the rating goes with the thread', async () => {
     const at = new Date().toISOString();
     const threadId = crypto.randomUUID();
-    await h.db.kysely
-      .insertInto('threads')
-      .values({
-        id: threadId,
-        user_id: alice,
-        agent_id: aliceAgent,
-        name: 'Rated',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertThread(threadId, 'Rated', at);
     const message = (id: string, role: string) => ({
       id,
       thread_id: threadId,
@@ -331,17 +327,7 @@ describe('chat service HTTP', () => {
   it("pages a thread's messages newest first with limit and cursor, each page oldest first", async () => {
     const threadId = crypto.randomUUID();
     const at = new Date().toISOString();
-    await h.db.kysely
-      .insertInto('threads')
-      .values({
-        id: threadId,
-        user_id: alice,
-        agent_id: aliceAgent,
-        name: 'Long',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertThread(threadId, 'Long', at);
     // Two messages share each timestamp, so the page boundary must also order by id.
     const texts = Array.from({ length: 7 }, (_, i) => `message ${i}`);
     await h.db.kysely
