@@ -371,6 +371,46 @@ describe('chat service HTTP', () => {
     expect((await get('?limit=3&cursor=m4', b)).statusCode).toBe(404);
   });
 
+  it('pages the thread list newest first with limit and cursor', async () => {
+    const agentId = await seedAgent(h.db, alice, 'Pager');
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    // t1 and t2 were updated in the same millisecond: the page boundary also orders by id.
+    const updated = { t0: 0, t1: 5, t2: 5, t3: 9, t4: 2 };
+    for (const [id, offset] of Object.entries(updated)) {
+      const at = new Date(base + offset).toISOString();
+      await h.db.kysely
+        .insertInto('threads')
+        .values({
+          id: `${agentId}-${id}`,
+          user_id: alice,
+          agent_id: agentId,
+          name: id,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    }
+    const a = await h.signIn(alice, agentId);
+    const list = (query: string) =>
+      h.t.app.inject({ method: 'GET', url: `/chainlit/threads${query}`, headers: a });
+    const names = (body: { data: { name: string }[] }) => body.data.map((t) => t.name);
+
+    const whole = (await list('')).json();
+    expect(names(whole)).toEqual(['t3', 't1', 't2', 't4', 't0']);
+    expect(whole).not.toHaveProperty('nextCursor');
+
+    const pages: string[][] = [];
+    let query = '?limit=2';
+    for (;;) {
+      const body = (await list(query)).json();
+      pages.push(names(body));
+      if (body.nextCursor === null) break;
+      query = `?limit=2&cursor=${body.nextCursor}`;
+    }
+    expect(pages).toEqual([['t3', 't1'], ['t2', 't4'], ['t0']]);
+    expect((await list('?limit=1001')).json().detail[0].loc).toEqual(['querystring', 'limit']);
+  });
+
   it("B1: Bob gets 404 for Alice's thread, messages, stop, rename, delete, approvals and turns", async () => {
     const a = await h.signIn(alice, aliceAgent);
     const turn = await post('/chainlit/chat', a, { text: 'add 4 and 5' });

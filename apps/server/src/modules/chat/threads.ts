@@ -13,11 +13,22 @@ export function createThreads(ctx: ChatContext) {
   const { repo, audit } = ctx;
   return {
     /** All the threads, or with `query` those whose name or messages hold it. */
-    async listThreads(userId: number, agentId: number, endUser: string, query?: string) {
+    /**
+     * The newest threads, or a page of them (`nextCursor` then names the page after, null at the
+     * end); with `query` those whose name or messages hold it, never paged.
+     */
+    async listThreads(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      query?: string,
+      page?: { limit: number; after?: string },
+    ) {
       await requireAgent(ctx, userId, agentId);
-      return query
-        ? repo.searchThreads(userId, agentId, endUser, query, CHAT_SEARCH_LIMIT)
-        : repo.listThreads(userId, agentId, endUser);
+      if (query)
+        return { threads: await repo.searchThreads(userId, agentId, endUser, query, CHAT_SEARCH_LIMIT) };
+      const { threads, more } = await repo.listThreads(userId, agentId, endUser, page);
+      return { threads, nextCursor: page ? (more ? threads.at(-1)!.id : null) : undefined };
     },
 
     /** `within` runs in the thread's commit (the answer to an Idempotency-Key). */

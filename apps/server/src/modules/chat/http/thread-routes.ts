@@ -22,6 +22,10 @@ import { chatOperation } from './chat-operation.ts';
 
 export const threadParams = z.object({ threadId: z.string().max(100) });
 
+/** The page asked for, if any; a cursor without a limit pages with the most a page may hold. */
+const pageOf = (limit: number | undefined, cursor: string | undefined) =>
+  limit === undefined && cursor === undefined ? undefined : { limit: limit ?? PAGE_LIMIT_MAX, cursor };
+
 /** The session's agent, its threads and their messages. */
 export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db }> = async (
   app,
@@ -49,7 +53,16 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
     }),
     async (request) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
-      return { data: (await service.listThreads(userId, agentId, endUser, request.query.q)).map(threadOut) };
+      const { q, limit, cursor } = request.query;
+      const page = pageOf(limit, cursor);
+      const { threads, nextCursor } = await service.listThreads(
+        userId,
+        agentId,
+        endUser,
+        q,
+        page && { limit: page.limit, after: page.cursor },
+      );
+      return { data: threads.map(threadOut), ...(nextCursor === undefined ? {} : { nextCursor }) };
     },
   );
 
@@ -123,9 +136,7 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
     async (request) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
       const { limit, cursor } = request.query;
-      // A cursor without a limit pages with the most a page may hold.
-      const page =
-        limit === undefined && cursor === undefined ? undefined : { limit: limit ?? PAGE_LIMIT_MAX, cursor };
+      const page = pageOf(limit, cursor);
       const { thread, messages, approvals, nextCursor } = await service.threadMessages(
         userId,
         agentId,
