@@ -45,9 +45,11 @@ import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modul
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
 import {
+  agentArchives,
   createEmbedder,
   createKnowledgeService,
-  knowledgeFilesIn,
+  createS3Store,
+  knowledgeHistory,
   knowledgeRoutes,
   knowledgeUserData,
 } from './modules/knowledge/index.ts';
@@ -122,17 +124,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const users = createUsersService(db, audit);
   const agents = createAgentsService(db, audit, {
     offeredModels: config.llm.models.map((m) => m.id),
-    knowledgeFiles: knowledgeFilesIn,
+    knowledgeHistory,
   });
+  const bucket = config.knowledge.bucket && createS3Store(config.knowledge.bucket);
   const knowledge = createKnowledgeService({
     db,
     audit,
     agents,
     settings: config.knowledge,
     embedder: config.knowledge.embedding && createEmbedder(config.knowledge.embedding),
+    store: bucket,
     // Called only while serving, once `app` below exists.
     log: { warn: (details, message) => app.log.warn(details, message) },
   });
+  // A deleted agent's or user's files leave their bucket objects due for deletion (a trigger).
+  agents.afterAgentDelete.push(knowledge.bytes.sweep);
   const lifecycle = options.lifecycle ?? createLifecycle();
   const usage = createUsageService(db, { config });
   const { telemetry, metrics } = await createTelemetry(config);
@@ -209,7 +215,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     chatUserData(db),
     triggersUserData(db),
     demosUserData(db),
-    knowledgeUserData(db),
+    knowledgeUserData(db, knowledge.bytes.sweep),
     agentsUserData(db),
     servicesUserData(db),
     toolsUserData(db),
@@ -254,6 +260,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         db,
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
+        archives: agentArchives(knowledge),
       });
       await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
@@ -295,7 +302,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   app.decorate('generatedAccessCode', () => generatedAccessCode(deps));
-  scheduleMaintenance(app, db);
+  scheduleMaintenance(app, db, [knowledge.bytes.sweep]);
+  if (bucket) app.addHook('onClose', async () => bucket.close());
 
   await registerWebApp(app, config, options.webDistDir ?? defaultWebDist());
   return app;

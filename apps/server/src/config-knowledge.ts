@@ -17,6 +17,20 @@ export interface KnowledgeConfig {
   extractMemoryMb: number;
   /** Embeddings for search, through an offered model's OpenAI-compatible API; absent: full text only. */
   embedding?: { model: string; baseUrl: string; apiKey?: string; from: string };
+  /** The largest agent export zip an import reads, packed and unpacked alike. */
+  maxArchiveBytes: number;
+  /** An S3-compatible bucket for the files' bytes; absent: the database keeps them. */
+  bucket?: {
+    bucket: string;
+    /** Absent: AWS S3 in `region`. */
+    endpoint?: string;
+    region: string;
+    accessKeyId: string;
+    /** A secret: never logged, never returned. */
+    secretAccessKey: string;
+    /** Bucket in the path (`endpoint/bucket/key`) rather than the host name. */
+    pathStyle: boolean;
+  };
 }
 
 interface KnowledgeVariables {
@@ -30,6 +44,44 @@ interface KnowledgeVariables {
   KNOWLEDGE_EXTRACT_MEMORY_MB: number;
   KNOWLEDGE_EMBEDDING_MODEL?: string;
   KNOWLEDGE_EMBEDDING_FROM?: string;
+  KNOWLEDGE_MAX_ARCHIVE_BYTES: number;
+  KNOWLEDGE_S3_BUCKET?: string;
+  KNOWLEDGE_S3_ENDPOINT?: string;
+  KNOWLEDGE_S3_REGION?: string;
+  KNOWLEDGE_S3_ACCESS_KEY_ID?: string;
+  KNOWLEDGE_S3_SECRET_ACCESS_KEY?: string;
+  KNOWLEDGE_S3_PATH_STYLE?: string;
+}
+
+const BUCKET_VARIABLES = [
+  'KNOWLEDGE_S3_ENDPOINT',
+  'KNOWLEDGE_S3_REGION',
+  'KNOWLEDGE_S3_ACCESS_KEY_ID',
+  'KNOWLEDGE_S3_SECRET_ACCESS_KEY',
+  'KNOWLEDGE_S3_PATH_STYLE',
+] as const;
+
+/** The bucket settings, or the one problem with them; undefined when no bucket is named. */
+function bucketSettings(env: KnowledgeVariables): KnowledgeConfig['bucket'] | string {
+  const bucket = env.KNOWLEDGE_S3_BUCKET;
+  if (!bucket) {
+    const stray = BUCKET_VARIABLES.find((name) => env[name]);
+    return stray ? `${stray}: is set without KNOWLEDGE_S3_BUCKET (name the bucket too)` : undefined;
+  }
+  const accessKeyId = env.KNOWLEDGE_S3_ACCESS_KEY_ID;
+  const secretAccessKey = env.KNOWLEDGE_S3_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey)
+    return `${accessKeyId ? 'KNOWLEDGE_S3_SECRET_ACCESS_KEY' : 'KNOWLEDGE_S3_ACCESS_KEY_ID'}: is required with KNOWLEDGE_S3_BUCKET`;
+  const pathStyle = env.KNOWLEDGE_S3_PATH_STYLE;
+  return {
+    bucket,
+    endpoint: env.KNOWLEDGE_S3_ENDPOINT,
+    region: env.KNOWLEDGE_S3_REGION ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    // S3-compatible servers at an endpoint of their own mostly want the bucket in the path.
+    pathStyle: pathStyle ? pathStyle === 'true' || pathStyle === '1' : env.KNOWLEDGE_S3_ENDPOINT !== undefined,
+  };
 }
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -48,7 +100,11 @@ export function knowledgeSettings(
     maxTextChars: env.KNOWLEDGE_MAX_TEXT_CHARS,
     extractTimeoutMs: env.KNOWLEDGE_EXTRACT_TIMEOUT_MS,
     extractMemoryMb: env.KNOWLEDGE_EXTRACT_MEMORY_MB,
+    maxArchiveBytes: env.KNOWLEDGE_MAX_ARCHIVE_BYTES,
   };
+  const bucket = bucketSettings(env);
+  if (typeof bucket === 'string') return bucket;
+  if (bucket) settings.bucket = bucket;
   const model = env.KNOWLEDGE_EMBEDDING_MODEL;
   if (!model) {
     return env.KNOWLEDGE_EMBEDDING_FROM

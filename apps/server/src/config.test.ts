@@ -144,7 +144,36 @@ describe('knowledge settings', () => {
       maxTextChars: 5_000_000,
       extractTimeoutMs: 60_000,
       extractMemoryMb: 256,
+      maxArchiveBytes: 100 * 1024 * 1024,
     });
+  });
+
+  it('keeps the bytes in a bucket when one is named, with both keys', () => {
+    const keys = { KNOWLEDGE_S3_ACCESS_KEY_ID: 'AKIA1', KNOWLEDGE_S3_SECRET_ACCESS_KEY: 'secret-1' };
+    // AWS by default: its region default, the bucket in the host name.
+    expect(loadConfig({ KNOWLEDGE_S3_BUCKET: 'files', ...keys }).knowledge.bucket).toEqual({
+      bucket: 'files',
+      endpoint: undefined,
+      region: 'us-east-1',
+      accessKeyId: 'AKIA1',
+      secretAccessKey: 'secret-1',
+      pathStyle: false,
+    });
+    // An S3-compatible server of one's own: the bucket in the path unless told otherwise.
+    const minio = { KNOWLEDGE_S3_BUCKET: 'files', KNOWLEDGE_S3_ENDPOINT: 'http://minio:9000', ...keys };
+    expect(loadConfig(minio).knowledge.bucket).toMatchObject({
+      endpoint: 'http://minio:9000',
+      pathStyle: true,
+    });
+    expect(loadConfig({ ...minio, KNOWLEDGE_S3_PATH_STYLE: 'false' }).knowledge.bucket!.pathStyle).toBe(
+      false,
+    );
+    expect(problemsOf({ KNOWLEDGE_S3_BUCKET: 'files', KNOWLEDGE_S3_ACCESS_KEY_ID: 'AKIA1' })).toEqual([
+      'KNOWLEDGE_S3_SECRET_ACCESS_KEY: is required with KNOWLEDGE_S3_BUCKET',
+    ]);
+    expect(problemsOf({ KNOWLEDGE_S3_ENDPOINT: 'http://minio:9000' })).toEqual([
+      expect.stringMatching(/^KNOWLEDGE_S3_ENDPOINT: is set without KNOWLEDGE_S3_BUCKET/),
+    ]);
   });
 
   it("serves embeddings from an offered model's API and key", () => {

@@ -163,6 +163,15 @@ const envSchema = z
     // Embeddings for knowledge search: off unless a model is named; served by an offered model's API.
     KNOWLEDGE_EMBEDDING_MODEL: optionalString,
     KNOWLEDGE_EMBEDDING_FROM: optionalString,
+    // An agent export with its files, as one zip: the most an import reads, packed and unpacked.
+    KNOWLEDGE_MAX_ARCHIVE_BYTES: z.coerce.number().int().min(1_024).max(4_294_967_296).default(104_857_600),
+    // File bytes in an S3-compatible bucket instead of the database: on when a bucket is named.
+    KNOWLEDGE_S3_BUCKET: optionalString,
+    KNOWLEDGE_S3_ENDPOINT: optionalUrl,
+    KNOWLEDGE_S3_REGION: optionalString,
+    KNOWLEDGE_S3_ACCESS_KEY_ID: optionalString,
+    KNOWLEDGE_S3_SECRET_ACCESS_KEY: optionalString,
+    KNOWLEDGE_S3_PATH_STYLE: z.enum(['true', 'false', '1', '0', '']).optional(),
     // Tokens (input + output) one user may use per calendar month (UTC); 0 means no budget.
     USER_MONTHLY_TOKEN_BUDGET: z.coerce.number().int().min(0).max(1_000_000_000_000).default(0),
     // Traces: OpenTelemetry is loaded and spans are exported over OTLP only when this is set. The

@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyScope, ApiWrites, UserExport, UserProfile } from '@cadre/contract';
+import type {
+  AgentExportDocument,
+  AgentExportFile,
+  ApiKeyScope,
+  ApiWrites,
+  UserExport,
+  UserProfile,
+} from '@cadre/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
@@ -66,6 +73,8 @@ export interface UserDataOwner {
   readonly name: string;
   exportFor(user: AuthUser): Promise<UserExportPart>;
   deleteFor(user: AuthUser, trx: Kysely<Database>): Promise<void>;
+  /** Once the deletion has committed: what the module keeps outside the database goes too. */
+  afterDelete?(): Promise<void>;
 }
 
 /** A user as sign-in finds them, with whether they passed the beta access-code gate. */
@@ -172,9 +181,61 @@ export interface AgentDirectory {
   allowWithoutAsking(userId: number, agentId: number, actionId: number, approvalId: string): Promise<void>;
   /**
    * Records, in the caller's transaction, that the agent's files changed: a new version (reason
-   * `files`) whose snapshot lists them. Throws 404 when the agent is not the user's.
+   * `files`), or, for the next upload of a `batch` whose version is still the newest, that same
+   * version. Answers its number (the knowledge module lists the files from it on). Throws 404
+   * when the agent is not the user's.
    */
-  recordFilesChange(user: AuthUser, agentId: number, trx: Kysely<Database>): Promise<void>;
+  recordFilesChange(user: AuthUser, agentId: number, trx: Kysely<Database>, batch?: string): Promise<number>;
+  /** Called once an agent's deletion has committed: cleaning up what is kept outside the database. */
+  readonly afterAgentDelete: (() => Promise<void>)[];
+}
+
+/** Knowledge files checked and indexed for a new agent (an import), not written yet. */
+export interface StagedFiles {
+  readonly files: KnowledgeFileRef[];
+  /** In the import's transaction, once the agent and its first version exist. */
+  attach(trx: Kysely<Database>, userId: number, agentId: number, version: number): Promise<void>;
+  /** After a transaction that did not commit: nothing of them stays, in the database or a bucket. */
+  discard(): Promise<void>;
+}
+
+/**
+ * The agent export with its files, as a zip (the knowledge module, for the agents routes): written
+ * from the document and the agent's files, read back within the limits of an upload (E1-E3).
+ */
+export interface AgentArchives {
+  /** The most an import zip may be, packed or unpacked (KNOWLEDGE_MAX_ARCHIVE_BYTES). */
+  readonly maxArchiveBytes: number;
+  /** `agent.json` (the document, listing the files) and the agent's files' bytes. */
+  write(userId: number, agentId: number, document: AgentExportDocument): Promise<Uint8Array>;
+  /** An import zip: agent.json's JSON, not yet checked, and the files' bytes by entry name. */
+  read(zip: Uint8Array): { document: unknown; entries: Map<string, Uint8Array> };
+  /** The document's files from the archive, checked and indexed: 422 naming the file otherwise. */
+  prepare(listed: AgentExportFile[], entries: Map<string, Uint8Array>): Promise<StagedFiles>;
+}
+
+/**
+ * The knowledge module's part in an agent's versions (wired by app.ts): which files each version
+ * lists, and what a restore does to them.
+ */
+export interface KnowledgeHistory {
+  /** The files each of the agent's versions lists, by version number, read in `executor`. */
+  filesByVersion(
+    executor: Kysely<Database>,
+    userId: number,
+    agentId: number,
+  ): Promise<(version: number) => KnowledgeFileRef[]>;
+  /**
+   * In a restore's transaction: the agent's files become exactly `files` from version `atVersion`
+   * on. Answers those of `files` that cannot come back (erased, or gone before files were kept).
+   */
+  restore(
+    trx: Kysely<Database>,
+    userId: number,
+    agentId: number,
+    files: KnowledgeFileRef[],
+    atVersion: number,
+  ): Promise<KnowledgeFileRef[]>;
 }
 
 /** A knowledge file as other modules see it: an agent version's file list, the agent export. */
@@ -200,7 +261,7 @@ export interface KnowledgeHit {
 
 /** The knowledge module as the chat and the agents modules see it. */
 export interface KnowledgeBase {
-  /** The agent's files, oldest first, read in `executor` (an open transaction or the database). */
+  /** The agent's attached files, oldest first, read in `executor` (an open transaction or the database). */
   files(userId: number, agentId: number, executor?: Kysely<Database>): Promise<KnowledgeFileRef[]>;
   /** The passages of the user's agent's files that best answer `query`, best first. */
   search(userId: number, agentId: number, query: string, limit?: number): Promise<KnowledgeHit[]>;

@@ -182,8 +182,9 @@ describe(`a model per agent on ${kind}`, () => {
     expect((await chat(agent.id, 'and again')).text).toBe('alpha1 alpha2 ');
   });
 
-  it("runs the OpenAI-compatible API on the agent's model too", async () => {
-    const agent = await createAgent({ model_id: 'beta', temperature: 1.5 });
+  it("runs the OpenAI-compatible API on the agent's model too, with the agent's guidelines", async () => {
+    const guidelines = 'Answer in French, and never promise a delivery date.';
+    const agent = await createAgent({ model_id: 'beta', temperature: 1.5, guidelines });
     const key = (await inject('POST', '/backend/api/v1/api-keys', { name: 'api', scopes: ['chat'] })).json<{
       key: string;
     }>().key;
@@ -195,7 +196,12 @@ describe(`a model per agent on ${kind}`, () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().choices[0].message.content).toBe('beta1 beta2 ');
-    expect(beta.requests.at(-1)!.body).toMatchObject({ model: 'beta-model', temperature: 1.5 });
+    const sent = beta.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    expect(sent).toMatchObject({ model: 'beta-model', temperature: 1.5 });
+    // The caller's messages follow the agent's own system prompt, which carries its guidelines.
+    const system = sent.messages.filter((m) => m.role === 'system').map((m) => JSON.stringify(m.content));
+    expect(system.join('\n')).toContain(guidelines);
+    expect(sent.messages.at(-1)).toMatchObject({ role: 'user' });
   });
 
   it('refuses an unknown model and a temperature outside 0-2, naming the field, and changes nothing', async () => {

@@ -116,6 +116,7 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       name: 'Inbox',
       guidelines: 'Be brief',
       tools: [{ id: gmail.actionIds[0] }, { id: slack.actionIds[0] }],
+      files_not_restored: [],
     });
     const versions = await versionsOf(agent.id);
     expect(versions.map((v) => [v.number, v.reason, v.restored_from])).toEqual([
@@ -130,7 +131,7 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       .where('object_id', '=', String(agent.id))
       .execute();
     expect(audit.map((a) => JSON.parse(a.detail))).toEqual([
-      { version: 1, tools: 2, tools_dropped: 0, model_dropped: false },
+      { version: 1, tools: 2, tools_dropped: 0, model_dropped: false, files: 0, files_not_restored: 0 },
     ]);
 
     const missing = await inject('POST', `${agentUrl(agent.id)}/versions/9/restore`, alice);

@@ -1,5 +1,4 @@
 import {
-  chatSessionCookieFor,
   knowledgeFileListSchema,
   knowledgeFileSchema,
   SEARCH_KNOWLEDGE_TOOL,
@@ -7,7 +6,8 @@ import {
   agentVersionListSchema,
 } from '@cadre/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamedText, uiChunks, ORIGIN } from './support/chat-fixtures.ts';
+import { streamedText } from './support/chat-fixtures.ts';
+import { askAgent } from './support/knowledge-api.ts';
 import { multipartBody, pdfOf, type Part } from './support/knowledge-files.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -75,28 +75,7 @@ describe(`knowledge files on ${testDatabaseKind()}`, () => {
   };
 
   /** One chat turn with the agent on the offline model: the answer's chunks. */
-  const ask = async (text: string) => {
-    const session = await t.app.inject({
-      method: 'POST',
-      url: '/chainlit/auth/header',
-      headers: { ...alice, 'x-agent-id': String(agentId) },
-    });
-    const name = chatSessionCookieFor(agentId);
-    const cookie = session.cookies.find((c) => c.name === name)!;
-    const turn = await t.app.inject({
-      method: 'POST',
-      url: '/chainlit/chat',
-      headers: {
-        cookie: `${name}=${cookie.value}`,
-        origin: ORIGIN,
-        'x-requested-with': 'cadre-chat',
-        'x-agent-id': String(agentId),
-      },
-      payload: { text },
-    });
-    expect(turn.statusCode).toBe(200);
-    return uiChunks(turn.body);
-  };
+  const ask = (text: string) => askAgent(t, alice, agentId, text);
 
   it('finds a Markdown and a PDF file by a question and cites the file and passage on the offline model', async () => {
     const markdown = await upload([

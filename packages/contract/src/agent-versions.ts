@@ -30,7 +30,7 @@ export const agentSnapshotToolSchema = z.object({
 });
 export type AgentSnapshotTool = z.infer<typeof agentSnapshotToolSchema>;
 
-/** A knowledge file as a version lists it (the bytes are not versioned). */
+/** A knowledge file as a version lists it (its bytes are kept while a version lists it). */
 export const agentSnapshotFileSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -88,6 +88,13 @@ export const agentVersionParamsSchema = z.strictObject({
   number: pathIdSchema,
 });
 
+/** A restore's answer: the agent as it now is, and the version's files that could not come back. */
+export const agentRestoreResultSchema = agentSchema.extend({
+  /** Erased for good (or deleted before deleted files were kept): the agent is without them. */
+  files_not_restored: z.array(agentSnapshotFileSchema),
+});
+export type AgentRestoreResult = z.infer<typeof agentRestoreResultSchema>;
+
 /** The export document's format: a newer `format_version` than this is refused on import. */
 export const AGENT_EXPORT_FORMAT = 'cadre.agent';
 export const AGENT_EXPORT_VERSION = 1;
@@ -111,6 +118,29 @@ export const agentExportToolSchema = z.object({
   display_name: z.string().max(200).optional(),
 });
 export type AgentExportTool = z.infer<typeof agentExportToolSchema>;
+
+export const agentExportQuerySchema = z.strictObject({
+  /** `files`: the zip export, with the agent's knowledge files (also chosen by `Accept: application/zip`). */
+  include: z.enum(['files'], 'must be files').optional(),
+});
+
+/** The export with files (`?include=files`) is a zip: this entry holds the document. */
+export const AGENT_ARCHIVE_DOCUMENT = 'agent.json';
+/** …and these entries the files' bytes: `files/1`, `files/2`… (made by the server, never a file's name). */
+export const AGENT_ARCHIVE_FILE_ENTRY = /^files\/[1-9][0-9]{0,4}$/;
+
+/** A knowledge file in the zip export: where its bytes are in the archive, and what they are. */
+export const agentExportFileSchema = z.object({
+  entry: z
+    .string()
+    .regex(AGENT_ARCHIVE_FILE_ENTRY, 'must be files/<n>: an entry of the archive, never a path'),
+  /** The name it was uploaded with: display text only, made safe again on import. */
+  name: z.string().min(1, 'must not be blank').max(1_000, 'must be at most 1000 characters'),
+  media_type: z.string().max(200).optional(),
+  size_bytes: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the SHA-256 of the bytes, 64 hex digits'),
+});
+export type AgentExportFile = z.infer<typeof agentExportFileSchema>;
 
 /** `GET /api/v1/agents/{agent_id}/export`, and the body of `POST /api/v1/agents/import`. */
 export const agentExportSchema = z.object({
@@ -139,6 +169,12 @@ export const agentExportSchema = z.object({
       .max(AGENT_LIMITS.toolIds, `must hold at most ${AGENT_LIMITS.toolIds} tools`)
       .default([]),
   }),
+  /** In the zip export only: the agent's knowledge files. */
+  files: z
+    .array(agentExportFileSchema)
+    .max(10_000, 'must list at most 10000 files')
+    .refine((files) => new Set(files.map((f) => f.entry)).size === files.length, 'must name each entry once')
+    .default([]),
 });
 export type AgentExport = z.input<typeof agentExportSchema>;
 
@@ -148,6 +184,8 @@ export const agentExportDocumentSchema = z.object({
   format_version: z.number(),
   exported_at: z.string(),
   agent: agentFieldsSchema.extend({ tools: z.array(agentExportToolSchema) }),
+  /** The zip export's `agent.json` lists the files; the JSON export has none. */
+  files: z.array(agentExportFileSchema).optional(),
 });
 export type AgentExportDocument = z.infer<typeof agentExportDocumentSchema>;
 
@@ -163,5 +201,7 @@ export const agentImportResultSchema = z.object({
   tools_not_found: z.array(agentExportToolSchema),
   /** The document's model when this server does not offer it: the agent uses the default model. */
   model_not_offered: z.string().nullable(),
+  /** The knowledge files imported with it (from the zip export). */
+  files: z.array(agentSnapshotFileSchema),
 });
 export type AgentImportResult = z.infer<typeof agentImportResultSchema>;

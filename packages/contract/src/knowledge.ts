@@ -32,6 +32,22 @@ export const knowledgeFileSchema = z.object({
 export type KnowledgeFile = z.infer<typeof knowledgeFileSchema>;
 export const knowledgeFileListSchema = z.array(knowledgeFileSchema);
 
+export const knowledgeUploadQuerySchema = z.strictObject({
+  /**
+   * The editor's id for one pick of several files: their uploads make one version of the agent
+   * (each upload of the batch joins the batch's version while it is the agent's newest).
+   */
+  batch: z.uuid('must be a batch id (a UUID)').optional(),
+});
+
+export const knowledgeDeleteQuerySchema = z.strictObject({
+  /**
+   * `true`: erase the file for good (its bytes and passages; no version can bring it back).
+   * Otherwise it stays in the agent's history, and restoring a version that lists it brings it back.
+   */
+  erase: z.enum(['true', 'false'], 'must be true or false').optional(),
+});
+
 export const knowledgeFileParamsSchema = z.strictObject({
   agent_id: pathIdSchema,
   file_id: z.uuid('must be a file id (a UUID)'),

@@ -44,12 +44,30 @@ export const userExportSchema = z.object({
     }),
   ),
   /**
-   * The caller's knowledge files: each one's bytes are at its `download` path (the API's
+   * The caller's knowledge files: an attached one's bytes are at its `download` path (the API's
    * `GET /api/v1/agents/{agent_id}/files/{file_id}/content`), and its text as the passages below.
+   * A deleted one (`detached_at`) is kept for the versions that list it; an erased one
+   * (`erased_at`) has neither bytes nor passages left.
    */
-  knowledge_files: z.array(knowledgeFileSchema.extend({ agent_id: z.number(), download: z.string() })),
+  knowledge_files: z.array(
+    knowledgeFileSchema.extend({
+      agent_id: z.number(),
+      detached_at: z.string().nullable(),
+      erased_at: z.string().nullable(),
+      download: z.string().nullable(),
+    }),
+  ),
   knowledge_passages: z.array(
     z.object({ file_id: z.string(), ordinal: z.number(), page: z.number().nullable(), text: z.string() }),
+  ),
+  /** Which versions of its agent list each file: from `from_version` up to `to_version` (excluded; null: still attached). */
+  knowledge_file_spans: z.array(
+    z.object({
+      file_id: z.string(),
+      agent_id: z.number(),
+      from_version: z.number(),
+      to_version: z.number().nullable(),
+    }),
   ),
   /** The caller's "Allow without asking" choices: per agent, the write/send tools that run unasked. */
   tool_permissions: z.array(

@@ -29,6 +29,7 @@ export const MIGRATION_NAMES = [
   '0020-copilot-embedding',
   '0021-agent-model',
   '0022-knowledge-files',
+  '0023-knowledge-history',
   '0024-turn-usage',
   '0025-tool-execution-claims',
   '0028-agent-api-writes',

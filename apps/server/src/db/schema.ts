@@ -49,6 +49,8 @@ export interface Database {
   knowledge_files: KnowledgeFilesTable;
   knowledge_file_contents: KnowledgeFileContentsTable;
   knowledge_passages: KnowledgePassagesTable;
+  knowledge_file_spans: KnowledgeFileSpansTable;
+  knowledge_object_deletions: KnowledgeObjectDeletionsTable;
 }
 
 /** A file attached to an agent (migration 0022, knowledge module). */
@@ -67,6 +69,29 @@ export interface KnowledgeFilesTable {
   passage_count: number;
   embedding_model: string | null;
   created_at: string;
+  /** The bucket's key for the bytes (migration 0023); null: in knowledge_file_contents. */
+  object_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Deleted from the agent, kept for the versions that list it. */
+  detached_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Erased for good: bytes and passages gone, the name kept for the history. */
+  erased_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Which versions of its agent list a file: from the one that attached it to the one that detached it. */
+export interface KnowledgeFileSpansTable {
+  id: Generated<number>;
+  file_id: string;
+  user_id: number;
+  agent_id: number;
+  from_version: number;
+  /** null while attached. */
+  to_version: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Bucket objects to delete once `due_at` has passed (the sweep in modules/knowledge). */
+export interface KnowledgeObjectDeletionsTable {
+  object_key: string;
+  due_at: string;
 }
 
 export interface KnowledgeFileContentsTable {
@@ -298,6 +323,8 @@ export interface AgentVersionsTable {
   author: string | null;
   snapshot: string;
   created_at: string;
+  /** For a `files` version: the upload batch it records (migration 0023). */
+  batch: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ConnectionsTable {

@@ -116,6 +116,8 @@ export async function tableCounts(db: Db, except: string[] = []): Promise<Record
     'knowledge_files',
     'knowledge_file_contents',
     'knowledge_passages',
+    'knowledge_file_spans',
+    'knowledge_object_deletions',
   ] as const;
   const counts: Record<string, number> = {};
   for (const table of tables) {

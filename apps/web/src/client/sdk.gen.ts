@@ -115,6 +115,20 @@ export const setToolPermission = <ThrowOnError extends boolean = true>(options: 
 });
 
 /**
+ * Creates an agent from an exported document (JSON), or from the zip export with its knowledge files (application/zip), with the tools this server offers
+ */
+export const importAgent = <ThrowOnError extends boolean = true>(options: Options<ImportAgentData, ThrowOnError>) => (options.client ?? client).post<ImportAgentResponses, ImportAgentErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/agents/import',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * The caller's agents with their tools, all of them or a page
  */
 export const listAgents = <ThrowOnError extends boolean = true>(options?: Options<ListAgentsData, ThrowOnError>) => (options?.client ?? client).get<ListAgentsResponses, ListAgentsErrors, ThrowOnError, 'data'>({
@@ -193,27 +207,13 @@ export const restoreAgentVersion = <ThrowOnError extends boolean = true>(options
 });
 
 /**
- * The agent as a document to import elsewhere: tools by stable keys, never ids or secrets
+ * The agent as a document to import elsewhere: tools by stable keys, never ids or secrets; with `include=files` (or `Accept: application/zip`) a zip holding the document and the knowledge files
  */
 export const exportAgent = <ThrowOnError extends boolean = true>(options: Options<ExportAgentData, ThrowOnError>) => (options.client ?? client).get<ExportAgentResponses, ExportAgentErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/agents/{agent_id}/export',
     ...options
-});
-
-/**
- * Creates an agent from an exported document, with the tools this server offers
- */
-export const importAgent = <ThrowOnError extends boolean = true>(options: Options<ImportAgentData, ThrowOnError>) => (options.client ?? client).post<ImportAgentResponses, ImportAgentErrors, ThrowOnError, 'data'>({
-    responseStyle: 'data',
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/agents/import',
-    ...options,
-    headers: {
-        'Content-Type': 'application/json',
-        ...options.headers
-    }
 });
 
 /**

@@ -240,13 +240,21 @@ export type ExportMyDataResponses = {
             embedding_model: string | null;
             created_at: string;
             agent_id: number;
-            download: string;
+            detached_at: string | null;
+            erased_at: string | null;
+            download: string | null;
         }>;
         knowledge_passages: Array<{
             file_id: string;
             ordinal: number;
             page: number | null;
             text: string;
+        }>;
+        knowledge_file_spans: Array<{
+            file_id: string;
+            agent_id: number;
+            from_version: number;
+            to_version: number | null;
         }>;
         tool_permissions: Array<{
             agent_id: number;
@@ -549,6 +557,140 @@ export type SetToolPermissionResponses = {
 };
 
 export type SetToolPermissionResponse = SetToolPermissionResponses[keyof SetToolPermissionResponses];
+
+export type ImportAgentData = {
+    body: {
+        format: 'cadre.agent';
+        format_version: number;
+        exported_at?: string;
+        agent: {
+            name: string;
+            description: string;
+            guidelines?: string | null;
+            icon?: string | null;
+            color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+            starters?: Array<string> | null;
+            model_id?: string | null;
+            temperature?: number | null;
+            tools?: Array<{
+                provider: string;
+                service_key: string;
+                tool_name: string;
+                service_name?: string;
+                display_name?: string;
+            }>;
+        };
+        files?: Array<{
+            entry: string;
+            name: string;
+            media_type?: string;
+            size_bytes: number;
+            sha256: string;
+        }>;
+    };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/agents/import';
+};
+
+export type ImportAgentErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    413: {
+        detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+    } | {
+        detail: string;
+    };
+};
+
+export type ImportAgentError = ImportAgentErrors[keyof ImportAgentErrors];
+
+export type ImportAgentResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        agent: {
+            id: number;
+            name: string;
+            description: string;
+            guidelines: string | null;
+            icon: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+            starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
+            model_available: boolean;
+            allow_unattended_writes: boolean;
+            api_writes: 'approve' | 'refuse';
+            tools: Array<{
+                id: number;
+                display_name: string;
+                name: string;
+                description: string;
+                logo: string | null;
+                app_name: string;
+                service_id: number;
+                needs_reconnecting: boolean;
+            }>;
+            embed_origins: Array<string>;
+        };
+        tools_to_connect: Array<{
+            provider: string;
+            service_key: string;
+            tool_name: string;
+            service_name?: string;
+            display_name?: string;
+            service_id: number;
+        }>;
+        tools_not_found: Array<{
+            provider: string;
+            service_key: string;
+            tool_name: string;
+            service_name?: string;
+            display_name?: string;
+        }>;
+        model_not_offered: string | null;
+        files: Array<{
+            id: string;
+            name: string;
+            media_type: string;
+            size_bytes: number;
+            sha256: string;
+        }>;
+    };
+};
+
+export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponses];
 
 export type ListAgentsData = {
     body?: never;
@@ -1039,6 +1181,13 @@ export type RestoreAgentVersionResponses = {
             needs_reconnecting: boolean;
         }>;
         embed_origins: Array<string>;
+        files_not_restored: Array<{
+            id: string;
+            name: string;
+            media_type: string;
+            size_bytes: number;
+            sha256: string;
+        }>;
     };
 };
 
@@ -1049,7 +1198,9 @@ export type ExportAgentData = {
     path: {
         agent_id: number;
     };
-    query?: never;
+    query?: {
+        include?: 'files';
+    };
     url: '/api/v1/agents/{agent_id}/export';
 };
 
@@ -1075,6 +1226,8 @@ export type ExportAgentErrors = {
             msg: string;
             type: string;
         }>;
+    } | {
+        detail: string;
     };
 };
 
@@ -1082,7 +1235,7 @@ export type ExportAgentError = ExportAgentErrors[keyof ExportAgentErrors];
 
 export type ExportAgentResponses = {
     /**
-     * Default Response
+     * The document (application/json), or the zip with the files (application/zip)
      */
     200: {
         format: 'cadre.agent';
@@ -1105,128 +1258,17 @@ export type ExportAgentResponses = {
                 display_name?: string;
             }>;
         };
+        files?: Array<{
+            entry: string;
+            name: string;
+            media_type?: string;
+            size_bytes: number;
+            sha256: string;
+        }>;
     };
 };
 
 export type ExportAgentResponse = ExportAgentResponses[keyof ExportAgentResponses];
-
-export type ImportAgentData = {
-    body: {
-        format: 'cadre.agent';
-        format_version: number;
-        exported_at?: string;
-        agent: {
-            name: string;
-            description: string;
-            guidelines?: string | null;
-            icon?: string | null;
-            color?: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
-            starters?: Array<string> | null;
-            model_id?: string | null;
-            temperature?: number | null;
-            tools?: Array<{
-                provider: string;
-                service_key: string;
-                tool_name: string;
-                service_name?: string;
-                display_name?: string;
-            }>;
-        };
-    };
-    headers?: {
-        /**
-         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
-         */
-        'idempotency-key'?: string;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/v1/agents/import';
-};
-
-export type ImportAgentErrors = {
-    /**
-     * Default Response
-     */
-    401: {
-        detail: string;
-    };
-    /**
-     * Default Response
-     */
-    404: {
-        detail: string;
-    };
-    /**
-     * Default Response
-     */
-    413: {
-        detail: string;
-    };
-    /**
-     * Default Response
-     */
-    422: {
-        detail: Array<{
-            loc: Array<string | number>;
-            msg: string;
-            type: string;
-        }>;
-    };
-};
-
-export type ImportAgentError = ImportAgentErrors[keyof ImportAgentErrors];
-
-export type ImportAgentResponses = {
-    /**
-     * Default Response
-     */
-    201: {
-        agent: {
-            id: number;
-            name: string;
-            description: string;
-            guidelines: string | null;
-            icon: string | null;
-            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
-            starters: Array<string>;
-            model_id: string | null;
-            temperature: number | null;
-            model_available: boolean;
-            allow_unattended_writes: boolean;
-            api_writes: 'approve' | 'refuse';
-            tools: Array<{
-                id: number;
-                display_name: string;
-                name: string;
-                description: string;
-                logo: string | null;
-                app_name: string;
-                service_id: number;
-                needs_reconnecting: boolean;
-            }>;
-            embed_origins: Array<string>;
-        };
-        tools_to_connect: Array<{
-            provider: string;
-            service_key: string;
-            tool_name: string;
-            service_name?: string;
-            display_name?: string;
-            service_id: number;
-        }>;
-        tools_not_found: Array<{
-            provider: string;
-            service_key: string;
-            tool_name: string;
-            service_name?: string;
-            display_name?: string;
-        }>;
-        model_not_offered: string | null;
-    };
-};
-
-export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponses];
 
 export type ListKnowledgeFilesData = {
     body?: never;
@@ -1290,7 +1332,9 @@ export type UploadKnowledgeFileData = {
     path: {
         agent_id: number;
     };
-    query?: never;
+    query?: {
+        batch?: string;
+    };
     url: '/api/v1/agents/{agent_id}/files';
 };
 
@@ -1410,7 +1454,9 @@ export type DeleteKnowledgeFileData = {
         agent_id: number;
         file_id: string;
     };
-    query?: never;
+    query?: {
+        erase?: 'true' | 'false';
+    };
     url: '/api/v1/agents/{agent_id}/files/{file_id}';
 };
 

@@ -67,11 +67,11 @@ export function installFakeApi(routes: Record<string, ApiHandler> = {}) {
         path: `${path}${url.search}`,
         params: {},
         headers: Object.fromEntries(request.headers.entries()),
-        // A multipart upload is kept as the text the server would read.
+        // A JSON body parsed; anything else (a multipart upload, a zip) as the text the server would read.
         body: text
-          ? /multipart\/form-data/.test(request.headers.get('content-type') ?? '')
-            ? text
-            : (JSON.parse(text) as unknown)
+          ? /json/.test(request.headers.get('content-type') ?? '')
+            ? (JSON.parse(text) as unknown)
+            : text
           : undefined,
       };
       requests.push(recorded);

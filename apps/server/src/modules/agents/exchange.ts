@@ -8,7 +8,7 @@ import {
   type agentExportSchema,
 } from '@cadre/contract';
 import type { z } from 'zod';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog, StagedFiles } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import type { ToolCatalog } from '../tools/index.ts';
@@ -61,14 +61,16 @@ export function agentExchange(
     },
 
     /**
-     * Creates a new agent from a document in one transaction. Tools this server does not offer the
-     * user are left out and listed; tools whose service the user has not connected are attached
-     * and listed, so the user knows what to connect.
+     * Creates a new agent from a document in one transaction, with its knowledge files when it
+     * came as a zip (`files`, checked and indexed already): nothing of it stays if any part fails.
+     * Tools this server does not offer the user are left out and listed; tools whose service the
+     * user has not connected are attached and listed, so the user knows what to connect.
      */
     async importDocument(
       user: Saver,
       document: ImportDocument,
       connected: ConnectedServices,
+      files?: StagedFiles,
       /** Stores the answer for an Idempotency-Key, in the import's transaction. */
       recordAnswer?: RecordAnswer<AgentImportResult>,
     ): Promise<AgentImportResult> {
@@ -92,39 +94,49 @@ export function agentExchange(
           .filter((tool) => !active.has(tool.service_id)),
         tools_not_found: notFound,
         model_not_offered: modelNotOffered,
+        files: files?.files ?? [],
       });
-      const agent = await repo.create(
-        user.id,
-        {
-          name,
-          description,
-          guidelines,
-          icon,
-          color,
-          starters,
-          model_id: modelNotOffered ? null : document.agent.model_id,
-          temperature,
-        },
-        attached.map(([key]) => ({ actionId: found.get(key)!.id, version: found.get(key)!.version })),
-        { reason: 'import', savedBy: user.id, author: authorOf(user) },
-        (trx, id) =>
-          audit.record(
-            {
-              userId: user.id,
-              action: 'agent.import',
-              objectType: 'agent',
-              objectId: id,
-              detail: {
-                format_version: document.format_version,
-                tools: attached.length,
-                tools_not_found: notFound.length,
-                model_not_offered: modelNotOffered !== null,
+      const agent = await repo
+        .create(
+          user.id,
+          {
+            name,
+            description,
+            guidelines,
+            icon,
+            color,
+            starters,
+            model_id: modelNotOffered ? null : document.agent.model_id,
+            temperature,
+          },
+          attached.map(([key]) => ({ actionId: found.get(key)!.id, version: found.get(key)!.version })),
+          { reason: 'import', savedBy: user.id, author: authorOf(user) },
+          async (trx, id, version) => {
+            await files?.attach(trx, user.id, id, version);
+            await audit.record(
+              {
+                userId: user.id,
+                action: 'agent.import',
+                objectType: 'agent',
+                objectId: id,
+                detail: {
+                  format_version: document.format_version,
+                  tools: attached.length,
+                  tools_not_found: notFound.length,
+                  model_not_offered: modelNotOffered !== null,
+                  files: files?.files.length ?? 0,
+                },
               },
-            },
-            trx,
-          ),
-        recordAnswer && ((trx, created) => recordAnswer(trx, resultFor(created))),
-      );
+              trx,
+            );
+          },
+          recordAnswer && ((trx, created) => recordAnswer(trx, resultFor(created))),
+        )
+        .catch(async (error: unknown) => {
+          // The files' objects staged in the bucket go with the failed transaction.
+          await files?.discard();
+          throw error;
+        });
       return resultFor(agent);
     },
   };

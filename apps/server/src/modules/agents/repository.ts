@@ -3,7 +3,7 @@ import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
-import type { AgentProfile, AgentSummary } from '../../deps.ts';
+import type { AgentProfile, AgentSummary, KnowledgeHistory } from '../../deps.ts';
 import { actionsWithService } from '../tools/index.ts';
 import { agentJsonOf } from './agent-json.ts';
 import { listQueries } from './list-queries.ts';
@@ -15,7 +15,7 @@ import {
   startersToText,
 } from './stored-fields.ts';
 import { dropDetachedPermissions } from './tool-permissions.ts';
-import { versionQueries, type SnapshotFiles, type VersionNote } from './versions.ts';
+import { versionQueries, type AfterSave, type InTransaction, type VersionNote } from './versions.ts';
 import { writeSettingColumns, writeSettingsFromColumns, type WriteSettings } from './write-settings.ts';
 
 export interface AgentFields extends Partial<WriteSettings> {
@@ -48,18 +48,15 @@ const toRow = <F extends Partial<AgentFields>>({
   ...writeSettingColumns({ allowUnattendedWrites, apiWrites }),
 });
 
-/** Runs inside the write's transaction (the audit record), so both commit or neither does. */
-export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void>;
-
 /** Tools to attach, in order, with the provider version pinned at attach time. */
 export type ToolAttachment = { actionId: number; version: string | null }[];
 
 /** Every query names the owner: another user's agent is simply not found. */
-export function createAgentsRepository(db: Db, offeredModels: readonly string[], files?: SnapshotFiles) {
+export function createAgentsRepository(db: Db, offeredModels: readonly string[], history?: KnowledgeHistory) {
   const k = db.kysely;
   const json = jsonHelpers(db.dialect);
   const agentJson = agentJsonOf(json, offeredModels);
-  const versions = versionQueries(k, files);
+  const versions = versionQueries(k, history);
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
     await dropDetachedPermissions(
@@ -123,6 +120,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
     snapshot: (userId: number, agentId: number) => versions.snapshot(k, userId, agentId),
     listVersions: versions.list,
     findVersion: versions.find,
+    restoreFiles: versions.restoreFiles,
 
     exists(userId: number, agentId: number) {
       return k
@@ -189,13 +187,13 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
       fields: AgentFields,
       tools: ToolAttachment,
       note: VersionNote,
-      record: InTransaction<number>,
+      record: AfterSave,
       recordAnswer?: InTransaction<Agent>,
     ): Promise<Agent> {
       return k.transaction().execute(async (trx) => {
         const id = await insertAgent(trx, userId, fields, tools);
-        await versions.record(trx, userId, id, note);
-        await record(trx, id);
+        const version = await versions.record(trx, userId, id, note);
+        await record(trx, id, version);
         const agent = await getWith(trx, userId, id);
         if (!agent) throw new Error('A created agent could not be read back in its transaction');
         await recordAnswer?.(trx, agent);
@@ -235,7 +233,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
       fields: Partial<AgentFields>,
       tools: ToolAttachment | undefined,
       note: VersionNote,
-      record: InTransaction<number>,
+      record: AfterSave,
     ) {
       return k.transaction().execute(async (trx) => {
         const before = await versions.stateBeforeFirstVersion(trx, userId, agentId);
@@ -247,8 +245,8 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
         if (tools) await replaceTools(trx, agentId, tools);
-        await versions.record(trx, userId, agentId, note, before);
-        await record(trx, agentId);
+        const version = await versions.record(trx, userId, agentId, note, before);
+        await record(trx, agentId, version);
         // Read in the transaction, as for create: a committed update answers with its result.
         return getWith(trx, userId, agentId);
       });

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   type Agent,
-  type AgentImportResult,
-  AGENT_IMPORT_LIMIT_BYTES,
   agentCreateSchema,
   agentExportDocumentSchema,
-  agentExportSchema,
-  agentImportResultSchema,
+  agentExportQuerySchema,
+  type AgentExportDocument,
   agentListSchema,
   agentParamsSchema,
+  agentRestoreResultSchema,
   agentSchema,
   agentUpdateSchema,
   agentVersionListSchema,
@@ -20,6 +19,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import type { AgentArchives } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
@@ -27,6 +27,7 @@ import { idempotencyFor } from '../../http/idempotency.ts';
 import { objectErrors, operations } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
+import { agentImportRoute, ARCHIVE_TYPE } from './import-route.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
@@ -37,13 +38,19 @@ function nextPageLink(url: string, limit: number, cursor: number | string): stri
   return `<${path}?${new URLSearchParams({ limit: String(limit), cursor: String(cursor) })}>; rel="next"`;
 }
 
+/** A bad field is a validation list; an archive that cannot be read says why in words. */
+const fileErrors = z.union([validationErrorSchema, errorSchema]);
+
 /** The agent calls of spec section 7; every one is scoped to the caller. */
 export const agentsRoutes: FastifyPluginAsyncZod<{
   agents: AgentsService;
   db: Db;
   connectedServices: ConnectedServices;
-}> = async (app, { agents, db, connectedServices }) => {
+  /** The export with its files, as a zip (the knowledge module). */
+  archives: AgentArchives;
+}> = async (app, { agents, db, connectedServices, archives }) => {
   await app.register(toolPermissionRoutes, { agents });
+  await app.register(agentImportRoute, { agents, db, connectedServices, archives });
 
   await withEtags(app, (lists) =>
     lists.get(
@@ -161,7 +168,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/versions/:number/restore',
     op('restoreAgentVersion', 'Puts the agent back as a version was; the restore is saved as a new version', {
       params: agentVersionParamsSchema,
-      response: { 200: agentSchema, ...objectErrors },
+      response: { 200: agentRestoreResultSchema, ...objectErrors },
     }),
     async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
   );
@@ -170,48 +177,35 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/export',
     op(
       'exportAgent',
-      'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets',
+      'The agent as a document to import elsewhere: tools by stable keys, never ids or secrets; with `include=files` (or `Accept: application/zip`) a zip holding the document and the knowledge files',
       {
         params: agentParamsSchema,
-        response: { 200: agentExportDocumentSchema, ...objectErrors },
+        querystring: agentExportQuerySchema,
+        response: {
+          200: agentExportDocumentSchema.describe(
+            'The document (application/json), or the zip with the files (application/zip)',
+          ),
+          ...objectErrors,
+          422: fileErrors,
+        },
       },
     ),
     async (request, reply) => {
       const document = await agents.exportDocument(request.user.id, request.params.agent_id);
-      const file = `${document.agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent'}.agent.json`;
-      return reply.header('content-disposition', `attachment; filename="${file}"`).send(document);
-    },
-  );
-
-  app.post(
-    '/api/v1/agents/import',
-    {
-      bodyLimit: AGENT_IMPORT_LIMIT_BYTES,
-      schema: {
-        operationId: 'importAgent',
-        tags: ['agents'],
-        summary: 'Creates an agent from an exported document, with the tools this server offers',
-        headers: idempotentCreateHeadersSchema,
-        body: agentExportSchema,
-        response: { 201: agentImportResultSchema, 413: errorSchema, ...objectErrors },
-      },
-    },
-    async (request, reply) => {
-      const idempotency = await idempotencyFor<AgentImportResult>(db, request, request.user.id, 201);
-      if (idempotency.replay)
-        return reply.code(idempotency.replay.status).send(idempotency.replay.body as AgentImportResult);
-      try {
+      const base = document.agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent';
+      const zipped =
+        request.query.include === 'files' ||
+        (request.query.include === undefined && (request.headers.accept ?? '').includes(ARCHIVE_TYPE));
+      if (!zipped)
         return reply
-          .code(201)
-          .send(
-            await agents.importDocument(request.user, request.body, connectedServices, idempotency.record),
-          );
-      } catch (err) {
-        // A concurrent request with the same key won: answer with its result, not a second agent.
-        const winner = await idempotency.winner();
-        if (winner) return reply.code(winner.status).send(winner.body as AgentImportResult);
-        throw err;
-      }
+          .header('content-disposition', `attachment; filename="${base}.agent.json"`)
+          .send(document);
+      const zip = await archives.write(request.user.id, request.params.agent_id, document);
+      // A Buffer goes out as it is: the response schema describes the JSON form only.
+      return reply
+        .type(ARCHIVE_TYPE)
+        .header('content-disposition', `attachment; filename="${base}.agent.zip"`)
+        .send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength) as unknown as AgentExportDocument);
     },
   );
 };

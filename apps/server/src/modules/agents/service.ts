@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AgentProfile, AgentSummary, AttachedTool, AuditLog } from '../../deps.ts';
+import type { AgentProfile, AgentSummary, AttachedTool, AuditLog, KnowledgeHistory } from '../../deps.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { embedOriginQueries } from './embed-origins.ts';
 import { OFFLINE_MODEL } from '../../config.ts';
@@ -13,9 +13,10 @@ import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
 import { changedFields, recordWriteSettings } from './update-audit.ts';
-import { filesChange } from './files-version.ts';
+import { recordFilesChange } from './files-version.ts';
+import { restoreVersion } from './restore.ts';
 import { DEFAULT_WRITE_SETTINGS, writeSettingsOf, type WriteSettingInput } from './write-settings.ts';
-import { authorOf, type Saver, type SnapshotFiles } from './versions.ts';
+import { authorOf, type Saver } from './versions.ts';
 
 export interface AgentCreateInput
   extends Omit<AgentFields, 'allowUnattendedWrites' | 'apiWrites'>, WriteSettingInput {
@@ -33,17 +34,18 @@ const agentNotFound = () => notFound('Agent not found');
 export interface AgentsServiceOptions {
   /** The ids of the models on offer (LLM_MODELS); an agent may name only these. */
   offeredModels?: readonly string[];
-  /** The agent's knowledge files, listed in each version. */
-  knowledgeFiles?: SnapshotFiles;
+  /** Which files each version lists, and what a restore does to them (the knowledge module). */
+  knowledgeHistory?: KnowledgeHistory;
 }
 
 export function createAgentsService(
   db: Db,
   audit: AuditLog,
-  { offeredModels = [OFFLINE_MODEL], knowledgeFiles }: AgentsServiceOptions = {},
+  { offeredModels = [OFFLINE_MODEL], knowledgeHistory }: AgentsServiceOptions = {},
 ) {
-  const repo = createAgentsRepository(db, offeredModels, knowledgeFiles);
+  const repo = createAgentsRepository(db, offeredModels, knowledgeHistory);
   const catalog = createToolCatalog(db);
+  const afterAgentDelete: (() => Promise<void>)[] = [];
   const permissions = toolPermissions(db, audit);
   const offered = (modelId: string | null | undefined) => !modelId || offeredModels.includes(modelId);
 
@@ -226,72 +228,20 @@ export function createAgentsService(
       return repo.listVersions(userId, agentId);
     },
 
-    /**
-     * Puts the agent back as version `number` was, as a new version. Tools no longer offered to
-     * the user are left out (the audit record counts them).
-     */
-    async restore(user: Saver, agentId: number, number: number): Promise<Agent> {
-      const userId = user.id;
-      if (!(await repo.exists(userId, agentId))) throw agentNotFound();
-      const version = await repo.findVersion(userId, agentId, number);
-      if (!version) throw notFound('Version not found');
-      const { name, description, guidelines, icon, color, starters, temperature, tools } = version.snapshot;
-      // A model no longer offered is left out like a tool: the agent takes the default.
-      const modelId = offered(version.snapshot.model_id) ? version.snapshot.model_id : null;
-      const visible = new Map(
-        (
-          await catalog.visibleActions(
-            userId,
-            tools.map((t) => t.id),
-          )
-        ).map((a) => [a.id, a.version]),
-      );
-      const kept = [...new Set(tools.map((t) => t.id))].filter((id) => visible.has(id));
-      const note = {
-        reason: 'restore',
-        savedBy: userId,
-        author: authorOf(user),
-        restoredFrom: number,
-      } as const;
-      const attach = kept.map((id) => ({ actionId: id, version: visible.get(id) ?? null }));
-      const revoked = await revokedBy(userId, agentId, attach);
-      const restored = await repo.update(
-        userId,
-        agentId,
-        { name, description, guidelines, icon, color, starters, model_id: modelId, temperature },
-        attach,
-        note,
-        (trx) =>
-          audit.record(
-            {
-              userId,
-              action: 'agent.restore',
-              objectType: 'agent',
-              objectId: agentId,
-              detail: {
-                version: number,
-                tools: kept.length,
-                tools_dropped: tools.length - kept.length,
-                model_dropped: modelId !== version.snapshot.model_id,
-                ...(revoked.length ? { tool_permissions_revoked: revoked } : {}),
-              },
-            },
-            trx,
-          ),
-      );
-      if (!restored) throw agentNotFound();
-      return restored;
-    },
+    restore: restoreVersion({ repo, catalog, audit, offered, revokedBy }),
 
     ...agentExchange(catalog, repo, audit, offered),
-    recordFilesChange: filesChange(knowledgeFiles),
+    recordFilesChange,
     ...embedOriginQueries(db),
+
+    afterAgentDelete,
 
     async delete(userId: number, agentId: number): Promise<void> {
       const deleted = await repo.delete(userId, agentId, (trx) =>
         audit.record({ userId, action: 'agent.delete', objectType: 'agent', objectId: agentId }, trx),
       );
       if (!deleted) throw agentNotFound();
+      for (const hook of afterAgentDelete) await hook();
     },
   };
 }

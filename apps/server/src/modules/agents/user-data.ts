@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../deps.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
+import { VERSION_COLUMNS } from './versions.ts';
 
 /** The user's agents with the tools attached to them, in order, their versions and tool permissions (P1). */
 export function agentsUserData(db: Db): UserDataOwner {
@@ -25,16 +26,7 @@ export function agentsUserData(db: Db): UserDataOwner {
           .orderBy('agent_tools.position')
           .execute(),
         selectUserRows(k, 'agent_versions', user.id)
-          .select([
-            'agent_id',
-            'number',
-            'reason',
-            'restored_from',
-            'saved_by',
-            'author',
-            'snapshot',
-            'created_at',
-          ])
+          .select(['agent_id', ...VERSION_COLUMNS])
           .orderBy('agent_id')
           .orderBy('number')
           .execute(),

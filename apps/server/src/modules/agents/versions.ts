@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import {
   agentSnapshotSchema,
   type AgentSnapshot,
@@ -7,7 +7,7 @@ import {
   AGENT_VERSION_REASONS,
 } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
-import type { AuthUser } from '../../deps.ts';
+import type { AuthUser, KnowledgeHistory } from '../../deps.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf, attachedTools } from './stored-fields.ts';
 
 /** Who saves: the owner, named in the version they make. */
@@ -23,41 +23,71 @@ export interface VersionNote {
   savedBy: number;
   author: string | null;
   restoredFrom?: number;
+  /** For `files`: the upload batch; its next upload amends the version while it is the newest. */
+  batch?: string;
 }
 
 type VersionRow = Database['agent_versions'];
 
-/** The agent's knowledge files, read in the save's transaction (the knowledge module's, wired in app.ts). */
-export type SnapshotFiles = (
-  executor: Kysely<Database>,
-  userId: number,
-  agentId: number,
-) => Promise<AgentSnapshotFile[]>;
+/** Runs inside the write's transaction (the audit record), so both commit or neither does. */
+export type InTransaction<T> = (trx: Kysely<Database>, value: T) => Promise<void>;
 
-/** Stored snapshots are read leniently: a field a later release adds must not break the history. */
-const toVersion = (row: Omit<VersionRow, 'agent_id' | 'user_id'>): AgentVersion => ({
-  number: row.number,
-  reason: (AGENT_VERSION_REASONS as readonly string[]).includes(row.reason)
-    ? (row.reason as VersionReason)
-    : 'update',
-  restored_from: row.restored_from,
-  saved_by: row.saved_by,
-  author: row.author,
-  created_at: row.created_at,
-  snapshot: agentSnapshotSchema.parse(JSON.parse(row.snapshot)),
-});
+/** Runs inside a save's transaction once its version is recorded: the agent's id and the version. */
+export type AfterSave = (trx: Kysely<Database>, agentId: number, version: number) => Promise<void>;
+
+/** A version's snapshot as stored: the files it lists are the knowledge module's (KnowledgeHistory). */
+export type StoredSnapshot = Omit<AgentSnapshot, 'files'>;
+
+/** The files each version lists (the knowledge module's history; none without it). */
+const noFiles: KnowledgeHistory = {
+  filesByVersion: async () => () => [],
+  restore: async (_trx, _user, _agent, files) => files,
+};
+
+type StoredVersion = Omit<Selectable<VersionRow>, 'agent_id' | 'user_id' | 'batch'>;
+
+/**
+ * Stored snapshots are read leniently: a field a later release adds must not break the history.
+ * A snapshot stored with its files (before files had a history of their own) keeps that list.
+ */
+const toVersion = (row: StoredVersion, filesAt: (version: number) => AgentSnapshotFile[]): AgentVersion => {
+  const stored = JSON.parse(row.snapshot) as { files?: unknown };
+  return {
+    number: row.number,
+    reason: (AGENT_VERSION_REASONS as readonly string[]).includes(row.reason)
+      ? (row.reason as VersionReason)
+      : 'update',
+    restored_from: row.restored_from,
+    saved_by: row.saved_by,
+    author: row.author,
+    created_at: row.created_at,
+    snapshot: agentSnapshotSchema.parse({ files: filesAt(row.number), ...stored }),
+  };
+};
+
+/** A version's columns as the API and the user export read them. */
+export const VERSION_COLUMNS = [
+  'number',
+  'reason',
+  'restored_from',
+  'saved_by',
+  'author',
+  'snapshot',
+  'created_at',
+] as const;
 
 /**
  * The `agent_versions` table: every query names the owner, like the agents table's. Writes take
- * the caller's open transaction, so a version commits with the save it records.
+ * the caller's open transaction, so a version commits with the save it records. The snapshot
+ * stores the agent's fields and tools; the files a version lists come from the knowledge module.
  */
-export function versionQueries(k: Kysely<Database>, filesOf: SnapshotFiles = async () => []) {
-  /** The user's agent as it stands, in `executor` (the database or an open transaction). */
+export function versionQueries(k: Kysely<Database>, history: KnowledgeHistory = noFiles) {
+  /** The user's agent's fields and tools as they stand, in `executor` (the database or a transaction). */
   async function snapshot(
     executor: Kysely<Database>,
     userId: number,
     agentId: number,
-  ): Promise<AgentSnapshot | undefined> {
+  ): Promise<StoredSnapshot | undefined> {
     const agent = await executor
       .selectFrom('agents')
       .select(AGENT_FIELD_COLUMNS)
@@ -75,26 +105,26 @@ export function versionQueries(k: Kysely<Database>, filesOf: SnapshotFiles = asy
         'tool.provider_key as service_key',
       ])
       .execute();
-    return { ...agentFieldsOf(agent), tools, files: await filesOf(executor, userId, agentId) };
+    return { ...agentFieldsOf(agent), tools };
   }
 
-  const latestNumber = async (trx: Kysely<Database>, userId: number, agentId: number) => {
-    const row = await trx
+  const latest = (trx: Kysely<Database>, userId: number, agentId: number) =>
+    trx
       .selectFrom('agent_versions')
-      .select((eb) => eb.fn.max('number').as('latest'))
+      .select(['number', 'reason', 'saved_by', 'batch'])
       .where('user_id', '=', userId)
       .where('agent_id', '=', agentId)
+      .orderBy('number', 'desc')
+      .limit(1)
       .executeTakeFirst();
-    return Number(row?.latest ?? 0);
-  };
 
   const insert = (
     trx: Kysely<Database>,
     userId: number,
     agentId: number,
     number: number,
-    values: Pick<VersionRow, 'reason' | 'restored_from' | 'saved_by' | 'author'>,
-    state: AgentSnapshot,
+    values: Pick<VersionRow, 'reason' | 'restored_from' | 'saved_by' | 'author'> & { batch?: string },
+    state: StoredSnapshot,
   ) =>
     trx
       .insertInto('agent_versions')
@@ -108,6 +138,17 @@ export function versionQueries(k: Kysely<Database>, filesOf: SnapshotFiles = asy
       })
       .execute();
 
+  /** The versions' rows with the files each lists, read in `executor`. */
+  const withFiles = async (
+    executor: Kysely<Database>,
+    userId: number,
+    agentId: number,
+    rows: StoredVersion[],
+  ) => {
+    const filesAt = await history.filesByVersion(executor, userId, agentId);
+    return rows.map((row) => toVersion(row, filesAt));
+  };
+
   return {
     snapshot,
 
@@ -116,29 +157,40 @@ export function versionQueries(k: Kysely<Database>, filesOf: SnapshotFiles = asy
      * server): read before the write, stored as version 1 by `record` if there is still no version.
      */
     async stateBeforeFirstVersion(trx: Kysely<Database>, userId: number, agentId: number) {
-      if ((await latestNumber(trx, userId, agentId)) > 0) return undefined;
+      if (await latest(trx, userId, agentId)) return undefined;
       return snapshot(trx, userId, agentId);
     },
 
     /**
-     * Records the agent as it now stands in the save's transaction. The caller has already written
-     * the agent's row, which holds a row lock on PostgreSQL, so concurrent saves number in turn.
+     * Records the agent as it now stands in the save's transaction, and answers the version's
+     * number. The caller has already written the agent's row, which holds a row lock on
+     * PostgreSQL, so concurrent saves number in turn. The next upload of a batch whose version is
+     * still the newest is that version again: a pick of several files is one save.
      */
     async record(
       trx: Kysely<Database>,
       userId: number,
       agentId: number,
       note: VersionNote,
-      before?: AgentSnapshot,
+      before?: StoredSnapshot,
     ): Promise<number> {
-      let latest = await latestNumber(trx, userId, agentId);
-      if (latest === 0 && before) {
-        latest = 1;
+      const newest = await latest(trx, userId, agentId);
+      if (
+        newest &&
+        note.batch !== undefined &&
+        newest.reason === 'files' &&
+        newest.batch === note.batch &&
+        newest.saved_by === note.savedBy
+      )
+        return newest.number;
+      let number = newest?.number ?? 0;
+      if (number === 0 && before) {
+        number = 1;
         await insert(
           trx,
           userId,
           agentId,
-          latest,
+          number,
           { reason: 'baseline', restored_from: null, saved_by: null, author: null },
           before,
         );
@@ -149,38 +201,42 @@ export function versionQueries(k: Kysely<Database>, filesOf: SnapshotFiles = asy
         trx,
         userId,
         agentId,
-        latest + 1,
+        number + 1,
         {
           reason: note.reason,
           restored_from: note.restoredFrom ?? null,
           saved_by: note.savedBy,
           author: note.author,
+          ...(note.batch === undefined ? {} : { batch: note.batch }),
         },
         state,
       );
-      return latest + 1;
+      return number + 1;
     },
 
     /** The user's versions of an agent, newest first. */
     async list(userId: number, agentId: number): Promise<AgentVersion[]> {
       const rows = await k
         .selectFrom('agent_versions')
-        .select(['number', 'reason', 'restored_from', 'saved_by', 'author', 'snapshot', 'created_at'])
+        .select(VERSION_COLUMNS)
         .where('user_id', '=', userId)
         .where('agent_id', '=', agentId)
         .orderBy('number', 'desc')
         .execute();
-      return rows.map(toVersion);
+      return withFiles(k, userId, agentId, rows);
     },
 
     async find(userId: number, agentId: number, number: number): Promise<AgentVersion | undefined> {
       const row = await k
         .selectFrom('agent_versions')
-        .select(['number', 'reason', 'restored_from', 'saved_by', 'author', 'snapshot', 'created_at'])
+        .select(VERSION_COLUMNS)
         .where((eb) => eb.and({ user_id: userId, agent_id: agentId, number }))
         .executeTakeFirst();
-      return row && toVersion(row);
+      return row && (await withFiles(k, userId, agentId, [row]))[0];
     },
+
+    /** In a restore's transaction: the version's files back (KnowledgeHistory.restore). */
+    restoreFiles: history.restore,
   };
 }
 

@@ -1,5 +1,7 @@
 export { createKnowledgeService, type KnowledgeService } from './service.ts';
 export { createEmbedder, type Embedder } from './embeddings.ts';
+export { createS3Store } from './object-store.ts';
 export { knowledgeRoutes } from './routes.ts';
 export { knowledgeUserData } from './user-data.ts';
-export { knowledgeFilesIn } from './files-in.ts';
+export { knowledgeHistory } from './history.ts';
+export { agentArchives } from './archives.ts';

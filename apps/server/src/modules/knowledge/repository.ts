@@ -33,8 +33,13 @@ export type RankedHit = KnowledgeHit & { passage_id: number };
  */
 export function createKnowledgeRepository(db: Db) {
   const k = db.kysely;
+  /** The agent's attached files: a deleted one stays for the versions that list it (history.ts). */
   const ofAgent = (executor: Kysely<Database>, userId: number, agentId: number) =>
-    executor.selectFrom('knowledge_files').where('user_id', '=', userId).where('agent_id', '=', agentId);
+    executor
+      .selectFrom('knowledge_files')
+      .where('user_id', '=', userId)
+      .where('agent_id', '=', agentId)
+      .where('detached_at', 'is', null);
 
   return {
     async list(userId: number, agentId: number, executor: Kysely<Database> = k): Promise<FileRow[]> {
@@ -52,36 +57,35 @@ export function createKnowledgeRepository(db: Db) {
       return Number(row?.n ?? 0);
     },
 
-    async find(userId: number, agentId: number, fileId: string): Promise<FileRow | undefined> {
-      return ofAgent(k, userId, agentId).select(FILE_COLUMNS).where('id', '=', fileId).executeTakeFirst();
-    },
-
-    async content(userId: number, agentId: number, fileId: string): Promise<Buffer | undefined> {
-      const row = await k
-        .selectFrom('knowledge_file_contents')
-        .innerJoin('knowledge_files', 'knowledge_files.id', 'knowledge_file_contents.file_id')
-        .select('knowledge_file_contents.content')
-        .where('knowledge_files.user_id', '=', userId)
-        .where('knowledge_files.agent_id', '=', agentId)
-        .where('knowledge_files.id', '=', fileId)
+    /** One attached file with where its bytes are. */
+    async find(userId: number, agentId: number, fileId: string) {
+      return ofAgent(k, userId, agentId)
+        .select([...FILE_COLUMNS, 'object_key'])
+        .where('id', '=', fileId)
         .executeTakeFirst();
-      return row && Buffer.from(row.content);
     },
 
-    /** The file, its bytes and its passages, in the caller's transaction. */
+    /** One of the agent's files, attached or not, unless erased (in the caller's transaction). */
+    async findKept(trx: Kysely<Database>, userId: number, agentId: number, fileId: string) {
+      return trx
+        .selectFrom('knowledge_files')
+        .select(['id', 'object_key', 'detached_at'])
+        .where('user_id', '=', userId)
+        .where('agent_id', '=', agentId)
+        .where('id', '=', fileId)
+        .where('erased_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** The file and its passages, in the caller's transaction (its bytes: file-bytes.ts). */
     async insert(
       trx: Kysely<Database>,
-      file: Omit<FileRow, 'passage_count'> & { user_id: number; agent_id: number },
-      content: Uint8Array,
+      file: Omit<FileRow, 'passage_count'> & { user_id: number; agent_id: number; object_key: string | null },
       passages: (Passage & { embedding?: Buffer })[],
     ) {
       await trx
         .insertInto('knowledge_files')
         .values({ ...file, passage_count: passages.length })
-        .execute();
-      await trx
-        .insertInto('knowledge_file_contents')
-        .values({ file_id: file.id, content: Buffer.from(content) })
         .execute();
       // Batches keep each statement well under both databases' parameter limits.
       for (let i = 0; i < passages.length; i += 200) {
@@ -102,16 +106,20 @@ export function createKnowledgeRepository(db: Db) {
       }
     },
 
-    /** Deletes the file (its bytes and passages cascade); its name, or undefined when not the user's. */
-    async delete(trx: Kysely<Database>, userId: number, agentId: number, fileId: string) {
-      const row = await trx
-        .deleteFrom('knowledge_files')
+    /** The file erased for good: its passages go, its row stays as the versions' record of it. */
+    async erase(trx: Kysely<Database>, userId: number, fileId: string) {
+      await trx
+        .deleteFrom('knowledge_passages')
         .where('user_id', '=', userId)
-        .where('agent_id', '=', agentId)
+        .where('file_id', '=', fileId)
+        .execute();
+      const now = new Date().toISOString();
+      await trx
+        .updateTable('knowledge_files')
+        .set({ erased_at: now, object_key: null, passage_count: 0, embedding_model: null })
+        .where('user_id', '=', userId)
         .where('id', '=', fileId)
-        .returning('name')
-        .executeTakeFirst();
-      return row?.name;
+        .execute();
     },
 
     /** The best full-text matches for any of `terms` (letters and digits only), best first. */
@@ -123,7 +131,7 @@ export function createKnowledgeRepository(db: Db) {
               select p.id as passage_id, p.file_id, f.name as file_name, p.ordinal as passage, p.page, p.text
               from knowledge_passages_fts
               join knowledge_passages p on p.id = knowledge_passages_fts.rowid
-              join knowledge_files f on f.id = p.file_id
+              join knowledge_files f on f.id = p.file_id and f.detached_at is null
               where knowledge_passages_fts match ${terms.map((t) => `"${t}"`).join(' OR ')}
                 and p.user_id = ${userId} and p.agent_id = ${agentId}
               order by bm25(knowledge_passages_fts), p.id
@@ -131,7 +139,7 @@ export function createKnowledgeRepository(db: Db) {
           : sql<RankedHit>`
               select p.id as passage_id, p.file_id, f.name as file_name, p.ordinal as passage, p.page, p.text
               from knowledge_passages p
-              join knowledge_files f on f.id = p.file_id,
+              join knowledge_files f on f.id = p.file_id and f.detached_at is null,
                 to_tsquery('english', ${terms.join(' | ')}) q
               where p.search @@ q and p.user_id = ${userId} and p.agent_id = ${agentId}
               order by ts_rank_cd(p.search, q) desc, p.id
@@ -156,6 +164,7 @@ export function createKnowledgeRepository(db: Db) {
         .where('knowledge_passages.user_id', '=', userId)
         .where('knowledge_passages.agent_id', '=', agentId)
         .where('knowledge_passages.embedding', 'is not', null)
+        .where('knowledge_files.detached_at', 'is', null)
         .execute();
     },
 

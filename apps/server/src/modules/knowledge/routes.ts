@@ -4,6 +4,8 @@ import {
   agentParamsSchema,
   errorSchema,
   KNOWLEDGE_FILE_FIELD,
+  knowledgeDeleteQuerySchema,
+  knowledgeUploadQuerySchema,
   knowledgeFileListSchema,
   knowledgeFileParamsSchema,
   knowledgeFileSchema,
@@ -58,6 +60,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
       },
       ...op('uploadKnowledgeFile', `Attaches a file (${ACCEPTED}) to one of the caller’s agents`, {
         params: agentParamsSchema,
+        querystring: knowledgeUploadQuerySchema,
         multipartBody: {
           type: 'object',
           required: [KNOWLEDGE_FILE_FIELD],
@@ -96,7 +99,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
       }
       if (!upload)
         throw new HttpError(422, `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`);
-      const file = await knowledge.upload(request.user, request.params.agent_id, upload);
+      const file = await knowledge.upload(request.user, request.params.agent_id, upload, request.query.batch);
       return reply.code(201).send(file);
     },
   );
@@ -138,10 +141,16 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
     '/api/v1/agents/:agent_id/files/:file_id',
     op('deleteKnowledgeFile', 'Deletes one knowledge file of one of the caller’s agents', {
       params: knowledgeFileParamsSchema,
+      querystring: knowledgeDeleteQuerySchema,
       response: { 204: z.null().describe('Deleted'), ...errors },
     }),
     async (request, reply) => {
-      await knowledge.delete(request.user, request.params.agent_id, request.params.file_id);
+      await knowledge.delete(
+        request.user,
+        request.params.agent_id,
+        request.params.file_id,
+        request.query.erase === 'true',
+      );
       return reply.code(204).send(null);
     },
   );

@@ -1,14 +1,20 @@
-import crypto from 'node:crypto';
 import type { KnowledgeFile } from '@cadre/contract';
 import type { KnowledgeConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory, AuditLog, AuthUser, KnowledgeBase, KnowledgeHit } from '../../deps.ts';
+import type {
+  AgentDirectory,
+  AuditLog,
+  AuthUser,
+  KnowledgeBase,
+  KnowledgeHit,
+  StagedFiles,
+} from '../../deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { cosine, vectorOf, type Embedder } from './embeddings.ts';
-import { extractPages } from './extract.ts';
-import { knowledgeFilesIn } from './files-in.ts';
-import { displayName, MEDIA_TYPES, sniffKind } from './kinds.ts';
-import { splitPassages } from './passages.ts';
+import { fileBytes } from './file-bytes.ts';
+import { attachAt, detachAt } from './history.ts';
+import type { ObjectStore } from './object-store.ts';
+import { prepareFile, type IncomingFile, type PreparedFile } from './prepare.ts';
 import { createKnowledgeRepository, type RankedHit } from './repository.ts';
 import { searchTerms } from './search-terms.ts';
 
@@ -19,27 +25,26 @@ export interface KnowledgeDeps {
   settings: KnowledgeConfig;
   /** Present when an embedding model is configured. */
   embedder?: Embedder;
+  /** Present when a bucket is configured: the files' bytes go there instead of the database. */
+  store?: ObjectStore;
   log: { warn(details: object, message: string): void };
 }
 
 /** An upload as the route hands it over: the bytes read within the size cap, and what was claimed. */
-export interface Upload {
-  filename: string | undefined;
-  mimetype: string | undefined;
-  bytes: Uint8Array;
-}
+export type Upload = IncomingFile;
 
 const DEFAULT_HITS = 5;
 /** Reciprocal rank fusion's constant: how much the top ranks of each list outweigh the rest. */
 const RRF_K = 60;
 
 /**
- * Knowledge files: upload (sniff, extract within the budget, split, index, record a version),
- * list, read back, delete, and search an agent's passages by full text and, when configured, by
- * embeddings (the two rankings merged by reciprocal rank fusion).
+ * Knowledge files: upload (prepare.ts, then one transaction with the version it makes), list, read
+ * back, delete (kept for the history) or erase, and search an agent's passages by full text and,
+ * when configured, by embeddings (the two rankings merged by reciprocal rank fusion).
  */
-export function createKnowledgeService({ db, audit, agents, settings, embedder, log }: KnowledgeDeps) {
+export function createKnowledgeService({ db, audit, agents, settings, embedder, store, log }: KnowledgeDeps) {
   const repo = createKnowledgeRepository(db);
+  const bytes = fileBytes(db, store, log);
 
   async function requireAgent(userId: number, agentId: number) {
     if (!(await agents.exists(userId, agentId))) throw notFound('Agent not found');
@@ -67,8 +72,45 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
       .map(({ row }) => ({ ...row, embedding: undefined }) as RankedHit);
   }
 
+  /**
+   * Prepared files on their way in: their bytes staged in the bucket (when there is one) before
+   * any transaction, then written in the caller's transaction and attached from its version, or
+   * taken away again if that transaction fails.
+   */
+  async function stage(files: PreparedFile[]): Promise<StagedFiles> {
+    const keys: (string | null)[] = [];
+    try {
+      for (const file of files) keys.push(await bytes.stage(file));
+    } catch (error) {
+      await bytes.discard(keys);
+      throw error;
+    }
+    return {
+      files: files.map(({ id, name, media_type, size_bytes, sha256 }) => ({
+        id,
+        name,
+        media_type,
+        size_bytes,
+        sha256,
+      })),
+      async attach(trx, userId, agentId, version) {
+        // A millisecond apart, so the files list in the order given.
+        const now = Date.now();
+        for (const [i, file] of files.entries()) {
+          const { bytes: content, passages, ...row } = file;
+          const owned = { ...row, user_id: userId, agent_id: agentId };
+          const created_at = new Date(now + i).toISOString();
+          await repo.insert(trx, { ...owned, object_key: keys[i]!, created_at }, passages);
+          await bytes.commit(trx, file.id, content, keys[i]!);
+          await attachAt(trx, owned, version);
+        }
+      },
+      discard: () => bytes.discard(keys),
+    };
+  }
+
   const base: KnowledgeBase = {
-    files: (userId, agentId, executor = db.kysely) => knowledgeFilesIn(executor, userId, agentId),
+    files: (userId, agentId, executor) => repo.list(userId, agentId, executor),
 
     async search(userId, agentId, query, limit = DEFAULT_HITS): Promise<KnowledgeHit[]> {
       const [text, semantic] = await Promise.all([
@@ -102,6 +144,10 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
   return {
     ...base,
     repo,
+    bytes,
+    settings,
+    prepare: (file: IncomingFile) => prepareFile(file, settings, embedder, log),
+    stage,
 
     async list(userId: number, agentId: number): Promise<KnowledgeFile[]> {
       await requireAgent(userId, agentId);
@@ -109,93 +155,79 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
     },
 
     async content(userId: number, agentId: number, fileId: string) {
-      const file = await repo.find(userId, agentId, fileId);
-      const bytes = file && (await repo.content(userId, agentId, fileId));
-      if (!file || !bytes) throw notFound('File not found');
-      return { file, bytes };
+      const found = await repo.find(userId, agentId, fileId);
+      const content = found && (await bytes.read(found.id, found.object_key));
+      if (!found || !content) throw notFound('File not found');
+      const { object_key: _key, ...file } = found;
+      return { file, bytes: content };
     },
 
-    async upload(user: AuthUser, agentId: number, upload: Upload): Promise<KnowledgeFile> {
+    /**
+     * One file, indexed and attached as a version of the agent; the uploads of one `batch` (the
+     * editor's pick of several files) share one version while it is the newest.
+     */
+    async upload(user: AuthUser, agentId: number, upload: Upload, batch?: string): Promise<KnowledgeFile> {
       await requireAgent(user.id, agentId);
       if ((await repo.count(user.id, agentId)) >= settings.maxFilesPerAgent)
         throw new HttpError(
           409,
           `This agent already has ${settings.maxFilesPerAgent} files, the most allowed (KNOWLEDGE_MAX_FILES_PER_AGENT); delete one first.`,
         );
-      if (upload.bytes.length === 0) throw new HttpError(422, 'The file is empty.');
-      const name = displayName(upload.filename);
-      const kind = await sniffKind(upload.bytes, name, upload.mimetype);
-      const pages = await extractPages(kind, upload.bytes, settings);
-      const passages = splitPassages(kind, pages);
-      if (passages.length === 0)
-        throw new HttpError(
-          422,
-          kind === 'pdf'
-            ? 'The PDF has no text to search (a scanned PDF holds pictures of text; run it through OCR first).'
-            : 'The file has no text to search.',
-        );
-      let vectors: Buffer[] | undefined;
-      if (embedder) {
-        try {
-          vectors = await embedder.passages(passages.map((p) => p.text));
-        } catch (error) {
-          // Full-text search still finds the file; the passages stay without vectors.
-          log.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'knowledge embeddings failed',
-          );
-        }
-      }
-      const file = {
-        id: crypto.randomUUID(),
-        user_id: user.id,
-        agent_id: agentId,
-        name,
-        media_type: MEDIA_TYPES[kind],
-        size_bytes: upload.bytes.length,
-        sha256: crypto.createHash('sha256').update(upload.bytes).digest('hex'),
-        pages: kind === 'pdf' ? pages.length : null,
-        embedding_model: vectors ? embedder!.model : null,
-        created_at: new Date().toISOString(),
-      };
-      await db.kysely.transaction().execute(async (trx) => {
-        await repo.insert(
-          trx,
-          file,
-          upload.bytes,
-          passages.map((p, i) => ({ ...p, embedding: vectors?.[i] })),
-        );
-        await agents.recordFilesChange(user, agentId, trx);
-        await audit.record(
-          {
-            userId: user.id,
-            action: 'knowledge.upload',
-            objectType: 'agent',
-            objectId: agentId,
-            detail: {
-              file_id: file.id,
-              media_type: file.media_type,
-              size_bytes: file.size_bytes,
-              passages: passages.length,
+      const file = await prepareFile(upload, settings, embedder, log);
+      const staged = await stage([file]);
+      try {
+        await db.kysely.transaction().execute(async (trx) => {
+          const version = await agents.recordFilesChange(user, agentId, trx, batch);
+          await staged.attach(trx, user.id, agentId, version);
+          await audit.record(
+            {
+              userId: user.id,
+              action: 'knowledge.upload',
+              objectType: 'agent',
+              objectId: agentId,
+              detail: {
+                file_id: file.id,
+                media_type: file.media_type,
+                size_bytes: file.size_bytes,
+                passages: file.passages.length,
+                ...(batch ? { batch } : {}),
+              },
             },
-          },
-          trx,
-        );
-      });
-      const { user_id: _user, agent_id: _agent, ...row } = file;
-      return { ...row, passage_count: passages.length };
+            trx,
+          );
+        });
+      } catch (error) {
+        await staged.discard();
+        throw error;
+      }
+      const listed = await repo.find(user.id, agentId, file.id);
+      if (!listed) throw notFound('File not found');
+      const { object_key: _key, ...row } = listed;
+      return row;
     },
 
-    async delete(user: AuthUser, agentId: number, fileId: string) {
+    /**
+     * Deletes a file from the agent as a new version. It stays in the agent's history (restoring a
+     * version that lists it brings it back) unless `erase`: then its bytes and passages go for
+     * good, and the history keeps only its name, size and SHA-256. A deleted file can be erased.
+     */
+    async delete(user: AuthUser, agentId: number, fileId: string, erase = false) {
       await requireAgent(user.id, agentId);
       await db.kysely.transaction().execute(async (trx) => {
-        const name = await repo.delete(trx, user.id, agentId, fileId);
-        if (name === undefined) throw notFound('File not found');
-        await agents.recordFilesChange(user, agentId, trx);
+        const file = await repo.findKept(trx, user.id, agentId, fileId);
+        if (!file || (file.detached_at !== null && !erase)) throw notFound('File not found');
+        if (file.detached_at === null) {
+          const version = await agents.recordFilesChange(user, agentId, trx);
+          await detachAt(trx, user.id, fileId, version);
+        }
+        if (erase) {
+          await repo.erase(trx, user.id, fileId);
+          await bytes.erase(trx, fileId, file.object_key);
+        }
         await audit.record(
           {
             userId: user.id,
-            action: 'knowledge.delete',
+            action: erase ? 'knowledge.erase' : 'knowledge.delete',
             objectType: 'agent',
             objectId: agentId,
             detail: { file_id: fileId },
@@ -203,6 +235,10 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
           trx,
         );
       });
+      if (erase) {
+        await repo.compactIndex();
+        await bytes.sweep();
+      }
     },
   };
 }

@@ -25,6 +25,7 @@ const EMPTY_EXPORT: Required<UserExportPart> = {
   agent_versions: [],
   knowledge_files: [],
   knowledge_passages: [],
+  knowledge_file_spans: [],
   tool_permissions: [],
   services: [],
   connections: [],
@@ -142,6 +143,7 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
         for (const owner of dataOwners) await owner.deleteFor(user, trx);
         await repo.deleteUser(user.id, trx);
       });
+      for (const owner of dataOwners) await owner.afterDelete?.();
       // Kept without the user's id: only the fact that a deletion happened outlives the user.
       await audit.record({ userId: null, action: 'user.delete', objectType: 'user' });
       await db.checkpoint();

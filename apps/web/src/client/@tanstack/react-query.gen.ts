@@ -172,6 +172,20 @@ export const setToolPermissionMutation = (options?: Partial<Options<SetToolPermi
     return mutationOptions;
 };
 
+/**
+ * Creates an agent from an exported document (JSON), or from the zip export with its knowledge files (application/zip), with the tools this server offers
+ */
+export const importAgentMutation = (options?: Partial<Options<ImportAgentData>>): UseMutationOptions<ImportAgentResponse, ImportAgentError, Options<ImportAgentData>> => {
+    const mutationOptions: UseMutationOptions<ImportAgentResponse, ImportAgentError, Options<ImportAgentData>> = {
+        mutationFn: async (fnOptions) => await importAgent({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
 export const listAgentsQueryKey = (options?: Options<ListAgentsData>) => createQueryKey('listAgents', options);
 
 /**
@@ -331,7 +345,7 @@ export const restoreAgentVersionMutation = (options?: Partial<Options<RestoreAge
 export const exportAgentQueryKey = (options: Options<ExportAgentData>) => createQueryKey('exportAgent', options);
 
 /**
- * The agent as a document to import elsewhere: tools by stable keys, never ids or secrets
+ * The agent as a document to import elsewhere: tools by stable keys, never ids or secrets; with `include=files` (or `Accept: application/zip`) a zip holding the document and the knowledge files
  */
 export const exportAgentOptions = (options: Options<ExportAgentData>) => queryOptions<ExportAgentResponse, ExportAgentError, ExportAgentResponse, ReturnType<typeof exportAgentQueryKey>>({
     queryFn: async ({ queryKey, signal }) => await exportAgent({
@@ -342,20 +356,6 @@ export const exportAgentOptions = (options: Options<ExportAgentData>) => queryOp
     }),
     queryKey: exportAgentQueryKey(options)
 });
-
-/**
- * Creates an agent from an exported document, with the tools this server offers
- */
-export const importAgentMutation = (options?: Partial<Options<ImportAgentData>>): UseMutationOptions<ImportAgentResponse, ImportAgentError, Options<ImportAgentData>> => {
-    const mutationOptions: UseMutationOptions<ImportAgentResponse, ImportAgentError, Options<ImportAgentData>> = {
-        mutationFn: async (fnOptions) => await importAgent({
-            ...options,
-            ...fnOptions,
-            throwOnError: true
-        })
-    };
-    return mutationOptions;
-};
 
 export const listKnowledgeFilesQueryKey = (options: Options<ListKnowledgeFilesData>) => createQueryKey('listKnowledgeFiles', options);
 

@@ -184,10 +184,12 @@ export const EXCHANGE_TEXT = {
   export: 'Export',
   exportLabel: (name: string) => `Export ${name}`,
   import: 'Import agent',
-  chooseFile: 'Choose an exported agent file (.json)',
+  // The .json wording first: e2e/tests/agent-versions.spec.ts finds the picker by it.
+  chooseFile: 'Choose an exported agent file (.json) or the .zip with its files',
   notJson: 'The file is not an exported agent (not JSON).',
   resultTitle: (name: string) => `Imported ${name}`,
   allSet: 'Every tool was found and its service is connected.',
+  filesCame: (n: number) => `${n} knowledge file${n === 1 ? '' : 's'} came with it, indexed for search.`,
   toConnect: 'Connect these services on the Services page so the agent can use their tools:',
   notFound: 'These tools are not offered here and were left out:',
   modelNotOffered: (id: string) =>

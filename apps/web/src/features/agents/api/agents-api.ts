@@ -70,21 +70,47 @@ export const agentVersionsOptions = (agentId: number) => ({
   retry: retryUnlessClientError,
 });
 
-/** Fetches the export document and hands it to the browser as a file download. */
-export async function downloadAgentExport(agent: { id: number; name: string }) {
-  const data = await sdk.exportAgent({ path: { agent_id: agent.id } });
-  const url = URL.createObjectURL(
-    new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }),
-  );
+const exportName = (agent: { name: string }) => agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent';
+
+/** Hands bytes to the browser as a file download. */
+function download(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent'}.agent.json`;
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
   // Revoked after the click has been handled, so the download has its bytes.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/**
+ * Downloads the agent's export: the JSON document, or, when the agent has knowledge files, the zip
+ * holding the document and the files (an import of it brings the files along).
+ */
+export async function downloadAgentExport(agent: { id: number; name: string }) {
+  const path = { agent_id: agent.id };
+  const files = await sdk.listKnowledgeFiles({ path });
+  if (files.length > 0) {
+    const zip = await sdk.exportAgent({ path, query: { include: 'files' }, parseAs: 'blob' });
+    download(zip as unknown as Blob, `${exportName(agent)}.agent.zip`);
+    return;
+  }
+  const data = await sdk.exportAgent({ path });
+  download(
+    new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }),
+    `${exportName(agent)}.agent.json`,
+  );
+}
+
+/** Imports the zip export (the document with its knowledge files) as it is, typed as a zip. */
+export const importAgentArchive = (zip: Blob) =>
+  sdk.importAgent({
+    body: zip as unknown as AgentImportDocument,
+    bodySerializer: null,
+    headers: { 'content-type': 'application/zip' },
+  });
 
 /** The form's Save: create without an id, update with one (spec section 4). */
 export const saveAgent = (body: AgentWrite, agentId?: number) =>

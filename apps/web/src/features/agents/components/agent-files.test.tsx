@@ -72,6 +72,10 @@ describe('the agent editor’s knowledge files (/agents/:id/edit)', () => {
     );
     const uploads = api.requests.filter((r) => r.method === 'POST');
     expect(uploads).toHaveLength(2);
+    // One pick is one batch (one version of the agent): both uploads carry the same batch id.
+    const batches = uploads.map((r) => new URL(r.path, 'http://x').searchParams.get('batch'));
+    expect(batches[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(batches[1]).toBe(batches[0]);
     expect(uploads[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(String(uploads[0]!.body)).toContain('Content-Disposition: form-data; name="file"');
 

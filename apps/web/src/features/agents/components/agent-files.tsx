@@ -33,7 +33,7 @@ function whyRefused(error: unknown): string {
 
 /**
  * The editor's Knowledge files section (an existing agent only): add files (each uploaded at once,
- * apart from the form's Save), see what each became (kind, size, pages, passages) and delete one.
+ * apart from the form's Save; the files of one pick make one version), see what each became (kind, size, pages, passages) and delete one.
  */
 export function AgentFiles({ agentId }: { agentId: number }) {
   const files = useQuery(knowledgeFilesOptions(agentId));
@@ -54,12 +54,16 @@ export function AgentFiles({ agentId }: { agentId: number }) {
     onError: () => toaster.create(FILES_TEXT.deleteFailed),
   });
 
-  /** Each chosen file in turn; one refused file does not stop the others. */
+  /**
+   * Each chosen file in turn; one refused file does not stop the others. The files of one pick
+   * share a batch id, so the server records them as one version of the agent, not one each.
+   */
   async function add(chosen: File[]) {
+    const batch = chosen.length > 1 ? crypto.randomUUID() : undefined;
     for (const file of chosen) {
       setAdding(file.name);
       try {
-        await upload.mutateAsync({ path: { agent_id: agentId }, body: { file } });
+        await upload.mutateAsync({ path: { agent_id: agentId }, query: batch && { batch }, body: { file } });
         toaster.create(FILES_TEXT.added(file.name));
       } catch (error) {
         toaster.create(FILES_TEXT.addFailed(file.name, whyRefused(error)));

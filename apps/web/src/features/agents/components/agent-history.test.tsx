@@ -4,6 +4,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent, AgentVersion } from '../api/agents-api';
+import type { KnowledgeFile } from '../api/knowledge-api';
 import { agentFixture } from '../../../test/agent-fixture';
 import { captureDownloads } from '../../../test/downloads';
 
@@ -74,11 +75,15 @@ const CURRENT: Agent = agentFixture({
   tools: [tool(13, 'Divide')],
 });
 
-function fakeApi() {
+/** The zip export's first bytes (a local file header): enough for the browser to save. */
+const ZIP_BYTES = Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]);
+
+function fakeApi(files: KnowledgeFile[] = []) {
   let agent = CURRENT;
   let versions = [SECOND, FIRST];
   return installFakeApi({
     'GET /api/v1/agents/': () => json([agent]),
+    'GET /api/v1/agents/:agent_id/files': () => json(files),
     'GET /api/v1/agents/:agent_id/agent': () => json(agent),
     'GET /api/v1/agents/:agent_id/versions': () => json(versions),
     'GET /api/v1/services/active': () => json([]),
@@ -91,19 +96,21 @@ function fakeApi() {
       ];
       return json(agent);
     },
-    'GET /api/v1/agents/:agent_id/export': () =>
-      json({
-        format: 'cadre.agent',
-        format_version: 1,
-        exported_at: '2026-11-22T10:00:00.000Z',
-        agent: {
-          name: 'Accountant',
-          description: 'Does sums',
-          guidelines: 'Be exact',
-          starters: [],
-          tools: [],
-        },
-      }),
+    'GET /api/v1/agents/:agent_id/export': ({ path }) =>
+      path.endsWith('?include=files')
+        ? new Response(ZIP_BYTES, { headers: { 'content-type': 'application/zip' } })
+        : json({
+            format: 'cadre.agent',
+            format_version: 1,
+            exported_at: '2026-11-22T10:00:00.000Z',
+            agent: {
+              name: 'Accountant',
+              description: 'Does sums',
+              guidelines: 'Be exact',
+              starters: [],
+              tools: [],
+            },
+          }),
   });
 }
 
@@ -167,17 +174,44 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
     expect(await within(list).findByText('Restored from version 1')).toBeInTheDocument();
   });
 
-  it('downloads the export document as a file', async () => {
-    const api = fakeApi();
+  /** Downloads the editor's export, with the files the agent has: the file saved and its bytes. */
+  async function exportWith(files: KnowledgeFile[]) {
+    const api = fakeApi(files);
     const downloads = captureDownloads();
     const { user } = renderApp('/agents/1/edit');
     await user.click(await screen.findByRole('button', { name: 'Export Accountant' }));
-    await waitFor(() => expect(downloads.files.map((f) => f.name)).toEqual(['Accountant.agent.json']));
-    expect(api.sent('GET /api/v1/agents/:agent_id/export')).toHaveLength(1);
-    expect(JSON.parse(await downloads.files[0]!.blob!.text())).toMatchObject({
-      format: 'cadre.agent',
-      format_version: 1,
-    });
+    await waitFor(() => expect(downloads.files).toHaveLength(1));
     downloads.restore();
+    return { api, name: downloads.files[0]!.name, blob: downloads.files[0]!.blob! };
+  }
+
+  it('downloads the export document as a file', async () => {
+    const { api, name, blob } = await exportWith([]);
+    expect(name).toBe('Accountant.agent.json');
+    expect(api.sent('GET /api/v1/agents/:agent_id/export').map((r) => r.path)).toEqual([
+      '/api/v1/agents/1/export',
+    ]);
+    expect(JSON.parse(await blob.text())).toMatchObject({ format: 'cadre.agent', format_version: 1 });
+  });
+
+  it('downloads the zip with the knowledge files when the agent has some', async () => {
+    const { api, name, blob } = await exportWith([
+      {
+        id: 'f1',
+        name: 'handbook.md',
+        media_type: 'text/markdown',
+        size_bytes: 64,
+        sha256: 'x',
+        pages: null,
+        passage_count: 1,
+        embedding_model: null,
+        created_at: '2026-11-20T10:00:00.000Z',
+      },
+    ]);
+    expect(name).toBe('Accountant.agent.zip');
+    expect(api.sent('GET /api/v1/agents/:agent_id/export').map((r) => r.path)).toEqual([
+      '/api/v1/agents/1/export?include=files',
+    ]);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(ZIP_BYTES);
   });
 });

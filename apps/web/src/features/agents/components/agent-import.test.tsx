@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
+import { EXCHANGE_TEXT } from '../constants';
 
 const DOCUMENT = {
   format: 'cadre.agent',
@@ -45,16 +46,14 @@ describe('importing an agent (/agents)', () => {
             agent: { id: 9, name: 'Helper', description: 'Helps', guidelines: null, tools: [] },
             tools_to_connect: [{ ...DOCUMENT.agent.tools[0], service_id: 4 }],
             tools_not_found: [DOCUMENT.agent.tools[1]],
+            files: [],
             model_not_offered: 'gpt-9',
           },
           201,
         ),
     });
     const { user } = renderApp('/agents');
-    await user.upload(
-      await screen.findByLabelText('Choose an exported agent file (.json)'),
-      file(JSON.stringify(DOCUMENT)),
-    );
+    await user.upload(await screen.findByLabelText(EXCHANGE_TEXT.chooseFile), file(JSON.stringify(DOCUMENT)));
     const dialog = await screen.findByRole('dialog', { name: 'Imported Helper' });
     expect(api.sent('POST /api/v1/agents/import').map((r) => r.body)).toEqual([DOCUMENT]);
     expect(
@@ -79,6 +78,37 @@ describe('importing an agent (/agents)', () => {
     );
   });
 
+  it('sends a .zip export as it is, typed as a zip, and says how many files came with it', async () => {
+    const api = installFakeApi({
+      'GET /api/v1/agents/': () => json([]),
+      'POST /api/v1/agents/import': () =>
+        json(
+          {
+            agent: { id: 9, name: 'Helper', description: 'Helps', guidelines: null, tools: [] },
+            tools_to_connect: [],
+            tools_not_found: [],
+            files: [
+              { id: 'f1', name: 'handbook.md' },
+              { id: 'f2', name: 'refunds.pdf' },
+            ],
+          },
+          201,
+        ),
+    });
+    const { user } = renderApp('/agents');
+    await user.upload(
+      await screen.findByLabelText(EXCHANGE_TEXT.chooseFile),
+      new File(['PK\u0003\u0004 not json'], 'helper.agent.zip', { type: 'application/zip' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Imported Helper' });
+    const [sent] = api.sent('POST /api/v1/agents/import');
+    // Not read as JSON first (it is not): sent with the zip's type (jsdom's fetch drops a File's bytes).
+    expect(sent!.headers['content-type']).toBe('application/zip');
+    expect(
+      within(dialog).getByText('2 knowledge files came with it, indexed for search.'),
+    ).toBeInTheDocument();
+  });
+
   it('names the field the server refused, and sends nothing for a file that is not JSON', async () => {
     const api = installFakeApi({
       'GET /api/v1/agents/': () => json([]),
@@ -97,7 +127,7 @@ describe('importing an agent (/agents)', () => {
         ),
     });
     const { user } = renderApp('/agents');
-    const input = await screen.findByLabelText('Choose an exported agent file (.json)');
+    const input = await screen.findByLabelText(EXCHANGE_TEXT.chooseFile);
     await user.upload(input, file('not json'));
     expect(await findToast('Import failed')).toMatchObject({
       description: 'The file is not an exported agent (not JSON).',

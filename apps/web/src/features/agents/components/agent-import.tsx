@@ -8,6 +8,7 @@ import { ApiError } from '../../../api/api-error';
 import { DialogShell } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import {
+  importAgentArchive,
   importAgentMutation,
   refreshAgents,
   type AgentImportDocument,
@@ -34,26 +35,34 @@ const toolText = (tool: {
 }) => `${tool.display_name ?? tool.tool_name} (${tool.service_name ?? tool.service_key})`;
 
 /**
- * Import from an exported file: a file picker, then what the import could not finish by itself —
- * the model this server does not offer, the services to connect and the tools it does not offer.
+ * Import from an exported file (the JSON document, or the zip with the agent's knowledge files): a
+ * file picker, then what the import could not finish by itself — the model this server does not
+ * offer, the services to connect and the tools it does not offer.
  */
 export function AgentImport() {
   const input = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
   const [result, setResult] = useState<AgentImportResult | null>(null);
-  const importAgent = useMutation({
-    ...importAgentMutation(),
-    onSuccess: async (answer) => {
+  const handlers = {
+    onSuccess: async (answer: AgentImportResult) => {
       setResult(answer);
       await refreshAgents(queryClient);
     },
-    onError: (error) => toaster.create(AGENT_TOASTS.importFailed(refusal(error))),
-  });
+    onError: (error: unknown) => toaster.create(AGENT_TOASTS.importFailed(refusal(error))),
+  };
+  const importAgent = useMutation({ ...importAgentMutation(), ...handlers });
+  // The zip export goes as it is: the server reads it within its own limits (KNOWLEDGE_MAX_ARCHIVE_BYTES).
+  const importArchive = useMutation({ mutationFn: importAgentArchive, ...handlers });
+  const pending = importAgent.isPending || importArchive.isPending;
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.currentTarget.files?.[0];
     event.currentTarget.value = '';
     if (!file) return;
+    if (/\.zip$/i.test(file.name) || file.type === 'application/zip') {
+      importArchive.mutate(file);
+      return;
+    }
     if (file.size > AGENT_IMPORT_LIMIT_BYTES) {
       toaster.create(AGENT_TOASTS.importFailed('The file is too large.'));
       return;
@@ -72,14 +81,14 @@ export function AgentImport() {
     result && !result.tools_to_connect.length && !result.tools_not_found.length && !result.model_not_offered;
   return (
     <>
-      <Button variant="outline" loading={importAgent.isPending} onClick={() => input.current?.click()}>
+      <Button variant="outline" loading={pending} onClick={() => input.current?.click()}>
         <FiUpload aria-hidden="true" /> {EXCHANGE_TEXT.import}
       </Button>
       <VisuallyHidden asChild>
         <input
           ref={input}
           type="file"
-          accept="application/json,.json"
+          accept="application/json,.json,application/zip,.zip"
           aria-label={EXCHANGE_TEXT.chooseFile}
           tabIndex={-1}
           onChange={(event) => void pick(event)}
@@ -108,6 +117,7 @@ export function AgentImport() {
       >
         <Stack gap="4">
           {needsNothing && <Text>{EXCHANGE_TEXT.allSet}</Text>}
+          {result && result.files.length > 0 && <Text>{EXCHANGE_TEXT.filesCame(result.files.length)}</Text>}
           {result?.model_not_offered && (
             <Text data-testid="model-not-offered">
               {EXCHANGE_TEXT.modelNotOffered(result.model_not_offered)}
