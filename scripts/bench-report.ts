@@ -1,4 +1,4 @@
-// Shared by the benchmark scripts (apps/server/bench/api.ts, apps/server/bench/chat.ts,
+// Shared by the benchmark scripts (apps/server/bench/run.ts, apps/server/bench/scale-out.ts,
 // e2e/bench-web.ts): each owns one "## " section of docs/benchmarks.md and rewrites only that one.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';

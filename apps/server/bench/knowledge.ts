@@ -23,7 +23,7 @@ import { percentile, writeBenchSection } from '../../../scripts/bench-report.ts'
 import { multipartBody } from '../test/support/knowledge-files.ts';
 import { startPostgresCluster } from '../test/support/postgres-cluster.ts';
 import { bearer, startTestIssuer, type TestIssuer } from '../test/support/test-issuer.ts';
-import { BENCH_SUBJECT, seedBenchAgent, seedBenchUser } from './seed.ts';
+import { BENCH_SUBJECT, seedBenchAgent, seedBenchUser } from './seed-rows.ts';
 
 const PDF_PAGES = 200;
 const MARKDOWN_FILES = 1_000;

@@ -1,10 +1,10 @@
 /**
  * The API's agent list and chat turns through HAProxy with one, two and three built instances on
  * one PostgreSQL (the cluster tests' harness: apps/server/test/cluster/harness.ts), to see how far
- * throughput grows with instances on this machine. Run by `npm run bench:api` (list) and
- * `npm run bench:chat` (turns) after their single-process figures; each merges its half into the
- * "## Scale-out" section of docs/benchmarks.md (the figures of both halves are kept in a comment
- * there), whose closing note is worked out from the figures. Run `npm run build` first.
+ * throughput grows with instances on this machine. `npm run bench:scale-out` builds first, then
+ * runs both halves (`tsx apps/server/bench/scale-out.ts api` or `chat` runs one, on a built tree);
+ * each merges its half into the "## Scale-out" section of docs/benchmarks.md (the figures of both
+ * halves are kept in a comment there), whose closing note is worked out from the figures.
  *
  *   tsx apps/server/bench/scale-out.ts [api|chat|all|report]   (report: rewrite the section, measure nothing)
  */
@@ -246,8 +246,8 @@ function section(stored: Stored): string {
   return [
     HEADING,
     '',
-    `\`npm run bench:api\` (the list) and \`npm run bench:chat\` (chat turns) each run \`apps/server/bench/scale-out.ts\` ` +
-      `and replace their half of this table. The built server as N instances on one PostgreSQL 15 behind HAProxy ` +
+    `\`npm run bench:scale-out\` runs \`apps/server/bench/scale-out.ts\` for the list and for chat turns ` +
+      `(\`api\` or \`chat\` runs one), each replacing its half of this table. The built server as N instances on one PostgreSQL 15 behind HAProxy ` +
       `(deploy/haproxy.cfg, round-robin per request), a fake OpenAI-compatible model streaming ${TOKENS} tokens, and the ` +
       `load generator, all on the same cores. List: GET /backend/api/v1/agents/ (20 agents × 5 tools) with ` +
       `${LIST_CONNECTIONS} connections. Chat: ${CHAT_CONCURRENCY} clients sending turns back to back, each timed to its last chunk.`,

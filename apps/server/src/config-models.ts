@@ -21,6 +21,8 @@ export interface LlmModelConfig {
   /** Never logged or returned. */
   apiKey?: string;
   contextWindow: number | null;
+  /** Tokens of conversation sent with each call at most (older turns are left out); null: no limit. */
+  contextBudget: number | null;
   inputPricePerMillion: number | null;
   outputPricePerMillion: number | null;
 }
@@ -52,6 +54,7 @@ const entrySchema = z.strictObject({
     .regex(ENV_NAME, 'must be the NAME of an environment variable that holds the key')
     .optional(),
   context_window: z.number().int().min(1).nullable().optional(),
+  context_budget: z.number().int().min(1000, 'must be at least 1000 tokens').optional(),
   input_price_per_million: price,
   output_price_per_million: price,
 });
@@ -77,6 +80,8 @@ export const offlineModel = (): LlmModelConfig => ({
   provider: 'offline',
   model: 'cadre-offline-1',
   contextWindow: null,
+  // The built-in model reads only the newest message.
+  contextBudget: null,
   inputPricePerMillion: 0,
   outputPricePerMillion: 0,
 });
@@ -86,7 +91,13 @@ export interface SingleModelSettings {
   LLM_MODEL?: string;
   LLM_API_KEY?: string;
   LLM_BASE_URL?: string;
+  /** The context budget of a model that names neither its own nor its context window. */
+  LLM_CONTEXT_BUDGET: number;
 }
+
+/** Three quarters of the context window leave room for the instructions, the tools and the answer. */
+const budgetOf = (contextWindow: number | null | undefined, fallback: number) =>
+  contextWindow ? Math.floor((contextWindow * 3) / 4) : fallback;
 
 /**
  * The configured models, offline last; or the problems, each naming `LLM_MODELS[i].field`.
@@ -110,6 +121,7 @@ export function parseLlmModels(
         baseUrl: single.LLM_BASE_URL ? stripSlash(single.LLM_BASE_URL) : undefined,
         apiKey: single.LLM_API_KEY,
         contextWindow: null,
+        contextBudget: single.LLM_CONTEXT_BUDGET,
         inputPricePerMillion: null,
         outputPricePerMillion: null,
       },
@@ -136,6 +148,9 @@ export function parseLlmModels(
     if (entry.provider === 'openai-compatible' && !entry.base_url) {
       issues.push({ path: at(index, 'base_url'), message: 'must be set for openai-compatible' });
     }
+    if (entry.context_budget && entry.context_window && entry.context_budget >= entry.context_window) {
+      issues.push({ path: at(index, 'context_budget'), message: 'must be less than context_window' });
+    }
     let apiKey: string | undefined;
     if (entry.api_key_env) {
       apiKey = source[entry.api_key_env]?.trim() || undefined;
@@ -159,6 +174,7 @@ export function parseLlmModels(
       baseUrl: entry.base_url ? stripSlash(entry.base_url) : undefined,
       apiKey,
       contextWindow: entry.context_window ?? null,
+      contextBudget: entry.context_budget ?? budgetOf(entry.context_window, single.LLM_CONTEXT_BUDGET),
       inputPricePerMillion: entry.input_price_per_million ?? null,
       outputPricePerMillion: entry.output_price_per_million ?? null,
     };

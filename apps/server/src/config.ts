@@ -102,6 +102,7 @@ const envSchema = z
     LLM_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
     LLM_MAX_TOOL_CALLS_PER_TURN: z.coerce.number().int().min(1).max(200).default(10),
     LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).max(200_000).default(4096),
+    LLM_CONTEXT_BUDGET: z.coerce.number().int().min(1000).max(10_000_000).default(32_000),
 
     // The public demos at /demos: session lifetime and per-address rate limits.
     DEMOS_ENABLED: booleanFlag.default(true),

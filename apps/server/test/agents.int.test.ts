@@ -420,6 +420,54 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       expect(unchanged.statusCode).toBe(304);
     });
 
+    it('pages the list with limit and cursor, naming the next page in a Link header', async () => {
+      for (const name of ['A', 'B', 'C'])
+        expect((await create({ name, description: name, tool_ids: gmail.actionIds })).statusCode).toBe(201);
+      // Bob's agent sits between Alice's ids, and no page of Alice's may show it.
+      const { auth: bob } = await signInAs(t, issuer, { sub: 'bob' });
+      expect((await create({ name: 'Bob', description: 'b', tool_ids: [] }, bob)).statusCode).toBe(201);
+      expect((await create({ name: 'D', description: 'd', tool_ids: [] })).statusCode).toBe(201);
+      const get = (url: string) => t.app.inject({ method: 'GET', url, headers: auth });
+
+      const whole = await get(AGENTS);
+      expect(whole.headers.link).toBeUndefined();
+      const all = agentListSchema.parse(whole.json());
+      expect(all.map((a) => a.name)).toEqual(['A', 'B', 'C', 'D']);
+
+      const names: string[][] = [];
+      let url: string | undefined = `${AGENTS}?limit=2`;
+      while (url) {
+        const page = await get(url);
+        expect(page.statusCode).toBe(200);
+        const agents = agentListSchema.parse(page.json());
+        names.push(agents.map((a) => a.name));
+        // Each agent on a page is the one the whole list shows.
+        for (const agent of agents) expect(agent).toEqual(all.find((a) => a.id === agent.id));
+        url = /^<([^>]+)>; rel="next"$/.exec((page.headers.link as string | undefined) ?? '')?.[1];
+      }
+      // The page after the last full one is empty and names no other.
+      expect(names).toEqual([['A', 'B'], ['C', 'D'], []]);
+
+      const afterB = agentListSchema.parse((await get(`${AGENTS}?cursor=${all[1]!.id}`)).json());
+      expect(afterB.map((a) => a.name)).toEqual(['C', 'D']);
+      const short = await get(`${AGENTS}?limit=5`);
+      expect(short.headers.link).toBeUndefined();
+      expect(agentListSchema.parse(short.json())).toHaveLength(4);
+
+      for (const [query, field] of [
+        ['limit=0', 'limit'],
+        ['limit=1001', 'limit'],
+        ['limit=two', 'limit'],
+        ['limit=1.5', 'limit'],
+        ['cursor=-1', 'cursor'],
+        ['cursor=abc', 'cursor'],
+      ]) {
+        const bad = await get(`${AGENTS}?${query}`);
+        expect(bad.statusCode, query).toBe(422);
+        expect(bad.json().detail[0].loc, query).toEqual(['querystring', field]);
+      }
+    });
+
     it('records a duplicate with the agent it was copied from, and refuses an unknown source', async () => {
       const a = (await create({ name: 'A', description: 'first', tool_ids: [gmail.actionIds[0]] })).json();
       const copy = await create({

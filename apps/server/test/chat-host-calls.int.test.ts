@@ -1,10 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createHostFunctionBridge,
-  createHostFunctionTool,
-  TOMBSTONE_MS,
-} from '../src/modules/chat/host-functions.ts';
+import { createHostFunctionBridge, TOMBSTONE_MS } from '../src/modules/chat/host-functions.ts';
+import { createHostFunctionTool } from '../src/modules/chat/runtime/host-function-tool.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { createAgent, createUser } from './support/users.ts';
 

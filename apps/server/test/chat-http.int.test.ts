@@ -39,6 +39,12 @@ describe('chat service HTTP', () => {
 
   const post = (url: string, headers: Record<string, string>, payload?: object) =>
     h.t.app.inject({ method: 'POST', url, headers, payload });
+  /** A thread of Alice's with her agent. */
+  const insertThread = (id: string, name: string, at: string) =>
+    h.db.kysely
+      .insertInto('threads')
+      .values({ id, user_id: alice, agent_id: aliceAgent, name, created_at: at, updated_at: at })
+      .execute();
 
   it('signs in from the bearer token and agent header, with a strict httpOnly cookie scoped to /chainlit', async () => {
     const res = await post('/chainlit/auth/header', {
@@ -206,17 +212,7 @@ describe('chat service HTTP', () => {
   it('rates an answer up or down with a comment, replaces and takes it back; the rating goes with the thread', async () => {
     const at = new Date().toISOString();
     const threadId = crypto.randomUUID();
-    await h.db.kysely
-      .insertInto('threads')
-      .values({
-        id: threadId,
-        user_id: alice,
-        agent_id: aliceAgent,
-        name: 'Rated',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertThread(threadId, 'Rated', at);
     const message = (id: string, role: string) => ({
       id,
       thread_id: threadId,
@@ -326,6 +322,93 @@ describe('chat service HTTP', () => {
       headers: { authorization: `Bearer copilot-${alice}-${bobAgent}` },
     });
     expect(forged.statusCode).toBe(401);
+  });
+
+  it("pages a thread's messages newest first with limit and cursor, each page oldest first", async () => {
+    const threadId = crypto.randomUUID();
+    const at = new Date().toISOString();
+    await insertThread(threadId, 'Long', at);
+    // Two messages share each timestamp, so the page boundary must also order by id.
+    const texts = Array.from({ length: 7 }, (_, i) => `message ${i}`);
+    await h.db.kysely
+      .insertInto('messages')
+      .values(
+        texts.map((text, i) => ({
+          id: `m${i}`,
+          thread_id: threadId,
+          role: i % 2 ? 'assistant' : 'user',
+          parts: JSON.stringify([{ type: 'text', text }]),
+          status: 'complete',
+          created_at: new Date(Date.parse(at) + Math.floor(i / 2)).toISOString(),
+        })),
+      )
+      .execute();
+    const a = await h.signIn(alice, aliceAgent);
+    const get = (query: string, headers = a) =>
+      h.t.app.inject({ method: 'GET', url: `/chainlit/threads/${threadId}/messages${query}`, headers });
+    const ids = (body: { messages: { id: string }[] }) => body.messages.map((m) => m.id);
+
+    const whole = (await get('')).json();
+    expect(ids(whole)).toEqual(texts.map((_, i) => `m${i}`));
+    expect(whole).not.toHaveProperty('nextCursor');
+
+    const pages: string[][] = [];
+    let query = '?limit=3';
+    for (;;) {
+      const res = await get(query);
+      expect(res.statusCode).toBe(200);
+      pages.push(ids(res.json()));
+      const next = res.json().nextCursor as string | null;
+      if (next === null) break;
+      query = `?limit=3&cursor=${next}`;
+    }
+    expect(pages).toEqual([['m4', 'm5', 'm6'], ['m1', 'm2', 'm3'], ['m0']]);
+
+    expect((await get('?limit=0')).statusCode).toBe(422);
+    expect((await get('?limit=abc')).json().detail[0].loc).toEqual(['querystring', 'limit']);
+    // Bob's session cannot page Alice's thread, even with a cursor from it.
+    const b = await h.signIn(bob, bobAgent);
+    expect((await get('?limit=3&cursor=m4', b)).statusCode).toBe(404);
+  });
+
+  it('pages the thread list newest first with limit and cursor', async () => {
+    const agentId = await seedAgent(h.db, alice, 'Pager');
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    // t1 and t2 were updated in the same millisecond: the page boundary also orders by id.
+    const updated = { t0: 0, t1: 5, t2: 5, t3: 9, t4: 2 };
+    for (const [id, offset] of Object.entries(updated)) {
+      const at = new Date(base + offset).toISOString();
+      await h.db.kysely
+        .insertInto('threads')
+        .values({
+          id: `${agentId}-${id}`,
+          user_id: alice,
+          agent_id: agentId,
+          name: id,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    }
+    const a = await h.signIn(alice, agentId);
+    const list = (query: string) =>
+      h.t.app.inject({ method: 'GET', url: `/chainlit/threads${query}`, headers: a });
+    const names = (body: { data: { name: string }[] }) => body.data.map((t) => t.name);
+
+    const whole = (await list('')).json();
+    expect(names(whole)).toEqual(['t3', 't1', 't2', 't4', 't0']);
+    expect(whole).not.toHaveProperty('nextCursor');
+
+    const pages: string[][] = [];
+    let query = '?limit=2';
+    for (;;) {
+      const body = (await list(query)).json();
+      pages.push(names(body));
+      if (body.nextCursor === null) break;
+      query = `?limit=2&cursor=${body.nextCursor}`;
+    }
+    expect(pages).toEqual([['t3', 't1'], ['t2', 't4'], ['t0']]);
+    expect((await list('?limit=1001')).json().detail[0].loc).toEqual(['querystring', 'limit']);
   });
 
   it("B1: Bob gets 404 for Alice's thread, messages, stop, rename, delete, approvals and turns", async () => {

@@ -120,12 +120,12 @@ describe('chat runtime', () => {
       headers,
       payload,
     });
-  const messages = async (threadId: string) =>
+  const messages = async (threadId: string, headers = aliceHeaders) =>
     (
       await h.t.app.inject({
         method: 'GET',
         url: `/chainlit/threads/${threadId}/messages`,
-        headers: aliceHeaders,
+        headers,
       })
     ).json();
 
@@ -535,6 +535,31 @@ describe('chat runtime', () => {
       'step-start',
       'text',
     ]);
+  });
+
+  it("sends a long thread's model only the newest turns that fit the model's context budget", async () => {
+    h.model.slot.model = scriptedModel(() => [...textParts('noted'), finishPart('stop')]);
+    h.model.selection.contextBudget = 1000;
+    try {
+      // Each question is about 400 tokens (four characters a token): two fit, the third does not.
+      // Bob's turns: Alice's are counted against CHAT_TURNS_PER_MINUTE by the other tests.
+      const question = (n: number) => `question ${n} ${'z'.repeat(1600)}`;
+      const first = await turn({ text: question(1) }, bobHeaders);
+      const threadId = first.headers['x-thread-id'] as string;
+      for (const n of [2, 3])
+        expect((await turn({ id: threadId, text: question(n) }, bobHeaders)).statusCode).toBe(200);
+
+      const calls = (h.model.slot.model as MockLanguageModelV4).doStreamCalls;
+      const sent = JSON.stringify(calls.at(-1)!.prompt);
+      expect(sent).toContain('question 3');
+      expect(sent).toContain('question 2');
+      expect(sent).not.toContain('question 1');
+      expect(sent).toContain('Earlier messages of this conversation were left out');
+      // The stored thread keeps every message.
+      expect((await messages(threadId, bobHeaders)).messages).toHaveLength(6);
+    } finally {
+      delete h.model.selection.contextBudget;
+    }
   });
 
   it('regenerate replaces the last answer', async () => {

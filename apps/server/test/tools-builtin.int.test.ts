@@ -91,6 +91,47 @@ describe(`built-in services on ${testDatabaseKind()}`, () => {
     });
   });
 
+  it('a re-sync of an unchanged catalog writes no row; a changed definition rewrites its own row only', async () => {
+    // Stamped apart from any time a sync would write, so a rewritten row shows.
+    const stamp = '2000-01-01T00:00:00.000Z';
+    await t.db.kysely.updateTable('services').set({ updated_at: stamp }).execute();
+    await t.db.kysely.updateTable('actions').set({ updated_at: stamp }).execute();
+    await t.app.tools.syncCatalog();
+    const rewritten = async () => [
+      ...(await t.db.kysely
+        .selectFrom('services')
+        .select('provider_key as key')
+        .where('updated_at', '!=', stamp)
+        .execute()),
+      ...(await t.db.kysely
+        .selectFrom('actions')
+        .select('name as key')
+        .where('updated_at', '!=', stamp)
+        .execute()),
+    ];
+    expect(await rewritten()).toEqual([]);
+
+    const evaluate = await actionId(t, 'calculator', 'evaluate');
+    await t.db.kysely
+      .updateTable('actions')
+      .set({ description: 'stale' })
+      .where('id', '=', evaluate)
+      .execute();
+    await t.db.kysely
+      .updateTable('services')
+      .set({ name: 'Stale' })
+      .where('provider_key', '=', 'calculator')
+      .execute();
+    await t.app.tools.syncCatalog();
+    expect((await rewritten()).map((r) => r.key).sort()).toEqual(['calculator', 'evaluate']);
+    const restored = await t.db.kysely
+      .selectFrom('actions')
+      .select('description')
+      .where('id', '=', evaluate)
+      .executeTakeFirstOrThrow();
+    expect(restored.description).not.toBe('stale');
+  });
+
   it('keeps ids across re-syncs and deprecates (never deletes) actions a provider drops', async () => {
     const before = await t.db.kysely
       .selectFrom('actions')

@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
+import { pageQuerySchema } from './paging.ts';
 
 /**
  * The chat service's HTTP contract (`/chainlit/...`, and `/demos/...` with the demo cookie), shared
@@ -88,8 +89,12 @@ export const chatThreadSchema = z.object({
 });
 export type ChatThread = z.infer<typeof chatThreadSchema>;
 
-/** `GET /threads`: this user's threads with the session's agent, newest first. */
-export const chatThreadListSchema = z.object({ data: z.array(chatThreadSchema) });
+/** `GET /threads`: this user's threads with the session's agent, newest first (the latest 200, or a page). */
+export const chatThreadListSchema = z.object({
+  data: z.array(chatThreadSchema),
+  /** Only when a page was asked for: the cursor of the next (older) page, null at the last. */
+  nextCursor: z.string().nullable().optional(),
+});
 
 /** `PUT /messages/:messageId/feedback`: a rating of one of the caller's answers; DELETE takes it back (204). */
 export const chatFeedbackSchema = z.strictObject({
@@ -114,6 +119,9 @@ export type ChatFeedback = z.infer<typeof chatFeedbackOutSchema>;
 export const CHAT_SEARCH_LIMIT = 50;
 export const chatThreadListQuerySchema = z.object({
   q: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+  /** Paging (without `q`): at most `limit` threads older than the thread `cursor` names. */
+  limit: pageQuerySchema.shape.limit,
+  cursor: z.string().min(1).max(100, 'must be a cursor a previous page named').optional(),
 });
 
 /** `POST /threads` (201 Thread), `PATCH /threads/:threadId` (Thread); `DELETE /threads/:threadId` 204 stops its run first. */
@@ -231,6 +239,18 @@ export const chatThreadMessagesSchema = z.object({
   thread: chatThreadSchema,
   messages: z.array(chatMessageSchema),
   approvals: z.array(chatApprovalSchema),
+  /** Only when a page was asked for: the cursor of the page of older messages, null at the first. */
+  nextCursor: z.string().nullable().optional(),
+});
+
+/**
+ * `GET /threads/:threadId/messages?limit=&cursor=`: without them every message, as before; with
+ * `limit`, the newest `limit` messages older than the message `cursor` names (oldest first on the
+ * page), and `nextCursor` for the page before them.
+ */
+export const chatThreadMessagesQuerySchema = z.object({
+  limit: pageQuerySchema.shape.limit,
+  cursor: z.string().min(1).max(100, 'must be a cursor a previous page named').optional(),
 });
 
 /**

@@ -14,5 +14,6 @@ export * from './api-keys.ts';
 export * from './openai.ts';
 export * from './models.ts';
 export * from './triggers.ts';
+export * from './paging.ts';
 export * from './usage.ts';
 export * from './knowledge.ts';

@@ -10,16 +10,13 @@ import {
   type PostgresPoolClient,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config.ts';
+import { loadPg } from './pg-driver.ts';
 import { traceQueries } from '../telemetry/database.ts';
 import { tracingOn } from '../telemetry/tracing.ts';
 import type { Database } from './schema.ts';
 import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
-
-// COUNT(*) and bigint columns arrive as strings from pg by default; every such value Cadre stores
-// (counters, epoch seconds) fits a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -54,7 +51,7 @@ export function openDatabase(database: Config['database']): Db {
     for (const listener of errorListeners) listener(err);
   };
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: database.url,
       max: database.poolSize,
       connectionTimeoutMillis: database.acquireTimeoutMs,

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg-driver.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -73,7 +74,11 @@ export function postgresSignals(
 
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
-      const next = new pg.Client({ connectionString, application_name: 'cadre-signals', keepAlive: true });
+      const next = new (loadPg().Client)({
+        connectionString,
+        application_name: 'cadre-signals',
+        keepAlive: true,
+      });
       next.on('notification', (message) => {
         if (message.payload !== undefined) emitter.emit(message.channel, message.payload);
       });

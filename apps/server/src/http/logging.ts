@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import pretty from 'pino-pretty';
+import type pretty from 'pino-pretty';
 import type { Config } from '../config.ts';
 
 /**
@@ -135,7 +136,8 @@ export function loggerOptions(
     // A request's line already says all there is; other lines keep their fields (an error's stack).
     ...(text
       ? {
-          stream: pretty({
+          // Loaded only for text logs (a person at a terminal), so JSON-logging servers never load it.
+          stream: (createRequire(import.meta.url)('pino-pretty') as typeof pretty)({
             // File descriptor 1 rather than process.stdout, which must never be ended.
             destination: stream ?? 1,
             translateTime: 'SYS:HH:MM:ss',

@@ -43,7 +43,14 @@ const textOf = (content: unknown): string =>
       : '';
 
 export async function startFakeOpenAi(
-  options: { tokens?: number; word?: string; reportUsage?: boolean } = {},
+  options: {
+    tokens?: number;
+    word?: string;
+    /** False: the stream carries no usage chunk (a provider that reports none). */
+    reportUsage?: boolean;
+    /** Keeps `requests` (default); the benchmark turns it off so a long run does not grow memory. */
+    record?: boolean;
+  } = {},
 ): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
   const sockets = new Set<Socket>();
@@ -61,7 +68,7 @@ export async function startFakeOpenAi(
         tools?: { function: { name: string } }[];
       };
       const record = { path: req.url, body, aborted: false, ended: false, startedAt: Date.now() };
-      requests.push(record);
+      if (options.record !== false) requests.push(record);
       res.on('close', () => {
         if (!record.ended) record.aborted = true;
       });

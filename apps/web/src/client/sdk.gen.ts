@@ -129,7 +129,7 @@ export const importAgent = <ThrowOnError extends boolean = true>(options: Option
 });
 
 /**
- * The caller's agents with their tools
+ * The caller's agents with their tools, all of them or a page
  */
 export const listAgents = <ThrowOnError extends boolean = true>(options?: Options<ListAgentsData, ThrowOnError>) => (options?.client ?? client).get<ListAgentsResponses, ListAgentsErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',

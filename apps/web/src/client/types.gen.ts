@@ -695,7 +695,10 @@ export type ImportAgentResponse = ImportAgentResponses[keyof ImportAgentResponse
 export type ListAgentsData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
     url: '/api/v1/agents/';
 };
 
@@ -705,6 +708,16 @@ export type ListAgentsErrors = {
      */
     401: {
         detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
     };
 };
 

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Agent } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import type { AgentProfile, AgentSummary, KnowledgeHistory } from '../../deps.ts';
 import { actionsWithService } from '../tools/index.ts';
 import { agentJsonOf } from './agent-json.ts';
+import { listQueries } from './list-queries.ts';
 import {
   AGENT_FIELD_COLUMNS,
   agentFieldsOf,
@@ -106,28 +107,10 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
     return row && (JSON.parse(row.body) as Agent);
   };
 
-  const listQuery = (userId: number) =>
-    k
-      .selectFrom('agents')
-      .select((eb) => json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'))
-      .where('agents.user_id', '=', userId);
-  // The list's SQL is the same for every user (the JSON keys are literals, the user id its only
-  // parameter), so it is compiled once instead of rebuilt by the query builder on every call.
-  const compiledList = listQuery(0).compile();
-  if (compiledList.parameters.length !== 1)
-    throw new Error('The agent list query must take only the user id');
-  const listSql = compiledList.sql;
+  const lists = listQueries(k, json, agentJson);
 
   return {
-    /**
-     * The caller's agents with their tools, as the JSON text of the list response, written by the
-     * database in one query: the busiest API call forwards it without building a row object per
-     * tool or serializing again. Agents in id order, each agent's tools in their position order.
-     */
-    async listJson(userId: number): Promise<string> {
-      const { rows } = await k.executeQuery<{ body: string }>(CompiledQuery.raw(listSql, [userId]));
-      return rows[0]!.body;
-    },
+    ...lists,
 
     get(userId: number, agentId: number): Promise<Agent | undefined> {
       return getWith(k, userId, agentId);

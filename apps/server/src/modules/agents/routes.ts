@@ -14,6 +14,7 @@ import {
   agentVersionParamsSchema,
   errorSchema,
   idempotentCreateHeadersSchema,
+  pageQuerySchema,
   validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
@@ -30,6 +31,12 @@ import { agentImportRoute, ARCHIVE_TYPE } from './import-route.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
+
+/** The `Link` header naming a list's next page: the same path with the page's limit and cursor. */
+function nextPageLink(url: string, limit: number, cursor: number | string): string {
+  const path = url.split('?')[0];
+  return `<${path}?${new URLSearchParams({ limit: String(limit), cursor: String(cursor) })}>; rel="next"`;
+}
 
 /** A bad field is a validation list; an archive that cannot be read says why in words. */
 const fileErrors = z.union([validationErrorSchema, errorSchema]);
@@ -50,15 +57,28 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       '/api/v1/agents/',
       {
         config: { apiKeyScope: 'agents:read' },
-        ...op('listAgents', "The caller's agents with their tools", {
-          response: { 200: agentListSchema, 401: errorSchema },
+        ...op('listAgents', "The caller's agents with their tools, all of them or a page", {
+          querystring: pageQuerySchema,
+          response: { 200: agentListSchema, 401: errorSchema, 422: validationErrorSchema },
         }),
       },
       // The database writes the body, so it goes out as text: Fastify sends a string typed as JSON
       // without the response serializer. The type provider only knows the parsed shape, hence the
       // cast; the tests check the body against agentListSchema on both databases.
       async (request, reply) => {
-        let body = await agents.listJson(request.user.id);
+        const { limit, cursor } = request.query;
+        let body: string;
+        if (limit === undefined && cursor === undefined) body = await agents.listJson(request.user.id);
+        else {
+          const page = await agents.pageJson(
+            request.user.id,
+            Number(cursor ?? 0),
+            limit ?? Number.MAX_SAFE_INTEGER,
+          );
+          body = page.body;
+          if (page.nextAfter !== null && limit !== undefined)
+            reply.header('link', nextPageLink(request.url, limit, page.nextAfter));
+        }
         // Re-serialized only for a limited key, so the database's text goes out as it is otherwise.
         if (request.apiKey?.agentIds)
           body = JSON.stringify((JSON.parse(body) as Agent[]).filter((a) => keyAllows(request.apiKey, a.id)));

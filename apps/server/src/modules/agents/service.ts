@@ -88,6 +88,8 @@ export function createAgentsService(
   return {
     /** The list response's JSON text (see the repository's `listJson`). */
     listJson: (userId: number): Promise<string> => repo.listJson(userId),
+    /** One page of the list (see the repository's `pageJson`). */
+    pageJson: (userId: number, afterId: number, limit: number) => repo.pageJson(userId, afterId, limit),
 
     /** Whether the user owns the agent (for other modules that bind something to an agent). */
     exists: (userId: number, agentId: number): Promise<boolean> => repo.exists(userId, agentId),

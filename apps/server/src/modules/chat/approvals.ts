@@ -1,5 +1,5 @@
 import { APPROVAL_DECIDED_DETAIL, APPROVAL_EXPIRED_DETAIL, APPROVAL_MISMATCH_DETAIL } from '@cadre/contract';
-import { createUIMessageStream, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { ApprovalRow } from './approval-repository.ts';
 import { requireAgent, type ChatContext, type ChatVia } from './context.ts';
@@ -101,6 +101,7 @@ export async function decide(
   }
   if (stillPending) {
     await ctx.runs.end(claimId, 'awaiting_approval');
+    const { createUIMessageStream } = await import('ai');
     const stream = createUIMessageStream({
       execute: ({ writer }) => {
         writer.write({ type: 'start', messageId: message.id, messageMetadata: { threadId: thread.id } });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dynamicTool, jsonSchema, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 
 /**
@@ -169,31 +169,3 @@ export const HOST_FUNCTION_DESCRIPTION =
   'arguments. The page runs it and returns the result.';
 /** The copilot's suggested prompt that exercises the tool (the offline model fills `name` from the quotes). */
 export const HOST_FUNCTION_PROMPT = 'Call the host function "get_page_title"';
-
-/**
- * The built-in tool the runtime adds for copilot runs (only when the principal came in with a
- * copilot token): the model names a function of the page and its arguments.
- */
-export function createHostFunctionTool(
-  bridge: HostFunctionBridge,
-  context: Omit<HostFunctionCallRequest, 'name' | 'args'>,
-) {
-  return dynamicTool({
-    description: HOST_FUNCTION_DESCRIPTION,
-    inputSchema: jsonSchema<{ name: string; args?: Record<string, unknown> }>({
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'The function name the page handles, e.g. get_page_title.' },
-        args: { type: 'object', description: 'The arguments.' },
-      },
-      required: ['name'],
-      additionalProperties: false,
-    }),
-    execute: async (input) => {
-      const { name, args } = input as { name: string; args?: Record<string, unknown> };
-      const outcome = await bridge.call({ ...context, name, args: args ?? {} });
-      if (!outcome.ok) throw new Error(outcome.error);
-      return outcome.result;
-    },
-  });
-}

@@ -11,6 +11,6 @@ export { chatUserData } from './user-data.ts';
 export { endChatSessionsOf } from './sessions.ts';
 export type { ApiRun, ApiRunInput } from './api-runs.ts';
 export type { RunOutcome } from './runtime/run.ts';
-export { API_WRITE_REFUSAL } from './runtime/tool-set.ts';
+export { API_WRITE_REFUSAL } from './runtime/refusals.ts';
 export { APPROVAL_TTL_MS } from './context.ts';
 export { chatDepsFrom } from './app-deps.ts';

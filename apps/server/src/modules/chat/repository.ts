@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsPattern } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
-import type { StoredMessage, StoredPart } from './runtime/messages.ts';
+import { messageReads } from './message-reads.ts';
+import type { StoredMessage } from './runtime/messages.ts';
 
 /**
  * Chat persistence of threads and messages (sessions and approvals have their own repositories).
@@ -91,15 +92,36 @@ export function createChatRepository(db: Db) {
   return {
     // ---- threads
 
-    async listThreads(userId: number, agentId: number, endUser: string): Promise<ThreadRow[]> {
-      return k
+    /**
+     * The threads, newest first: the latest 200, or with `page` the `page.limit` after the thread
+     * `page.after` (keyset on (updated_at, id)) and whether more come after them.
+     */
+    async listThreads(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      page?: { limit: number; after?: string },
+    ): Promise<{ threads: ThreadRow[]; more: boolean }> {
+      let query = k
         .selectFrom('threads')
         .select(['id', 'user_id', 'agent_id', 'name', 'origin', 'created_at', 'updated_at'])
-        .where((eb) => eb.and({ user_id: userId, agent_id: agentId, end_user: endUser }))
+        .where((eb) => eb.and({ user_id: userId, agent_id: agentId, end_user: endUser }));
+      if (page?.after !== undefined) {
+        const anchor = sql<string>`(select anchor.updated_at from threads as anchor where anchor.id = ${page.after})`;
+        query = query.where((eb) =>
+          eb.or([
+            eb('updated_at', '<', anchor),
+            eb.and([eb('updated_at', '=', anchor), eb('id', '>', page.after!)]),
+          ]),
+        );
+      }
+      const limit = page?.limit ?? 200;
+      const rows = await query
         .orderBy('updated_at', 'desc')
         .orderBy('id')
-        .limit(200)
+        .limit(page ? limit + 1 : limit)
         .execute();
+      return { threads: rows.slice(0, limit), more: rows.length > limit };
     },
 
     /**
@@ -224,32 +246,7 @@ export function createChatRepository(db: Db) {
 
     // ---- messages (always through an owned thread)
 
-    async listMessages(userId: number, threadId: string): Promise<StoredMessage[]> {
-      const rows = await k
-        .selectFrom('messages')
-        .innerJoin('threads', 'threads.id', 'messages.thread_id')
-        .select([
-          'messages.id',
-          'messages.role',
-          'messages.parts',
-          'messages.status',
-          'messages.created_at',
-          'messages.model',
-        ])
-        .where('messages.thread_id', '=', threadId)
-        .where('threads.user_id', '=', userId)
-        .orderBy('messages.created_at')
-        .orderBy('messages.id')
-        .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        role: row.role as StoredMessage['role'],
-        parts: JSON.parse(row.parts) as StoredPart[],
-        status: row.status as StoredMessage['status'],
-        createdAt: row.created_at,
-        model: row.model,
-      }));
-    },
+    ...messageReads(k),
 
     insertTurn,
 

@@ -1,10 +1,10 @@
-import { createUIMessageStream, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import type { AgentProfile, RunSource, RunUsage } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
-import { runAgent, type RunOutcome, type Visitor } from './runtime/run.ts';
+import type { RunOutcome, Visitor } from './runtime/run.ts';
 import type { RunMode } from './runtime/tool-set.ts';
 
 export interface StreamRunInput {
@@ -66,6 +66,11 @@ export async function streamRun(
   input.signal.addEventListener('abort', onAbort, { once: true });
   ctx.runs.attach(claimId, controller);
   const { selection, notice } = modelFor(ctx, input.agent);
+  // The runtime and the AI SDK are loaded with the first run, not at every start.
+  const [{ createUIMessageStream }, { runAgent }] = await Promise.all([
+    import('ai'),
+    import('./runtime/run.ts'),
+  ]);
   return createUIMessageStream({
     execute: async ({ writer }) => {
       writer.write({

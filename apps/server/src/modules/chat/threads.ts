@@ -13,11 +13,22 @@ export function createThreads(ctx: ChatContext) {
   const { repo, audit } = ctx;
   return {
     /** All the threads, or with `query` those whose name or messages hold it. */
-    async listThreads(userId: number, agentId: number, endUser: string, query?: string) {
+    /**
+     * The newest threads, or a page of them (`nextCursor` then names the page after, null at the
+     * end); with `query` those whose name or messages hold it, never paged.
+     */
+    async listThreads(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      query?: string,
+      page?: { limit: number; after?: string },
+    ) {
       await requireAgent(ctx, userId, agentId);
-      return query
-        ? repo.searchThreads(userId, agentId, endUser, query, CHAT_SEARCH_LIMIT)
-        : repo.listThreads(userId, agentId, endUser);
+      if (query)
+        return { threads: await repo.searchThreads(userId, agentId, endUser, query, CHAT_SEARCH_LIMIT) };
+      const { threads, more } = await repo.listThreads(userId, agentId, endUser, page);
+      return { threads, nextCursor: page ? (more ? threads.at(-1)!.id : null) : undefined };
     },
 
     /** `within` runs in the thread's commit (the answer to an Idempotency-Key). */
@@ -56,11 +67,22 @@ export function createThreads(ctx: ChatContext) {
       await audit.record({ userId, action: 'chat.thread.deleted', objectType: 'thread', objectId: threadId });
     },
 
-    /** The thread, its messages (AI SDK UI messages) and its approvals. */
-    async threadMessages(userId: number, agentId: number, endUser: string, threadId: string) {
+    /**
+     * The thread, its messages (AI SDK UI messages) and its approvals; with `page`, only the
+     * newest `page.limit` messages before `page.cursor` and the cursor of the page before them.
+     */
+    async threadMessages(
+      userId: number,
+      agentId: number,
+      endUser: string,
+      threadId: string,
+      page?: { limit: number; cursor?: string },
+    ) {
       const thread = await requireThread(ctx, userId, agentId, threadId, endUser);
-      const [stored, approvals] = await Promise.all([
-        repo.listMessages(userId, threadId),
+      const [{ messages: stored, nextCursor }, approvals] = await Promise.all([
+        page
+          ? repo.listMessagesPage(userId, threadId, page.limit, page.cursor)
+          : repo.listMessages(userId, threadId).then((messages) => ({ messages, nextCursor: undefined })),
         ctx.approvals.list(userId, threadId),
       ]);
       // Each answer names its model as the model list does now (an id no longer offered stays an id).
@@ -68,7 +90,7 @@ export function createThreads(ctx: ChatContext) {
         const modelName = m.model ? ctx.models.nameOf(m.model) : undefined;
         return modelName ? { ...m, modelName } : m;
       });
-      return { thread, messages, approvals };
+      return { thread, messages, approvals, nextCursor };
     },
 
     /** Stops this user's runs in the thread; whether there was one. */

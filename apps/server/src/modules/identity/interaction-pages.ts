@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import type { Identity } from './provider.ts';
@@ -11,7 +12,7 @@ export const field = (body: unknown, name: string): string => {
 };
 
 type InteractionRequest = FastifyRequest<{ Params: { uid: string } }>;
-type InteractionDetails = Awaited<ReturnType<Identity['provider']['interactionDetails']>>;
+type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
 type InteractionHandler = (
   request: InteractionRequest,
   reply: FastifyReply,
@@ -23,7 +24,7 @@ export function interactionPages(provider: Identity['provider']) {
   /** The interaction bound to this browser (its signed cookie), or a page explaining it expired. */
   async function load(request: InteractionRequest, reply: FastifyReply) {
     try {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await (await provider()).interactionDetails(request.raw, reply.raw);
       if (details.uid === request.params.uid) return details;
     } catch (err) {
       // An outage is not an expired sign-in: the page says so (outage.ts), and a retry works.
@@ -59,7 +60,9 @@ export function interactionPages(provider: Identity['provider']) {
     },
 
     async finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge = false) {
-      const url = await provider.interactionResult(request.raw, reply.raw, result, {
+      const url = await (
+        await provider()
+      ).interactionResult(request.raw, reply.raw, result, {
         mergeWithLastSubmission: merge,
       });
       return reply.header('cache-control', 'no-store').redirect(url, 303);

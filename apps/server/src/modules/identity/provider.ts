@@ -1,19 +1,14 @@
 import type { JWTVerifyGetKey } from 'jose';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { silentSignInUri } from '@cadre/contract';
+import type Provider from 'oidc-provider';
 import type { AccessGate, AppDeps } from '../../deps.ts';
-import { kyselyAdapterFactory } from './adapter.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
-import { answerOutagesWith503 } from './outage.ts';
-import { accountClaims, createAccountService, type AccountService, type IdentityClock } from './service.ts';
-import { logoutPage, messagePage } from './views.ts';
+import { createAccountService, type AccountService, type IdentityClock } from './service.ts';
 
-/** Scopes the web app asks for; the API's access tokens carry them in `scope`, as Auth0's do. */
-export const WEB_SCOPES = 'openid profile email';
-export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
+export { ACCESS_TOKEN_TTL_SECONDS, WEB_SCOPES } from './token-settings.ts';
 
 export interface Identity {
-  provider: Provider;
+  /** The OpenID Connect provider (oidc.ts), made on first use: most starts serve no /idp request. */
+  provider(): Promise<Provider>;
   accounts: AccountService;
   /** The beta access-code gate sign-up is behind. */
   gate: AccessGate;
@@ -30,15 +25,13 @@ export interface Identity {
 
 const originOf = (url: string) => new URL(url).origin;
 
-/**
- * The built-in OpenID Connect provider (oidc-provider 9): authorization code with PKCE S256 only,
- * exact redirect URIs, JWT access tokens for the API audience, rotating refresh tokens with reuse
- * detection, RP-initiated logout. Keys and all state live in the database, so any number of
- * instances behave as one provider.
- */
 /** What tests may replace: the clock of the sign-in limits and the wait after a failed sign-in. */
 export type IdentityOptions = Partial<IdentityClock>;
 
+/**
+ * The built-in identity provider: its keys (access tokens are verified in-process with them from
+ * the start), its accounts, and the OpenID Connect provider itself (oidc.ts), built on first use.
+ */
 export async function createIdentity(
   { config, db, vault }: AppDeps,
   gate: AccessGate,
@@ -46,119 +39,15 @@ export async function createIdentity(
 ): Promise<Identity> {
   const keys = await loadIdentityKeys(db, vault);
   const accounts = createAccountService(db, { signUpsPerAddress: config.auth.signUpsPerHour }, options);
-  const { issuer, clientId, audience, redirectUri, logoutRedirectUri } = config.auth;
+  const { issuer, redirectUri, logoutRedirectUri } = config.auth;
   const corsOrigins = new Set([originOf(redirectUri), originOf(logoutRedirectUri), originOf(issuer)]);
-
-  const configuration: Configuration = {
-    adapter: kyselyAdapterFactory(db),
-    jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
-    cookies: { keys: keys.cookie },
-    clients: [
-      {
-        client_id: clientId,
-        client_name: 'Cadre',
-        application_type: 'web',
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        // Exact strings: oidc-provider compares redirect URIs without any normalisation. The
-        // second is the web app's silent sign-in page (a reload signs in without leaving the page).
-        redirect_uris: [redirectUri, silentSignInUri(redirectUri)],
-        post_logout_redirect_uris: [logoutRedirectUri],
-      },
-    ],
-    responseTypes: ['code'],
-    // oidc-provider 9 supports only S256; PKCE is required for every client.
-    pkce: { required: () => true },
-    scopes: ['openid', 'profile', 'email', 'offline_access'],
-    claims: { openid: ['sub'], profile: ['name', 'picture'], email: ['email', 'email_verified'] },
-    // The web app reads the profile from the ID token (its access token is for the API only).
-    conformIdTokenClaims: false,
-    // The single-page app renews by refresh token; each use returns a new one and replaying a used
-    // one revokes the whole grant (oidc-provider's reuse detection). Rotation never extends the
-    // absolute lifetime of a public client's refresh token (the library's default TTL policy).
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    rotateRefreshToken: true,
-    // Sign-out ends every token of the session, even one that asked for offline_access (A4).
-    expiresWithSession: async () => true,
-    ttl: {
-      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
-      AuthorizationCode: 60,
-      IdToken: 60 * 60,
-      Interaction: 60 * 60,
-      Session: 14 * 24 * 60 * 60,
-      Grant: 14 * 24 * 60 * 60,
-      // 14 days from sign-in: a rotated refresh token inherits what is left of its parent's life.
-      RefreshToken: (ctx, token) => {
-        const rotated = ctx?.oidc.entities.RotatedRefreshToken;
-        return rotated && token.kind === 'RefreshToken' ? rotated.remainingTTL : 14 * 24 * 60 * 60;
-      },
-    },
-    features: {
-      devInteractions: { enabled: false },
-      // Not served under /idp (the pass-through knows no /request), so not advertised either.
-      pushedAuthorizationRequests: { enabled: false },
-      revocation: { enabled: true },
-      userinfo: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => audience,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resourceIndicator) => {
-          if (resourceIndicator !== audience) throw new errors.InvalidTarget();
-          return {
-            scope: WEB_SCOPES,
-            audience,
-            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
-          };
-        },
-      },
-      rpInitiatedLogout: {
-        enabled: true,
-        logoutSource: async (ctx, form) => {
-          ctx.type = 'html';
-          ctx.body = logoutPage(form, Boolean(ctx.oidc.params?.id_token_hint));
-        },
-        postLogoutSuccessSource: async (ctx) => {
-          ctx.type = 'html';
-          ctx.body = messagePage('Signed out', 'You have been signed out of Cadre. You can close this page.');
-        },
-      },
-    },
-    // The app's own origins may call the token endpoint from the browser (a separate dev server).
-    clientBasedCORS: (_ctx, origin) => corsOrigins.has(origin),
-    interactions: { url: (_ctx, interaction) => `/idp/interaction/${interaction.uid}` },
-    findAccount: async (_ctx, sub) => {
-      const account = await accounts.findBySubject(sub);
-      if (!account) return undefined;
-      return { accountId: sub, claims: async () => accountClaims(account, issuer) };
-    },
-    renderError: async (ctx: KoaContextWithOIDC, out) => {
-      ctx.type = 'html';
-      const description = out.error_description ?? out.error;
-      ctx.body = messagePage('Sign-in problem', `${String(out.error)}: ${String(description)}`, {
-        alert: true,
-      });
-    },
-  };
-
-  const provider = new Provider(issuer, configuration);
-  // Behind a reverse proxy the scheme and host come from X-Forwarded-* only when it is trusted.
-  provider.proxy = config.trustProxy;
-  answerOutagesWith503(provider);
   const onSignOut: Identity['onSignOut'] = [];
-  provider.use(async (ctx, next) => {
-    await next();
-    const subject = ctx.oidc?.session?.accountId;
-    if (ctx.oidc?.route === 'end_session_confirm' && ctx.status === 303 && subject) {
-      for (const hook of onSignOut) await hook(subject);
-    }
-  });
-
+  let provider: Promise<Provider> | undefined;
   return {
-    provider,
+    provider: () =>
+      (provider ??= import('./oidc.ts').then(({ buildProvider }) =>
+        buildProvider({ config, db }, keys, accounts, corsOrigins, onSignOut),
+      )),
     accounts,
     gate,
     corsOrigins,

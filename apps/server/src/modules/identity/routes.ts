@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
 import type { AppDeps } from '../../deps.ts';
 import { field, interactionPages } from './interaction-pages.ts';
 import { interactionErrors } from './outage.ts';
@@ -45,17 +46,19 @@ const PROVIDER_ENDPOINTS: Readonly<Record<string, readonly ('GET' | 'POST' | 'OP
 
 /** Hands requests to oidc-provider untouched: it parses its own bodies and writes its own answers. */
 const providerPassthrough: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity }) => {
-  const callback = identity.provider.callback();
+  // oidc-provider is loaded and built on the first request that needs it.
+  let callback: ReturnType<Provider['callback']> | undefined;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
-  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     // oidc-provider answers every CORS preflight with the caller's origin (it cannot know the
     // client yet); only the app's and the provider's own origins get one (W4).
     const origin = request.headers.origin;
     if (request.method === 'OPTIONS' && origin !== undefined && !identity.corsOrigins.has(origin)) {
       return reply.code(204).header('vary', 'origin').send();
     }
+    callback ??= (await identity.provider()).callback();
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     const original = raw.url ?? IDP_PREFIX;
@@ -122,9 +125,10 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
         missingOIDCClaims?: string[];
         missingResourceScopes?: Record<string, string[]>;
       };
+      const { Grant } = await provider();
       const grant = details.grantId
-        ? await provider.Grant.find(details.grantId)
-        : new provider.Grant({ accountId: details.session.accountId, clientId: config.auth.clientId });
+        ? await Grant.find(details.grantId)
+        : new Grant({ accountId: details.session.accountId, clientId: config.auth.clientId });
       if (!grant) return finish(request, reply, { error: 'access_denied' });
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
       if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);

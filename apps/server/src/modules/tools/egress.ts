@@ -1,6 +1,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { checkAddress, checkUrl, EgressError, stripBrackets, type EgressPolicy } from './egress-rules.ts';
 import { capStream } from './stream-cap.ts';
 
@@ -74,8 +75,13 @@ export async function resolveChecked(hostname: string, policy: EgressPolicy): Pr
   return addresses[0]!;
 }
 
+/** undici, loaded with the first guarded request rather than at every start. */
+let undici: Promise<typeof Undici> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
 /** An undici dispatcher whose every connection goes to an address checked by `resolveChecked`. */
-export function createGuardedDispatcher(policy: EgressPolicy): Dispatcher {
+async function createGuardedDispatcher(policy: EgressPolicy): Promise<Dispatcher> {
+  const { Agent, buildConnector } = await loadUndici();
   const base = buildConnector({ timeout: policy.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
   return new Agent({
     headersTimeout: policy.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -119,6 +125,7 @@ async function fetchFollowing(
   let body = init.body;
   const headers = new Headers(init.headers);
   const maxRedirects = policy.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const { fetch: undiciFetch } = await loadUndici();
   for (let hop = 0; ; hop++) {
     let response: Response;
     try {
@@ -194,7 +201,7 @@ export async function safeFetch(
   const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-  const dispatcher = createGuardedDispatcher(policy);
+  const dispatcher = await createGuardedDispatcher(policy);
   const initial = (() => {
     try {
       return new URL(String(input));
@@ -254,7 +261,7 @@ export function createGuardedFetch(
   policy: EgressPolicy,
   hooks: { onTooLarge?: (err: EgressError) => void } = {},
 ): typeof fetch & { close(): Promise<void> } {
-  const dispatcher = createGuardedDispatcher(policy);
+  let dispatcher: Promise<Dispatcher> | undefined;
   const onTooLarge = hooks.onTooLarge ?? (() => {});
   const guarded = async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = input instanceof Request ? input.url : input;
@@ -263,7 +270,8 @@ export function createGuardedFetch(
         ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal, ...init }
         : init;
     if (merged.body && typeof merged.body !== 'string') (merged as { duplex?: string }).duplex = 'half';
-    const { response, url: final } = await fetchFollowing(url, merged, policy, dispatcher, () => false);
+    dispatcher ??= createGuardedDispatcher(policy);
+    const { response, url: final } = await fetchFollowing(url, merged, policy, await dispatcher, () => false);
     const { maxBytes } = policy;
     if (maxBytes === undefined || response.status === 204 || response.status === 304) return response;
     return capStream(response, maxBytes, () => {
@@ -275,5 +283,9 @@ export function createGuardedFetch(
       return err;
     });
   };
-  return Object.assign(guarded as typeof fetch, { close: () => dispatcher.close() });
+  return Object.assign(guarded as typeof fetch, {
+    close: async () => {
+      if (dispatcher) await (await dispatcher).close();
+    },
+  });
 }

@@ -1,16 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import type { ServiceRef, ToolProvider } from './provider.ts';
+import { syncCatalogServices, syncServiceActions } from './catalog-sync.ts';
+import type { ActionDefinition, ServiceRef, ToolProvider } from './provider.ts';
 import { createToolsRepository, type ServiceRow } from './repository.ts';
 
 /** Actions of lazily synced providers (Composio) are listed again after this long. */
 const LAZY_ACTIONS_TTL_MS = 60 * 60 * 1000;
 
 /**
- * Copies every enabled provider's catalog into the services and actions tables. Upserts keyed by
- * (provider, provider_key) and (service_id, name) keep ids stable across syncs and safe when
- * several instances start at once; what a provider stops listing is disabled or deprecated,
- * never deleted, so agents' attached tools keep their ids.
+ * Copies every enabled provider's catalog into the services and actions tables (catalog-sync.ts:
+ * one read, then only what changed, in one commit). Upserts keyed by (provider, provider_key) and
+ * (service_id, name) keep ids stable across syncs and safe when several instances start at once;
+ * what a provider stops listing is disabled or deprecated, never deleted, so agents' attached tools
+ * keep their ids.
  */
 
 export function serviceRef(row: {
@@ -30,19 +32,26 @@ export function serviceRef(row: {
 
 /** Syncs one provider; returns the number of services it listed. */
 export async function syncProvider(db: Db, provider: ToolProvider, log?: FastifyBaseLogger): Promise<number> {
-  const repo = createToolsRepository(db);
   const services = await provider.listServices();
+  const ts = new Date().toISOString();
+  const ids = await db.kysely
+    .transaction()
+    .execute((trx) => syncCatalogServices(trx, provider.id, services, ts));
+  if (provider.lazyActions) return services.length;
+  // Listed outside any transaction: a remote MCP server may take seconds to answer.
+  const listed = new Map<number, ActionDefinition[]>();
   for (const def of services) {
-    const id = await repo.upsertService(provider.id, null, def);
-    if (provider.lazyActions) continue;
+    const id = ids.get(def.key)!;
     try {
-      const actions = await provider.listActions({
+      listed.set(
         id,
-        key: def.key,
-        authScheme: def.authScheme,
-        metadata: def.metadata ?? {},
-      });
-      await repo.syncActions(id, actions);
+        await provider.listActions({
+          id,
+          key: def.key,
+          authScheme: def.authScheme,
+          metadata: def.metadata ?? {},
+        }),
+      );
     } catch (err) {
       // Keep the actions listed last time; the next sync tries again.
       log?.warn(
@@ -51,10 +60,7 @@ export async function syncProvider(db: Db, provider: ToolProvider, log?: Fastify
       );
     }
   }
-  await repo.disableMissingServices(
-    provider.id,
-    services.map((s) => s.key),
-  );
+  await db.kysely.transaction().execute((trx) => syncServiceActions(trx, listed, ts));
   return services.length;
 }
 

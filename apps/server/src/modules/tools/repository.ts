@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, ServicesTable } from '../../db/schema.ts';
+import { serviceValues, syncServiceActions } from './catalog-sync.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
 import { providerServiceIds } from './shared-sql.ts';
 
@@ -20,28 +21,6 @@ export interface ActionKey {
   service_key: string;
   tool_name: string;
 }
-
-/** The columns a (re-)synced service definition sets, on insert and on conflict alike. */
-export const serviceValues = (def: ServiceDefinition, ts: string) => ({
-  name: def.name,
-  description: def.description,
-  logo: def.logo,
-  auth_scheme: def.authScheme,
-  enabled: 1,
-  metadata: JSON.stringify(def.metadata ?? {}),
-  updated_at: ts,
-});
-
-/** The columns a (re-)synced action definition sets, on insert and on conflict alike. */
-export const actionValues = (def: ActionDefinition, ts: string) => ({
-  display_name: def.displayName,
-  description: def.description,
-  input_schema: JSON.stringify(def.inputSchema),
-  effect: def.effect,
-  version: def.version ?? null,
-  deprecated: 0,
-  updated_at: ts,
-});
 
 /** What a user may see: catalog services (no owner) and their own. */
 const visibleTo = (userId: number) => (eb: ExpressionBuilder<Database, 'services'>) =>
@@ -90,18 +69,6 @@ function catalogQueries(k: Kysely<Database>) {
       return row.id;
     },
 
-    /** Catalog services of a provider that it no longer lists are disabled (never deleted: ids stay). */
-    async disableMissingServices(provider: string, keptKeys: string[]) {
-      let query = k
-        .updateTable('services')
-        .set({ enabled: 0, updated_at: now() })
-        .where('provider', '=', provider)
-        .where('owner_user_id', 'is', null)
-        .where('enabled', '=', 1);
-      if (keptKeys.length) query = query.where('provider_key', 'not in', keptKeys);
-      await query.execute();
-    },
-
     /** Replaces a service's provider settings (e.g. when its actions were last listed). */
     async setServiceMetadata(serviceId: number, metadata: Record<string, unknown>) {
       await k
@@ -113,27 +80,7 @@ function catalogQueries(k: Kysely<Database>) {
 
     /** Upserts a service's actions by (service_id, name); actions no longer listed become deprecated. */
     async syncActions(serviceId: number, actions: ActionDefinition[]) {
-      const ts = now();
-      for (const action of actions) {
-        const values = actionValues(action, ts);
-        await k
-          .insertInto('actions')
-          .values({ service_id: serviceId, name: action.name, created_at: ts, ...values })
-          .onConflict((oc) => oc.columns(['service_id', 'name']).doUpdateSet(values))
-          .execute();
-      }
-      let stale = k
-        .updateTable('actions')
-        .set({ deprecated: 1, updated_at: ts })
-        .where('service_id', '=', serviceId)
-        .where('deprecated', '=', 0);
-      if (actions.length)
-        stale = stale.where(
-          'name',
-          'not in',
-          actions.map((a) => a.name),
-        );
-      await stale.execute();
+      await syncServiceActions(k, new Map([[serviceId, actions]]), now());
     },
 
     /** A service the user may see: a catalog service, or one they own. Disabled ones are hidden. */

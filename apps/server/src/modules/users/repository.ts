@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { UserIdentity } from '../../deps.ts';
@@ -30,14 +31,19 @@ function newUserRow(identity: UserIdentity) {
 
 export function createUsersRepository(db: Db) {
   const k = db.kysely;
-  /** The per-request lookup: one query on the (issuer, subject) unique index. */
-  const findByIdentity = (issuer: string, subject: string) =>
-    k
-      .selectFrom('users')
-      .select(['id', 'email', 'name', 'picture', 'admitted_at'])
-      .where('issuer', '=', issuer)
-      .where('subject', '=', subject)
-      .executeTakeFirst();
+  /** The per-request lookup: one query on the (issuer, subject) unique index, compiled once. */
+  const lookup = compiledOnce(
+    k,
+    (issuer: string, subject: string) =>
+      k
+        .selectFrom('users')
+        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
+        .where('issuer', '=', issuer)
+        .where('subject', '=', subject),
+    'issuer',
+    'subject',
+  );
+  const findByIdentity = async (issuer: string, subject: string) => (await lookup(issuer, subject))[0];
   return {
     findByIdentity,
 

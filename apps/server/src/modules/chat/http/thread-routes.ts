@@ -5,7 +5,9 @@ import {
   chatThreadCreateSchema,
   chatThreadListQuerySchema,
   chatThreadListSchema,
+  chatThreadMessagesQuerySchema,
   chatThreadMessagesSchema,
+  PAGE_LIMIT_MAX,
   chatThreadRenameSchema,
   chatThreadSchema,
   idempotentCreateHeadersSchema,
@@ -19,6 +21,10 @@ import { principalOf } from './session-auth.ts';
 import { chatOperation } from './chat-operation.ts';
 
 export const threadParams = z.object({ threadId: z.string().max(100) });
+
+/** The page asked for, if any; a cursor without a limit pages with the most a page may hold. */
+const pageOf = (limit: number | undefined, cursor: string | undefined) =>
+  limit === undefined && cursor === undefined ? undefined : { limit: limit ?? PAGE_LIMIT_MAX, cursor };
 
 /** The session's agent, its threads and their messages. */
 export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db }> = async (
@@ -47,7 +53,16 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
     }),
     async (request) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
-      return { data: (await service.listThreads(userId, agentId, endUser, request.query.q)).map(threadOut) };
+      const { q, limit, cursor } = request.query;
+      const page = pageOf(limit, cursor);
+      const { threads, nextCursor } = await service.listThreads(
+        userId,
+        agentId,
+        endUser,
+        q,
+        page && { limit: page.limit, after: page.cursor },
+      );
+      return { data: threads.map(threadOut), ...(nextCursor === undefined ? {} : { nextCursor }) };
     },
   );
 
@@ -113,17 +128,21 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
 
   app.get(
     '/threads/:threadId/messages',
-    chatOperation('chatThreadMessages', "A thread's messages, oldest first", {
+    chatOperation('chatThreadMessages', "A thread's messages, oldest first: all of them or a page", {
       params: threadParams,
+      querystring: chatThreadMessagesQuerySchema,
       response: { 200: chatThreadMessagesSchema },
     }),
     async (request) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
-      const { thread, messages, approvals } = await service.threadMessages(
+      const { limit, cursor } = request.query;
+      const page = pageOf(limit, cursor);
+      const { thread, messages, approvals, nextCursor } = await service.threadMessages(
         userId,
         agentId,
         endUser,
         request.params.threadId,
+        page,
       );
       const byId = new Map(approvals.map((a) => [a.id, a]));
       const now = Date.now();
@@ -131,6 +150,7 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
         thread: threadOut(thread),
         messages: messages.map((m) => messageWithApprovalTimes(m, byId, now)),
         approvals: approvals.map(approvalOut),
+        ...(nextCursor === undefined ? {} : { nextCursor }),
       };
     },
   );

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { createUIMessageStreamResponse, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,7 +20,8 @@ import { chatOperation } from './chat-operation.ts';
 const approvalParams = z.object({ approvalId: z.string().max(100) });
 
 /** Sends a UI message stream as server-sent events (`x-vercel-ai-ui-message-stream: v1`). */
-function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>, threadId: string) {
+async function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>, threadId: string) {
+  const { createUIMessageStreamResponse } = await import('ai');
   const response = createUIMessageStreamResponse({ stream, headers: { 'x-thread-id': threadId } });
   response.headers.forEach((value, key) => void reply.header(key, value));
   reply.code(response.status);

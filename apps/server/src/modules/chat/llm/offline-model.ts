@@ -12,7 +12,7 @@ import type {
 } from '@ai-sdk/provider';
 import { decideTurn } from './offline-intents.ts';
 import { knowledgeAnswer } from './offline-knowledge.ts';
-import { PHRASES } from './offline-phrases.ts';
+import { OFFLINE_MODEL_ID, PHRASES } from './offline-phrases.ts';
 import { readClock } from './user-clock.ts';
 
 /**
@@ -30,7 +30,6 @@ import { readClock } from './user-clock.ts';
  * streamed a word at a time; what it says is in offline-phrases.ts. The chat frame shows
  * `OFFLINE_LABEL` whenever the selected model `isOffline`.
  */
-export const OFFLINE_MODEL_ID = 'cadre-offline-1';
 
 type Reply =
   { text: string } | { toolCall: { toolName: string; input: Record<string, unknown> }; text?: string };

@@ -4,6 +4,8 @@
  */
 
 export const OFFLINE_LABEL = 'Offline model — configure an LLM provider for full answers';
+/** The offline model's name, as answers record it. */
+export const OFFLINE_MODEL_ID = 'cadre-offline-1';
 
 /** Words that never pick a tool (they appear in almost every request). */
 export const STOP_WORDS = new Set(

@@ -141,6 +141,7 @@ const llm = (
   apiKey: 'test-key',
   baseUrl,
   contextWindow: null,
+  contextBudget: null,
   inputPricePerMillion: null,
   outputPricePerMillion: null,
   firstByteTimeoutMs: 5_000,

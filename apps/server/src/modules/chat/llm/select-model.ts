@@ -1,13 +1,9 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmConfig, LlmModelConfig } from '../../../config.ts';
 import type { Telemetry } from '../../../deps.ts';
 import { LlmError } from './errors.ts';
-import { createOfflineModel } from './offline-model.ts';
 import { observedModel } from './observed-model.ts';
-import { OFFLINE_LABEL } from './offline-phrases.ts';
+import { OFFLINE_LABEL, OFFLINE_MODEL_ID } from './offline-phrases.ts';
 import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 
 export interface ModelSelection {
@@ -23,6 +19,8 @@ export interface ModelSelection {
   /** True for the built-in offline model: the chat frame shows `label`. */
   isOffline: boolean;
   label?: string;
+  /** Tokens of conversation the model is sent at most (its `context_budget`); unlimited when absent. */
+  contextBudget?: number;
   /** Why no model can run (shown to the user as the 'no_model' error). */
   problem?: LlmError;
 }
@@ -39,6 +37,30 @@ export interface SelectModelOptions {
 
 /** One offered model with the timeouts every model call gets. */
 export type ModelSettings = LlmModelConfig & Pick<LlmConfig, 'firstByteTimeoutMs' | 'idleTimeoutMs'>;
+
+/**
+ * A model whose code is loaded on its first call: a start loads no provider SDK, nor the offline
+ * model's parsers, until an answer needs them (the SDKs' `provider` names are given, as they are
+ * read before a call).
+ */
+function loadedOnFirstCall(
+  provider: string,
+  modelId: string,
+  load: () => Promise<LanguageModelV4>,
+): LanguageModelV4 {
+  let loading: Promise<LanguageModelV4> | undefined;
+  const model = () => (loading ??= load());
+  return {
+    specificationVersion: 'v4',
+    provider,
+    modelId,
+    get supportedUrls() {
+      return model().then((m) => m.supportedUrls);
+    },
+    doGenerate: async (options) => (await model()).doGenerate(options),
+    doStream: async (options) => (await model()).doStream(options),
+  };
+}
 
 /**
  * Makes one offered model callable. The provider's own HTTP retries are not used (the AI
@@ -73,13 +95,15 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       : resilient;
   };
   if (llm.provider === 'offline') {
-    const model = createOfflineModel();
+    const model = loadedOnFirstCall('cadre.offline', OFFLINE_MODEL_ID, async () =>
+      (await import('./offline-model.ts')).createOfflineModel(),
+    );
     return {
       model: callable(model),
       id: llm.id,
       name: llm.label,
       provider: 'offline',
-      modelId: model.modelId,
+      modelId: OFFLINE_MODEL_ID,
       isOffline: true,
       label: OFFLINE_LABEL,
     };
@@ -97,19 +121,25 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
   let model: LanguageModelV4;
   switch (llm.provider) {
     case 'openai':
-      model = createOpenAI(common).chat(modelId);
+      model = loadedOnFirstCall('openai.chat', modelId, async () =>
+        (await import('@ai-sdk/openai')).createOpenAI(common).chat(modelId),
+      );
       break;
     case 'anthropic':
-      model = createAnthropic(common)(modelId);
+      model = loadedOnFirstCall('anthropic.messages', modelId, async () =>
+        (await import('@ai-sdk/anthropic')).createAnthropic(common)(modelId),
+      );
       break;
     case 'openai-compatible':
-      model = createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL: llm.baseUrl!,
-        apiKey: llm.apiKey,
-        fetch: options.fetch,
-        includeUsage: true,
-      })(modelId);
+      model = loadedOnFirstCall('openai-compatible.chat', modelId, async () =>
+        (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL: llm.baseUrl!,
+          apiKey: llm.apiKey,
+          fetch: options.fetch,
+          includeUsage: true,
+        })(modelId),
+      );
       break;
   }
   return {
@@ -119,5 +149,6 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
     provider: llm.provider,
     modelId,
     isOffline: false,
+    contextBudget: llm.contextBudget ?? undefined,
   };
 }

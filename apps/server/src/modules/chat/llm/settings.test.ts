@@ -12,6 +12,7 @@ describe('LLM settings', () => {
           provider: 'offline',
           model: 'cadre-offline-1',
           contextWindow: null,
+          contextBudget: null,
           inputPricePerMillion: 0,
           outputPricePerMillion: 0,
         },
@@ -42,6 +43,32 @@ describe('LLM settings', () => {
       model: 'llama3.1',
       baseUrl: 'http://127.0.0.1:11434/v1',
     });
+  });
+
+  it('gives each model a context budget: its own, 3/4 of its window, or LLM_CONTEXT_BUDGET', () => {
+    const compatible = { provider: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1' };
+    const models = (env: Record<string, string>) =>
+      loadConfig(env).llm.models.map((m) => [m.id, m.contextBudget]);
+    const list = JSON.stringify([
+      { id: 'own', model: 'a', context_budget: 5000, context_window: 8000, ...compatible },
+      { id: 'window', model: 'b', context_window: 8000, ...compatible },
+      { id: 'neither', model: 'c', ...compatible },
+    ]);
+    expect(models({ LLM_MODELS: list })).toEqual([
+      ['own', 5000],
+      ['window', 6000],
+      ['neither', 32_000],
+      ['offline', null],
+    ]);
+    expect(models({ LLM_MODELS: list, LLM_CONTEXT_BUDGET: '2000' })[2]).toEqual(['neither', 2000]);
+    expect(
+      models({ LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'm', LLM_BASE_URL: 'http://h/v1' })[0],
+    ).toEqual(['m', 32_000]);
+    const tooBig = JSON.stringify([
+      { id: 'x', model: 'a', context_budget: 9000, context_window: 8000, ...compatible },
+    ]);
+    expect(() => loadConfig({ LLM_MODELS: tooBig })).toThrow(/LLM_MODELS\[0\]\.context_budget/);
+    expect(() => loadConfig({ LLM_CONTEXT_BUDGET: '10' })).toThrow(/LLM_CONTEXT_BUDGET/);
   });
 
   it('rejects an unknown provider and a bad base URL by name', () => {

@@ -1,10 +1,18 @@
 import type { Kysely } from 'kysely';
-import { isStepCount, streamText, type StopCondition, type ToolSet, type UIMessageChunk } from 'ai';
+import {
+  isStepCount,
+  streamText,
+  type ModelMessage,
+  type StopCondition,
+  type ToolSet,
+  type UIMessageChunk,
+} from 'ai';
 import type { Database } from '../../../db/schema.ts';
 import type { AgentProfile, AuditLog, KnowledgeBase } from '../../../deps.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
+import { fitToBudget } from './context-budget.ts';
 import { toModelMessages, type StoredMessage } from './messages.ts';
 import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
@@ -71,6 +79,9 @@ export interface RunContext {
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
+
+const budgeted = (messages: ModelMessage[], budget: number | undefined) =>
+  budget === undefined ? messages : fitToBudget(messages, budget);
 
 export type RunErrorCategory = LlmError['category'] | 'limit';
 
@@ -186,7 +197,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
   const instructions = systemPrompt(ctx.agent, { now: new Date(), timeZone: ctx.timeZone }, ctx.visitor);
-  const messages = toModelMessages([...ctx.history, message]);
+  const messages = budgeted(toModelMessages([...ctx.history, message]), ctx.selection.contextBudget);
   const meter = meterRunTokens({
     selfCounted: ctx.selection.isOffline,
     prompt: () => instructions + JSON.stringify(messages),

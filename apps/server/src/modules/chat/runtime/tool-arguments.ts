@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 
 /**
@@ -7,7 +7,12 @@ import type { JSONSchema7 } from '@ai-sdk/provider';
  * card whose Approve would then fail (or quietly drop what the tool does not take). Fields the
  * schema does not name are refused unless the schema allows them.
  */
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+let ajv: Promise<Ajv> | undefined;
+/** Ajv (and its compiler) is loaded with the first tool call, not at every start. */
+const loadAjv = () =>
+  (ajv ??= import('ajv').then(
+    ({ Ajv }) => new Ajv({ allErrors: true, strict: false, validateFormats: false }),
+  ));
 
 /** Compiled validators by schema text: the same tools are offered turn after turn. */
 const compiled = new Map<string, ValidateFunction>();
@@ -16,28 +21,31 @@ const MAX_COMPILED = 1_000;
 /** Starts the message of a refused check; the SDK passes it on inside its own error's text. */
 export const INVALID_ARGUMENTS = 'Invalid arguments';
 
-function validatorFor(schema: JSONSchema7): ValidateFunction {
+async function validatorFor(schema: JSONSchema7): Promise<ValidateFunction> {
   const strict: JSONSchema7 = { additionalProperties: false, ...schema };
   const key = JSON.stringify(strict);
   let validate = compiled.get(key);
   if (!validate) {
     if (compiled.size >= MAX_COMPILED) compiled.clear();
-    validate = ajv.compile(strict);
+    validate = (await loadAjv()).compile(strict);
     compiled.set(key, validate);
   }
   return validate;
 }
 
-/** The `validate` option of the SDK's `jsonSchema()` for one tool's input schema. */
+/**
+ * The `validate` option of the SDK's `jsonSchema()` for one tool's input schema. The schema is
+ * compiled when the model first calls the tool, not for every tool offered.
+ */
 export function argumentsValidator(schema: JSONSchema7) {
-  let validate: ValidateFunction;
-  try {
-    validate = validatorFor(schema);
-  } catch {
-    // A schema our validator cannot compile (a provider's dialect): the provider checks on its side.
-    return (value: unknown) => ({ success: true as const, value: value as Record<string, unknown> });
-  }
-  return (value: unknown) => {
+  return async (value: unknown) => {
+    let validate: ValidateFunction;
+    try {
+      validate = await validatorFor(schema);
+    } catch {
+      // A schema our validator cannot compile (a provider's dialect): the provider checks on its side.
+      return { success: true as const, value: value as Record<string, unknown> };
+    }
     if (validate(value)) return { success: true as const, value: value as Record<string, unknown> };
     const problems = (validate.errors ?? []).slice(0, 5).map((e) => {
       const field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');

@@ -1,9 +1,10 @@
-import { API_WRITES_CHOICES, API_WRITES_SETTING, UNATTENDED_WRITES_SETTING } from '@cadre/contract';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
 import type { AgentProfile, KnowledgeBase } from '../../../deps.ts';
-import { createHostFunctionTool, HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
+import { HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
+import { createHostFunctionTool } from './host-function-tool.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
+import { API_WRITE_REFUSAL, UNATTENDED_WRITE_REFUSAL } from './refusals.ts';
 import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
 import { knowledgeTool, SEARCH_KNOWLEDGE_TITLE, SEARCH_KNOWLEDGE_TOOL } from './knowledge-tool.ts';
 
@@ -33,16 +34,6 @@ class RefusedBeforeApproval extends Error {
  * trigger's `unattended` run), or a caller outside Cadre (`api`: the OpenAI-compatible API, MCP).
  */
 export type RunMode = 'interactive' | 'unattended' | 'api';
-
-/** What a write or send call answers in a trigger's run whose agent does not allow it. */
-export const UNATTENDED_WRITE_REFUSAL =
-  'This agent may not write or send in unattended runs; its owner can turn on ' +
-  `"${UNATTENDED_WRITES_SETTING}" in the agent's editor in Cadre.`;
-/** What a write or send call answers in an API or MCP run whose owner chose to refuse them. */
-export const API_WRITE_REFUSAL =
-  "This agent's owner refuses write and send actions asked through the API or MCP " +
-  `(the agent's setting "${API_WRITES_SETTING}": "${API_WRITES_CHOICES.refuse}"); ` +
-  'the call was refused and nothing was changed.';
 
 export interface ToolSetContext {
   userId: number;

@@ -1,12 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Config, McpServerConfig } from '../../../../config.ts';
-import { createGuardedFetch, hostPolicy } from '../../egress.ts';
+import type { HttpTarget, OpenClient, Target } from './client.ts';
 import { limitMessages, type McpLimits } from './limits.ts';
 import {
   KeyCheckError,
@@ -26,11 +20,8 @@ import {
  * servers by URL only. Every HTTP request goes through the egress guard.
  */
 
-/** Connecting (the MCP handshake) and listing tools answer quickly from any healthy server. */
-const CONNECT_TIMEOUT_MS = 15_000;
+/** Listing tools answers quickly from any healthy server. */
 const LIST_TIMEOUT_MS = 15_000;
-/** Room for the JSON-RPC envelope and SSE framing around a tool list or a result. */
-const ENVELOPE_BYTES = 64 * 1024;
 export const USER_SERVER_PREFIX = 'user-';
 /** The `_meta` key of a tools/call that carries an unattended write's idempotency key. */
 export const MCP_IDEMPOTENCY_KEY = 'cadre/idempotency-key';
@@ -54,63 +45,14 @@ export function effectFromAnnotations(annotations: McpTool['annotations'] = {}):
   return 'write';
 }
 
-/** A remote server a client connects to: its URL and the headers to send (from config or the vault). */
-export interface HttpTarget {
-  kind: 'http';
-  url: string;
-  headers: Record<string, string>;
-}
-type Target = HttpTarget | { kind: 'stdio'; command: string; args: string[] };
+export type { HttpTarget } from './client.ts';
 
-/** An open client, and whether one of its server's answers was cut off at the byte cap. */
-interface OpenClient {
-  client: Client;
-  close: () => Promise<void>;
-  cutOff: () => boolean;
-}
-
-async function openClient(config: Config, target: Target): Promise<OpenClient> {
-  const limits = config.tools.mcpLimits;
-  const client = new Client({ name: 'cadre', version: '1.0.0' });
-  let transport: Transport;
-  let closeFetch = async () => {};
-  let cutOff = false;
-  if (target.kind === 'http') {
-    const maxBytes = Math.max(limits.maxToolListBytes, limits.maxResultBytes) + ENVELOPE_BYTES;
-    // The SDK's own per-request timeout ends a slow call first, as a timeout the user can read.
-    const policy = hostPolicy(config, target.url, { timeoutMs: limits.callTimeoutMs + 5_000, maxBytes });
-    // A cut-off answer leaves the SDK waiting for a reply that never comes: closing the client
-    // ends the pending request at once.
-    const guarded = createGuardedFetch(policy, {
-      onTooLarge: () => {
-        cutOff = true;
-        void client.close().catch(() => {});
-      },
-    });
-    closeFetch = guarded.close;
-    transport = new StreamableHTTPClientTransport(new URL(target.url), {
-      fetch: guarded,
-      requestInit: { headers: target.headers },
-    });
-  } else {
-    transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'ignore' });
-  }
-  const close = async () => {
-    // A stateful server keeps a session per client until told otherwise: end it (DELETE with the
-    // session id) rather than leave it to the server's own timeout.
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId)
-      await transport.terminateSession().catch(() => {});
-    await client.close().catch(() => {});
-    await closeFetch().catch(() => {});
-  };
-  try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
-  } catch (err) {
-    await close();
-    throw cutOff ? new ToolError('provider_error', limitMessages(limits).toolList) : err;
-  }
-  return { client, close, cutOff: () => cutOff };
-}
+/**
+ * Connects to a server. The MCP SDK is loaded here on first use (client.ts), so a server without
+ * MCP servers never loads it.
+ */
+const openClient = async (config: Config, target: Target) =>
+  (await import('./client.ts')).openClient(config, target);
 
 /**
  * A server's tools, refused whole (nothing is stored) when there are more than MCP_MAX_TOOLS or
@@ -172,10 +114,11 @@ export async function probeHttpServer(config: Config, target: HttpTarget): Promi
       await open.close();
     }
   } catch (err) {
-    if (err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403))
+    const refused = (await import('./client.ts')).refusedStatus(err);
+    if (refused)
       throw new KeyCheckError(
         true,
-        `The MCP server refused ${Object.keys(target.headers).length ? 'these credentials' : 'to answer without credentials'} (${err.code})`,
+        `The MCP server refused ${Object.keys(target.headers).length ? 'these credentials' : 'to answer without credentials'} (${refused})`,
       );
     throw err;
   }

@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { derivedStarters } from './session-info.ts';
+import { derivedStarters } from './starters.ts';
 
 /** A tool as an agent has it attached: name, display name, description, JSON Schema. */
 const tool = (

@@ -1,0 +1,196 @@
+/**
+ * `npm run bench`: Cadre side by side with its references, in one run on one machine, so the
+ * ratios hold even when the machine's load moves the absolute figures (docs/benchmarks.md).
+ *
+ * Started here, each in its own process: the fake OpenAI-compatible model (50 tokens, no delay),
+ * the built Cadre (`apps/server/dist/main.js`, SQLite, default settings but the model and
+ * CHAT_TURNS_PER_MINUTE), and a bare Fastify server answering a fixed body the size of Cadre's
+ * list response (the list's ceiling). This process is the load generator. Then Cadre again under
+ * `--cpu-prof` for the top frames of a list call and a chat turn.
+ *
+ * BENCH_SECONDS (15) per measured run, BENCH_TTFT_SAMPLES (200) first-token pairs, BENCH_STARTS
+ * (5) cold starts, BENCH_IDLE_SECONDS (10) before the idle RSS is read.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { percentile } from '../../../scripts/bench-report.ts';
+import { firstTokenPairs, getLoad, streamLoad, type StreamTarget } from './load.ts';
+import { cpuMs, rssMiB, startCadre, startHelper, type Cadre } from './processes.ts';
+import { monotonicMicros, summarizeProfile } from './profile.ts';
+import { writeReport, type Figures } from './report.ts';
+import { seedChatters, seedListOwner } from './seed.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const TTFT_SAMPLES = Number(process.env.BENCH_TTFT_SAMPLES ?? 200);
+const STARTS = Number(process.env.BENCH_STARTS ?? 5);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+const PROFILE_SECONDS = 10;
+const WARM_UP_SECONDS = 3;
+/** People chatting: CHAT_TURNS_PER_MINUTE (at most 10,000) counts per person. */
+const CHATTERS = 4;
+const TOKENS = 50;
+
+const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+const median = (values: number[]) => percentile(values, 50);
+
+async function main() {
+  const loadAtStart = os.loadavg();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-bench-'));
+  const dataDir = path.join(work, 'cadre');
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const model = await startHelper('./fake-model.ts', [String(TOKENS)]);
+    stops.push(model.stop);
+    const env = {
+      NODE_ENV: 'production',
+      BETA_ACCESS_CODES: 'bench',
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_MODEL: 'fake-model',
+      LLM_BASE_URL: model.info.url!,
+      CHAT_TURNS_PER_MINUTE: '10000',
+    };
+
+    console.log('cold starts…');
+    let cadre: Cadre = await startCadre(dataDir, env);
+    const freshStart = { ms: cadre.readyMs, cpuMs: cadre.readyCpuMs };
+    const starts: { ms: number; cpuMs: number }[] = [];
+    for (let i = 0; i < STARTS; i++) {
+      await cadre.stop();
+      cadre = await startCadre(dataDir, env, { port: cadre.port });
+      starts.push({ ms: cadre.readyMs, cpuMs: cadre.readyCpuMs });
+    }
+    stops.push(() => cadre.stop());
+    await sleep(IDLE_SECONDS);
+    const idleRssMiB = rssMiB(cadre.pid);
+
+    console.log('seeding…');
+    const owner = await seedListOwner(cadre.url);
+    const chat = await seedChatters(cadre.url, CHATTERS);
+    const listUrl = `${cadre.url}/backend/api/v1/agents/`;
+    const listBody = await (
+      await fetch(listUrl, { headers: { authorization: `Bearer ${owner.token}` } })
+    ).text();
+    const bodyFile = path.join(work, 'list.json');
+    fs.writeFileSync(bodyFile, listBody);
+    const ceiling = await startHelper('./ceiling.ts', [bodyFile]);
+    stops.push(ceiling.stop);
+
+    const bearer = { authorization: `Bearer ${await owner.refresh()}` };
+    const keyHeader = { authorization: `Bearer ${owner.apiKey}` };
+    console.log('list…');
+    await getLoad(listUrl, bearer, 10, WARM_UP_SECONDS);
+    await getLoad(ceiling.info.address!, {}, 10, WARM_UP_SECONDS);
+    const list = await getLoad(listUrl, bearer, 10, SECONDS, cadre.pid);
+    const ceilingRun = await getLoad(ceiling.info.address!, {}, 10, SECONDS);
+    const listWithKey = await getLoad(listUrl, keyHeader, 10, SECONDS, cadre.pid);
+
+    const question = JSON.stringify({ text: 'hello' });
+    const tokens = { firstToken: 'tok1 ', lastToken: `tok${TOKENS} ` };
+    const direct: StreamTarget = {
+      url: `${model.info.url}/chat/completions`,
+      headers: () => ({}),
+      body: JSON.stringify({
+        model: 'fake-model',
+        stream: true,
+        messages: [{ role: 'user', content: 'hello' }],
+      }),
+      ...tokens,
+    };
+    const chatTurn: StreamTarget = {
+      url: `${cadre.url}/chainlit/chat`,
+      headers: (connection) => chat.sessions[connection % chat.sessions.length]!,
+      body: question,
+      ...tokens,
+    };
+    const openAiApi: StreamTarget = {
+      url: `${cadre.url}/backend/openai/v1/chat/completions`,
+      headers: () => ({ authorization: `Bearer ${chat.apiKey}` }),
+      body: JSON.stringify({
+        model: String(chat.agentId),
+        stream: true,
+        messages: [{ role: 'user', content: 'hello' }],
+      }),
+      ...tokens,
+    };
+    console.log('time to first token…');
+    const ttft = await firstTokenPairs(direct, chatTurn, TTFT_SAMPLES, 20);
+    const ttftOpenAi = await firstTokenPairs(direct, openAiApi, TTFT_SAMPLES, 20);
+    console.log('chat turns…');
+    await streamLoad(chatTurn, 10, WARM_UP_SECONDS);
+    const modelAlone = await streamLoad(direct, 10, SECONDS);
+    const chat10 = await streamLoad(chatTurn, 10, SECONDS, cadre.pid);
+    const chat50 = await streamLoad(chatTurn, 50, SECONDS, cadre.pid);
+    await cadre.stop();
+
+    console.log('profiles…');
+    const profileDir = path.join(work, 'profile');
+    const profiled = await startCadre(dataDir, env, {
+      port: cadre.port,
+      nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    });
+    stops.push(() => profiled.stop());
+    const renewed = { authorization: `Bearer ${await owner.refresh()}` };
+    await getLoad(listUrl, renewed, 10, WARM_UP_SECONDS);
+    const listWindow = [monotonicMicros(), 0];
+    const listCpu = cpuMs(profiled.pid);
+    const profiledList = await getLoad(listUrl, renewed, 10, PROFILE_SECONDS);
+    listWindow[1] = monotonicMicros();
+    await streamLoad(chatTurn, 10, WARM_UP_SECONDS);
+    const chatWindow = [monotonicMicros(), 0];
+    const chatCpu = cpuMs(profiled.pid);
+    const profiledChat = await streamLoad(chatTurn, 10, PROFILE_SECONDS);
+    chatWindow[1] = monotonicMicros();
+    const chatCpuMs = cpuMs(profiled.pid) - chatCpu;
+    const listCpuMs = chatCpu - listCpu;
+    await profiled.stop();
+    const profileFile = path.join(
+      profileDir,
+      fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!,
+    );
+
+    const figures: Figures = {
+      seconds: SECONDS,
+      listBytes: Buffer.byteLength(listBody),
+      list,
+      ceiling: ceilingRun,
+      listWithKey,
+      ttft,
+      ttftOpenAi,
+      modelAlone,
+      chat10,
+      chat50,
+      coldStart: {
+        ...freshStart,
+        medianMs: median(starts.map((s) => s.ms)),
+        medianCpuMs: median(starts.map((s) => s.cpuMs)),
+        count: STARTS,
+      },
+      idleRssMiB,
+      idleSeconds: IDLE_SECONDS,
+      profiles: {
+        list: {
+          ...summarizeProfile(profileFile, listWindow[0]!, listWindow[1]!),
+          rps: profiledList.rps,
+          cpuMsPer: listCpuMs / (profiledList.rps * PROFILE_SECONDS),
+        },
+        chat: {
+          ...summarizeProfile(profileFile, chatWindow[0]!, chatWindow[1]!),
+          rps: profiledChat.rps,
+          cpuMsPer: chatCpuMs / (profiledChat.rps * PROFILE_SECONDS),
+        },
+      },
+      loadAtStart,
+      loadAtEnd: os.loadavg(),
+    };
+    writeReport(figures);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
