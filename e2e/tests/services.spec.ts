@@ -126,7 +126,7 @@ test('the tools of an MCP server with 500 tools are searched in a worker, off th
   await page.goto('/services');
   await page.getByRole('button', { name: 'Add your own MCP server' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add your own MCP server' });
-  await dialog.getByLabel('Name', { exact: true }).fill('Reports');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Reports');
   // The local stub's MCP server (support/stub-provider.ts), the one private address the server may reach.
   await dialog.getByLabel('Server URL (https)').fill(`http://127.0.0.2:${process.env.E2E_STUB_PORT}/mcp`);
   await dialog.getByRole('button', { name: 'Add Server' }).click();
