@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import type { UIMessageChunk } from 'ai';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,16 +14,14 @@ import { turnOf } from './dto.ts';
 import { principalOf, type ChatPrincipal } from './session-auth.ts';
 import { threadParams } from './thread-routes.ts';
 import { chatOperation } from './chat-operation.ts';
+import { sseBody } from './sse-body.ts';
 
 const approvalParams = z.object({ approvalId: z.string().max(100) });
 
 /** Sends a UI message stream as server-sent events (`x-vercel-ai-ui-message-stream: v1`). */
 async function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>, threadId: string) {
-  const { createUIMessageStreamResponse } = await import('ai');
-  const response = createUIMessageStreamResponse({ stream, headers: { 'x-thread-id': threadId } });
-  response.headers.forEach((value, key) => void reply.header(key, value));
-  reply.code(response.status);
-  return reply.send(Readable.fromWeb(response.body as unknown as NodeWebReadableStream));
+  const { UI_MESSAGE_STREAM_HEADERS } = await import('ai');
+  return reply.headers({ ...UI_MESSAGE_STREAM_HEADERS, 'x-thread-id': threadId }).send(sseBody(stream));
 }
 
 /** The host site's visitor a copilot token was minted for, told to the agent; none in the owner's chat. */
