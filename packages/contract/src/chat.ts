@@ -253,6 +253,20 @@ export const chatThreadMessagesQuerySchema = z.object({
   cursor: z.string().min(1).max(100, 'must be a cursor a previous page named').optional(),
 });
 
+/** Zones already accepted: building the `Intl.DateTimeFormat` that tells costs more than the rest of a turn's checks. */
+const knownTimeZones = new Set<string>();
+function isTimeZone(zone: string): boolean {
+  if (knownTimeZones.has(zone)) return true;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    return false;
+  }
+  // Only valid names are kept, and there are a few hundred of them.
+  knownTimeZones.add(zone);
+  return true;
+}
+
 /**
  * `POST /chat`, a turn. Either the compact form `{threadId?, text}` or the body `useChat`'s default
  * transport sends (`{id, messages, trigger, messageId?}`): then `id` is the thread id and only the
@@ -272,14 +286,7 @@ export const chatTurnRequestSchema = z.object({
   timeZone: z
     .string()
     .max(64)
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA time zone such as Europe/Paris')
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris')
     .optional(),
 });
 export type ChatTurnRequest = z.infer<typeof chatTurnRequestSchema>;

@@ -8,9 +8,28 @@ export interface UserClock {
   timeZone: string;
 }
 
+/**
+ * Formatters by kind and time zone, made once: building an `Intl.DateTimeFormat` costs far more
+ * than formatting with it, and every turn's system prompt formats the person's clock. Only zones
+ * the turn's schema accepted (known IANA names) get here, so the map stays small.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: 'offset' | 'weekday', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(
+      'en-US',
+      kind === 'offset' ? { timeZone, timeZoneName: 'longOffset' } : { timeZone, weekday: 'long' },
+    );
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 /** The offset of `timeZone` from UTC at `at`, in minutes (Europe/Paris in winter: 60). */
 export function offsetMinutes(timeZone: string, at: Date): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+  const name = formatter('offset', timeZone)
     .formatToParts(at)
     .find((p) => p.type === 'timeZoneName')?.value;
   const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name ?? '');
@@ -30,8 +49,7 @@ export function formatInZone(at: Date, timeZone: string): string {
   return `${local}${offset < 0 ? '-' : '+'}${hh}:${mm}`;
 }
 
-const weekday = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' }).format(at);
+const weekday = (at: Date, timeZone: string) => formatter('weekday', timeZone).format(at);
 
 /** The system prompt's line about the person's clock. */
 export function timeLine(now: Date, timeZone: string): string {
