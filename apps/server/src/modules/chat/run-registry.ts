@@ -55,8 +55,8 @@ export interface RunRegistry {
   claim(run: RunClaim, trx?: Kysely<Database>): Promise<string | undefined>;
   /** Connects a claimed run to the controller that aborts it here. */
   attach(claimId: string, controller: AbortController): void;
-  /** Ends the run's row (and forgets it locally). */
-  end(claimId: string, status: RunEndStatus): Promise<void>;
+  /** Ends the run's row (and forgets it locally), in `trx` when given (the run's last save). */
+  end(claimId: string, status: RunEndStatus, trx?: Kysely<Database>): Promise<void>;
   /** Whether the thread has a running run (on any instance). */
   isRunning(threadId: string): Promise<boolean>;
   /** Asks the user's running run in the thread to stop, wherever it runs; whether there was one. */
@@ -249,9 +249,10 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
         abortHere(claimId, shutdownAbort());
     },
 
-    async end(claimId, status) {
+    async end(claimId, status, trx) {
+      // Forgotten first: a stop poll must not read the ended row as gone and abort a finishing run.
       local.delete(claimId);
-      await k
+      await (trx ?? k)
         .updateTable('chat_runs')
         .set({ status, ended_at: nowIso() })
         .where('id', '=', claimId)

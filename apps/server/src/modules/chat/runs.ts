@@ -88,6 +88,8 @@ export async function streamRun(
       for (const chunk of input.prelude ?? []) writer.write(chunk);
       let ended: RunEndStatus = 'interrupted';
       let outcome: RunOutcome | undefined;
+      // Whether the run's last save ended its row too (the usual end: one commit fewer).
+      let endedInLastSave = false;
       const started = performance.now();
       try {
         outcome = await runInSpan(ctx, input, () =>
@@ -125,10 +127,12 @@ export async function streamRun(
               );
               // The one place a run's usage is stored: in the commit of its last save.
               await ctx.usage.record(runUsage(input, runId, selection.id, final), trx);
+              await ctx.runs.end(claimId, endStatus(final), trx);
+              endedInLastSave = true;
             },
           }),
         );
-        ended = outcome.status === 'streaming' ? 'interrupted' : outcome.status;
+        ended = endStatus(outcome);
         if (!controller.signal.aborted) {
           writer.write({
             type: 'finish',
@@ -142,13 +146,17 @@ export async function streamRun(
       } finally {
         input.signal.removeEventListener('abort', onAbort);
         ctx.telemetry.metrics.chatRun(input.source, ended, (performance.now() - started) / 1000);
-        await ctx.runs.end(claimId, ended);
+        // Without an outcome the last save failed (or never ran), and its commit with it.
+        if (!(endedInLastSave && outcome)) await ctx.runs.end(claimId, ended);
         input.onEnd?.(outcome);
       }
     },
     onError: () => 'The chat service failed while answering.',
   });
 }
+
+/** How a run's row ends for its outcome: one still streaming was cut short. */
+const endStatus = ({ status }: RunOutcome): RunEndStatus => (status === 'streaming' ? 'interrupted' : status);
 
 /** What the run used, for the usage module (`UsageLedger`). */
 function runUsage(input: StreamRunInput, runId: string, model: string, final: RunOutcome): RunUsage {

@@ -85,7 +85,9 @@ export async function startTurn(
   // Past the month's token budget the turn is refused before anything is stored.
   await ctx.usage.checkBudget(userId);
   const threadId = input.threadId ?? crypto.randomUUID();
-  const existing = await repo.findThread(userId, agentId, threadId, endUser);
+  // An id made here names no thread yet: only a client's id is looked up.
+  const existing =
+    input.threadId === undefined ? undefined : await repo.findThread(userId, agentId, threadId, endUser);
   let newThread: NewThread | undefined;
   if (!existing) {
     if (input.threadId && (await repo.threadIdExists(threadId))) throw notFound('Thread not found');
