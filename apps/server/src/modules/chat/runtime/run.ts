@@ -186,13 +186,18 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     return finish({ status: 'error', errorCategory: problem.category, pendingApprovals: [] });
   }
 
+  // Two reads before the model is called, at once (one round trip on PostgreSQL, not two).
+  const [withKnowledge, agentTools] = await Promise.all([
+    hasKnowledge(ctx.knowledge, ctx.userId, ctx.agent.id),
+    ctx.executor.listAgentTools(ctx.userId, ctx.agent.id),
+  ]);
   const tools = buildToolSet(
     {
       ...ctx,
       maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
-      knowledge: (await hasKnowledge(ctx.knowledge, ctx.userId, ctx.agent.id)) ? ctx.knowledge : undefined,
+      knowledge: withKnowledge ? ctx.knowledge : undefined,
     },
-    await ctx.executor.listAgentTools(ctx.userId, ctx.agent.id),
+    agentTools,
   );
   const tooManyToolCalls: StopCondition<ToolSet> = ({ steps }) =>
     steps.reduce((n, step) => n + step.toolCalls.length, 0) >= limits.maxToolCallsPerTurn;
