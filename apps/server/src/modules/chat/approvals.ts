@@ -6,7 +6,7 @@ import { requireAgent, type ChatContext, type ChatVia } from './context.ts';
 import { argsHash, canonicalJson, type ToolPart } from './runtime/messages.ts';
 import type { ToolExecutionResult } from './runtime/ports.ts';
 import type { Visitor } from './runtime/run.ts';
-import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
+import { loadRuntime, RUN_IN_PROGRESS, streamRun } from './runs.ts';
 import { limitTurns } from './turns.ts';
 
 export interface DecisionInput {
@@ -101,7 +101,7 @@ export async function decide(
   }
   if (stillPending) {
     await ctx.runs.end(claimId, 'awaiting_approval');
-    const { createUIMessageStream } = await import('ai');
+    const [{ createUIMessageStream }] = await loadRuntime();
     const stream = createUIMessageStream({
       execute: ({ writer }) => {
         writer.write({ type: 'start', messageId: message.id, messageMetadata: { threadId: thread.id } });

@@ -37,6 +37,14 @@ export interface StreamRunInput {
   onEnd?: (outcome: RunOutcome | undefined) => void;
 }
 
+/**
+ * The AI SDK and the runtime, loaded with the first run rather than at every start, and kept: an
+ * `import()` of a module already loaded still goes through the module loader on every call.
+ */
+const importRuntime = () => Promise.all([import('ai'), import('./runtime/run.ts')]);
+let runtime: ReturnType<typeof importRuntime> | undefined;
+export const loadRuntime = () => (runtime ??= importRuntime());
+
 export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
 
 /**
@@ -66,11 +74,7 @@ export async function streamRun(
   input.signal.addEventListener('abort', onAbort, { once: true });
   ctx.runs.attach(claimId, controller);
   const { selection, notice } = modelFor(ctx, input.agent);
-  // The runtime and the AI SDK are loaded with the first run, not at every start.
-  const [{ createUIMessageStream }, { runAgent }] = await Promise.all([
-    import('ai'),
-    import('./runtime/run.ts'),
-  ]);
+  const [{ createUIMessageStream }, { runAgent }] = await loadRuntime();
   return createUIMessageStream({
     execute: async ({ writer }) => {
       writer.write({

@@ -9,6 +9,7 @@ import {
   chatTurnRequestSchema,
 } from '@cadre/contract';
 import { disconnectSignal } from '../../../http/disconnect.ts';
+import { loadRuntime } from '../runs.ts';
 import type { ChatService } from '../service.ts';
 import { turnOf } from './dto.ts';
 import { principalOf, type ChatPrincipal } from './session-auth.ts';
@@ -20,7 +21,7 @@ const approvalParams = z.object({ approvalId: z.string().max(100) });
 
 /** Sends a UI message stream as server-sent events (`x-vercel-ai-ui-message-stream: v1`). */
 async function sendStream(reply: FastifyReply, stream: ReadableStream<UIMessageChunk>, threadId: string) {
-  const { UI_MESSAGE_STREAM_HEADERS } = await import('ai');
+  const [{ UI_MESSAGE_STREAM_HEADERS }] = await loadRuntime();
   return reply.headers({ ...UI_MESSAGE_STREAM_HEADERS, 'x-thread-id': threadId }).send(sseBody(stream));
 }
 
