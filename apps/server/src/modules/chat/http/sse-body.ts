@@ -5,24 +5,24 @@ import type { UIMessageChunk } from 'ai';
  * A UI message stream as the response body, in the AI SDK's wire format (`data: <chunk JSON>` per
  * chunk, `data: [DONE]` at the end, as `createUIMessageStreamResponse` writes it), read straight
  * into one Node stream: no SSE and text-encoding web streams and no web-to-Node conversion between
- * the run and the socket. The chunks that arrive in one turn of the event loop (a model's burst of
- * tokens, a step's end and the next one's start) go out as one write, not one system call each.
- * Destroying the body (the client went away) cancels the stream, which ends the run.
+ * the run and the socket. The chunks written in one tick (a model's burst of tokens, a step's end
+ * and the next one's start) go out as one write, not one system call each: they are sent once the
+ * tick's promise jobs have run (`process.nextTick`). Destroying the body (the client went away)
+ * cancels the stream, which ends the run.
  */
 export function sseBody(stream: ReadableStream<UIMessageChunk>): Readable {
   const reader = stream.getReader();
   let pending = '';
-  let flushing: NodeJS.Immediate | undefined;
+  let flushing = false;
   const body = new Readable({
     read() {},
     destroy(error, callback) {
-      clearImmediate(flushing);
       reader.cancel(error ?? undefined).catch(() => {});
       callback(error);
     },
   });
   const flush = () => {
-    flushing = undefined;
+    flushing = false;
     if (pending && !body.destroyed) body.push(pending);
     pending = '';
   };
@@ -32,10 +32,12 @@ export function sseBody(stream: ReadableStream<UIMessageChunk>): Readable {
         const { done, value } = await reader.read();
         if (done) break;
         pending += `data: ${JSON.stringify(value)}\n\n`;
-        flushing ??= setImmediate(flush);
+        if (!flushing) {
+          flushing = true;
+          process.nextTick(flush);
+        }
       }
       pending += 'data: [DONE]\n\n';
-      clearImmediate(flushing);
       flush();
       if (!body.destroyed) body.push(null);
     } catch (error) {

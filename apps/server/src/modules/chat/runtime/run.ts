@@ -16,7 +16,7 @@ import { fitToBudget } from './context-budget.ts';
 import { toModelMessages, type StoredMessage } from './messages.ts';
 import type { RunStore, ToolExecutor } from './ports.ts';
 import { RunAbort } from '../run-registry.ts';
-import { streamToParts } from './stream-to-parts.ts';
+import { streamToParts, yieldToSocket } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
 import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../llm/user-clock.ts';
@@ -148,8 +148,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const partsBefore = parts.length;
   let errorCategory: RunErrorCategory | undefined;
   let errorText: string | undefined;
-  // Lets the chunks written so far reach the socket first: on SQLite a save is a blocking fsync.
-  const yieldToSocket = () => new Promise((resolve) => setImmediate(resolve));
+  // The chunks written so far reach the socket first: on SQLite a save is a blocking fsync.
   const save = async () => {
     await yieldToSocket();
     await ctx.store.updateMessage(ctx.userId, ctx.threadId, { id: message.id, parts, status: 'streaming' });

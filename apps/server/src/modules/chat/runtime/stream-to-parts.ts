@@ -23,6 +23,12 @@ export const PARTIAL_SAVE_MS = 2_000;
 /** ...or after this many text deltas (tokens), whichever comes first. */
 export const PARTIAL_SAVE_DELTAS = 50;
 
+/**
+ * Lets the chunks written so far reach the socket before more work: the response body sends a
+ * tick's chunks once its promise jobs have run, and a model's burst of tokens is read in one tick.
+ */
+export const yieldToSocket = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface StreamResult {
   /** The finish reason of the last step ('tool-calls' when the loop guard stopped the model). */
   lastFinishReason?: string;
@@ -84,6 +90,7 @@ export async function streamToParts(
     if (unsaved) saveNow().catch(() => {});
   }, PARTIAL_SAVE_MS);
   clock.unref();
+  let firstTextSent = false;
   let textPart: { type: 'text'; text: string } | undefined;
   let textId = '';
   const startText = (id: string) => {
@@ -126,6 +133,11 @@ export async function streamToParts(
         const text = textPart ?? startText(part.id);
         text.text += part.text;
         write({ type: 'text-delta', id: textId, delta: part.text });
+        // The answer's first words go out now, not after the rest of the burst they came in.
+        if (!firstTextSent) {
+          firstTextSent = true;
+          await yieldToSocket();
+        }
         unsaved = true;
         deltasSinceSave += 1;
         if (deltasSinceSave >= PARTIAL_SAVE_DELTAS) saveSoon();
