@@ -168,7 +168,22 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
     if (timer) clearTimeout(timer);
     timer = undefined;
 
+    // One idle timer and one abort listener for the whole answer, not one of each per part: the
+    // timer is pushed back (`refresh`) as each read starts and ignored while no read waits (the
+    // caller is slow, not the model); the listener fails the read that waits.
     const idleMs = options.idleTimeoutMs;
+    let idle = false;
+    let waiting = false;
+    let idleTimer: NodeJS.Timeout | undefined;
+    let failRead: ((reason: unknown) => void) | undefined;
+    controller.signal.addEventListener('abort', () => failRead?.(controller.signal.reason), { once: true });
+    const read = () =>
+      new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
+        if (controller.signal.aborted) return reject(controller.signal.reason);
+        failRead = reject;
+        reader.read().then(resolve, reject);
+      });
+    const stopIdleTimer = () => clearTimeout(idleTimer);
     const stream = new ReadableStream<LanguageModelV4StreamPart>({
       start(out) {
         for (const part of buffered) out.enqueue(part);
@@ -179,15 +194,19 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
       },
       async pull(out) {
         if (ended) return;
-        let idle = false;
-        const idleTimer = setTimeout(() => {
-          idle = true;
-          controller.abort(new LlmError('timeout'));
-        }, idleMs);
+        waiting = true;
+        if (idleTimer) idleTimer.refresh();
+        else
+          idleTimer = setTimeout(() => {
+            if (!waiting) return;
+            idle = true;
+            controller.abort(new LlmError('timeout'));
+          }, idleMs);
         try {
-          const next = await raceAbort(reader.read(), controller.signal);
+          const next = await read();
           if (next.done) {
             ended = true;
+            stopIdleTimer();
             cleanup();
             out.close();
           } else {
@@ -195,6 +214,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
           }
         } catch (error) {
           ended = true;
+          stopIdleTimer();
           cleanup();
           void reader.cancel().catch(() => {});
           if (outer?.aborted) {
@@ -208,11 +228,12 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
             out.close();
           }
         } finally {
-          clearTimeout(idleTimer);
+          waiting = false;
         }
       },
       cancel(reason) {
         ended = true;
+        stopIdleTimer();
         cleanup();
         controller.abort(reason);
         return reader.cancel(reason).catch(() => {});
