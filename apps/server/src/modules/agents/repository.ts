@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Agent } from '@cadre/contract';
+import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
@@ -57,6 +58,18 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
   const json = jsonHelpers(db.dialect);
   const agentJson = agentJsonOf(json, offeredModels);
   const versions = versionQueries(k, history);
+  /** The chat's read of the agent, at every turn: compiled once. */
+  const profileRow = compiledOnce(
+    k,
+    (userId: number, agentId: number) =>
+      k
+        .selectFrom('agents')
+        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes', 'api_writes'])
+        .where('user_id', '=', userId)
+        .where('id', '=', agentId),
+    -1,
+    -2,
+  );
 
   const replaceTools = async (trx: Kysely<Database>, agentId: number, tools: ToolAttachment) => {
     await dropDetachedPermissions(
@@ -163,12 +176,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
     },
 
     async profile(userId: number, agentId: number): Promise<AgentProfile | undefined> {
-      const row = await k
-        .selectFrom('agents')
-        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes', 'api_writes'])
-        .where('user_id', '=', userId)
-        .where('id', '=', agentId)
-        .executeTakeFirst();
+      const [row] = await profileRow(userId, agentId);
       if (!row) return undefined;
       const { allow_unattended_writes, api_writes, ...fields } = row;
       return {

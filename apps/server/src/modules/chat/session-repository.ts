@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 
 const nowIso = () => new Date().toISOString();
@@ -9,6 +10,19 @@ const nowIso = () => new Date().toISOString();
  */
 export function createSessionRepository(db: Db) {
   const k = db.kysely;
+  /** Every chat request's lookup, compiled once. */
+  const live = compiledOnce(
+    k,
+    (idHash: string, now: string) =>
+      k
+        .selectFrom('chat_sessions')
+        .select(['user_id', 'agent_id'])
+        .where('id_hash', '=', idHash)
+        .where('expires_at', '>', now)
+        .where('revoked_at', 'is', null),
+    'id_hash',
+    'now',
+  );
   return {
     async create(row: { idHash: string; userId: number; agentId: number; expiresAt: string }) {
       await k
@@ -24,13 +38,7 @@ export function createSessionRepository(db: Db) {
     },
 
     async find(idHash: string): Promise<{ userId: number; agentId: number } | undefined> {
-      const row = await k
-        .selectFrom('chat_sessions')
-        .select(['user_id', 'agent_id'])
-        .where('id_hash', '=', idHash)
-        .where('expires_at', '>', nowIso())
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
+      const [row] = await live(idHash, nowIso());
       return row && { userId: row.user_id, agentId: row.agent_id };
     },
 
