@@ -241,7 +241,7 @@ describe(`a model per agent on ${kind}`, () => {
       [1, 'beta', 0.3],
     ]);
     const restored = await inject('POST', `/backend/api/v1/agents/${agent.id}/versions/1/restore`);
-    expect(restored.json()).toMatchObject({ model_id: 'beta', temperature: 0.3 });
+    expect(restored.json()).toMatchObject({ model_id: 'beta', temperature: 0.3, model_not_restored: null });
 
     const exported = (await inject('GET', `/backend/api/v1/agents/${agent.id}/export`)).json();
     expect(exported.agent).toMatchObject({ model_id: 'beta', temperature: 0.3 });
@@ -260,6 +260,24 @@ describe(`a model per agent on ${kind}`, () => {
       agent: { model_id: null, temperature: 0.3, model_available: true },
       model_not_offered: 'their-model',
     });
+  });
+
+  it('a restore whose model is no longer offered uses the default and names the model left out', async () => {
+    const agent = await createAgent({ model_id: 'beta' });
+    // The operator removed `retired` from LLM_MODELS after the agent chose it; a save records it.
+    await t.db.kysely.updateTable('agents').set({ model_id: 'retired' }).where('id', '=', agent.id).execute();
+    await patch(agent.id, { name: 'Renamed' });
+    await patch(agent.id, { model_id: 'alpha' });
+    const versions = (await inject('GET', `/backend/api/v1/agents/${agent.id}/versions`)).json<
+      { number: number; snapshot: { model_id: string | null } }[]
+    >();
+    const withRetired = versions.find((v) => v.snapshot.model_id === 'retired')!;
+    const restored = await inject(
+      'POST',
+      `/backend/api/v1/agents/${agent.id}/versions/${withRetired.number}/restore`,
+    );
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toMatchObject({ name: 'Renamed', model_id: null, model_not_restored: 'retired' });
   });
 
   it('an agent whose model is no longer offered answers with the default, says so once, and is flagged', async () => {

@@ -117,6 +117,8 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
       guidelines: 'Be brief',
       tools: [{ id: gmail.actionIds[0] }, { id: slack.actionIds[0] }],
       files_not_restored: [],
+      tools_not_restored: [],
+      model_not_restored: null,
     });
     const versions = await versionsOf(agent.id);
     expect(versions.map((v) => [v.number, v.reason, v.restored_from])).toEqual([
@@ -137,6 +139,27 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
     const missing = await inject('POST', `${agentUrl(agent.id)}/versions/9/restore`, alice);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ detail: 'Version not found' });
+  });
+
+  it('names the tools a restore could not bring back, because their service is gone', async () => {
+    const own = await seedService(t.db, { name: 'Reports', ownerUserId: aliceId, actions: 2 });
+    const agent = await createAgentVia(alice, {
+      name: 'Reporter',
+      description: 'Writes reports',
+      tool_ids: [own.actionIds[0], slack.actionIds[0]],
+    });
+    await inject('PATCH', agentUrl(agent.id), alice, { tool_ids: [slack.actionIds[0]] });
+    // The person removes their own server: its tools can no longer be attached.
+    await t.db.kysely.deleteFrom('services').where('id', '=', own.serviceId).execute();
+
+    const restored = await inject('POST', `${agentUrl(agent.id)}/versions/1/restore`, alice);
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toMatchObject({
+      tools: [{ id: slack.actionIds[0] }],
+      tools_not_restored: [{ id: own.actionIds[0], app_name: 'Reports' }],
+      model_not_restored: null,
+    });
+    expect(restored.json().tools_not_restored).toHaveLength(1);
   });
 
   it('records icon, colour and starters in each version; restore, export and import carry them', async () => {

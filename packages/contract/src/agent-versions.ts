@@ -88,10 +88,14 @@ export const agentVersionParamsSchema = z.strictObject({
   number: pathIdSchema,
 });
 
-/** A restore's answer: the agent as it now is, and the version's files that could not come back. */
+/** A restore's answer: the agent as it now is, and what of the version could not come back. */
 export const agentRestoreResultSchema = agentSchema.extend({
   /** Erased for good (or deleted before deleted files were kept): the agent is without them. */
   files_not_restored: z.array(agentSnapshotFileSchema),
+  /** Tools the person can no longer attach (their service was removed): the agent is without them. */
+  tools_not_restored: z.array(agentSnapshotToolSchema),
+  /** The version's model when the operator no longer offers it (the agent uses the default); else null. */
+  model_not_restored: z.string().nullable(),
 });
 export type AgentRestoreResult = z.infer<typeof agentRestoreResultSchema>;
 

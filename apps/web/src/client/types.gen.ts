@@ -1188,6 +1188,15 @@ export type RestoreAgentVersionResponses = {
             size_bytes: number;
             sha256: string;
         }>;
+        tools_not_restored: Array<{
+            id: number;
+            name: string;
+            display_name: string;
+            app_name: string;
+            provider: string;
+            service_key: string;
+        }>;
+        model_not_restored: string | null;
     };
 };
 

@@ -18,8 +18,8 @@ interface RestoreDeps {
 /**
  * Puts the agent back as version `number` was, as a new version: fields, model, tools and files.
  * Tools no longer offered to the user and a model no longer offered are left out; files come back
- * from the agent's history, except those erased for good (or deleted before files were kept),
- * which the answer lists. The audit record counts what was left out.
+ * from the agent's history, except those erased for good (or deleted before files were kept). The
+ * answer lists what was left out, and the audit record counts it.
  */
 export const restoreVersion =
   ({ repo, catalog, audit, offered, revokedBy }: RestoreDeps) =>
@@ -78,5 +78,11 @@ export const restoreVersion =
       },
     );
     if (!restored) throw notFound('Agent not found');
-    return { ...restored, files_not_restored: filesNotRestored };
+    const keptIds = new Set(kept);
+    return {
+      ...restored,
+      files_not_restored: filesNotRestored,
+      tools_not_restored: tools.filter((tool) => !keptIds.has(tool.id)),
+      model_not_restored: modelId === version.snapshot.model_id ? null : version.snapshot.model_id,
+    };
   };

@@ -1,6 +1,8 @@
 /** Every text, duration and limit of the agent screens (spec sections 2, 5, 8, 9). */
 
 export const AGENT_TOAST_DURATION = 3000;
+/** A restore that left something out says what, which takes longer to read than a title. */
+export const RESTORE_WARNING_DURATION = 10_000;
 export const ACTION_ADDED_DURATION = 2000;
 export const AGENT_SEARCH_KEYS = ['name', 'description'] as const;
 
@@ -38,7 +40,7 @@ export const AGENT_EMOJIS = ['🤖', '📬', '📅', '🔎', '🧮', '📝', '�
 export interface AgentToast {
   title: string;
   description?: string;
-  type: 'success' | 'error' | 'info';
+  type: 'success' | 'error' | 'info' | 'warning';
   duration: number;
 }
 
@@ -59,7 +61,19 @@ export const AGENT_TOASTS = {
   saveFailed: (mode: 'Create' | 'Update') =>
     agentToast('error', `${mode} Failed`, `Failed to ${mode} agent.`),
   required: agentToast('error', 'Name/Description Required'),
-  restored: (n: number) => agentToast('success', `Version ${n} restored`),
+  /**
+   * What a restore could not bring back is named, on a warning that stays long enough to read:
+   * the agent now differs from the version, and the history's diff would not say why.
+   */
+  restored: (n: number, notRestored: string[] = []): AgentToast =>
+    notRestored.length
+      ? {
+          title: `Version ${n} restored`,
+          description: `Not restored: ${notRestored.join('; ')}.`,
+          type: 'warning',
+          duration: RESTORE_WARNING_DURATION,
+        }
+      : agentToast('success', `Version ${n} restored`),
   restoreFailed: agentToast('error', 'Restore failed', 'The version could not be restored.'),
   exportFailed: agentToast('error', 'Export failed', 'The agent could not be exported.'),
   importFailed: (reason: string) => agentToast('error', 'Import failed', reason),
@@ -99,6 +113,18 @@ export const HISTORY_TEXT = {
   current: 'Current',
   restore: 'Restore',
   restoreLabel: (n: number) => `Restore version ${n}`,
+  /** The parts of a version a restore left out, each saying why (see AGENT_TOASTS.restored). */
+  notRestored: (result: {
+    tools_not_restored: { display_name: string; app_name: string }[];
+    model_not_restored: string | null;
+    files_not_restored: { name: string }[];
+  }) => [
+    ...result.tools_not_restored.map((t) => `${t.display_name} (${t.app_name}), whose service is gone`),
+    ...(result.model_not_restored === null
+      ? []
+      : [`the model ${result.model_not_restored}, no longer offered (the default answers)`]),
+    ...result.files_not_restored.map((f) => `${f.name}, erased for good`),
+  ],
   confirmTitle: (n: number) => `Restore version ${n}?`,
   confirmMessage:
     'The agent goes back to this version and is saved as a new version. Unsaved changes in the form are lost.',

@@ -7,6 +7,7 @@ import type { Agent, AgentVersion } from '../api/agents-api';
 import type { KnowledgeFile } from '../api/knowledge-api';
 import { agentFixture } from '../../../test/agent-fixture';
 import { captureDownloads } from '../../../test/downloads';
+import { RESTORE_WARNING_DURATION } from '../constants';
 
 const tool = (id: number, display_name: string) => ({
   id,
@@ -78,7 +79,10 @@ const CURRENT: Agent = agentFixture({
 /** The zip export's first bytes (a local file header): enough for the browser to save. */
 const ZIP_BYTES = Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]);
 
-function fakeApi(files: KnowledgeFile[] = []) {
+/** What a restore left out, as the server answers it (nothing, unless a test says otherwise). */
+const NOTHING_LEFT_OUT = { files_not_restored: [], tools_not_restored: [], model_not_restored: null };
+
+function fakeApi(files: KnowledgeFile[] = [], leftOut: object = NOTHING_LEFT_OUT) {
   let agent = CURRENT;
   let versions = [SECOND, FIRST];
   return installFakeApi({
@@ -94,7 +98,7 @@ function fakeApi(files: KnowledgeFile[] = []) {
         { ...FIRST, number: 3, reason: 'restore', restored_from: 1, created_at: '2026-11-22T10:00:00.000Z' },
         ...versions,
       ];
-      return json(agent);
+      return json({ ...agent, ...leftOut });
     },
     'GET /api/v1/agents/:agent_id/export': ({ path }) =>
       path.endsWith('?include=files')
@@ -172,6 +176,35 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
     expect(api.sent('POST /api/v1/agents/:agent_id/versions/:number/restore')).toHaveLength(1);
     const list = await screen.findByRole('list', { name: 'Saved versions' });
     expect(await within(list).findByText('Restored from version 1')).toBeInTheDocument();
+  });
+
+  it('names what a restore could not bring back, on a warning', async () => {
+    fakeApi([], {
+      tools_not_restored: [
+        {
+          id: 40,
+          name: 'create_report',
+          display_name: 'Create report',
+          app_name: 'Reports',
+          provider: 'mcp',
+          service_key: 'reports',
+        },
+      ],
+      model_not_restored: 'retired-model',
+      files_not_restored: [
+        { id: 'f1', name: 'prices.pdf', media_type: 'application/pdf', size_bytes: 10, sha256: 'ab' },
+      ],
+    });
+    const { user } = renderApp('/agents/1/edit');
+    await user.click(await screen.findByRole('button', { name: 'Restore version 1' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Restore version 1?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    expect(await findToast('Version 1 restored')).toMatchObject({
+      type: 'warning',
+      duration: RESTORE_WARNING_DURATION,
+      description:
+        'Not restored: Create report (Reports), whose service is gone; the model retired-model, no longer offered (the default answers); prices.pdf, erased for good.',
+    });
   });
 
   /** Downloads the editor's export, with the files the agent has: the file saved and its bytes. */

@@ -27,8 +27,8 @@ export function AgentHistory({ agentId, onRestored }: { agentId: number; onResto
   const [restoring, setRestoring] = useState<AgentVersion | null>(null);
   const restore = useMutation({
     ...restoreAgentVersionMutation(),
-    onSuccess: async (_agent, { path }) => {
-      toaster.create(AGENT_TOASTS.restored(path.number));
+    onSuccess: async (result, { path }) => {
+      toaster.create(AGENT_TOASTS.restored(path.number, HISTORY_TEXT.notRestored(result)));
       await refreshAgents(queryClient, agentId);
       onRestored();
     },
