@@ -58,7 +58,8 @@ const startChat = (page: Page, name = AGENT) => startAgentChat(page, name);
 test('adds two numbers with Calculator: streamed answer and an expandable tool step; the thread survives a reload', async () => {
   const frame = await startChat(page);
   await newChat(frame);
-  await expect(frame.getByTestId('offline-label')).toHaveText(
+  await expect(frame.getByTestId('offline-label')).toHaveText('Offline model');
+  await expect(frame.getByTestId('offline-notice')).toHaveText(
     'Offline model — configure an LLM provider for full answers',
   );
   await send(frame, 'add 12 and 30');

@@ -38,7 +38,13 @@ describe('ChatApp', () => {
     const empty = await screen.findByTestId('empty-state');
     expect(empty).toHaveTextContent('Ledger Helper');
     expect(empty).toHaveTextContent('Adds up numbers and keeps notes.');
-    expect(screen.getByTestId('offline-label')).toHaveTextContent(
+    // The header says it briefly (the whole sentence on hover); the empty chat explains it.
+    expect(screen.getByTestId('offline-label')).toHaveTextContent(/^Offline model$/);
+    expect(screen.getByTestId('offline-label')).toHaveAttribute(
+      'title',
+      'Offline model — configure an LLM provider for full answers',
+    );
+    expect(screen.getByTestId('offline-notice')).toHaveTextContent(
       'Offline model — configure an LLM provider for full answers',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Add 2 and 3' }));
@@ -169,6 +175,7 @@ describe('ChatApp', () => {
     renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
     await screen.findByTestId('empty-state');
     expect(screen.queryByTestId('offline-label')).toBeNull();
+    expect(screen.queryByTestId('offline-notice')).toBeNull();
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hello{Enter}');
     const alert = await screen.findByTestId('chat-error');
     expect(alert).toHaveTextContent('The model is rate-limited');

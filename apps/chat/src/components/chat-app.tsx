@@ -364,24 +364,13 @@ export function ChatApp({
           <Text fontWeight="semibold" truncate flex="1" minW="0">
             {session.agent.name}
           </Text>
-          {session.model.offline && (
-            <Badge
-              colorPalette="orange"
-              whiteSpace="normal"
-              textAlign="end"
-              data-testid="offline-label"
-              title={OFFLINE_LABEL(session)}
-              display={drawerOnly ? 'none' : { base: 'none', md: 'inline-flex' }}
-            >
-              {OFFLINE_LABEL(session)}
-            </Badge>
-          )}
+          {/* Short here; the empty chat says the whole sentence, and the badge's title does. */}
           {session.model.offline && (
             <Badge
               colorPalette="orange"
               flexShrink={0}
+              data-testid="offline-label"
               title={OFFLINE_LABEL(session)}
-              display={drawerOnly ? 'inline-flex' : { base: 'inline-flex', md: 'none' }}
             >
               Offline model
             </Badge>

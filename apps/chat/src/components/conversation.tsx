@@ -377,7 +377,13 @@ export function EmptyState({
       )}
       {/* Wraps on a narrow frame (a phone, the copilot panel) instead of running to its edges. */}
       {session.model.offline && (
-        <Badge colorPalette="orange" whiteSpace="normal" textAlign="center" maxW="full">
+        <Badge
+          colorPalette="orange"
+          whiteSpace="normal"
+          textAlign="center"
+          maxW="full"
+          data-testid="offline-notice"
+        >
           {OFFLINE_LABEL(session)}
         </Badge>
       )}
