@@ -9,12 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
 import { bearer, startTestIssuer } from '../test/support/test-issuer.ts';
-import { BENCH_SUBJECT, seedBenchAgent, seedBenchUser } from './seed-rows.ts';
+import { BENCH_SUBJECT, openBenchDatabase, seedBenchAgent, seedBenchUser } from './seed-rows.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 50);
 const AGENT_COUNTS = [10, 100, 1_000];
@@ -33,17 +30,7 @@ interface Row {
 
 async function main() {
   const issuer = await startTestIssuer();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-bench-growth-'));
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    PORT: '0',
-    BETA_ACCESS_CODES: 'bench',
-    ...issuer.env,
-  });
-  const db = openDatabase(config.database);
-  await migrateToLatest(db);
+  const { dataDir, config, db } = await openBenchDatabase('growth', issuer.env);
   const app = await buildApp({ config, db, webDistDir: path.join(dataDir, 'no-web') });
   // Ready syncs the tool catalog: the agents' tools are built-in actions.
   await app.ready();

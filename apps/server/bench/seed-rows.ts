@@ -1,6 +1,30 @@
-// In-process benchmarks (bench:knowledge) seed rows straight into the database; npm run bench's
-// seed.ts goes through a running server's HTTP API instead.
-import type { Db } from '../src/db/database.ts';
+// In-process benchmarks (bench:knowledge, bench:growth) seed rows straight into the database; npm run
+// bench's seed.ts goes through a running server's HTTP API instead.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type Db } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+
+/**
+ * A fresh data folder, the production settings an in-process benchmark runs with (plus `env`: the
+ * issuer's, a database URL...), and its database, migrated.
+ */
+export async function openBenchDatabase(name: string, env: Record<string, string>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cadre-bench-${name}-`));
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    BETA_ACCESS_CODES: 'bench',
+    ...env,
+  });
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  return { dataDir, config, db };
+}
 
 /**
  * The benchmarks' user: tokens for `sub` BENCH_SUBJECT from the given issuer find this row. It has

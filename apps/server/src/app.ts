@@ -262,7 +262,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
         archives: agentArchives(knowledge),
       });
-      await api.register(knowledgeRoutes, { knowledge, settings: config.knowledge });
+      await api.register(knowledgeRoutes, { db, knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
       await api.register(usageRoutes, { usage, agents });
       await api.register(triggerRoutes, { ...deps, ...options.triggers });

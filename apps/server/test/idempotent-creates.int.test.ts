@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartBody } from './support/knowledge-files.ts';
 import { startMcpServer, type TestMcpServer } from './support/mcp-server.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -6,8 +7,8 @@ import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issue
 const API = '/backend/api/v1';
 
 /**
- * `Idempotency-Key` on the create endpoints beyond agents and trigger events: an import, a custom
- * MCP server and a chat thread. A retry with the key answers with the first result and creates
+ * `Idempotency-Key` on the create endpoints beyond agents and trigger events: an import, a knowledge
+ * file upload, a custom MCP server and a chat thread. A retry with the key answers with the first result and creates
  * nothing more; the same key with another request is refused naming the header.
  */
 describe(`idempotent creates on ${testDatabaseKind()}`, () => {
@@ -58,6 +59,47 @@ describe(`idempotent creates on ${testDatabaseKind()}`, () => {
     );
     expect(other.statusCode).toBe(422);
     expect(other.json().detail[0].loc).toEqual(['headers', 'idempotency-key']);
+  });
+
+  it("attaches an uploaded knowledge file once for one key, whatever the retry's multipart boundary", async () => {
+    const newAgent = async (name: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `${API}/agents/`,
+          headers: auth,
+          payload: { name, description: 'Reads files', tool_ids: [] },
+        })
+      ).json<{ id: number }>().id;
+    const [first, second] = [await newAgent('Reader'), await newAgent('Other reader')];
+    const upload = async (agentId: number, text: string, key: string) => {
+      // A new FormData each time: a browser's retry has another boundary, the same file.
+      const body = await multipartBody([{ field: 'file', name: 'prices.md', bytes: text }]);
+      return t.app.inject({
+        method: 'POST',
+        url: `${API}/agents/${agentId}/files`,
+        headers: { ...auth, ...body.headers, 'idempotency-key': key },
+        payload: body.payload,
+      });
+    };
+    const files = async () => (await t.db.kysely.selectFrom('knowledge_files').select('id').execute()).length;
+    const before = await files();
+    const key = crypto.randomUUID();
+    const once = await upload(first, '# Prices\n\nTea costs 3 euros.', key);
+    const again = await upload(first, '# Prices\n\nTea costs 3 euros.', key);
+    expect(once.statusCode, once.body).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(once.json());
+    expect(await files()).toBe(before + 1);
+    // The same key for other bytes, or for the same file on another agent, is another request.
+    for (const other of [
+      await upload(first, '# Prices\n\nTea costs 4 euros.', key),
+      await upload(second, '# Prices\n\nTea costs 3 euros.', key),
+    ]) {
+      expect(other.statusCode).toBe(422);
+      expect(other.json().detail[0].loc).toEqual(['headers', 'idempotency-key']);
+    }
+    expect(await files()).toBe(before + 1);
   });
 
   it('adds a custom MCP server once for one key; its token is not part of what the key remembers', async () => {

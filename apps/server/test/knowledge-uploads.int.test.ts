@@ -194,6 +194,34 @@ describe(`knowledge uploads refuse what they must (E1-E3) on ${testDatabaseKind(
       },
     ]);
     expect(html.statusCode).toBe(201);
+    // What the search reads of each kind: the page's text without its script, a CSV's cells, plain
+    // text as it is.
+    const textOf = async (fileId: string) =>
+      (
+        await t.db.kysely
+          .selectFrom('knowledge_passages')
+          .select('text')
+          .where('file_id', '=', fileId)
+          .orderBy('ordinal')
+          .execute()
+      )
+        .map((p) => p.text)
+        .join('\n');
+    const pageText = await textOf(html.json().id);
+    expect(pageText).toMatch(/Hi\s+there/);
+    expect(pageText).not.toContain('evil');
+    const csv = await upload([
+      { field: 'file', name: 'prices.csv', bytes: 'item,price\nTea,3 euros\nCoffee,4 euros\n' },
+    ]);
+    expect(csv.statusCode).toBe(201);
+    expect(csv.json()).toMatchObject({ media_type: 'text/csv' });
+    expect(await textOf(csv.json().id)).toMatch(/Coffee.*4 euros/);
+    const plain = await upload([
+      { field: 'file', name: 'notes.txt', bytes: 'The office opens at nine on Mondays.' },
+    ]);
+    expect(plain.statusCode).toBe(201);
+    expect(plain.json()).toMatchObject({ media_type: 'text/plain' });
+    expect(await textOf(plain.json().id)).toContain('The office opens at nine on Mondays.');
   });
 
   it('E3: a zip bomb dressed as a DOCX and a 10,000-page PDF are refused within the limits', async () => {

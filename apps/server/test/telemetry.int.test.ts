@@ -2,6 +2,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, type StartedTracing } from '../src/telemetry/index.ts';
 import { chatTurnAs, connectedCalculator } from './support/chat-fixtures.ts';
+import { addFile } from './support/knowledge-api.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -204,6 +205,42 @@ describe(`traces and metrics on ${kind}`, () => {
     expect(res.body).toMatch(/^cadre_process_cpu_seconds_total /m);
     // Labels name routes and models, never who: no user, agent or thread id.
     expect(res.body).not.toMatch(/[{,](user|agent|thread)[a-z_]*="/);
+  });
+
+  it("traces and counts the runtime's own tools like an action: a knowledge search, with the request's ids", async () => {
+    const reader = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${API}/agents/`,
+        headers: alice.auth,
+        payload: { name: 'Reader', description: 'Reads its files', tool_ids: [] },
+      })
+    ).json<{ id: number }>().id;
+    exporter.reset();
+    await addFile(t, alice.auth as { authorization: string }, reader, 'hours.md', '# Hours\n\nOpen 9 to 5.');
+    const upload = exporter
+      .getFinishedSpans()
+      .find((s) => /\/files$/.test(String(s.attributes['http.route'])))!;
+    // A request's span names who made it and for which agent.
+    expect(upload.attributes).toMatchObject({ 'cadre.user.id': alice.id, 'gen_ai.agent.id': String(reader) });
+
+    expect((await chat(t, alice.auth, reader, 'tool search_knowledge {"query":"hours"}')).statusCode).toBe(
+      200,
+    );
+    const tool = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool')!;
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'search_knowledge',
+      'cadre.tool.provider': 'knowledge',
+      'gen_ai.agent.id': String(reader),
+      'cadre.user.id': String(alice.id),
+    });
+    const metrics = await t.app.inject({
+      method: 'GET',
+      url: '/backend/metrics',
+      headers: { authorization: `Bearer ${SCRAPE_TOKEN}` },
+    });
+    expect(metrics.body).toMatch(/^cadre_tool_calls_total\{provider="knowledge",outcome="ok"\} 1$/m);
   });
 
   it('has no metrics route without a scrape token, and puts the prompt on model spans only when the operator opts in', async () => {

@@ -22,9 +22,12 @@ export interface Idempotency<T> {
   winner(): Promise<{ status: number; body: unknown } | undefined>;
 }
 
-/** The request as the key remembers it; `secretFields` of the body count only by being there. */
-const hashOf = (request: FastifyRequest, secretFields: readonly string[]) => {
-  let body = request.body ?? null;
+/**
+ * The request as the key remembers it; `secretFields` of the body count only by being there. A body
+ * that is not JSON (a multipart upload) is stood for by the route's `content` digest.
+ */
+const hashOf = (request: FastifyRequest, secretFields: readonly string[], content?: string) => {
+  let body = content === undefined ? (request.body ?? null) : { content };
   if (secretFields.length > 0 && body && typeof body === 'object') {
     const shown: Record<string, unknown> = { ...(body as Record<string, unknown>) };
     for (const field of secretFields) if (field in shown) shown[field] = '[secret]';
@@ -60,6 +63,11 @@ export async function idempotencyFor<T>(
      * way to test guesses of them. A retry differing only in them counts as the same request.
      */
     secretFields?: readonly string[];
+    /**
+     * For a body fastify does not parse (an upload read part by part): a digest of everything that
+     * makes the request what it is, path parameters included (the hash names the route, not the path).
+     */
+    content?: string;
   } = {},
 ): Promise<Idempotency<T>> {
   const { derived } = options;
@@ -67,7 +75,7 @@ export async function idempotencyFor<T>(
   const given = derived?.key ?? request.headers[HEADER];
   if (typeof given !== 'string') return { winner: async () => undefined };
   const key = options.scope === undefined ? given : `${options.scope}:${given}`;
-  const requestHash = hashOf(request, options.secretFields ?? []);
+  const requestHash = hashOf(request, options.secretFields ?? [], options.content);
   const stored = async () => {
     const row = await db.kysely
       .selectFrom('idempotency_keys')

@@ -50,6 +50,11 @@ describe('three instances behind HAProxy', () => {
     token = tokens.body.access_token!;
     const backends = new Set(browser.hops.map((hop) => hop.backend));
     expect(backends.size).toBe(3);
+    // Round-robin: each step of the flow ran on another instance than the step before it, so
+    // nothing one step left in an instance's memory could have served the next.
+    browser.hops.slice(1).forEach((hop, i) => {
+      expect(hop.backend, `${hop.method} ${hop.path}`).not.toBe(browser.hops[i]!.backend);
+    });
     for (const pin of ['cadre1', 'cadre2', 'cadre3']) {
       const res = await api('/users/check-user', token, { method: 'POST', pin });
       expect(res.status, pin).toBe(200);

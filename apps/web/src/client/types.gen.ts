@@ -1338,6 +1338,12 @@ export type UploadKnowledgeFileData = {
     body: {
         file: Blob | File;
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path: {
         agent_id: number;
     };

@@ -7,5 +7,6 @@ export function saveFile(blob: Blob, fileName: string) {
   document.body.append(link);
   link.click();
   link.remove();
-  URL.revokeObjectURL(url);
+  // Revoked after the click has been handled, so the download has its bytes.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }

@@ -118,6 +118,7 @@ export async function streamRun(
             timeZone: input.timeZone,
             visitor: input.visitor,
             hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
+            telemetry: ctx.telemetry,
             finalize: async (trx, final) => {
               await ctx.audit.record(
                 {

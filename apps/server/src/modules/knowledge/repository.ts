@@ -58,8 +58,8 @@ export function createKnowledgeRepository(db: Db) {
     },
 
     /** One attached file with where its bytes are. */
-    async find(userId: number, agentId: number, fileId: string) {
-      return ofAgent(k, userId, agentId)
+    async find(userId: number, agentId: number, fileId: string, executor: Kysely<Database> = k) {
+      return ofAgent(executor, userId, agentId)
         .select([...FILE_COLUMNS, 'object_key'])
         .where('id', '=', fileId)
         .executeTakeFirst();

@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   agentParamsSchema,
   errorSchema,
+  idempotentCreateHeadersSchema,
   KNOWLEDGE_FILE_FIELD,
   knowledgeDeleteQuerySchema,
   knowledgeUploadQuerySchema,
@@ -10,10 +12,13 @@ import {
   knowledgeFileParamsSchema,
   knowledgeFileSchema,
   validationErrorSchema,
+  type KnowledgeFile,
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { KnowledgeConfig } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../http/errors.ts';
+import { idempotencyFor } from '../../http/idempotency.ts';
 import { operations } from '../../http/openapi.ts';
 import { ACCEPTED } from './kinds.ts';
 import type { KnowledgeService, Upload } from './service.ts';
@@ -30,9 +35,10 @@ const ENVELOPE_BYTES = 16 * 1024;
  * the type is sniffed from the bytes, and the name is only ever display text (E1-E3).
  */
 export const knowledgeRoutes: FastifyPluginAsyncZod<{
+  db: Db;
   knowledge: KnowledgeService;
   settings: KnowledgeConfig;
-}> = async (app, { knowledge, settings }) => {
+}> = async (app, { db, knowledge, settings }) => {
   const tooLarge = () =>
     new HttpError(
       413,
@@ -60,6 +66,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
       },
       ...op('uploadKnowledgeFile', `Attaches a file (${ACCEPTED}) to one of the caller’s agents`, {
         params: agentParamsSchema,
+        headers: idempotentCreateHeadersSchema,
         querystring: knowledgeUploadQuerySchema,
         multipartBody: {
           type: 'object',
@@ -99,8 +106,24 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
       }
       if (!upload)
         throw new HttpError(422, `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`);
-      const file = await knowledge.upload(request.user, request.params.agent_id, upload, request.query.batch);
-      return reply.code(201).send(file);
+      // A retry with the same Idempotency-Key (after a lost answer) gets the first file, not a copy.
+      const { agent_id: agentId } = request.params;
+      const { batch } = request.query;
+      const content = crypto
+        .createHash('sha256')
+        .update(JSON.stringify([agentId, batch ?? null, upload.filename, upload.mimetype]))
+        .update(upload.bytes)
+        .digest('hex');
+      const idempotency = await idempotencyFor<KnowledgeFile>(db, request, request.user.id, 201, { content });
+      if (idempotency.replay) return reply.code(201).send(idempotency.replay.body as KnowledgeFile);
+      try {
+        const file = await knowledge.upload(request.user, agentId, upload, batch, idempotency.record);
+        return reply.code(201).send(file);
+      } catch (err) {
+        const winner = await idempotency.winner();
+        if (winner) return reply.code(201).send(winner.body as KnowledgeFile);
+        throw err;
+      }
     },
   );
 

@@ -10,6 +10,7 @@ import type {
   StagedFiles,
 } from '../../deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import { cosine, vectorOf, type Embedder } from './embeddings.ts';
 import { fileBytes } from './file-bytes.ts';
 import { attachAt, detachAt } from './history.ts';
@@ -166,7 +167,13 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
      * One file, indexed and attached as a version of the agent; the uploads of one `batch` (the
      * editor's pick of several files) share one version while it is the newest.
      */
-    async upload(user: AuthUser, agentId: number, upload: Upload, batch?: string): Promise<KnowledgeFile> {
+    async upload(
+      user: AuthUser,
+      agentId: number,
+      upload: Upload,
+      batch?: string,
+      record?: RecordAnswer<KnowledgeFile>,
+    ): Promise<KnowledgeFile> {
       await requireAgent(user.id, agentId);
       if ((await repo.count(user.id, agentId)) >= settings.maxFilesPerAgent)
         throw new HttpError(
@@ -176,7 +183,7 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
       const file = await prepareFile(upload, settings, embedder, log);
       const staged = await stage([file]);
       try {
-        await db.kysely.transaction().execute(async (trx) => {
+        return await db.kysely.transaction().execute(async (trx) => {
           const version = await agents.recordFilesChange(user, agentId, trx, batch);
           await staged.attach(trx, user.id, agentId, version);
           await audit.record(
@@ -195,15 +202,17 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
             },
             trx,
           );
+          // Read in the transaction, so an Idempotency-Key's answer commits with the file.
+          const listed = await repo.find(user.id, agentId, file.id, trx);
+          if (!listed) throw notFound('File not found');
+          const { object_key: _key, ...row } = listed;
+          await record?.(trx, row);
+          return row;
         });
       } catch (error) {
         await staged.discard();
         throw error;
       }
-      const listed = await repo.find(user.id, agentId, file.id);
-      if (!listed) throw notFound('File not found');
-      const { object_key: _key, ...row } = listed;
-      return row;
     },
 
     /**

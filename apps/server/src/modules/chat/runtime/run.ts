@@ -8,7 +8,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { Database } from '../../../db/schema.ts';
-import type { AgentProfile, AuditLog, KnowledgeBase } from '../../../deps.ts';
+import type { AgentProfile, AuditLog, KnowledgeBase, Telemetry } from '../../../deps.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
@@ -76,6 +76,8 @@ export interface RunContext {
   hostFunctions?: HostFunctionBridge;
   /** The agents' knowledge files: an agent that has some gets the "Search knowledge" tool. */
   knowledge?: KnowledgeBase;
+  /** Spans and metrics for the runtime's own tools (the agent's actions get theirs in tools/). */
+  telemetry?: Telemetry;
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }

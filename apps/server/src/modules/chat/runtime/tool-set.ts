@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
-import type { AgentProfile, KnowledgeBase } from '../../../deps.ts';
+import type { AgentProfile, KnowledgeBase, Telemetry } from '../../../deps.ts';
 import { HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import { createHostFunctionTool } from './host-function-tool.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
@@ -55,6 +55,8 @@ export interface ToolSetContext {
   idempotencyPrefix?: string;
   /** Set when the agent has knowledge files: the run offers "Search knowledge" over them. */
   knowledge?: KnowledgeBase;
+  /** The runtime's own tools get the span and count a provider's action gets (tools/execute.ts). */
+  telemetry?: Telemetry;
 }
 
 export interface RunTools {
@@ -79,6 +81,41 @@ export interface RunTools {
   refineInput: Record<string, (input: Record<string, unknown>) => Promise<Record<string, unknown>>>;
   /** What the tools refused before any approval was asked, shown as they said it. */
   refusedBeforeApproval: Set<string>;
+}
+
+/**
+ * Runs one of the runtime's own tools (the host page's functions, "Search knowledge") in an
+ * `execute_tool` span and counts it in `cadre_tool_calls_total` under its `provider`, as the
+ * agent's actions are; a throw fails the span and counts as `failed`.
+ */
+async function traced<T>(
+  ctx: Pick<ToolSetContext, 'telemetry' | 'userId' | 'agent'>,
+  toolName: string,
+  provider: 'host' | 'knowledge',
+  run: () => Promise<T>,
+): Promise<T> {
+  const telemetry = ctx.telemetry;
+  if (!telemetry?.active) return run();
+  const started = performance.now();
+  let outcome = 'ok';
+  try {
+    return await telemetry.span(
+      'execute_tool',
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': toolName,
+        'cadre.tool.provider': provider,
+        'cadre.user.id': String(ctx.userId),
+        'cadre.agent.id': String(ctx.agent.id),
+      },
+      run,
+    );
+  } catch (error) {
+    outcome = 'failed';
+    throw error;
+  } finally {
+    telemetry.metrics.toolCall(provider, outcome, (performance.now() - started) / 1000);
+  }
 }
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
@@ -201,13 +238,18 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     type HostOptions = Parameters<NonNullable<typeof hostTool.execute>>[1];
     tools[HOST_FUNCTION_TOOL] = {
       ...hostTool,
-      execute: limited(async (input, options: HostOptions) => {
-        try {
-          return await hostTool.execute!(input, options);
-        } catch (error) {
-          throw new ToolFailure(error instanceof Error ? error.message : 'The page function failed.', 'host');
-        }
-      }),
+      execute: limited(async (input, options: HostOptions) =>
+        traced(ctx, HOST_FUNCTION_TOOL, 'host', async () => {
+          try {
+            return await hostTool.execute!(input, options);
+          } catch (error) {
+            throw new ToolFailure(
+              error instanceof Error ? error.message : 'The page function failed.',
+              'host',
+            );
+          }
+        }),
+      ),
     };
   }
 
@@ -217,7 +259,9 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
     tools[SEARCH_KNOWLEDGE_TOOL] = tool({
       description,
       inputSchema,
-      execute: limited(async (input) => search(String(input.query ?? ''))),
+      execute: limited(async (input) =>
+        traced(ctx, SEARCH_KNOWLEDGE_TOOL, 'knowledge', () => search(String(input.query ?? ''))),
+      ),
     });
   }
 

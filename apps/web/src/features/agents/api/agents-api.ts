@@ -20,6 +20,7 @@ import {
   setToolPermissionMutation,
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
+import { saveFile } from '../../../lib/download';
 import type {
   CreateAgentData,
   ImportAgentData,
@@ -72,19 +73,6 @@ export const agentVersionsOptions = (agentId: number) => ({
 
 const exportName = (agent: { name: string }) => agent.name.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'agent';
 
-/** Hands bytes to the browser as a file download. */
-function download(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled, so the download has its bytes.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 /**
  * Downloads the agent's export: the JSON document, or, when the agent has knowledge files, the zip
  * holding the document and the files (an import of it brings the files along).
@@ -94,11 +82,11 @@ export async function downloadAgentExport(agent: { id: number; name: string }) {
   const files = await sdk.listKnowledgeFiles({ path });
   if (files.length > 0) {
     const zip = await sdk.exportAgent({ path, query: { include: 'files' }, parseAs: 'blob' });
-    download(zip as unknown as Blob, `${exportName(agent)}.agent.zip`);
+    saveFile(zip as unknown as Blob, `${exportName(agent)}.agent.zip`);
     return;
   }
   const data = await sdk.exportAgent({ path });
-  download(
+  saveFile(
     new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }),
     `${exportName(agent)}.agent.json`,
   );

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Checkbox,
   CheckboxGroup,
@@ -16,6 +15,7 @@ import { useState, type FormEvent } from 'react';
 import { FiCheck, FiCopy } from 'react-icons/fi';
 import { DialogShell } from '../../../components/form-dialog';
 import { formErrors, type FormErrors } from '../../../api/api-error';
+import { FormErrorsAlert } from '../../../components/form-errors-alert';
 import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
 import {
   createApiKeyMutation,
@@ -197,16 +197,7 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
             </NativeSelect.Root>
             <Field.ErrorText>{errors.fields.expires_at}</Field.ErrorText>
           </Field.Root>
-          {errors.other.length > 0 && (
-            <Alert.Root status="error" role="alert">
-              <Alert.Indicator />
-              <Alert.Content>
-                {errors.other.map((line) => (
-                  <Alert.Description key={line}>{line}</Alert.Description>
-                ))}
-              </Alert.Content>
-            </Alert.Root>
-          )}
+          <FormErrorsAlert lines={errors.other} />
         </Stack>
       )}
     </DialogShell>

@@ -1,7 +1,8 @@
-import { Alert, Field, Input, Stack, Text } from '@chakra-ui/react';
+import { Field, Input, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { formErrors, type FormErrors } from '../../../api/api-error';
+import { FormErrorsAlert } from '../../../components/form-errors-alert';
 import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
@@ -122,16 +123,7 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
           <Input type="password" autoComplete="off" {...field('header_value')} />
           <Field.ErrorText>{errors.fields.header_value}</Field.ErrorText>
         </Field.Root>
-        {errors.other.length > 0 && (
-          <Alert.Root status="error" role="alert">
-            <Alert.Indicator />
-            <Alert.Content>
-              {errors.other.map((line) => (
-                <Alert.Description key={line}>{line}</Alert.Description>
-              ))}
-            </Alert.Content>
-          </Alert.Root>
-        )}
+        <FormErrorsAlert lines={errors.other} />
       </Stack>
     </FormDialog>
   );
