@@ -1,6 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './unavailable.ts';
+import { isDatabaseUnavailable, isTransactionConflict } from './unavailable.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -14,6 +14,8 @@ describe('which database errors mean "unavailable, retry later"', () => {
       withCode('could not extend file: No space left on device', '53100'),
       withCode('cannot execute INSERT in a read-only transaction', '25006'),
       withCode('connection failure', '08006'),
+      withCode('deadlock detected', '40P01'),
+      withCode('could not serialize access due to concurrent update', '40001'),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
       new Error('Query read timeout'),
@@ -57,5 +59,15 @@ describe('which database errors mean "unavailable, retry later"', () => {
       undefined,
     ];
     for (const err of notUnavailable) expect(isDatabaseUnavailable(err), String(err)).toBe(false);
+  });
+});
+
+describe('which database errors mean "this transaction lost to another; run it again"', () => {
+  it('counts deadlocks and serialization failures, also wrapped, and nothing else', () => {
+    expect(isTransactionConflict(withCode('deadlock detected', '40P01'))).toBe(true);
+    expect(isTransactionConflict(new Error('wrapped', { cause: withCode('serialize', '40001') }))).toBe(true);
+    expect(isTransactionConflict(withCode('violates foreign key constraint', '23503'))).toBe(false);
+    expect(isTransactionConflict(withCode('connection failure', '08006'))).toBe(false);
+    expect(isTransactionConflict(new Error('deadlock detected'))).toBe(false);
   });
 });

@@ -28,13 +28,27 @@ const NODE_CODES = new Set([
 ]);
 
 /**
+ * Whether a transaction lost to a concurrent one (PostgreSQL class 40: a deadlock, a serialization
+ * failure) and may simply run again: nothing of it was committed.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  for (let err = error, depth = 0; err instanceof Error && depth < 5; err = err.cause, depth += 1) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && /^40[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  return false;
+}
+
+/**
  * PostgreSQL SQLSTATEs: class 08 (connection exception), 53 (insufficient resources: disk full,
  * too many connections), 57P01-57P05 (shutdown, crash, cannot connect now), 57014 (statement
- * timeout), 25006 (read-only transaction: a standby or a read-only database), 58 (I/O).
+ * timeout), 25006 (read-only transaction: a standby or a read-only database), 58 (I/O), and 40 (a
+ * transaction that lost to a concurrent one: retrying it is the answer, so it is a 503 too).
  */
 function isUnavailableSqlState(code: string): boolean {
   if (!/^[0-9A-Z]{5}$/.test(code)) return false;
   return (
+    code.startsWith('40') ||
     code.startsWith('08') ||
     code.startsWith('53') ||
     code.startsWith('58') ||

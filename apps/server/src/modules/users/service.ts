@@ -1,5 +1,6 @@
 import type { UserExport, UserProfile } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
+import { isTransactionConflict } from '../../db/unavailable.ts';
 import { notFound } from '../../http/errors.ts';
 import type {
   AuditLog,
@@ -18,6 +19,9 @@ export interface UsersService extends UserDirectory {
   exportData(user: AuthUser): Promise<UserExport>;
   deleteData(user: AuthUser): Promise<void>;
 }
+
+/** How many times a deletion that lost to a concurrent transaction is run (see deleteData). */
+const DELETE_ATTEMPTS = 3;
 
 /** What an export holds when no module contributes to a key. */
 const EMPTY_EXPORT: Required<UserExportPart> = {
@@ -139,10 +143,20 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
      */
     async deleteData(user) {
       for (const hook of beforeUserDelete) await hook(user);
-      await db.kysely.transaction().execute(async (trx) => {
-        for (const owner of dataOwners) await owner.deleteFor(user, trx);
-        await repo.deleteUser(user.id, trx);
-      });
+      // A run of the user's still ending on another instance writes its last save meanwhile; on
+      // PostgreSQL the two transactions can deadlock, and the loser is rolled back whole. The
+      // deletion then simply runs again (the run has ended by then), instead of answering 500.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await db.kysely.transaction().execute(async (trx) => {
+            for (const owner of dataOwners) await owner.deleteFor(user, trx);
+            await repo.deleteUser(user.id, trx);
+          });
+          break;
+        } catch (error) {
+          if (attempt >= DELETE_ATTEMPTS || !isTransactionConflict(error)) throw error;
+        }
+      }
       for (const owner of dataOwners) await owner.afterDelete?.();
       // Kept without the user's id: only the fact that a deletion happened outlives the user.
       await audit.record({ userId: null, action: 'user.delete', objectType: 'user' });
