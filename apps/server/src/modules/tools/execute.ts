@@ -1,4 +1,5 @@
 import type { Telemetry } from '../../deps.ts';
+import { traceToolCall } from '../../telemetry/tool-calls.ts';
 import type { ConnectionStore } from './connection-port.ts';
 import type { CredentialSeal } from './credentials.ts';
 import { toToolResult, type Credentials, type ExecuteOptions, type ToolResult } from './provider.ts';
@@ -105,30 +106,18 @@ export function createActionRunner(deps: {
     args: unknown,
     options: ExecuteOptions = {},
   ): Promise<ToolResult> {
-    if (!telemetry?.active) return run(userId, actionId, args, options);
-    const started = performance.now();
-    let provider = 'unknown';
-    const result = await telemetry.span(
-      'execute_tool',
+    return traceToolCall(
+      telemetry,
       {
-        'gen_ai.operation.name': 'execute_tool',
-        'cadre.action.id': actionId,
-        'cadre.user.id': String(userId),
+        attributes: { 'cadre.action.id': actionId, 'cadre.user.id': String(userId) },
+        provider: 'unknown',
+        outcomeOf: (answer: ToolResult) => (answer.ok ? 'ok' : answer.code),
       },
-      async (span) => {
-        const answer = await run(userId, actionId, args, options, (action) => {
-          provider = action.provider;
-          span.setAttributes({ 'gen_ai.tool.name': action.action_name, 'cadre.tool.provider': provider });
-        });
-        if (!answer.ok) span.fail(answer.code);
-        return answer;
-      },
+      (span, nameProvider) =>
+        run(userId, actionId, args, options, (action) => {
+          nameProvider(action.provider);
+          span.setAttributes({ 'gen_ai.tool.name': action.action_name });
+        }),
     );
-    telemetry.metrics.toolCall(
-      provider,
-      result.ok ? 'ok' : result.code,
-      (performance.now() - started) / 1000,
-    );
-    return result;
   };
 }

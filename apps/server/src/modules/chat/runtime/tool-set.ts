@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
 import type { AgentProfile, KnowledgeBase, Telemetry } from '../../../deps.ts';
+import { traceToolCall } from '../../../telemetry/tool-calls.ts';
 import { HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import { createHostFunctionTool } from './host-function-tool.ts';
 import type { AgentTool, ToolExecutor } from './ports.ts';
@@ -83,40 +84,25 @@ export interface RunTools {
   refusedBeforeApproval: Set<string>;
 }
 
-/**
- * Runs one of the runtime's own tools (the host page's functions, "Search knowledge") in an
- * `execute_tool` span and counts it in `cadre_tool_calls_total` under its `provider`, as the
- * agent's actions are; a throw fails the span and counts as `failed`.
- */
-async function traced<T>(
+/** The runtime's own tools (the host page's functions, "Search knowledge") are traced like actions. */
+const traced = <T>(
   ctx: Pick<ToolSetContext, 'telemetry' | 'userId' | 'agent'>,
   toolName: string,
   provider: 'host' | 'knowledge',
   run: () => Promise<T>,
-): Promise<T> {
-  const telemetry = ctx.telemetry;
-  if (!telemetry?.active) return run();
-  const started = performance.now();
-  let outcome = 'ok';
-  try {
-    return await telemetry.span(
-      'execute_tool',
-      {
-        'gen_ai.operation.name': 'execute_tool',
+): Promise<T> =>
+  traceToolCall(
+    ctx.telemetry,
+    {
+      attributes: {
         'gen_ai.tool.name': toolName,
-        'cadre.tool.provider': provider,
         'cadre.user.id': String(ctx.userId),
         'cadre.agent.id': String(ctx.agent.id),
       },
-      run,
-    );
-  } catch (error) {
-    outcome = 'failed';
-    throw error;
-  } finally {
-    telemetry.metrics.toolCall(provider, outcome, (performance.now() - started) / 1000);
-  }
-}
+      provider,
+    },
+    run,
+  );
 
 /** Provider-safe tool names (`^[a-zA-Z0-9_-]{1,64}$`), unique within the agent. */
 export function toolNames(tools: AgentTool[]): Map<string, AgentTool> {
