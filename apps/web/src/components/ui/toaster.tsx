@@ -3,16 +3,11 @@ import { lazy, Suspense } from 'react';
 
 /**
  * The one toaster of the app; features call `toaster.create({title, description, type, duration})`.
- * Toasts overlap in one pile (it spreads out on hover) and at most three are shown at once, so a
- * burst of them, such as one "Action added" per click in the actions dialog, never covers the
- * buttons the person is clicking.
+ * Toasts overlap in one pile (it spreads out on hover), so a burst of them, such as one "Action
+ * added" per click in the actions dialog, never covers the buttons the person is clicking. No cap
+ * on how many: a capped toaster queues the rest and shows them seconds later, over the next screen.
  */
-export const toaster = createToaster({
-  placement: 'bottom-end',
-  pauseOnPageIdle: true,
-  overlap: true,
-  max: 3,
-});
+export const toaster = createToaster({ placement: 'bottom-end', pauseOnPageIdle: true, overlap: true });
 
 // The toasts' display (Chakra's toast machines and the state-machine runtime they bring) is its own
 // chunk, fetched while the first screen renders rather than before it: no toast is asked for before
