@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
-import { installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
+import { held, installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
 import { agentFixture } from '../../../test/agent-fixture';
@@ -425,5 +425,24 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
     expect(screen.getByText('This agent does not exist.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to agents' })).toHaveAttribute('href', '/agents');
+  });
+
+  it('loads the agent on "Try again" after a failure that ends inside the pending screen', async () => {
+    // The loader's retry fails just after the router's pending screen appears (1 s), inside its
+    // minimum display; the answer to "Try again" comes after the pending screen made way for the
+    // page. Offered in the pending screen, that retry was cancelled by the swap and lost.
+    const unavailable = () => json({ detail: 'Service Unavailable' }, 503);
+    const retried = held();
+    const again = held();
+    const answers = [unavailable, retried.handler, again.handler];
+    const api = fakeApi({ 'GET /api/v1/agents/:agent_id/agent': () => answers.shift()!() });
+    const { user } = renderApp('/agents/1/edit');
+    await screen.findByRole('status', { name: 'Loading agent' }, { timeout: 3000 });
+    retried.release(unavailable());
+    await user.click(await screen.findByRole('button', { name: 'Try again' }, { timeout: 3000 }));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    again.release(json(SAVED));
+    expect(await screen.findByRole('heading', { name: 'Edit Bookkeeper' })).toBeInTheDocument();
+    expect(api.sent('GET /api/v1/agents/:agent_id/agent')).toHaveLength(3);
   });
 });

@@ -18,7 +18,7 @@ import {
   Wrap,
 } from '@chakra-ui/react';
 import { AgentAvatar } from '@cadre/ui';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FiAlertTriangle, FiDownload, FiInfo } from 'react-icons/fi';
@@ -60,6 +60,7 @@ import { AppearancePicker } from './appearance-picker';
 import { NeedsReconnecting } from './needs-reconnecting';
 import { ToolPermissions } from './tool-permissions';
 import { WriteSettingsFields } from './write-settings-fields';
+import { usePageQuery } from '../../../lib/page-query';
 
 /** What the tool picker beside the form gets: which tools the agent has, and how to add or remove one. */
 export interface ToolPickerProps {
@@ -78,8 +79,7 @@ export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolP
 }
 
 function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
-  // The route's loader has just tried: a failure shows as it is instead of loading again.
-  const agent = useQuery({ ...agentOptions(agentId), retryOnMount: false });
+  const agent = usePageQuery(agentOptions(agentId));
   // A restore replaces what the form holds: a new key starts it again from the restored agent.
   const [restores, setRestores] = useState(0);
   if (agent.isPending) {

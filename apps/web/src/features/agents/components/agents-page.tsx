@@ -12,7 +12,7 @@ import {
   Table,
   Text,
 } from '@chakra-ui/react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { AgentAvatar } from '@cadre/ui';
@@ -52,6 +52,7 @@ import {
   CARD_TABLE_FRAME,
   CARD_TABLE_HEADER,
 } from '../../../components/card-table';
+import { usePageQuery } from '../../../lib/page-query';
 
 const NAME_CELL = { gridArea: 'name', fontWeight: 'medium' } as const;
 /** Two lines of the description on a card, one truncated line in the table (the width left over). */
@@ -64,8 +65,7 @@ const DESCRIPTION_CELL = {
 
 /** The agent list (spec section 2). */
 export function AgentsPage() {
-  // The route's loader has just tried: a failure shows as it is instead of loading again.
-  const agents = useQuery({ ...listAgentsOptions(), retryOnMount: false });
+  const agents = usePageQuery(listAgentsOptions());
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [query, setQuery] = useState('');

@@ -1,5 +1,5 @@
 import { Button, Image, Center, Flex, Heading, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
-import { useQuery } from '@tanstack/react-query';
+import {} from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { FiArrowLeft } from 'react-icons/fi';
@@ -8,11 +8,11 @@ import { SearchInput } from '../../../components/search-input';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
 import { listServiceActionsOptions } from '../api/services-api';
 import { SERVICE_TEXT, TOOL_SEARCH_KEYS } from '../constants';
+import { usePageQuery } from '../../../lib/page-query';
 
 /** The tools of one service (spec section 2): logo and app name, search, and a Name/Description table. */
 export function ServiceActionsPage({ serviceId }: { serviceId: number }) {
-  // The route's loader has just tried: a failure shows as it is instead of loading again.
-  const actions = useQuery({ ...listServiceActionsOptions(serviceId), retryOnMount: false });
+  const actions = usePageQuery(listServiceActionsOptions(serviceId));
   const [query, setQuery] = useState('');
   const shown = useFuzzyFilter(actions.data, query, TOOL_SEARCH_KEYS);
   const first = actions.data?.[0];

@@ -11,7 +11,7 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { useQuery } from '@tanstack/react-query';
+import {} from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useRef, useState, type FocusEvent } from 'react';
 import { LoadError } from '../../../components/load-error';
@@ -26,11 +26,11 @@ import { ApiKeyDialog } from './api-key-dialog';
 import { ConnectionUsage } from './connection-usage';
 import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 import { DisconnectDialog } from './disconnect-dialog';
+import { usePageQuery } from '../../../lib/page-query';
 
 /** The service list (spec section 2): search, cards, register and disconnect. */
 export function ServicesPage() {
-  // The route's loader has just tried: a failure shows as it is instead of loading again.
-  const services = useQuery({ ...listServicesOptions(), retryOnMount: false });
+  const services = usePageQuery(listServicesOptions());
   const { refetch } = services;
   const [query, setQuery] = useState('');
   const [apiKeyFor, setApiKeyFor] = useState<Service | null>(null);

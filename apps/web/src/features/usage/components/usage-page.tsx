@@ -14,7 +14,7 @@ import {
   Table,
   Text,
 } from '@chakra-ui/react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { FiBarChart2, FiDownload } from 'react-icons/fi';
 import { LoadError } from '../../../components/load-error';
@@ -35,6 +35,7 @@ import {
   type PeriodDays,
 } from '../usage-logic';
 import { UsageChart } from './usage-chart';
+import { usePageQuery } from '../../../lib/page-query';
 
 export const USAGE_TEXT = {
   title: 'Usage',
@@ -78,7 +79,7 @@ export function UsagePage() {
   const [grouping, setGrouping] = useState<Grouping>('day');
   const query = useMemo(() => usageQuery(days, grouping), [days, grouping]);
   // The previous report stays on screen while another period or grouping loads.
-  const report = useQuery({ ...getUsageOptions({ query }), placeholderData: keepPreviousData });
+  const report = usePageQuery({ ...getUsageOptions({ query }), placeholderData: keepPreviousData });
   const download = useMutation({
     mutationFn: () => fetchUsageCsv(query),
     onSuccess: (blob) => saveFile(blob, csvFileName(query)),

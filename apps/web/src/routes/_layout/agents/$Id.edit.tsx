@@ -3,10 +3,11 @@ import { agentOptions } from '../../../features/agents/api/agents-api';
 import { AgentFormPage } from '../../../features/agents/components/agent-form-page';
 import { ActiveServicesPanel } from '../../../features/services/components/active-services-panel';
 import { objectRoute } from '../../../lib/route-params';
+import { pendingCopyOf } from '../../../lib/page-query';
 
 export const Route = createFileRoute('/_layout/agents/$Id/edit')({
   ...objectRoute(agentOptions),
-  pendingComponent: EditAgent,
+  pendingComponent: pendingCopyOf(EditAgent),
   component: EditAgent,
 });
 
