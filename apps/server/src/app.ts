@@ -6,7 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { AppDeps, Lifecycle } from './deps.ts';
-import { registerAuth } from './http/auth.ts';
+import { createRemoteKeySource, registerAuth } from './http/auth.ts';
 import { registerCanonicalHost } from './http/canonical-host.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
@@ -60,7 +60,7 @@ import {
   type ApiKeyOptions,
 } from './modules/api-keys/index.ts';
 import { auditUserData, createAuditLog } from './modules/audit/index.ts';
-import { authRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
+import { authRoutes, backchannelLogoutRoutes, copilotTokenVerifier } from './modules/auth/index.ts';
 import { modelsRoutes } from './modules/models/index.ts';
 import { publicRoutes } from './modules/public/index.ts';
 import {
@@ -226,23 +226,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     auditUserData(db),
   );
   if (identity) {
-    // Signing out at the provider ends the chat sessions and copilot tokens of that account (A4).
-    identity.onSignOut.push(async (subject) => {
+    // Signing out at the provider ends the chat sessions opened under that provider session, and
+    // the copilot tokens of that account (A4).
+    identity.onSignOut.push(async (subject, sid) => {
       const user = await users.find({ issuer: config.auth.issuer, subject });
-      if (user) await endChatSessionsOf(db, user.id);
+      if (user) await endChatSessionsOf(db, { userId: user.id, sid });
     });
     await app.register(identityRoutes, { ...deps, identity });
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
   const apiKeys = createApiKeysService(deps, options.apiKeys);
-  const apiTokens = registerAuth(app, {
-    config,
-    users,
-    gate,
-    apiKeys,
-    keys: options.authKeys ?? identity?.localKeySet(),
-  });
+  // The issuer's keys: access tokens and back-channel logout tokens are verified with them.
+  const authKeys = options.authKeys ?? identity?.localKeySet() ?? createRemoteKeySource(config.auth.issuer);
+  const apiTokens = registerAuth(app, { config, users, gate, apiKeys, keys: authKeys });
   app.decorate('apiTokens', apiTokens);
   // Prometheus's scrape, with its own bearer token; no route at all unless one is configured.
   if (config.telemetry.metricsScrapeToken)
@@ -268,6 +265,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(triggerRoutes, { ...deps, ...options.triggers });
       await api.register(servicesRoutes, { config, db, services, tools });
       await api.register(authRoutes, deps);
+      await api.register(backchannelLogoutRoutes, { ...deps, keys: authKeys });
       await api.register(apiKeysRoutes, { apiKeys });
       // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.
       await api.register(agentApiRoutes, {

@@ -1,8 +1,10 @@
 import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, CHAT_SESSION_COOKIE } from '@cadre/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
 import { ORIGIN } from './support/chat-fixtures.ts';
-import { signUpAndSignIn, tokenRequest, type Browser } from './support/oidc-flow.ts';
+import { authorize, exchangeCode, signUpAndSignIn, tokenRequest, type Browser } from './support/oidc-flow.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
+import { bearer, signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /**
  * A4 (sign-out ends every session) and A1 (the chat mounts authenticate before they parse), with
@@ -46,7 +48,7 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
       payload: { agent_id: agentId },
     });
     const copilotToken = copilot.json<{ copilot_auth_token: string }>().copilot_auth_token;
-    return { signedIn, auth, userId, agentId, cookie, copilotToken };
+    return { signedIn, email, auth, userId, agentId, cookie, copilotToken };
   }
 
   const threadsWith = (headers: Record<string, string>) =>
@@ -98,6 +100,47 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
     expect((await threadsWith({ authorization: `Bearer ${bob.copilotToken}` })).statusCode).toBe(200);
   });
 
+  it('A4: ending one provider session ends only the chat session opened under it', async () => {
+    const alice = await signedInWithChat('Alice');
+    // The same user signs in from a second browser: a provider session of its own.
+    const second = await authorize(t.app, t.config, { email: alice.email, password });
+    const tokens = (await exchangeCode(t.app, t.config, second)).body;
+    const secondAuth = { authorization: `Bearer ${tokens.access_token}` };
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: '/chainlit/auth/header',
+      headers: { ...secondAuth, 'x-agent-id': String(alice.agentId) },
+    });
+    const secondCookie = `${CHAT_SESSION_COOKIE}=${opened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`;
+    const bob = await signedInWithChat('Bob');
+
+    // Each access token names its provider session; each chat row keeps the one it was opened under.
+    const firstSid = decodeJwt(alice.auth.authorization.slice(7)).sid;
+    const secondSid = decodeJwt(tokens.access_token!).sid;
+    expect(typeof firstSid).toBe('string');
+    expect(secondSid).not.toEqual(firstSid);
+    const sids = await t.db.kysely
+      .selectFrom('chat_sessions')
+      .select('idp_sid')
+      .where('user_id', '=', alice.userId)
+      .execute();
+    expect(sids.map((r) => r.idp_sid).sort()).toEqual([firstSid, secondSid].sort());
+
+    await endProviderSession(alice.signedIn.browser, alice.signedIn.idToken);
+
+    expect((await threadsWith({ cookie: alice.cookie })).statusCode).toBe(401);
+    expect((await threadsWith({ cookie: secondCookie })).statusCode).toBe(200);
+    // Copilot tokens carry no provider session: the account's are all ended.
+    expect((await threadsWith({ authorization: `Bearer ${alice.copilotToken}` })).statusCode).toBe(401);
+    const refreshed = await tokenRequest(t.app, t.config, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token!,
+    });
+    expect(refreshed.status).toBe(200);
+    expect((await threadsWith({ cookie: bob.cookie })).statusCode).toBe(200);
+    expect((await threadsWith({ authorization: `Bearer ${bob.copilotToken}` })).statusCode).toBe(200);
+  });
+
   it("A4: the web app's chat logout with the access token ends every chat session of the user", async () => {
     const carol = await signedInWithChat('Carol');
     // Without the chat's CSRF header the logout is refused and nothing ends.
@@ -144,5 +187,169 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
       });
       expect(big.statusCode, mount).toBe(401);
     }
+  });
+});
+
+describe(`back-channel logout from an external issuer, on ${testDatabaseKind()}`, () => {
+  let issuer: TestIssuer;
+  let t: TestApp;
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    t = await createTestApp(issuer.env);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await issuer?.close();
+  });
+
+  const logout = (form: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/backchannel-logout`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+    });
+  const logoutToken = (claims: Record<string, unknown>, options: Parameters<TestIssuer['logoutToken']>[1]) =>
+    issuer.logoutToken(claims, options);
+  const threads = (cookie: string) =>
+    t.app.inject({ method: 'GET', url: '/chainlit/threads', headers: { cookie } });
+
+  /** An account at the issuer with an agent, and a chat session opened under each of `sids`. */
+  async function account(name: string, sids: (string | undefined)[]) {
+    const sub = `${name}-${crypto.randomUUID().slice(0, 8)}`;
+    const { auth, id: userId } = await signInAs(t, issuer, { sub });
+    const agent = await t.app.inject({
+      method: 'POST',
+      url: `${API}/agents/`,
+      headers: auth,
+      payload: { name: `${name}'s agent`, description: 'd', tool_ids: [] },
+    });
+    const agentId = agent.json<{ id: number }>().id;
+    const cookies: string[] = [];
+    for (const sid of sids) {
+      const opened = await t.app.inject({
+        method: 'POST',
+        url: '/chainlit/auth/header',
+        headers: { ...bearer(await issuer.token({ sub, sid })), 'x-agent-id': String(agentId) },
+      });
+      cookies.push(
+        `${CHAT_SESSION_COOKIE}=${opened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`,
+      );
+    }
+    const copilot = await t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/chainlit-copilot-login`,
+      headers: auth,
+      payload: { agent_id: agentId },
+    });
+    const copilotAuth = bearer(copilot.json<{ copilot_auth_token: string }>().copilot_auth_token);
+    return { sub, userId, agentId, cookies, copilotAuth };
+  }
+  const statuses = async (cookies: string[]) =>
+    Promise.all(cookies.map(async (cookie) => (await threads(cookie)).statusCode));
+  const copilotStatus = async (copilotAuth: Record<string, string>) =>
+    (await t.app.inject({ method: 'GET', url: '/chainlit/threads', headers: copilotAuth })).statusCode;
+
+  it('A4: a logout token naming a session ends exactly the chat session opened under it', async () => {
+    const audience = t.config.auth.clientId;
+    const alice = await account('alice', ['alice-s1', 'alice-s2']);
+    const bob = await account('bob', ['bob-s1']);
+
+    const done = await logout({
+      logout_token: await logoutToken({ sub: alice.sub, sid: 'alice-s1' }, { audience }),
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.headers['set-cookie']).toBeUndefined();
+    expect(done.headers['cache-control']).toBe('no-store');
+    expect(await statuses(alice.cookies)).toEqual([401, 200]);
+    expect(await copilotStatus(alice.copilotAuth)).toBe(401);
+    expect(await statuses(bob.cookies)).toEqual([200]);
+    expect(await copilotStatus(bob.copilotAuth)).toBe(200);
+
+    // A token with the sid alone (no sub) ends that session too.
+    const bySid = await logout({ logout_token: await logoutToken({ sid: 'alice-s2' }, { audience }) });
+    expect(bySid.statusCode).toBe(200);
+    expect(await statuses(alice.cookies)).toEqual([401, 401]);
+    expect(await statuses(bob.cookies)).toEqual([200]);
+  });
+
+  it("A4: a logout token naming only the account ends all of that account's chat sessions", async () => {
+    const audience = t.config.auth.clientId;
+    // One session opened with a token without sid: only an account-wide logout ends it.
+    const carol = await account('carol', ['carol-s1', 'carol-s2', undefined]);
+    const bob = await account('bob', ['bob-s1']);
+
+    const done = await logout({ logout_token: await logoutToken({ sub: carol.sub }, { audience }) });
+    expect(done.statusCode).toBe(200);
+    expect(await statuses(carol.cookies)).toEqual([401, 401, 401]);
+    expect(await copilotStatus(carol.copilotAuth)).toBe(401);
+    expect(await statuses(bob.cookies)).toEqual([200]);
+    expect(await copilotStatus(bob.copilotAuth)).toBe(200);
+  });
+
+  it('A4: an invalid, replayed or foreign logout token is refused with 400 and ends nothing', async () => {
+    const audience = t.config.auth.clientId;
+    const erin = await account('erin', ['erin-s1']);
+    const claims = { sub: erin.sub, sid: 'erin-s1' };
+
+    // Accepted once; its replay must not end a session opened under the same sid since.
+    const first = await logoutToken(claims, { audience });
+    expect((await logout({ logout_token: first })).statusCode).toBe(200);
+    expect(await statuses(erin.cookies)).toEqual([401]);
+    const reopened = await t.app.inject({
+      method: 'POST',
+      url: '/chainlit/auth/header',
+      headers: { ...bearer(await issuer.token(claims)), 'x-agent-id': String(erin.agentId) },
+    });
+    const cookie = `${CHAT_SESSION_COOKIE}=${reopened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`;
+    const bob = await account('bob', ['bob-s1']);
+    const revocations = () =>
+      Promise.all([
+        t.db.kysely
+          .selectFrom('chat_sessions')
+          .select(['id_hash', 'revoked_at'])
+          .orderBy('id_hash')
+          .execute(),
+        t.db.kysely.selectFrom('chat_revocations').selectAll().orderBy('user_id').execute(),
+      ]);
+    const before = await revocations();
+
+    const refused: [string, string | undefined][] = [
+      ['a replayed jti', first],
+      ['another audience', await logoutToken(claims, { audience: 'someone-else' })],
+      ['another issuer', await logoutToken(claims, { audience, issuer: 'https://issuer.example/' })],
+      [
+        'a bad signature',
+        await logoutToken(claims, { audience, foreignKey: true, kid: issuer.publicJwk.kid! }),
+      ],
+      ['no events', await logoutToken({ ...claims, events: undefined }, { audience })],
+      ['another event', await logoutToken({ ...claims, events: { 'urn:example:other': {} } }, { audience })],
+      ['a nonce', await logoutToken({ ...claims, nonce: 'n' }, { audience })],
+      ['an expiry passed', await logoutToken(claims, { audience, issuedAt: -180, expiresIn: -120 })],
+      ['an old iat and no exp', await logoutToken(claims, { audience, issuedAt: -3600, expiresIn: null })],
+      ['an iat in the future', await logoutToken(claims, { audience, issuedAt: 600, expiresIn: 720 })],
+      ['no jti', await logoutToken({ ...claims, jti: undefined }, { audience })],
+      ['neither sid nor sub', await logoutToken({ sub: undefined, sid: undefined }, { audience })],
+      ['an access token', await issuer.token({ ...claims, jti: 'at-1' }, { audience })],
+      ['not a JWT', 'not-a-token'],
+      ['no logout_token', undefined],
+    ];
+    for (const [why, token] of refused) {
+      const res = await logout(token === undefined ? { other: 'x' } : { logout_token: token });
+      expect(res.statusCode, why).toBe(400);
+      expect(res.json(), why).toMatchObject({ error: 'invalid_request' });
+      expect(res.headers['set-cookie'], why).toBeUndefined();
+    }
+    const json = await t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/backchannel-logout`,
+      headers: { 'content-type': 'application/json' },
+      payload: '[1]',
+    });
+    expect(json.statusCode).toBe(400);
+
+    expect(await revocations()).toEqual(before);
+    expect((await threads(cookie)).statusCode).toBe(200);
+    expect(await statuses(bob.cookies)).toEqual([200]);
   });
 });

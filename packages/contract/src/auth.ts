@@ -49,3 +49,15 @@ export const copilotLoginRequestSchema = z
       .optional(),
   })
   .nullish();
+
+/**
+ * Body of `POST /api/v1/auth/backchannel-logout` (OpenID Connect Back-Channel Logout 1.0), sent
+ * form-encoded by the identity provider: the signed logout token.
+ */
+export const backchannelLogoutRequestSchema = z.object({ logout_token: z.string().max(16_384) });
+export const backchannelLogoutResultSchema = z.object({});
+/** The spec's error answer (400) for a logout token that is missing, invalid or replayed. */
+export const backchannelLogoutErrorSchema = z.object({
+  error: z.literal('invalid_request'),
+  error_description: z.string(),
+});

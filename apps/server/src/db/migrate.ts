@@ -34,6 +34,7 @@ export const MIGRATION_NAMES = [
   '0025-tool-execution-claims',
   '0028-agent-api-writes',
   '0029-demo-researched-leads',
+  '0030-idp-session-logout',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -31,6 +31,7 @@ export interface Database {
   idp_payloads: IdpPayloadsTable;
   chat_sessions: ChatSessionsTable;
   chat_revocations: ChatRevocationsTable;
+  logout_tokens: LogoutTokensTable;
   demo_sessions: DemoSessionsTable;
   demo_orders: DemoOrdersTable;
   demo_refunds: DemoRefundsTable;
@@ -479,6 +480,18 @@ export interface ChatSessionsTable {
   created_at: string;
   /** When sign-out ended it (migration 0009); a revoked row is never accepted again. */
   revoked_at: string | null;
+  /**
+   * The identity provider session it was opened under: the access token's `sid` (migration 0030);
+   * null when the issuer puts none in access tokens.
+   */
+  idp_sid: string | null;
+}
+
+/** Back-channel logout tokens already accepted, until they expire (migration 0030, auth module). */
+export interface LogoutTokensTable {
+  /** SHA-256 (hex) of the issuer and the token's `jti`. */
+  jti: string;
+  expires_at: string;
 }
 
 /** When a user last signed out: copilot tokens issued before then are refused (migration 0009). */

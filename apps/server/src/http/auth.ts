@@ -24,6 +24,8 @@ export const PUBLIC_ROUTES = [
   'GET /backend/api/v1/public/health/live',
   'GET /backend/api/v1/public/health/ready',
   'POST /backend/api/v1/public/beta-user-signin',
+  // OpenID Connect Back-Channel Logout: the identity provider's signed logout token is the credential.
+  'POST /backend/api/v1/auth/backchannel-logout',
   // Registered by the services module: the provider sends the browser back here after OAuth, and
   // posts signed webhook events here.
   `GET ${API_PREFIX}${SERVICE_PUBLIC_PATHS.composioAuthRedirect}`,
@@ -72,8 +74,9 @@ export interface ApiTokenVerifier {
   /**
    * The user the token belongs to, or null when it is not a valid access token. An API key counts
    * only with the `chat` scope and, when it is limited to agents, for one of them (`agentId`).
+   * `sid`: the identity provider session the token was issued under, when it names one.
    */
-  userForToken(token: string, agentId?: number): Promise<AuthUser | null>;
+  userForToken(token: string, agentId?: number): Promise<(AuthUser & { sid?: string }) | null>;
 }
 
 export interface RouteEntry {
@@ -325,7 +328,9 @@ export function registerAuth(
       try {
         const claims = await verifyCached(token);
         const user = await users.resolve({ issuer: claims.iss, subject: claims.sub });
-        return user.admitted || !gate.enabled ? user : null;
+        if (!user.admitted && gate.enabled) return null;
+        const sid = stringClaim(claims.sid);
+        return sid && sid.length <= 255 ? { ...user, sid } : user;
       } catch {
         return null;
       }

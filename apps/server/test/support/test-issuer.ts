@@ -37,6 +37,15 @@ export interface TestIssuer {
   env: { OIDC_ISSUER: string; OIDC_AUDIENCE: string };
   /** An access token for `claims.sub` (required) with `scope` `openid profile email` by default. */
   token(claims: JWTPayload & { sub: string }, options?: TokenOptions): Promise<string>;
+  /**
+   * A back-channel logout token (`typ` logout+jwt) for `options.audience` (the client id): a fresh
+   * `jti`, the back-channel logout event, expiring in 2 minutes. A claim given as `undefined` is
+   * left out; `expiresIn: null` leaves out `exp`.
+   */
+  logoutToken(
+    claims: JWTPayload,
+    options: Omit<TokenOptions, 'audience' | 'expiresIn'> & { audience: string; expiresIn?: number | null },
+  ): Promise<string>;
   /** The public JWK the issuer publishes (for confusion attacks in tests). */
   publicJwk: JWK;
   /** How often the JWKS was fetched. */
@@ -99,6 +108,24 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
       return state.jwksFetches;
     },
     token: (claims, o = {}) => sign(o.foreignKey ? foreign.privateKey : privateKey, claims, o),
+    logoutToken: (claims, o) => {
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = new SignJWT({
+        jti: crypto.randomUUID(),
+        events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+        ...claims,
+      })
+        .setProtectedHeader({
+          alg: 'RS256',
+          kid: o.kid ?? (o.foreignKey ? `foreign-${kid}` : kid),
+          ...(o.typ === null ? {} : { typ: o.typ ?? 'logout+jwt' }),
+        })
+        .setIssuer(o.issuer ?? issuerId)
+        .setAudience(o.audience)
+        .setIssuedAt(now + (o.issuedAt ?? 0));
+      if (o.expiresIn !== null) jwt.setExpirationTime(now + (o.expiresIn ?? 120));
+      return jwt.sign(o.foreignKey ? foreign.privateKey : privateKey);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

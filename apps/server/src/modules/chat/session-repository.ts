@@ -23,8 +23,24 @@ export function createSessionRepository(db: Db) {
     'id_hash',
     'now',
   );
+  /** Copilot tokens of these users issued up to `now` are refused from now on. */
+  const revokeCopilotTokens = async (userIds: number[], now: string) => {
+    for (const userId of userIds) {
+      await k
+        .insertInto('chat_revocations')
+        .values({ user_id: userId, revoked_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ revoked_at: now }))
+        .execute();
+    }
+  };
   return {
-    async create(row: { idHash: string; userId: number; agentId: number; expiresAt: string }) {
+    async create(row: {
+      idHash: string;
+      userId: number;
+      agentId: number;
+      expiresAt: string;
+      idpSid: string | undefined;
+    }) {
       await k
         .insertInto('chat_sessions')
         .values({
@@ -33,6 +49,7 @@ export function createSessionRepository(db: Db) {
           agent_id: row.agentId,
           expires_at: row.expiresAt,
           created_at: nowIso(),
+          idp_sid: row.idpSid ?? null,
         })
         .execute();
     },
@@ -54,11 +71,26 @@ export function createSessionRepository(db: Db) {
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
         .execute();
-      await k
-        .insertInto('chat_revocations')
-        .values({ user_id: userId, revoked_at: now })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ revoked_at: now }))
-        .execute();
+      await revokeCopilotTokens([userId], now);
+    },
+
+    /**
+     * The end of one identity provider session (A4): revokes the chat sessions opened under `sid`
+     * (of `userId` only, when the caller knows the user) and the copilot tokens of their users,
+     * which carry no sid. Sessions opened under another provider session keep working.
+     */
+    async revokeIdpSession(sid: string, userId?: number) {
+      const now = nowIso();
+      let update = k
+        .updateTable('chat_sessions')
+        .set({ revoked_at: now })
+        .where('idp_sid', '=', sid)
+        .where('revoked_at', 'is', null);
+      if (userId !== undefined) update = update.where('user_id', '=', userId);
+      const ended = await update.returning('user_id').execute();
+      const users = new Set(ended.map((row) => row.user_id));
+      if (userId !== undefined) users.add(userId);
+      await revokeCopilotTokens([...users], now);
     },
 
     /** When the user last signed out, if ever. */

@@ -35,7 +35,11 @@ export interface ChatSessionsDeps {
   /** DISABLE_AUTH (never in production): sign-in needs no token; the verifier answers the mock user. */
   authDisabled: boolean;
   /** Verifies an API access token exactly as the API does. */
-  verifyAccessToken?: (token: string, agentId?: number) => Promise<{ id: number } | null>;
+  /**
+   * Verifies an API access token exactly as the API does: its user, and the identity provider
+   * session (`sid` claim) it was issued under when the token carries one.
+   */
+  verifyAccessToken?: (token: string, agentId?: number) => Promise<{ id: number; sid?: string } | null>;
   /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`); `issuedAt` in ms. */
   verifyCopilotToken?: (token: string) => Promise<VerifiedCopilotToken | null>;
 }
@@ -75,6 +79,8 @@ export function createChatSessions(deps: ChatSessionsDeps) {
         userId: user.id,
         agentId,
         expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
+        // The chat session ends with the provider session the token was issued under (A4).
+        idpSid: user.sid,
       });
       return { value, agentId };
     },
@@ -112,5 +118,14 @@ export function createChatSessions(deps: ChatSessionsDeps) {
 
 export type ChatSessions = ReturnType<typeof createChatSessions>;
 
-/** Ends every chat session and copilot token of the user (sign-out at the identity provider). */
-export const endChatSessionsOf = (db: Db, userId: number) => createSessionRepository(db).revokeUser(userId);
+/**
+ * Sign-out at the identity provider (A4): ends the chat sessions opened under the provider session
+ * `sid`, or every chat session of the user without one, and the user's copilot tokens. Rows in
+ * the database, so every instance refuses them from the next request.
+ */
+export function endChatSessionsOf(db: Db, ended: { userId?: number; sid?: string }) {
+  const repo = createSessionRepository(db);
+  if (ended.sid !== undefined) return repo.revokeIdpSession(ended.sid, ended.userId);
+  if (ended.userId !== undefined) return repo.revokeUser(ended.userId);
+  throw new TypeError('endChatSessionsOf needs a sid or a user');
+}

@@ -9,6 +9,9 @@ import { ACCESS_TOKEN_TTL_SECONDS, WEB_SCOPES } from './token-settings.ts';
 import { accountClaims, type AccountService } from './service.ts';
 import { logoutPage, messagePage } from './views.ts';
 
+/** Told the account's subject and the ended session's `sid` for our client, when it is known. */
+export type SignOutHook = (subject: string, sid: string | undefined) => Promise<void>;
+
 /**
  * The built-in OpenID Connect provider (oidc-provider 9): authorization code with PKCE S256 only,
  * exact redirect URIs, JWT access tokens for the API audience, rotating refresh tokens with reuse
@@ -21,7 +24,7 @@ export function buildProvider(
   keys: IdentityKeys,
   accounts: AccountService,
   corsOrigins: ReadonlySet<string>,
-  onSignOut: readonly ((subject: string) => Promise<void>)[],
+  onSignOut: readonly SignOutHook[],
 ): Provider {
   const { issuer, clientId, audience, redirectUri, logoutRedirectUri } = config.auth;
   const configuration: Configuration = {
@@ -56,6 +59,20 @@ export function buildProvider(
     rotateRefreshToken: true,
     // Sign-out ends every token of the session, even one that asked for offline_access (A4).
     expiresWithSession: async () => true,
+    // The access token names the provider session it was issued under (`sid`, the value an ID
+    // token and a back-channel logout token carry for this client), so a chat session opened with
+    // it ends with that session (A4). oidc-provider copies `sid` onto a code only for clients with
+    // a back-channel logout URI, so it is read from the session, found by the uid every token of
+    // a session keeps; a token whose session is gone gets none.
+    extraTokenClaims: async (ctx, token) => {
+      if (token.kind !== 'AccessToken') return undefined;
+      const sid =
+        token.sid ??
+        (token.sessionUid && token.clientId
+          ? (await ctx.oidc.provider.Session.findByUid(token.sessionUid))?.sidFor(token.clientId)
+          : undefined);
+      return sid ? { sid } : undefined;
+    },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
@@ -123,11 +140,21 @@ export function buildProvider(
   // Behind a reverse proxy the scheme and host come from X-Forwarded-* only when it is trusted.
   provider.proxy = config.trustProxy;
   answerOutagesWith503(provider);
+  // The end of a provider session is announced to the app directly, not by oidc-provider's
+  // back-channel logout feature: that would have this process POST to its own URL over the
+  // network, outside the egress guard (which refuses our own addresses) and through the proxy in
+  // front of it. The only way a session ends early is end_session_confirm (sign-out, or a
+  // different account signing in in the same browser); one that expires (14 days) has outlived
+  // every chat session opened under it (8 hours) unless opened in its last hours.
   provider.use(async (ctx, next) => {
     await next();
-    const subject = ctx.oidc?.session?.accountId;
+    const session = ctx.oidc?.session;
+    const subject = session?.accountId;
     if (ctx.oidc?.route === 'end_session_confirm' && ctx.status === 303 && subject) {
-      for (const hook of onSignOut) await hook(subject);
+      // Still in memory after the session was destroyed; gone only when the browser signed out of
+      // the client alone (no `logout=yes`), in which case the hook ends every session of the user.
+      const sid = session.sidFor(clientId);
+      for (const hook of onSignOut) await hook(subject, sid);
     }
   });
   return provider;

@@ -2,6 +2,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import type Provider from 'oidc-provider';
 import type { AccessGate, AppDeps } from '../../deps.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
+import type { SignOutHook } from './oidc.ts';
 import { createAccountService, type AccountService, type IdentityClock } from './service.ts';
 
 export { ACCESS_TOKEN_TTL_SECONDS, WEB_SCOPES } from './token-settings.ts';
@@ -17,10 +18,10 @@ export interface Identity {
   /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
   localKeySet(): JWTVerifyGetKey;
   /**
-   * Run with the account's subject when its provider session ends (RP-initiated logout), before
-   * the browser is redirected: the app ends every session tied to it (A4).
+   * Run with the account's subject and the session's `sid` when a provider session ends
+   * (RP-initiated logout), before the browser is redirected: the app ends what is tied to it (A4).
    */
-  readonly onSignOut: ((subject: string) => Promise<void>)[];
+  readonly onSignOut: SignOutHook[];
 }
 
 const originOf = (url: string) => new URL(url).origin;
