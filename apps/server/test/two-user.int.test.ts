@@ -306,6 +306,14 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     // The chat sign-in's words: the agent is gone or not the caller's.
     json: { detail: 'This agent does not exist or is not yours' },
   }),
+  'POST /backend/api/v1/auth/backchannel-logout': () => ({
+    as: 'bob',
+    url: `${API}/auth/backchannel-logout`,
+    bodies: [{ logout_token: 'not-a-logout-token' }],
+    status: 400,
+    json: { error: 'invalid_request', error_description: 'logout_token is not valid' },
+    noOwnedId: "public: the identity provider's signed logout token names the session it ends",
+  }),
   'GET /backend/api/v1/api-keys': () => ({
     as: 'bob',
     url: `${API}/api-keys`,

@@ -2638,6 +2638,38 @@ export type ChainlitCopilotLoginResponses = {
 
 export type ChainlitCopilotLoginResponse = ChainlitCopilotLoginResponses[keyof ChainlitCopilotLoginResponses];
 
+export type BackchannelLogoutData = {
+    body: {
+        logout_token: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/backchannel-logout';
+};
+
+export type BackchannelLogoutErrors = {
+    /**
+     * Default Response
+     */
+    400: {
+        error: 'invalid_request';
+        error_description: string;
+    };
+};
+
+export type BackchannelLogoutError = BackchannelLogoutErrors[keyof BackchannelLogoutErrors];
+
+export type BackchannelLogoutResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        [key: string]: never;
+    };
+};
+
+export type BackchannelLogoutResponse = BackchannelLogoutResponses[keyof BackchannelLogoutResponses];
+
 export type ListApiKeysData = {
     body?: never;
     path?: never;
