@@ -76,17 +76,20 @@ export function createSessionRepository(db: Db) {
 
     /**
      * The end of one identity provider session (A4): revokes the chat sessions opened under `sid`
-     * (of `userId` only, when the caller knows the user) and the copilot tokens of their users,
-     * which carry no sid. Sessions opened under another provider session keep working.
+     * and the copilot tokens of their users, which carry no sid. When the caller knows the user,
+     * only theirs, and also those opened with no sid (a token without one): they cannot be told
+     * apart, so any of the user's provider sessions ending ends them. Sessions opened under
+     * another provider session keep working.
      */
     async revokeIdpSession(sid: string, userId?: number) {
       const now = nowIso();
-      let update = k
-        .updateTable('chat_sessions')
-        .set({ revoked_at: now })
-        .where('idp_sid', '=', sid)
-        .where('revoked_at', 'is', null);
-      if (userId !== undefined) update = update.where('user_id', '=', userId);
+      let update = k.updateTable('chat_sessions').set({ revoked_at: now }).where('revoked_at', 'is', null);
+      update =
+        userId === undefined
+          ? update.where('idp_sid', '=', sid)
+          : update
+              .where('user_id', '=', userId)
+              .where((eb) => eb.or([eb('idp_sid', '=', sid), eb('idp_sid', 'is', null)]));
       const ended = await update.returning('user_id').execute();
       const users = new Set(ended.map((row) => row.user_id));
       if (userId !== undefined) users.add(userId);
