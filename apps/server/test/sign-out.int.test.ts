@@ -353,4 +353,25 @@ describe(`back-channel logout from an external issuer, on ${testDatabaseKind()}`
     expect((await threads(cookie)).statusCode).toBe(200);
     expect(await statuses(bob.cookies)).toEqual([200]);
   });
+
+  it('A4: a logout token received by one instance ends the session on another; its replay there is refused', async () => {
+    const audience = t.config.auth.clientId;
+    const other = await createTestApp({}, {}, { sameDatabaseAs: t });
+    try {
+      const frank = await account('frank', ['frank-s1']);
+      expect(await statuses(frank.cookies)).toEqual([200]);
+      const token = await logoutToken({ sub: frank.sub, sid: 'frank-s1' }, { audience });
+      const onOther = await other.app.inject({
+        method: 'POST',
+        url: `${API}/auth/backchannel-logout`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ logout_token: token }).toString(),
+      });
+      expect(onOther.statusCode).toBe(200);
+      expect(await statuses(frank.cookies)).toEqual([401]);
+      expect((await logout({ logout_token: token })).statusCode).toBe(400);
+    } finally {
+      await other.close();
+    }
+  });
 });
