@@ -14,6 +14,38 @@ const API = '/backend/api/v1';
 const password = 'a long enough password';
 const csrf = { origin: ORIGIN, [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE };
 
+/** A new agent of the caller's, by the API. */
+async function newAgent(t: TestApp, auth: Record<string, string>, name: string) {
+  const agent = await t.app.inject({
+    method: 'POST',
+    url: `${API}/agents/`,
+    headers: auth,
+    payload: { name: `${name}'s agent`, description: 'd', tool_ids: [] },
+  });
+  return agent.json<{ id: number }>().id;
+}
+
+/** Opens the agent's chat with an access token, as the web app does: the session cookie. */
+async function openChat(t: TestApp, auth: Record<string, string>, agentId: number) {
+  const opened = await t.app.inject({
+    method: 'POST',
+    url: '/chainlit/auth/header',
+    headers: { ...auth, 'x-agent-id': String(agentId) },
+  });
+  return `${CHAT_SESSION_COOKIE}=${opened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`;
+}
+
+/** A copilot token for the agent, minted with an access token. */
+async function newCopilotToken(t: TestApp, auth: Record<string, string>, agentId: number) {
+  const copilot = await t.app.inject({
+    method: 'POST',
+    url: `${API}/auth/chainlit-copilot-login`,
+    headers: auth,
+    payload: { agent_id: agentId },
+  });
+  return copilot.json<{ copilot_auth_token: string }>().copilot_auth_token;
+}
+
 describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -28,26 +60,9 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
     const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const signedIn = await signUpAndSignIn(t.app, t.config, { name, email, password });
     const { auth, id: userId } = signedIn;
-    const agent = await t.app.inject({
-      method: 'POST',
-      url: `${API}/agents/`,
-      headers: auth,
-      payload: { name: `${name}'s agent`, description: 'd', tool_ids: [] },
-    });
-    const agentId = agent.json<{ id: number }>().id;
-    const opened = await t.app.inject({
-      method: 'POST',
-      url: '/chainlit/auth/header',
-      headers: { ...auth, 'x-agent-id': String(agentId) },
-    });
-    const cookie = `${CHAT_SESSION_COOKIE}=${opened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`;
-    const copilot = await t.app.inject({
-      method: 'POST',
-      url: `${API}/auth/chainlit-copilot-login`,
-      headers: auth,
-      payload: { agent_id: agentId },
-    });
-    const copilotToken = copilot.json<{ copilot_auth_token: string }>().copilot_auth_token;
+    const agentId = await newAgent(t, auth, name);
+    const cookie = await openChat(t, auth, agentId);
+    const copilotToken = await newCopilotToken(t, auth, agentId);
     return { signedIn, email, auth, userId, agentId, cookie, copilotToken };
   }
 
@@ -105,13 +120,7 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
     // The same user signs in from a second browser: a provider session of its own.
     const second = await authorize(t.app, t.config, { email: alice.email, password });
     const tokens = (await exchangeCode(t.app, t.config, second)).body;
-    const secondAuth = { authorization: `Bearer ${tokens.access_token}` };
-    const opened = await t.app.inject({
-      method: 'POST',
-      url: '/chainlit/auth/header',
-      headers: { ...secondAuth, 'x-agent-id': String(alice.agentId) },
-    });
-    const secondCookie = `${CHAT_SESSION_COOKIE}=${opened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`;
+    const secondCookie = await openChat(t, bearer(tokens.access_token!), alice.agentId);
     const bob = await signedInWithChat('Bob');
 
     // Each access token names its provider session; each chat row keeps the one it was opened under.
@@ -218,31 +227,11 @@ describe(`back-channel logout from an external issuer, on ${testDatabaseKind()}`
   async function account(name: string, sids: (string | undefined)[]) {
     const sub = `${name}-${crypto.randomUUID().slice(0, 8)}`;
     const { auth, id: userId } = await signInAs(t, issuer, { sub });
-    const agent = await t.app.inject({
-      method: 'POST',
-      url: `${API}/agents/`,
-      headers: auth,
-      payload: { name: `${name}'s agent`, description: 'd', tool_ids: [] },
-    });
-    const agentId = agent.json<{ id: number }>().id;
+    const agentId = await newAgent(t, auth, name);
     const cookies: string[] = [];
-    for (const sid of sids) {
-      const opened = await t.app.inject({
-        method: 'POST',
-        url: '/chainlit/auth/header',
-        headers: { ...bearer(await issuer.token({ sub, sid })), 'x-agent-id': String(agentId) },
-      });
-      cookies.push(
-        `${CHAT_SESSION_COOKIE}=${opened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`,
-      );
-    }
-    const copilot = await t.app.inject({
-      method: 'POST',
-      url: `${API}/auth/chainlit-copilot-login`,
-      headers: auth,
-      payload: { agent_id: agentId },
-    });
-    const copilotAuth = bearer(copilot.json<{ copilot_auth_token: string }>().copilot_auth_token);
+    for (const sid of sids)
+      cookies.push(await openChat(t, bearer(await issuer.token({ sub, sid })), agentId));
+    const copilotAuth = bearer(await newCopilotToken(t, auth, agentId));
     return { sub, userId, agentId, cookies, copilotAuth };
   }
   const statuses = async (cookies: string[]) =>
@@ -297,12 +286,7 @@ describe(`back-channel logout from an external issuer, on ${testDatabaseKind()}`
     const first = await logoutToken(claims, { audience });
     expect((await logout({ logout_token: first })).statusCode).toBe(200);
     expect(await statuses(erin.cookies)).toEqual([401]);
-    const reopened = await t.app.inject({
-      method: 'POST',
-      url: '/chainlit/auth/header',
-      headers: { ...bearer(await issuer.token(claims)), 'x-agent-id': String(erin.agentId) },
-    });
-    const cookie = `${CHAT_SESSION_COOKIE}=${reopened.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)!.value}`;
+    const cookie = await openChat(t, bearer(await issuer.token(claims)), erin.agentId);
     const bob = await account('bob', ['bob-s1']);
     const revocations = () =>
       Promise.all([
