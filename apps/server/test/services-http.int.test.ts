@@ -613,7 +613,11 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       const seen: Service[][] = [];
       let url: string | undefined = `${API}/services/?limit=${limit}`;
       while (url) {
-        const page = await t.app.inject({ method: 'GET', url, headers: who });
+        const page: Awaited<ReturnType<typeof call>> = await t.app.inject({
+          method: 'GET',
+          url,
+          headers: who,
+        });
         expect(page.statusCode).toBe(200);
         seen.push(page.json<Service[]>());
         url = /^<([^>]+)>; rel="next"$/.exec((page.headers.link as string | undefined) ?? '')?.[1];
