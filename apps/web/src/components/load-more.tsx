@@ -9,6 +9,20 @@ export interface NextPage {
   fetchNextPage: () => Promise<unknown>;
 }
 
+/**
+ * Loads the remaining pages one after another while `needed` holds (a search over what is
+ * loaded, which must see every item). A failed page stops it until the retry.
+ */
+export function useRestLoadedWhile(needed: boolean, query: NextPage) {
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
+  const idle = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
+  useEffect(() => {
+    if (needed && idle) void fetchNextPage();
+  }, [needed, idle, fetchNextPage]);
+  /** Whether the rest is still on its way (nothing found so far is not yet "nothing found"). */
+  return needed && hasNextPage && !isFetchNextPageError;
+}
+
 /** How far below the view the end of the list starts the next page, so it is there when scrolled to. */
 const AHEAD = '400px';
 

@@ -14,7 +14,7 @@ import {
 } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { AgentAvatar } from '@cadre/ui';
 import {
   FiAlertTriangle,
@@ -53,7 +53,7 @@ import {
   CARD_TABLE_HEADER,
 } from '../../../components/card-table';
 import { usePageInfiniteQuery } from '../../../lib/page-query';
-import { LoadMore } from '../../../components/load-more';
+import { LoadMore, useRestLoadedWhile } from '../../../components/load-more';
 
 const NAME_CELL = { gridArea: 'name', fontWeight: 'medium' } as const;
 /** Two lines of the description on a card, one truncated line in the table (the width left over). */
@@ -73,11 +73,7 @@ export function AgentsPage() {
   // The search matches in the browser, over the agents loaded, and the API has no search of its
   // own: someone searching expects every agent of theirs to be searched, not the first pages, so a
   // search loads the remaining pages (one after another, shown as loading at the list's end).
-  const searching = query.trim() !== '';
-  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = agents;
-  useEffect(() => {
-    if (searching && hasNextPage && !isFetchingNextPage && !isFetchNextPageError) void fetchNextPage();
-  }, [searching, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
+  const restLoading = useRestLoadedWhile(query.trim() !== '', agents);
   const [toolsOf, setToolsOf] = useState<Agent | null>(null);
   const [deleting, setDeleting] = useState<Agent | null>(null);
   const shown = useFuzzyFilter(agents.data, query, AGENT_SEARCH_KEYS);
@@ -106,27 +102,20 @@ export function AgentsPage() {
   });
 
   let body: React.ReactNode;
-  if (agents.isPending) {
+  // Nothing matching among the pages loaded yet is not "No agents found." while the rest comes.
+  if (agents.isPending || (restLoading && shown.length === 0)) {
     body = (
       <StateRow>
         <Spinner size="sm" color="brand.fg" me="2" />
         {AGENT_TEXT.loading}
       </StateRow>
     );
-  } else if (agents.isError && !isFetchNextPageError) {
+  } else if (agents.isError && !agents.isFetchNextPageError) {
     body = (
       <StateRow>
         <Text color="fg.error" role="alert">
           {AGENT_TEXT.loadError}
         </Text>
-      </StateRow>
-    );
-  } else if (shown.length === 0 && searching && hasNextPage && !isFetchNextPageError) {
-    // Nothing matches yet among the pages loaded: the rest are on their way.
-    body = (
-      <StateRow>
-        <Spinner size="sm" color="brand.fg" me="2" />
-        {AGENT_TEXT.loading}
       </StateRow>
     );
   } else if (shown.length === 0) {
