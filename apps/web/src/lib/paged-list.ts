@@ -16,7 +16,7 @@ export function nextCursorOf(link: string | null): string | undefined {
 }
 
 /** A generated SDK list call asked for its response fields, so the `Link` header can be read. */
-export type PageFetcher<T> = (options: {
+export type PageFetcher = (options: {
   query: { limit: number; cursor?: string };
   signal: AbortSignal;
   responseStyle: 'fields';
@@ -28,7 +28,7 @@ export type PageFetcher<T> = (options: {
  * order. `queryKey` is the generated list key: invalidating the generated key of the whole list
  * matches it too, so a write refreshes the pages loaded (from the first, in order).
  */
-export function pagedListOptions<T, TKey extends QueryKey>(queryKey: TKey, fetchPage: PageFetcher<T>) {
+export function pagedListOptions<T, TKey extends QueryKey>(queryKey: TKey, fetchPage: PageFetcher) {
   return infiniteQueryOptions({
     queryKey,
     queryFn: async ({ pageParam, signal }): Promise<ListPage<T>> => {
