@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { held, installFakeApi, json, pagedList, type ApiHandler } from '../../../test/fake-api';
-import { installIntersectionObserver } from '../../../test/intersection';
+import { installIntersectionObserver } from '../../../../../../test-support/intersection-observer';
 import { watchFor } from '../../../test/ever-shown';
 import { findToast, renderApp } from '../../../test/render';
 import type { Service } from '../api/services-api';
