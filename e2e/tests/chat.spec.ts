@@ -214,6 +214,49 @@ test('the empty chat offers a request per tool; the owner’s starters replace t
   await expect(again.getByTestId('assistant-message').last()).toContainText('42');
 });
 
+test('a thread longer than a page opens at its newest messages and loads the earlier ones on scrolling up', async () => {
+  // Each turn of the offline model streams for about a second.
+  test.setTimeout(120_000);
+  const frame = await startChat(page);
+  await expect(frame.getByRole('button', { name: 'New chat' }).first()).toBeAttached();
+  const agentId = /\/agents\/(\d+)\/chat/.exec(page.url())![1]!;
+  // 26 turns through the chat service over HTTP, with the frame's own session: 52 messages, more
+  // than the 50 a page holds.
+  const threadId = crypto.randomUUID();
+  const turns = 26; // more turns a minute than the default allows: see playwright.config.ts
+  for (let turn = 1; turn <= turns; turn++) {
+    const answer = await context.request.post('/chainlit/chat', {
+      // The frame's cookie session takes a write from its own origin with its own header only.
+      headers: {
+        origin: new URL(page.url()).origin,
+        'x-requested-with': 'cadre-chat',
+        'x-agent-id': agentId,
+      },
+      data: { threadId, text: `paging turn ${turn}` },
+    });
+    expect(answer.status()).toBe(200);
+    await answer.body();
+  }
+
+  await page.goto(`/agents/${agentId}/chat/${threadId}`);
+  const chat = page.frameLocator('iframe[title="Agent chat"]');
+  const asked = chat.getByTestId('user-message');
+  await expect(asked.last()).toContainText(`paging turn ${turns}`);
+  // The newest 50 messages: turns 2 to 26, the first not yet.
+  await expect(asked).toHaveCount(25);
+  await expect(asked.first()).toContainText('paging turn 2');
+  const earlier = chat.getByTestId('earlier-messages');
+  await expect(earlier.getByRole('button', { name: 'Load earlier messages' })).toBeVisible();
+
+  // Scrolling up to the top of the conversation brings the earlier turns in above.
+  await asked.first().scrollIntoViewIfNeeded();
+  await expect(asked).toHaveCount(turns);
+  await expect(asked.first()).toContainText('paging turn 1');
+  await expect(earlier).toHaveCount(0);
+  // The turn that was the first shown is still in view: the earlier ones went above it.
+  await expect(asked.nth(1)).toBeInViewport();
+});
+
 test('A4: opening a chat drops the old frame session without a 403, and Log Out ends the chat session', async () => {
   const logouts: number[] = [];
   const onResponse = (response: Response) => {

@@ -603,6 +603,68 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     expect(t.logs.join('\n')).not.toContain(CANARY);
   });
 
+  it('pages through the list with limit and cursor in the whole list’s order, each user their own', async () => {
+    const calculator = await byName('Calculator');
+    await call('POST', `/services/${calculator.id}/register_noauth_service`, alice);
+    const custom = (
+      await call('POST', '/services/custom_mcp', alice, { name: 'Alice MCP', url: mcp.url })
+    ).json<Service>();
+    const pages = async (who: Record<string, string>, limit: number) => {
+      const seen: Service[][] = [];
+      let url: string | undefined = `${API}/services/?limit=${limit}`;
+      while (url) {
+        const page: Awaited<ReturnType<typeof call>> = await t.app.inject({
+          method: 'GET',
+          url,
+          headers: who,
+        });
+        expect(page.statusCode).toBe(200);
+        seen.push(page.json<Service[]>());
+        url = /^<([^>]+)>; rel="next"$/.exec((page.headers.link as string | undefined) ?? '')?.[1];
+      }
+      return seen;
+    };
+
+    for (const who of [alice, bob]) {
+      const whole = await call('GET', '/services/', who);
+      // Without limit or cursor: the whole list as before, naming no next page.
+      expect(whole.headers.link).toBeUndefined();
+      const all = whole.json<Service[]>();
+      expect(all.length).toBeGreaterThan(3);
+      const paged = await pages(who, 2);
+      expect(paged.slice(0, -1).every((page) => page.length === 2)).toBe(true);
+      expect(paged.flat()).toEqual(all);
+      // Exactly the last page is short (possibly empty): no page is named after it.
+      expect(paged.at(-1)!.length).toBeLessThan(2);
+    }
+    // Alice's own service and connection are on her pages only.
+    const alicePages = (await pages(alice, 3)).flat();
+    // Her connected services first (the custom server connects as it is added), then by name.
+    expect(alicePages.slice(0, 2).map((s) => [s.id, s.status])).toEqual([
+      [custom.id, 'ACTIVE'],
+      [calculator.id, 'ACTIVE'],
+    ]);
+    const bobPages = (await pages(bob, 3)).flat();
+    expect(bobPages.some((s) => s.id === custom.id)).toBe(false);
+    expect(bobPages.find((s) => s.id === calculator.id)!.status).toBe('INACTIVE');
+
+    const all = await services(alice);
+    const afterTwo = await call('GET', '/services/?cursor=2', alice);
+    expect(afterTwo.json()).toEqual(all.slice(2));
+    expect(afterTwo.headers.link).toBeUndefined();
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['limit=two', 'limit'],
+      ['cursor=-1', 'cursor'],
+      ['cursor=abc', 'cursor'],
+    ]) {
+      const bad = await call('GET', `/services/?${query}`, alice);
+      expect(bad.statusCode, query).toBe(422);
+      expect(bad.json().detail[0].loc, query).toEqual(['querystring', field]);
+    }
+  });
+
   it('two users: Bob never sees or uses Alice’s connection or her custom MCP server', async () => {
     const calculator = await byName('Calculator');
     await call('POST', `/services/${calculator.id}/register_noauth_service`, alice);

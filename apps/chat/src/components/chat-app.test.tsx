@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
+import { CHAT_PAGE_SIZE } from '../lib/api';
 import { installFakeServer, json, session, sse, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
@@ -317,7 +318,9 @@ describe('ChatApp', () => {
     const deny = requests.find((r) => r.url.includes('/approvals/'))!;
     expect(deny.url).toBe('/chainlit/approvals/ap-7/deny');
     expect(deny.body).toEqual({ toolCallId: 'call-1' });
-    expect(requests.filter((r) => r.url === '/chainlit/threads/th-1/messages')).toHaveLength(2);
+    expect(
+      requests.filter((r) => r.url === `/chainlit/threads/th-1/messages?limit=${CHAT_PAGE_SIZE}`),
+    ).toHaveLength(2);
   });
 
   it('shows an answer a crash or restart cut short with its text, says so, and offers Retry', async () => {

@@ -8,7 +8,7 @@ import {
 } from '@cadre/contract';
 import { AgentAvatar } from '@cadre/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
+import { CHAT_PAGE_SIZE, ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { Conversation, OFFLINE_LABEL, type HostFunctionCall } from './conversation';
 import { DemoNextSteps } from './demo-next-steps';
@@ -50,7 +50,19 @@ interface OpenThread {
   saved: boolean;
   /** The thread asked for is gone or not this person's: the not-found state shows instead. */
   missing?: boolean;
+  /** The cursor of the messages before those loaded; null when the thread's start is loaded. */
+  olderCursor: string | null;
 }
+
+/** The threads listed past the pages loaded: the next page's cursor, and how loading it went. */
+interface MoreThreads {
+  cursor: string | null;
+  loading: boolean;
+  failed: boolean;
+}
+
+/** Most threads one refresh reloads (the contract's page maximum). */
+const MAX_THREADS_RELOADED = 1000;
 
 const storageKey = (variant: string, agentId: number) => `cadre-chat:${variant}:last-thread:${agentId}`;
 
@@ -141,6 +153,11 @@ export function ChatApp({
   const api = useMemo(() => createChatApi(endpoint), [endpoint]);
   const [state, setState] = useState<SessionState>({ kind: 'loading' });
   const [threads, setThreads] = useState<ChatThread[]>([]);
+  const [moreThreads, setMoreThreads] = useState<MoreThreads>({
+    cursor: null,
+    loading: false,
+    failed: false,
+  });
   const [open, setOpen] = useState<OpenThread | null>(null);
   const [drawer, setDrawer] = useState(false);
   const [listProblem, setListProblem] = useState<string | null>(null);
@@ -164,7 +181,7 @@ export function ChatApp({
   const startNew = useCallback(
     (history: 'push' | 'replace') => {
       const id = crypto.randomUUID();
-      setOpen((prev) => ({ id, messages: [], key: (prev?.key ?? 0) + 1, saved: false }));
+      setOpen((prev) => ({ id, messages: [], key: (prev?.key ?? 0) + 1, saved: false, olderCursor: null }));
       onThreadChange?.(null, history);
       setDrawer(false);
     },
@@ -172,21 +189,37 @@ export function ChatApp({
   );
 
   const openThread = useCallback(
-    async (session: ChatSessionInfo, id: string, history: 'push' | 'replace') => {
+    async (
+      session: ChatSessionInfo,
+      id: string,
+      history: 'push' | 'replace',
+      /** 'new': a missing thread opens a new chat instead (the remembered one may be gone). */
+      ifMissing: 'show' | 'new' = 'show',
+    ) => {
       try {
-        const loaded = await api.messages(id);
+        // The newest messages: the conversation loads earlier ones as the person scrolls up.
+        const loaded = await api.messages(id, { limit: CHAT_PAGE_SIZE });
         const messages = toUiMessages(loaded.messages);
-        setOpen((prev) => ({ id, messages, key: (prev?.key ?? 0) + 1, saved: true }));
+        const olderCursor = loaded.nextCursor ?? null;
+        setOpen((prev) => ({ id, messages, key: (prev?.key ?? 0) + 1, saved: true, olderCursor }));
         remember(session, id);
         onThreadChange?.(id, history);
         setDrawer(false);
       } catch (e) {
-        if (e instanceof ChatHttpError && e.status === 404) {
-          setOpen((prev) => ({ id, messages: [], key: (prev?.key ?? 0) + 1, saved: true, missing: true }));
+        if (e instanceof ChatHttpError && e.status === 404 && ifMissing === 'new') startNew('replace');
+        else if (e instanceof ChatHttpError && e.status === 404) {
+          setOpen((prev) => ({
+            id,
+            messages: [],
+            key: (prev?.key ?? 0) + 1,
+            saved: true,
+            missing: true,
+            olderCursor: null,
+          }));
         } else handleFailure(e);
       }
     },
-    [api, remember, onThreadChange, handleFailure],
+    [api, remember, onThreadChange, handleFailure, startNew],
   );
 
   /** A new chat's first turn is stored: from now on it has an address of its own. */
@@ -207,14 +240,40 @@ export function ChatApp({
     [remember, onThreadChange],
   );
 
+  // A refresh (a turn ended, a rename, a delete) reloads as many threads as are listed, so the
+  // older pages the person scrolled to stay listed.
+  const listedRef = useRef(0);
+  useEffect(() => {
+    listedRef.current = threads.length;
+  });
   const refreshThreads = useCallback(async () => {
     try {
-      setThreads(await api.listThreads());
+      const limit = Math.min(MAX_THREADS_RELOADED, Math.max(CHAT_PAGE_SIZE, listedRef.current));
+      const { threads: list, nextCursor } = await api.listThreads({ limit });
+      setThreads(list);
+      setMoreThreads({ cursor: nextCursor, loading: false, failed: false });
       setListProblem(null);
     } catch (e) {
       handleFailure(e);
     }
   }, [api, handleFailure]);
+
+  const loadMoreThreads = useCallback(async () => {
+    const { cursor, loading } = moreThreads;
+    if (cursor === null || loading) return;
+    setMoreThreads({ cursor, loading: true, failed: false });
+    try {
+      const page = await api.listThreads({ limit: CHAT_PAGE_SIZE, cursor });
+      setThreads((listed) => {
+        const known = new Set(listed.map((t) => t.id));
+        return [...listed, ...page.threads.filter((t) => !known.has(t.id))];
+      });
+      setMoreThreads({ cursor: page.nextCursor, loading: false, failed: false });
+    } catch (e) {
+      if (e instanceof ChatHttpError && e.status === 401) setState({ kind: 'ended' });
+      setMoreThreads({ cursor, loading: false, failed: true });
+    }
+  }, [api, moreThreads]);
 
   useEffect(() => {
     let cancelled = false;
@@ -223,9 +282,10 @@ export function ChatApp({
         const session = await api.session();
         if (cancelled) return;
         setState({ kind: 'ready', session });
-        const list = await api.listThreads();
+        const { threads: list, nextCursor } = await api.listThreads({ limit: CHAT_PAGE_SIZE });
         if (cancelled) return;
         setThreads(list);
+        setMoreThreads({ cursor: nextCursor, loading: false, failed: false });
         if (initialThreadId) return await openThread(session, initialThreadId, 'replace');
         let last: string | null = null;
         try {
@@ -236,7 +296,8 @@ export function ChatApp({
         } catch {
           last = null;
         }
-        if (last && list.some((t) => t.id === last)) await openThread(session, last, 'replace');
+        // The thread last open may be older than the first page: asked for, it opens or is gone.
+        if (last) await openThread(session, last, 'replace', 'new');
         else startNew('replace');
       } catch (e) {
         if (cancelled) return;
@@ -303,6 +364,7 @@ export function ChatApp({
         }, handleFailure)
       }
       onSearch={api.searchThreads}
+      more={{ ...moreThreads, onLoad: () => void loadMoreThreads() }}
     />
   );
   const drawerOnly = variant === 'copilot';
@@ -395,6 +457,7 @@ export function ChatApp({
                 session={session}
                 threadId={open.id}
                 initialMessages={open.messages}
+                olderCursor={open.olderCursor}
                 onTurnFinished={() => {
                   markSaved(session, open.id);
                   void refreshThreads();

@@ -9,9 +9,10 @@ import {
 } from '@cadre/contract';
 import { DefaultChatTransport } from 'ai';
 import { AgentAvatar } from '@cadre/ui';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { toUiMessages, type ChatApi } from '../lib/api';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { CHAT_PAGE_SIZE, toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
+import { useInView } from '../lib/use-in-view';
 import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
 import { AnswerFooter, textOfMessage } from './answer-footer';
 import { Citations } from './citations';
@@ -28,6 +29,8 @@ export interface ConversationProps {
   session: ChatSessionInfo;
   threadId: string;
   initialMessages: CadreUIMessage[];
+  /** The cursor of the messages before `initialMessages` (null or absent: they start the thread). */
+  olderCursor?: string | null;
   /** A turn ended (the thread list may have a new or renamed thread). */
   onTurnFinished?: () => void;
   /** Copilot: runs a host-page function and resolves with its result. */
@@ -51,11 +54,18 @@ function decisionIn(message: CadreUIMessage | undefined) {
   return undefined;
 }
 
+/** The thread's newest page as the server has it now, after the earlier messages already shown. */
+function withNewest(shown: CadreUIMessage[], newest: CadreUIMessage[]): CadreUIMessage[] {
+  const start = newest[0] ? shown.findIndex((m) => m.id === newest[0]!.id) : -1;
+  return [...(start > 0 ? shown.slice(0, start) : []), ...newest];
+}
+
 export function Conversation({
   api,
   session,
   threadId,
   initialMessages,
+  olderCursor = null,
   onTurnFinished,
   onCallFunction,
 }: ConversationProps) {
@@ -129,8 +139,8 @@ export function Conversation({
       // A refused decision (expired, already decided, no longer attached) shows the server's state.
       if (isError && decisionIn(message)) {
         void api
-          .messages(threadId)
-          .then((loaded) => setMessages(toUiMessages(loaded.messages)))
+          .messages(threadId, { limit: CHAT_PAGE_SIZE })
+          .then((loaded) => setMessages((shown) => withNewest(shown, toUiMessages(loaded.messages))))
           .catch(() => undefined);
       }
       finishedRef.current?.();
@@ -141,9 +151,43 @@ export function Conversation({
   const busy = status === 'submitted' || status === 'streaming';
 
   const bottomRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    bottomRef.current?.scrollIntoView?.({ block: 'end' });
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const topRef = useRef<HTMLDivElement>(null);
+  // Earlier messages come in above what is read: the distance from the bottom is kept, so the
+  // message in view stays in place; any other change (a turn, a streamed token) shows the end.
+  const keptFromBottom = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const scroller = scrollerRef.current;
+    if (keptFromBottom.current !== null && scroller) {
+      scroller.scrollTop = scroller.scrollHeight - keptFromBottom.current;
+      keptFromBottom.current = null;
+    } else bottomRef.current?.scrollIntoView?.({ block: 'end' });
   }, [messages]);
+
+  const [older, setOlder] = useState({ cursor: olderCursor, loading: false, failed: false });
+  const loadEarlier = async () => {
+    const { cursor, loading } = older;
+    if (cursor === null || loading) return;
+    setOlder({ cursor, loading: true, failed: false });
+    try {
+      const page = await api.messages(threadId, { limit: CHAT_PAGE_SIZE, cursor });
+      const scroller = scrollerRef.current;
+      keptFromBottom.current = scroller ? scroller.scrollHeight - scroller.scrollTop : null;
+      setMessages((shown) => {
+        const known = new Set(shown.map((m) => m.id));
+        return [...toUiMessages(page.messages).filter((m) => !known.has(m.id)), ...shown];
+      });
+      setOlder({ cursor: page.nextCursor ?? null, loading: false, failed: false });
+    } catch {
+      setOlder({ cursor, loading: false, failed: true });
+    }
+  };
+  useInView(
+    topRef,
+    () => void loadEarlier(),
+    older.cursor !== null && !older.loading && !older.failed,
+    scrollerRef,
+  );
 
   const send = (text: string) => {
     clearError();
@@ -197,8 +241,20 @@ export function Conversation({
 
   return (
     <Stack h="full" gap="0" minH="0">
-      <Box flex="1" overflowY="auto" px={{ base: '3', md: '6' }} py="4" minH="0">
+      <Box flex="1" overflowY="auto" px={{ base: '3', md: '6' }} py="4" minH="0" ref={scrollerRef}>
         <Stack gap="4" maxW="3xl" mx="auto">
+          {older.cursor !== null && (
+            <Stack ref={topRef} align="center" gap="1" data-testid="earlier-messages">
+              {older.failed && (
+                <Text fontSize="sm" color="fg.error" role="alert">
+                  Earlier messages could not be loaded.
+                </Text>
+              )}
+              <Button size="xs" variant="outline" loading={older.loading} onClick={() => void loadEarlier()}>
+                {older.failed ? 'Try again' : 'Load earlier messages'}
+              </Button>
+            </Stack>
+          )}
           {messages.length === 0 && <EmptyState session={session} onPick={send} />}
           {messages.map((message, index) =>
             message.role === 'user' ? (

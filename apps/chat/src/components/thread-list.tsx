@@ -1,6 +1,7 @@
 import { Box, Button, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react';
 import type { ChatThread } from '@cadre/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useInView } from '../lib/use-in-view';
 
 export interface ThreadListProps {
   threads: ChatThread[];
@@ -11,6 +12,8 @@ export interface ThreadListProps {
   onDelete: (id: string) => void;
   /** Finds this agent's threads by name and message text (on the server). */
   onSearch?: (query: string) => Promise<ChatThread[]>;
+  /** Older threads than those listed: whether there are (a cursor), and loading them. */
+  more?: { cursor: string | null; loading: boolean; failed: boolean; onLoad: () => void };
 }
 
 const SEARCH_DELAY_MS = 250;
@@ -45,12 +48,18 @@ export function ThreadList({
   onRename,
   onDelete,
   onSearch,
+  more,
 }: ThreadListProps) {
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const found = useThreadSearch(query, onSearch);
   const shown = Array.isArray(found) ? found : threads;
+  const scroller = useRef<HTMLDivElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+  // Search results are not paged; the listed threads load older ones at the end of the list.
+  const hasMore = found === null && !!more && more.cursor !== null;
+  useInView(end, () => more?.onLoad(), hasMore && !more.loading && !more.failed, scroller);
   return (
     <Stack gap="2" p="3" h="full" minH="0" as="nav" aria-label="Threads">
       <Button onClick={onNew} bg="brand.solid" color="brand.contrast" size="sm">
@@ -67,7 +76,7 @@ export function ThreadList({
           onChange={(e) => setQuery(e.target.value)}
         />
       )}
-      <Stack gap="1" overflowY="auto" minH="0" flex="1">
+      <Stack gap="1" overflowY="auto" minH="0" flex="1" ref={scroller}>
         {found === 'failed' && (
           <Text fontSize="sm" color="fg.error" px="2" role="alert">
             The search failed. Try again in a moment.
@@ -165,6 +174,18 @@ export function ThreadList({
             )}
           </Box>
         ))}
+        {hasMore && (
+          <Box ref={end} px="2" py="1" data-testid="more-threads">
+            {more.failed && (
+              <Text fontSize="sm" color="fg.error" role="alert">
+                Older chats could not be loaded.
+              </Text>
+            )}
+            <Button size="xs" variant="ghost" loading={more.loading} onClick={more.onLoad}>
+              {more.failed ? 'Try again' : 'Load more chats'}
+            </Button>
+          </Box>
+        )}
       </Stack>
     </Stack>
   );

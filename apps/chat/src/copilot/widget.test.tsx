@@ -1,3 +1,4 @@
+import { CHAT_PAGE_SIZE } from '../lib/api';
 import { act, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeServer, json, session } from '../test/fake-server';
@@ -43,7 +44,7 @@ describe('copilot widget', () => {
     await waitFor(() => expect(shadow().textContent).toContain('Ledger Helper'));
     expect(requests.map((r) => r.url)).toEqual([
       'https://cadre.example/chainlit/session',
-      'https://cadre.example/chainlit/threads',
+      `https://cadre.example/chainlit/threads?limit=${CHAT_PAGE_SIZE}`,
     ]);
     for (const r of requests) expect(r.headers.authorization).toBe('Bearer cop-tok');
     const fetchMock = vi.mocked(fetch);

@@ -32,6 +32,17 @@ async function detailOf(response: Response): Promise<string> {
 
 export type ThreadMessages = z.infer<typeof chatThreadMessagesSchema>;
 
+/** How many threads, or messages of a thread, the frame loads at a time. */
+export const CHAT_PAGE_SIZE = 50;
+
+/** `?limit=&cursor=` of a page (contract: chatThreadListQuerySchema, chatThreadMessagesQuerySchema). */
+export interface ChatPage {
+  limit: number;
+  cursor?: string;
+}
+const pageQuery = (page: ChatPage) =>
+  new URLSearchParams({ limit: String(page.limit), ...(page.cursor && { cursor: page.cursor }) }).toString();
+
 /** The chat service's JSON endpoints (declared in packages/contract/src/chat.ts). */
 export function createChatApi(endpoint: ChatEndpoint) {
   async function send(method: string, path: string, body?: unknown): Promise<Response> {
@@ -52,8 +63,11 @@ export function createChatApi(endpoint: ChatEndpoint) {
   return {
     endpoint,
     session: (): Promise<ChatSessionInfo> => json(chatSessionInfoSchema, 'GET', '/session'),
-    listThreads: async (): Promise<ChatThread[]> =>
-      (await json(chatThreadListSchema, 'GET', '/threads')).data,
+    /** A page of this agent's threads, newest first, and the cursor of the next (older) page. */
+    listThreads: async (page: ChatPage): Promise<{ threads: ChatThread[]; nextCursor: string | null }> => {
+      const list = await json(chatThreadListSchema, 'GET', `/threads?${pageQuery(page)}`);
+      return { threads: list.data, nextCursor: list.nextCursor ?? null };
+    },
     /** Threads whose name or messages hold `query`, newest first. */
     searchThreads: async (query: string): Promise<ChatThread[]> =>
       (await json(chatThreadListSchema, 'GET', `/threads?q=${encodeURIComponent(query)}`)).data,
@@ -62,8 +76,13 @@ export function createChatApi(endpoint: ChatEndpoint) {
     deleteThread: async (id: string): Promise<void> => {
       await send('DELETE', `/threads/${encodeURIComponent(id)}`);
     },
-    messages: (id: string): Promise<ThreadMessages> =>
-      json(chatThreadMessagesSchema, 'GET', `/threads/${encodeURIComponent(id)}/messages`),
+    /** The thread's newest `page.limit` messages before `page.cursor` (oldest first), or all of them. */
+    messages: (id: string, page?: ChatPage): Promise<ThreadMessages> =>
+      json(
+        chatThreadMessagesSchema,
+        'GET',
+        `/threads/${encodeURIComponent(id)}/messages${page ? `?${pageQuery(page)}` : ''}`,
+      ),
     /** Thumbs up or down on an answer, with an optional comment; null takes the rating back. */
     rate: async (messageId: string, rating: 'up' | 'down' | null, comment?: string): Promise<void> => {
       const path = `/messages/${encodeURIComponent(messageId)}/feedback`;

@@ -355,7 +355,7 @@ export const serviceLogo = <ThrowOnError extends boolean = true>(options: Option
 });
 
 /**
- * Every service the caller can use, with the caller’s connection status
+ * Every service the caller can use, with the caller’s connection status, all or a page
  */
 export const listServices = <ThrowOnError extends boolean = true>(options?: Options<ListServicesData, ThrowOnError>) => (options?.client ?? client).get<ListServicesResponses, ListServicesErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',

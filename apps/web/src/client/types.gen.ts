@@ -1954,7 +1954,10 @@ export type ServiceLogoResponse = ServiceLogoResponses[keyof ServiceLogoResponse
 export type ListServicesData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
     url: '/api/v1/services/';
 };
 
@@ -1964,6 +1967,16 @@ export type ListServicesErrors = {
      */
     401: {
         detail: string;
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
     };
 };
 

@@ -1,7 +1,10 @@
 import {
+  useInfiniteQuery,
   useQuery,
   type DefaultError,
   type QueryKey,
+  type UseInfiniteQueryOptions,
+  type UseInfiniteQueryResult,
   type UseQueryOptions,
   type UseQueryResult,
 } from '@tanstack/react-query';
@@ -26,6 +29,20 @@ export function pendingCopyOf(Page: () => ReactNode) {
   };
 }
 
+/** What a query reads as in the router's pending copy of its page: loading, nothing else. */
+const LOADING = {
+  status: 'pending',
+  isPending: true,
+  isLoading: true,
+  isSuccess: false,
+  isError: false,
+  isLoadingError: false,
+  isRefetchError: false,
+  isPlaceholderData: false,
+  data: undefined,
+  error: null,
+} as const;
+
 /**
  * A page's main query, the one its route's loader has just fetched: a failure shows as it is
  * instead of loading again on mount; in the router's pending copy it reads as loading.
@@ -39,17 +56,31 @@ export function usePageQuery<
   const inPendingCopy = useContext(InPendingCopy);
   const query = useQuery({ ...options, retryOnMount: false });
   if (!inPendingCopy) return query;
+  return { ...query, ...LOADING } as UseQueryResult<TData, TError>;
+}
+
+/**
+ * `usePageQuery` for a list fetched in pages (lib/paged-list.ts), whose loader fetched the first
+ * page. In the pending copy it reads as loading with no further page, so nothing there starts
+ * fetching the next one either.
+ */
+export function usePageInfiniteQuery<
+  TQueryFnData,
+  TError = DefaultError,
+  TData = TQueryFnData,
+  TQueryKey extends QueryKey = QueryKey,
+  TPageParam = unknown,
+>(
+  options: UseInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
+): UseInfiniteQueryResult<TData, TError> {
+  const inPendingCopy = useContext(InPendingCopy);
+  const query = useInfiniteQuery({ ...options, retryOnMount: false });
+  if (!inPendingCopy) return query;
   return {
     ...query,
-    status: 'pending',
-    isPending: true,
-    isLoading: true,
-    isSuccess: false,
-    isError: false,
-    isLoadingError: false,
-    isRefetchError: false,
-    isPlaceholderData: false,
-    data: undefined,
-    error: null,
-  } as UseQueryResult<TData, TError>;
+    ...LOADING,
+    hasNextPage: false,
+    isFetchingNextPage: false,
+    isFetchNextPageError: false,
+  } as unknown as UseInfiniteQueryResult<TData, TError>;
 }

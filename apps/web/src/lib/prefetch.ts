@@ -1,4 +1,9 @@
-import type { EnsureQueryDataOptions, QueryClient, QueryKey } from '@tanstack/react-query';
+import type {
+  EnsureInfiniteQueryDataOptions,
+  EnsureQueryDataOptions,
+  QueryClient,
+  QueryKey,
+} from '@tanstack/react-query';
 
 /**
  * A route loader's query: it resolves once the data is in the cache (at once when it already is),
@@ -10,4 +15,12 @@ export async function prefetch<TQueryFnData, TError, TData, TQueryKey extends Qu
   options: EnsureQueryDataOptions<TQueryFnData, TError, TData, TQueryKey>,
 ): Promise<void> {
   await queryClient.ensureQueryData(options).catch(() => undefined);
+}
+
+/** `prefetch` for a list fetched in pages (lib/paged-list.ts): its first page. */
+export async function prefetchPages<TQueryFnData, TError, TData, TQueryKey extends QueryKey, TPageParam>(
+  queryClient: QueryClient,
+  options: EnsureInfiniteQueryDataOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
+): Promise<void> {
+  await queryClient.ensureInfiniteQueryData(options).catch(() => undefined);
 }

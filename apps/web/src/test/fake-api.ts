@@ -95,3 +95,23 @@ export function installFakeApi(routes: Record<string, ApiHandler> = {}) {
     },
   };
 }
+
+/**
+ * A list route answering like the API's paged lists: the whole list without `?limit=`, else
+ * `limit` items after `cursor` and a `Link` to the next page when the page is full. The cursor is
+ * an offset here: the app passes on the one the `Link` names, whatever it means.
+ */
+export function pagedList(items: () => unknown[]): ApiHandler {
+  return (request) => {
+    const url = new URL(request.path, 'http://api.invalid');
+    const all = items();
+    if (!url.searchParams.has('limit')) return json(all);
+    const limit = Number(url.searchParams.get('limit'));
+    const start = Number(url.searchParams.get('cursor') ?? 0);
+    const page = all.slice(start, start + limit);
+    const response = json(page);
+    if (page.length === limit)
+      response.headers.set('link', `<${url.pathname}?limit=${limit}&cursor=${start + limit}>; rel="next"`);
+    return response;
+  };
+}

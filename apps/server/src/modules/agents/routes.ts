@@ -25,18 +25,13 @@ import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
 import { objectErrors, operations } from '../../http/openapi.ts';
+import { nextPageLink } from '../../http/paging.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 import { agentImportRoute, ARCHIVE_TYPE } from './import-route.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
-
-/** The `Link` header naming a list's next page: the same path with the page's limit and cursor. */
-function nextPageLink(url: string, limit: number, cursor: number | string): string {
-  const path = url.split('?')[0];
-  return `<${path}?${new URLSearchParams({ limit: String(limit), cursor: String(cursor) })}>; rel="next"`;
-}
 
 /** A bad field is a validation list; an archive that cannot be read says why in words. */
 const fileErrors = z.union([validationErrorSchema, errorSchema]);

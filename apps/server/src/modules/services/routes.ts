@@ -4,6 +4,7 @@ import {
   customMcpServerBodySchema,
   errorSchema,
   idempotentCreateHeadersSchema,
+  pageQuerySchema,
   registrationSchema,
   serviceActionListSchema,
   serviceListSchema,
@@ -11,11 +12,13 @@ import {
   serviceSchema,
   type Registration,
   type Service,
+  validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
 import { withEtags } from '../../http/etags.ts';
 import { idempotencyFor } from '../../http/idempotency.ts';
 import { objectErrors, operations } from '../../http/openapi.ts';
+import { nextPageLink } from '../../http/paging.ts';
 import { browserCookies } from './browser-cookie.ts';
 import { serviceCallbackRoutes, type ServicesRouteOptions } from './callback-routes.ts';
 import { logoRoutes } from './logo-routes.ts';
@@ -79,10 +82,28 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
   await withEtags(app, (lists) =>
     lists.get(
       '/api/v1/services/',
-      op('listServices', 'Every service the caller can use, with the caller’s connection status', {
-        response: { 200: serviceListSchema, 401: errorSchema },
-      }),
-      async (request) => services.listServicesForUser(request.user.id),
+      op(
+        'listServices',
+        'Every service the caller can use, with the caller’s connection status, all or a page',
+        {
+          querystring: pageQuerySchema,
+          response: { 200: serviceListSchema, 401: errorSchema, 422: validationErrorSchema },
+        },
+      ),
+      async (request, reply) => {
+        const all = await services.listServicesForUser(request.user.id);
+        const { limit, cursor } = request.query;
+        if (limit === undefined && cursor === undefined) return all;
+        // The list's order (connected first, then by name) is not one a column holds, and the list
+        // is the catalog's size, not a growing history: the cursor is the count of services already
+        // shown. A service connected in another tab between two pages shifts the rest by one; the
+        // web app refetches every page after its own connects and disconnects.
+        const start = Number(cursor ?? 0);
+        const page = all.slice(start, limit === undefined ? undefined : start + limit);
+        if (limit !== undefined && page.length === limit)
+          reply.header('link', nextPageLink(request.url, limit, start + limit));
+        return page;
+      },
     ),
   );
 

@@ -550,7 +550,7 @@ export const serviceLogoOptions = (options: Options<ServiceLogoData>) => queryOp
 export const listServicesQueryKey = (options?: Options<ListServicesData>) => createQueryKey('listServices', options);
 
 /**
- * Every service the caller can use, with the caller’s connection status
+ * Every service the caller can use, with the caller’s connection status, all or a page
  */
 export const listServicesOptions = (options?: Options<ListServicesData>) => queryOptions<ListServicesResponse, ListServicesError, ListServicesResponse, ReturnType<typeof listServicesQueryKey>>({
     queryFn: async ({ queryKey, signal }) => await listServices({
@@ -560,6 +560,32 @@ export const listServicesOptions = (options?: Options<ListServicesData>) => quer
         throwOnError: true
     }),
     queryKey: listServicesQueryKey(options)
+});
+
+export const listServicesInfiniteQueryKey = (options?: Options<ListServicesData>): QueryKey<Options<ListServicesData>> => createQueryKey('listServices', options, true);
+
+/**
+ * Every service the caller can use, with the caller’s connection status, all or a page
+ */
+export const listServicesInfiniteOptions = (options?: Options<ListServicesData>) => infiniteQueryOptions<ListServicesResponse, ListServicesError, InfiniteData<ListServicesResponse>, QueryKey<Options<ListServicesData>>, string | Pick<QueryKey<Options<ListServicesData>>[0], 'body' | 'headers' | 'path' | 'query'>>(
+// @ts-ignore
+{
+    queryFn: async ({ pageParam, queryKey, signal }) => {
+        // @ts-ignore
+        const page: Pick<QueryKey<Options<ListServicesData>>[0], 'body' | 'headers' | 'path' | 'query'> = typeof pageParam === 'object' ? pageParam : {
+            query: {
+                cursor: pageParam
+            }
+        };
+        const params = createInfiniteParams(queryKey, page);
+        return await listServices({
+            ...options,
+            ...params,
+            signal,
+            throwOnError: true
+        });
+    },
+    queryKey: listServicesInfiniteQueryKey(options)
 });
 
 export const listActiveServicesQueryKey = (options?: Options<ListActiveServicesData>) => createQueryKey('listActiveServices', options);

@@ -10,6 +10,7 @@ import {
   getAgentOptions,
   getAgentQueryKey,
   importAgentMutation,
+  listAgentsInfiniteQueryKey,
   listAgentsOptions,
   listAgentsQueryKey,
   listAgentVersionsOptions,
@@ -21,6 +22,7 @@ import {
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
 import { saveFile } from '../../../lib/download';
+import { LIST_PAGE_SIZE, pagedListOptions } from '../../../lib/paged-list';
 import type {
   CreateAgentData,
   ImportAgentData,
@@ -64,6 +66,16 @@ export const toolPermissionsOptions = (agentId: number) => ({
 
 export const toolPermissionsQueryKey = (agentId: number) =>
   listToolPermissionsQueryKey({ path: { agent_id: agentId } });
+
+/**
+ * The agent list a page at a time, for the Agents screen (the pickers that need every agent read
+ * `listAgentsOptions`). `refreshAgents` refreshes it with the whole list's key.
+ */
+export const agentPagesOptions = () =>
+  pagedListOptions<Agent, ReturnType<typeof listAgentsInfiniteQueryKey>>(
+    listAgentsInfiniteQueryKey({ query: { limit: LIST_PAGE_SIZE } }),
+    (options) => sdk.listAgents(options),
+  );
 
 /** The agent's saved versions, newest first. */
 export const agentVersionsOptions = (agentId: number) => ({

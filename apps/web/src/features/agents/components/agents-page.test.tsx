@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
-import { held, installFakeApi, json, TEST_TOKEN } from '../../../test/fake-api';
+import { held, installFakeApi, json, pagedList, TEST_TOKEN } from '../../../test/fake-api';
+import { installIntersectionObserver } from '../../../../../../test-support/intersection-observer';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
 import { agentFixture } from '../../../test/agent-fixture';
@@ -50,7 +51,10 @@ async function openMenu(user: ReturnType<typeof renderApp>['user'], name: string
   await user.keyboard('{Enter}');
 }
 
-afterEach(() => toaster.remove());
+afterEach(() => {
+  toaster.remove();
+  vi.unstubAllGlobals();
+});
 
 describe('the agent list (/agents)', () => {
   it("shows 'Loading agents...' once a first load outlasts the 1 s pending delay, then the rows", async () => {
@@ -270,5 +274,70 @@ describe('the agent list (/agents)', () => {
       duration: 3000,
     });
     expect(rows()).toHaveLength(1);
+  });
+});
+
+describe('the agent list in pages', () => {
+  // More than two pages of 50; one agent far down the list has a name nothing else resembles.
+  const many = Array.from({ length: 120 }, (_, i) =>
+    i === 109 ? agent(110, 'Zebra Keeper', 'Feeds the zebras') : agent(i + 1, `Agent ${i + 1}`, 'A helper'),
+  );
+  const queries = (api: ReturnType<typeof installFakeApi>) =>
+    api.sent('GET /api/v1/agents/').map((r) => new URL(r.path, 'http://x').search);
+
+  it('shows the first 50, the next 50 when the end of the list scrolls into view, and the rest on "Load more"', async () => {
+    const view = installIntersectionObserver();
+    const api = installFakeApi({ 'GET /api/v1/agents/': pagedList(() => many) });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Agent 1' });
+    expect(rows()).toHaveLength(50);
+    expect(queries(api)).toEqual(['?limit=50']);
+
+    view.scrollIntoView(screen.getByTestId('load-more'));
+    await waitFor(() => expect(rows()).toHaveLength(100));
+    expect(queries(api)).toEqual(['?limit=50', '?limit=50&cursor=50']);
+    expect(rows()[99]).toHaveTextContent('Agent 100');
+
+    await user.click(await screen.findByRole('button', { name: 'Load more agents' }));
+    await waitFor(() => expect(rows()).toHaveLength(120));
+    // The last page was short: there is no other, so nothing offers one.
+    expect(screen.queryByTestId('load-more')).not.toBeInTheDocument();
+    expect(queries(api)).toHaveLength(3);
+  });
+
+  it('keeps the rows shown when the next page fails, says so, and loads it on "Try again"', async () => {
+    installIntersectionObserver();
+    let down = true;
+    const pages = pagedList(() => many);
+    installFakeApi({
+      'GET /api/v1/agents/': (request) =>
+        down && request.path.includes('cursor=') ? json({ detail: 'down' }, 503) : pages(request),
+    });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Agent 1' });
+    await user.click(screen.getByRole('button', { name: 'Load more agents' }));
+    // One more try first (the app's retry), then the failure shows under the rows, which stay.
+    expect(await screen.findByText('Could not load more agents.', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(rows()).toHaveLength(50);
+    expect(screen.queryByText('Error loading agents.')).not.toBeInTheDocument();
+
+    down = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(rows()).toHaveLength(100));
+    expect(screen.queryByText('Could not load more agents.')).not.toBeInTheDocument();
+  });
+
+  it('searches every agent, not only the pages loaded: a search loads the rest', async () => {
+    installIntersectionObserver();
+    const api = installFakeApi({ 'GET /api/v1/agents/': pagedList(() => many) });
+    const { user } = renderApp('/agents');
+    await screen.findByRole('cell', { name: 'Agent 1' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search agents' }), 'zebra');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(row('Zebra Keeper')).toBeDefined();
+    expect(queries(api)).toEqual(['?limit=50', '?limit=50&cursor=50', '?limit=50&cursor=100']);
+    // Cleared, the list shows everything it loaded.
+    await user.clear(screen.getByRole('searchbox', { name: 'Search agents' }));
+    await waitFor(() => expect(rows()).toHaveLength(120));
   });
 });

@@ -34,8 +34,8 @@ import {
   createAgentMutation,
   deleteAgentMutation,
   downloadAgentExport,
+  agentPagesOptions,
   forgetAgent,
-  listAgentsOptions,
   refreshAgents,
   type Agent,
 } from '../api/agents-api';
@@ -52,7 +52,8 @@ import {
   CARD_TABLE_FRAME,
   CARD_TABLE_HEADER,
 } from '../../../components/card-table';
-import { usePageQuery } from '../../../lib/page-query';
+import { usePageInfiniteQuery } from '../../../lib/page-query';
+import { LoadMore, useRestLoadedWhile } from '../../../components/load-more';
 
 const NAME_CELL = { gridArea: 'name', fontWeight: 'medium' } as const;
 /** Two lines of the description on a card, one truncated line in the table (the width left over). */
@@ -65,10 +66,14 @@ const DESCRIPTION_CELL = {
 
 /** The agent list (spec section 2). */
 export function AgentsPage() {
-  const agents = usePageQuery(listAgentsOptions());
+  const agents = usePageInfiniteQuery(agentPagesOptions());
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
+  // The search matches in the browser, over the agents loaded, and the API has no search of its
+  // own: someone searching expects every agent of theirs to be searched, not the first pages, so a
+  // search loads the remaining pages (one after another, shown as loading at the list's end).
+  const restLoading = useRestLoadedWhile(query.trim() !== '', agents);
   const [toolsOf, setToolsOf] = useState<Agent | null>(null);
   const [deleting, setDeleting] = useState<Agent | null>(null);
   const shown = useFuzzyFilter(agents.data, query, AGENT_SEARCH_KEYS);
@@ -97,14 +102,15 @@ export function AgentsPage() {
   });
 
   let body: React.ReactNode;
-  if (agents.isPending) {
+  // Nothing matching among the pages loaded yet is not "No agents found." while the rest comes.
+  if (agents.isPending || (restLoading && shown.length === 0)) {
     body = (
       <StateRow>
         <Spinner size="sm" color="brand.fg" me="2" />
         {AGENT_TEXT.loading}
       </StateRow>
     );
-  } else if (agents.isError) {
+  } else if (agents.isError && !agents.isFetchNextPageError) {
     body = (
       <StateRow>
         <Text color="fg.error" role="alert">
@@ -254,6 +260,7 @@ export function AgentsPage() {
           <Table.Body {...CARD_TABLE_BODY}>{body}</Table.Body>
         </Table.Root>
       </Box>
+      {agents.data && <LoadMore query={agents} noun="agents" />}
       <Box position="fixed" bottom={{ base: '4', md: '8' }} right={{ base: '4', md: '8' }} zIndex="docked">
         <Button asChild colorPalette="brand" size="lg" shadow="lg">
           <Link to="/agents/create">

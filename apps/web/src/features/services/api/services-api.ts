@@ -8,10 +8,12 @@ import {
   listActiveServicesQueryKey,
   listServiceActionsOptions as generatedListServiceActionsOptions,
   listServiceActionsQueryKey,
+  listServicesInfiniteQueryKey,
   listServicesOptions,
   listServicesQueryKey,
 } from '../../../client/@tanstack/react-query.gen';
 import * as sdk from '../../../client/sdk.gen';
+import { LIST_PAGE_SIZE, pagedListOptions } from '../../../lib/paged-list';
 import type {
   AddCustomMcpServerData,
   ListServiceActionsResponse,
@@ -39,6 +41,13 @@ export const disconnectService = (serviceId: number) =>
 export const addCustomMcpServer = (body: CustomMcpServer) => sdk.addCustomMcpServer({ body });
 
 export { listServicesOptions };
+
+/** The services a page at a time, for the Services screen; `refreshServices` refreshes it too. */
+export const servicePagesOptions = () =>
+  pagedListOptions<Service, ReturnType<typeof listServicesInfiniteQueryKey>>(
+    listServicesInfiniteQueryKey({ query: { limit: LIST_PAGE_SIZE } }),
+    (options) => sdk.listServices(options),
+  );
 
 /**
  * After a service is connected, disconnected or added, the lists of services are out of date, and

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
-import { held, installFakeApi, json, type ApiHandler } from '../../../test/fake-api';
+import { held, installFakeApi, json, pagedList, type ApiHandler } from '../../../test/fake-api';
+import { installIntersectionObserver } from '../../../../../../test-support/intersection-observer';
 import { watchFor } from '../../../test/ever-shown';
 import { findToast, renderApp } from '../../../test/render';
 import type { Service } from '../api/services-api';
@@ -36,6 +37,7 @@ const card = (name: string) => screen.getByRole('listitem', { name });
 afterEach(() => {
   toaster.remove();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('the services page (/services)', () => {
@@ -471,5 +473,63 @@ describe('the services page (/services)', () => {
     expect(api.sent('GET /api/v1/services/')).toHaveLength(1);
     document.dispatchEvent(new Event('visibilitychange'));
     await waitFor(() => expect(api.sent('GET /api/v1/services/')).toHaveLength(2));
+  });
+});
+
+describe('the services page in pages', () => {
+  // The catalogue in the API's order (connected first, then by name), a page and a bit of it.
+  const catalogue = [
+    SLACK,
+    ...Array.from({ length: 69 }, (_, i) =>
+      service(10 + i, `Service ${String(i + 1).padStart(3, '0')}`, 'NO_AUTH'),
+    ),
+  ];
+  const cards = () => screen.queryAllByTestId('service-card');
+
+  it('shows the first 50 cards and the rest when the end of the grid scrolls into view', async () => {
+    const view = installIntersectionObserver();
+    const api = installFakeApi({ 'GET /api/v1/services/': pagedList(() => catalogue) });
+    renderApp('/services');
+    await screen.findByRole('listitem', { name: 'Slack' });
+    expect(cards()).toHaveLength(50);
+    view.scrollIntoView(screen.getByTestId('load-more'));
+    await waitFor(() => expect(cards()).toHaveLength(70));
+    expect(cards().at(-1)).toHaveAccessibleName('Service 069');
+    expect(api.sent('GET /api/v1/services/').map((r) => new URL(r.path, 'http://x').search)).toEqual([
+      '?limit=50',
+      '?limit=50&cursor=50',
+    ]);
+    expect(screen.queryByTestId('load-more')).not.toBeInTheDocument();
+  });
+
+  it('keeps the cards shown when the next page fails, and loads it on "Try again"', async () => {
+    installIntersectionObserver();
+    let down = true;
+    const pages = pagedList(() => catalogue);
+    installFakeApi({
+      'GET /api/v1/services/': (request) =>
+        down && request.path.includes('cursor=') ? json({ detail: 'down' }, 503) : pages(request),
+    });
+    const { user } = renderApp('/services');
+    await screen.findByRole('listitem', { name: 'Slack' });
+    await user.click(screen.getByRole('button', { name: 'Load more services' }));
+    expect(
+      await screen.findByText('Could not load more services.', {}, { timeout: 4000 }),
+    ).toBeInTheDocument();
+    expect(cards()).toHaveLength(50);
+    expect(screen.queryByText('Error loading services.')).not.toBeInTheDocument();
+    down = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(cards()).toHaveLength(70));
+  });
+
+  it('searches the whole catalogue: a search loads the pages not loaded yet', async () => {
+    installIntersectionObserver();
+    installFakeApi({ 'GET /api/v1/services/': pagedList(() => catalogue) });
+    const { user } = renderApp('/services');
+    await screen.findByRole('listitem', { name: 'Slack' });
+    await user.click(screen.getByRole('searchbox', { name: 'Search services...' }));
+    await user.paste('Service 066');
+    expect(await screen.findByRole('listitem', { name: 'Service 066' })).toBeInTheDocument();
   });
 });

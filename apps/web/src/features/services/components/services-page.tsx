@@ -18,7 +18,7 @@ import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
-import { listServicesOptions, type Service } from '../api/services-api';
+import { servicePagesOptions, type Service } from '../api/services-api';
 import { SERVICE_SEARCH_KEYS, SERVICE_TEXT } from '../constants';
 import { authKind, authScheme, keepOrder, sortServices } from '../services-logic';
 import { useServiceOperations } from '../use-service-operations';
@@ -26,11 +26,12 @@ import { ApiKeyDialog } from './api-key-dialog';
 import { ConnectionUsage } from './connection-usage';
 import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 import { DisconnectDialog } from './disconnect-dialog';
-import { usePageQuery } from '../../../lib/page-query';
+import { usePageInfiniteQuery } from '../../../lib/page-query';
+import { LoadMore, useRestLoadedWhile } from '../../../components/load-more';
 
 /** The service list (spec section 2): search, cards, register and disconnect. */
 export function ServicesPage() {
-  const services = usePageQuery(listServicesOptions());
+  const services = usePageInfiniteQuery(servicePagesOptions());
   const { refetch } = services;
   const [query, setQuery] = useState('');
   const [apiKeyFor, setApiKeyFor] = useState<Service | null>(null);
@@ -50,6 +51,9 @@ export function ServicesPage() {
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, [refetch]);
 
+  // The search matches in the browser over the services loaded: a search loads the remaining pages
+  // first, as someone searching the catalogue expects all of it searched (the API has no search).
+  const restLoading = useRestLoadedWhile(query.trim() !== '', services);
   const matches = useFuzzyFilter(services.data, query, SERVICE_SEARCH_KEYS);
   const sorted = useMemo(() => sortServices(matches), [matches]);
   const [disconnecting, setDisconnecting] = useState<Service | null>(null);
@@ -106,7 +110,7 @@ export function ServicesPage() {
         </Alert.Root>
       )}
       <SearchInput placeholder={SERVICE_TEXT.searchServices} value={query} onChange={setQuery} />
-      {services.isPending ? (
+      {services.isPending || (restLoading && shown.length === 0) ? (
         <SimpleGrid
           columns={{ base: 1, md: 2, xl: 3 }}
           gap="4"
@@ -118,7 +122,7 @@ export function ServicesPage() {
             <Skeleton key={i} height="220px" rounded="lg" />
           ))}
         </SimpleGrid>
-      ) : services.isError ? (
+      ) : services.isError && !services.isFetchNextPageError ? (
         <LoadError
           title="Error loading services."
           onRetry={() => void refetch()}
@@ -152,6 +156,7 @@ export function ServicesPage() {
           ))}
         </SimpleGrid>
       )}
+      {services.data && <LoadMore query={services} noun="services" />}
       <DisconnectDialog
         service={disconnecting}
         pending={disconnect.isPending}
