@@ -147,14 +147,7 @@ export function ApiKeysPage() {
 
   return (
     <Stack gap="6" pb="10">
-      <PageHeader
-        title={
-          <>
-            <FiKey aria-hidden="true" style={{ display: 'inline', marginInlineEnd: '0.5rem' }} />
-            {API_KEYS_TEXT.title}
-          </>
-        }
-      >
+      <PageHeader icon={FiKey} title={API_KEYS_TEXT.title}>
         <Button colorPalette="brand" onClick={() => setCreating(true)}>
           <FiPlus aria-hidden="true" /> {API_KEYS_TEXT.create}
         </Button>

@@ -109,14 +109,7 @@ export function UsagePage() {
 
   return (
     <Stack gap="6" pb="10">
-      <PageHeader
-        title={
-          <>
-            <FiBarChart2 aria-hidden="true" style={{ display: 'inline', marginInlineEnd: '0.5rem' }} />
-            {USAGE_TEXT.title}
-          </>
-        }
-      >
+      <PageHeader icon={FiBarChart2} title={USAGE_TEXT.title}>
         <Button variant="outline" onClick={() => download.mutate()} loading={download.isPending}>
           <FiDownload aria-hidden="true" /> {USAGE_TEXT.download}
         </Button>
