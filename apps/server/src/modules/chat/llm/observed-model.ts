@@ -5,6 +5,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
+import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
 import type { SpanAttributes, SpanHandle, Telemetry } from '../../../deps.ts';
 import { toLlmError } from './errors.ts';
 
@@ -68,17 +69,12 @@ export function observedModel(
     telemetry.metrics.modelCall(info.id, 'ok', (performance.now() - call.started) / 1000, tokens);
   };
 
-  return {
+  const middleware: LanguageModelMiddleware = {
     specificationVersion: 'v4',
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    async doGenerate(options) {
-      const call = begin(options);
+    async wrapGenerate({ doGenerate, params }) {
+      const call = begin(params);
       try {
-        const result = await model.doGenerate(options);
+        const result = await doGenerate();
         const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
         call.span.setAttributes({ 'gen_ai.response.id': result.response?.id });
         succeeded(call, result.usage, result.finishReason, text);
@@ -88,11 +84,11 @@ export function observedModel(
         throw error;
       }
     },
-    async doStream(options) {
-      const call = begin(options);
+    async wrapStream({ doStream, params }) {
+      const call = begin(params);
       let result: Awaited<ReturnType<LanguageModelV4['doStream']>>;
       try {
-        result = await model.doStream(options);
+        result = await doStream();
       } catch (error) {
         failed(call, error);
         throw error;
@@ -129,4 +125,5 @@ export function observedModel(
       return { ...result, stream: result.stream.pipeThrough(observe) };
     },
   };
+  return wrapLanguageModel({ model, middleware });
 }

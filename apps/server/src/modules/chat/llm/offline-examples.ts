@@ -1,14 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import {
-  isDateField,
-  isIdField,
-  isNumber,
-  isPlaceField,
-  isTimeZoneField,
-  typeOf,
-  zoneDirection,
-  type Field,
-} from './offline-fields.ts';
+import * as fields from './offline-fields.ts';
+import type { Field } from './offline-fields.ts';
 import { REQUEST_VERBS, SAMPLE_VALUES, SHARED_NAME_EXAMPLES, TOOL_EXAMPLES } from './offline-phrases.ts';
 import { calculatorTools, type ToolLike } from './offline-tools.ts';
 
@@ -61,7 +53,7 @@ function givenValue(schema: JSONSchema7): unknown {
     /(?:e\.g\.|for example|such as|like)[:,]?\s+["“'‘]?([^"”'’,;)]+?)["”'’]?(?:[,;)]|\.?$|\s+or\s)/i.exec(
       schema.description ?? '',
     )?.[1];
-  const fromHint = hint && isNumber(schema) ? Number(hint) : hint;
+  const fromHint = hint && fields.isNumber(schema) ? Number(hint) : hint;
   return listed ?? primitive(schema.default) ?? (Number.isNaN(fromHint) ? undefined : fromHint);
 }
 
@@ -73,7 +65,7 @@ function sample(field: Field, verb: string): { phrase: string; value?: unknown }
   const label = name.replace(/[_-]+/g, ' ').toLowerCase();
   const given = givenValue(schema);
   if (schema.enum) return { phrase: `${label} ${String(schema.enum[0])}`, value: schema.enum[0] };
-  if (isNumber(schema)) {
+  if (fields.isNumber(schema)) {
     const byName = /^lat(itude)?$/i.test(name)
       ? SAMPLE_VALUES.latitude
       : /^(lng|lon|long|longitude)$/i.test(name)
@@ -84,7 +76,7 @@ function sample(field: Field, verb: string): { phrase: string; value?: unknown }
     const value = typeof given === 'number' ? given : byName;
     return value === undefined ? undefined : { phrase: `${label} ${value}`, value };
   }
-  if (typeOf(schema) !== 'string' || isIdField(field)) return undefined;
+  if (fields.typeOf(schema) !== 'string' || fields.isIdField(field)) return undefined;
   const text = typeof given === 'string' ? given : undefined;
   // The schema's own value, else a sample, after the word that says what it is for.
   const valued = (lead: string, fallback: string) => {
@@ -95,10 +87,11 @@ function sample(field: Field, verb: string): { phrase: string; value?: unknown }
     return valued(SENDING.test(verb) ? 'to' : 'for', SAMPLE_VALUES.email);
   if (schema.format === 'uri' || schema.format === 'url' || /url|link|website|href/i.test(name))
     return valued('', SAMPLE_VALUES.url);
-  if (isTimeZoneField(field)) return valued(zoneDirection(name) ?? 'in', SAMPLE_VALUES.timeZone);
+  if (fields.isTimeZoneField(field))
+    return valued(fields.zoneDirection(name) ?? 'in', SAMPLE_VALUES.timeZone);
   // A date is read from the words ("tomorrow"): the call must have one, whatever day it is.
-  if (isDateField(field)) return { phrase: SAMPLE_VALUES.date };
-  if (isPlaceField(field)) return valued('in', SAMPLE_VALUES.place);
+  if (fields.isDateField(field)) return { phrase: SAMPLE_VALUES.date };
+  if (fields.isPlaceField(field)) return valued('in', SAMPLE_VALUES.place);
   if (/country/i.test(name)) return valued('in', SAMPLE_VALUES.country);
   if (/lang(uage)?$/i.test(name)) return valued('into', SAMPLE_VALUES.language);
   const quoted = (lead: string, value: string) => ({ phrase: `${lead}"${value}"`, value });

@@ -2,29 +2,23 @@
  * The agent's triggers as the editor's Triggers section uses them: the last events, and the
  * Standard Webhooks secret that lets a host sign calls (generated options and keys, never retyped).
  */
-import {
-  deleteTriggerSecretMutation,
-  getTriggerSecretOptions,
-  getTriggerSecretQueryKey,
-  listTriggerEventsOptions,
-  listTriggerEventsQueryKey,
-  rotateTriggerSecretMutation,
-} from '../../../client/@tanstack/react-query.gen';
+import * as generated from '../../../client/@tanstack/react-query.gen';
 import type { ListTriggerEventsResponse } from '../../../client/types.gen';
 
 export type TriggerEvent = ListTriggerEventsResponse[number];
 
-export const triggerEventsOptions = (agentId: number) =>
-  listTriggerEventsOptions({ path: { agent_id: agentId } });
+const ofAgent = (agentId: number) => ({ path: { agent_id: agentId } });
+
+export const triggerEventsOptions = (agentId: number) => generated.listTriggerEventsOptions(ofAgent(agentId));
 export const triggerEventsQueryKey = (agentId: number) =>
-  listTriggerEventsQueryKey({ path: { agent_id: agentId } });
-
-export const triggerSecretOptions = (agentId: number) =>
-  getTriggerSecretOptions({ path: { agent_id: agentId } });
+  generated.listTriggerEventsQueryKey(ofAgent(agentId));
+export const triggerSecretOptions = (agentId: number) => generated.getTriggerSecretOptions(ofAgent(agentId));
 export const triggerSecretQueryKey = (agentId: number) =>
-  getTriggerSecretQueryKey({ path: { agent_id: agentId } });
-
-export { deleteTriggerSecretMutation, rotateTriggerSecretMutation };
+  generated.getTriggerSecretQueryKey(ofAgent(agentId));
+export {
+  deleteTriggerSecretMutation,
+  rotateTriggerSecretMutation,
+} from '../../../client/@tanstack/react-query.gen';
 
 /** Where a host posts an event for the agent; `apiUrl` is the runtime configuration's, maybe relative. */
 export function triggerUrl(apiUrl: string, agentId: number, triggerId: string): string {

@@ -176,29 +176,24 @@ function CompareVersions({ versions }: { versions: AgentVersion[] }) {
               </Table.Body>
             </Table.Root>
           )}
-          {diff.toolsAdded.length > 0 && (
-            <Text fontSize="sm" mt="2">
-              {HISTORY_TEXT.toolsAdded}: {diff.toolsAdded.join(', ')}
-            </Text>
-          )}
-          {diff.toolsRemoved.length > 0 && (
-            <Text fontSize="sm" mt="2">
-              {HISTORY_TEXT.toolsRemoved}: {diff.toolsRemoved.join(', ')}
-            </Text>
+          {(
+            [
+              [HISTORY_TEXT.toolsAdded, diff.toolsAdded],
+              [HISTORY_TEXT.toolsRemoved, diff.toolsRemoved],
+              [HISTORY_TEXT.filesAdded, diff.filesAdded],
+              [HISTORY_TEXT.filesRemoved, diff.filesRemoved],
+            ] as const
+          ).map(
+            ([label, names]) =>
+              names.length > 0 && (
+                <Text key={label} fontSize="sm" mt="2">
+                  {label}: {names.join(', ')}
+                </Text>
+              ),
           )}
           {diff.toolsReordered && (
             <Text fontSize="sm" mt="2">
               {HISTORY_TEXT.toolsReordered}
-            </Text>
-          )}
-          {diff.filesAdded.length > 0 && (
-            <Text fontSize="sm" mt="2">
-              {HISTORY_TEXT.filesAdded}: {diff.filesAdded.join(', ')}
-            </Text>
-          )}
-          {diff.filesRemoved.length > 0 && (
-            <Text fontSize="sm" mt="2">
-              {HISTORY_TEXT.filesRemoved}: {diff.filesRemoved.join(', ')}
             </Text>
           )}
         </Box>

@@ -147,21 +147,11 @@ export function ApiKeysPage() {
 
   return (
     <Stack gap="6" pb="10">
-      <PageHeader
-        title={
-          <>
-            <FiKey aria-hidden="true" style={{ display: 'inline', marginInlineEnd: '0.5rem' }} />
-            {API_KEYS_TEXT.title}
-          </>
-        }
-      >
+      <PageHeader icon={FiKey} title={API_KEYS_TEXT.title} intro={API_KEYS_TEXT.intro}>
         <Button colorPalette="brand" onClick={() => setCreating(true)}>
           <FiPlus aria-hidden="true" /> {API_KEYS_TEXT.create}
         </Button>
       </PageHeader>
-      <Text color="fg.muted" maxW="3xl">
-        {API_KEYS_TEXT.intro}
-      </Text>
       {keys.isError && (
         <LoadError
           title={API_KEYS_TEXT.loadError}

@@ -109,21 +109,11 @@ export function UsagePage() {
 
   return (
     <Stack gap="6" pb="10">
-      <PageHeader
-        title={
-          <>
-            <FiBarChart2 aria-hidden="true" style={{ display: 'inline', marginInlineEnd: '0.5rem' }} />
-            {USAGE_TEXT.title}
-          </>
-        }
-      >
+      <PageHeader icon={FiBarChart2} title={USAGE_TEXT.title} intro={USAGE_TEXT.intro}>
         <Button variant="outline" onClick={() => download.mutate()} loading={download.isPending}>
           <FiDownload aria-hidden="true" /> {USAGE_TEXT.download}
         </Button>
       </PageHeader>
-      <Text color="fg.muted" maxW="3xl">
-        {USAGE_TEXT.intro}
-      </Text>
       <HStack gap="4" wrap="wrap" align="end">
         <Field.Root maxW="48">
           <Field.Label>{USAGE_TEXT.period}</Field.Label>
