@@ -44,14 +44,7 @@ import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../c
 import { AgentImport } from './agent-import';
 import { AgentToolsDialog } from './agent-tools-dialog';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import {
-  CARD_CELL,
-  CARD_ROW,
-  CARD_TABLE,
-  CARD_TABLE_BODY,
-  CARD_TABLE_FRAME,
-  CARD_TABLE_HEADER,
-} from '../../../components/card-table';
+import { CARD_CELL, CARD_ROW, CardTable, type CardColumn } from '../../../components/card-table';
 import { usePageInfiniteQuery } from '../../../lib/page-query';
 import { LoadMore, useRestLoadedWhile } from '../../../components/load-more';
 
@@ -63,6 +56,14 @@ const DESCRIPTION_CELL = {
   truncate: { base: false, lg: true },
   lineClamp: { base: 2, lg: 'none' },
 } as const;
+
+const COLUMNS: readonly CardColumn[] = [
+  { label: 'Chat', w: '24' },
+  { label: 'Name', w: '28%' },
+  { label: 'Description' },
+  { label: 'Tools', w: '44' },
+  { label: 'Actions', w: '20', textAlign: 'end' },
+];
 
 /** The agent list (spec section 2). */
 export function AgentsPage() {
@@ -238,28 +239,9 @@ export function AgentsPage() {
       </PageHeader>
       <SearchInput placeholder={AGENT_TEXT.search} value={query} onChange={setQuery} />
       {/* On a phone the rows are stacked cards; the roles keep it a table for assistive technology. */}
-      <Box {...CARD_TABLE_FRAME}>
-        <Table.Root size="sm" {...CARD_TABLE} aria-busy={agents.isPending} aria-label="Agents">
-          <Table.Header {...CARD_TABLE_HEADER}>
-            <Table.Row role="row">
-              <Table.ColumnHeader role="columnheader" w="24">
-                Chat
-              </Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader" w="28%">
-                Name
-              </Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader">Description</Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader" w="44">
-                Tools
-              </Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader" w="20" textAlign="end">
-                Actions
-              </Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body {...CARD_TABLE_BODY}>{body}</Table.Body>
-        </Table.Root>
-      </Box>
+      <CardTable label="Agents" busy={agents.isPending} columns={COLUMNS}>
+        {body}
+      </CardTable>
       {agents.data && <LoadMore query={agents} noun="agents" />}
       <Box position="fixed" bottom={{ base: '4', md: '8' }} right={{ base: '4', md: '8' }} zIndex="docked">
         <Button asChild colorPalette="brand" size="lg" shadow="lg">

@@ -4,14 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { FiKey, FiPlus, FiTrash2 } from 'react-icons/fi';
 import { PageHeader } from '../../../components/page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import {
-  CARD_CELL,
-  CARD_ROW,
-  CARD_TABLE,
-  CARD_TABLE_BODY,
-  CARD_TABLE_FRAME,
-  CARD_TABLE_HEADER,
-} from '../../../components/card-table';
+import { CARD_CELL, CARD_ROW, CardTable, type CardColumn } from '../../../components/card-table';
 import { LoadError } from '../../../components/load-error';
 import {
   listAgentsOptions,
@@ -44,7 +37,10 @@ export const API_KEYS_TEXT = {
 
 const date = (iso: string | null, fallback: string) => (iso ? new Date(iso).toLocaleString() : fallback);
 
-const COLUMNS = ['Name', 'Key', 'Scopes', 'Agents', 'Created', 'Last used', 'Expires'] as const;
+const COLUMNS: readonly CardColumn[] = [
+  ...['Name', 'Key', 'Scopes', 'Agents', 'Created', 'Last used', 'Expires'].map((label) => ({ label })),
+  { label: 'Actions', w: '24', textAlign: 'end' },
+];
 
 /** A value's column name, written before it on a card (the table's header says it on a wide screen). */
 function CardLabel({ children }: { children: string }) {
@@ -160,23 +156,9 @@ export function ApiKeysPage() {
         />
       )}
       {/* On a phone each key is a card with Revoke at its top: no column is out of sight. */}
-      <Box {...CARD_TABLE_FRAME}>
-        <Table.Root size="sm" {...CARD_TABLE} aria-busy={keys.isPending} aria-label={API_KEYS_TEXT.title}>
-          <Table.Header {...CARD_TABLE_HEADER}>
-            <Table.Row role="row">
-              {COLUMNS.map((column) => (
-                <Table.ColumnHeader key={column} role="columnheader">
-                  {column}
-                </Table.ColumnHeader>
-              ))}
-              <Table.ColumnHeader role="columnheader" textAlign="end" w="24">
-                Actions
-              </Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body {...CARD_TABLE_BODY}>{body}</Table.Body>
-        </Table.Root>
-      </Box>
+      <CardTable label={API_KEYS_TEXT.title} busy={keys.isPending} columns={COLUMNS}>
+        {body}
+      </CardTable>
       <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog
         open={revoking !== null}
@@ -194,7 +176,7 @@ export function ApiKeysPage() {
 function StateRow({ children }: { children: ReactNode }) {
   return (
     <Table.Row role="row" display={{ base: 'block', lg: 'table-row' }}>
-      <Table.Cell role="cell" colSpan={COLUMNS.length + 1} display={{ base: 'block', lg: 'table-cell' }}>
+      <Table.Cell role="cell" colSpan={COLUMNS.length} display={{ base: 'block', lg: 'table-cell' }}>
         <Center minH="24" color="fg.muted">
           <Box>{children}</Box>
         </Center>

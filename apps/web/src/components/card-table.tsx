@@ -1,12 +1,15 @@
+import { Box, Table } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+
 /**
  * A table on wide screens (from the `lg` breakpoint, where the columns fit beside the sidebar) that
  * becomes a stack of cards below it, where the columns would scroll sideways: spread these on
- * Table.Root, Table.Header, Table.Body, each Table.Row and each Table.Cell. The explicit roles keep
+ * the rows (`CARD_ROW`) and cells (`CARD_CELL`) inside a `CardTable`. The explicit roles keep
  * it a table for assistive technology in both layouts; a row places its cells with
  * `gridTemplateAreas` and each cell's `gridArea`. The table's layout is fixed: the header's widths
  * hold, and a column without one takes the rest (its cells truncate instead of widening the table).
  */
-export const CARD_TABLE = {
+const CARD_TABLE = {
   role: 'table',
   display: { base: 'block', lg: 'table' },
   tableLayout: { lg: 'fixed' },
@@ -14,12 +17,12 @@ export const CARD_TABLE = {
 } as const;
 
 /** The column headers: below `lg` each card says what its values are instead. */
-export const CARD_TABLE_HEADER = {
+const CARD_TABLE_HEADER = {
   role: 'rowgroup',
   display: { base: 'none', lg: 'table-header-group' },
 } as const;
 
-export const CARD_TABLE_BODY = {
+const CARD_TABLE_BODY = {
   role: 'rowgroup',
   display: { base: 'block', lg: 'table-row-group' },
 } as const;
@@ -44,8 +47,40 @@ export const CARD_CELL = {
 } as const;
 
 /** The frame around the table: a border on wide screens only (each card has its own). */
-export const CARD_TABLE_FRAME = {
+const CARD_TABLE_FRAME = {
   borderWidth: { base: '0', lg: '1px' },
   rounded: 'md',
   overflowX: { lg: 'auto' },
 } as const;
+
+/** A column header of a card table, with the width it holds on wide screens. */
+export interface CardColumn {
+  label: string;
+  w?: string;
+  textAlign?: 'end';
+}
+
+/** The table itself: its frame, the header row of `columns`, and the rows given as children. */
+export function CardTable(props: {
+  label: string;
+  busy: boolean;
+  columns: readonly CardColumn[];
+  children: ReactNode;
+}) {
+  return (
+    <Box {...CARD_TABLE_FRAME}>
+      <Table.Root size="sm" {...CARD_TABLE} aria-busy={props.busy} aria-label={props.label}>
+        <Table.Header {...CARD_TABLE_HEADER}>
+          <Table.Row role="row">
+            {props.columns.map(({ label, ...width }) => (
+              <Table.ColumnHeader key={label} role="columnheader" {...width}>
+                {label}
+              </Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body {...CARD_TABLE_BODY}>{props.children}</Table.Body>
+      </Table.Root>
+    </Box>
+  );
+}
