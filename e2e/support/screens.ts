@@ -64,7 +64,8 @@ async function toProviderSignIn(page: Page, data: SampleData) {
 
 /** Answers every GET of the agents list with `body` until undone. */
 async function replaceAgentsList(page: Page, body: string) {
-  const url = '**/backend/api/v1/agents/';
+  // The list itself, with or without its page query (`?limit=50`), not an agent's own routes.
+  const url = /\/backend\/api\/v1\/agents\/(\?.*)?$/;
   await page.route(url, (route) =>
     route.request().method() === 'GET'
       ? route.fulfill({ status: 200, contentType: 'application/json', body })

@@ -102,7 +102,7 @@ test('a render failure shows the route error screen, which reveals the error on 
 }) => {
   await signUpAndSignIn(page);
   // An answer that breaks the agents page's contract (an object where a list belongs).
-  await page.route(/\/backend\/api\/v1\/agents\/?$/, (route) =>
+  await page.route(/\/backend\/api\/v1\/agents\/?(\?.*)?$/, (route) =>
     route.request().method() === 'GET' ? route.fulfill({ json: { broken: true } }) : route.continue(),
   );
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agents' }).click();
