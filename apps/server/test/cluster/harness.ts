@@ -238,6 +238,7 @@ export async function startCluster(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  const proxyExited = new Promise<void>((resolve) => proxy.once('exit', () => resolve()));
   const proxyLogs: string[] = [];
   proxy.stderr!.on('data', (d: Buffer) => proxyLogs.push(d.toString()));
   const proxyDeadline = Date.now() + 10_000;
@@ -265,7 +266,12 @@ export async function startCluster(
       return (await pool.query<T>(text, values)).rows;
     },
     async stop() {
-      proxy.kill('SIGKILL');
+      // nginx's master stops its worker when asked (SIGTERM); killed outright, it leaves the worker
+      // running after the test. A proxy that does not stop in time is killed.
+      proxy.kill(proxyKind === 'nginx' ? 'SIGTERM' : 'SIGKILL');
+      const killLate = setTimeout(() => proxy.kill('SIGKILL'), 5_000);
+      await proxyExited;
+      clearTimeout(killLate);
       for (const instance of instances) {
         if (instance && instance.process.exitCode === null && instance.process.signalCode === null)
           instance.signal('SIGKILL');
