@@ -8,3 +8,4 @@ export {
   type ColorModePreference,
 } from './color-mode.ts';
 export { AgentAvatar, avatarStyleOf, type AgentLook } from './agent-avatar.tsx';
+export { useInView } from './use-in-view.ts';

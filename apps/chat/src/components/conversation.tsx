@@ -8,11 +8,10 @@ import {
   type ChatSessionInfo,
 } from '@cadre/contract';
 import { DefaultChatTransport } from 'ai';
-import { AgentAvatar } from '@cadre/ui';
+import { AgentAvatar, useInView } from '@cadre/ui';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { CHAT_PAGE_SIZE, toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
-import { useInView } from '../lib/use-in-view';
 import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
 import { AnswerFooter, textOfMessage } from './answer-footer';
 import { Citations } from './citations';
@@ -182,12 +181,9 @@ export function Conversation({
       setOlder({ cursor, loading: false, failed: true });
     }
   };
-  useInView(
-    topRef,
-    () => void loadEarlier(),
-    older.cursor !== null && !older.loading && !older.failed,
-    scrollerRef,
-  );
+  useInView(topRef, () => void loadEarlier(), older.cursor !== null && !older.loading && !older.failed, {
+    root: scrollerRef,
+  });
 
   const send = (text: string) => {
     clearError();

@@ -1,7 +1,7 @@
 import { Box, Button, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react';
 import type { ChatThread } from '@cadre/contract';
+import { useInView } from '@cadre/ui';
 import { useEffect, useRef, useState } from 'react';
-import { useInView } from '../lib/use-in-view';
 
 export interface ThreadListProps {
   threads: ChatThread[];
@@ -59,7 +59,9 @@ export function ThreadList({
   const end = useRef<HTMLDivElement>(null);
   // Search results are not paged; the listed threads load older ones at the end of the list.
   const hasMore = found === null && !!more && more.cursor !== null;
-  useInView(end, () => more?.onLoad(), hasMore && !more.loading && !more.failed, scroller);
+  useInView(end, () => more?.onLoad(), hasMore && !more.loading && !more.failed, {
+    root: scroller,
+  });
   return (
     <Stack gap="2" p="3" h="full" minH="0" as="nav" aria-label="Threads">
       <Button onClick={onNew} bg="brand.solid" color="brand.contrast" size="sm">

@@ -1,4 +1,5 @@
 import { Box, Button, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useInView } from '@cadre/ui';
 import { useEffect, useRef } from 'react';
 
 /** The part of a paged list's query (lib/paged-list.ts) that loads its next page. */
@@ -37,20 +38,9 @@ export function LoadMore({ query, noun }: { query: NextPage; noun: string }) {
   // Only an idle list loads on its own: a failed page waits for the retry, not for the next scroll.
   const idle = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
 
-  useEffect(() => {
-    const element = end.current;
-    if (!idle || !element || typeof IntersectionObserver === 'undefined') return;
-    // A new observer reports at once whether the end is in view: a page that leaves it in view
-    // (a tall screen) loads the next one too, until the screen is full.
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) void fetchNextPage();
-      },
-      { rootMargin: `0px 0px ${AHEAD} 0px` },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [idle, fetchNextPage]);
+  // A new observer reports at once whether the end is in view: a page that leaves it in view
+  // (a tall screen) loads the next one too, until the screen is full.
+  useInView(end, () => void fetchNextPage(), idle, { margin: `0px 0px ${AHEAD} 0px` });
 
   if (!hasNextPage) return null;
   return (
