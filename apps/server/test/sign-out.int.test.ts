@@ -325,13 +325,22 @@ describe(`back-channel logout from an external issuer, on ${testDatabaseKind()}`
       expect(res.json(), why).toMatchObject({ error: 'invalid_request' });
       expect(res.headers['set-cookie'], why).toBeUndefined();
     }
-    const json = await t.app.inject({
-      method: 'POST',
-      url: `${API}/auth/backchannel-logout`,
-      headers: { 'content-type': 'application/json' },
-      payload: '[1]',
-    });
-    expect(json.statusCode).toBe(400);
+    // Bodies that are not a form at all are the issuer's bad request too, never a 5xx.
+    for (const [contentType, payload] of [
+      ['application/json', '[1]'],
+      ['application/json', 'abc'],
+      ['application/json', ''],
+      ['text/plain', 'logout_token=x'],
+      ['application/x-www-form-urlencoded', '%%%'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API}/auth/backchannel-logout`,
+        headers: { 'content-type': contentType! },
+        payload,
+      });
+      expect(res.statusCode, `${contentType} ${payload}`).toBe(400);
+    }
 
     expect(await revocations()).toEqual(before);
     expect((await threads(cookie)).statusCode).toBe(200);
