@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -13,7 +13,7 @@ const HEADER = 'idempotency-key';
 /** Stores the answer of an idempotent create inside the create's own transaction. */
 export type RecordAnswer<T> = (trx: Kysely<Database>, body: T) => Promise<void>;
 
-export interface Idempotency<T> {
+interface Idempotency<T> {
   /** The first answer to this key, when the request is a retry: send it as it is. */
   replay?: { status: number; body: unknown };
   /** Pass to the write: it records the answer in the write's transaction (absent without a key). */
@@ -39,6 +39,23 @@ const hashOf = (request: FastifyRequest, secretFields: readonly string[], conten
     .digest('hex');
 };
 
+interface IdempotencyOptions {
+  /** A key the route derives from another header (a signed call's `webhook-id`) instead. */
+  derived?: { key: string; header: string };
+  /** The key is one caller's of several sharing `userId` (a copilot's site visitor): kept apart. */
+  scope?: string;
+  /**
+   * Body fields holding secrets (a token): left out of the stored hash, which must not become a
+   * way to test guesses of them. A retry differing only in them counts as the same request.
+   */
+  secretFields?: readonly string[];
+  /**
+   * For a body fastify does not parse (an upload read part by part): a digest of everything that
+   * makes the request what it is, path parameters included (the hash names the route, not the path).
+   */
+  content?: string;
+}
+
 /**
  * `Idempotency-Key` for create endpoints (IETF draft-ietf-httpapi-idempotency-key-header): a retry
  * with the same key and the same request gets the first answer; the same key with another request
@@ -48,27 +65,12 @@ const hashOf = (request: FastifyRequest, secretFields: readonly string[], conten
  * the loser's insert of the key fails, its whole transaction rolls back, and it answers with the
  * winner's result.
  */
-export async function idempotencyFor<T>(
+async function idempotencyFor<T>(
   db: Db,
   request: FastifyRequest,
   userId: number,
   status: number,
-  options: {
-    /** A key the route derives from another header (a signed call's `webhook-id`) instead. */
-    derived?: { key: string; header: string };
-    /** The key is one caller's of several sharing `userId` (a copilot's site visitor): kept apart. */
-    scope?: string;
-    /**
-     * Body fields holding secrets (a token): left out of the stored hash, which must not become a
-     * way to test guesses of them. A retry differing only in them counts as the same request.
-     */
-    secretFields?: readonly string[];
-    /**
-     * For a body fastify does not parse (an upload read part by part): a digest of everything that
-     * makes the request what it is, path parameters included (the hash names the route, not the path).
-     */
-    content?: string;
-  } = {},
+  options: IdempotencyOptions,
 ): Promise<Idempotency<T>> {
   const { derived } = options;
   // The route's `idempotentCreateHeadersSchema` has checked the key's form.
@@ -122,6 +124,29 @@ export async function idempotencyFor<T>(
     },
     winner: () => stored().catch(() => undefined),
   };
+}
+
+/**
+ * Runs an idempotent create and sends its answer with `status`: for a retry, the first answer and
+ * no second write; after a failed write, the answer of a concurrent request with the same key when
+ * that one won (not a second row), else the failure. `create` passes `record` to its transaction.
+ */
+export async function createOnce<T>(
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { userId, status, ...options }: IdempotencyOptions & { userId: number; status: number },
+  create: (record: RecordAnswer<T> | undefined) => Promise<T>,
+): Promise<FastifyReply> {
+  const idempotency = await idempotencyFor<T>(db, request, userId, status, options);
+  if (idempotency.replay) return reply.code(idempotency.replay.status).send(idempotency.replay.body);
+  try {
+    return reply.code(status).send(await create(idempotency.record));
+  } catch (err) {
+    const winner = await idempotency.winner();
+    if (winner) return reply.code(winner.status).send(winner.body);
+    throw err;
+  }
 }
 
 /** Deletes answers past their TTL; runs now and then, like the other sweeps. */

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { AgentArchives } from '../../deps.ts';
 import { ValidationFailure } from '../../http/errors.ts';
-import { idempotencyFor } from '../../http/idempotency.ts';
+import { createOnce } from '../../http/idempotency.ts';
 import { objectErrors } from '../../http/openapi.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
@@ -76,35 +76,26 @@ export const agentImportRoute: FastifyPluginAsyncZod<{
     async (request, reply) => {
       // A retry with the same Idempotency-Key gets the first answer, before any file is read again.
       // The key's hash covers the document, whose files carry their SHA-256.
-      const idempotency = await idempotencyFor<AgentImportResult>(db, request, request.user.id, 201);
-      if (idempotency.replay)
-        return reply.code(idempotency.replay.status).send(idempotency.replay.body as AgentImportResult);
-      const entries = archivedFiles.get(request);
-      if (!entries && request.body.files.length > 0)
-        throw new ValidationFailure([
-          {
-            loc: ['body', 'files'],
-            msg: 'lists knowledge files, which travel in the zip export only: import the .zip',
-            type: 'files_without_archive',
-          },
-        ]);
-      // Every file is checked and indexed before anything is written.
-      const files = entries && (await archives.prepare(request.body.files, entries));
-      try {
-        const result = await agents.importDocument(
-          request.user,
-          request.body,
-          connectedServices,
-          files,
-          idempotency.record,
-        );
-        return reply.code(201).send(result);
-      } catch (err) {
-        // A concurrent request with the same key won: answer with its result, not a second agent.
-        const winner = await idempotency.winner();
-        if (winner) return reply.code(winner.status).send(winner.body as AgentImportResult);
-        throw err;
-      }
+      return createOnce<AgentImportResult>(
+        db,
+        request,
+        reply,
+        { userId: request.user.id, status: 201 },
+        async (record) => {
+          const entries = archivedFiles.get(request);
+          if (!entries && request.body.files.length > 0)
+            throw new ValidationFailure([
+              {
+                loc: ['body', 'files'],
+                msg: 'lists knowledge files, which travel in the zip export only: import the .zip',
+                type: 'files_without_archive',
+              },
+            ]);
+          // Every file is checked and indexed before anything is written.
+          const files = entries && (await archives.prepare(request.body.files, entries));
+          return agents.importDocument(request.user, request.body, connectedServices, files, record);
+        },
+      );
     },
   );
 };

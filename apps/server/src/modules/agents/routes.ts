@@ -23,7 +23,7 @@ import type { AgentArchives } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
-import { idempotencyFor } from '../../http/idempotency.ts';
+import { createOnce } from '../../http/idempotency.ts';
 import { objectErrors, operations } from '../../http/openapi.ts';
 import { nextPageLink } from '../../http/paging.ts';
 import type { ConnectedServices } from './exchange.ts';
@@ -97,17 +97,9 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const idempotency = await idempotencyFor<Agent>(db, request, request.user.id, 201);
-      if (idempotency.replay)
-        return reply.code(idempotency.replay.status).send(idempotency.replay.body as Agent);
-      try {
-        return reply.code(201).send(await agents.create(request.user, request.body, idempotency.record));
-      } catch (err) {
-        // A concurrent request with the same key won: answer with its result, not a second agent.
-        const winner = await idempotency.winner();
-        if (winner) return reply.code(winner.status).send(winner.body as Agent);
-        throw err;
-      }
+      return createOnce<Agent>(db, request, reply, { userId: request.user.id, status: 201 }, (record) =>
+        agents.create(request.user, request.body, record),
+      );
     },
   );
 

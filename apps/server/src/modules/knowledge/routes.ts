@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { KnowledgeConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../http/errors.ts';
-import { idempotencyFor } from '../../http/idempotency.ts';
+import { createOnce } from '../../http/idempotency.ts';
 import { operations } from '../../http/openapi.ts';
 import { ACCEPTED } from './kinds.ts';
 import type { KnowledgeService, Upload } from './service.ts';
@@ -114,16 +114,13 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
         .update(JSON.stringify([agentId, batch ?? null, upload.filename, upload.mimetype]))
         .update(upload.bytes)
         .digest('hex');
-      const idempotency = await idempotencyFor<KnowledgeFile>(db, request, request.user.id, 201, { content });
-      if (idempotency.replay) return reply.code(201).send(idempotency.replay.body as KnowledgeFile);
-      try {
-        const file = await knowledge.upload(request.user, agentId, upload, batch, idempotency.record);
-        return reply.code(201).send(file);
-      } catch (err) {
-        const winner = await idempotency.winner();
-        if (winner) return reply.code(201).send(winner.body as KnowledgeFile);
-        throw err;
-      }
+      return createOnce<KnowledgeFile>(
+        db,
+        request,
+        reply,
+        { userId: request.user.id, status: 201, content },
+        (record) => knowledge.upload(request.user, agentId, upload, batch, record),
+      );
     },
   );
 

@@ -16,7 +16,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import { withEtags } from '../../http/etags.ts';
-import { idempotencyFor } from '../../http/idempotency.ts';
+import { createOnce } from '../../http/idempotency.ts';
 import { objectErrors, operations } from '../../http/openapi.ts';
 import { nextPageLink } from '../../http/paging.ts';
 import { browserCookies } from './browser-cookie.ts';
@@ -178,20 +178,13 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
       },
     ),
     async (request, reply) => {
-      const idempotency = await idempotencyFor<Service>(db, request, request.user.id, 201, {
-        secretFields: ['bearer_token', 'header_value'],
-      });
-      // A replayed answer's status is the stored one: 201, the only one stored here.
-      if (idempotency.replay) return reply.code(201).send(idempotency.replay.body as Service);
-      try {
-        return reply
-          .code(201)
-          .send(await services.addCustomMcpServer(request.user.id, request.body, idempotency.record));
-      } catch (err) {
-        const winner = await idempotency.winner();
-        if (winner) return reply.code(201).send(winner.body as Service);
-        throw err;
-      }
+      return createOnce<Service>(
+        db,
+        request,
+        reply,
+        { userId: request.user.id, status: 201, secretFields: ['bearer_token', 'header_value'] },
+        (record) => services.addCustomMcpServer(request.user.id, request.body, record),
+      );
     },
   );
 

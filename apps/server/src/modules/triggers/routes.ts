@@ -14,7 +14,7 @@ import { objectErrors } from '../../http/openapi.ts';
 import type { AppDeps } from '../../deps.ts';
 import { isSignedCall } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
-import { idempotencyFor } from '../../http/idempotency.ts';
+import { createOnce } from '../../http/idempotency.ts';
 import { triggerSecrets } from './secrets.ts';
 import { createTriggersService } from './service.ts';
 import { triggerManagementRoutes } from './management-routes.ts';
@@ -83,28 +83,26 @@ export const triggerRoutes: FastifyPluginAsyncZod<AppDeps & TriggerOptions> = as
       await deps.usage.checkBudget(userId);
       // A sender retrying after a lost answer must not run the agent twice for one event; a signed
       // call's webhook-id is its idempotency key (hashed: the header's length is the sender's).
-      const idempotency = await idempotencyFor<{ id: number }>(deps.db, request, userId, 202, {
-        derived: signed && {
-          key: `webhook:${agentId}:${crypto.createHash('sha256').update(signed.webhookId).digest('base64url')}`,
-          header: 'webhook-id',
-        },
-      });
-      if (idempotency.replay) return reply.code(202).send(idempotency.replay.body as { id: number });
-      try {
-        const id = await triggers.queue(
-          userId,
-          agentId,
-          request.params.trigger_id,
-          request.body,
-          idempotency.record,
-          signed ? 'signature' : 'token',
-        );
-        return reply.code(202).send({ id });
-      } catch (err) {
-        const winner = await idempotency.winner();
-        if (winner) return reply.code(202).send(winner.body as { id: number });
-        throw err;
-      }
+      const derived = signed && {
+        key: `webhook:${agentId}:${crypto.createHash('sha256').update(signed.webhookId).digest('base64url')}`,
+        header: 'webhook-id',
+      };
+      return createOnce<{ id: number }>(
+        deps.db,
+        request,
+        reply,
+        { userId, status: 202, derived },
+        async (record) => ({
+          id: await triggers.queue(
+            userId,
+            agentId,
+            request.params.trigger_id,
+            request.body,
+            record,
+            signed ? 'signature' : 'token',
+          ),
+        }),
+      );
     },
   );
 

@@ -14,7 +14,7 @@ import {
   type ChatThread,
 } from '@cadre/contract';
 import type { Db } from '../../../db/database.ts';
-import { idempotencyFor } from '../../../http/idempotency.ts';
+import { createOnce } from '../../../http/idempotency.ts';
 import type { ChatService } from '../service.ts';
 import { approvalOut, messageWithApprovalTimes, sessionOut, threadOut } from './dto.ts';
 import { principalOf } from './session-auth.ts';
@@ -76,25 +76,22 @@ export const threadRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db 
     async (request, reply) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
       // One owner's key space is shared by their agents and their sites' visitors: kept apart.
-      const idempotency = await idempotencyFor<ChatThread>(db, request, userId, 201, {
-        scope: `chat-thread:${agentId}:${endUser}`,
-      });
-      if (idempotency.replay) return reply.code(201).send(idempotency.replay.body as ChatThread);
-      const record = idempotency.record;
-      try {
-        const thread = await service.createThread(
-          userId,
-          agentId,
-          endUser,
-          request.body?.name,
-          record && ((trx, created) => record(trx, threadOut(created))),
-        );
-        return reply.code(201).send(threadOut(thread));
-      } catch (err) {
-        const winner = await idempotency.winner();
-        if (winner) return reply.code(201).send(winner.body as ChatThread);
-        throw err;
-      }
+      return createOnce<ChatThread>(
+        db,
+        request,
+        reply,
+        { userId, status: 201, scope: `chat-thread:${agentId}:${endUser}` },
+        async (record) =>
+          threadOut(
+            await service.createThread(
+              userId,
+              agentId,
+              endUser,
+              request.body?.name,
+              record && ((trx, created) => record(trx, threadOut(created))),
+            ),
+          ),
+      );
     },
   );
 
