@@ -1,5 +1,7 @@
 import type { TriggerSecretCreated, TriggerSecretStatus } from '@cadre/contract';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { AgentDirectory, AuditLog } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import {
@@ -23,6 +25,15 @@ export function triggerSecrets(deps: { db: Db; vault: Vault; audit: AuditLog; ag
   const owned = async (userId: number, agentId: number) => {
     if (!(await deps.agents.exists(userId, agentId))) throw notFound('Agent not found');
   };
+  /** Whether the agent had a secret to delete. */
+  const deleteSecret = async (trx: Kysely<Database>, userId: number, agentId: number) => {
+    const deleted = await trx
+      .deleteFrom('trigger_secrets')
+      .where('user_id', '=', userId)
+      .where('agent_id', '=', agentId)
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  };
 
   return {
     async status(userId: number, agentId: number): Promise<TriggerSecretStatus> {
@@ -42,11 +53,7 @@ export function triggerSecrets(deps: { db: Db; vault: Vault; audit: AuditLog; ag
       const secret = createWebhookSecret();
       const createdAt = new Date().toISOString();
       await k.transaction().execute(async (trx) => {
-        const replaced = await trx
-          .deleteFrom('trigger_secrets')
-          .where('user_id', '=', userId)
-          .where('agent_id', '=', agentId)
-          .executeTakeFirst();
+        const replaced = await deleteSecret(trx, userId, agentId);
         await trx
           .insertInto('trigger_secrets')
           .values({
@@ -62,7 +69,7 @@ export function triggerSecrets(deps: { db: Db; vault: Vault; audit: AuditLog; ag
             action: 'agent.trigger_secret',
             objectType: 'agent',
             objectId: agentId,
-            detail: { rotated: Number(replaced.numDeletedRows) > 0 },
+            detail: { rotated: replaced },
           },
           trx,
         );
@@ -74,12 +81,7 @@ export function triggerSecrets(deps: { db: Db; vault: Vault; audit: AuditLog; ag
     async remove(userId: number, agentId: number): Promise<void> {
       await owned(userId, agentId);
       await k.transaction().execute(async (trx) => {
-        const removed = await trx
-          .deleteFrom('trigger_secrets')
-          .where('user_id', '=', userId)
-          .where('agent_id', '=', agentId)
-          .executeTakeFirst();
-        if (Number(removed.numDeletedRows) === 0) return;
+        if (!(await deleteSecret(trx, userId, agentId))) return;
         await deps.audit.record(
           { userId, action: 'agent.trigger_secret_delete', objectType: 'agent', objectId: agentId },
           trx,
