@@ -27,12 +27,30 @@ function refusal(error: unknown): string {
   return 'The agent could not be imported.';
 }
 
-const toolText = (tool: {
+interface ImportedTool {
   display_name?: string;
   tool_name: string;
   service_name?: string;
   service_key: string;
-}) => `${tool.display_name ?? tool.tool_name} (${tool.service_name ?? tool.service_key})`;
+  provider?: string;
+}
+
+/** One kind of tool the import could not attach, with what the user should know; none: nothing. */
+function ToolList(props: { label: string; intro: string; tools: ImportedTool[] | undefined }) {
+  if (!props.tools?.length) return null;
+  return (
+    <Stack gap="1">
+      <Text>{props.intro}</Text>
+      <List.Root ps="5" aria-label={props.label}>
+        {props.tools.map((tool) => (
+          <List.Item key={`${tool.provider ?? ''}/${tool.service_key}/${tool.tool_name}`}>
+            {`${tool.display_name ?? tool.tool_name} (${tool.service_name ?? tool.service_key})`}
+          </List.Item>
+        ))}
+      </List.Root>
+    </Stack>
+  );
+}
 
 /**
  * Import from an exported file (the JSON document, or the zip with the agent's knowledge files): a
@@ -123,28 +141,12 @@ export function AgentImport() {
               {EXCHANGE_TEXT.modelNotOffered(result.model_not_offered)}
             </Text>
           )}
-          {result && result.tools_to_connect.length > 0 && (
-            <Stack gap="1">
-              <Text>{EXCHANGE_TEXT.toConnect}</Text>
-              <List.Root ps="5" aria-label="Tools to connect">
-                {result.tools_to_connect.map((tool) => (
-                  <List.Item key={`${tool.service_key}/${tool.tool_name}`}>{toolText(tool)}</List.Item>
-                ))}
-              </List.Root>
-            </Stack>
-          )}
-          {result && result.tools_not_found.length > 0 && (
-            <Stack gap="1">
-              <Text>{EXCHANGE_TEXT.notFound}</Text>
-              <List.Root ps="5" aria-label="Tools not found">
-                {result.tools_not_found.map((tool) => (
-                  <List.Item key={`${tool.provider}/${tool.service_key}/${tool.tool_name}`}>
-                    {toolText(tool)}
-                  </List.Item>
-                ))}
-              </List.Root>
-            </Stack>
-          )}
+          <ToolList
+            label="Tools to connect"
+            intro={EXCHANGE_TEXT.toConnect}
+            tools={result?.tools_to_connect}
+          />
+          <ToolList label="Tools not found" intro={EXCHANGE_TEXT.notFound} tools={result?.tools_not_found} />
         </Stack>
       </DialogShell>
     </>
