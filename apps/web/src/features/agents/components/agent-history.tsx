@@ -1,8 +1,9 @@
-import { Badge, Box, Button, Field, HStack, List, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Field, HStack, List, Stack, Table, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { QueryList } from '../../../components/query-list';
 import { Section } from '../../../components/section';
+import { Select } from '../../../components/select';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import {
@@ -120,19 +121,12 @@ function VersionSelect(props: {
   return (
     <Field.Root maxW="40">
       <Field.Label>{props.label}</Field.Label>
-      <NativeSelect.Root size="sm">
-        <NativeSelect.Field
-          value={props.value}
-          onChange={(event) => props.onChange(Number(event.currentTarget.value))}
-        >
-          {props.versions.map((v) => (
-            <option key={v.number} value={v.number}>
-              {HISTORY_TEXT.version(v.number)}
-            </option>
-          ))}
-        </NativeSelect.Field>
-        <NativeSelect.Indicator />
-      </NativeSelect.Root>
+      <Select
+        size="sm"
+        value={props.value}
+        options={props.versions.map((v) => ({ value: v.number, label: HISTORY_TEXT.version(v.number) }))}
+        onChange={props.onChange}
+      />
     </Field.Root>
   );
 }

@@ -1,17 +1,7 @@
-import {
-  Alert,
-  Button,
-  Field,
-  Grid,
-  HStack,
-  Input,
-  NativeSelect,
-  Skeleton,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Alert, Button, Field, Grid, HStack, Input, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { Select } from '../../../components/select';
 import { modelsOptions, type OfferedModel } from '../api/models-api';
 import { temperatureError } from '../agents-logic';
 import { MODEL_TEXT } from '../constants';
@@ -67,21 +57,18 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
               </Button>
             </HStack>
           ) : (
-            <NativeSelect.Root>
-              <NativeSelect.Field
-                value={modelId ?? DEFAULT}
-                onChange={(event) => onChange({ modelId: event.currentTarget.value || null })}
-              >
-                <option value={DEFAULT}>{MODEL_TEXT.defaultOption(fallback?.label)}</option>
-                {models.data.map((model) => (
-                  <option key={model.id} value={model.id}>
-                    {model.default ? MODEL_TEXT.markedDefault(model.label) : model.label}
-                  </option>
-                ))}
-                {stale && <option value={staleModelId}>{MODEL_TEXT.staleOption(staleModelId)}</option>}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
+            <Select
+              value={modelId ?? DEFAULT}
+              options={[
+                { value: DEFAULT, label: MODEL_TEXT.defaultOption(fallback?.label) },
+                ...models.data.map((model) => ({
+                  value: model.id,
+                  label: model.default ? MODEL_TEXT.markedDefault(model.label) : model.label,
+                })),
+                ...(stale ? [{ value: staleModelId, label: MODEL_TEXT.staleOption(staleModelId) }] : []),
+              ]}
+              onChange={(value) => onChange({ modelId: value || null })}
+            />
           )}
           {chosen && (chosen.context_window !== null || priceOf(chosen)) && (
             <Field.HelperText>

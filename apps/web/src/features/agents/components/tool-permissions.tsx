@@ -1,7 +1,8 @@
-import { Badge, Field, HStack, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Badge, Field, HStack, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { QueryList } from '../../../components/query-list';
 import { Section } from '../../../components/section';
+import { Select } from '../../../components/select';
 import { toaster } from '../../../components/ui/toaster';
 import {
   setToolPermissionMutation,
@@ -61,17 +62,18 @@ export function ToolPermissions({ agentId }: { agentId: number }) {
                       ` · ${PERMISSION_TEXT.allowedFrom(tool.source, tool.allowed_at)}`}
                   </Text>
                 </Stack>
-                <NativeSelect.Root size="sm" maxW="56" disabled={change.isPending}>
-                  <NativeSelect.Field
-                    aria-label={PERMISSION_TEXT.label(tool.display_name)}
-                    value={tool.mode}
-                    onChange={(event) => set(tool, event.currentTarget.value as Mode)}
-                  >
-                    <option value="ask">{PERMISSION_TEXT.ask}</option>
-                    <option value="allow">{PERMISSION_TEXT.allow}</option>
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
+                <Select<Mode>
+                  size="sm"
+                  maxW="56"
+                  disabled={change.isPending}
+                  aria-label={PERMISSION_TEXT.label(tool.display_name)}
+                  value={tool.mode}
+                  options={[
+                    { value: 'ask', label: PERMISSION_TEXT.ask },
+                    { value: 'allow', label: PERMISSION_TEXT.allow },
+                  ]}
+                  onChange={(mode) => set(tool, mode)}
+                />
               </HStack>
             </Field.Root>
           ))}

@@ -1,4 +1,4 @@
-import { Checkbox, Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Checkbox, Field, Stack, Text } from '@chakra-ui/react';
 import {
   API_WRITES,
   API_WRITES_CHOICES,
@@ -7,6 +7,7 @@ import {
   type ApiWrites,
 } from '@cadre/contract';
 import { useId } from 'react';
+import { Select } from '../../../components/select';
 import { TRIGGER_TEXT } from '../constants';
 
 export interface WriteSettingsFieldsProps {
@@ -41,19 +42,12 @@ export function WriteSettingsFields({ unattended, apiWrites, onChange }: WriteSe
       </Stack>
       <Field.Root>
         <Field.Label>{API_WRITES_SETTING}</Field.Label>
-        <NativeSelect.Root maxW="sm">
-          <NativeSelect.Field
-            value={apiWrites}
-            onChange={(event) => onChange({ apiWrites: event.currentTarget.value as ApiWrites })}
-          >
-            {API_WRITES.map((mode) => (
-              <option key={mode} value={mode}>
-                {API_WRITES_CHOICES[mode]}
-              </option>
-            ))}
-          </NativeSelect.Field>
-          <NativeSelect.Indicator />
-        </NativeSelect.Root>
+        <Select
+          maxW="sm"
+          value={apiWrites}
+          options={API_WRITES.map((mode) => ({ value: mode, label: API_WRITES_CHOICES[mode] }))}
+          onChange={(mode) => onChange({ apiWrites: mode })}
+        />
         <Field.HelperText>{TRIGGER_TEXT.apiWritesHelp}</Field.HelperText>
       </Field.Root>
     </Stack>

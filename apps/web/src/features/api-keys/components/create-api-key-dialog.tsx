@@ -1,21 +1,11 @@
-import {
-  Button,
-  Checkbox,
-  CheckboxGroup,
-  Code,
-  Field,
-  Fieldset,
-  Input,
-  NativeSelect,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Button, Checkbox, CheckboxGroup, Code, Field, Fieldset, Input, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FiCheck, FiCopy } from 'react-icons/fi';
 import { DialogShell } from '../../../components/form-dialog';
 import { formErrors, type FormErrors } from '../../../api/api-error';
 import { FormErrorsAlert } from '../../../components/form-errors-alert';
+import { Select } from '../../../components/select';
 import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
 import {
   createApiKeyMutation,
@@ -182,19 +172,11 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
           </Fieldset.Root>
           <Field.Root invalid={!!errors.fields.expires_at}>
             <Field.Label>{CREATE_KEY_TEXT.expiry}</Field.Label>
-            <NativeSelect.Root>
-              <NativeSelect.Field
-                value={form.expiry}
-                onChange={(event) => edit({ expiry: event.target.value }, 'expires_at')}
-              >
-                {EXPIRIES.map((e) => (
-                  <option key={e.value} value={e.value}>
-                    {e.label}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
+            <Select
+              value={form.expiry}
+              options={EXPIRIES}
+              onChange={(expiry) => edit({ expiry }, 'expires_at')}
+            />
             <Field.ErrorText>{errors.fields.expires_at}</Field.ErrorText>
           </Field.Root>
           <FormErrorsAlert lines={errors.other} />

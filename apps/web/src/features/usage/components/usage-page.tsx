@@ -5,7 +5,6 @@ import {
   Center,
   Field,
   HStack,
-  NativeSelect,
   Progress,
   SegmentGroup,
   SimpleGrid,
@@ -19,6 +18,7 @@ import { useMemo, useState } from 'react';
 import { FiBarChart2, FiDownload } from 'react-icons/fi';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
+import { Select } from '../../../components/select';
 import { toaster } from '../../../components/ui/toaster';
 import { saveFile } from '../../../lib/download';
 import { fetchUsageCsv, getUsageOptions, type UsageReport } from '../api/usage-api';
@@ -117,19 +117,12 @@ export function UsagePage() {
       <HStack gap="4" wrap="wrap" align="end">
         <Field.Root maxW="48">
           <Field.Label>{USAGE_TEXT.period}</Field.Label>
-          <NativeSelect.Root size="sm">
-            <NativeSelect.Field
-              value={days}
-              onChange={(event) => setDays(Number(event.currentTarget.value) as PeriodDays)}
-            >
-              {PERIODS.map((p) => (
-                <option key={p.days} value={p.days}>
-                  {p.label}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
+          <Select
+            size="sm"
+            value={days}
+            options={PERIODS.map((p) => ({ value: p.days, label: p.label }))}
+            onChange={setDays}
+          />
         </Field.Root>
         <SegmentGroup.Root
           size="sm"
