@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { createApiKey } from '../support/api-keys.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /** An API key made on its screen works from code at once, within its scope, until it is revoked. */
@@ -9,14 +10,7 @@ test('creates an API key, uses it with fetch, and revokes it', async ({ page, ba
   await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
   await expect(page.getByText('You have no API keys.')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Create API key' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create API key' });
-  await dialog.getByLabel('Name').fill('Script');
-  await dialog.getByText(/^agents:read/).click();
-  await dialog.getByLabel('Expires').selectOption('Never');
-  await dialog.getByRole('button', { name: 'Create key' }).click();
-  const shown = page.getByRole('dialog', { name: 'Your new API key' });
-  const key = (await shown.getByTestId('new-api-key').textContent())!.trim();
+  const key = await createApiKey(page, 'Script', 'agents:read');
   expect(key).toMatch(/^cadre_[A-Za-z0-9_-]{43}$/);
 
   const agents = `${baseURL}/backend/api/v1/agents/`;
@@ -31,7 +25,6 @@ test('creates an API key, uses it with fetch, and revokes it', async ({ page, ba
   });
   expect(create.status).toBe(403);
 
-  await shown.getByRole('button', { name: 'Done' }).click();
   const row = page.getByRole('row', { name: 'Script' });
   await expect(row).toContainText('agents:read');
   await expect(page.getByText(key)).toHaveCount(0);
@@ -52,15 +45,7 @@ test.describe('at 375 px', () => {
   }) => {
     await signUpAndSignIn(page);
     await page.goto('/api-keys');
-    await page.getByRole('button', { name: 'Create API key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create API key' });
-    await dialog.getByLabel('Name').fill('A key with a rather long name for a phone');
-    await dialog.getByText(/^chat/).click();
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-    await page
-      .getByRole('dialog', { name: 'Your new API key' })
-      .getByRole('button', { name: 'Done' })
-      .click();
+    await createApiKey(page, 'A key with a rather long name for a phone', 'chat');
 
     const card = page.getByRole('row', { name: 'A key with a rather long name for a phone' });
     await expect(card).toBeVisible();

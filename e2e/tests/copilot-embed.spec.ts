@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { createApiKey } from '../support/api-keys.ts';
 import { createAgent } from '../support/chat.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
@@ -73,16 +74,7 @@ async function startHostSite(cadre: string, apiKey: string, agentId: number, min
 
 async function createMintingKey(page: Page): Promise<string> {
   await page.goto('/api-keys');
-  await page.getByRole('button', { name: 'Create API key' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create API key' });
-  await dialog.getByLabel('Name').fill('Shop backend');
-  await dialog.getByText(/^copilot:mint/).click();
-  await dialog.getByLabel('Expires').selectOption('Never');
-  await dialog.getByRole('button', { name: 'Create key' }).click();
-  const shown = page.getByRole('dialog', { name: 'Your new API key' });
-  const key = (await shown.getByTestId('new-api-key').textContent())!.trim();
-  await shown.getByRole('button', { name: 'Done' }).click();
-  return key;
+  return createApiKey(page, 'Shop backend', 'copilot:mint');
 }
 
 test('the copilot on a page of another origin answers and calls a host-page function; an origin not allowed is refused by CORS', async ({

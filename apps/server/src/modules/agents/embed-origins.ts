@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { ownedAgent } from './owned-agent.ts';
 
 /** `text` as a LIKE pattern that matches it literally (with `ESCAPE '\\'`). */
 const literally = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -10,12 +11,7 @@ export function embedOriginQueries(db: Db) {
   return {
     /** The origins allowed to embed the user's agent; [] for another user's or a missing agent. */
     async embedOrigins(userId: number, agentId: number): Promise<string[]> {
-      const row = await k
-        .selectFrom('agents')
-        .select('embed_origins')
-        .where('user_id', '=', userId)
-        .where('id', '=', agentId)
-        .executeTakeFirst();
+      const row = await ownedAgent(k, userId, agentId).select('embed_origins').executeTakeFirst();
       return row?.embed_origins ? (JSON.parse(row.embed_origins) as string[]) : [];
     },
 

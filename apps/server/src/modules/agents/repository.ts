@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import type { AgentProfile, AgentSummary, KnowledgeHistory } from '../../deps.ts';
 import { actionsWithService } from '../tools/index.ts';
 import { agentJsonOf } from './agent-json.ts';
+import { ownedAgent } from './owned-agent.ts';
 import { listQueries } from './list-queries.ts';
 import {
   AGENT_FIELD_COLUMNS,
@@ -62,11 +63,12 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
   const profileRow = compiledOnce(
     k,
     (userId: number, agentId: number) =>
-      k
-        .selectFrom('agents')
-        .select(['id', ...AGENT_FIELD_COLUMNS, 'allow_unattended_writes', 'api_writes'])
-        .where('user_id', '=', userId)
-        .where('id', '=', agentId),
+      ownedAgent(k, userId, agentId).select([
+        'id',
+        ...AGENT_FIELD_COLUMNS,
+        'allow_unattended_writes',
+        'api_writes',
+      ]),
     -1,
     -2,
   );
@@ -111,11 +113,8 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
 
   /** One agent as the API shows it, read through `executor` (the database or an open transaction). */
   const getWith = async (executor: Kysely<Database>, userId: number, agentId: number) => {
-    const row = await executor
-      .selectFrom('agents')
+    const row = await ownedAgent(executor, userId, agentId)
       .select((eb) => json.text(agentJson(eb).$castTo<string>()).as('body'))
-      .where('user_id', '=', userId)
-      .where('id', '=', agentId)
       .executeTakeFirst();
     return row && (JSON.parse(row.body) as Agent);
   };
@@ -136,13 +135,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
     restoreFiles: versions.restoreFiles,
 
     exists(userId: number, agentId: number) {
-      return k
-        .selectFrom('agents')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('id', '=', agentId)
-        .executeTakeFirst()
-        .then(Boolean);
+      return ownedAgent(k, userId, agentId).select('id').executeTakeFirst().then(Boolean);
     },
 
     /** The user's agents, oldest first, as lists outside this module show them. */

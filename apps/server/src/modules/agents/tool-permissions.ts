@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import type { AuditLog } from '../../deps.ts';
 import { HttpError, notFound, ValidationFailure } from '../../http/errors.ts';
 import { attachedTools, ownPermission } from './stored-fields.ts';
+import { ownedAgent } from './owned-agent.ts';
 
 /** Where a person chose to let a tool run without asking. */
 export type PermissionSource = 'chat' | 'editor';
@@ -47,12 +48,7 @@ export function toolPermissions(db: Db, audit: AuditLog) {
   });
 
   const agentExists = async (userId: number, agentId: number) =>
-    !!(await k
-      .selectFrom('agents')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('id', '=', agentId)
-      .executeTakeFirst());
+    !!(await ownedAgent(k, userId, agentId).select('id').executeTakeFirst());
 
   return {
     async list(userId: number, agentId: number): Promise<ToolPermission[]> {

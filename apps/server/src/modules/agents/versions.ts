@@ -9,6 +9,7 @@ import {
 import type { Database } from '../../db/schema.ts';
 import type { AuthUser, KnowledgeHistory } from '../../deps.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf, attachedTools } from './stored-fields.ts';
+import { ownedAgent } from './owned-agent.ts';
 
 /** Who saves: the owner, named in the version they make. */
 export type Saver = Pick<AuthUser, 'id' | 'name' | 'email'>;
@@ -88,12 +89,7 @@ export function versionQueries(k: Kysely<Database>, history: KnowledgeHistory = 
     userId: number,
     agentId: number,
   ): Promise<StoredSnapshot | undefined> {
-    const agent = await executor
-      .selectFrom('agents')
-      .select(AGENT_FIELD_COLUMNS)
-      .where('user_id', '=', userId)
-      .where('id', '=', agentId)
-      .executeTakeFirst();
+    const agent = await ownedAgent(executor, userId, agentId).select(AGENT_FIELD_COLUMNS).executeTakeFirst();
     if (!agent) return undefined;
     const tools = await attachedTools(executor, agentId)
       .select([
