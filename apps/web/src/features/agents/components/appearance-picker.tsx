@@ -1,4 +1,4 @@
-import { chakra, Stack, Text, Wrap } from '@chakra-ui/react';
+import { Center, chakra, Stack, Text, Wrap } from '@chakra-ui/react';
 import { AGENT_AVATAR_STYLES, AGENT_COLORS } from '@cadre/contract';
 import { AgentAvatar } from '@cadre/ui';
 import type { ReactNode } from 'react';
@@ -13,15 +13,7 @@ interface Look {
 /** A toggle in a group of exclusive choices: pressed is the one chosen. */
 function Choice(props: { pressed: boolean; label: string; onPress: () => void; children: ReactNode }) {
   return (
-    <chakra.button
-      type="button"
-      aria-pressed={props.pressed}
-      aria-label={props.label}
-      title={props.label}
-      onClick={props.onPress}
-      display="inline-flex"
-      alignItems="center"
-      justifyContent="center"
+    <Center
       p="1"
       rounded="full"
       borderWidth="2px"
@@ -29,9 +21,18 @@ function Choice(props: { pressed: boolean; label: string; onPress: () => void; c
       focusRing="outside"
       cursor="pointer"
       _hover={{ bg: 'bg.muted' }}
+      asChild
     >
-      {props.children}
-    </chakra.button>
+      <button
+        type="button"
+        aria-pressed={props.pressed}
+        aria-label={props.label}
+        title={props.label}
+        onClick={props.onPress}
+      >
+        {props.children}
+      </button>
+    </Center>
   );
 }
 
