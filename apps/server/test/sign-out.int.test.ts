@@ -115,6 +115,58 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
     expect((await threadsWith({ authorization: `Bearer ${bob.copilotToken}` })).statusCode).toBe(200);
   });
 
+  it('A4: a chat session ends when the provider session it was opened under expires, not later', async () => {
+    const alice = await signedInWithChat('Alice');
+    const sub = decodeJwt(alice.auth.authorization.slice(7)).sub;
+    /** When Alice's chat session that ends first ends. */
+    const firstChatExpiry = async () =>
+      Date.parse(
+        (
+          await t.db.kysely
+            .selectFrom('chat_sessions')
+            .select('expires_at')
+            .where('user_id', '=', alice.userId)
+            .orderBy('expires_at')
+            .executeTakeFirstOrThrow()
+        ).expires_at,
+      );
+    // A fresh provider session lasts 14 days: the chat session's own 8 hours end first.
+    const fresh = decodeJwt(alice.auth.authorization.slice(7)).session_exp as number;
+    expect(fresh * 1000 - Date.now()).toBeGreaterThan(13 * 24 * 3_600_000);
+    expect((await firstChatExpiry()) - Date.now()).toBeLessThanOrEqual(8 * 3_600_000);
+
+    // Her provider session is in its last hour, as at the end of its 14 days.
+    const lastHour = Math.floor(Date.now() / 1000) + 3_600;
+    const sessions = await t.db.kysely
+      .selectFrom('idp_payloads')
+      .select(['id', 'payload'])
+      .where('kind', '=', 'Session')
+      .execute();
+    for (const row of sessions) {
+      const payload = JSON.parse(row.payload) as { accountId?: string };
+      if (payload.accountId !== sub) continue;
+      await t.db.kysely
+        .updateTable('idp_payloads')
+        .set({
+          payload: JSON.stringify({ ...payload, exp: lastHour }),
+          expires_at: new Date(lastHour * 1000).toISOString(),
+        })
+        .where('kind', '=', 'Session')
+        .where('id', '=', row.id)
+        .execute();
+    }
+    // The web app renews its access token and opens the chat again: that session ends with hers.
+    const refreshed = await tokenRequest(t.app, t.config, {
+      grant_type: 'refresh_token',
+      refresh_token: alice.signedIn.refreshToken,
+    });
+    expect(refreshed.status).toBe(200);
+    const token = refreshed.body.access_token!;
+    expect(decodeJwt(token).session_exp).toBe(lastHour);
+    await openChat(t, bearer(token), alice.agentId);
+    expect(await firstChatExpiry()).toBe(lastHour * 1000);
+  });
+
   it('A4: ending one provider session ends only the chat session opened under it', async () => {
     const alice = await signedInWithChat('Alice');
     // The same user signs in from a second browser: a provider session of its own.
@@ -238,6 +290,24 @@ describe(`back-channel logout from an external issuer, on ${testDatabaseKind()}`
     Promise.all(cookies.map(async (cookie) => (await threads(cookie)).statusCode));
   const copilotStatus = async (copilotAuth: Record<string, string>) =>
     (await t.app.inject({ method: 'GET', url: '/chainlit/threads', headers: copilotAuth })).statusCode;
+
+  it('A4: an access token naming a provider session that has expired opens no chat session', async () => {
+    const gina = await account('gina', []);
+    const open = async (sessionExp: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/chainlit/auth/header',
+        headers: {
+          ...bearer(await issuer.token({ sub: gina.sub, sid: 'gina-s1', session_exp: sessionExp })),
+          'x-agent-id': String(gina.agentId),
+        },
+      });
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await open(now - 1);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.cookies.find((c) => c.name === CHAT_SESSION_COOKIE)).toBeUndefined();
+    expect((await open(now + 60)).statusCode).toBe(200);
+  });
 
   it('A4: a logout token naming a session ends exactly the chat session opened under it', async () => {
     const audience = t.config.auth.clientId;

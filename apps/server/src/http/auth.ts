@@ -74,9 +74,13 @@ export interface ApiTokenVerifier {
   /**
    * The user the token belongs to, or null when it is not a valid access token. An API key counts
    * only with the `chat` scope and, when it is limited to agents, for one of them (`agentId`).
-   * `sid`: the identity provider session the token was issued under, when it names one.
+   * `sid`: the identity provider session the token was issued under, when it names one;
+   * `sessionExpiresAt`: when that session expires (ms), when the token says (the built-in provider).
    */
-  userForToken(token: string, agentId?: number): Promise<(AuthUser & { sid?: string }) | null>;
+  userForToken(
+    token: string,
+    agentId?: number,
+  ): Promise<(AuthUser & { sid?: string; sessionExpiresAt?: number }) | null>;
 }
 
 export interface RouteEntry {
@@ -330,7 +334,13 @@ export function registerAuth(
         const user = await users.resolve({ issuer: claims.iss, subject: claims.sub });
         if (!user.admitted && gate.enabled) return null;
         const sid = stringClaim(claims.sid);
-        return sid && sid.length <= 255 ? { ...user, sid } : user;
+        const sessionExp = claims.session_exp;
+        return {
+          ...user,
+          ...(sid && sid.length <= 255 && { sid }),
+          ...(typeof sessionExp === 'number' &&
+            Number.isFinite(sessionExp) && { sessionExpiresAt: sessionExp * 1000 }),
+        };
       } catch {
         return null;
       }

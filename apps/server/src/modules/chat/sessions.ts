@@ -39,7 +39,10 @@ export interface ChatSessionsDeps {
    * Verifies an API access token exactly as the API does: its user, and the identity provider
    * session (`sid` claim) it was issued under when the token carries one.
    */
-  verifyAccessToken?: (token: string, agentId?: number) => Promise<{ id: number; sid?: string } | null>;
+  verifyAccessToken?: (
+    token: string,
+    agentId?: number,
+  ) => Promise<{ id: number; sid?: string; sessionExpiresAt?: number } | null>;
   /** Verifies a copilot token (from `POST /api/v1/auth/chainlit-copilot-login`); `issuedAt` in ms. */
   verifyCopilotToken?: (token: string) => Promise<VerifiedCopilotToken | null>;
 }
@@ -71,14 +74,16 @@ export function createChatSessions(deps: ChatSessionsDeps) {
         (token || deps.authDisabled) && deps.verifyAccessToken
           ? await deps.verifyAccessToken(token ?? '', agentId).catch(() => null)
           : null;
-      if (!user || agentId === undefined) return { refused: 'unauthenticated' };
+      // A chat session never outlives the provider session the token was issued under (A4).
+      const expiresAt = Math.min(Date.now() + SESSION_TTL_SECONDS * 1000, user?.sessionExpiresAt ?? Infinity);
+      if (!user || agentId === undefined || expiresAt <= Date.now()) return { refused: 'unauthenticated' };
       if (!(await ownsAgent(user.id, agentId))) return { refused: 'no_such_agent' };
       const value = randomBytes(32).toString('base64url');
       await repo.create({
         idHash: hashSession(value),
         userId: user.id,
         agentId,
-        expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString(),
+        expiresAt: new Date(expiresAt).toISOString(),
         // The chat session ends with the provider session the token was issued under (A4).
         idpSid: user.sid,
       });

@@ -63,15 +63,17 @@ export function buildProvider(
     // token and a back-channel logout token carry for this client), so a chat session opened with
     // it ends with that session (A4). oidc-provider copies `sid` onto a code only for clients with
     // a back-channel logout URI, so it is read from the session, found by the uid every token of
-    // a session keeps; a token whose session is gone gets none.
+    // a session keeps; a token whose session is gone gets none. `session_exp` is when that session
+    // expires as the token is issued: a chat session opened with the token ends by then, since no
+    // hook tells us when a provider session simply expires.
     extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'AccessToken') return undefined;
-      const sid =
-        token.sid ??
-        (token.sessionUid && token.clientId
-          ? (await ctx.oidc.provider.Session.findByUid(token.sessionUid))?.sidFor(token.clientId)
-          : undefined);
-      return sid ? { sid } : undefined;
+      const session = token.sessionUid
+        ? await ctx.oidc.provider.Session.findByUid(token.sessionUid)
+        : undefined;
+      const sid = token.sid ?? (token.clientId ? session?.sidFor(token.clientId) : undefined);
+      const claims = { ...(sid && { sid }), ...(session?.exp && { session_exp: session.exp }) };
+      return Object.keys(claims).length > 0 ? claims : undefined;
     },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
