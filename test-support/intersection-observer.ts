@@ -1,4 +1,4 @@
-import { act } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { vi } from 'vitest';
 
 type Callback = (entries: { isIntersecting: boolean; target: Element }[]) => void;
@@ -31,8 +31,16 @@ export function installIntersectionObserver() {
   }
   vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
   return {
-    /** The person scrolled `element` into view: every observer watching it hears so. */
-    scrollIntoView(element: Element) {
+    /**
+     * The person scrolled `element` into view: every observer watching it hears so. A list makes its
+     * observer in an effect, which can run after the element is already on screen (the first page's
+     * text shows before React flushes passive effects on a busy machine): wait for one first.
+     */
+    async scrollIntoView(element: Element) {
+      await waitFor(() => {
+        if (![...observers].some(({ targets }) => targets.has(element)))
+          throw new Error('nothing observes the element yet');
+      });
       act(() => {
         for (const { callback, targets } of [...observers])
           if (targets.has(element)) callback([{ isIntersecting: true, target: element }]);

@@ -70,7 +70,7 @@ describe('the chat frame in pages', () => {
     const panel = await screen.findByTestId('thread-drawer');
     await waitFor(() => expect(threadItems()).toHaveLength(CHAT_PAGE_SIZE));
 
-    view.scrollIntoView(within(panel).getByTestId('more-threads'));
+    await view.scrollIntoView(within(panel).getByTestId('more-threads'));
     await waitFor(() => expect(threadItems()).toHaveLength(CHAT_PAGE_SIZE * 2));
     fireEvent.click(within(panel).getByRole('button', { name: 'Load more chats' }));
     await waitFor(() => expect(threadItems()).toHaveLength(CHAT_PAGE_SIZE * 2 + 5));
@@ -121,7 +121,7 @@ describe('the chat frame in pages', () => {
     const scroller = earlier.parentElement!.parentElement!;
     Object.defineProperty(scroller, 'scrollHeight', { get: () => shownMessages().length * 100 });
     scroller.scrollTop = 0;
-    view.scrollIntoView(earlier);
+    await view.scrollIntoView(earlier);
     await waitFor(() => expect(shownMessages()).toHaveLength(CHAT_PAGE_SIZE * 2));
     expect(shownMessages()[0]).toContain(`Message ${count - CHAT_PAGE_SIZE * 2 + 1}`);
     // The message that was at the top is still where it was: the earlier ones went above the view.

@@ -293,7 +293,7 @@ describe('the agent list in pages', () => {
     expect(rows()).toHaveLength(50);
     expect(queries(api)).toEqual(['?limit=50']);
 
-    view.scrollIntoView(screen.getByTestId('load-more'));
+    await view.scrollIntoView(screen.getByTestId('load-more'));
     await waitFor(() => expect(rows()).toHaveLength(100));
     expect(queries(api)).toEqual(['?limit=50', '?limit=50&cursor=50']);
     expect(rows()[99]).toHaveTextContent('Agent 100');

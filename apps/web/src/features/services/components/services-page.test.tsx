@@ -492,7 +492,7 @@ describe('the services page in pages', () => {
     renderApp('/services');
     await screen.findByRole('listitem', { name: 'Slack' });
     expect(cards()).toHaveLength(50);
-    view.scrollIntoView(screen.getByTestId('load-more'));
+    await view.scrollIntoView(screen.getByTestId('load-more'));
     await waitFor(() => expect(cards()).toHaveLength(70));
     expect(cards().at(-1)).toHaveAccessibleName('Service 069');
     expect(api.sent('GET /api/v1/services/').map((r) => new URL(r.path, 'http://x').search)).toEqual([
