@@ -1,6 +1,6 @@
 import { NativeSelect } from '@chakra-ui/react';
 
-export interface SelectOption<V extends string | number> {
+interface SelectOption<V extends string | number> {
   value: V;
   label: string;
 }

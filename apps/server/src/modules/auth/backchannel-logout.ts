@@ -115,21 +115,23 @@ export const backchannelLogoutRoutes: FastifyPluginAsyncZod<AppDeps & { keys: JW
     error: 'invalid_request' as const,
     error_description: description,
   });
-  // A body the parsers refuse (JSON that is not JSON, a media type that is not a form) is the
-  // issuer's error, answered in this endpoint's own error shape: the API's `{detail}` would not
-  // match the declared 400 body and would end as a 500 (found by property.int.test.ts).
+  // A body the parsers or the schema refuse (JSON that is not JSON, a media type that is not a
+  // form, no `logout_token`) is the issuer's bad request: 400 in the spec's words and error shape,
+  // not the API's 422 `{detail}`, which would not match the declared 400 body and end as a 500.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, headers, body } = errorAnswer(error, request);
+    reply.header('cache-control', 'no-store');
     if (status >= 500) return reply.code(status).headers(headers).send(body);
-    const description = typeof body.detail === 'string' ? body.detail : 'the request body is not valid';
+    const description =
+      typeof body.detail === 'string'
+        ? body.detail
+        : body.detail.map((issue) => `${issue.loc.slice(1).join('.') || 'body'}: ${issue.msg}`).join('; ');
     return reply.code(400).headers(headers).send(refuse(description));
   });
   app.post(
     BACKCHANNEL_LOGOUT_PATH,
     {
       config: { public: true },
-      // A malformed body is the issuer's bad request: 400 in the spec's words, not our 422.
-      attachValidation: true,
       ...op('backchannelLogout', 'Ends the chat sessions of a session that ended at the identity provider', {
         description:
           "OpenID Connect Back-Channel Logout 1.0: the issuer posts `logout_token` (form-encoded) when a session ends there. A valid token ends the chat sessions opened under its `sid`, or every chat session of its `sub`, and that account's copilot tokens. Register this URL as the client's back-channel logout URI.",
@@ -140,7 +142,7 @@ export const backchannelLogoutRoutes: FastifyPluginAsyncZod<AppDeps & { keys: JW
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const token = request.validationError ? undefined : request.body.logout_token;
+      const token = request.body.logout_token;
       if (!token) return reply.code(400).send(refuse('logout_token is required'));
       let verified: LogoutToken;
       try {

@@ -74,9 +74,10 @@ export function createChatSessions(deps: ChatSessionsDeps) {
         (token || deps.authDisabled) && deps.verifyAccessToken
           ? await deps.verifyAccessToken(token ?? '', agentId).catch(() => null)
           : null;
+      if (!user || agentId === undefined) return { refused: 'unauthenticated' };
       // A chat session never outlives the provider session the token was issued under (A4).
-      const expiresAt = Math.min(Date.now() + SESSION_TTL_SECONDS * 1000, user?.sessionExpiresAt ?? Infinity);
-      if (!user || agentId === undefined || expiresAt <= Date.now()) return { refused: 'unauthenticated' };
+      const expiresAt = Math.min(Date.now() + SESSION_TTL_SECONDS * 1000, user.sessionExpiresAt ?? Infinity);
+      if (expiresAt <= Date.now()) return { refused: 'unauthenticated' };
       if (!(await ownsAgent(user.id, agentId))) return { refused: 'no_such_agent' };
       const value = randomBytes(32).toString('base64url');
       await repo.create({

@@ -2,11 +2,11 @@ import type { UsageReport, UsageRow } from './api/usage-api';
 
 /** The periods the screen offers, in days up to today (UTC, as the server counts). */
 export const PERIODS = [
-  { days: 7, label: 'Last 7 days' },
-  { days: 30, label: 'Last 30 days' },
-  { days: 90, label: 'Last 90 days' },
+  { value: 7, label: 'Last 7 days' },
+  { value: 30, label: 'Last 30 days' },
+  { value: 90, label: 'Last 90 days' },
 ] as const;
-export type PeriodDays = (typeof PERIODS)[number]['days'];
+export type PeriodDays = (typeof PERIODS)[number]['value'];
 
 /** What the rows are grouped by on the screen (one at a time). */
 export const GROUPS = [

@@ -117,12 +117,7 @@ export function UsagePage() {
       <HStack gap="4" wrap="wrap" align="end">
         <Field.Root maxW="48">
           <Field.Label>{USAGE_TEXT.period}</Field.Label>
-          <Select
-            size="sm"
-            value={days}
-            options={PERIODS.map((p) => ({ value: p.days, label: p.label }))}
-            onChange={setDays}
-          />
+          <Select size="sm" value={days} options={PERIODS} onChange={setDays} />
         </Field.Root>
         <SegmentGroup.Root
           size="sm"
