@@ -34,6 +34,30 @@ describe(`idempotent creates on ${testDatabaseKind()}`, () => {
   const count = async (table: 'agents' | 'services' | 'threads') =>
     (await t.db.kysely.selectFrom(table).select('id').execute()).length;
 
+  // A client whose first request is slow retries at once, and the proxy sends the retry to another
+  // instance: both run together, and the one whose key row loses answers with the winner's result.
+  it('two requests with one key at once, on two instances, create one agent and both answer with it', async () => {
+    const other = await createTestApp(
+      { ...issuer.env, EGRESS_ALLOW_PRIVATE: '127.0.0.1' },
+      {},
+      { sameDatabaseAs: t },
+    );
+    try {
+      const before = await count('agents');
+      const key = crypto.randomUUID();
+      const payload = { name: 'Raced', description: 'Sent twice at once', tool_ids: [] };
+      const headers = { ...auth, 'idempotency-key': key };
+      const answers = await Promise.all(
+        [t, other].map((app) => app.app.inject({ method: 'POST', url: `${API}/agents/`, headers, payload })),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+      expect(answers[1]!.json()).toEqual(answers[0]!.json());
+      expect(await count('agents')).toBe(before + 1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('imports an agent once for one key', async () => {
     const created = await t.app.inject({
       method: 'POST',

@@ -155,7 +155,8 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
         .where('id', '=', row.id)
         .execute();
     }
-    // The web app renews its access token and opens the chat again: that session ends with hers.
+    // The web app renews its access token and opens the chat again, through another instance of a
+    // cluster: that session ends with hers, and the first instance serves it until then.
     const refreshed = await tokenRequest(t.app, t.config, {
       grant_type: 'refresh_token',
       refresh_token: alice.signedIn.refreshToken,
@@ -163,8 +164,14 @@ describe(`sign-out and the chat sessions, on ${testDatabaseKind()}`, () => {
     expect(refreshed.status).toBe(200);
     const token = refreshed.body.access_token!;
     expect(decodeJwt(token).session_exp).toBe(lastHour);
-    await openChat(t, bearer(token), alice.agentId);
-    expect(await firstChatExpiry()).toBe(lastHour * 1000);
+    const other = await createTestApp({}, {}, { sameDatabaseAs: t });
+    try {
+      const cookie = await openChat(other, bearer(token), alice.agentId);
+      expect(await firstChatExpiry()).toBe(lastHour * 1000);
+      expect((await threadsWith({ cookie })).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 
   it('A4: ending one provider session ends only the chat session opened under it', async () => {
