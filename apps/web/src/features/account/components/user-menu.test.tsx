@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COLOR_MODE_KEY } from '@cadre/ui';
 import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
+import { pickMenuItem } from '../../../test/menus';
 import { findToast, renderApp, renderWithProviders } from '../../../test/render';
 import { UserMenu } from './user-menu';
 
@@ -11,20 +12,8 @@ type User = ReturnType<typeof renderApp>['user'];
 /** The shell renders the menu in the wide sidebar and in the phone's top bar; jsdom shows both. */
 const menuButton = () => screen.getAllByRole('button', { name: 'Account menu of Mock User' })[0]!;
 
-/** Opens the menu and picks an item with the keyboard once the menu has the focus. */
-async function pick(user: User, item: string, role: 'menuitem' | 'menuitemradio' = 'menuitem') {
-  await user.click(menuButton());
-  const menuItem = await screen.findByRole(role, { name: item });
-  const menu = menuItem.closest('[role="menu"]')!;
-  await waitFor(() => expect(menu.contains(document.activeElement)).toBe(true));
-  for (let presses = 0; !menuItem.hasAttribute('data-highlighted'); presses++) {
-    if (presses === 10) throw new Error(`the menu never highlighted '${item}'`);
-    const before = menu.querySelector('[data-highlighted]');
-    await user.keyboard('{ArrowDown}');
-    await waitFor(() => expect(menu.querySelector('[data-highlighted]')).not.toBe(before));
-  }
-  await user.keyboard('{Enter}');
-}
+const pick = (user: User, item: string, role?: 'menuitem' | 'menuitemradio') =>
+  pickMenuItem(user, menuButton(), item, role);
 
 afterEach(() => {
   toaster.remove();

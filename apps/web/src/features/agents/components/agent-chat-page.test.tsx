@@ -1,10 +1,27 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { installFakeApi } from '../../../test/fake-api';
-import { renderApp } from '../../../test/render';
-import { showInFrame } from '../api/chat-frame';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as FakeApi from '../../../test/fake-api';
+import type * as Render from '../../../test/render';
 
-vi.mock('../api/chat-frame', () => ({ showInFrame: vi.fn() }));
+/**
+ * The page moves the frame with showInFrame, which jsdom cannot do (it does not navigate frames),
+ * so the test records the calls instead. The web tests share loaded modules between files
+ * (`isolate: false`), so the app is loaded afresh after the mock, and unloaded again afterwards
+ * for the next file.
+ */
+const showInFrame = vi.fn();
+let installFakeApi: typeof FakeApi.installFakeApi;
+let renderApp: typeof Render.renderApp;
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock('../api/chat-frame', () => ({ showInFrame }));
+  ({ installFakeApi } = await import('../../../test/fake-api'));
+  ({ renderApp } = await import('../../../test/render'));
+});
+afterAll(() => {
+  vi.doUnmock('../api/chat-frame');
+  vi.resetModules();
+});
 
 const ORIGIN = 'http://app.test';
 
@@ -24,7 +41,7 @@ describe('/agents/$Id/chat/$threadId', () => {
   });
   afterEach(() => {
     vi.unstubAllGlobals();
-    vi.mocked(showInFrame).mockClear();
+    showInFrame.mockClear();
   });
 
   const frame = async () => (await screen.findByTitle('Agent chat')) as HTMLIFrameElement;

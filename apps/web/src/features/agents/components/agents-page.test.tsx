@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { held, installFakeApi, json, pagedList, TEST_TOKEN } from '../../../test/fake-api';
 import { installIntersectionObserver } from '../../../../../../test-support/intersection-observer';
+import { pickMenuItem } from '../../../test/menus';
 import { findToast, renderApp } from '../../../test/render';
 import type { Agent } from '../api/agents-api';
 import { agentFixture } from '../../../test/agent-fixture';
@@ -32,24 +33,9 @@ const WEATHER = agent(2, 'Weather Helper', 'Forecasts for any city');
 const rows = () => screen.queryAllByTestId('agent-row');
 const row = (name: string) => rows().find((r) => within(r).queryByRole('cell', { name }))!;
 
-/** Picks an item of an agent's Actions menu with the keyboard, as a keyboard user would. */
-async function openMenu(user: ReturnType<typeof renderApp>['user'], name: string, item: string) {
-  await user.click(screen.getByRole('button', { name: `Actions for ${name}` }));
-  // The menu selects its highlighted item, and the highlight moves asynchronously (a pointer only
-  // moves it when the page's last input was a pointer, which is global state shared by the tests):
-  // press the arrow key and wait for the highlight to move each time, until it is on the item.
-  const menuItem = await screen.findByRole('menuitem', { name: item });
-  const menu = menuItem.closest('[role="menu"]')!;
-  // Keys go to the menu only once it has taken the focus, which it does a frame after opening.
-  await waitFor(() => expect(menu.contains(document.activeElement)).toBe(true));
-  for (let presses = 0; !menuItem.hasAttribute('data-highlighted'); presses++) {
-    if (presses === 5) throw new Error(`the menu never highlighted '${item}'`);
-    const before = menu.querySelector('[data-highlighted]');
-    await user.keyboard('{ArrowDown}');
-    await waitFor(() => expect(menu.querySelector('[data-highlighted]')).not.toBe(before));
-  }
-  await user.keyboard('{Enter}');
-}
+/** Picks an item of an agent's Actions menu. */
+const openMenu = (user: ReturnType<typeof renderApp>['user'], name: string, item: string) =>
+  pickMenuItem(user, screen.getByRole('button', { name: `Actions for ${name}` }), item);
 
 afterEach(() => {
   toaster.remove();

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { installFakeApi, json } from '../../../test/fake-api';
+import { pickMenuItem } from '../../../test/menus';
 import { renderApp } from '../../../test/render';
 import type { ApiKey } from '../api/api-keys-api';
 
@@ -31,8 +32,11 @@ describe('the API keys page (/api-keys)', () => {
     });
     const { user } = renderApp('/services');
     await screen.findByRole('heading', { name: 'Services' });
-    await user.click(screen.getAllByRole('button', { name: 'Account menu of Mock User' })[0]!);
-    await user.click(await screen.findByRole('menuitem', { name: 'API keys' }));
+    await pickMenuItem(
+      user,
+      screen.getAllByRole('button', { name: 'Account menu of Mock User' })[0]!,
+      'API keys',
+    );
     const row = await screen.findByRole('row', { name: 'CI deploy' });
     expect(row).toHaveTextContent('cadre_AbCdEf…');
     expect(row).toHaveTextContent('agents:read');

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { held, installFakeApi, json, type ApiRequest } from '../../../test/fake-api';
+import { pickMenuItem } from '../../../test/menus';
 import { findToast, renderApp } from '../../../test/render';
 import { captureDownloads } from '../../../test/downloads';
 import type { UsageReport, UsageRow } from '../api/usage-api';
@@ -75,8 +76,11 @@ describe('the Usage screen (/usage)', () => {
     const api = installFakeApi({ 'GET /api/v1/usage': (request) => json(reportFor(request)) });
     const { user } = renderApp('/services');
     await screen.findByRole('heading', { name: 'Services' });
-    await user.click(screen.getAllByRole('button', { name: 'Account menu of Mock User' })[0]!);
-    await user.click(await screen.findByRole('menuitem', { name: 'Usage' }));
+    await pickMenuItem(
+      user,
+      screen.getAllByRole('button', { name: 'Account menu of Mock User' })[0]!,
+      'Usage',
+    );
 
     expect(await screen.findByRole('heading', { name: 'Usage' })).toBeInTheDocument();
     expect(await screen.findByTestId('usage-budget')).toHaveTextContent(
