@@ -19,7 +19,7 @@ import { RunAbort } from '../run-registry.ts';
 import { streamToParts, yieldToSocket } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
 import { hasKnowledge } from './knowledge-tool.ts';
-import { timeLine } from '../llm/user-clock.ts';
+import { timeLine } from '../../../user-clock.ts';
 import { meterRunTokens, type RunTokens } from './run-usage.ts';
 
 /** The host site's visitor a copilot run answers (not the agent's owner). */
