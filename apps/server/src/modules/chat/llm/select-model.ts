@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmConfig, LlmModelConfig } from '../../../config.ts';
-import type { Telemetry } from '../../../deps.ts';
+import type { Telemetry } from '../../../kernel.ts';
 import { createOfflineModel, OFFLINE_LABEL, OFFLINE_MODEL_ID } from '../../offline-model/index.ts';
 import { LlmError } from './errors.ts';
 import { observedModel } from './observed-model.ts';

@@ -8,7 +8,8 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { Database } from '../../../db/schema.ts';
-import type { AgentProfile, AuditLog, KnowledgeBase, Telemetry } from '../../../deps.ts';
+import type { AuditLog, Telemetry } from '../../../kernel.ts';
+import type { AgentProfile, KnowledgeBase } from '../ports.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
