@@ -14,8 +14,8 @@ const dirsOf = (dir) =>
 const SERVER = 'apps/server/src';
 /**
  * Module boundaries (DESIGN.md section 3): a server module uses another only through that module's
- * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `telemetry/`, `deps.ts`, `config.ts`) import no
- * module at all. Web features do not import each other; routes compose them.
+ * `index.ts`, and the shared layers (`http/`, `db/`, `security/`, `telemetry/`, `kernel.ts`, `config.ts`,
+ * `user-clock.ts`) import no module at all. Web features do not import each other; routes compose them.
  */
 const boundaryZones = [
   ...dirsOf(`./${SERVER}/modules/`).map((name) => ({
@@ -30,11 +30,13 @@ const boundaryZones = [
       `${SERVER}/db/**`,
       `${SERVER}/security/**`,
       `${SERVER}/telemetry/**`,
-      `${SERVER}/deps.ts`,
+      `${SERVER}/kernel.ts`,
       `${SERVER}/config.ts`,
+      `${SERVER}/user-clock.ts`,
     ],
     from: `${SERVER}/modules`,
-    message: 'Shared layers import no module; modules implement the ports in deps.ts instead.',
+    message:
+      'Shared layers import no module; they declare what they need (kernel.ts, http/auth-ports.ts) and app.ts wires modules in.',
   },
   ...dirsOf('./apps/web/src/features/').map((name) => ({
     target: `apps/web/src/features/${name}/**`,

@@ -5,7 +5,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import type { AppDeps, Lifecycle } from './deps.ts';
+import type { Lifecycle } from './kernel.ts';
 import { createRemoteKeySource, registerAuth } from './http/auth.ts';
 import { registerCanonicalHost } from './http/canonical-host.ts';
 import { registerErrorHandling } from './http/errors.ts';
@@ -28,6 +28,7 @@ import {
   createToolsExecutor,
   endChatSessionsOf,
   runRegistryFor,
+  type ChatAppDeps,
   type ChatModuleOptions,
 } from './modules/chat/index.ts';
 import { demosUserData } from './modules/demos/index.ts';
@@ -142,18 +143,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const lifecycle = options.lifecycle ?? createLifecycle();
   const usage = createUsageService(db, { config });
   const { telemetry, metrics } = await createTelemetry(config);
-  const deps: AppDeps = {
+  // What every chat service takes (the chat, the demos' chat, the agent API, the trigger worker).
+  const chatDeps = {
     config,
     db,
-    vault,
     audit,
-    users,
     agents,
     knowledge,
-    lifecycle,
     usage: usage.ledger,
+    lifecycle,
     telemetry,
-  };
+  } satisfies ChatAppDeps;
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     logController: new OneLineRequestLog(),
@@ -192,11 +192,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, config);
   registerCanonicalHost(app, config);
   await registerOpenApi(app);
-  const tools = await registerTools(app, deps, {
-    connections: createConnectionStore(db),
-    onTrigger: providerTriggerStore(deps),
+  const tools = await registerTools(
+    app,
+    { config, db, vault, telemetry },
+    { connections: createConnectionStore(db), onTrigger: providerTriggerStore({ db, agents }) },
+  );
+  const services = registerServices(app, { config, db, vault, audit }, tools);
+  // DELETE /users/me revokes the user's connections at their providers before deleting rows.
+  users.beforeUserDelete.push(async (user) => {
+    await services.disconnectAllForUser(user.id);
   });
-  const services = registerServices(app, deps, tools);
   const toolExecutor = createToolsExecutor(tools, agents, db);
   // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
   const runs = runRegistryFor({ db, lifecycle, log: app.log, shutdownTimeoutMs: config.shutdownTimeoutMs });
@@ -207,7 +212,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   // The beta access-code gate: beta-user-signin issues its proof; sign-up and the API ask for it.
   const gate = await createAccessGate({ config, db, vault, audit });
-  const identity = config.auth.builtInIssuer ? await createIdentity(deps, gate, options.identity) : undefined;
+  const identity = config.auth.builtInIssuer
+    ? await createIdentity({ config, db, vault }, gate, options.identity)
+    : undefined;
 
   // What each module keeps about a user, for export and deletion (P1). Deleted in this order, so
   // rows that refer to another module's rows go before them.
@@ -232,11 +239,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const user = await users.find({ issuer: config.auth.issuer, subject });
       if (user) await endChatSessionsOf(db, { userId: user.id, sid });
     });
-    await app.register(identityRoutes, { ...deps, identity });
+    await app.register(identityRoutes, { config, users, identity });
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
-  const apiKeys = createApiKeysService(deps, options.apiKeys);
+  const apiKeys = createApiKeysService({ config, db, audit, users, agents }, options.apiKeys);
   // The issuer's keys: access tokens and back-channel logout tokens are verified with them.
   const authKeys = options.authKeys ?? identity?.localKeySet() ?? createRemoteKeySource(config.auth.issuer);
   const apiTokens = registerAuth(app, { config, users, gate, apiKeys, keys: authKeys });
@@ -249,7 +256,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       // Cookies under /backend: the OAuth browser binding; the API itself takes bearer tokens only.
       await api.register(cookie);
-      await api.register(publicRoutes, deps);
+      await api.register(publicRoutes, { db, lifecycle });
       await api.register(accessCodeRoutes, { gate });
       await api.register(usersRoutes, { users });
       await api.register(agentsRoutes, {
@@ -262,14 +269,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(knowledgeRoutes, { db, knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });
       await api.register(usageRoutes, { usage, agents });
-      await api.register(triggerRoutes, { ...deps, ...options.triggers });
+      await api.register(triggerRoutes, {
+        config,
+        db,
+        vault,
+        audit,
+        agents,
+        usage: usage.ledger,
+        ...options.triggers,
+      });
       await api.register(servicesRoutes, { config, db, services, tools });
-      await api.register(authRoutes, deps);
-      await api.register(backchannelLogoutRoutes, { ...deps, keys: authKeys });
+      await api.register(authRoutes, { config, agents });
+      await api.register(backchannelLogoutRoutes, { config, db, users, keys: authKeys });
       await api.register(apiKeysRoutes, { apiKeys });
       // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.
       await api.register(agentApiRoutes, {
-        deps,
+        deps: chatDeps,
         executor: options.chat?.toolExecutor ?? toolExecutor,
         modelSelection: options.chat?.modelSelection,
       });
@@ -282,7 +297,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The chat service at /chainlit authenticates with its own session cookie or a copilot token.
   await app.register(chatRoutes, {
-    ...deps,
+    ...chatDeps,
     verifyAccessToken: apiTokens.userForToken,
     verifyCopilotToken: copilotTokenVerifier(config),
     toolExecutor,
@@ -291,15 +306,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // The public demos at /demos: the same chat service, signed in by the demo login only.
-  await app.register(demoRoutes, { ...deps, ...options.demos, prefix: '/demos' });
+  await app.register(demoRoutes, { ...chatDeps, users, ...options.demos, prefix: '/demos' });
 
   // Stored trigger events run their agent unattended.
   app.decorate(
     'triggers',
-    registerTriggers(app, deps, options.chat?.toolExecutor ?? toolExecutor, options.chat?.modelSelection),
+    registerTriggers(app, chatDeps, options.chat?.toolExecutor ?? toolExecutor, options.chat?.modelSelection),
   );
 
-  app.decorate('generatedAccessCode', () => generatedAccessCode(deps));
+  app.decorate('generatedAccessCode', () => generatedAccessCode({ config, db, vault }));
   scheduleMaintenance(app, db, [knowledge.bytes.sweep]);
   if (bucket) app.addHook('onClose', async () => bucket.close());
 

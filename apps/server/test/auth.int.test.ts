@@ -2,7 +2,7 @@ import { base64url, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { MOCK_USER_IDENTITY, PUBLIC_ROUTES, registerAuth } from '../src/http/auth.ts';
-import type { AccessGate } from '../src/deps.ts';
+import type { AccessGate } from '../src/modules/access-code/index.ts';
 import type { UsersService } from '../src/modules/users/service.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { admit, bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';

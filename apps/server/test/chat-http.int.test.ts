@@ -127,14 +127,17 @@ describe('chat service HTTP', () => {
   });
 
   it("offers the owner's starters in the empty chat, else requests made from the tools, never their descriptions", async () => {
-    const headers = await h.signIn(alice, aliceAgent);
-    const starters = async () =>
-      (
-        await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers: { cookie: headers.cookie } })
-      ).json().agent.suggestedPrompts as string[];
+    const startersOf = async (user: number, agent: number) => {
+      const { cookie } = await h.signIn(user, agent);
+      const res = await h.t.app.inject({ method: 'GET', url: '/chainlit/session', headers: { cookie } });
+      return res.json().agent.suggestedPrompts as string[];
+    };
+    const starters = () => startersOf(alice, aliceAgent);
     // A request with real numbers that the offline model answers with the tool (not "Calculator
     // add a: 2, b: 2", and not the tool's description).
     expect(await starters()).toEqual(['Add 9 and 33']);
+    // An agent without tools has no example to offer: it is asked what it can do.
+    expect(await startersOf(bob, bobAgent)).toEqual(['What can you do?']);
     const setStarters = (value: string | null) =>
       h.db.kysely.updateTable('agents').set({ starters: value }).where('id', '=', aliceAgent).execute();
     await setStarters(JSON.stringify(['What is 12 × 7?', 'Add 9 and 33']));

@@ -21,7 +21,7 @@ import {
 } from './support/chat-fixtures.ts';
 import { createUser } from './support/users.ts';
 import { fixedCatalog } from '../src/modules/chat/llm/model-catalog.ts';
-import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
+import { createOfflineModel } from '../src/modules/offline-model/index.ts';
 import { argsHash } from '../src/modules/chat/runtime/messages.ts';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { createChatService, runRegistryFor } from '../src/modules/chat/index.ts';

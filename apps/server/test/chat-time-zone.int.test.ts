@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../src/modules/chat/llm/offline-model.ts';
+import { createOfflineModel } from '../src/modules/offline-model/index.ts';
 import {
   attach,
   chatHarness,

@@ -60,8 +60,12 @@ describe('module boundaries', () => {
         "import { toolsUserData } from '../modules/tools/index.ts';\nexport const x = toolsUserData;",
       ],
       [
-        'apps/server/src/deps.ts',
+        'apps/server/src/kernel.ts',
         "import type { ToolCatalog } from './modules/tools/index.ts';\nexport type X = ToolCatalog;",
+      ],
+      [
+        'apps/server/src/user-clock.ts',
+        "import { OFFLINE_MODEL_ID } from './modules/offline-model/index.ts';\nexport const x = OFFLINE_MODEL_ID;",
       ],
     ];
     for (const [file, text] of cases) {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PHRASE_TABLE } from './offline-phrasing/phrase-table.ts';
-import { judge, runRow } from './offline-phrasing/run-row.ts';
+import { converse, judge, runRow } from './offline-phrasing/run-row.ts';
 import { EVERY_SERVICE } from './offline-phrasing/toolkits.ts';
-import { decideTurn, toolList } from '../src/modules/chat/llm/offline-intents.ts';
 
 /** Every row of the offline model's phrase table (offline-phrasing/phrase-table.ts) is one test. */
 describe('the offline model understands ordinary phrasing', () => {
@@ -19,23 +18,32 @@ describe('the offline model understands ordinary phrasing', () => {
   );
 });
 
+/** Each service's tools as the model's answer to "what can you do?" lists them, with its example request. */
+const offered = await Promise.all(
+  EVERY_SERVICE.map(async ([service, tools]) => {
+    const { text } = await converse(['what can you do?'], tools);
+    const lines = text.split('\n').filter((line) => line.startsWith('- **'));
+    return { service, tools, lines };
+  }),
+);
+
 describe('the examples the offline model offers (the starters of an empty chat)', () => {
-  const clock = { now: new Date('2026-03-09T10:00:00Z'), timeZone: 'Europe/Paris' };
-  const examples = EVERY_SERVICE.flatMap(([service, tools]) =>
-    toolList(tools)
-      .split('\n')
+  it.each(offered)('$service: its answer to "what can you do?" lists every tool', ({ tools, lines }) => {
+    expect(lines.map((line) => /^- \*\*([\w-]+)\*\*/.exec(line)?.[1])).toEqual(tools.map((t) => t.name));
+  });
+
+  const examples = offered.flatMap(({ service, tools, lines }) =>
+    lines
       .map((line) => [line, /^- \*\*([\w-]+)\*\*.*? Try: “(.*)”$/.exec(line)] as const)
       .map(([line, m]) => [service, m?.[1] ?? line, m?.[2] ?? '', tools] as const),
   );
 
   // Every tool of every built-in service and demo has one: a question with real values, which runs
   // that tool (the whole Calculator computes with Evaluate).
-  it.each(examples)('%s: %s — “%s” runs it', (service, tool, example, tools) => {
+  it.each(examples)('%s: %s — “%s” runs it', async (service, tool, example, tools) => {
     expect(example).not.toBe('');
-    const decision = decideTurn({ message: example, agentName: 'Helper', clock }, tools);
-    expect('toolCall' in decision && decision.toolCall.toolName).toBe(
-      service === 'Calculator' ? 'evaluate' : tool,
-    );
+    const { call } = await converse([example], tools);
+    expect(call?.toolName).toBe(service === 'Calculator' ? 'evaluate' : tool);
   });
 
   // ...and its own row in the phrase table, which checks the arguments taken from it.

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import SqliteDatabase from 'better-sqlite3';
 import { MIGRATION_NAMES } from '../src/db/migrate.ts';
-import type { Lifecycle } from '../src/deps.ts';
+import type { Lifecycle } from '../src/kernel.ts';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { authorize, authorizeUrl, exchangeCode, pkcePair, tokenRequest } from './support/oidc-flow.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';

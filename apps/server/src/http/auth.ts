@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { SERVICE_PUBLIC_PATHS, type ApiKeyScope } from '@cadre/contract';
 import type { Config } from '../config.ts';
+import type { AuthUser } from '../kernel.ts';
 import type {
-  AccessGate,
+  AccessProofs,
   ApiKeyGrant,
   ApiKeyVerifier,
-  AuthUser,
   ResolvedUser,
-  UserDirectory,
-} from '../deps.ts';
+  SignInDirectory,
+} from './auth-ports.ts';
 import { HttpError } from './errors.ts';
 import { API_PREFIX } from './openapi.ts';
 
@@ -216,8 +216,8 @@ export function registerAuth(
   app: FastifyInstance,
   options: {
     config: Config;
-    users: UserDirectory;
-    gate: AccessGate;
+    users: SignInDirectory;
+    gate: AccessProofs;
     apiKeys?: ApiKeyVerifier;
     keys?: JWTVerifyGetKey;
   },

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import type { UserDataOwner } from '../deps.ts';
+import type { UserDataOwner } from '../kernel.ts';
 import { ValidationFailure } from './errors.ts';
 
 /** How long a stored answer is replayed; older keys are swept and may be reused. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Lifecycle } from '../deps.ts';
+import type { Lifecycle } from '../kernel.ts';
 
 /**
  * The process's shutdown state. `main.ts` starts draining on SIGTERM; from then on readiness

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Telemetry } from '../deps.ts';
+import type { Telemetry } from '../kernel.ts';
 import { createMetrics, NO_METRICS, type AppMetrics } from './metrics.ts';
 import { inSpan, startSpan, tracingOn } from './tracing.ts';
 

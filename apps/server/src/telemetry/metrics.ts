@@ -1,4 +1,4 @@
-import type { MetricsRecorder } from '../deps.ts';
+import type { MetricsRecorder } from '../kernel.ts';
 
 /** Every recorder of the process: the port modules use, plus the HTTP layer's and the scrape. */
 export interface AppMetrics extends MetricsRecorder {

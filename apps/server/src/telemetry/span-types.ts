@@ -1,4 +1,4 @@
-/** The span types of the `Telemetry` port (deps.ts), here so the tracing layer needs nothing else. */
+/** The span types of the `Telemetry` port (kernel.ts), here so the tracing layer needs nothing else. */
 
 /**
  * Span attributes: ids, names of models and tools, counts and outcomes. Never a prompt, an answer,

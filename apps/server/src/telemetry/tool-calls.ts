@@ -1,4 +1,4 @@
-import type { Telemetry } from '../deps.ts';
+import type { Telemetry } from '../kernel.ts';
 import type { SpanAttributes, SpanHandle } from './span-types.ts';
 
 /**

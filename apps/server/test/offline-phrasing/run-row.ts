@@ -1,11 +1,12 @@
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
 import { isDeepStrictEqual } from 'node:util';
-import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
+import { createOfflineModel } from '../../src/modules/offline-model/index.ts';
 import { systemPrompt } from '../../src/modules/chat/runtime/run.ts';
 import { evaluateExpression } from '../../src/modules/tools/providers/builtin/calculator.ts';
 import { CLOCK, type PhraseRow } from './phrase-table.ts';
@@ -17,8 +18,13 @@ export interface Outcome {
 }
 
 /** Runs a row's turns through a model, as the runtime would: system prompt, history, tools. */
-export async function runRow(
-  row: PhraseRow,
+export const runRow = (row: PhraseRow, model?: LanguageModelV4): Promise<Outcome> =>
+  converse(typeof row.say === 'string' ? [row.say] : row.say, toolsOf(row.tools), model);
+
+/** Each turn answered by the model in order (on the phrase table's CLOCK); the last answer. */
+export async function converse(
+  turns: string[],
+  tools: LanguageModelV4FunctionTool[],
   model: LanguageModelV4 = createOfflineModel(),
 ): Promise<Outcome> {
   const system = systemPrompt(
@@ -26,11 +32,10 @@ export async function runRow(
     { now: new Date(CLOCK.now), timeZone: CLOCK.timeZone },
   );
   const prompt: LanguageModelV4Prompt = [{ role: 'system', content: system }];
-  const turns = typeof row.say === 'string' ? [row.say] : row.say;
   let outcome: Outcome = { text: '' };
   for (const text of turns) {
     prompt.push({ role: 'user', content: [{ type: 'text', text }] });
-    outcome = await answer(model, prompt, row);
+    outcome = await answer(model, prompt, tools);
     prompt.push({ role: 'assistant', content: [{ type: 'text', text: outcome.text }] });
   }
   return outcome;
@@ -39,12 +44,9 @@ export async function runRow(
 async function answer(
   model: LanguageModelV4,
   prompt: LanguageModelV4Prompt,
-  row: PhraseRow,
+  tools: LanguageModelV4FunctionTool[],
 ): Promise<Outcome> {
-  const { stream } = await model.doStream({
-    prompt: [...prompt],
-    tools: toolsOf(row.tools),
-  } as LanguageModelV4CallOptions);
+  const { stream } = await model.doStream({ prompt: [...prompt], tools } as LanguageModelV4CallOptions);
   const outcome: Outcome = { text: '' };
   for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) {
     if (part.type === 'text-delta') outcome.text += part.delta;

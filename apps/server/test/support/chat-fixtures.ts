@@ -7,7 +7,7 @@ import type { UIMessageChunk } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import type { AppOptions } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
-import { createOfflineModel } from '../../src/modules/chat/llm/offline-model.ts';
+import { createOfflineModel } from '../../src/modules/offline-model/index.ts';
 import type { ModelSelection } from '../../src/modules/chat/llm/select-model.ts';
 import type { ToolExecutionResult, ToolExecutor } from '../../src/modules/chat/runtime/ports.ts';
 import { chatToolsOf } from '../../src/modules/chat/tools-executor.ts';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { AccessGate, AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { loadOrCreateKeyFile, type Vault } from '../../security/vault.ts';
 import { createAccessCodeService } from './service.ts';
 
@@ -11,6 +11,24 @@ export const ACCESS_PROOF_COOKIE = 'cadre_beta';
 /** Long enough to sign up at the provider after entering the code; short enough to be worth little. */
 export const ACCESS_PROOF_TTL_SECONDS = 60 * 60;
 const VERSION = 'v1';
+
+/**
+ * The beta access-code gate as other modules see it. A correct code at `beta-user-signin` earns the
+ * browser a signed, short-lived proof in an httpOnly cookie; sign-up at the built-in provider needs
+ * one, and the API admits a user who presents one.
+ */
+export interface AccessGate {
+  /** False with DISABLE_AUTH (every request is the mock user, and nobody signs in). */
+  readonly enabled: boolean;
+  /** Whether a request's `Cookie` header carries a valid, unexpired proof. */
+  hasProof(cookieHeader: string | undefined): boolean;
+  /**
+   * Checks a code typed somewhere else than the web app (the provider's sign-up page): rate
+   * limited and audited like `beta-user-signin`. The `Set-Cookie` value of a new proof, or
+   * undefined for a wrong code; throws the 429 when the address has tried too often.
+   */
+  redeem(code: string, clientAddress: string): Promise<string | undefined>;
+}
 
 /**
  * The gate (docs/security.md, "Access code"): a correct code earns a proof, `v1.<expiry>` signed

@@ -1,3 +1,3 @@
 export { accessCodeRoutes } from './routes.ts';
 export { generatedAccessCode } from './service.ts';
-export { ACCESS_PROOF_COOKIE, ACCESS_PROOF_TTL_SECONDS, createAccessGate } from './gate.ts';
+export { ACCESS_PROOF_COOKIE, ACCESS_PROOF_TTL_SECONDS, createAccessGate, type AccessGate } from './gate.ts';

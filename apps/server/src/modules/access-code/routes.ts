@@ -5,7 +5,7 @@ import {
   errorSchema,
   validationErrorSchema,
 } from '@cadre/contract';
-import type { AccessGate } from '../../deps.ts';
+import type { AccessGate } from './gate.ts';
 import { HttpError } from '../../http/errors.ts';
 import { operations } from '../../http/openapi.ts';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { loadOrCreateSealedSetting } from '../../security/sealed-setting.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AgentDirectory, AgentProfile } from '../../deps.ts';
+import type { AgentProfile, ApiAgents } from './ports.ts';
 import { keyAllows as grantAllows } from '../../http/auth.ts';
 
 /**
@@ -7,7 +7,7 @@ import { keyAllows as grantAllows } from '../../http/auth.ts';
  * outside an API key's agent limit are all simply absent (the routes answer 404 alike).
  */
 export async function reachableAgent(
-  agents: AgentDirectory,
+  agents: Pick<ApiAgents, 'profile'>,
   request: FastifyRequest,
   agentId: number,
 ): Promise<AgentProfile | undefined> {

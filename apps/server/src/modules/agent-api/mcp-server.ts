@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import type { AgentProfile } from '../../deps.ts';
+import type { AgentProfile } from './ports.ts';
 import { API_VERSION } from '../../http/openapi.ts';
 import { linkedThread, startAsk } from './ask.ts';
 import type { AgentApiOptions } from './openai-routes.ts';

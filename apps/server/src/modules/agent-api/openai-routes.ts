@@ -8,7 +8,7 @@ import {
   openAiModelListSchema,
   type ChatCompletionRequest,
 } from '@cadre/contract';
-import type { AgentDirectory, UsageLedger } from '../../deps.ts';
+import type { ApiAgents } from './ports.ts';
 import { ValidationFailure } from '../../http/errors.ts';
 import { disconnectSignal } from '../../http/disconnect.ts';
 import type { ApiRunInput, ChatService } from '../chat/index.ts';
@@ -18,12 +18,12 @@ import { modelNotFound, OpenAiFailure, openAiErrorBody, openAiErrorHandler } fro
 
 export interface AgentApiOptions {
   chat: ChatService;
-  agents: AgentDirectory;
+  agents: ApiAgents;
   publicUrl: string;
   /** How long an approval the answer asks for can be decided (CHAT_APPROVAL_TTL_SECONDS). */
   approvalMinutes: number;
   /** 429 once the caller used the month's token budget (the usage module). */
-  checkBudget: UsageLedger['checkBudget'];
+  checkBudget(userId: number): Promise<void>;
 }
 
 const errors = {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MCP_PATH, OPENAI_API_PATH } from '@cadre/contract';
-import type { AppDeps } from '../../deps.ts';
 import {
   APPROVAL_TTL_MS,
   chatDepsFrom,
@@ -9,10 +8,11 @@ import {
   type ToolExecutor,
 } from '../chat/index.ts';
 import { mcpRoutes } from './mcp-routes.ts';
+import type { AgentApiDeps } from './ports.ts';
 import { openAiRoutes } from './openai-routes.ts';
 
 export interface AgentApiPluginOptions {
-  deps: AppDeps;
+  deps: AgentApiDeps;
   executor: ToolExecutor;
   /** Overrides the model chosen from configuration (tests). */
   modelSelection?: ModelSelection;

@@ -1,5 +1,19 @@
-import type { AttachedTool } from '../../deps.ts';
 import type { createAgentsRepository } from './repository.ts';
+
+/** A tool attached to an agent, with the service it comes from. */
+export interface AttachedTool {
+  actionId: number;
+  /** The action's provider slug (unique per service). */
+  name: string;
+  displayName: string;
+  description: string;
+  /** JSON Schema of the arguments (an empty object schema when the stored one is unreadable). */
+  inputSchema: Record<string, unknown>;
+  effect: 'read' | 'write' | 'send';
+  /** For a write/send tool: ask before each chat call (the default) or run without asking. */
+  approval: 'ask' | 'allow';
+  service: { provider: string; key: string; ownerUserId: number | null; enabled: boolean };
+}
 
 type ToolRow = Awaited<ReturnType<ReturnType<typeof createAgentsRepository>['listTools']>>[number];
 

@@ -8,7 +8,8 @@ import {
   type agentExportSchema,
 } from '@cadre/contract';
 import type { z } from 'zod';
-import type { AuditLog, StagedFiles } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
+import type { StagedFiles } from './ports.ts';
 import { notFound } from '../../http/errors.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import type { ToolCatalog } from '../tools/index.ts';

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AuthUser } from '../../deps.ts';
+import type { AuthUser } from '../../kernel.ts';
 import { notFound } from '../../http/errors.ts';
 import { authorOf, versionQueries } from './versions.ts';
 
 /**
- * `AgentDirectory.recordFilesChange`: files added or deleted are a save of the agent, recorded as a
+ * `AgentsService.recordFilesChange`: files added or deleted are a save of the agent, recorded as a
  * version (reason `files`) in the knowledge module's transaction; the uploads of one batch share
  * one. Touching the agent's row first takes its row lock on PostgreSQL, so the version numbers in
  * turn with concurrent saves.

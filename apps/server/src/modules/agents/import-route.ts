@@ -10,7 +10,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { AgentArchives } from '../../deps.ts';
+import type { AgentArchives } from './ports.ts';
 import { ValidationFailure } from '../../http/errors.ts';
 import { createOnce } from '../../http/idempotency.ts';
 import { objectErrors } from '../../http/openapi.ts';

@@ -1,5 +1,5 @@
 import type { AgentRestoreResult, AgentSnapshotFile } from '@cadre/contract';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { notFound } from '../../http/errors.ts';
 import type { ToolCatalog } from '../tools/index.ts';
 import type { createAgentsRepository, ToolAttachment } from './repository.ts';

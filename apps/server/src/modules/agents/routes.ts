@@ -19,7 +19,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { AgentArchives } from '../../deps.ts';
+import type { AgentArchives } from './ports.ts';
 import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';

@@ -3,12 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AgentProfile, AgentSummary, AttachedTool, AuditLog, KnowledgeHistory } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
+import type { KnowledgeHistory } from './ports.ts';
+import type { AgentProfile, AgentSummary } from './profile.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { embedOriginQueries } from './embed-origins.ts';
 import { OFFLINE_MODEL } from '../../config.ts';
 import { createToolCatalog } from '../tools/index.ts';
-import { attachedToolOf } from './attached-tool.ts';
+import { attachedToolOf, type AttachedTool } from './attached-tool.ts';
 import { agentExchange } from './exchange.ts';
 import { createAgentsRepository, type AgentFields, type ToolAttachment } from './repository.ts';
 import { toolPermissions } from './tool-permissions.ts';
@@ -102,7 +104,7 @@ export function createAgentsService(
       return (await repo.listTools(userId, agentId)).map(attachedToolOf);
     },
 
-    /** The agents a module sets up for its own users (deps.ts, AgentDirectory.provision). */
+    /** The agents a module sets up for its own users (a demo's), inside the caller's transaction. */
     provision: (userId: number, agent: AgentFields, actionIds: number[], trx: Kysely<Database>) =>
       repo.provision(
         trx,

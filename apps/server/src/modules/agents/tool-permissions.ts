@@ -2,7 +2,7 @@ import type { ToolPermission, ToolPermissionMode } from '@cadre/contract';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { HttpError, notFound, ValidationFailure } from '../../http/errors.ts';
 import { attachedTools, ownPermission } from './stored-fields.ts';
 import { ownedAgent } from './owned-agent.ts';

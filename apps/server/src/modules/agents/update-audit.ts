@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { AGENT_FIELD_COLUMNS } from './stored-fields.ts';
 import type { WriteSettings } from './write-settings.ts';
 

@@ -1,7 +1,7 @@
 import type { AgentVersion } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 import { VERSION_COLUMNS } from './versions.ts';
 

@@ -7,7 +7,8 @@ import {
   AGENT_VERSION_REASONS,
 } from '@cadre/contract';
 import type { Database } from '../../db/schema.ts';
-import type { AuthUser, KnowledgeHistory } from '../../deps.ts';
+import type { AuthUser } from '../../kernel.ts';
+import type { KnowledgeHistory } from './ports.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf, attachedTools } from './stored-fields.ts';
 import { ownedAgent } from './owned-agent.ts';
 

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import { API_KEY_PREFIX, type ApiKey, type ApiKeyCreate, type ApiKeyCreated } from '@cadre/contract';
-import type { AppDeps, ApiKeyGrant, ApiKeyVerifier, AuthUser } from '../../deps.ts';
+import type { AuthUser } from '../../kernel.ts';
+import type { ApiKeyGrant } from '../../http/auth-ports.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import { loadOrCreateKeyFile } from '../../security/vault.ts';
+import type { ApiKeysDeps } from './ports.ts';
 import { createApiKeysRepository, toApiKey } from './repository.ts';
 
 /**
@@ -21,7 +23,11 @@ export interface ApiKeyOptions {
   now?: () => number;
 }
 
-export interface ApiKeysService extends ApiKeyVerifier {
+export interface ApiKeysService {
+  /** Whether a bearer token is an API key (by its prefix) rather than a sign-in token. */
+  isApiKey(token: string): boolean;
+  /** The key's grant; undefined when it is unknown, revoked or expired, or its user is gone. */
+  verify(key: string): Promise<ApiKeyGrant | undefined>;
   list(userId: number): Promise<ApiKey[]>;
   create(user: AuthUser, input: ApiKeyCreate): Promise<ApiKeyCreated>;
   revoke(user: AuthUser, id: number): Promise<void>;
@@ -33,7 +39,7 @@ export interface ApiKeysService extends ApiKeyVerifier {
  * and one lookup on a unique index, and a stolen table yields no usable key.
  */
 export function createApiKeysService(
-  deps: Pick<AppDeps, 'config' | 'db' | 'audit' | 'users' | 'agents'>,
+  deps: ApiKeysDeps,
   { now = Date.now }: ApiKeyOptions = {},
 ): ApiKeysService {
   const repo = createApiKeysRepository(deps.db);

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 import { createApiKeysRepository } from './repository.ts';
 
 /** The user's API keys, never their hash: the hash is what a key is checked against (P1). */

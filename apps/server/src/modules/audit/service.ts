@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 
 /**
  * The one audit writer (DESIGN.md section 3). Every interaction worth answering "who did what,

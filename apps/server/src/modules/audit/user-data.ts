@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { parseStoredJson } from '../../db/json.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 
 /** The audit events the user caused (P1). Register it last: other owners' deletions are not audited. */
 export function auditUserData(db: Db): UserDataOwner {

@@ -8,12 +8,13 @@ import {
   backchannelLogoutRequestSchema,
   backchannelLogoutResultSchema,
 } from '@cadre/contract';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { AppDeps } from '../../deps.ts';
 import { ACCESS_TOKEN_ALGORITHMS } from '../../http/auth.ts';
 import { errorAnswer } from '../../http/errors.ts';
 import { operations } from '../../http/openapi.ts';
 import { endChatSessionsOf } from '../chat/index.ts';
+import type { LogoutUsers } from './ports.ts';
 
 const op = operations('auth');
 
@@ -106,10 +107,12 @@ async function firstUse(db: Db, token: LogoutToken): Promise<boolean> {
  * (`sub` alone), end, with the account's copilot tokens (A4, docs/security.md). Public: the
  * token's signature is the credential. No cookies are read or set.
  */
-export const backchannelLogoutRoutes: FastifyPluginAsyncZod<AppDeps & { keys: JWTVerifyGetKey }> = async (
-  app,
-  { config, db, users, keys },
-) => {
+export const backchannelLogoutRoutes: FastifyPluginAsyncZod<{
+  config: Config;
+  db: Db;
+  users: LogoutUsers;
+  keys: JWTVerifyGetKey;
+}> = async (app, { config, db, users, keys }) => {
   await app.register(formBody);
   const refuse = (description: string) => ({
     error: 'invalid_request' as const,

@@ -7,14 +7,18 @@ import {
   validationErrorSchema,
 } from '@cadre/contract';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { operations } from '../../http/openapi.ts';
 import { issueCopilotToken } from './copilot-token.ts';
+import type { CopilotAgents } from './ports.ts';
 
 const op = operations('auth');
 
-export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, agents }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ config: Config; agents: CopilotAgents }> = async (
+  app,
+  { config, agents },
+) => {
   app.post(
     '/api/v1/auth/chainlit-copilot-login',
     {

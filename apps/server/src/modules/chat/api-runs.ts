@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { HttpError } from '../../http/errors.ts';
-import type { AgentProfile } from '../../deps.ts';
+import type { AgentProfile } from './ports.ts';
 import { laterThan, modelFor, streamingAnswer, threadName, type ChatContext } from './context.ts';
 import { lapseApprovals } from './history.ts';
 import type { StoredMessage } from './runtime/messages.ts';

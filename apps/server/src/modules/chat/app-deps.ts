@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../deps.ts';
 import type { ChatServiceDeps } from './context.ts';
 import { createModelCatalog, fixedCatalog } from './llm/model-catalog.ts';
 import type { ModelSelection } from './llm/select-model.ts';
+import type { ChatAppDeps } from './ports.ts';
 import { runRegistryFor } from './run-registry.ts';
 
 /**
@@ -11,7 +11,7 @@ import { runRegistryFor } from './run-registry.ts';
  * trigger worker each make a service from it, adding their own tools executor and extras.
  */
 export function chatDepsFrom(
-  deps: AppDeps,
+  deps: ChatAppDeps,
   log: FastifyBaseLogger,
   selection?: ModelSelection,
 ): Pick<

@@ -1,12 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import type {
-  AgentDirectory,
-  AgentProfile,
-  AuditLog,
-  KnowledgeBase,
-  Telemetry,
-  UsageLedger,
-} from '../../deps.ts';
+import type { AuditLog, Telemetry } from '../../kernel.ts';
+import type { AgentDirectory, AgentProfile, KnowledgeBase, UsageLedger } from './ports.ts';
 import { notFound } from '../../http/errors.ts';
 import { createApprovalRepository, type ApprovalRepository } from './approval-repository.ts';
 import type { HostFunctionBridge } from './host-functions.ts';

@@ -14,3 +14,4 @@ export type { RunOutcome } from './runtime/run.ts';
 export { API_WRITE_REFUSAL } from './runtime/refusals.ts';
 export { APPROVAL_TTL_MS } from './context.ts';
 export { chatDepsFrom } from './app-deps.ts';
+export type { ChatAppDeps } from './ports.ts';

@@ -1,6 +1,5 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps.ts';
 import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
 import { createHostFunctionBridge } from './host-functions.ts';
 import { defaultChatDist, frameFiles } from './http/frame-files.ts';
@@ -15,6 +14,7 @@ import type { ToolExecutor } from './runtime/ports.ts';
 import { chatDepsFrom } from './app-deps.ts';
 import { createChatService } from './service.ts';
 import { createChatSessions, type ChatSessionsDeps } from './sessions.ts';
+import type { ChatAppDeps } from './ports.ts';
 
 /*
  * The chat service's HTTP contract (used by the chat frame and the copilot widget) is declared once,
@@ -42,7 +42,7 @@ export interface ChatModuleOptions extends Pick<
   suggestedPrompts?: (userId: number, agentId: number) => Promise<string[] | undefined>;
 }
 
-export type ChatPluginOptions = AppDeps & ChatModuleOptions;
+export type ChatPluginOptions = ChatAppDeps & ChatModuleOptions;
 
 /** The chat at `/chainlit` (and, with the demos' own sessions, at `/demos`). */
 export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, options) => {

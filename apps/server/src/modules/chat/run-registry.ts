@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { Lifecycle } from '../../deps.ts';
+import type { Lifecycle } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
 import { RUN_STALE_AFTER_MS, SWEEP_EVERY_MS, sweepLostRuns } from './run-sweep.ts';
 

@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from 'ai';
-import type { AgentProfile, RunSource, RunUsage } from '../../deps.ts';
+import type { RunSource } from '../../kernel.ts';
+import type { AgentProfile, RunUsage } from './ports.ts';
 import { HttpError } from '../../http/errors.ts';
 import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';

@@ -1,6 +1,12 @@
 import type { ChatContext, ChatVia } from './context.ts';
 import { modelFor, requireAgent } from './context.ts';
 import { HOST_FUNCTION_PROMPT } from './host-functions.ts';
+import { exampleRequests } from '../offline-model/index.ts';
+
+/** The most starters a session shows. */
+const MAX_STARTERS = 4;
+/** The starter of an agent none of whose tools has an example request (or that has no tools). */
+const NO_EXAMPLE_STARTER = 'What can you do?';
 
 /**
  * What the chat frame shows for a session: the agent, its tools, up to four starters and the model
@@ -9,7 +15,8 @@ import { HOST_FUNCTION_PROMPT } from './host-functions.ts';
 export async function sessionInfo(ctx: ChatContext, userId: number, agentId: number, via: ChatVia) {
   const agent = await requireAgent(ctx, userId, agentId);
   const tools = await ctx.executor.listAgentTools(userId, agentId);
-  // The owner's own starters win; a demo offers its scripted prompts; any other agent its tools' examples.
+  // The owner's own starters win; a demo offers its scripted prompts; any other agent its tools'
+  // example requests (those the offline model answers with the tool, so they are never templates).
   const custom = agent.starters.length
     ? agent.starters
     : ctx.suggestedPrompts
@@ -18,10 +25,9 @@ export async function sessionInfo(ctx: ChatContext, userId: number, agentId: num
   // In the copilot one place goes to a prompt that calls the host page (even on the offline
   // model); the owner's own starters keep theirs, so it shows only when they leave room.
   const host = via === 'copilot' && ctx.hostFunctions ? [HOST_FUNCTION_PROMPT] : [];
-  const { derivedStarters, MAX_STARTERS } = await import('./starters.ts');
-  const suggestedPrompts = (
-    custom?.length ? [...custom, ...host] : [...derivedStarters(tools, MAX_STARTERS - host.length), ...host]
-  ).slice(0, MAX_STARTERS);
+  const examples = custom?.length ? [] : await exampleRequests(tools, MAX_STARTERS - host.length);
+  const starters = custom?.length ? custom : examples.length > 0 ? examples : [NO_EXAMPLE_STARTER];
+  const suggestedPrompts = [...starters, ...host].slice(0, MAX_STARTERS);
   const { selection } = modelFor(ctx, agent);
   return {
     agent,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CHAT_SESSION_COOKIE, chatSessionCookieFor } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory } from '../../deps.ts';
+import type { AgentDirectory } from './ports.ts';
 import { createSessionRepository } from './session-repository.ts';
 
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
@@ -31,7 +31,7 @@ export interface VerifiedCopilotToken {
 
 export interface ChatSessionsDeps {
   db: Db;
-  agents: AgentDirectory;
+  agents: Pick<AgentDirectory, 'exists'>;
   /** DISABLE_AUTH (never in production): sign-in needs no token; the verifier answers the mock user. */
   authDisabled: boolean;
   /** Verifies an API access token exactly as the API does. */

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory } from '../../deps.ts';
+import type { AgentDirectory } from './ports.ts';
 import type { ToolsService } from '../tools/index.ts';
 import type { AgentTool, ToolExecutionResult, ToolExecutor } from './runtime/ports.ts';
 
 /** The tools attached to the user's agent that the chat may offer: those of services switched on. */
 export async function chatToolsOf(
-  agents: AgentDirectory,
+  agents: Pick<AgentDirectory, 'listTools'>,
   userId: number,
   agentId: number,
 ): Promise<AgentTool[]> {
@@ -92,7 +92,11 @@ export const MAYBE_SENT: ToolExecutionResult = {
  * user's own connection. Stop aborts the wait: the runtime moves on at once; the provider call's
  * result, if it still arrives, is dropped (and recorded under its key, when it has one).
  */
-export function createToolsExecutor(tools: ToolsService, agents: AgentDirectory, db: Db): ToolExecutor {
+export function createToolsExecutor(
+  tools: ToolsService,
+  agents: Pick<AgentDirectory, 'listTools'>,
+  db: Db,
+): ToolExecutor {
   const executions = createToolExecutionLog(db);
   return {
     listAgentTools: (userId, agentId) => chatToolsOf(agents, userId, agentId),

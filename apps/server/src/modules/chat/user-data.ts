@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows } from '../../db/user-rows.ts';
 import { parseStoredJson } from '../../db/json.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 import { resetRateLimit } from '../../security/rate-limit.ts';
 
 /**

@@ -24,11 +24,11 @@ import { chatAuthSuccessSchema, DEMO_SESSION_COOKIE, errorSchema } from '@cadre/
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { chatRoutes, defaultChatDist, frameFiles, type ChatModuleOptions } from '../chat/index.ts';
 import { isDemoName } from './catalog.ts';
+import type { DemoDeps } from './ports.ts';
 import { createDemoService } from './service.ts';
 
 export const DEMO_USERNAME = 'anonymous-user';
@@ -44,7 +44,7 @@ export interface DemoModuleOptions {
   chatDistDir?: string;
 }
 
-export type DemoPluginOptions = AppDeps & DemoModuleOptions;
+export type DemoPluginOptions = DemoDeps & DemoModuleOptions;
 
 export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, options) => {
   const { config, db } = options;
@@ -179,9 +179,7 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
   await app.register(chatRoutes, {
     config,
     db,
-    vault: options.vault,
     audit: options.audit,
-    users: options.users,
     agents: options.agents,
     knowledge: options.knowledge,
     lifecycle: options.lifecycle,

@@ -4,10 +4,11 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { AgentDirectory, AttachedTool, UserDirectory } from '../../deps.ts';
+import type { AttachedTool } from '../agents/index.ts';
 import { createToolCatalog } from '../tools/index.ts';
 import { DEMOS, isDemoName, type DemoDefinition, type DemoName } from './catalog.ts';
 import { createDemoToolProvider } from './provider.ts';
+import type { DemoAgents, DemoUsers } from './ports.ts';
 import { createDemoRepository } from './repository.ts';
 
 /** The issuer of demo users: no token names it, so a demo user can never use `/backend`. */
@@ -22,8 +23,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export interface DemoServiceDeps {
   db: Db;
-  users: UserDirectory;
-  agents: AgentDirectory;
+  users: DemoUsers;
+  agents: DemoAgents;
   config: Config['demos'];
   now: () => Date;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 
 /**
  * The demos' own rows (P1): a visitor's session and their copy of the writable sample data. Only

@@ -1,8 +1,11 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type Provider from 'oidc-provider';
-import type { AccessGate, AppDeps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { Vault } from '../../security/vault.ts';
 import { loadIdentityKeys, localKeySet } from './keys.ts';
 import type { SignOutHook } from './oidc.ts';
+import type { IdentityUsers, SignUpGate } from './ports.ts';
 import { createAccountService, type AccountService, type IdentityClock } from './service.ts';
 
 export { ACCESS_TOKEN_TTL_SECONDS, WEB_SCOPES } from './token-settings.ts';
@@ -12,7 +15,7 @@ export interface Identity {
   provider(): Promise<Provider>;
   accounts: AccountService;
   /** The beta access-code gate sign-up is behind. */
-  gate: AccessGate;
+  gate: SignUpGate;
   /** Origins whose browsers may call the provider's endpoints (the app's and the provider's own). */
   corsOrigins: ReadonlySet<string>;
   /** Verifies access tokens with this provider's keys in-process (for `buildApp({authKeys})`). */
@@ -26,6 +29,13 @@ export interface Identity {
 
 const originOf = (url: string) => new URL(url).origin;
 
+/** What the provider's pages (routes.ts) are given. */
+export interface IdentityRouteOptions {
+  config: Config;
+  users: IdentityUsers;
+  identity: Identity;
+}
+
 /** What tests may replace: the clock of the sign-in limits and the wait after a failed sign-in. */
 export type IdentityOptions = Partial<IdentityClock>;
 
@@ -34,8 +44,8 @@ export type IdentityOptions = Partial<IdentityClock>;
  * the start), its accounts, and the OpenID Connect provider itself (oidc.ts), built on first use.
  */
 export async function createIdentity(
-  { config, db, vault }: AppDeps,
-  gate: AccessGate,
+  { config, db, vault }: { config: Config; db: Db; vault: Vault },
+  gate: SignUpGate,
   options: IdentityOptions = {},
 ): Promise<Identity> {
   const keys = await loadIdentityKeys(db, vault);

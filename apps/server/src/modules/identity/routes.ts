@@ -2,19 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { AppDeps } from '../../deps.ts';
 import { field, interactionPages } from './interaction-pages.ts';
 import { interactionErrors } from './outage.ts';
-import type { Identity } from './provider.ts';
+import type { IdentityRouteOptions } from './provider.ts';
 import { signUpRoutes } from './sign-up-routes.ts';
 import { userinfoRoutes } from './userinfo.ts';
 import { escapeHtml, sendPage, signInPage } from './views.ts';
 
 export const IDP_PREFIX = '/idp';
-
-interface IdentityRouteOptions extends AppDeps {
-  identity: Identity;
-}
 
 /**
  * The provider's endpoints under /idp: oidc-provider (a Koa app) answers everything except the

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { field, interactionPages } from './interaction-pages.ts';
 import { MIN_PASSWORD_LENGTH } from './passwords.ts';
-import type { Identity } from './provider.ts';
+import type { IdentityRouteOptions } from './provider.ts';
 import { sendPage, signUpPage } from './views.ts';
 
 /**
@@ -11,7 +10,7 @@ import { sendPage, signUpPage } from './views.ts';
  * the access code (the web app's gate sets it), or type the code on this page, which earns one
  * the same way. A new account's user is admitted at once.
  */
-export const signUpRoutes: FastifyPluginAsync<AppDeps & { identity: Identity }> = async (
+export const signUpRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (
   app,
   { identity, config, users },
 ) => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsPattern } from '../../db/like.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 import { resetRateLimitsStartingWith } from '../../security/rate-limit.ts';
 import { accountKeyPrefix } from './service.ts';
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../deps.ts';
 import { verifyAccessToken } from '../../http/auth.ts';
-import type { Identity } from './provider.ts';
+import type { IdentityRouteOptions } from './provider.ts';
 import { accountClaims } from './service.ts';
 
 /** Claims each scope releases, as the provider's `claims` configuration says. */
@@ -18,10 +17,7 @@ const SCOPE_CLAIMS: Record<string, string[]> = {
  * This one takes the same access token the API takes, checked the same way, and answers the
  * claims its scopes grant, from the account as it is now.
  */
-export const userinfoRoutes: FastifyPluginAsync<AppDeps & { identity: Identity }> = async (
-  app,
-  { identity, config },
-) => {
+export const userinfoRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, { identity, config }) => {
   const keys = identity.localKeySet();
   const refuse = (reply: FastifyReply, status: number, error?: string, description?: string) =>
     reply

@@ -1,5 +1,4 @@
-import type { ValidationIssue } from '@cadre/contract';
-import type { AgentArchives } from '../../deps.ts';
+import type { AgentExportDocument, AgentExportFile, ValidationIssue } from '@cadre/contract';
 import { HttpError, ValidationFailure } from '../../http/errors.ts';
 import { readArchive, writeArchive } from './archive.ts';
 import { displayName } from './kinds.ts';
@@ -12,9 +11,10 @@ const invalid = (loc: (string | number)[], msg: string, type: string) =>
 /**
  * The agent export with its files (archive.ts for the zip itself). An import's files go through
  * everything an upload does (prepare.ts: E1-E3, the extraction budget) and the per-agent limit,
- * before anything is written; the agents module then writes them in the agent's transaction.
+ * before anything is written; the agents module then writes them in the agent's transaction. (The
+ * agents module's `AgentArchives`.)
  */
-export function agentArchives(knowledge: KnowledgeService): AgentArchives {
+export function agentArchives(knowledge: KnowledgeService) {
   const { settings } = knowledge;
   const limits = {
     maxArchiveBytes: settings.maxArchiveBytes,
@@ -24,7 +24,7 @@ export function agentArchives(knowledge: KnowledgeService): AgentArchives {
   return {
     maxArchiveBytes: settings.maxArchiveBytes,
 
-    async write(userId, agentId, document) {
+    async write(userId: number, agentId: number, document: AgentExportDocument): Promise<Uint8Array> {
       const files = await knowledge.repo.list(userId, agentId);
       const total = files.reduce((sum, f) => sum + f.size_bytes, 0);
       if (total > settings.maxArchiveBytes)
@@ -47,9 +47,9 @@ export function agentArchives(knowledge: KnowledgeService): AgentArchives {
       );
     },
 
-    read: (zip) => readArchive(zip, limits),
+    read: (zip: Uint8Array) => readArchive(zip, limits),
 
-    async prepare(listed, entries) {
+    async prepare(listed: AgentExportFile[], entries: Map<string, Uint8Array>) {
       if (listed.length > settings.maxFilesPerAgent)
         throw invalid(
           [],

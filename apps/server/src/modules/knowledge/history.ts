@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { KnowledgeHistory } from '../../deps.ts';
+import type { KnowledgeFileRef } from './repository.ts';
 
 /**
  * Which versions of an agent list which files. A file attached in version `from` and detached in
@@ -48,8 +48,13 @@ export async function detachAt(trx: Kysely<Database>, userId: number, fileId: st
     .execute();
 }
 
-export const knowledgeHistory: KnowledgeHistory = {
-  async filesByVersion(executor, userId, agentId) {
+/** The agents module's `KnowledgeHistory`: the files of each version, and what a restore does to them. */
+export const knowledgeHistory = {
+  async filesByVersion(
+    executor: Kysely<Database>,
+    userId: number,
+    agentId: number,
+  ): Promise<(version: number) => KnowledgeFileRef[]> {
     const spans = await executor
       .selectFrom('knowledge_file_spans')
       .innerJoin('knowledge_files', 'knowledge_files.id', 'knowledge_file_spans.file_id')
@@ -59,13 +64,19 @@ export const knowledgeHistory: KnowledgeHistory = {
       .orderBy('knowledge_files.created_at')
       .orderBy('knowledge_files.id')
       .execute();
-    return (version) =>
+    return (version: number) =>
       spans
         .filter((s) => s.from_version <= version && (s.to_version === null || version < s.to_version))
         .map(({ from_version: _from, to_version: _to, ...ref }) => ref);
   },
 
-  async restore(trx, userId, agentId, files, atVersion) {
+  async restore(
+    trx: Kysely<Database>,
+    userId: number,
+    agentId: number,
+    files: KnowledgeFileRef[],
+    atVersion: number,
+  ): Promise<KnowledgeFileRef[]> {
     const wanted = new Set(files.map((f) => f.id));
     const own = await trx
       .selectFrom('knowledge_files')

@@ -1,4 +1,5 @@
 export { createKnowledgeService, type KnowledgeService } from './service.ts';
+export type { KnowledgeHit } from './repository.ts';
 export { createEmbedder, type Embedder } from './embeddings.ts';
 export { createS3Store } from './object-store.ts';
 export { knowledgeRoutes } from './routes.ts';

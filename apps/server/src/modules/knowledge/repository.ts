@@ -1,8 +1,28 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { KnowledgeFileRef, KnowledgeHit } from '../../deps.ts';
 import type { Passage } from './passages.ts';
+
+/** A knowledge file as other modules see it: an agent version's file list, the agent export. */
+export interface KnowledgeFileRef {
+  /** A server UUID. */
+  id: string;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+}
+
+/** A passage found for a question, with what cites it: the file and the passage's number in it. */
+export interface KnowledgeHit {
+  file_id: string;
+  file_name: string;
+  /** The passage's number in its file, from 1. */
+  passage: number;
+  /** The PDF page it comes from; null for other kinds. */
+  page: number | null;
+  text: string;
+}
 
 /** A file's row as the API lists it. */
 export type FileRow = KnowledgeFileRef & {

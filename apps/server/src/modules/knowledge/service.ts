@@ -1,14 +1,9 @@
 import type { KnowledgeFile } from '@cadre/contract';
 import type { KnowledgeConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type {
-  AgentDirectory,
-  AuditLog,
-  AuthUser,
-  KnowledgeBase,
-  KnowledgeHit,
-  StagedFiles,
-} from '../../deps.ts';
+import type { AuditLog, AuthUser } from '../../kernel.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { cosine, vectorOf, type Embedder } from './embeddings.ts';
@@ -16,13 +11,14 @@ import { fileBytes } from './file-bytes.ts';
 import { attachAt, detachAt } from './history.ts';
 import type { ObjectStore } from './object-store.ts';
 import { prepareFile, type IncomingFile, type PreparedFile } from './prepare.ts';
-import { createKnowledgeRepository, type RankedHit } from './repository.ts';
+import type { KnowledgeAgents } from './ports.ts';
+import { createKnowledgeRepository, type KnowledgeHit, type RankedHit } from './repository.ts';
 import { searchTerms } from './search-terms.ts';
 
 export interface KnowledgeDeps {
   db: Db;
   audit: AuditLog;
-  agents: AgentDirectory;
+  agents: KnowledgeAgents;
   settings: KnowledgeConfig;
   /** Present when an embedding model is configured. */
   embedder?: Embedder;
@@ -78,7 +74,7 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
    * any transaction, then written in the caller's transaction and attached from its version, or
    * taken away again if that transaction fails.
    */
-  async function stage(files: PreparedFile[]): Promise<StagedFiles> {
+  async function stage(files: PreparedFile[]) {
     const keys: (string | null)[] = [];
     try {
       for (const file of files) keys.push(await bytes.stage(file));
@@ -94,7 +90,7 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
         size_bytes,
         sha256,
       })),
-      async attach(trx, userId, agentId, version) {
+      async attach(trx: Kysely<Database>, userId: number, agentId: number, version: number) {
         // A millisecond apart, so the files list in the order given.
         const now = Date.now();
         for (const [i, file] of files.entries()) {
@@ -110,10 +106,19 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
     };
   }
 
-  const base: KnowledgeBase = {
-    files: (userId, agentId, executor) => repo.list(userId, agentId, executor),
+  /** What the chat's "Search knowledge" tool asks. */
+  const base = {
+    /** The agent's attached files, oldest first, read in `executor` (an open transaction or the database). */
+    files: (userId: number, agentId: number, executor?: Kysely<Database>) =>
+      repo.list(userId, agentId, executor),
 
-    async search(userId, agentId, query, limit = DEFAULT_HITS): Promise<KnowledgeHit[]> {
+    /** The passages of the user's agent's files that best answer `query`, best first. */
+    async search(
+      userId: number,
+      agentId: number,
+      query: string,
+      limit = DEFAULT_HITS,
+    ): Promise<KnowledgeHit[]> {
       const [text, semantic] = await Promise.all([
         repo.searchText(userId, agentId, searchTerms(query), limit * 2),
         byEmbedding(userId, agentId, query, limit * 2),

@@ -2,7 +2,7 @@ import type { Readiness } from '@cadre/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { MIGRATION_NAMES } from '../../db/migrate.ts';
-import type { Lifecycle } from '../../deps.ts';
+import type { Lifecycle } from '../../kernel.ts';
 
 /** Readiness fails when the database has not answered within this time. */
 export const READY_TIMEOUT_MS = 1_000;

@@ -1,10 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthSchema, livenessSchema, readinessSchema } from '@cadre/contract';
-import type { AppDeps } from '../../deps.ts';
+import type { Db } from '../../db/database.ts';
+import type { Lifecycle } from '../../kernel.ts';
 import { createReadinessCheck } from './readiness.ts';
 
 /** Routes anyone may call without a token. The API core's route inventory test lists them. */
-export const publicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, lifecycle }) => {
+export const publicRoutes: FastifyPluginAsyncZod<{ db: Db; lifecycle: Lifecycle }> = async (
+  app,
+  { db, lifecycle },
+) => {
   app.get(
     '/api/v1/public/health/healthcheck',
     {

@@ -1,5 +1,5 @@
 import type { Registration } from '@cadre/contract';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { HttpError, notFound, ValidationFailure } from '../../http/errors.ts';
 import {
   serviceRef,

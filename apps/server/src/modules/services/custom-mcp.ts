@@ -1,6 +1,6 @@
 import type { CustomMcpServerBody, Service } from '@cadre/contract';
 import type { Config } from '../../config.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { ValidationFailure } from '../../http/errors.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import {

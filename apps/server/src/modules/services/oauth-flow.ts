@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { SERVICE_PUBLIC_PATHS } from '@cadre/contract';
 import type { Config } from '../../config.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
 import {

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../../kernel.ts';
+import type { Vault } from '../../security/vault.ts';
 import type { ToolsService } from '../tools/index.ts';
 import { createServicesService, type ServicesService } from './service.ts';
 
@@ -10,13 +13,16 @@ declare module 'fastify' {
   }
 }
 
-/** Builds the services service on the tools layer and revokes a user's connections before deletion. */
-export function registerServices(app: FastifyInstance, deps: AppDeps, tools: ToolsService): ServicesService {
+/**
+ * Builds the services service on the tools layer. (`app.ts` has it revoke a user's connections at
+ * their providers before the user's rows are deleted: `disconnectAllForUser`.)
+ */
+export function registerServices(
+  app: FastifyInstance,
+  deps: { config: Config; db: Db; vault: Vault; audit: AuditLog },
+  tools: ToolsService,
+): ServicesService {
   const services = createServicesService({ ...deps, tools });
   app.decorate('services', services);
-  // DELETE /users/me revokes the user's connections at their providers before deleting rows.
-  deps.users.beforeUserDelete.push(async (user) => {
-    await services.disconnectAllForUser(user.id);
-  });
   return services;
 }

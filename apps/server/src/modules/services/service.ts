@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
 import type { Vault } from '../../security/vault.ts';
 import { createCredentialSeal, createToolCatalog, type ToolsService } from '../tools/index.ts';
 import { createCatalog } from './catalog.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 
 /** The user's connections to services (never the sealed credentials) and pending OAuth states (P1). */
 export function servicesUserData(db: Db): UserDataOwner {

@@ -1,4 +1,4 @@
-import type { Telemetry } from '../../deps.ts';
+import type { Telemetry } from '../../kernel.ts';
 import { traceToolCall } from '../../telemetry/tool-calls.ts';
 import type { ConnectionStore } from './connection-port.ts';
 import type { CredentialSeal } from './credentials.ts';

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps.ts';
 import type { ToolProvider } from './provider.ts';
 import { createBuiltinProvider } from './providers/builtin/index.ts';
 import { createComposioProvider } from './providers/composio/index.ts';
@@ -14,7 +13,7 @@ declare module 'fastify' {
 }
 
 /** The providers this server enables: built-in always, Composio when configured, MCP servers. */
-export function createProviders(deps: AppDeps): ToolProvider[] {
+export function createProviders(deps: Pick<ToolsDeps, 'config' | 'db'>): ToolProvider[] {
   const providers: ToolProvider[] = [createBuiltinProvider(deps)];
   if (deps.config.tools.composio) providers.push(createComposioProvider(deps.config));
   providers.push(createMcpProvider(deps.config));
@@ -24,7 +23,7 @@ export function createProviders(deps: AppDeps): ToolProvider[] {
 /** Builds the providers and the tools service, and syncs the catalog when the app is ready. */
 export async function registerTools(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: Pick<ToolsDeps, 'config' | 'db' | 'vault' | 'telemetry'>,
   options: Pick<ToolsDeps, 'connections' | 'onTrigger'>,
 ) {
   const providers = createProviders(deps);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { Telemetry } from '../../deps.ts';
+import type { Telemetry } from '../../kernel.ts';
 import type { Vault } from '../../security/vault.ts';
 import type { ConnectionStore } from './connection-port.ts';
 import { createCredentialSeal } from './credentials.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 
 /**
  * What the tools layer keeps about a user (P1): their own services (custom MCP servers) with their

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps.ts';
-import { chatDepsFrom, createChatService, type ModelSelection, type ToolExecutor } from '../chat/index.ts';
+import {
+  chatDepsFrom,
+  createChatService,
+  type ChatAppDeps,
+  type ModelSelection,
+  type ToolExecutor,
+} from '../chat/index.ts';
 import { createTriggerWorker, triggerMessage } from './worker.ts';
 
 /**
@@ -9,7 +14,7 @@ import { createTriggerWorker, triggerMessage } from './worker.ts';
  */
 export function registerTriggers(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: ChatAppDeps,
   executor: ToolExecutor,
   /** The chat's model when the app was given one (tests), so trigger runs answer with it too. */
   selection?: ModelSelection,

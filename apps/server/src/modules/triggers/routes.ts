@@ -11,13 +11,13 @@ import {
   triggerParamsSchema,
 } from '@cadre/contract';
 import { objectErrors } from '../../http/openapi.ts';
-import type { AppDeps } from '../../deps.ts';
 import { isSignedCall } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { createOnce } from '../../http/idempotency.ts';
 import { triggerSecrets } from './secrets.ts';
 import { createTriggersService } from './service.ts';
 import { triggerManagementRoutes } from './management-routes.ts';
+import type { TriggerRouteDeps } from './ports.ts';
 
 /** The trigger calls' rate-limit clock (milliseconds since the epoch); tests fix it. */
 export interface TriggerOptions {
@@ -30,7 +30,7 @@ export interface TriggerOptions {
  * the call with the agent's trigger secret (Standard Webhooks), whose `webhook-id` makes a resend
  * answer the first call's 202 instead of running the agent again.
  */
-export const triggerRoutes: FastifyPluginAsyncZod<AppDeps & TriggerOptions> = async (app, deps) => {
+export const triggerRoutes: FastifyPluginAsyncZod<TriggerRouteDeps & TriggerOptions> = async (app, deps) => {
   const triggers = createTriggersService({ ...deps, perMinute: deps.config.triggers.perMinute });
   const secrets = triggerSecrets(deps);
   // A signature covers the body as sent, so this plugin's JSON parser keeps the bytes it parsed.

@@ -2,7 +2,8 @@ import type { TriggerSecretCreated, TriggerSecretStatus } from '@cadre/contract'
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { AgentDirectory, AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
+import type { TriggerAgents } from './ports.ts';
 import { notFound } from '../../http/errors.ts';
 import {
   createWebhookSecret,
@@ -20,7 +21,12 @@ export type SignedCall = { ok: true; userId: number; webhookId: string } | { ok:
  * instead of holding a user's token. Sealed with the vault: verifying needs the secret itself, so
  * it cannot be stored as a hash like an API key; it is shown once, when made, and never again.
  */
-export function triggerSecrets(deps: { db: Db; vault: Vault; audit: AuditLog; agents: AgentDirectory }) {
+export function triggerSecrets(deps: {
+  db: Db;
+  vault: Vault;
+  audit: AuditLog;
+  agents: Pick<TriggerAgents, 'exists'>;
+}) {
   const k = deps.db.kysely;
   const owned = async (userId: number, agentId: number) => {
     if (!(await deps.agents.exists(userId, agentId))) throw notFound('Agent not found');

@@ -5,7 +5,8 @@ import {
   type TriggerEventStatus,
 } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory, AuditLog } from '../../deps.ts';
+import type { AuditLog } from '../../kernel.ts';
+import type { TriggerAgents } from './ports.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
@@ -25,7 +26,7 @@ const statusOf = (value: string): TriggerEventStatus =>
 export function createTriggersService(deps: {
   db: Db;
   audit: AuditLog;
-  agents: AgentDirectory;
+  agents: Pick<TriggerAgents, 'exists'>;
   /** Calls one agent's triggers accept a minute (TRIGGERS_PER_MINUTE). */
   perMinute: number;
   /** The rate limit's time (milliseconds since the epoch); tests fix it inside one window. */
@@ -105,7 +106,7 @@ export type TriggersService = ReturnType<typeof createTriggersService>;
  * A provider's trigger event (a Composio webhook) goes to every agent of the connection's owner
  * that has a tool of that service attached: those agents are the ones that work with the service.
  */
-export function providerTriggerStore(deps: { db: Db; agents: AgentDirectory }) {
+export function providerTriggerStore(deps: { db: Db; agents: Pick<TriggerAgents, 'withServiceTools'> }) {
   const repo = createTriggerRepository(deps.db);
   return async (event: TriggerDelivery) => {
     for (const agentId of await deps.agents.withServiceTools(event.userId, event.serviceId)) {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 import { resetRateLimitsStartingWith } from '../../security/rate-limit.ts';
 import { triggerRateKeyPrefix } from './service.ts';
 

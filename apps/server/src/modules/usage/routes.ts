@@ -12,7 +12,7 @@ import {
   type UsageQuery,
   type UsageReport,
 } from '@cadre/contract';
-import type { AgentDirectory } from '../../deps.ts';
+import type { AgentNames } from './ports.ts';
 import { ValidationFailure } from '../../http/errors.ts';
 import { operations } from '../../http/openapi.ts';
 import type { UsageService } from './service.ts';
@@ -64,7 +64,7 @@ export function usageCsv(report: UsageReport): string {
 /** `GET /api/v1/usage` and `/usage/csv`: the caller's own runs only (the owner is in every query). */
 export const usageRoutes: FastifyPluginAsyncZod<{
   usage: UsageService;
-  agents: AgentDirectory;
+  agents: AgentNames;
 }> = async (app, { usage, agents }) => {
   const report = (userId: number, query: UsageQuery) =>
     usage.report(userId, agents, rangeOf(query, usage.today()));

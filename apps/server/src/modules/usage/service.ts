@@ -1,11 +1,45 @@
 import type { UsageGroup, UsageReport } from '@cadre/contract';
 import type { Config } from '../../config.ts';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { AgentDirectory, UsageLedger } from '../../deps.ts';
+import type { Database } from '../../db/schema.ts';
+import type { RunSource } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
+import type { AgentNames } from './ports.ts';
 import { createUsageRepository, type UsageCounts } from './repository.ts';
 
 const DAY_MS = 86_400_000;
+
+/** What one agent run used, as the chat records it in the run's last commit. */
+export interface RunUsage {
+  userId: number;
+  agentId: number;
+  threadId: string;
+  runId: string;
+  source: RunSource;
+  /** The offered model's id (LLM_MODELS) that answered. */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** The counts are estimated: the offline model, or a provider that reported none. */
+  estimated: boolean;
+  toolCalls: number;
+  /** How the run ended: complete, awaiting_approval, error or interrupted. */
+  status: string;
+  /** The run continues after an approval: the same turn, not a new one. */
+  continued: boolean;
+}
+
+/** The ledger the chat uses: each run is recorded, and the monthly budget is checked before one. */
+export interface UsageLedger {
+  /** Stores the run's usage and cost in the caller's transaction (the run's last save). */
+  record(usage: RunUsage, trx: Kysely<Database>): Promise<void>;
+  /**
+   * Throws a 429 naming the reset date (with `Retry-After`) once the user's tokens this month
+   * reach USER_MONTHLY_TOKEN_BUDGET; nothing when the budget is off or not reached.
+   */
+  checkBudget(userId: number): Promise<void>;
+}
 
 /** The first instant of the UTC month of `now`, and of the month after. */
 export function monthOf(now: Date): { start: Date; next: Date } {
@@ -98,7 +132,7 @@ export function createUsageService(db: Db, options: UsageServiceOptions) {
      */
     async report(
       userId: number,
-      agents: Pick<AgentDirectory, 'summaries'>,
+      agents: AgentNames,
       range: { from: string; to: string; groupBy: UsageGroup[] },
     ): Promise<UsageReport> {
       const since = `${range.from}T00:00:00.000Z`;

@@ -1,5 +1,5 @@
 import { deleteUserRows } from '../../db/user-rows.ts';
-import type { UserDataOwner } from '../../deps.ts';
+import type { UserDataOwner } from '../../kernel.ts';
 import type { UsageService } from './service.ts';
 
 /** The user's usage rows: exported whole, deleted with the user (P1). */

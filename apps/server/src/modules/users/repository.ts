@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { UserIdentity } from '../../deps.ts';
+import type { UserIdentity } from '../../kernel.ts';
 
 const USER_COLUMNS = [
   'id',

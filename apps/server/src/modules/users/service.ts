@@ -2,18 +2,50 @@ import type { UserExport, UserProfile } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { isTransactionConflict } from '../../db/unavailable.ts';
 import { notFound } from '../../http/errors.ts';
-import type {
-  AuditLog,
-  AuthUser,
-  BeforeUserDelete,
-  UserDataOwner,
-  UserDirectory,
-  UserExportPart,
-  UserIdentity,
-} from '../../deps.ts';
+import type { AuditLog, AuthUser, UserDataOwner, UserExportPart, UserIdentity } from '../../kernel.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { createUsersRepository } from './repository.ts';
 
-export interface UsersService extends UserDirectory {
+/** A user as sign-in finds them, with whether they passed the beta access-code gate. */
+export interface ResolvedUser extends AuthUser {
+  admitted: boolean;
+}
+
+/**
+ * Runs before a user's rows are deleted. Modules that hold something for the user outside the
+ * database (a provider connection, for example) register one to revoke it; a hook that throws
+ * stops the deletion, so nothing is half-deleted and the user can retry.
+ */
+export type BeforeUserDelete = (user: AuthUser) => Promise<void>;
+
+/** The users module: sign-in's directory, the users a module makes, and a user's data rights. */
+export interface UsersService {
+  /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
+  resolve(identity: UserIdentity): Promise<ResolvedUser>;
+  /**
+   * Records that the user passed the beta access-code gate (once; later calls change nothing),
+   * creating the user first when no token has named them yet (a sign-up at the built-in provider).
+   */
+  admit(identity: UserIdentity): Promise<void>;
+  /** The user of an identity, if a token ever named it (never creates one). */
+  find(identity: Pick<UserIdentity, 'issuer' | 'subject'>): Promise<AuthUser | undefined>;
+  /** Extension point for other modules; see {@link BeforeUserDelete}. */
+  readonly beforeUserDelete: BeforeUserDelete[];
+  /** Every module that keeps rows about users; see `UserDataOwner` (kernel.ts). */
+  readonly dataOwners: UserDataOwner[];
+  /**
+   * Creates the user of an identity no token names yet (a demo visitor) inside the caller's
+   * transaction, so the user and what the caller creates for it commit together. Returns the id.
+   */
+  create(identity: UserIdentity, trx: Kysely<Database>): Promise<number>;
+  /**
+   * Deletes those of `ids` whose issuer is `issuer` (a module can only remove the users it made),
+   * with every row they own. Returns how many went.
+   */
+  deleteIssuedBy(issuer: string, ids: number[]): Promise<number>;
+  /** The user with this id, or undefined once deleted (an API key's owner). */
+  byId(id: number): Promise<AuthUser | undefined>;
   /** Stores the claims' name, email and picture and returns the profile (sign-in). */
   checkUser(user: AuthUser, claims: Omit<UserIdentity, 'issuer' | 'subject'>): Promise<UserProfile>;
   exportData(user: AuthUser): Promise<UserExport>;
@@ -68,7 +100,7 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
   const beforeUserDelete: BeforeUserDelete[] = [];
   const dataOwners: UserDataOwner[] = [];
 
-  const resolve: UserDirectory['resolve'] = async (identity) => {
+  const resolve: UsersService['resolve'] = async (identity) => {
     const { admitted_at, ...row } =
       (await repo.findByIdentity(identity.issuer, identity.subject)) ??
       (await repo.insertIfMissing(identity));

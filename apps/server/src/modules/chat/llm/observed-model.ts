@@ -6,7 +6,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
-import type { SpanAttributes, SpanHandle, Telemetry } from '../../../deps.ts';
+import type { SpanAttributes, SpanHandle, Telemetry } from '../../../kernel.ts';
 import { toLlmError } from './errors.ts';
 
 /** The offered model as its span and metrics name it. */

@@ -1,9 +1,9 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmConfig, LlmModelConfig } from '../../../config.ts';
-import type { Telemetry } from '../../../deps.ts';
+import type { Telemetry } from '../../../kernel.ts';
+import { createOfflineModel, OFFLINE_LABEL, OFFLINE_MODEL_ID } from '../../offline-model/index.ts';
 import { LlmError } from './errors.ts';
 import { observedModel } from './observed-model.ts';
-import { OFFLINE_LABEL, OFFLINE_MODEL_ID } from './offline-phrases.ts';
 import { withResilience, type ResilienceOptions } from './resilient-model.ts';
 
 export interface ModelSelection {
@@ -39,9 +39,9 @@ export interface SelectModelOptions {
 export type ModelSettings = LlmModelConfig & Pick<LlmConfig, 'firstByteTimeoutMs' | 'idleTimeoutMs'>;
 
 /**
- * A model whose code is loaded on its first call: a start loads no provider SDK, nor the offline
- * model's parsers, until an answer needs them (the SDKs' `provider` names are given, as they are
- * read before a call).
+ * A model whose code is loaded on its first call: a start loads no provider SDK until an answer
+ * needs it (the SDKs' `provider` names are given, as they are read before a call). The offline
+ * model loads its own parsers the same way.
  */
 function loadedOnFirstCall(
   provider: string,
@@ -95,11 +95,8 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
       : resilient;
   };
   if (llm.provider === 'offline') {
-    const model = loadedOnFirstCall('cadre.offline', OFFLINE_MODEL_ID, async () =>
-      (await import('./offline-model.ts')).createOfflineModel(),
-    );
     return {
-      model: callable(model),
+      model: callable(createOfflineModel()),
       id: llm.id,
       name: llm.label,
       provider: 'offline',

@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from 'ai';
-import type { AuditLog } from '../../../deps.ts';
+import type { AuditLog } from '../../../kernel.ts';
 import { argsHash, canonicalJson, type ToolPart } from './messages.ts';
 import type { AgentTool, RunStore } from './ports.ts';
 

@@ -1,7 +1,7 @@
 import type { SearchKnowledgeOutput } from '@cadre/contract';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema } from 'ai';
-import type { KnowledgeBase } from '../../../deps.ts';
+import type { KnowledgeBase } from '../ports.ts';
 
 export { SEARCH_KNOWLEDGE_TITLE, SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
 

@@ -8,7 +8,8 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { Database } from '../../../db/schema.ts';
-import type { AgentProfile, AuditLog, KnowledgeBase, Telemetry } from '../../../deps.ts';
+import type { AuditLog, Telemetry } from '../../../kernel.ts';
+import type { AgentProfile, KnowledgeBase } from '../ports.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ModelSelection } from '../llm/select-model.ts';
 import type { HostFunctionBridge } from '../host-functions.ts';
@@ -19,7 +20,7 @@ import { RunAbort } from '../run-registry.ts';
 import { streamToParts, yieldToSocket } from './stream-to-parts.ts';
 import { buildToolSet, type RunMode } from './tool-set.ts';
 import { hasKnowledge } from './knowledge-tool.ts';
-import { timeLine } from '../llm/user-clock.ts';
+import { timeLine } from '../../../user-clock.ts';
 import { meterRunTokens, type RunTokens } from './run-usage.ts';
 
 /** The host site's visitor a copilot run answers (not the agent's owner). */

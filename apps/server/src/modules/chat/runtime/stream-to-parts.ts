@@ -1,5 +1,5 @@
 import type { TextStreamPart, ToolSet, UIMessageChunk } from 'ai';
-import type { AuditLog } from '../../../deps.ts';
+import type { AuditLog } from '../../../kernel.ts';
 import { toLlmError, type LlmErrorCategory } from '../llm/errors.ts';
 import { requestApproval, type ApprovalRequestContext } from './approval-request.ts';
 import type { StoredPart, ToolPart } from './messages.ts';

@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet, type UIMessageChunk } from 'ai';
-import type { AgentProfile, KnowledgeBase, Telemetry } from '../../../deps.ts';
+import type { Telemetry } from '../../../kernel.ts';
+import type { AgentProfile, KnowledgeBase } from '../ports.ts';
 import { traceToolCall } from '../../../telemetry/tool-calls.ts';
 import { HOST_FUNCTION_TOOL, type HostFunctionBridge } from '../host-functions.ts';
 import { createHostFunctionTool } from './host-function-tool.ts';

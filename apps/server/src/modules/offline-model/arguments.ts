@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import { atLocalHour, findDates, formatInZone, localDate } from './offline-dates.ts';
+import { atLocalHour, findDates, formatInZone, localDate } from './dates.ts';
 import {
   isDateField,
   isFreeText,
@@ -10,10 +10,10 @@ import {
   typeOf,
   zoneDirection,
   type Field,
-} from './offline-fields.ts';
-import { COMMAND_PREFIX, DOCUMENT_NOUNS, EDGE_WORDS, PLACE_SUFFIX } from './offline-phrases.ts';
-import { nameWords, stem, vocabulary } from './offline-tools.ts';
-import type { UserClock } from './user-clock.ts';
+} from './fields.ts';
+import { COMMAND_PREFIX, DOCUMENT_NOUNS, EDGE_WORDS, PLACE_SUFFIX } from './phrases.ts';
+import { nameWords, stem, vocabulary } from './tools.ts';
+import type { UserClock } from '../../user-clock.ts';
 
 /**
  * How the offline model fills a tool's arguments from a request, where the tool's JSON Schema

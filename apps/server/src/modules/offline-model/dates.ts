@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { formatInZone, offsetMinutes, type UserClock } from './user-clock.ts';
+import { formatInZone, offsetMinutes, type UserClock } from '../../user-clock.ts';
 
 /** Dates and times in a request ("tomorrow at 3pm", "next Monday", "March 20 from 2 to 3pm"), by chrono-node. */
 

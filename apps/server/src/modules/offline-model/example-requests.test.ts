@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { derivedStarters } from './starters.ts';
+import { exampleRequests } from './index.ts';
 
 /** A tool as an agent has it attached: name, display name, description, JSON Schema. */
 const tool = (
@@ -22,15 +22,15 @@ const topStories = tool('top_stories', 'Top stories', 'The current top stories o
   limit: { type: 'integer' },
 });
 
-describe('derived starters', () => {
-  it('are questions with real values for built-in tools, never templates', () => {
-    expect(derivedStarters([weather, topStories])).toEqual([
+describe('example requests (the starters of an empty chat)', () => {
+  it('are questions with real values for built-in tools, never templates', async () => {
+    expect(await exampleRequests([weather, topStories], 4)).toEqual([
       "What's the weather in Paris?",
       'What are the top stories on Hacker News?',
     ]);
   });
 
-  it('make a sentence with sample values for a tool the phrase data does not know, or leave it out', () => {
+  it('make a sentence with sample values for a tool the phrase data does not know, or leave it out', async () => {
     const send = tool(
       'GMAIL_SEND_EMAIL',
       'Send Email',
@@ -53,14 +53,14 @@ describe('derived starters', () => {
       { query: { type: 'string' } },
       ['query'],
     );
-    expect(derivedStarters([search, send, alerts])).toEqual([
+    expect(await exampleRequests([search, send, alerts], 4)).toEqual([
       'Send email to ana@example.com titled "Team lunch" saying "See you at noon"',
       'Show alerts for "CA"',
     ]);
-    expect(derivedStarters([search])).toEqual(['What can you do?']);
+    expect(await exampleRequests([search], 4)).toEqual([]);
   });
 
-  it('are at most four (or the limit given), skipping deletions and tools that need an id', () => {
+  it('are at most the limit given, skipping deletions and tools that need an id', async () => {
     const calculator = ['add', 'subtract', 'multiply', 'divide', 'power'].map((name) =>
       tool(name, name, `${name} two numbers`, { a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']),
     );
@@ -69,16 +69,16 @@ describe('derived starters', () => {
       tool('delete_note', 'Delete note', 'Deletes a note for good.', id, ['id']),
       tool('get_note', 'Read note', 'Reads one note by id.', id, ['id']),
     ];
-    expect(derivedStarters([...notes, ...calculator])).toEqual([
+    expect(await exampleRequests([...notes, ...calculator], 4)).toEqual([
       'Add 9 and 33',
       'Subtract 8 from 50',
       'What is 12 times 7?',
       'Divide 250 by 4',
     ]);
-    expect(derivedStarters(calculator, 3)).toHaveLength(3);
+    expect(await exampleRequests(calculator, 3)).toHaveLength(3);
   });
 
-  it('ask what the agent can do when it has no tools', () => {
-    expect(derivedStarters([])).toEqual(['What can you do?']);
+  it('are none for an agent without tools', async () => {
+    expect(await exampleRequests([], 4)).toEqual([]);
   });
 });

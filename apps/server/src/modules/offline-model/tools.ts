@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import Fuse from 'fuse.js';
-import { STOP_WORDS, SYNONYMS } from './offline-phrases.ts';
+import { STOP_WORDS, SYNONYMS } from './phrases.ts';
 
 /** How the offline model picks the tool a request is about. */
 

@@ -10,24 +10,25 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { decideTurn } from './offline-intents.ts';
-import { knowledgeAnswer } from './offline-knowledge.ts';
-import { OFFLINE_MODEL_ID, PHRASES } from './offline-phrases.ts';
-import { readClock } from './user-clock.ts';
+import { decideTurn } from './intents.ts';
+import { knowledgeAnswer } from './knowledge.ts';
+import { OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from './names.ts';
+import { PHRASES } from './phrases.ts';
+import { readClock } from '../../user-clock.ts';
 
 /**
- * The built-in offline model: the default when no LLM provider is configured, so chat works with no
- * key and no network. It is a real AI SDK `LanguageModelV4`, so the runtime treats it like any other
+ * The built-in offline model itself (index.ts's `createOfflineModel` loads it on its first call):
+ * the default when no LLM provider is configured, so chat works with no key and no network. It is a real AI SDK `LanguageModelV4`, so the runtime treats it like any other
  * model (same tool loop, same approval path). It is deterministic and honest about what it is:
  *
- * - last message from the user: decide what they meant (offline-intents.ts): small talk, arithmetic,
+ * - last message from the user: decide what they meant (intents.ts): small talk, arithmetic,
  *   a tool call with arguments taken from the sentence, one question for a missing argument, or
  *   what the agent can do instead;
  * - last message a tool result: report it as readable markdown and stop;
  * - no tools: explain that this is the offline model.
  *
- * It reads the person's time zone and clock from the system prompt (user-clock.ts). Text is
- * streamed a word at a time; what it says is in offline-phrases.ts. The chat frame shows
+ * It reads the person's time zone and clock from the system prompt (src/user-clock.ts). Text is
+ * streamed a word at a time; what it says is in phrases.ts. The chat frame shows
  * `OFFLINE_LABEL` whenever the selected model `isOffline`.
  */
 
@@ -39,10 +40,10 @@ const usage = (input: number, output: number): LanguageModelV4Usage => ({
   outputTokens: { total: output, text: output, reasoning: 0 },
 });
 
-export function createOfflineModel(): LanguageModelV4 {
+export function createModel(): LanguageModelV4 {
   return {
     specificationVersion: 'v4',
-    provider: 'cadre.offline',
+    provider: OFFLINE_PROVIDER,
     modelId: OFFLINE_MODEL_ID,
     supportedUrls: {},
     async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {

@@ -1,8 +1,8 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import * as fields from './offline-fields.ts';
-import type { Field } from './offline-fields.ts';
-import { REQUEST_VERBS, SAMPLE_VALUES, SHARED_NAME_EXAMPLES, TOOL_EXAMPLES } from './offline-phrases.ts';
-import { calculatorTools, type ToolLike } from './offline-tools.ts';
+import * as fields from './fields.ts';
+import type { Field } from './fields.ts';
+import { REQUEST_VERBS, SAMPLE_VALUES, SHARED_NAME_EXAMPLES, TOOL_EXAMPLES } from './phrases.ts';
+import { calculatorTools, type ToolLike } from './tools.ts';
 
 /**
  * An example request for each tool, as a person would type it: the phrase data's sentence for a

@@ -1,13 +1,13 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { isDeepStrictEqual } from 'node:util';
 import { SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
-import { knowledgeTopic } from './offline-knowledge.ts';
-import { readArithmetic, type Operation } from './offline-arithmetic.ts';
-import { fillArguments, typedFits } from './offline-arguments.ts';
-import { derivedExample, knownExample, type ExampleTool } from './offline-examples.ts';
-import { ASKED, CANCEL, PHRASES, SMALL_TALK } from './offline-phrases.ts';
-import { bestTool, calculatorTools, type ToolLike } from './offline-tools.ts';
-import type { UserClock } from './user-clock.ts';
+import { knowledgeTopic } from './knowledge.ts';
+import { readArithmetic, type Operation } from './arithmetic.ts';
+import { fillArguments, typedFits } from './arguments.ts';
+import { derivedExample, knownExample, type ExampleTool } from './examples.ts';
+import { ASKED, CANCEL, PHRASES, SMALL_TALK } from './phrases.ts';
+import { bestTool, calculatorTools, type ToolLike } from './tools.ts';
+import type { UserClock } from '../../user-clock.ts';
 
 /**
  * What the offline model does with a person's message, in order: answer a question it asked on
@@ -200,7 +200,7 @@ export function toolList(tools: ToolLike[]): string {
 const exampleClock = (): UserClock => ({ now: new Date(), timeZone: 'UTC' });
 
 /**
- * A tool's example request (offline-examples.ts), offered only when this model, with the agent's
+ * A tool's example request (examples.ts), offered only when this model, with the agent's
  * tools, answers it by calling that tool with the example's values (arithmetic: a calculator), so
  * clicking it never gets "I can't do that" or the wrong tool.
  */

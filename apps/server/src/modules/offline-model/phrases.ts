@@ -1,11 +1,9 @@
 /**
  * Everything the built-in offline model says, and the English it reads, as data: the model logic
- * (offline-intents.ts and its helpers) picks a phrase and fills in tool names, inputs and results.
+ * (intents.ts and its helpers) picks a phrase and fills in tool names, inputs and results.
  */
 
-export const OFFLINE_LABEL = 'Offline model — configure an LLM provider for full answers';
-/** The offline model's name, as answers record it. */
-export const OFFLINE_MODEL_ID = 'cadre-offline-1';
+import { OFFLINE_LABEL } from './names.ts';
 
 /** Words that never pick a tool (they appear in almost every request). */
 export const STOP_WORDS = new Set(
@@ -48,7 +46,7 @@ export const CANCEL = /^(never ?mind|cancel|forget it|stop|no thanks?|nothing)$/
  * What a person would ask each well-known tool (built-in and demo), with real values: the empty
  * chat's starters and the capabilities answer offer these, and the phrase table checks that this
  * model answers each one with its tool. Other tools get one made from their name and inputs
- * (offline-examples.ts).
+ * (examples.ts).
  */
 export const TOOL_EXAMPLES: Record<string, string> = {
   add: 'add 9 and 33',

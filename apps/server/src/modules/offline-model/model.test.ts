@@ -1,9 +1,9 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { fillArguments } from './offline-arguments.ts';
-import { createOfflineModel, tokens } from './offline-model.ts';
-import { bestTool } from './offline-tools.ts';
-import { OFFLINE_LABEL } from './offline-phrases.ts';
+import { fillArguments } from './arguments.ts';
+import { createOfflineModel, OFFLINE_LABEL } from './index.ts';
+import { tokens } from './model.ts';
+import { bestTool } from './tools.ts';
 
 const calculator = {
   type: 'function' as const,

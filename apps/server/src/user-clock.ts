@@ -1,7 +1,8 @@
 /**
  * The person's clock as the system prompt states it: their IANA time zone and the current time
  * there. Every model reads it as text; the offline model reads it back with `readClock`, so that
- * "tomorrow at 3pm" is the person's tomorrow.
+ * "tomorrow at 3pm" is the person's tomorrow. A shared layer, not part of either module: the chat
+ * runtime writes the line and the offline model reads it, so its format lives in one place.
  */
 export interface UserClock {
   now: Date;

@@ -1,0 +1,46 @@
+import type { ApiKeyScope } from '@cadre/contract';
+import type { AuthUser, UserIdentity } from '../kernel.ts';
+
+/**
+ * What the token checks (auth.ts) need of the modules that know users, the access-code gate and
+ * API keys. A shared layer imports no module, so it names its needs here and `app.ts` hands it the
+ * users, access-code and api-keys modules, which fit these shapes.
+ */
+
+/** A user as sign-in finds them, with whether they passed the beta access-code gate. */
+export interface ResolvedUser extends AuthUser {
+  admitted: boolean;
+}
+
+/** The users a token names. */
+export interface SignInDirectory {
+  /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
+  resolve(identity: UserIdentity): Promise<ResolvedUser>;
+  /** Records that the user passed the beta access-code gate (once; later calls change nothing). */
+  admit(identity: UserIdentity): Promise<void>;
+}
+
+/** The beta access-code gate: whether a request carries the signed proof of a correct code. */
+export interface AccessProofs {
+  /** False with DISABLE_AUTH (every request is the mock user, and nobody signs in). */
+  readonly enabled: boolean;
+  /** Whether a request's `Cookie` header carries a valid, unexpired proof. */
+  hasProof(cookieHeader: string | undefined): boolean;
+}
+
+/** What a valid personal API key lets its bearer do, and as whom. */
+export interface ApiKeyGrant {
+  keyId: number;
+  user: AuthUser;
+  scopes: readonly ApiKeyScope[];
+  /** The agents the key is limited to; null for all of the user's agents. */
+  agentIds: readonly number[] | null;
+}
+
+/** Personal API keys, told apart from sign-in tokens and checked. */
+export interface ApiKeyVerifier {
+  /** Whether a bearer token is an API key (by its prefix) rather than a sign-in token. */
+  isApiKey(token: string): boolean;
+  /** The key's grant; undefined when it is unknown, revoked or expired, or its user is gone. */
+  verify(key: string): Promise<ApiKeyGrant | undefined>;
+}
