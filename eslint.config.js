@@ -126,6 +126,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       'apps/web/src/client/**',
+      'apps/chat/src/client/**',
       'apps/web/src/routeTree.gen.ts',
       'e2e/playwright-report/**',
       'e2e/test-results/**',

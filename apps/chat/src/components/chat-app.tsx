@@ -8,7 +8,8 @@ import {
 } from '@cadre/contract';
 import { AgentAvatar } from '@cadre/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { CHAT_PAGE_SIZE, ChatHttpError, createChatApi, toUiMessages } from '../lib/api';
+import { CHAT_PAGE_SIZE, createChatApi, toUiMessages } from '../lib/api';
+import { ChatHttpError } from '../lib/chat-client';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { Conversation, OFFLINE_LABEL, type HostFunctionCall } from './conversation';
 import { DemoNextSteps } from './demo-next-steps';

@@ -81,7 +81,7 @@ export function Conversation({
   const transport = useMemo(
     () =>
       new DefaultChatTransport<CadreUIMessage>({
-        api: `${endpoint.baseUrl}/chat`,
+        api: api.turnUrl,
         headers: authHeaders(endpoint),
         credentials: credentialsFor(endpoint),
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
@@ -91,7 +91,7 @@ export function Conversation({
             const verb = decision.approved ? 'approve' : 'deny';
             const alwaysAllow = decision.approved && alwaysAllowed.has(decision.approvalId);
             return {
-              api: `${endpoint.baseUrl}/approvals/${encodeURIComponent(decision.approvalId)}/${verb}`,
+              api: api.decisionUrl(decision.approvalId, verb),
               body: { toolCallId: decision.toolCallId, ...(alwaysAllow ? { alwaysAllow } : {}) },
             };
           }
@@ -102,7 +102,7 @@ export function Conversation({
           return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [], timeZone } };
         },
       }),
-    [endpoint, alwaysAllowed],
+    [api, endpoint, alwaysAllowed],
   );
 
   const {

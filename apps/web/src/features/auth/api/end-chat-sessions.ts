@@ -1,3 +1,4 @@
+import { chatLogout, createChatClient } from '@cadre/chat/client';
 import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
 
 /**
@@ -10,15 +11,15 @@ export async function endChatSessions(options: {
   accessToken: string | undefined;
   fetchImpl?: typeof fetch;
 }): Promise<void> {
-  const doFetch = options.fetchImpl ?? fetch;
+  const client = createChatClient({
+    baseUrl: options.chainlitUrl,
+    credentials: 'include',
+    fetch: options.fetchImpl,
+  });
   const headers: Record<string, string> = { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE };
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
   try {
-    await doFetch(`${options.chainlitUrl.replace(/\/+$/, '')}/logout`, {
-      method: 'POST',
-      credentials: 'include',
-      headers,
-    });
+    await chatLogout({ client, headers });
   } catch (error) {
     console.warn('ending the chat sessions failed at sign-out', error);
   }
