@@ -1,4 +1,3 @@
-import { chatLogout, createChatClient } from '@cadre/chat/client';
 import { CHAT_CSRF_HEADER, CHAT_CSRF_VALUE } from '@cadre/contract';
 
 /**
@@ -11,14 +10,16 @@ export async function endChatSessions(options: {
   accessToken: string | undefined;
   fetchImpl?: typeof fetch;
 }): Promise<void> {
-  const client = createChatClient({
-    baseUrl: options.chainlitUrl,
-    credentials: 'include',
-    fetch: options.fetchImpl,
-  });
   const headers: Record<string, string> = { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE };
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
   try {
+    // Fetched at sign-out: the chat service's client is no part of what the app loads to start.
+    const { chatLogout, createChatClient } = await import('@cadre/chat/client');
+    const client = createChatClient({
+      baseUrl: options.chainlitUrl,
+      credentials: 'include',
+      fetch: options.fetchImpl,
+    });
     await chatLogout({ client, headers });
   } catch (error) {
     console.warn('ending the chat sessions failed at sign-out', error);
