@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 /**
  * The layout rules `npm run lint` enforces with eslint.config.js (docs/architecture.md): module
- * boundaries and the 300-line cap. Each case lints a made-up file at a real path, so a rule that
+ * boundaries, the 300-line cap, and the front ends' 120-line functions. Each case lints a made-up file at a real path, so a rule that
  * is weakened, or stops applying, fails here.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -105,5 +105,54 @@ describe('the 300-line cap', () => {
   it('leaves tests and the data tables alone', async () => {
     expect(await capErrors('apps/server/src/modules/chat/example.test.ts', 400)).toEqual([]);
     expect(await capErrors('apps/server/src/modules/demos/data/example.ts', 400)).toEqual([]);
+  });
+});
+
+describe("the front ends' line caps", () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const x${i} = ${i};`).join('\n');
+  const capErrors = (file: string, n: number) => errorsOf(file, lines(n), 'max-lines');
+  /** A function of `n` lines of code, and a blank line and a comment besides (which do not count). */
+  const component = (n: number) =>
+    [
+      'export function Example() {',
+      ...Array.from({ length: n - 2 }, (_, i) => `  const x${i} = ${i};`),
+      '',
+      '  // blank lines and comments do not count',
+      '}',
+    ].join('\n');
+  const functionErrors = (file: string, n: number) => errorsOf(file, component(n), 'max-lines-per-function');
+
+  it('refuses a web or chat file over 300 lines, .ts and .tsx', async () => {
+    for (const file of [
+      'apps/web/src/features/agents/example.ts',
+      'apps/web/src/components/example.tsx',
+      'apps/chat/src/components/example.tsx',
+      'apps/chat/src/lib/example.ts',
+    ]) {
+      expect(await capErrors(file, 300), file).toEqual([]);
+      expect((await capErrors(file, 301)).join('\n'), file).toMatch(/Maximum allowed is 300/);
+    }
+  });
+
+  it('refuses a web or chat function over 120 lines, blank lines and comments aside', async () => {
+    for (const file of [
+      'apps/web/src/features/agents/components/example.tsx',
+      'apps/chat/src/components/example.tsx',
+    ]) {
+      expect(await functionErrors(file, 120), file).toEqual([]);
+      expect((await functionErrors(file, 121)).join('\n'), file).toMatch(/Maximum allowed is 120/);
+    }
+  });
+
+  it('leaves their tests and test helpers alone', async () => {
+    for (const file of [
+      'apps/web/src/features/agents/components/example.test.tsx',
+      'apps/chat/src/lib/example.test.ts',
+      'apps/web/src/test/example.ts',
+      'apps/chat/src/test/example.tsx',
+    ]) {
+      expect(await capErrors(file, 400), file).toEqual([]);
+      expect(await functionErrors(file, 200), file).toEqual([]);
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { Box, Button, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Input, Stack, Text } from '@chakra-ui/react';
 import type { ChatThread } from '@cadre/contract';
 import { useInView } from '@cadre/ui';
 import { useEffect, useRef, useState } from 'react';
+import { ThreadItem } from './thread-item';
 
 export interface ThreadListProps {
   threads: ChatThread[];
@@ -95,86 +96,18 @@ export function ThreadList({
           </Text>
         )}
         {shown.map((thread) => (
-          <Box
+          <ThreadItem
             key={thread.id}
-            borderRadius="md"
-            bg={thread.id === currentId ? 'brand.subtle' : undefined}
-            data-testid="thread-item"
-          >
-            {renaming?.id === thread.id ? (
-              <HStack
-                as="form"
-                p="1"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  if (renaming.name.trim()) onRename(thread.id, renaming.name.trim());
-                  setRenaming(null);
-                }}
-              >
-                <Input
-                  size="xs"
-                  aria-label="Thread name"
-                  value={renaming.name}
-                  maxLength={200}
-                  autoFocus
-                  onChange={(e) => setRenaming({ id: thread.id, name: e.target.value })}
-                />
-                <Button size="xs" type="submit">
-                  Save
-                </Button>
-              </HStack>
-            ) : confirmDelete === thread.id ? (
-              <HStack p="1" justify="space-between">
-                <Text fontSize="xs">Delete this chat?</Text>
-                <HStack gap="1">
-                  <Button
-                    size="xs"
-                    colorPalette="red"
-                    onClick={() => {
-                      setConfirmDelete(null);
-                      onDelete(thread.id);
-                    }}
-                  >
-                    Delete
-                  </Button>
-                  <Button size="xs" variant="ghost" onClick={() => setConfirmDelete(null)}>
-                    Cancel
-                  </Button>
-                </HStack>
-              </HStack>
-            ) : (
-              <HStack gap="0">
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  flex="1"
-                  minW="0"
-                  justifyContent="flex-start"
-                  fontWeight={thread.id === currentId ? 'semibold' : 'normal'}
-                  onClick={() => onSelect(thread.id)}
-                  aria-current={thread.id === currentId ? 'page' : undefined}
-                >
-                  <Text truncate>{thread.name}</Text>
-                </Button>
-                <IconButton
-                  size="xs"
-                  variant="ghost"
-                  aria-label={`Rename ${thread.name}`}
-                  onClick={() => setRenaming({ id: thread.id, name: thread.name })}
-                >
-                  ✎
-                </IconButton>
-                <IconButton
-                  size="xs"
-                  variant="ghost"
-                  aria-label={`Delete ${thread.name}`}
-                  onClick={() => setConfirmDelete(thread.id)}
-                >
-                  ✕
-                </IconButton>
-              </HStack>
-            )}
-          </Box>
+            thread={thread}
+            current={thread.id === currentId}
+            renaming={renaming?.id === thread.id ? renaming.name : null}
+            onRenaming={(name) => setRenaming(name === null ? null : { id: thread.id, name })}
+            confirmingDelete={confirmDelete === thread.id}
+            onConfirmingDelete={(asking) => setConfirmDelete(asking ? thread.id : null)}
+            onSelect={() => onSelect(thread.id)}
+            onRename={(name) => onRename(thread.id, name)}
+            onDelete={() => onDelete(thread.id)}
+          />
         ))}
         {hasMore && (
           <Box ref={end} px="2" py="1" data-testid="more-threads">

@@ -4,7 +4,7 @@ import { Box, ChakraProvider, Flex, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { ChatApp } from '../components/chat-app';
-import type { HostFunctionCall } from '../components/conversation';
+import type { HostFunctionCall } from '../components/use-conversation-chat';
 import { copilotEndpoint } from '../lib/endpoint';
 import { copilotSystem } from '../theme';
 

@@ -1,36 +1,23 @@
+import type { CadreUIMessage } from '@cadre/contract';
 import {
-  chatFeedbackOutSchema,
-  chatSessionInfoSchema,
-  chatThreadListSchema,
-  chatThreadMessagesSchema,
-  chatThreadSchema,
-  type CadreUIMessage,
-  type ChatSessionInfo,
-  type ChatThread,
-} from '@cadre/contract';
-import type { z } from 'zod';
+  chatClearRating,
+  chatDeleteThread,
+  chatFunctionResult,
+  chatListThreads,
+  chatRateMessage,
+  chatRenameThread,
+  chatSession,
+  chatStop,
+  chatThreadMessages,
+  createChatClient,
+  type ChatApproveData,
+  type ChatDenyData,
+  type ChatThreadMessagesResponse,
+  type ChatTurnData,
+} from './chat-client';
 import { authHeaders, credentialsFor, type ChatEndpoint } from './endpoint';
 
-export class ChatHttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function detailOf(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { detail?: unknown };
-    if (typeof body.detail === 'string') return body.detail;
-  } catch {
-    // not JSON
-  }
-  return `The chat service answered ${response.status}.`;
-}
-
-export type ThreadMessages = z.infer<typeof chatThreadMessagesSchema>;
+export type ThreadMessages = ChatThreadMessagesResponse;
 
 /** How many threads, or messages of a thread, the frame loads at a time. */
 export const CHAT_PAGE_SIZE = 50;
@@ -40,61 +27,59 @@ export interface ChatPage {
   limit: number;
   cursor?: string;
 }
-const pageQuery = (page: ChatPage) =>
-  new URLSearchParams({ limit: String(page.limit), ...(page.cursor && { cursor: page.cursor }) }).toString();
 
-/** The chat service's JSON endpoints (declared in packages/contract/src/chat.ts). */
+/**
+ * The streaming routes, which the AI SDK's transport calls itself (their answer is a UI message
+ * stream): their paths are the generated client's, so a renamed route is a type error here too.
+ */
+const TURN_PATH: ChatTurnData['url'] = '/chat';
+const DECISION_PATHS: { approve: ChatApproveData['url']; deny: ChatDenyData['url'] } = {
+  approve: '/approvals/{approvalId}/approve',
+  deny: '/approvals/{approvalId}/deny',
+};
+
+/** The chat service's endpoints, at the endpoint's mount and with its credentials. */
 export function createChatApi(endpoint: ChatEndpoint) {
-  async function send(method: string, path: string, body?: unknown): Promise<Response> {
-    const headers: Record<string, string> = { ...authHeaders(endpoint) };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${endpoint.baseUrl}${path}`, {
-      method,
-      headers,
-      credentials: credentialsFor(endpoint),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!response.ok) throw new ChatHttpError(response.status, await detailOf(response));
-    return response;
-  }
-  const json = async <T>(schema: z.ZodType<T>, method: string, path: string, body?: unknown): Promise<T> =>
-    schema.parse(await (await send(method, path, body)).json());
+  const client = createChatClient({
+    baseUrl: endpoint.baseUrl,
+    headers: authHeaders(endpoint),
+    credentials: credentialsFor(endpoint),
+  });
+  const thread = (id: string) => ({ client, path: { threadId: id } });
 
   return {
     endpoint,
-    session: (): Promise<ChatSessionInfo> => json(chatSessionInfoSchema, 'GET', '/session'),
+    /** Where a turn is sent; the answer streams back. */
+    turnUrl: `${endpoint.baseUrl}${TURN_PATH}`,
+    /** Where a decision on a pending tool call is sent; the answer goes on as a stream. */
+    decisionUrl: (approvalId: string, decision: keyof typeof DECISION_PATHS) =>
+      `${endpoint.baseUrl}${DECISION_PATHS[decision].replace('{approvalId}', encodeURIComponent(approvalId))}`,
+    session: () => chatSession({ client }),
     /** A page of this agent's threads, newest first, and the cursor of the next (older) page. */
-    listThreads: async (page: ChatPage): Promise<{ threads: ChatThread[]; nextCursor: string | null }> => {
-      const list = await json(chatThreadListSchema, 'GET', `/threads?${pageQuery(page)}`);
+    listThreads: async (page: ChatPage) => {
+      const list = await chatListThreads({ client, query: page });
       return { threads: list.data, nextCursor: list.nextCursor ?? null };
     },
     /** Threads whose name or messages hold `query`, newest first. */
-    searchThreads: async (query: string): Promise<ChatThread[]> =>
-      (await json(chatThreadListSchema, 'GET', `/threads?q=${encodeURIComponent(query)}`)).data,
-    renameThread: (id: string, name: string): Promise<ChatThread> =>
-      json(chatThreadSchema, 'PATCH', `/threads/${encodeURIComponent(id)}`, { name }),
+    searchThreads: async (query: string) => (await chatListThreads({ client, query: { q: query } })).data,
+    renameThread: (id: string, name: string) => chatRenameThread({ ...thread(id), body: { name } }),
     deleteThread: async (id: string): Promise<void> => {
-      await send('DELETE', `/threads/${encodeURIComponent(id)}`);
+      await chatDeleteThread(thread(id));
     },
     /** The thread's newest `page.limit` messages before `page.cursor` (oldest first), or all of them. */
-    messages: (id: string, page?: ChatPage): Promise<ThreadMessages> =>
-      json(
-        chatThreadMessagesSchema,
-        'GET',
-        `/threads/${encodeURIComponent(id)}/messages${page ? `?${pageQuery(page)}` : ''}`,
-      ),
+    messages: (id: string, page?: ChatPage) => chatThreadMessages({ ...thread(id), query: page }),
     /** Thumbs up or down on an answer, with an optional comment; null takes the rating back. */
     rate: async (messageId: string, rating: 'up' | 'down' | null, comment?: string): Promise<void> => {
-      const path = `/messages/${encodeURIComponent(messageId)}/feedback`;
-      if (rating === null) await send('DELETE', path);
-      else await json(chatFeedbackOutSchema, 'PUT', path, { rating, comment: comment?.trim() || null });
+      const path = { messageId };
+      if (rating === null) await chatClearRating({ client, path });
+      else await chatRateMessage({ client, path, body: { rating, comment: comment?.trim() || null } });
     },
     stop: async (id: string): Promise<void> => {
-      await send('POST', `/threads/${encodeURIComponent(id)}/stop`);
+      await chatStop(thread(id));
     },
     /** Returns a host-page function's result to the run that asked for it (copilot only). */
     sendFunctionResult: async (callId: string, result: unknown): Promise<void> => {
-      await send('POST', `/fn-results/${encodeURIComponent(callId)}`, { result: result ?? null });
+      await chatFunctionResult({ client, path: { callId }, body: { result: result ?? null } });
     },
   };
 }

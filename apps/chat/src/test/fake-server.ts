@@ -7,6 +7,7 @@ export interface RecordedRequest {
   url: string;
   headers: Record<string, string>;
   body: unknown;
+  credentials: RequestCredentials | undefined;
 }
 
 export const session = (over: Partial<ChatSessionInfo['model']> = {}): ChatSessionInfo => ({
@@ -52,14 +53,19 @@ export function installFakeServer(
 ) {
   const requests: RecordedRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const headers = Object.fromEntries(new Headers(init?.headers).entries());
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const request = { method, url, headers, body };
+    // The generated client sends a Request; the AI SDK's transport a URL and its options.
+    const sent = input instanceof Request ? input : undefined;
+    const address = new URL(sent?.url ?? String(input), window.location.href);
+    // Recorded as the frame wrote it: a path on the page's own origin, else the whole URL.
+    const url =
+      address.origin === window.location.origin ? `${address.pathname}${address.search}` : address.href;
+    const method = (sent?.method ?? init?.method ?? 'GET').toUpperCase();
+    const headers = Object.fromEntries(new Headers(sent?.headers ?? init?.headers).entries());
+    const text = sent ? await sent.clone().text() : typeof init?.body === 'string' ? init.body : '';
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    const request = { method, url, headers, body, credentials: sent?.credentials ?? init?.credentials };
     requests.push(request);
-    const path = new URL(url, 'https://cadre.example').pathname;
-    const handler = routes[`${method} ${path}`];
+    const handler = routes[`${method} ${address.pathname}`];
     return handler ? handler(request) : json({ detail: 'Not Found' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -11,3 +11,12 @@ if (!('ResizeObserver' in window)) {
     disconnect() {}
   };
 }
+
+// A browser resolves a request's relative URL against the page; Node's Request, which the generated
+// client builds from the frame's mount (`/chainlit/...`), has no page: jsdom's address stands in.
+const NodeRequest = globalThis.Request;
+globalThis.Request = class extends NodeRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
+  }
+};

@@ -2,6 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { chatFrameUrl } from '@cadre/contract';
 import { openChatSession } from './chat-session';
 
+/** What the generated chat client sent: it hands fetch a Request. */
+const sent = (request: RequestInfo | URL) => {
+  const { url, method, credentials, headers } = request as Request;
+  return { url, method, credentials, headers: Object.fromEntries(headers.entries()) };
+};
+
 describe('chat session', () => {
   it("A4: logs out of this agent's chat only (errors ignored), then logs in with the bearer token and the agent id", async () => {
     const fetchImpl = vi
@@ -15,16 +21,20 @@ describe('chat session', () => {
       fetchImpl,
     });
     // A4: without the chat's CSRF header the server refuses the logout and the old session lives on.
-    expect(fetchImpl).toHaveBeenNthCalledWith(1, 'http://app.test/chainlit/logout', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'x-requested-with': 'cadre-chat', 'x-agent-id': '12' },
-    });
-    expect(fetchImpl).toHaveBeenNthCalledWith(2, 'http://app.test/chainlit/auth/header', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'X-Agent-Id': '12', Authorization: 'Bearer tok' },
-    });
+    expect(fetchImpl.mock.calls.map(([request]) => sent(request))).toEqual([
+      {
+        url: 'http://app.test/chainlit/logout',
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'x-requested-with': 'cadre-chat', 'x-agent-id': '12' },
+      },
+      {
+        url: 'http://app.test/chainlit/auth/header',
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'x-agent-id': '12', authorization: 'Bearer tok' },
+      },
+    ]);
   });
 
   it('fails when the chat service refuses the sign-in', async () => {

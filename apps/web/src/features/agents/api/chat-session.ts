@@ -1,3 +1,4 @@
+import { ChatHttpError, chatAuthHeader, chatLogout, createChatClient } from '@cadre/chat/client';
 import { CHAT_AGENT_HEADER, CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, NO_SUCH_AGENT } from '@cadre/contract';
 
 /**
@@ -12,26 +13,28 @@ export async function openChatSession(options: {
   accessToken: string | undefined;
   fetchImpl?: typeof fetch;
 }): Promise<void> {
-  const doFetch = options.fetchImpl ?? fetch;
-  const base = options.chainlitUrl.replace(/\/+$/, '');
+  const client = createChatClient({
+    baseUrl: options.chainlitUrl,
+    credentials: 'include',
+    fetch: options.fetchImpl,
+  });
+  const agent = String(options.agentId);
   try {
-    await doFetch(`${base}/logout`, {
-      method: 'POST',
-      credentials: 'include',
-      headers: { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE, [CHAT_AGENT_HEADER]: String(options.agentId) },
+    await chatLogout({
+      client,
+      headers: { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE, [CHAT_AGENT_HEADER]: agent },
     });
   } catch {
     // There may be no previous session, or the chat service may refuse it: either way, go on.
   }
-  const headers: Record<string, string> = { 'X-Agent-Id': String(options.agentId) };
+  const headers: Record<string, string> = { 'X-Agent-Id': agent };
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
-  const response = await doFetch(`${base}/auth/header`, { method: 'POST', credentials: 'include', headers });
-  if (response.status === 404) {
+  try {
+    await chatAuthHeader({ client, headers });
+  } catch (error) {
+    if (!(error instanceof ChatHttpError)) throw error;
     // The agent is gone or someone else's: say that, not that signing in failed.
-    const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
-    throw new Error(typeof body?.detail === 'string' ? `${body.detail}.` : `${NO_SUCH_AGENT}.`);
-  }
-  if (!response.ok) {
-    throw new Error(`The chat service refused the sign-in (${response.status} ${response.statusText}).`);
+    if (error.status === 404) throw new Error(`${NO_SUCH_AGENT}.`);
+    throw new Error(`The chat service refused the sign-in (${error.status}).`);
   }
 }

@@ -33,8 +33,9 @@ describe('/agents/$Id/chat/$threadId', () => {
     installFakeApi();
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        calls.push({ url: String(input), headers: Object.fromEntries(new Headers(init?.headers).entries()) });
+      // The chat service's generated client hands fetch a Request.
+      vi.fn(async (request: Request) => {
+        calls.push({ url: request.url, headers: Object.fromEntries(request.headers.entries()) });
         return new Response('{"success":true}', { status: 200 });
       }),
     );

@@ -61,25 +61,10 @@ export function AgentEmbed({ agent }: { agent: Agent }) {
         <Text fontWeight="medium" fontSize="sm">
           {EMBED_TEXT.originsTitle}
         </Text>
-        {origins.length === 0 ? (
-          <Text fontSize="sm" color="fg.muted">
-            {EMBED_TEXT.none}
-          </Text>
-        ) : (
-          <Wrap gap="2" aria-label={EMBED_TEXT.originsTitle} role="list">
-            {origins.map((origin) => (
-              <Tag.Root key={origin} size="lg" variant="surface" role="listitem">
-                <Tag.Label>{origin}</Tag.Label>
-                <Tag.EndElement>
-                  <Tag.CloseTrigger
-                    aria-label={EMBED_TEXT.remove(origin)}
-                    onClick={() => setOrigins(origins.filter((o) => o !== origin))}
-                  />
-                </Tag.EndElement>
-              </Tag.Root>
-            ))}
-          </Wrap>
-        )}
+        <EmbedOrigins
+          origins={origins}
+          onRemove={(origin) => setOrigins(origins.filter((o) => o !== origin))}
+        />
         <form onSubmit={add} noValidate aria-label={EMBED_TEXT.addLabel}>
           <Field.Root invalid={error !== undefined}>
             <Field.Label>{EMBED_TEXT.addLabel}</Field.Label>
@@ -141,6 +126,29 @@ export function AgentEmbed({ agent }: { agent: Agent }) {
         </Text>
       </Snippet>
     </Section>
+  );
+}
+
+/** The origins allowed so far, each removable. */
+function EmbedOrigins({ origins, onRemove }: { origins: string[]; onRemove: (origin: string) => void }) {
+  if (origins.length === 0) {
+    return (
+      <Text fontSize="sm" color="fg.muted">
+        {EMBED_TEXT.none}
+      </Text>
+    );
+  }
+  return (
+    <Wrap gap="2" aria-label={EMBED_TEXT.originsTitle} role="list">
+      {origins.map((origin) => (
+        <Tag.Root key={origin} size="lg" variant="surface" role="listitem">
+          <Tag.Label>{origin}</Tag.Label>
+          <Tag.EndElement>
+            <Tag.CloseTrigger aria-label={EMBED_TEXT.remove(origin)} onClick={() => onRemove(origin)} />
+          </Tag.EndElement>
+        </Tag.Root>
+      ))}
+    </Wrap>
   );
 }
 

@@ -1,31 +1,8 @@
-import {
-  Box,
-  Button,
-  Center,
-  HStack,
-  IconButton,
-  Link as ChakraLink,
-  Menu,
-  Portal,
-  Spinner,
-  Stack,
-  Table,
-  Text,
-} from '@chakra-ui/react';
+import { Box, Button, Center, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { AgentAvatar } from '@cadre/ui';
-import {
-  FiAlertTriangle,
-  FiCopy,
-  FiDownload,
-  FiEdit2,
-  FiMessageSquare,
-  FiMoreVertical,
-  FiPlus,
-  FiTrash2,
-} from 'react-icons/fi';
+import { FiPlus } from 'react-icons/fi';
 import { PageHeader } from '../../../components/page-header';
 import { SearchInput } from '../../../components/search-input';
 import { toaster } from '../../../components/ui/toaster';
@@ -40,22 +17,14 @@ import {
   type Agent,
 } from '../api/agents-api';
 import { duplicateBody } from '../agents-logic';
-import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
+import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS } from '../constants';
 import { AgentImport } from './agent-import';
+import { AgentRow } from './agent-row';
 import { AgentToolsDialog } from './agent-tools-dialog';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { CARD_CELL, CARD_ROW, CardTable, type CardColumn } from '../../../components/card-table';
+import { CardTable, type CardColumn } from '../../../components/card-table';
 import { usePageInfiniteQuery } from '../../../lib/page-query';
 import { LoadMore, useRestLoadedWhile } from '../../../components/load-more';
-
-const NAME_CELL = { gridArea: 'name', fontWeight: 'medium' } as const;
-/** Two lines of the description on a card, one truncated line in the table (the width left over). */
-const DESCRIPTION_CELL = {
-  gridArea: 'desc',
-  color: 'fg.muted',
-  truncate: { base: false, lg: true },
-  lineClamp: { base: 2, lg: 'none' },
-} as const;
 
 const COLUMNS: readonly CardColumn[] = [
   { label: 'Chat', w: '24' },
@@ -69,7 +38,6 @@ const COLUMNS: readonly CardColumn[] = [
 export function AgentsPage() {
   const agents = usePageInfiniteQuery(agentPagesOptions());
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const [query, setQuery] = useState('');
   // The search matches in the browser, over the agents loaded, and the API has no search of its
   // own: someone searching expects every agent of theirs to be searched, not the first pages, so a
@@ -131,105 +99,18 @@ export function AgentsPage() {
       </StateRow>
     );
   } else {
-    body = shown.map((agent) => {
-      const stale = [...new Set(agent.tools.filter((t) => t.needs_reconnecting).map((t) => t.app_name))];
-      return (
-        <Table.Row
-          key={agent.id}
-          {...CARD_ROW}
-          data-testid="agent-row"
-          // A card on a phone: name and menu, the description, then Start and the tools.
-          gridTemplateColumns="minmax(0, 1fr) auto"
-          gridTemplateAreas={`"name menu" "desc desc" "tools tools" "start start"`}
-        >
-          <Table.Cell {...CARD_CELL} gridArea="start">
-            <Button
-              size="xs"
-              colorPalette="brand"
-              w={{ base: 'full', lg: 'auto' }}
-              onClick={() =>
-                void navigate({ to: '/agents/$Id/chat/{-$threadId}', params: { Id: String(agent.id) } })
-              }
-              aria-label={`${AGENT_TEXT.start} chat with ${agent.name}`}
-            >
-              <FiMessageSquare aria-hidden="true" /> {AGENT_TEXT.start}
-            </Button>
-          </Table.Cell>
-          <Table.Cell {...CARD_CELL} {...NAME_CELL} title={agent.name}>
-            <HStack gap="2" minW="0">
-              <AgentAvatar agent={agent} size="sm" />
-              <Text truncate>{agent.name}</Text>
-            </HStack>
-          </Table.Cell>
-          <Table.Cell {...CARD_CELL} {...DESCRIPTION_CELL} title={agent.description}>
-            {agent.description}
-          </Table.Cell>
-          <Table.Cell {...CARD_CELL} gridArea="tools">
-            <HStack gap="2" wrap="wrap">
-              <Button
-                size="xs"
-                variant="outline"
-                onClick={() => setToolsOf(agent)}
-                aria-label={`${AGENT_TEXT.toolsButton(agent.tools.length)} of ${agent.name}`}
-              >
-                {AGENT_TEXT.toolsButton(agent.tools.length)}
-              </Button>
-              {stale.length > 0 && (
-                <ChakraLink
-                  asChild
-                  fontSize="xs"
-                  whiteSpace="nowrap"
-                  // A touch target of at least 24 px (WCAG 2.2 target size).
-                  minH="6"
-                  color={{ _light: 'orange.700', _dark: 'orange.300' }}
-                  aria-label={`${AGENT_TEXT.needsReconnecting}: ${AGENT_TEXT.reconnect(stale.join(', '))}`}
-                  title={AGENT_TEXT.reconnect(stale.join(', '))}
-                >
-                  <Link to="/services">
-                    <FiAlertTriangle aria-hidden="true" /> {AGENT_TEXT.needsReconnecting}
-                  </Link>
-                </ChakraLink>
-              )}
-            </HStack>
-          </Table.Cell>
-          <Table.Cell {...CARD_CELL} gridArea="menu" textAlign="end">
-            <Menu.Root
-              onSelect={(details) => {
-                if (details.value === 'edit')
-                  void navigate({ to: '/agents/$Id/edit', params: { Id: String(agent.id) } });
-                if (details.value === 'duplicate') duplicate.mutate({ body: duplicateBody(agent) });
-                if (details.value === 'export') exportAgent.mutate(agent);
-                if (details.value === 'delete') setDeleting(agent);
-              }}
-            >
-              <Menu.Trigger asChild>
-                <IconButton size="xs" variant="ghost" aria-label={`Actions for ${agent.name}`}>
-                  <FiMoreVertical />
-                </IconButton>
-              </Menu.Trigger>
-              <Portal>
-                <Menu.Positioner>
-                  <Menu.Content>
-                    <Menu.Item value="edit">
-                      <FiEdit2 aria-hidden="true" /> {AGENT_TEXT.edit}
-                    </Menu.Item>
-                    <Menu.Item value="duplicate" disabled={duplicate.isPending}>
-                      <FiCopy aria-hidden="true" /> {AGENT_TEXT.duplicate}
-                    </Menu.Item>
-                    <Menu.Item value="export" disabled={exportAgent.isPending}>
-                      <FiDownload aria-hidden="true" /> {EXCHANGE_TEXT.export}
-                    </Menu.Item>
-                    <Menu.Item value="delete" color={{ _light: 'red.700', _dark: 'red.300' }}>
-                      <FiTrash2 aria-hidden="true" /> {AGENT_TEXT.delete}
-                    </Menu.Item>
-                  </Menu.Content>
-                </Menu.Positioner>
-              </Portal>
-            </Menu.Root>
-          </Table.Cell>
-        </Table.Row>
-      );
-    });
+    body = shown.map((agent) => (
+      <AgentRow
+        key={agent.id}
+        agent={agent}
+        onShowTools={() => setToolsOf(agent)}
+        onDuplicate={() => duplicate.mutate({ body: duplicateBody(agent) })}
+        onExport={() => exportAgent.mutate(agent)}
+        onDelete={() => setDeleting(agent)}
+        duplicating={duplicate.isPending}
+        exporting={exportAgent.isPending}
+      />
+    ));
   }
 
   return (

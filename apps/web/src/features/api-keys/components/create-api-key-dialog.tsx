@@ -49,7 +49,6 @@ const NO_ERRORS: Errors = { fields: {}, other: [] };
 export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState(EMPTY);
   const [shown, setShown] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   // Each message under the field it is about: a blank name or no scope, or the API's refusal.
   const [errors, setErrors] = useState(NO_ERRORS);
   const { ref, focusFirstInvalid } = useFocusFirstInvalid<HTMLDivElement>();
@@ -74,7 +73,6 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
   function close() {
     setForm(EMPTY);
     setShown(null);
-    setCopied(false);
     setErrors(NO_ERRORS);
     create.reset();
     onClose();
@@ -121,21 +119,7 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       }
     >
       {shown ? (
-        <Stack gap="3">
-          <Text>{CREATE_KEY_TEXT.shownOnce}</Text>
-          <Code data-testid="new-api-key" p="2" wordBreak="break-all">
-            {shown}
-          </Code>
-          <Button
-            variant="outline"
-            size="sm"
-            alignSelf="start"
-            onClick={() => void navigator.clipboard.writeText(shown).then(() => setCopied(true))}
-          >
-            {copied ? <FiCheck aria-hidden="true" /> : <FiCopy aria-hidden="true" />}
-            {copied ? CREATE_KEY_TEXT.copied : CREATE_KEY_TEXT.copy}
-          </Button>
-        </Stack>
+        <NewApiKey apiKey={shown} />
       ) : (
         <Stack gap="4" ref={ref}>
           <Field.Root required invalid={!!errors.fields.name}>
@@ -183,6 +167,28 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
         </Stack>
       )}
     </DialogShell>
+  );
+}
+
+/** The key just created, shown this once, with a button copying it. */
+function NewApiKey({ apiKey }: { apiKey: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Stack gap="3">
+      <Text>{CREATE_KEY_TEXT.shownOnce}</Text>
+      <Code data-testid="new-api-key" p="2" wordBreak="break-all">
+        {apiKey}
+      </Code>
+      <Button
+        variant="outline"
+        size="sm"
+        alignSelf="start"
+        onClick={() => void navigator.clipboard.writeText(apiKey).then(() => setCopied(true))}
+      >
+        {copied ? <FiCheck aria-hidden="true" /> : <FiCopy aria-hidden="true" />}
+        {copied ? CREATE_KEY_TEXT.copied : CREATE_KEY_TEXT.copy}
+      </Button>
+    </Stack>
   );
 }
 

@@ -10,15 +10,17 @@ export async function endChatSessions(options: {
   accessToken: string | undefined;
   fetchImpl?: typeof fetch;
 }): Promise<void> {
-  const doFetch = options.fetchImpl ?? fetch;
   const headers: Record<string, string> = { [CHAT_CSRF_HEADER]: CHAT_CSRF_VALUE };
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
   try {
-    await doFetch(`${options.chainlitUrl.replace(/\/+$/, '')}/logout`, {
-      method: 'POST',
+    // Fetched at sign-out: the chat service's client is no part of what the app loads to start.
+    const { chatLogout, createChatClient } = await import('@cadre/chat/client');
+    const client = createChatClient({
+      baseUrl: options.chainlitUrl,
       credentials: 'include',
-      headers,
+      fetch: options.fetchImpl,
     });
+    await chatLogout({ client, headers });
   } catch (error) {
     console.warn('ending the chat sessions failed at sign-out', error);
   }

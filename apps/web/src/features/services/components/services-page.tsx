@@ -13,14 +13,15 @@ import {
 } from '@chakra-ui/react';
 import {} from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useId, useMemo, useRef, useState, type FocusEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FocusEvent } from 'react';
 import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
 import { useFuzzyFilter } from '../../../lib/fuzzy';
 import { servicePagesOptions, type Service } from '../api/services-api';
 import { SERVICE_SEARCH_KEYS, SERVICE_TEXT } from '../constants';
-import { authKind, authScheme, keepOrder, sortServices } from '../services-logic';
+import { authKind, authScheme, sortServices } from '../services-logic';
+import { useHeldOrder } from '../use-held-order';
 import { useServiceOperations } from '../use-service-operations';
 import { ApiKeyDialog } from './api-key-dialog';
 import { ConnectionUsage } from './connection-usage';
@@ -57,17 +58,8 @@ export function ServicesPage() {
   const matches = useFuzzyFilter(services.data, query, SERVICE_SEARCH_KEYS);
   const sorted = useMemo(() => sortServices(matches), [matches]);
   const [disconnecting, setDisconnecting] = useState<Service | null>(null);
-  // Active services come first, but a card must not move while someone is about to press it: the
-  // order is held while the pointer or the focus is in the grid, or its disconnect question is open.
-  const [heldOrder, setHeldOrder] = useState<number[] | null>(null);
-  const shown = useMemo(() => keepOrder(sorted, heldOrder), [sorted, heldOrder]);
-  const holdReasons = useRef(new Set<string>());
-  const hold = (reason: string, on: boolean) => {
-    if (on) holdReasons.current.add(reason);
-    else holdReasons.current.delete(reason);
-    if (holdReasons.current.size > 0) setHeldOrder((held) => held ?? shown.map((s) => s.id));
-    else setHeldOrder(null);
-  };
+  // Held while the pointer or the focus is in the grid, or its disconnect question is open.
+  const { shown, hold } = useHeldOrder(sorted);
   // The dialog's backdrop takes the pointer away from the grid; it is back over it once the dialog closes.
   const onPointerLeave = () => !disconnecting && hold('pointer', false);
   const onBlur = (event: FocusEvent) => {
@@ -97,18 +89,7 @@ export function ServicesPage() {
           {CUSTOM_MCP_TEXT.open}
         </Button>
       </Flex>
-      {connectError && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>The connection was not completed</Alert.Title>
-            <Alert.Description>{connectError}</Alert.Description>
-          </Alert.Content>
-          <Button size="sm" variant="ghost" ms="auto" onClick={() => setConnectError(null)}>
-            Dismiss
-          </Button>
-        </Alert.Root>
-      )}
+      {connectError && <ConnectError message={connectError} onDismiss={() => setConnectError(null)} />}
       <SearchInput placeholder={SERVICE_TEXT.searchServices} value={query} onChange={setQuery} />
       {services.isPending || (restLoading && shown.length === 0) ? (
         <SimpleGrid
@@ -172,6 +153,22 @@ export function ServicesPage() {
         onSubmit={(apiKey) => (apiKeyFor ? register.mutateAsync({ service: apiKeyFor, apiKey }) : undefined)}
       />
     </Stack>
+  );
+}
+
+/** Why the last OAuth connection failed, as the callback reported it. */
+function ConnectError({ message, onDismiss }: { message: string; onDismiss: () => void }) {
+  return (
+    <Alert.Root status="error" role="alert">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>The connection was not completed</Alert.Title>
+        <Alert.Description>{message}</Alert.Description>
+      </Alert.Content>
+      <Button size="sm" variant="ghost" ms="auto" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </Alert.Root>
   );
 }
 

@@ -1,0 +1,45 @@
+import { createClient, createConfig, type Client } from '../client/client';
+
+/**
+ * The chat service's client: its SDK generated from the server's OpenAPI document (src/client, by
+ * `npm run generate:client`), and a client of one chat mount that every SDK call takes. The web
+ * app signs in to the chat with it too (`@cadre/chat/client`).
+ */
+export * from '../client';
+
+/** An error answer of the chat service: its status, and the server's `detail` as the message. */
+export class ChatHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The one place an error answer becomes a `ChatHttpError`; `body` is its JSON, or its text. */
+function chatHttpError(status: number, body: unknown): ChatHttpError {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  return new ChatHttpError(
+    status,
+    typeof detail === 'string' ? detail : `The chat service answered ${status}.`,
+  );
+}
+
+export interface ChatClientSettings {
+  /** The mount: `/chainlit`, `/demos`, or `https://host/chainlit` (a trailing slash is dropped). */
+  baseUrl: string;
+  /** How requests are authenticated (see lib/endpoint.ts); an SDK call may add its own. */
+  headers?: Record<string, string>;
+  credentials: RequestCredentials;
+  fetch?: typeof fetch;
+}
+
+/** A client of one chat mount: every error answer is thrown as a `ChatHttpError`. */
+export function createChatClient(settings: ChatClientSettings): Client {
+  const baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  const client = createClient(createConfig({ ...settings, baseUrl, throwOnError: true }));
+  // Without a response (the network failed, the request was aborted) the error stays what it was.
+  client.interceptors.error.use((body, response) => (response ? chatHttpError(response.status, body) : body));
+  return client;
+}

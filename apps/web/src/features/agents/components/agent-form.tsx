@@ -1,0 +1,107 @@
+import { Flex, Grid, Heading, HStack, Input, Stack, Textarea } from '@chakra-ui/react';
+import { AgentAvatar } from '@cadre/ui';
+import type { ReactNode } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
+import type { Agent, DraftTool } from '../api/agents-api';
+import { AGENT_TEXT } from '../constants';
+import { useAgentDraft } from '../use-agent-draft';
+import { useAgentSave } from '../use-agent-save';
+import { AgentFormActions } from './agent-form-actions';
+import { AgentModelFields } from './agent-model-fields';
+import { AppearancePicker } from './appearance-picker';
+import { GuidelinesField } from './guidelines-field';
+import { RequiredField } from './required-field';
+import { SelectedTools } from './selected-tools';
+import { StarterFields } from './starter-fields';
+import { WriteSettingsFields } from './write-settings-fields';
+
+/** What the tool picker beside the form gets: which tools the agent has, and how to add or remove one. */
+export interface ToolPickerProps {
+  selectedIds: ReadonlySet<number>;
+  onAddTool: (tool: DraftTool) => void;
+  onRemoveTool: (toolId: number) => void;
+}
+
+/** Renders the tool picker beside the form; the route supplies it, so features stay apart. */
+export type ToolPicker = (props: ToolPickerProps) => ReactNode;
+
+/** The agent's settings as a form (a new agent without `agent`), the tool picker beside it. */
+export function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicker }) {
+  const form = useAgentDraft(agent);
+  const { draft, invalid, setText, update, onAddTool, onRemoveTool } = form;
+  // Every way a Save is refused moves focus to the first field it marked.
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid<HTMLFormElement>();
+  const { mode, submit, saving, blocker } = useAgentSave(agent, form, focusFirstInvalid);
+  const selectedIds = new Set(draft.tools.map((tool) => tool.id));
+
+  return (
+    <Stack gap="6">
+      <HStack gap="3">
+        <AgentAvatar
+          agent={{ name: draft.name || agent?.name || '?', icon: draft.icon, color: draft.color }}
+          size="lg"
+        />
+        <Heading as="h1" size="2xl">
+          {agent ? `Edit ${agent.name}` : 'Create Agent'}
+        </Heading>
+      </HStack>
+      <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8" alignItems="start">
+        <Stack asChild gap="5">
+          <form ref={formRef} onSubmit={submit} noValidate aria-label={`${mode} agent`}>
+            <RequiredField label="Name" invalid={invalid.has('name')} error={AGENT_TEXT.nameRequired}>
+              <Input value={draft.name} onChange={setText('name')} maxLength={200} autoComplete="off" />
+            </RequiredField>
+            <RequiredField
+              label="Description"
+              invalid={invalid.has('description')}
+              error={AGENT_TEXT.descriptionRequired}
+            >
+              <Textarea value={draft.description} onChange={setText('description')} rows={3} autoresize />
+            </RequiredField>
+            <AppearancePicker name={draft.name} icon={draft.icon} color={draft.color} onChange={update} />
+            <GuidelinesField value={draft.guidelines} onChange={setText('guidelines')} />
+            <AgentModelFields
+              modelId={draft.modelId}
+              temperature={draft.temperature}
+              staleModelId={draft.saved.modelAvailable ? undefined : draft.saved.modelId}
+              onChange={update}
+            />
+            <StarterFields
+              starters={draft.starters}
+              serverErrors={form.serverStarterErrors}
+              onChange={form.setStarter}
+            />
+            <SelectedTools tools={draft.tools} onRemove={onRemoveTool} />
+            {/* Triggers, API and MCP callers reach an agent that exists: the settings are the
+                editor's, beside its Triggers and Embed sections; a new agent starts with the
+                defaults (triggers refuse writes, API callers ask for approval). */}
+            {agent && (
+              <WriteSettingsFields
+                unattended={draft.allowUnattendedWrites}
+                apiWrites={draft.apiWrites}
+                onChange={({ unattended, apiWrites }) =>
+                  update((current) => ({
+                    allowUnattendedWrites: unattended ?? current.allowUnattendedWrites,
+                    apiWrites: apiWrites ?? current.apiWrites,
+                  }))
+                }
+              />
+            )}
+            <AgentFormActions agent={agent} saving={saving} />
+          </form>
+        </Stack>
+        <Flex direction="column">{toolPicker({ selectedIds, onAddTool, onRemoveTool })}</Flex>
+      </Grid>
+      <ConfirmDialog
+        open={blocker.status === 'blocked'}
+        title="Discard changes?"
+        message="This agent has unsaved changes. Leave the page and lose them?"
+        confirmLabel="Discard changes"
+        cancelLabel="Keep editing"
+        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,43 @@
+import { chakra, Field, Portal, Text, Textarea, Tooltip } from '@chakra-ui/react';
+import { FiInfo } from 'react-icons/fi';
+import { AGENT_TEXT } from '../constants';
+
+/** The agent's guidelines (optional), with a tooltip saying what they are for. */
+export function GuidelinesField({
+  value,
+  onChange,
+}: {
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+}) {
+  return (
+    <Field.Root>
+      <Field.Label>
+        Guidelines
+        <Text as="span" color="fg.muted" fontWeight="normal">
+          (optional)
+        </Text>
+        <Tooltip.Root openDelay={200}>
+          <Tooltip.Trigger asChild>
+            <chakra.button
+              type="button"
+              aria-label={AGENT_TEXT.guidelinesTooltip}
+              color="fg.muted"
+              display="inline-flex"
+              rounded="full"
+              focusRing="outside"
+            >
+              <FiInfo aria-hidden="true" />
+            </chakra.button>
+          </Tooltip.Trigger>
+          <Portal>
+            <Tooltip.Positioner>
+              <Tooltip.Content maxW="xs">{AGENT_TEXT.guidelinesTooltip}</Tooltip.Content>
+            </Tooltip.Positioner>
+          </Portal>
+        </Tooltip.Root>
+      </Field.Label>
+      <Textarea value={value} onChange={onChange} rows={5} autoresize />
+    </Field.Root>
+  );
+}
