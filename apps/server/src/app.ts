@@ -8,7 +8,7 @@ import type { Db } from './db/database.ts';
 import type { AppDeps, Lifecycle } from './deps.ts';
 import { createRemoteKeySource, registerAuth } from './http/auth.ts';
 import { registerCanonicalHost } from './http/canonical-host.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { idempotencyUserData } from './http/idempotency.ts';
 import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
@@ -159,7 +159,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLineRequestLog(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    // A closing server's 503 and a URL Fastify cannot route get the API's error body, with its
+    // code (http/lifecycle.ts, http/errors.ts), not Fastify's own.
+    return503OnClosing: false,
+    frameworkErrors,
     // R11: a request must arrive whole within HTTP_REQUEST_TIMEOUT_MS (a trickled body is cut off
     // with 408), a socket idle for HTTP_IDLE_TIMEOUT_MS is closed (longer than any silent wait of
     // a chat stream: a model's first byte or a tool call), kept-alive sockets after their timeout.

@@ -163,7 +163,7 @@ export function ChatApp({
   const [listProblem, setListProblem] = useState<string | null>(null);
 
   const handleFailure = useCallback((e: unknown) => {
-    if (e instanceof ChatHttpError && e.status === 401) setState({ kind: 'ended' });
+    if (e instanceof ChatHttpError && e.code === 'unauthorized') setState({ kind: 'ended' });
     else setListProblem(e instanceof Error ? e.message : 'The chat service could not be reached.');
   }, []);
 
@@ -206,8 +206,8 @@ export function ChatApp({
         onThreadChange?.(id, history);
         setDrawer(false);
       } catch (e) {
-        if (e instanceof ChatHttpError && e.status === 404 && ifMissing === 'new') startNew('replace');
-        else if (e instanceof ChatHttpError && e.status === 404) {
+        if (e instanceof ChatHttpError && e.code === 'not_found' && ifMissing === 'new') startNew('replace');
+        else if (e instanceof ChatHttpError && e.code === 'not_found') {
           setOpen((prev) => ({
             id,
             messages: [],
@@ -270,7 +270,7 @@ export function ChatApp({
       });
       setMoreThreads({ cursor: page.nextCursor, loading: false, failed: false });
     } catch (e) {
-      if (e instanceof ChatHttpError && e.status === 401) setState({ kind: 'ended' });
+      if (e instanceof ChatHttpError && e.code === 'unauthorized') setState({ kind: 'ended' });
       setMoreThreads({ cursor, loading: false, failed: true });
     }
   }, [api, moreThreads]);
@@ -301,7 +301,7 @@ export function ChatApp({
         else startNew('replace');
       } catch (e) {
         if (cancelled) return;
-        if (e instanceof ChatHttpError && e.status === 401) setState({ kind: 'ended' });
+        if (e instanceof ChatHttpError && e.code === 'unauthorized') setState({ kind: 'ended' });
         else setState({ kind: 'failed', message: e instanceof Error ? e.message : 'Unknown error' });
       }
     })();

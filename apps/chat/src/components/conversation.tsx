@@ -1,5 +1,5 @@
 import { useChat } from '@ai-sdk/react';
-import { Alert, Badge, Box, Button, HStack, Link, Stack, Text, Textarea } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, HStack, Stack, Text, Textarea } from '@chakra-ui/react';
 import {
   chatDataPartSchemas,
   chatMessageMetadataSchema,
@@ -12,7 +12,7 @@ import { AgentAvatar, useInView } from '@cadre/ui';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { CHAT_PAGE_SIZE, toUiMessages, type ChatApi } from '../lib/api';
 import { authHeaders, credentialsFor } from '../lib/endpoint';
-import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
+import { describeProblem, refusalOf, type ChatProblem } from '../lib/errors';
 import { AnswerFooter, textOfMessage } from './answer-footer';
 import { Citations } from './citations';
 import { AnswerRating } from './answer-rating';
@@ -223,7 +223,7 @@ export function Conversation({
   const problem: ChatProblem | null = lastRunError
     ? describeProblem({ category: lastRunError.data.category, message: lastRunError.data.message })
     : error
-      ? describeProblem({ category: lastMeta?.errorCategory, message: errorDetail(error) })
+      ? describeProblem({ category: lastMeta?.errorCategory, ...refusalOf(error) })
       : lastMeta?.errorCategory && status === 'ready'
         ? describeProblem({ category: lastMeta.errorCategory })
         : null;
@@ -331,17 +331,7 @@ export function Conversation({
               <Alert.Indicator />
               <Alert.Content>
                 <Alert.Title>{problem.title}</Alert.Title>
-                <Alert.Description>
-                  {problem.detail}
-                  {problem.reconnect && (
-                    <>
-                      {' '}
-                      <Link href={endpoint.servicesUrl} target={endpoint.linkTarget} rel="noopener">
-                        Reconnect on the Services page
-                      </Link>
-                    </>
-                  )}
-                </Alert.Description>
+                <Alert.Description>{problem.detail}</Alert.Description>
               </Alert.Content>
               <Button size="sm" variant="outline" onClick={retry} disabled={busy || lastUserIndex < 0}>
                 Retry

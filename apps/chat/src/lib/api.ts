@@ -4,30 +4,34 @@ import {
   chatThreadListSchema,
   chatThreadMessagesSchema,
   chatThreadSchema,
+  errorCodeOf,
   type CadreUIMessage,
   type ChatSessionInfo,
   type ChatThread,
+  type ErrorCode,
 } from '@cadre/contract';
 import type { z } from 'zod';
 import { authHeaders, credentialsFor, type ChatEndpoint } from './endpoint';
 
+/** A refused request: the frame branches on its `code` (the contract's error codes). */
 export class ChatHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
 }
 
-async function detailOf(response: Response): Promise<string> {
+async function detailOf(response: Response): Promise<{ detail: string; code?: ErrorCode }> {
   try {
     const body = (await response.json()) as { detail?: unknown };
-    if (typeof body.detail === 'string') return body.detail;
+    if (typeof body.detail === 'string') return { detail: body.detail, code: errorCodeOf(body) };
   } catch {
     // not JSON
   }
-  return `The chat service answered ${response.status}.`;
+  return { detail: `The chat service answered ${response.status}.` };
 }
 
 export type ThreadMessages = z.infer<typeof chatThreadMessagesSchema>;
@@ -54,7 +58,10 @@ export function createChatApi(endpoint: ChatEndpoint) {
       credentials: credentialsFor(endpoint),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!response.ok) throw new ChatHttpError(response.status, await detailOf(response));
+    if (!response.ok) {
+      const { detail, code } = await detailOf(response);
+      throw new ChatHttpError(response.status, detail, code);
+    }
     return response;
   }
   const json = async <T>(schema: z.ZodType<T>, method: string, path: string, body?: unknown): Promise<T> =>

@@ -60,7 +60,7 @@ export function installFakeServer(
     requests.push(request);
     const path = new URL(url, 'https://cadre.example').pathname;
     const handler = routes[`${method} ${path}`];
-    return handler ? handler(request) : json({ detail: 'Not Found' }, 404);
+    return handler ? handler(request) : json({ detail: 'Not Found', code: 'not_found' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
   return { requests };

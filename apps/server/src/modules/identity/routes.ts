@@ -3,6 +3,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppDeps } from '../../deps.ts';
+import { notFound } from '../../http/errors.ts';
 import { field, interactionPages } from './interaction-pages.ts';
 import { interactionErrors } from './outage.ts';
 import type { Identity } from './provider.ts';
@@ -179,7 +180,7 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
   app.get<{ Params: { file: string } }>('/idp/avatars/:file', routeOptions, async (request, reply) => {
     const subject = request.params.file.replace(/\.svg$/, '');
     const account = await accounts.findBySubject(subject);
-    if (!account) return reply.code(404).send({ detail: 'Not Found' });
+    if (!account) return reply.send(notFound());
     const initials = account.name
       .split(/\s+/)
       .filter(Boolean)
