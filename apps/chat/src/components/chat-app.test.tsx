@@ -78,7 +78,9 @@ describe('ChatApp', () => {
   );
 
   it('says the session has ended when the session answers 401', async () => {
-    installFakeServer({ 'GET /chainlit/session': () => json({ detail: 'Not signed in to the chat', code: 'unauthorized' }, 401) });
+    installFakeServer({
+      'GET /chainlit/session': () => json({ detail: 'Not signed in to the chat', code: 'unauthorized' }, 401),
+    });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
     expect(await screen.findByText('Your chat session has ended — reopen the agent')).toBeInTheDocument();
   });
@@ -100,7 +102,9 @@ describe('ChatApp', () => {
   });
 
   it('when a demo session has ended, offers the demos again and the way back', async () => {
-    installFakeServer({ 'GET /demos/session': () => json({ detail: 'Not signed in to the demo', code: 'unauthorized' }, 401) });
+    installFakeServer({
+      'GET /demos/session': () => json({ detail: 'Not signed in to the demo', code: 'unauthorized' }, 401),
+    });
     renderUi(<ChatApp endpoint={{ ...endpoint, baseUrl: '/demos' }} variant="frame" demo />);
     expect(await screen.findByText('Your demo session has ended')).toBeInTheDocument();
     const demos = screen.getByRole('navigation', { name: 'Demos' });
@@ -118,7 +122,9 @@ describe('ChatApp', () => {
   });
 
   it('on the demos, an ended session offers the demos and sign-up instead of an agents list', async () => {
-    installFakeServer({ 'GET /demos/session': () => json({ detail: 'Not signed in to the chat', code: 'unauthorized' }, 401) });
+    installFakeServer({
+      'GET /demos/session': () => json({ detail: 'Not signed in to the chat', code: 'unauthorized' }, 401),
+    });
     renderUi(<ChatApp endpoint={{ ...endpoint, baseUrl: '/demos' }} variant="frame" />);
     expect(await screen.findByText('Your demo session has ended')).toBeInTheDocument();
     expect(screen.queryByText(/agents list/)).not.toBeInTheDocument();

@@ -41,8 +41,14 @@ export const DB_UNAVAILABLE_BODY = {
 /** Fastify's own refusals of a request, in the API's words. */
 const FASTIFY_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', detail: 'Request body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', detail: 'Unsupported content type; send JSON' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', detail: 'Content-Length does not match the body' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    detail: 'Unsupported content type; send JSON',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'bad_request',
+    detail: 'Content-Length does not match the body',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'bad_request', detail: 'Request body is empty but declared as JSON' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'bad_request', detail: 'Request body is not valid JSON' },
   FST_ERR_BAD_URL: { code: 'bad_request', detail: 'The URL is not valid (a malformed percent-encoding)' },
@@ -110,7 +116,9 @@ const sendAnswer = (reply: FastifyReply, { status, headers, body }: ErrorAnswer)
   reply.code(status).headers(headers).send(body);
 
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => sendAnswer(reply, errorAnswer(error, request)));
+  app.setErrorHandler((error: FastifyError, request, reply) =>
+    sendAnswer(reply, errorAnswer(error, request)),
+  );
 }
 
 /**

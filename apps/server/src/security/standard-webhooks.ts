@@ -14,7 +14,8 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
 const SECRET_PREFIX = 'whsec_';
 
 export type WebhookVerdict =
-  { ok: true; id: string; timestamp: number } | { ok: false; code: 'unauthorized' | 'unavailable'; reason: string };
+  | { ok: true; id: string; timestamp: number }
+  | { ok: false; code: 'unauthorized' | 'unavailable'; reason: string };
 
 /** A new secret in the specification's form (24 random bytes, as its reference libraries make). */
 export function createWebhookSecret(): string {

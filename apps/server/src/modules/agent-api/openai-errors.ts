@@ -23,7 +23,11 @@ export const openAiErrorBody = (code: ErrorCode, message: string): OpenAiError =
 });
 
 export const modelNotFound = (model: string | number) =>
-  new OpenAiFailure('not_found', `The model '${model}' does not exist or you do not have access to it.`, 'model');
+  new OpenAiFailure(
+    'not_found',
+    `The model '${model}' does not exist or you do not have access to it.`,
+    'model',
+  );
 
 /** OpenAI's error `type` for a status. */
 export function errorType(status: number): string {
@@ -52,7 +56,10 @@ export function openAiErrorHandler(error: FastifyError, request: FastifyRequest,
   if (Array.isArray(answer.body.detail)) {
     const issues = answer.body.detail;
     body = {
-      ...openAiErrorBody('bad_request', issues.map((i) => `${paramOf(i.loc) ?? 'body'}: ${i.msg}`).join('; ')),
+      ...openAiErrorBody(
+        'bad_request',
+        issues.map((i) => `${paramOf(i.loc) ?? 'body'}: ${i.msg}`).join('; '),
+      ),
       param: paramOf(issues[0]?.loc ?? []),
     };
   } else {

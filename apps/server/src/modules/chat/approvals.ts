@@ -54,7 +54,8 @@ export async function decide(
   }
   // An expired approval says so, never something else (a connection, a race).
   if (approval.status === 'expired') throw new HttpError('expired', APPROVAL_EXPIRED_DETAIL);
-  if (approval.status !== 'pending') throw new HttpError('approval_closed', `This approval was already ${approval.status}`);
+  if (approval.status !== 'pending')
+    throw new HttpError('approval_closed', `This approval was already ${approval.status}`);
   if (approval.expires_at <= new Date().toISOString()) {
     await ctx.approvals.transition(userId, approvalId, 'pending', 'expired');
     throw new HttpError('expired', APPROVAL_EXPIRED_DETAIL);

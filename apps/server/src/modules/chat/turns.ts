@@ -63,9 +63,13 @@ export function limitConcurrency(ctx: ChatContext) {
   ctx.runs.refuseWhileDraining();
   const max = ctx.limits.maxConcurrentTurns;
   if (max !== undefined && ctx.runs.localCount() >= max) {
-    throw new HttpError('rate_limited', 'The server is answering as many chats as it can; try again in a moment', {
-      'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
-    });
+    throw new HttpError(
+      'rate_limited',
+      'The server is answering as many chats as it can; try again in a moment',
+      {
+        'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
+      },
+    );
   }
 }
 
@@ -96,7 +100,8 @@ export async function startTurn(
   }
   // Checked before the history changes (lapse, regenerate, edit); the claim in the turn's commit
   // below is what holds the thread against a run starting meanwhile on another instance.
-  if (existing && (await ctx.runs.isRunning(threadId))) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
+  if (existing && (await ctx.runs.isRunning(threadId)))
+    throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
 
   // The rate limit counts in the commit that stores the turn, unless the turn changes stored rows
   // first (edit, regenerate, lapsing approvals): then it counts before anything changes.
@@ -140,7 +145,8 @@ export async function startTurn(
   } catch (error) {
     if (error instanceof HttpError) throw error;
     // Two first turns raced for the same new thread id: the later one is refused.
-    if (newThread && (await repo.threadIdExists(threadId))) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
+    if (newThread && (await repo.threadIdExists(threadId)))
+      throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
     throw error;
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };

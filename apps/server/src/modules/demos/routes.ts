@@ -117,7 +117,8 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
   );
   app.post('/login', login, async (request, reply) => {
     assertOwnOrigin(request);
-    if (!request.isMultipart()) throw new HttpError('unsupported_media_type', 'Send the demo login as multipart/form-data');
+    if (!request.isMultipart())
+      throw new HttpError('unsupported_media_type', 'Send the demo login as multipart/form-data');
     await limit(
       `demo-login:${clientKey(request)}`,
       config.demos.loginsPerHour,

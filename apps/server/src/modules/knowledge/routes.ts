@@ -105,7 +105,10 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
         throw multipartError(error, tooLarge);
       }
       if (!upload)
-        throw new HttpError('unprocessable_content', `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`);
+        throw new HttpError(
+          'unprocessable_content',
+          `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`,
+        );
       // A retry with the same Idempotency-Key (after a lost answer) gets the first file, not a copy.
       const { agent_id: agentId } = request.params;
       const { batch } = request.query;
@@ -182,9 +185,15 @@ function multipartError(error: unknown, tooLarge: () => HttpError): unknown {
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT')
-    return new HttpError('payload_too_large', `Send one part only: the file, in the part "${KNOWLEDGE_FILE_FIELD}".`);
+    return new HttpError(
+      'payload_too_large',
+      `Send one part only: the file, in the part "${KNOWLEDGE_FILE_FIELD}".`,
+    );
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_MULTIPART_INVALID_CONTENT_TYPE')
-    return new HttpError('unsupported_media_type', `Send the file as multipart/form-data, in the part "${KNOWLEDGE_FILE_FIELD}".`);
+    return new HttpError(
+      'unsupported_media_type',
+      `Send the file as multipart/form-data, in the part "${KNOWLEDGE_FILE_FIELD}".`,
+    );
   if ((error as { statusCode?: number }).statusCode === 400 || /boundary|multipart/i.test(String(error)))
     return new HttpError('bad_request', 'The multipart body is malformed.');
   return error;

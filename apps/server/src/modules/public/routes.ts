@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthSchema, livenessSchema, notReadySchema, readinessSchema, unhealthySchema } from '@cadre/contract';
+import {
+  healthSchema,
+  livenessSchema,
+  notReadySchema,
+  readinessSchema,
+  unhealthySchema,
+} from '@cadre/contract';
 import type { AppDeps } from '../../deps.ts';
 import { createReadinessCheck } from './readiness.ts';
 

@@ -163,7 +163,10 @@ export function createOAuthFlow(deps: {
       expect: { serviceId?: number; browser: CallbackBrowser | undefined },
     ): Promise<{ serviceId: number; userId: number }> {
       const refused = () =>
-        new HttpError('bad_request', 'This connection link is invalid or has expired; start the connection again');
+        new HttpError(
+          'bad_request',
+          'This connection link is invalid or has expired; start the connection again',
+        );
       if (!stateParam || stateParam.length > 200) throw refused();
       const row = await repo.takeOAuthState(hashState(stateParam));
       if (!row) throw refused();
@@ -192,7 +195,10 @@ export function createOAuthFlow(deps: {
           pending: sealed.pending ?? undefined,
         });
       } catch (err) {
-        throw new HttpError('bad_request', `The connection could not be completed: ${toToolResult(err).error}`);
+        throw new HttpError(
+          'bad_request',
+          `The connection could not be completed: ${toToolResult(err).error}`,
+        );
       }
       const values = {
         status: 'ACTIVE',

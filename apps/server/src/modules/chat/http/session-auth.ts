@@ -54,7 +54,8 @@ export function assertSameOriginRequest(request: FastifyRequest, publicOrigin: s
   if (request.headers[CHAT_CSRF_HEADER] !== CHAT_CSRF_VALUE) {
     throw new HttpError('forbidden', `Missing the ${CHAT_CSRF_HEADER}: ${CHAT_CSRF_VALUE} header`);
   }
-  if (request.headers.origin !== publicOrigin) throw new HttpError('forbidden', 'Cross-origin request refused');
+  if (request.headers.origin !== publicOrigin)
+    throw new HttpError('forbidden', 'Cross-origin request refused');
 }
 
 /**

@@ -1,4 +1,10 @@
-import { CHAT_AGENT_HEADER, CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, NO_SUCH_AGENT } from '@cadre/contract';
+import {
+  CHAT_AGENT_HEADER,
+  CHAT_CSRF_HEADER,
+  CHAT_CSRF_VALUE,
+  errorCodeOf,
+  NO_SUCH_AGENT,
+} from '@cadre/contract';
 
 /**
  * The chat service's session calls (spec section 7, "Chat server"; integrations.md section 4.1):
@@ -26,12 +32,11 @@ export async function openChatSession(options: {
   const headers: Record<string, string> = { 'X-Agent-Id': String(options.agentId) };
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
   const response = await doFetch(`${base}/auth/header`, { method: 'POST', credentials: 'include', headers });
-  if (response.status === 404) {
-    // The agent is gone or someone else's: say that, not that signing in failed.
-    const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
-    throw new Error(typeof body?.detail === 'string' ? `${body.detail}.` : `${NO_SUCH_AGENT}.`);
-  }
   if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+    // The agent is gone or someone else's: say that, not that signing in failed.
+    if (errorCodeOf(body) === 'not_found')
+      throw new Error(typeof body?.detail === 'string' ? `${body.detail}.` : `${NO_SUCH_AGENT}.`);
     throw new Error(`The chat service refused the sign-in (${response.status} ${response.statusText}).`);
   }
 }

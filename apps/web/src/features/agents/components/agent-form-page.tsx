@@ -98,7 +98,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     );
   }
   if (agent.isError) {
-    const missing = agent.error instanceof ApiError && agent.error.status === 404;
+    const missing = agent.error instanceof ApiError && agent.error.code === 'not_found';
     return (
       <Stack gap="6">
         <Heading as="h1" size="2xl">
@@ -165,7 +165,7 @@ function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicke
       await navigate({ to: '/agents' });
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 422) {
+      if (error instanceof ApiError && error.code === 'validation_failed') {
         setServerStarterErrors(starterErrorsFrom(error.body, draft.starters));
         focusFirstInvalid();
       }
