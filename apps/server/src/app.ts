@@ -159,8 +159,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLineRequestLog(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    // A closing server's 503 and a URL Fastify cannot route get the API's error body, with its
-    // code (http/lifecycle.ts, http/errors.ts), not Fastify's own.
+    // Fastify's own answers would not carry the API's error code: a URL it cannot route is answered
+    // by http/errors.ts; a request that still reaches a closing server (on a kept-alive connection,
+    // before Node stops reading them) is served as any other, as during draining, instead of
+    // Fastify's 503 body.
     return503OnClosing: false,
     frameworkErrors,
     // R11: a request must arrive whole within HTTP_REQUEST_TIMEOUT_MS (a trickled body is cut off

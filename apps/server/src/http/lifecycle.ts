@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Lifecycle } from '../deps.ts';
-import { HttpError } from './errors.ts';
 
 /**
  * The process's shutdown state. `main.ts` starts draining on SIGTERM; from then on readiness
@@ -40,19 +39,6 @@ export function createLifecycle(): Lifecycle & { beginDraining(): Promise<void> 
 export function registerLifecycle(app: FastifyInstance, lifecycle: Lifecycle) {
   app.addHook('onSend', async (_request, reply) => {
     if (lifecycle.draining) reply.header('connection', 'close');
-  });
-  // Once the server is closing, a request that still arrives (on a kept-alive connection) is
-  // refused before it runs, as Fastify's `return503OnClosing` would, but with the API's body.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw new HttpError('unavailable', 'This server is shutting down; send the request again', {
-      'retry-after': '1',
-    });
   });
   closeUnusedConnectionsOnClose(app);
 }

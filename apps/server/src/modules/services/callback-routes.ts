@@ -142,11 +142,11 @@ export const serviceCallbackRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> 
       async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const outcome = await tools.handleComposioWebhook(raw, request.headers);
-        if (outcome.refused) {
+        if (!outcome.ok) {
           request.log.info({ reason: outcome.detail }, 'composio webhook refused');
-          throw new HttpError(outcome.refused, outcome.detail);
+          throw new HttpError(outcome.code, outcome.detail);
         }
-        if (outcome.event) request.log.info({ event: outcome.event.type }, 'composio webhook');
+        request.log.info({ event: outcome.event.type }, 'composio webhook');
         return reply.code(200).send({ detail: outcome.detail });
       },
     );
