@@ -23,7 +23,7 @@
 import { chatAuthSuccessSchema, DEMO_SESSION_COOKIE, errorSchema } from '@cadre/contract';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
