@@ -40,7 +40,8 @@ export const CHAT_AGENT_HEADER = 'x-agent-id';
 /**
  * `POST /chainlit/auth/header` with `Authorization: Bearer <API access token>` and `X-Agent-Id`
  * (or `agent-id`) sets the agent's session cookie and {@link CHAT_SESSION_COOKIE}; any failure
- * answers 401 `{"detail": "credentialssignin"}`, an agent that is not the caller's 404.
+ * answers 401 `{"detail": "credentialssignin", "code": "unauthorized"}`, an agent that is not the
+ * caller's 404 `not_found`.
  * `POST /chainlit/logout` with `X-Agent-Id` ends that agent's session in this browser; without it,
  * every chat session of this browser; with the API access token, every chat session of the user.
  */
