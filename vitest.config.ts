@@ -53,9 +53,6 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: [jsdomSetup, 'src/test/setup.ts'],
-          isolate: false,
-          restoreMocks: true,
-          unstubGlobals: true,
           // Role queries in jsdom compute styles on every poll; beside the PostgreSQL suite on 2 cores
           // one screen test can take seconds.
           testTimeout: 30_000,
@@ -68,9 +65,6 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: [jsdomSetup, 'src/test/setup.ts'],
-          isolate: false,
-          restoreMocks: true,
-          unstubGlobals: true,
           // Role queries in jsdom compute styles on every poll; beside the PostgreSQL suite on 2 cores
           // one screen test can take seconds.
           testTimeout: 30_000,

@@ -24,6 +24,3 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
-import { setInteractionModality } from '@zag-js/focus-visible';
-import { beforeEach } from 'vitest';
-beforeEach(() => setInteractionModality(null as never));
