@@ -79,7 +79,8 @@ test('a failing agent load offers to try again', async ({ page }) => {
   await signUpAndSignIn(page);
   let failing = true;
   await page.route(/\/backend\/api\/v1\/agents\/\d+\/agent$/, async (route) => {
-    if (failing) return route.fulfill({ status: 503, json: { detail: 'Service Unavailable' } });
+    if (failing)
+      return route.fulfill({ status: 503, json: { detail: 'Service Unavailable', code: 'db_unavailable' } });
     return route.fulfill({
       json: {
         id: 4242,

@@ -32,7 +32,7 @@ test('the server answers the health check and API errors as JSON', async ({ requ
   expect(await health.json()).toEqual({ status: 'ok', database: 'ok' });
   const missing = await request.get('/backend/api/v1/no-such-route');
   expect(missing.status()).toBe(404);
-  expect(await missing.json()).toEqual({ detail: 'Not Found' });
+  expect(await missing.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
 });
 
 test('the chat frame’s hashed assets are cached for good; its page and API are not', async ({ request }) => {

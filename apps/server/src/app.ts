@@ -8,7 +8,7 @@ import type { Db } from './db/database.ts';
 import type { Lifecycle } from './kernel.ts';
 import { createRemoteKeySource, registerAuth } from './http/auth.ts';
 import { registerCanonicalHost } from './http/canonical-host.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { idempotencyUserData } from './http/idempotency.ts';
 import { createLifecycle, registerLifecycle } from './http/lifecycle.ts';
@@ -159,7 +159,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLineRequestLog(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    // Fastify's own answers would not carry the API's error code: a URL it cannot route is answered
+    // by http/errors.ts; a request that still reaches a closing server (on a kept-alive connection,
+    // before Node stops reading them) is served as any other, as during draining, instead of
+    // Fastify's 503 body.
+    return503OnClosing: false,
+    frameworkErrors,
     // R11: a request must arrive whole within HTTP_REQUEST_TIMEOUT_MS (a trickled body is cut off
     // with 408), a socket idle for HTTP_IDLE_TIMEOUT_MS is closed (longer than any silent wait of
     // a chat stream: a model's first byte or a tool call), kept-alive sockets after their timeout.

@@ -31,7 +31,7 @@ describe(`access code on ${testDatabaseKind()}`, () => {
     expect((await signIn('beta-456')).statusCode).toBe(200);
     const wrong = await signIn('alpha-12');
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ detail: 'Incorrect password' });
+    expect(wrong.json()).toEqual({ detail: 'Incorrect password', code: 'unauthorized' });
     expect((await signIn('')).statusCode).toBe(422);
     const events = await t.db.kysely
       .selectFrom('audit_events')
@@ -61,7 +61,7 @@ describe(`access code on ${testDatabaseKind()}`, () => {
     // Once limited, even the right code is refused until the window ends.
     expect((await signIn('right-code')).statusCode).toBe(429);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ detail: 'Too many attempts; try again later' });
+    expect(limited.json()).toEqual({ detail: 'Too many attempts; try again later', code: 'rate_limited' });
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -228,7 +228,7 @@ describe(`copilot token on ${testDatabaseKind()}`, () => {
       payload: { agent_id: agent.id },
     });
     expect(stolen.statusCode).toBe(404);
-    expect(stolen.json()).toEqual({ detail: 'This agent does not exist or is not yours' });
+    expect(stolen.json()).toEqual({ detail: 'This agent does not exist or is not yours', code: 'not_found' });
     const bad = await t.app.inject({
       method: 'POST',
       url: COPILOT,

@@ -364,25 +364,29 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
         model: String(notesAgent),
         messages: [{ role: 'user', content: 'hi' }],
       }),
-    ).rejects.toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    ).rejects.toMatchObject({ status: 404, code: 'not_found', param: 'model' });
     await expect(
       openai(chatKey).chat.completions.create({
         model: String(bobAgent),
         messages: [{ role: 'user', content: 'hi' }],
       }),
-    ).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    ).rejects.toMatchObject({ status: 404, code: 'not_found' });
     await expect(
       openai(readKey).chat.completions.create({
         model: String(calculatorAgent),
         messages: [{ role: 'user', content: 'hi' }],
       }),
-    ).rejects.toMatchObject({ status: 403, type: 'permission_error' });
+    ).rejects.toMatchObject({ status: 403, type: 'permission_error', code: 'forbidden' });
     for (const model of ['gpt-4o', '99999999999', '0']) {
       await expect(
         openai(chatKey).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }),
-      ).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+      ).rejects.toMatchObject({ status: 404, code: 'not_found' });
     }
-    await expect(openai('cadre_not-a-key').models.list()).rejects.toMatchObject({ status: 401 });
+    await expect(openai('cadre_not-a-key').models.list()).rejects.toMatchObject({
+      status: 401,
+      type: 'authentication_error',
+      code: 'unauthorized',
+    });
 
     const bad = await call(
       'POST',
@@ -394,7 +398,11 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
       },
     );
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error).toMatchObject({ type: 'invalid_request_error', param: 'messages[0].role' });
+    expect(bad.json().error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'messages[0].role',
+      code: 'bad_request',
+    });
     const empty = await call(
       'POST',
       '/backend/openai/v1/chat/completions',
@@ -427,7 +435,7 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
       payload: '{',
     });
     expect(notJson.statusCode).toBe(400);
-    expect(notJson.json().error.type).toBe('invalid_request_error');
+    expect(notJson.json().error).toMatchObject({ type: 'invalid_request_error', code: 'bad_request' });
   });
 
   it('serves each agent as an MCP server whose one tool runs the agent', async () => {

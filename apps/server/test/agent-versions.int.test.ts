@@ -138,7 +138,7 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
 
     const missing = await inject('POST', `${agentUrl(agent.id)}/versions/9/restore`, alice);
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ detail: 'Version not found' });
+    expect(missing.json()).toEqual({ detail: 'Version not found', code: 'not_found' });
   });
 
   it('names the tools a restore could not bring back, because their service is gone', async () => {
@@ -231,7 +231,7 @@ describe(`agent versions, export and import on ${testDatabaseKind()}`, () => {
     ] as const) {
       const res = await inject(method, url, bob);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Agent not found' });
+      expect(res.json()).toEqual({ detail: 'Agent not found', code: 'not_found' });
     }
     expect(await tableCounts(t.db)).toEqual(before);
   });

@@ -171,7 +171,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       expect(del.body).toBe('');
       const after = await t.app.inject({ method: 'GET', url: `${agentUrl(a.id)}/agent`, headers: auth });
       expect(after.statusCode).toBe(404);
-      expect(after.json()).toEqual({ detail: 'Agent not found' });
+      expect(after.json()).toEqual({ detail: 'Agent not found', code: 'not_found' });
       expect(
         await t.db.kysely.selectFrom('agent_tools').selectAll().where('agent_id', '=', a.id).execute(),
       ).toEqual([]);
@@ -499,6 +499,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
         detail: [
           { loc: ['body', 'tool_ids'], msg: 'Unknown tool ids: 999999, 888888', type: 'unknown_tool' },
         ],
+        code: 'validation_failed',
       });
       const a = (await create({ name: 'n', description: 'd', tool_ids: [gmail.actionIds[0]] })).json();
       const upd = await t.app.inject({
@@ -678,7 +679,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           payload: { blob: 'x'.repeat(70_000) },
         });
         expect(big.statusCode).toBe(413);
-        expect(big.json()).toEqual({ detail: 'Request body is too large' });
+        expect(big.json()).toEqual({ detail: 'Request body is too large', code: 'payload_too_large' });
         expect(await tableCounts(t.db)).toEqual(before);
       });
     });
@@ -762,7 +763,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
       ] as const) {
         const res = await t.app.inject({ method, url, headers: auth, payload });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
-        expect(res.json()).toEqual({ detail: 'Agent not found' });
+        expect(res.json()).toEqual({ detail: 'Agent not found', code: 'not_found' });
       }
     });
 
@@ -802,7 +803,7 @@ describe(`agents on ${testDatabaseKind()}`, () => {
           payload: method === 'GET' || method === 'DELETE' ? undefined : {},
         });
         expect(res.statusCode, `${method} ${url}`).toBe(401);
-        expect(res.json()).toEqual({ detail: 'Not authenticated' });
+        expect(res.json()).toEqual({ detail: 'Not authenticated', code: 'unauthorized' });
         expect(res.headers['www-authenticate']).toBe('Bearer');
       }
     });

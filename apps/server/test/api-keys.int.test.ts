@@ -68,7 +68,7 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
     expect(revoked.statusCode).toBe(204);
     const after = await call(created.key, 'GET', `${API}/agents/`);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ detail: 'Not authenticated' });
+    expect(after.json()).toEqual({ detail: 'Not authenticated', code: 'unauthorized' });
     expect((await t.app.inject({ method: 'GET', url: KEYS, headers: alice })).json()).toEqual([]);
     expect(
       (await t.app.inject({ method: 'DELETE', url: `${KEYS}/${created.id}`, headers: alice })).statusCode,
@@ -111,11 +111,11 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
     expect((await call(key, 'GET', `${API}/agents/${agentA}/agent`)).statusCode).toBe(200);
     const other = await call(key, 'GET', `${API}/agents/${agentB}/agent`);
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ detail: 'Agent not found' });
+    expect(other.json()).toEqual({ detail: 'Agent not found', code: 'not_found' });
 
     const mint = await call(key, 'POST', `${API}/auth/chainlit-copilot-login`, { agent_id: agentA });
     expect(mint.statusCode).toBe(403);
-    expect(mint.json()).toEqual({ detail: 'This API key lacks the scope copilot:mint' });
+    expect(mint.json()).toEqual({ detail: 'This API key lacks the scope copilot:mint', code: 'forbidden' });
     for (const [method, url] of [
       ['POST', `${API}/agents/`],
       ['DELETE', `${API}/agents/${agentA}`],

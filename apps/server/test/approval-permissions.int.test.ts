@@ -154,10 +154,10 @@ describe(`approval expiry and tool permissions on ${testDatabaseKind()}`, () => 
 
     const late = await decide(request.approvalId, { toolCallId: request.toolCallId });
     expect(late.statusCode).toBe(410);
-    expect(late.json()).toEqual({ detail: APPROVAL_EXPIRED_DETAIL });
+    expect(late.json()).toEqual({ detail: APPROVAL_EXPIRED_DETAIL, code: 'expired' });
     const again = await decide(request.approvalId);
-    expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ detail: APPROVAL_EXPIRED_DETAIL });
+    expect(again.statusCode).toBe(410);
+    expect(again.json()).toEqual({ detail: APPROVAL_EXPIRED_DETAIL, code: 'expired' });
     expect(h.tools.calls).toEqual([]);
     expect((await reload()).approval.descriptor.expiresInMs).toBe(0);
   });
@@ -167,8 +167,8 @@ describe(`approval expiry and tool permissions on ${testDatabaseKind()}`, () => 
     const first = approvalIn(chunks)!;
     await turn(threadId);
     const res = await decide(first.approvalId);
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ detail: APPROVAL_EXPIRED_DETAIL });
+    expect(res.statusCode).toBe(410);
+    expect(res.json()).toEqual({ detail: APPROVAL_EXPIRED_DETAIL, code: 'expired' });
     expect(h.tools.calls).toEqual([]);
   });
 
@@ -277,15 +277,21 @@ describe(`approval expiry and tool permissions on ${testDatabaseKind()}`, () => 
     });
     const notAttached = await setPermission('allow', unattached);
     expect(notAttached.statusCode).toBe(404);
-    expect(notAttached.json()).toEqual({ detail: 'This tool is not attached to the agent' });
+    expect(notAttached.json()).toEqual({
+      detail: 'This tool is not attached to the agent',
+      code: 'not_found',
+    });
     const badMode = await setPermission('always');
     expect(badMode.statusCode).toBe(422);
     expect(JSON.stringify(badMode.json())).toContain('mode');
 
-    expect(await permissions(bob.auth)).toEqual({ status: 404, body: { detail: 'Agent not found' } });
+    expect(await permissions(bob.auth)).toEqual({
+      status: 404,
+      body: { detail: 'Agent not found', code: 'not_found' },
+    });
     const bobSets = await setPermission('allow', note, bob.auth);
     expect(bobSets.statusCode).toBe(404);
-    expect(bobSets.json()).toEqual({ detail: 'Agent not found' });
+    expect(bobSets.json()).toEqual({ detail: 'Agent not found', code: 'not_found' });
     expect(await h.db.kysely.selectFrom('tool_permissions').selectAll().execute()).toEqual([]);
 
     // Bob's own agent with Alice's tool ids in the path: still nothing of Alice's.

@@ -50,10 +50,10 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
                 message: 'Not authenticated',
                 type: 'authentication_error',
                 param: null,
-                code: 'invalid_api_key',
+                code: 'unauthorized',
               },
             }
-          : { detail: 'Not authenticated' };
+          : { detail: 'Not authenticated', code: 'unauthorized' };
         if (route.method !== 'HEAD') expect(res.json()).toEqual(refusal);
       }
     });
@@ -208,7 +208,7 @@ describe(`token checks on ${testDatabaseKind()}`, () => {
       const usersBefore = await t.db.kysely.selectFrom('users').select('id').execute();
       const res = await list(await headers());
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ detail: 'Not authenticated' });
+      expect(res.json()).toEqual({ detail: 'Not authenticated', code: 'unauthorized' });
       expect(res.headers['www-authenticate']).toBe('Bearer');
       expect(await t.db.kysely.selectFrom('users').select('id').execute()).toEqual(usersBefore);
     });

@@ -44,7 +44,7 @@ describe(`the beta gate on the server, with an external issuer, on ${testDatabas
     );
     const wrong = await enter('not-a-code');
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ detail: 'Incorrect password' });
+    expect(wrong.json()).toEqual({ detail: 'Incorrect password', code: 'unauthorized' });
     expect(wrong.headers['set-cookie']).toBeUndefined();
   });
 
@@ -53,7 +53,7 @@ describe(`the beta gate on the server, with an external issuer, on ${testDatabas
     for (const url of [AGENTS, CHECK]) {
       const res = await t.app.inject({ method: url === CHECK ? 'POST' : 'GET', url, headers: newcomer });
       expect(res.statusCode, url).toBe(403);
-      expect(res.json()).toEqual({ detail: NOT_ADMITTED_DETAIL });
+      expect(res.json()).toEqual({ detail: NOT_ADMITTED_DETAIL, code: 'forbidden' });
     }
     // The chat frame does not take the token either.
     const chat = await t.app.inject({ method: 'POST', url: '/chainlit/auth/header', headers: newcomer });

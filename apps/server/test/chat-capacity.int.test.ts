@@ -60,7 +60,10 @@ describe(`chat capacity on ${testDatabaseKind()}`, () => {
     const refused = await chat('hello');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe(String(BUSY_RETRY_AFTER_SECONDS));
-    expect(((await refused.json()) as { detail: string }).detail).toMatch(/as many chats as it can/);
+    expect(await refused.json()).toEqual({
+      detail: expect.stringMatching(/as many chats as it can/),
+      code: 'rate_limited',
+    });
 
     while (!(await reader.read()).done);
     await expect

@@ -34,7 +34,10 @@ describe(`chat sign-in with DISABLE_AUTH on ${testDatabaseKind()}`, () => {
       headers: { 'x-agent-id': String(agentId + 1000) },
     });
     expect(unknownAgent.statusCode).toBe(404);
-    expect(unknownAgent.json()).toEqual({ detail: 'This agent does not exist or is not yours' });
+    expect(unknownAgent.json()).toEqual({
+      detail: 'This agent does not exist or is not yours',
+      code: 'not_found',
+    });
   });
 });
 
@@ -54,6 +57,6 @@ describe(`chat sign-in with sign-in on ${testDatabaseKind()}`, () => {
       headers: { 'x-agent-id': '1' },
     });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ detail: 'credentialssignin' });
+    expect(res.json()).toEqual({ detail: 'credentialssignin', code: 'unauthorized' });
   });
 });

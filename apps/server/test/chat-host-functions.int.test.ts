@@ -234,6 +234,7 @@ describe('copilot host-page functions', () => {
     expect(late.status).toBe(410);
     expect(await late.json()).toEqual({
       detail: 'This function call has expired; the agent stopped waiting',
+      code: 'expired',
     });
     // Still only its owner learns that much.
     expect((await postResult(copilot(bob, bobAgent), call.data.callId, 'x')).status).toBe(404);

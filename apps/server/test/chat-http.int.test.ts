@@ -69,7 +69,7 @@ describe('chat service HTTP', () => {
   ])('refuses sign-in with %s: 401 credentialssignin', async (_name, headers) => {
     const res = await post('/chainlit/auth/header', headers as Record<string, string>);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ detail: 'credentialssignin' });
+    expect(res.json()).toEqual({ detail: 'credentialssignin', code: 'unauthorized' });
     expect(res.cookies).toHaveLength(0);
   });
 
@@ -82,7 +82,7 @@ describe('chat service HTTP', () => {
       'x-agent-id': String(agent()),
     });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: 'This agent does not exist or is not yours' });
+    expect(res.json()).toEqual({ detail: 'This agent does not exist or is not yours', code: 'not_found' });
     expect(res.cookies).toHaveLength(0);
   });
 
@@ -667,6 +667,10 @@ describe('chat turn rate limit', () => {
       expect((await send()).statusCode).toBe(200);
       const limited = await send();
       expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({
+        detail: 'Too many chat messages; wait a moment',
+        code: 'rate_limited',
+      });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     } finally {
       await h.t.close();

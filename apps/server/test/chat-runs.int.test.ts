@@ -148,6 +148,7 @@ describe(`chat runs across instances on ${kind}`, () => {
     // A second turn in the same thread, sent to the other instance.
     const second = await post(b, '/chat', { threadId, text: 'another question' });
     expect(second.status).toBe(409);
+    expect(((await second.json()) as { code: string }).code).toBe('run_in_progress');
     await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(5);
 
     const sent = Date.now();
@@ -357,7 +358,10 @@ describe(`chat runs across instances on ${kind}`, () => {
       const refused = await post(node, '/chat', { text: 'slow 10 20' });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect(((await refused.json()) as { detail: string }).detail).toMatch(/restarting/);
+      expect(await refused.json()).toEqual({
+        detail: expect.stringMatching(/restarting/),
+        code: 'unavailable',
+      });
       const api = await fetch(`${node.base}/backend/openai/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },

@@ -296,11 +296,12 @@ describe('chat runtime', () => {
     };
 
     expect((await decide(crypto.randomUUID(), 'approve')).statusCode).toBe(404); // never issued
-    expect((await decide(request.approvalId, 'approve', { toolCallId: 'call_forged' })).statusCode).toBe(409);
-    expect(
-      (await decide(request.approvalId, 'approve', { args: { to: 'evil@x.example', body: 'hi' } }))
-        .statusCode,
-    ).toBe(409);
+    const forged = await decide(request.approvalId, 'approve', { toolCallId: 'call_forged' });
+    expect([forged.statusCode, forged.json().code]).toEqual([409, 'approval_closed']);
+    const changed = await decide(request.approvalId, 'approve', {
+      args: { to: 'evil@x.example', body: 'hi' },
+    });
+    expect([changed.statusCode, changed.json().code]).toEqual([409, 'approval_closed']);
     expect((await decide(request.approvalId, 'approve', {}, bobHeaders)).statusCode).toBe(404); // Bob
     expect(h.tools.calls).toHaveLength(0);
 
@@ -313,7 +314,8 @@ describe('chat runtime', () => {
       decide(request.approvalId, 'approve'),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
-    expect((await decide(request.approvalId, 'approve')).statusCode).toBe(409); // replay
+    const replay = await decide(request.approvalId, 'approve');
+    expect([replay.statusCode, replay.json().code]).toEqual([409, 'approval_closed']);
     expect((await decide(request.approvalId, 'deny')).statusCode).toBe(409);
     expect(h.tools.calls).toEqual([
       expect.objectContaining({
@@ -337,16 +339,17 @@ describe('chat runtime', () => {
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', lateReq.approvalId)
       .execute();
-    expect((await decide(lateReq.approvalId, 'approve')).statusCode).toBe(410);
+    const lateAnswer = await decide(lateReq.approvalId, 'approve');
+    expect([lateAnswer.statusCode, lateAnswer.json().code]).toEqual([410, 'expired']);
     expect(h.tools.calls).toHaveLength(1);
-    // K2 (W11): the expired row is marked so, not left pending; a second try is a plain 409.
+    // K2 (W11): the expired row is marked so, not left pending; a second try is expired too.
     const row = await h.db.kysely
       .selectFrom('approvals')
       .select(['status', 'decided_at'])
       .where('id', '=', lateReq.approvalId)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'expired', decided_at: expect.any(String) });
-    expect((await decide(lateReq.approvalId, 'approve')).statusCode).toBe(409);
+    expect((await decide(lateReq.approvalId, 'approve')).statusCode).toBe(410);
 
     // One nobody answers is marked expired by the next sweep, on any instance.
     const ignored = await turn({ text: 'note' });

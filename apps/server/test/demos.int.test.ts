@@ -118,7 +118,7 @@ describe('demos', () => {
   ])('refuses %s with 401 credentialssignin and no cookie', async (_name, username, password) => {
     const res = await login(t, password, username);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ detail: 'credentialssignin' });
+    expect(res.json()).toEqual({ detail: 'credentialssignin', code: 'unauthorized' });
     expect(res.cookies).toHaveLength(0);
   });
 

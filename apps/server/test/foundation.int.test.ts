@@ -24,7 +24,7 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
     await t.db.close();
     const res = await t.app.inject({ method: 'GET', url: HEALTH });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ status: 'degraded', database: 'unavailable' });
+    expect(res.json()).toEqual({ status: 'degraded', database: 'unavailable', code: 'db_unavailable' });
     // close() below closes the database again; both drivers accept that.
   });
 
@@ -37,19 +37,32 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
       payload,
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ detail: 'Request body is too large' });
+    expect(res.json()).toEqual({ detail: 'Request body is too large', code: 'payload_too_large' });
   });
 
-  it('answers a body that is not JSON with a clear 400', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/backend/api/v1/anything',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"name": ',
+  it('answers a body that is not JSON with a clear 400, and one of another type with 415', async () => {
+    const post = (contentType: string, payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/backend/api/v1/public/beta-user-signin',
+        headers: { 'content-type': contentType },
+        payload,
+      });
+    const broken = await post('application/json', '{"name": ');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ detail: 'Request body is not valid JSON', code: 'bad_request' });
+    const xml = await post('application/xml', '<password/>');
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json()).toEqual({
+      detail: 'Unsupported content type; send JSON',
+      code: 'unsupported_media_type',
     });
-    expect(res.statusCode).toBeGreaterThanOrEqual(400);
-    expect(res.statusCode).toBeLessThan(500);
-    expect(res.json()).toHaveProperty('detail');
+    const missing = await post('application/json', '{}');
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json()).toMatchObject({
+      detail: [{ loc: ['body', 'password'] }],
+      code: 'validation_failed',
+    });
   });
 
   it('answers an unknown API route with a JSON 404', async () => {
@@ -65,7 +78,7 @@ describe(`foundation on ${testDatabaseKind()}`, () => {
       const res = await t.app.inject({ method: 'GET', url, headers: { accept } });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
-      expect(res.json()).toEqual({ detail: 'Not Found' });
+      expect(res.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
     }
   });
 

@@ -1,12 +1,31 @@
-import { AGENT_LIMITS } from '@cadre/contract';
+import { AGENT_LIMITS, errorCodeOf, statusOf } from '@cadre/contract';
 import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedService, tableCounts } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
 /**
- * Random and malformed input against every route: never a 5xx, never a change to stored data.
+ * An error answer carries a code of the closed list (in OpenAI's `error.code` on those routes),
+ * whose status is the answer's (docs/api.md, "Errors").
+ */
+function expectErrorCode(res: LightMyRequestResponse, label: string) {
+  if (res.statusCode < 400) return;
+  let body: unknown;
+  try {
+    body = res.json();
+  } catch {
+    body = res.body;
+  }
+  const code = errorCodeOf(body);
+  expect(code, `${label}: ${res.statusCode} ${res.body.slice(0, 200)}`).toBeDefined();
+  expect(statusOf(code!), `${label}: ${code}`).toBe(res.statusCode);
+}
+
+/**
+ * Random and malformed input against every route: never a 5xx, never a change to stored data, and
+ * every error answered with its code.
  * Requests use Bob's token (who owns nothing) or none; Alice's data is what must not change.
  * check-user and DELETE /users/me are left out of "nothing changes": they act on the caller by
  * design and take no input; they are still sent random input for the "never 5xx" half.
@@ -91,23 +110,51 @@ describe(`random input on ${testDatabaseKind()}`, () => {
 
   const routes = () => t.app.routeInventory.filter((r) => r.method !== 'HEAD');
 
+  /** The chat's and the demos' operations (outside /backend, so not in the route inventory). */
+  const chatRoutes = () =>
+    Object.entries((t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths)
+      .filter(([path]) => path.startsWith('/chainlit/') || path.startsWith('/demos/'))
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((method) => ['post', 'put', 'patch', 'delete'].includes(method))
+          .map((method) => ({ method: method.toUpperCase(), url: path.replace(/\{(\w+)\}/g, ':$1') })),
+      );
+
   // The random walk above reaches each route only now and then; a body the parsers refuse is
   // tried on every route here, because a route with its own error shape once turned it into a 500.
-  it('answers a body that cannot be parsed with a 4xx on every route, signed in or not', async () => {
+  it('answers a body that cannot be parsed with a 4xx and its code on every route, signed in or not', async () => {
     const bodies: [string, string][] = [
       ['application/json', 'abc'],
       ['application/json', '{'],
       ['text/plain', 'x'],
       ['application/x-www-form-urlencoded', '%%%'],
     ];
-    for (const route of routes().filter((r) => r.method !== 'GET')) {
+    const chatOrigin = { origin: 'http://cadre.test', 'x-requested-with': 'cadre-chat' };
+    for (const route of [...routes().filter((r) => r.method !== 'GET'), ...chatRoutes()]) {
       const url = route.url.replace(/:(\w+)/g, String(aliceAgentId));
       for (const [contentType, payload] of bodies) {
-        for (const headers of [{ 'content-type': contentType, ...bob }, { 'content-type': contentType }]) {
+        for (const headers of [
+          { 'content-type': contentType, ...bob, ...chatOrigin },
+          { 'content-type': contentType },
+        ]) {
           const res = await t.app.inject({ method: route.method as 'POST', url, headers, payload });
-          expect(res.statusCode, `${route.method} ${url} ${contentType} ${payload}`).toBeLessThan(500);
+          const label = `${route.method} ${url} ${contentType} ${payload}`;
+          expect(res.statusCode, label).toBeLessThan(500);
+          expectErrorCode(res, label);
         }
       }
+    }
+    // What Fastify refuses before any route: no such route, a malformed or overlong URL.
+    for (const url of [
+      '/backend/api/v1/nope',
+      '/chainlit/nope',
+      '/demos/nope',
+      '/backend/api/v1/agents/%E0%A4%A',
+      `/backend/api/v1/agents/${'9'.repeat(300)}`,
+    ]) {
+      const res = await t.app.inject({ url, headers: { ...bob, accept: 'application/json' } });
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expectErrorCode(res, url);
     }
     expect(
       await t.db.kysely.selectFrom('agents').select('id').where('id', '=', aliceAgentId).execute(),
@@ -150,6 +197,7 @@ describe(`random input on ${testDatabaseKind()}`, () => {
             payload: route.method === 'GET' ? undefined : payload,
           });
           expect(res.statusCode, `${route.method} ${url} ${payload}`).toBeLessThan(500);
+          expectErrorCode(res, `${route.method} ${url} ${payload}`);
           if (before)
             expect(await tableCounts(t.db, ['rate_limits', 'audit_events', 'users'])).toEqual(before);
           expect(

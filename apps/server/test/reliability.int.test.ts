@@ -109,7 +109,11 @@ describe(`health and faults on ${kind}`, () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     const notReady = await t.app.inject({ url: READY });
     expect(notReady.statusCode).toBe(503);
-    expect(notReady.json()).toEqual({ status: 'not_ready', reason: 'database_read_only' });
+    expect(notReady.json()).toEqual({
+      status: 'not_ready',
+      reason: 'database_read_only',
+      code: 'db_unavailable',
+    });
     // Reads go on, and liveness never looks at the database.
     expect((await t.app.inject({ url: AGENTS, headers: auth })).statusCode).toBe(200);
     expect((await t.app.inject({ url: LIVE })).statusCode).toBe(200);
@@ -134,7 +138,11 @@ describe(`health and faults on ${kind}`, () => {
     await migrations().deleteFrom('schema_migrations').where('name', '=', last).execute();
     const pending = await t.app.inject({ url: READY });
     expect(pending.statusCode).toBe(503);
-    expect(pending.json()).toEqual({ status: 'not_ready', reason: 'migrations_pending' });
+    expect(pending.json()).toEqual({
+      status: 'not_ready',
+      reason: 'migrations_pending',
+      code: 'unavailable',
+    });
     expect((await t.app.inject({ url: LIVE })).statusCode).toBe(200);
     await migrations().insertInto('schema_migrations').values(row).execute();
     expect((await t.app.inject({ url: READY })).statusCode).toBe(200);
@@ -153,7 +161,11 @@ describe(`health and faults on ${kind}`, () => {
         // Reads go on (WAL); readiness gives up on its write after a second.
         expect((await t.app.inject({ url: AGENTS, headers: auth })).statusCode).toBe(200);
         const ready = await t.app.inject({ url: READY });
-        expect(ready.json()).toEqual({ status: 'not_ready', reason: 'database_unavailable' });
+        expect(ready.json()).toEqual({
+          status: 'not_ready',
+          reason: 'database_unavailable',
+          code: 'db_unavailable',
+        });
         other.exec('rollback');
       } finally {
         other.close();
@@ -195,7 +207,7 @@ describe(`health and faults on ${kind}`, () => {
       await lifecycle.beginDraining();
       const ready = await draining.app.inject({ url: READY });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toEqual({ status: 'not_ready', reason: 'draining' });
+      expect(ready.json()).toEqual({ status: 'not_ready', reason: 'draining', code: 'unavailable' });
       expect(ready.headers.connection).toBe('close');
       const live = await draining.app.inject({ url: LIVE });
       expect(live.statusCode).toBe(200);
@@ -286,7 +298,11 @@ describe(`health and faults on ${kind}`, () => {
       }
       const notReady = await t.app.inject({ url: READY });
       expect(notReady.statusCode).toBe(503);
-      expect(notReady.json()).toEqual({ status: 'not_ready', reason: 'database_full' });
+      expect(notReady.json()).toEqual({
+        status: 'not_ready',
+        reason: 'database_full',
+        code: 'db_unavailable',
+      });
       await sql.raw('pragma max_page_count = 4294967294').execute(t.db.kysely);
     } else {
       for (let round = 0; round < 3; round += 1) {

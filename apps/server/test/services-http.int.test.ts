@@ -287,6 +287,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       detail: [
         { loc: ['body', 'api_key'], msg: 'Brave Search refused this API key (401)', type: 'key_refused' },
       ],
+      code: 'validation_failed',
     });
     // The check reached the (stub) provider with the key in its header, over real HTTP.
     expect(brave.requests.at(-1)!.headers['x-subscription-token']).toBe(wrongKey);
@@ -545,7 +546,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       const body = tail === 'register_api_service' ? { api_key: 'k' } : undefined;
       const unknown = await call(method, `/services/999999/${tail}`, alice, body);
       expect(unknown.statusCode, tail).toBe(404);
-      expect(unknown.json(), tail).toEqual({ detail: 'Service not found' });
+      expect(unknown.json(), tail).toEqual({ detail: 'Service not found', code: 'not_found' });
       for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
         const res = await call(method, `/services/${id}/${tail}`, alice, body);
         expect(res.statusCode, `${tail} ${id}`).toBe(422);
@@ -689,7 +690,7 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
     ] as const) {
       const res = await call(method, `/services/${custom.id}/${tail}`, bob, body);
       expect(res.statusCode, tail).toBe(404);
-      expect(res.json(), tail).toEqual({ detail: 'Service not found' });
+      expect(res.json(), tail).toEqual({ detail: 'Service not found', code: 'not_found' });
     }
     expect((await call('DELETE', `/services/${custom.id}`, bob)).statusCode).toBe(404);
     // Bob has no calculator connection of his own to disconnect; Alice's stays.

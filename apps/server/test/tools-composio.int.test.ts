@@ -504,7 +504,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
         delete headers[missing];
         expect(verifyWebhook({ secret: SECRET, headers, rawBody: body })).toMatchObject({
           ok: false,
-          status: 401,
+          code: 'unauthorized',
         });
       }
       expect(
@@ -513,26 +513,26 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
           headers: { ...good, 'webhook-signature': 'v1,AAAA' },
           rawBody: body,
         }),
-      ).toMatchObject({ ok: false, status: 401 });
+      ).toMatchObject({ ok: false, code: 'unauthorized' });
       expect(
         verifyWebhook({
           secret: SECRET,
           headers: signed(body.toString(), 'id', now(), 'other'),
           rawBody: body,
         }),
-      ).toMatchObject({ ok: false, status: 401 });
+      ).toMatchObject({ ok: false, code: 'unauthorized' });
       const tampered = Buffer.from(body);
       tampered[2] = tampered[2]! ^ 1;
       expect(verifyWebhook({ secret: SECRET, headers: good, rawBody: tampered })).toMatchObject({
         ok: false,
-        status: 401,
+        code: 'unauthorized',
       });
       expect(
         verifyWebhook({ secret: SECRET, headers: signed(body.toString(), 'a', now() - 301), rawBody: body }),
-      ).toMatchObject({ ok: false, status: 401 });
+      ).toMatchObject({ ok: false, code: 'unauthorized' });
       expect(
         verifyWebhook({ secret: SECRET, headers: signed(body.toString(), 'a', now() + 301), rawBody: body }),
-      ).toMatchObject({ ok: false, status: 401 });
+      ).toMatchObject({ ok: false, code: 'unauthorized' });
       expect(
         verifyWebhook({ secret: SECRET, headers: signed(body.toString(), 'a', now() - 299), rawBody: body }),
       ).toMatchObject({ ok: true });
@@ -550,7 +550,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       const body = '{"type":"composio.connected_account.expired","data":{"id":"ca_1"}}';
       expect(
         verifyWebhook({ secret: undefined, headers: signed(body), rawBody: Buffer.from(body) }),
-      ).toMatchObject({ ok: false, status: 503 });
+      ).toMatchObject({ ok: false, code: 'unavailable' });
       const noSecret = await createTestApp({
         COMPOSIO_API_KEY: API_KEY,
         COMPOSIO_BASE_URL: composio.url,
@@ -558,7 +558,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       });
       try {
         expect(await noSecret.app.tools.handleComposioWebhook(Buffer.from(body), signed(body))).toMatchObject(
-          { status: 503 },
+          { ok: false, code: 'unavailable' },
         );
       } finally {
         await noSecret.close();
@@ -584,7 +584,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
         data: { x: 1 },
       });
       expect(await t.app.tools.handleComposioWebhook(Buffer.from(spoof), signed(spoof))).toMatchObject({
-        status: 200,
+        ok: true,
         event: { userIds: [] },
       });
       const trigger = JSON.stringify({
@@ -593,7 +593,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
         data: { x: 1 },
       });
       expect(await t.app.tools.handleComposioWebhook(Buffer.from(trigger), signed(trigger))).toMatchObject({
-        status: 200,
+        ok: true,
         event: { userIds: [alice] },
       });
 
@@ -603,7 +603,7 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       });
       const headers = signed(expired, 'msg_same');
       expect(await t.app.tools.handleComposioWebhook(Buffer.from(expired), headers)).toMatchObject({
-        status: 200,
+        ok: true,
         event: { userIds: [alice] },
       });
       expect((await t.app.services.listServicesForUser(alice)).find((s) => s.id === serp)?.status).toBe(
@@ -615,12 +615,13 @@ describe(`Composio provider on ${testDatabaseKind()}`, () => {
       // Reconnect, then the same delivery again: a replay, ignored.
       await t.app.services.registerApiService(serp, alice, 'k-alice-2');
       const replay = await t.app.tools.handleComposioWebhook(Buffer.from(expired), headers);
-      expect(replay).toMatchObject({ status: 200, event: { duplicate: true } });
+      expect(replay).toMatchObject({ ok: true, event: { duplicate: true } });
       expect((await t.app.services.listServicesForUser(alice)).find((s) => s.id === serp)?.status).toBe(
         'ACTIVE',
       );
       expect(await t.app.tools.handleComposioWebhook(Buffer.from('{bad'), { ...signed('x') })).toMatchObject({
-        status: 401,
+        ok: false,
+        code: 'unauthorized',
       });
     });
   });

@@ -101,6 +101,7 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
       expect(refused.headers['retry-after']).toBe('50');
       expect(refused.json()).toEqual({
         detail: `Too many trigger calls: this agent accepts ${PER_MINUTE} a minute; retry in 50 seconds`,
+        code: 'rate_limited',
       });
       expect(await eventCount()).toBe(PER_MINUTE);
       // The count is the agent's: another agent of the same owner is still called.
@@ -242,7 +243,7 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
     // Outside the key's agents: as if the agent did not exist. Without the scope: 403 naming it.
     const outside = await trigger(t, other.id, chatKey);
     expect(outside.statusCode).toBe(404);
-    expect(outside.json()).toEqual({ detail: 'Agent not found' });
+    expect(outside.json()).toEqual({ detail: 'Agent not found', code: 'not_found' });
     const unscoped = await trigger(t, agent.id, readKey);
     expect(unscoped.statusCode).toBe(403);
     expect(unscoped.json().detail).toMatch(/chat/);
@@ -432,6 +433,6 @@ describe(`trigger calls on ${testDatabaseKind()}`, () => {
       headers: bob,
     });
     expect(forBob.statusCode).toBe(404);
-    expect(forBob.json()).toEqual({ detail: 'Agent not found' });
+    expect(forBob.json()).toEqual({ detail: 'Agent not found', code: 'not_found' });
   });
 });

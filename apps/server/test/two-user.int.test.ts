@@ -91,7 +91,7 @@ interface Objects {
 }
 
 const API = '/backend/api/v1';
-const agentGone = { detail: 'Agent not found' };
+const agentGone = { detail: 'Agent not found', code: 'not_found' };
 const BOUNDARY = '----cadre-two-user';
 const demoLoginForm = (demo: string) =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="username"\r\n\r\nanonymous-user\r\n` +
@@ -239,7 +239,7 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     as: 'bob',
     url: `${API}/agents/${alice.agent}/files/${alice.file}/content`,
     status: 404,
-    json: { detail: 'File not found' },
+    json: { detail: 'File not found', code: 'not_found' },
   }),
   'DELETE /backend/api/v1/agents/:agent_id/files/:file_id': (alice) => ({
     as: 'bob',
@@ -304,14 +304,14 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     bodies: [{ agent_id: alice.agent }],
     status: 404,
     // The chat sign-in's words: the agent is gone or not the caller's.
-    json: { detail: 'This agent does not exist or is not yours' },
+    json: { detail: 'This agent does not exist or is not yours', code: 'not_found' },
   }),
   'POST /backend/api/v1/auth/backchannel-logout': () => ({
     as: 'bob',
     url: `${API}/auth/backchannel-logout`,
     bodies: [{ logout_token: 'not-a-logout-token' }],
     status: 400,
-    json: { error: 'invalid_request', error_description: 'logout_token is not valid' },
+    json: { error: 'invalid_request', error_description: 'logout_token is not valid', code: 'bad_request' },
     noOwnedId: "public: the identity provider's signed logout token names the session it ends",
   }),
   'GET /backend/api/v1/api-keys': () => ({
@@ -345,13 +345,14 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     status: 422,
     json: {
       detail: [{ loc: ['body', 'agent_ids', 0], msg: 'is not one of your agents', type: 'value_error' }],
+      code: 'validation_failed',
     },
   }),
   'DELETE /backend/api/v1/api-keys/:api_key_id': (alice) => ({
     as: 'bob',
     url: `${API}/api-keys/${alice.apiKey}`,
     status: 404,
-    json: { detail: 'API key not found' },
+    json: { detail: 'API key not found', code: 'not_found' },
   }),
   'GET /backend/api/v1/services/': () => ({
     as: 'bob',
@@ -468,7 +469,7 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
         message: `The model '${alice.agent}' does not exist or you do not have access to it.`,
         type: 'invalid_request_error',
         param: 'model',
-        code: 'model_not_found',
+        code: 'not_found',
       },
     },
   }),
@@ -538,7 +539,7 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     // Alice's agent in X-Agent-Id: refused as an agent that is not Bob's, and no session is stored.
     headers: { 'x-agent-id': String(alice.agent) },
     status: 404,
-    json: { detail: 'This agent does not exist or is not yours' },
+    json: { detail: 'This agent does not exist or is not yours', code: 'not_found' },
   }),
   'POST /chainlit/logout': async (alice) => ({
     as: 'bob-chat',

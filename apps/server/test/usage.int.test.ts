@@ -372,9 +372,10 @@ describe(`a monthly token budget on ${kind}`, () => {
       .slice(0, 10);
     const refused = (await chat(agentId, 'three')).res;
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().detail).toBe(
-      `You have used this month's token budget (60 of 50 tokens). It resets on ${resetDay} (UTC).`,
-    );
+    expect(refused.json()).toEqual({
+      detail: `You have used this month's token budget (60 of 50 tokens). It resets on ${resetDay} (UTC).`,
+      code: 'budget_exceeded',
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(31 * 86_400);
@@ -391,7 +392,7 @@ describe(`a monthly token budget on ${kind}`, () => {
     });
     expect(completion.statusCode).toBe(429);
     expect(completion.headers['retry-after']).toBeDefined();
-    expect(completion.json().error).toMatchObject({ type: 'rate_limit_error' });
+    expect(completion.json().error).toMatchObject({ type: 'rate_limit_error', code: 'budget_exceeded' });
     expect(completion.json().error.message).toContain(resetDay);
 
     const mcp = (message: object) =>
@@ -406,13 +407,17 @@ describe(`a monthly token budget on ${kind}`, () => {
       params: { name: 'ask_budgeted', arguments: { message: 'hi' } },
     });
     expect(called.statusCode).toBe(429);
-    expect(called.json().detail).toContain(resetDay);
+    expect(called.json()).toMatchObject({
+      detail: expect.stringContaining(resetDay),
+      code: 'budget_exceeded',
+    });
     expect(called.headers['retry-after']).toBeDefined();
     // Listing the tool runs no model: it still answers.
     expect((await mcp({ method: 'tools/list' })).statusCode).toBe(200);
 
     const trigger = await inject('POST', `${API}/agents/${agentId}/triggers/daily`, { n: 1 });
     expect(trigger.statusCode).toBe(429);
+    expect(trigger.json().code).toBe('budget_exceeded');
     expect(trigger.headers['retry-after']).toBeDefined();
     expect(await t.db.kysely.selectFrom('trigger_events').select('id').execute()).toEqual([]);
 

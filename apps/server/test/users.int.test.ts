@@ -89,7 +89,7 @@ describe(`users on ${testDatabaseKind()}`, () => {
     ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode, url).toBe(401);
-      expect(res.json()).toEqual({ detail: 'Not authenticated' });
+      expect(res.json()).toEqual({ detail: 'Not authenticated', code: 'unauthorized' });
     }
   });
 
@@ -246,7 +246,7 @@ describe(`users on ${testDatabaseKind()}`, () => {
     // The same token afterwards names a new user, who must pass the beta gate again...
     const refused = await t.app.inject({ method: 'GET', url: EXPORT, headers: aliceAuth });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ detail: NOT_ADMITTED_DETAIL });
+    expect(refused.json()).toEqual({ detail: NOT_ADMITTED_DETAIL, code: 'forbidden' });
     // ...and then finds a fresh, empty account, whose only history is that admission.
     const cookie = await passBetaGate(t.app, t.config);
     const again = (

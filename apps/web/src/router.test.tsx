@@ -70,8 +70,10 @@ describe('a 401 from the API', () => {
   it('is answered once with a silent refresh, after which the refused queries load', async () => {
     let tokenAccepted = false;
     const api = installFakeApi({
-      'GET /api/v1/agents/': () => (tokenAccepted ? json([MAIL]) : json({ detail: 'Unauthorized' }, 401)),
-      'GET /api/v1/services/active': () => (tokenAccepted ? json([]) : json({ detail: 'Unauthorized' }, 401)),
+      'GET /api/v1/agents/': () =>
+        tokenAccepted ? json([MAIL]) : json({ detail: 'Unauthorized', code: 'unauthorized' }, 401),
+      'GET /api/v1/services/active': () =>
+        tokenAccepted ? json([]) : json({ detail: 'Unauthorized', code: 'unauthorized' }, 401),
     });
     const refresh = vi.fn(async () => {
       tokenAccepted = true;
@@ -87,7 +89,9 @@ describe('a 401 from the API', () => {
   });
 
   it('goes to sign-in when no new token comes', async () => {
-    installFakeApi({ 'GET /api/v1/agents/': () => json({ detail: 'Unauthorized' }, 401) });
+    installFakeApi({
+      'GET /api/v1/agents/': () => json({ detail: 'Unauthorized', code: 'unauthorized' }, 401),
+    });
     let signedIn = true;
     const forget = vi.fn(async () => {
       signedIn = false;

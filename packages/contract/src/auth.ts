@@ -56,8 +56,12 @@ export const copilotLoginRequestSchema = z
  */
 export const backchannelLogoutRequestSchema = z.object({ logout_token: z.string().max(16_384) });
 export const backchannelLogoutResultSchema = z.object({});
-/** The spec's error answer (400) for a logout token that is missing, invalid or replayed. */
+/**
+ * The spec's error answer (400) for a logout token that is missing, invalid or replayed, with the
+ * API's error code (errors.ts) beside its fields.
+ */
 export const backchannelLogoutErrorSchema = z.object({
   error: z.literal('invalid_request'),
   error_description: z.string(),
+  code: z.literal('bad_request'),
 });

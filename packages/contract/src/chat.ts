@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
 import { pageQuerySchema } from './paging.ts';
 
 /**
@@ -39,7 +40,8 @@ export const CHAT_AGENT_HEADER = 'x-agent-id';
 /**
  * `POST /chainlit/auth/header` with `Authorization: Bearer <API access token>` and `X-Agent-Id`
  * (or `agent-id`) sets the agent's session cookie and {@link CHAT_SESSION_COOKIE}; any failure
- * answers 401 `{"detail": "credentialssignin"}`, an agent that is not the caller's 404.
+ * answers 401 `{"detail": "credentialssignin", "code": "unauthorized"}`, an agent that is not the
+ * caller's 404 `not_found`.
  * `POST /chainlit/logout` with `X-Agent-Id` ends that agent's session in this browser; without it,
  * every chat session of this browser; with the API access token, every chat session of the user.
  */
@@ -137,16 +139,25 @@ export const chatMessageStatusSchema = z.enum([
 ]);
 export type ChatMessageStatus = z.infer<typeof chatMessageStatusSchema>;
 
-/** Why a run ended badly; the frame picks its error state (and retry) from it. */
-export const chatErrorCategorySchema = z.enum([
+/**
+ * The error codes (errors.ts) a model call fails with. The OpenAI-compatible API answers them with
+ * their status; the chat reports them as a run's `errorCategory`.
+ */
+export const MODEL_FAILURE_CODES = [
   'no_model',
   'rate_limited',
   'spend_limit',
   'provider_down',
   'timeout',
   'provider_error',
-  'limit',
-]);
+] as const satisfies readonly ErrorCode[];
+export type ModelFailureCode = (typeof MODEL_FAILURE_CODES)[number];
+
+/**
+ * Why a run ended badly: a model failure, or `limit` (the turn used its steps or tool calls, which
+ * is no error answer). The frame picks its error state (and retry) from it.
+ */
+export const chatErrorCategorySchema = z.enum([...MODEL_FAILURE_CODES, 'limit']);
 export type ChatErrorCategory = z.infer<typeof chatErrorCategorySchema>;
 
 /**
@@ -295,9 +306,9 @@ export type ChatTurnRequest = z.infer<typeof chatTurnRequestSchema>;
  * `POST /approvals/:approvalId/approve` runs exactly the stored call once and continues the same
  * assistant message (the stream starts with `tool-output-available` or `tool-output-error`);
  * `.../deny` records the denial and continues (`tool-output-denied`). 404 unknown or someone
- * else's; 409 already decided, a mismatching toolCallId or args, or the tool no longer attached;
- * 410 "This approval expired; ask again" when its time ran out (and 409 with the same detail
- * when it was already marked expired, by a new turn or an earlier late decision).
+ * else's; 409 `approval_closed` already decided or a mismatching toolCallId or args, 409
+ * `conflict` the tool no longer attached; 410 `expired` "This approval expired; ask again" when its
+ * time ran out.
  */
 export const chatApproveRequestSchema = z.strictObject({
   /** When given, must be the stored call's id. */
@@ -317,12 +328,6 @@ export const APPROVAL_EXPIRED_DETAIL = 'This approval expired; ask again';
 export const APPROVAL_DECIDED_DETAIL = 'This approval was already decided';
 /** ...on one whose tool call is not the one named. */
 export const APPROVAL_MISMATCH_DETAIL = 'The approval does not match this tool call';
-/** Every refusal of a decision: the frame says it is about the approval, never a connection. */
-export const APPROVAL_REFUSALS: readonly string[] = [
-  APPROVAL_EXPIRED_DETAIL,
-  APPROVAL_DECIDED_DETAIL,
-  APPROVAL_MISMATCH_DETAIL,
-];
 export const chatDenyRequestSchema = z.strictObject({
   toolCallId: z.string().max(200).optional(),
   reason: z.string().max(1000).optional(),

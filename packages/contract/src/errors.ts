@@ -1,9 +1,65 @@
 import { z } from 'zod';
 
 /**
- * One error vocabulary for the whole API. Validation failures answer 422 with a list of
- * problems, each naming where it is (`loc`), what is wrong (`msg`) and a machine-readable `type`;
- * every other error answers `{detail: "..."}` with its status code.
+ * The one error vocabulary of the API and the chat service (docs/api.md, "Errors"). Every error
+ * answer carries one of these codes; each code has exactly one HTTP status, so a client branches on
+ * `code` (never on the message) and the status always agrees with it. The list is closed: a new
+ * kind of failure a client must tell apart gets a code here first.
+ */
+export const ERROR_CODES = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  /** The agent's write tools are refused for calls from code (OpenAI-compatible API). */
+  write_refused: 403,
+  not_found: 404,
+  conflict: 409,
+  /** Apart from `conflict`: a client waits for the run or stops it. */
+  run_in_progress: 409,
+  /** Apart from `conflict`: the chat says the approval can no longer be answered. */
+  approval_closed: 409,
+  expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  /** `detail` is the list of `{loc, msg, type}`... */
+  validation_failed: 422,
+  /** ...and here a sentence about the input as a whole. */
+  unprocessable_content: 422,
+  rate_limited: 429,
+  budget_exceeded: 429,
+  spend_limit: 429,
+  internal_error: 500,
+  provider_error: 502,
+  db_unavailable: 503,
+  unavailable: 503,
+  no_model: 503,
+  provider_down: 503,
+  interrupted: 503,
+  timeout: 504,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+const CODES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+export const errorCodeSchema = z.enum(CODES);
+
+/** The HTTP status an error with this code answers. */
+export const statusOf = (code: ErrorCode): number => ERROR_CODES[code];
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+
+/** The `code` of an error answer's body (either shape, the OpenAI one too), if it has one of ours. */
+export function errorCodeOf(body: unknown): ErrorCode | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { code, error } = body as { code?: unknown; error?: { code?: unknown } };
+  const found = code ?? (typeof error === 'object' && error !== null ? error.code : undefined);
+  return isErrorCode(found) ? found : undefined;
+}
+
+/**
+ * Validation failures answer 422 with a list of problems, each naming where it is (`loc`), what is
+ * wrong (`msg`) and a machine-readable `type`; every other error answers `{detail: "..."}`. Both
+ * carry `code`.
  */
 export const validationIssueSchema = z.object({
   loc: z.array(z.union([z.string(), z.number()])),
@@ -12,12 +68,12 @@ export const validationIssueSchema = z.object({
 });
 export type ValidationIssue = z.infer<typeof validationIssueSchema>;
 
-export const validationErrorSchema = z.object({ detail: z.array(validationIssueSchema) });
-export const errorSchema = z.object({ detail: z.string() });
+export const validationErrorSchema = z.object({
+  detail: z.array(validationIssueSchema),
+  code: z.literal('validation_failed'),
+});
+export const errorSchema = z.object({ detail: z.string(), code: errorCodeSchema });
 export type ErrorBody = z.infer<typeof errorSchema>;
-
-/** 503 while the database cannot serve; retry after the `Retry-After` header's seconds. */
-export const unavailableErrorSchema = z.object({ detail: z.string(), code: z.literal('db_unavailable') });
 
 /**
  * Headers of a create that may be retried safely: the same `Idempotency-Key` with the same request

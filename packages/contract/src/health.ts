@@ -5,6 +5,8 @@ export const healthSchema = z.object({
   database: z.enum(['ok', 'unavailable']),
 });
 export type Health = z.infer<typeof healthSchema>;
+/** The 503 of the health check carries the error code (errors.ts) as every error answer does. */
+export const unhealthySchema = healthSchema.extend({ code: z.literal('db_unavailable') });
 
 /** Liveness: the process and its event loop answer. Never depends on the database. */
 export const livenessSchema = z.object({
@@ -31,3 +33,5 @@ export const readinessSchema = z.object({
   reason: z.enum(NOT_READY_REASONS).optional(),
 });
 export type Readiness = z.infer<typeof readinessSchema>;
+/** The 503: `db_unavailable` for the database's reasons, `unavailable` for the instance's own. */
+export const notReadySchema = readinessSchema.extend({ code: z.enum(['db_unavailable', 'unavailable']) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCodeSchema } from './errors.ts';
 
 /**
  * The OpenAI-compatible API at `/backend/openai/v1` (docs/api.md): the subset of OpenAI's Chat
@@ -9,13 +10,16 @@ import { z } from 'zod';
 export const OPENAI_API_PATH = '/openai/v1';
 export const MCP_PATH = '/mcp';
 
-/** OpenAI's error shape: every error of the OpenAI-compatible API has it. */
+/**
+ * OpenAI's error shape: every error of the OpenAI-compatible API has it, with the API's error code
+ * (errors.ts) in its `code`.
+ */
 export const openAiErrorSchema = z.object({
   error: z.object({
     message: z.string(),
     type: z.string(),
     param: z.string().nullable(),
-    code: z.string().nullable(),
+    code: errorCodeSchema,
   }),
 });
 export type OpenAiError = z.infer<typeof openAiErrorSchema>['error'];

@@ -141,7 +141,7 @@ describe('the approval card in the frame', () => {
   it('a decision refused because the approval expired is not blamed on a connection', async () => {
     serve(pending(10 * MINUTE, 'ap-3'), {
       'POST /chainlit/approvals/ap-3/approve': () =>
-        json({ detail: 'This approval expired; ask again' }, 410),
+        json({ detail: 'This approval expired; ask again', code: 'expired' }, 410),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Approve' }));

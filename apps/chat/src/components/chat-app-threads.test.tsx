@@ -96,7 +96,8 @@ describe('ChatApp thread addresses', () => {
     installFakeServer({
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': () => json({ data: [threadRow('th-1', 'Groceries')] }),
-      'GET /chainlit/threads/someone-elses/messages': () => json({ detail: 'Thread not found' }, 404),
+      'GET /chainlit/threads/someone-elses/messages': () =>
+        json({ detail: 'Thread not found', code: 'not_found' }, 404),
     });
     renderUi(
       <ChatApp

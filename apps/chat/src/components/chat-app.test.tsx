@@ -78,7 +78,9 @@ describe('ChatApp', () => {
   );
 
   it('says the session has ended when the session answers 401', async () => {
-    installFakeServer({ 'GET /chainlit/session': () => json({ detail: 'Not signed in to the chat' }, 401) });
+    installFakeServer({
+      'GET /chainlit/session': () => json({ detail: 'Not signed in to the chat', code: 'unauthorized' }, 401),
+    });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" />);
     expect(await screen.findByText('Your chat session has ended — reopen the agent')).toBeInTheDocument();
   });
@@ -100,7 +102,9 @@ describe('ChatApp', () => {
   });
 
   it('when a demo session has ended, offers the demos again and the way back', async () => {
-    installFakeServer({ 'GET /demos/session': () => json({ detail: 'Not signed in to the demo' }, 401) });
+    installFakeServer({
+      'GET /demos/session': () => json({ detail: 'Not signed in to the demo', code: 'unauthorized' }, 401),
+    });
     renderUi(<ChatApp endpoint={{ ...endpoint, baseUrl: '/demos' }} variant="frame" demo />);
     expect(await screen.findByText('Your demo session has ended')).toBeInTheDocument();
     const demos = screen.getByRole('navigation', { name: 'Demos' });
@@ -118,7 +122,9 @@ describe('ChatApp', () => {
   });
 
   it('on the demos, an ended session offers the demos and sign-up instead of an agents list', async () => {
-    installFakeServer({ 'GET /demos/session': () => json({ detail: 'Not signed in to the chat' }, 401) });
+    installFakeServer({
+      'GET /demos/session': () => json({ detail: 'Not signed in to the chat', code: 'unauthorized' }, 401),
+    });
     renderUi(<ChatApp endpoint={{ ...endpoint, baseUrl: '/demos' }} variant="frame" />);
     expect(await screen.findByText('Your demo session has ended')).toBeInTheDocument();
     expect(screen.queryByText(/agents list/)).not.toBeInTheDocument();
@@ -167,6 +173,11 @@ describe('ChatApp', () => {
         return calls === 1
           ? sse([
               { type: 'start', messageId: 'a-1', messageMetadata: { threadId: id } },
+              // As the server fails a run (runtime/run.ts): the category's part, then the error.
+              {
+                type: 'data-error',
+                data: { category: 'rate_limited', message: 'The model provider is rate-limiting requests.' },
+              },
               { type: 'error', errorText: 'The model provider is rate-limiting requests.' },
               { type: 'finish', messageMetadata: { status: 'error', errorCategory: 'rate_limited' } },
             ])
@@ -304,7 +315,7 @@ describe('ChatApp', () => {
         }),
       'POST /chainlit/approvals/ap-7/deny': () => {
         stored = { ...call('output-denied'), approval: { id: 'ap-7', approved: false } } as typeof stored;
-        return json({ detail: 'This approval has expired; ask the agent again' }, 410);
+        return json({ detail: 'This approval has expired; ask the agent again', code: 'expired' }, 410);
       },
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);

@@ -89,7 +89,9 @@ describe('the chat frame in pages', () => {
     installFakeServer({
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': (request) =>
-        down && query(request).has('cursor') ? json({ detail: 'down' }, 503) : pages(request),
+        down && query(request).has('cursor')
+          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          : pages(request),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" initialThreadId={null} />);
     // jsdom has no layout: the list is reached through the drawer, as on a 375 px screen.
@@ -141,7 +143,9 @@ describe('the chat frame in pages', () => {
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': () => json({ data: [threadRow('th-long', 'Long chat')] }),
       'GET /chainlit/threads/th-long/messages': (request) =>
-        down && query(request).has('cursor') ? json({ detail: 'down' }, 503) : pages(request),
+        down && query(request).has('cursor')
+          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          : pages(request),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" initialThreadId="th-long" />);
     fireEvent.click(await screen.findByRole('button', { name: 'Load earlier messages' }));

@@ -1,7 +1,6 @@
-import { Alert, Button, Link } from '@chakra-ui/react';
+import { Alert, Button } from '@chakra-ui/react';
 import type { CadreUIMessage } from '@cadre/contract';
-import type { ChatEndpoint } from '../lib/endpoint';
-import { describeProblem, errorDetail, type ChatProblem } from '../lib/errors';
+import { describeProblem, refusalOf, type ChatProblem } from '../lib/errors';
 
 /**
  * What went wrong with the last answer, if anything: a run error it carries (a `data-error` part
@@ -24,21 +23,19 @@ export function problemOf({
   return lastRunError
     ? describeProblem({ category: lastRunError.data.category, message: lastRunError.data.message })
     : error
-      ? describeProblem({ category: lastMeta?.errorCategory, message: errorDetail(error) })
+      ? describeProblem({ category: lastMeta?.errorCategory, ...refusalOf(error) })
       : lastMeta?.errorCategory && status === 'ready'
         ? describeProblem({ category: lastMeta.errorCategory })
         : null;
 }
 
-/** The problem under the conversation, with Retry, and a link to reconnect a service when that is the fix. */
+/** The problem under the conversation, with Retry. */
 export function ChatProblemAlert({
   problem,
-  endpoint,
   onRetry,
   retryDisabled,
 }: {
   problem: ChatProblem;
-  endpoint: ChatEndpoint;
   onRetry: () => void;
   retryDisabled: boolean;
 }) {
@@ -47,17 +44,7 @@ export function ChatProblemAlert({
       <Alert.Indicator />
       <Alert.Content>
         <Alert.Title>{problem.title}</Alert.Title>
-        <Alert.Description>
-          {problem.detail}
-          {problem.reconnect && (
-            <>
-              {' '}
-              <Link href={endpoint.servicesUrl} target={endpoint.linkTarget} rel="noopener">
-                Reconnect on the Services page
-              </Link>
-            </>
-          )}
-        </Alert.Description>
+        <Alert.Description>{problem.detail}</Alert.Description>
       </Alert.Content>
       <Button size="sm" variant="outline" onClick={onRetry} disabled={retryDisabled}>
         Retry

@@ -99,12 +99,7 @@ export function Conversation({
             </Text>
           )}
           {problem && (
-            <ChatProblemAlert
-              problem={problem}
-              endpoint={api.endpoint}
-              onRetry={retry}
-              retryDisabled={busy || lastUserIndex < 0}
-            />
+            <ChatProblemAlert problem={problem} onRetry={retry} retryDisabled={busy || lastUserIndex < 0} />
           )}
           <div ref={bottomRef} />
         </Stack>

@@ -10,7 +10,7 @@ export type SessionState =
   | { kind: 'failed'; message: string };
 
 /** The chat service says the session is over (expired, signed out): the frame shows that it ended. */
-const endsSession = (e: unknown) => e instanceof ChatHttpError && e.status === 401;
+const endsSession = (e: unknown) => e instanceof ChatHttpError && e.code === 'unauthorized';
 
 /**
  * Where the chat session stands, and what a failed call does to it: one that finds the session

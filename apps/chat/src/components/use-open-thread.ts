@@ -88,8 +88,8 @@ export function useOpenThread(options: {
         onThreadChange?.(id, history);
         setDrawer(false);
       } catch (e) {
-        if (e instanceof ChatHttpError && e.status === 404 && ifMissing === 'new') startNew('replace');
-        else if (e instanceof ChatHttpError && e.status === 404) {
+        if (e instanceof ChatHttpError && e.code === 'not_found' && ifMissing === 'new') startNew('replace');
+        else if (e instanceof ChatHttpError && e.code === 'not_found') {
           setOpen((prev) => ({
             id,
             messages: [],

@@ -1,3 +1,4 @@
+import { errorCodeOf, type ErrorCode } from '@cadre/contract';
 import { createClient, createConfig, type Client } from '../client/client';
 
 /**
@@ -7,11 +8,15 @@ import { createClient, createConfig, type Client } from '../client/client';
  */
 export * from '../client';
 
-/** An error answer of the chat service: its status, and the server's `detail` as the message. */
+/**
+ * An error answer of the chat service: its status, the server's `detail` as the message, and its
+ * `code` (the contract's error codes), which is what the frame branches on.
+ */
 export class ChatHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
@@ -23,6 +28,7 @@ function chatHttpError(status: number, body: unknown): ChatHttpError {
   return new ChatHttpError(
     status,
     typeof detail === 'string' ? detail : `The chat service answered ${status}.`,
+    errorCodeOf(body),
   );
 }
 

@@ -1,10 +1,9 @@
-import { APPROVAL_REFUSALS } from '@cadre/contract';
+import { errorCodeOf, type ErrorCode } from '@cadre/contract';
+
 /** What the frame says for each `errorCategory` the server reports (finish metadata) or an error chunk. */
 export interface ChatProblem {
   title: string;
   detail: string;
-  /** Show a link to the web app's Services page. */
-  reconnect?: boolean;
 }
 
 const TITLES: Record<string, string> = {
@@ -15,8 +14,6 @@ const TITLES: Record<string, string> = {
   timeout: 'The model did not answer in time',
   provider_error: 'The model failed',
   limit: 'This turn reached its limit',
-  tool_failed: 'A tool failed',
-  connection_expired: 'A connection has expired',
   approval: 'This approval can no longer be answered',
   budget: 'Your monthly token budget is used up',
 };
@@ -29,46 +26,49 @@ const DETAILS: Record<string, string> = {
   timeout: 'The model stopped responding. Retry in a moment.',
   provider_error: 'The model provider returned an error. Retry in a moment.',
   limit: 'The agent used the most steps, tool calls or tokens allowed for one turn.',
-  tool_failed: 'One of the agent’s tools returned an error. See the step above for details.',
-  connection_expired: 'Reconnect the service, then retry.',
   approval: 'Ask the agent again.',
   budget: 'The agent can answer again when the budget resets.',
 };
 
+/** The problem a refused request's error code is, where the frame says more than its detail. */
+const PROBLEM_OF_CODE: Partial<Record<ErrorCode, string>> = {
+  approval_closed: 'approval',
+  expired: 'approval',
+  budget_exceeded: 'budget',
+  no_model: 'no_model',
+  rate_limited: 'rate_limited',
+  spend_limit: 'spend_limit',
+  provider_down: 'provider_down',
+  timeout: 'timeout',
+  provider_error: 'provider_error',
+};
+
+/**
+ * What the frame says for a failed run (`category`: its `errorCategory` or `data-error` part) or a
+ * refused request (`code`: the error code of the server's answer), with the server's message.
+ */
 export function describeProblem(input: {
   category?: string | undefined;
+  code?: ErrorCode | undefined;
   message?: string | undefined;
 }): ChatProblem {
-  // An approval that expired or was already answered is about the approval, never a connection.
-  const category =
-    input.category ??
-    (input.message && APPROVAL_REFUSALS.includes(input.message.trim())
-      ? 'approval'
-      : input.message && /token budget/i.test(input.message)
-        ? 'budget'
-        : input.message && /expired|reconnect/i.test(input.message)
-          ? 'connection_expired'
-          : input.message && /no (llm|model).*configured|not configured/i.test(input.message)
-            ? 'no_model'
-            : input.message && /rate.?limit|429|too many/i.test(input.message)
-              ? 'rate_limited'
-              : undefined);
+  const category = input.category ?? (input.code && PROBLEM_OF_CODE[input.code]);
   const title = (category && TITLES[category]) ?? 'Something went wrong';
   const detail =
     input.message?.trim() || (category && DETAILS[category]) || 'The answer could not be completed.';
-  return { title, detail, reconnect: category === 'connection_expired' };
+  return { title, detail };
 }
 
 /**
- * What to show for a failed request: the server's `{detail}`, which the AI SDK's transport reports
- * as the raw response body, or the error's own message.
+ * A failed request as the AI SDK's transport reports it (the raw response body as the message):
+ * the server's `detail` and `code`, or the error's own message.
  */
-export function errorDetail(error: Error): string {
+export function refusalOf(error: Error): { message: string; code?: ErrorCode } {
   try {
     const body = JSON.parse(error.message) as { detail?: unknown };
-    if (typeof body.detail === 'string') return body.detail;
+    if (typeof body.detail === 'string') return { message: body.detail, code: errorCodeOf(body) };
   } catch {
     // not a JSON body
   }
-  return error.message;
+  return { message: error.message };
 }

@@ -66,7 +66,7 @@ export function installFakeServer(
     const request = { method, url, headers, body, credentials: sent?.credentials ?? init?.credentials };
     requests.push(request);
     const handler = routes[`${method} ${address.pathname}`];
-    return handler ? handler(request) : json({ detail: 'Not Found' }, 404);
+    return handler ? handler(request) : json({ detail: 'Not Found', code: 'not_found' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
   return { requests };

@@ -117,7 +117,8 @@ declare module 'fastify' {
   }
 }
 
-const unauthenticated = () => new HttpError(401, 'Not authenticated', { 'www-authenticate': 'Bearer' });
+const unauthenticated = () =>
+  new HttpError('unauthorized', 'Not authenticated', { 'www-authenticate': 'Bearer' });
 
 /** The API's answer to a signed-in user who never entered the beta access code. */
 export const NOT_ADMITTED_DETAIL =
@@ -288,10 +289,11 @@ export function registerAuth(
         throw unauthenticated();
       }
       const scope = request.routeOptions.config.apiKeyScope;
-      if (!scope) throw new HttpError(403, 'API keys cannot call this route: it needs a sign-in token');
+      if (!scope)
+        throw new HttpError('forbidden', 'API keys cannot call this route: it needs a sign-in token');
       const accepted: readonly ApiKeyScope[] = typeof scope === 'string' ? [scope] : scope;
       if (!accepted.some((s) => grant.scopes.includes(s))) {
-        throw new HttpError(403, `This API key lacks the scope ${accepted.join(' or ')}`);
+        throw new HttpError('forbidden', `This API key lacks the scope ${accepted.join(' or ')}`);
       }
       request.apiKey = grant;
       request.user = grant.user;
@@ -316,7 +318,7 @@ export function registerAuth(
     });
     if (!(await admitted(user, request.headers.cookie))) {
       request.log.info({ userId: user.id }, 'user refused: never passed the access-code gate');
-      throw new HttpError(403, NOT_ADMITTED_DETAIL);
+      throw new HttpError('forbidden', NOT_ADMITTED_DETAIL);
     }
     request.user = user;
   };

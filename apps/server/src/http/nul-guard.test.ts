@@ -20,6 +20,7 @@ describe('R11: NUL characters', () => {
       expect(res.statusCode, url).toBe(422);
       expect(res.json()).toEqual({
         detail: [{ loc, msg: 'must not contain a NUL character', type: 'value_error' }],
+        code: 'validation_failed',
       });
     }
     expect(

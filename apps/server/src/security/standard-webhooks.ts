@@ -14,7 +14,8 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
 const SECRET_PREFIX = 'whsec_';
 
 export type WebhookVerdict =
-  { ok: true; id: string; timestamp: number } | { ok: false; status: 401 | 503; reason: string };
+  | { ok: true; id: string; timestamp: number }
+  | { ok: false; code: 'unauthorized' | 'unavailable'; reason: string };
 
 /** A new secret in the specification's form (24 random bytes, as its reference libraries make). */
 export function createWebhookSecret(): string {
@@ -57,18 +58,18 @@ export function verifyWebhook(input: {
   toleranceSeconds?: number;
 }): WebhookVerdict {
   if (!input.secret?.length)
-    return { ok: false, status: 503, reason: 'Webhook verification is not configured' };
+    return { ok: false, code: 'unavailable', reason: 'Webhook verification is not configured' };
   const id = header(input.headers, 'webhook-id');
   const timestampText = header(input.headers, 'webhook-timestamp');
   const signatures = header(input.headers, 'webhook-signature');
   if (!id || !timestampText || !signatures)
-    return { ok: false, status: 401, reason: 'Missing webhook signature headers' };
+    return { ok: false, code: 'unauthorized', reason: 'Missing webhook signature headers' };
   if (!/^\d{1,12}$/.test(timestampText))
-    return { ok: false, status: 401, reason: 'Invalid webhook timestamp' };
+    return { ok: false, code: 'unauthorized', reason: 'Invalid webhook timestamp' };
   const timestamp = Number(timestampText);
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - timestamp) > (input.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS)) {
-    return { ok: false, status: 401, reason: 'Webhook timestamp outside the allowed window' };
+    return { ok: false, code: 'unauthorized', reason: 'Webhook timestamp outside the allowed window' };
   }
   const expected = Buffer.from(signWebhook(input.secret, id, timestamp, input.rawBody).slice(3), 'base64');
   const matches = signatures
@@ -79,6 +80,6 @@ export function verifyWebhook(input: {
       const given = Buffer.from(s.slice(3), 'base64');
       return given.length === expected.length && crypto.timingSafeEqual(given, expected);
     });
-  if (!matches) return { ok: false, status: 401, reason: 'Invalid webhook signature' };
+  if (!matches) return { ok: false, code: 'unauthorized', reason: 'Invalid webhook signature' };
   return { ok: true, id, timestamp };
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../http/errors.ts';
 import type { AppMetrics } from './metrics.ts';
 import { tracer, tracingOn } from './tracing.ts';
 
@@ -63,10 +64,9 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: AppMetrics, 
     const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     const digest = crypto.createHash('sha256').update(given).digest();
     if (!crypto.timingSafeEqual(digest, expected)) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer realm="metrics"')
-        .send({ detail: 'A valid scrape token is required' });
+      throw new HttpError('unauthorized', 'A valid scrape token is required', {
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
     }
     const { contentType, body } = await metrics.scrape();
     return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);

@@ -146,7 +146,11 @@ describe('three instances behind HAProxy', () => {
         expect((await fetch(`${base}/live`)).status).toBe(200);
         const ready = await fetch(`${base}/ready`);
         expect(ready.status).toBe(503);
-        expect(await ready.json()).toEqual({ status: 'not_ready', reason: 'database_unavailable' });
+        expect(await ready.json()).toEqual({
+          status: 'not_ready',
+          reason: 'database_unavailable',
+          code: 'db_unavailable',
+        });
       }
       // The identity provider's endpoints say the same, in JSON for a program.
       const idp = await tokenRequest(cluster.url, { grant_type: 'refresh_token', refresh_token: 'any' });

@@ -78,7 +78,7 @@ describe('API client', () => {
 
   it('raises an ApiError with url, status, status text and body; 422 is a Validation Error', async () => {
     const detail = [{ loc: ['body', 'name'], msg: 'Required', type: 'invalid_type' }];
-    const { client } = setup(() => json({ detail }, 422, 'Unprocessable Entity'));
+    const { client } = setup(() => json({ detail, code: 'validation_failed' }, 422, 'Unprocessable Entity'));
     const error = await healthcheck({ client }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
@@ -86,8 +86,19 @@ describe('API client', () => {
       url: 'https://app.example/backend/api/v1/public/health/healthcheck',
       status: 422,
       statusText: 'Unprocessable Entity',
-      body: { detail },
+      body: { detail, code: 'validation_failed' },
+      code: 'validation_failed',
     });
+  });
+
+  it("reads the API's error code from the body, and none from a body that is not one of its answers", async () => {
+    const { client } = setup(() => json({ detail: 'Agent not found', code: 'not_found' }, 404, 'Not Found'));
+    expect(((await healthcheck({ client }).catch((e: unknown) => e)) as ApiError).code).toBe('not_found');
+    // A proxy's 404 page says nothing the screens may branch on.
+    const proxy = setup(() => new Response('<h1>Not Found</h1>', { status: 404, statusText: 'Not Found' }));
+    expect(
+      ((await healthcheck({ client: proxy.client }).catch((e: unknown) => e)) as ApiError).code,
+    ).toBeUndefined();
   });
 
   it('names standard statuses and gives other failures a generic error', async () => {

@@ -1,7 +1,10 @@
+import { errorCodeOf, type ErrorCode } from '@cadre/contract';
+
 /**
  * Errors raised by the API client (spec section 8, "API client errors"): a failed response raises
  * an `ApiError` carrying url, status, status text and body; a cancelled request raises a
- * `CancelError` whose message is 'Request aborted'.
+ * `CancelError` whose message is 'Request aborted'. Screens branch on the body's error `code`
+ * (docs/api.md, "Errors"), never on its message.
  */
 
 /** What each status is called in an ApiError's message; 422 is the API's validation answer. */
@@ -40,6 +43,11 @@ export class ApiError extends Error {
     this.statusText = init.statusText;
     this.body = init.body;
   }
+
+  /** The API's error code, when the body is one of its error answers. */
+  get code(): ErrorCode | undefined {
+    return errorCodeOf(this.body);
+  }
 }
 
 export class CancelError extends Error {
@@ -63,7 +71,7 @@ function stringify(body: unknown) {
 
 /** The API refused the access token (or there was none): sign-in has to be renewed. */
 export const isUnauthorized = (error: unknown): error is ApiError =>
-  error instanceof ApiError && error.status === 401;
+  error instanceof ApiError && error.code === 'unauthorized';
 
 interface Issue {
   loc?: unknown[];
@@ -104,7 +112,7 @@ export function formErrors<F extends string>(
 ): FormErrors<F> {
   const result: FormErrors<F> = { fields: {}, other: [] };
   const detail = error instanceof ApiError ? (error.body as { detail?: unknown } | null)?.detail : undefined;
-  if (!(error instanceof ApiError) || error.status !== 422 || !Array.isArray(detail)) {
+  if (!(error instanceof ApiError) || error.code !== 'validation_failed' || !Array.isArray(detail)) {
     result.other = describeApiError(error, fallback);
     return result;
   }

@@ -80,7 +80,7 @@ export function installFakeApi(routes: Record<string, ApiHandler> = {}) {
         const params = method === request.method ? match(pattern, path) : undefined;
         if (params) return handler({ ...recorded, params });
       }
-      return json({ detail: 'Not Found' }, 404);
+      return json({ detail: 'Not Found', code: 'not_found' }, 404);
     },
   });
   return {

@@ -34,7 +34,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ gate: AccessGate }> = asy
     },
     async (request, reply) => {
       const proof = await gate.redeem(request.body.password, request.ip);
-      if (!proof) throw new HttpError(401, 'Incorrect password');
+      if (!proof) throw new HttpError('unauthorized', 'Incorrect password');
       reply.header('set-cookie', proof);
       return { success: true as const };
     },

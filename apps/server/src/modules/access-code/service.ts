@@ -79,7 +79,7 @@ export async function createAccessCodeService(deps: AccessCodeDeps & { audit: Au
         windowSeconds: 60,
       });
       if (!limit.allowed) {
-        throw new HttpError(429, 'Too many attempts; try again later', {
+        throw new HttpError('rate_limited', 'Too many attempts; try again later', {
           'retry-after': String(limit.retryAfterSeconds),
         });
       }

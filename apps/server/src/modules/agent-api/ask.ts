@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@cadre/contract';
 import { API_WRITE_REFUSAL, type ApiRunInput, type ChatService } from '../chat/index.ts';
 
 /** Tokens as the OpenAI API counts them. */
@@ -17,10 +18,11 @@ export interface AskOutcome {
   status: string;
   usage: TokenUsage;
   /**
-   * Why the run failed: the chat's error category (or `write_refused`: the agent's owner does not
-   * allow writes from outside the chat) and its message, safe to show.
+   * Why the run failed: the chat's error category, `interrupted`, or `write_refused` (the agent's
+   * owner does not allow writes from outside the chat), and its message, safe to show. All but
+   * `limit` are error codes (docs/api.md, "Errors"), answered with their status.
    */
-  failure?: { category: string; message: string };
+  failure?: { category: ErrorCode | 'limit'; message: string };
 }
 
 export interface Ask {

@@ -1,37 +1,31 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { OpenAiError, ValidationIssue } from '@cadre/contract';
+import { statusOf, type ErrorCode, type OpenAiError, type ValidationIssue } from '@cadre/contract';
 import { errorAnswer, HttpError } from '../../http/errors.ts';
 
-/** An error with OpenAI's `code` and `param` (an unknown model, a field the API cannot honour). */
+/** An error that names the request's field in OpenAI's `param` (an unknown model). */
 export class OpenAiFailure extends HttpError {
   constructor(
-    statusCode: number,
+    code: ErrorCode,
     message: string,
-    readonly code: string | null = null,
     readonly param: string | null = null,
   ) {
-    super(statusCode, message);
+    super(code, message);
     this.name = 'OpenAiFailure';
   }
 }
 
 /** OpenAI's error body for a failure of ours, as a stream's error event carries it too. */
-export const openAiErrorBody = (
-  status: number,
-  message: string,
-  code: string | null = null,
-): OpenAiError => ({
+export const openAiErrorBody = (code: ErrorCode, message: string): OpenAiError => ({
   message,
-  type: errorType(status),
+  type: errorType(statusOf(code)),
   param: null,
   code,
 });
 
 export const modelNotFound = (model: string | number) =>
   new OpenAiFailure(
-    404,
+    'not_found',
     `The model '${model}' does not exist or you do not have access to it.`,
-    'model_not_found',
     'model',
   );
 
@@ -53,32 +47,26 @@ function paramOf(loc: ValidationIssue['loc']): string | null {
 
 /**
  * The API's own error answers (a refused token, bad input, a busy server) in OpenAI's shape, which
- * its clients read: `{error: {message, type, param, code}}`. Bad input is a 400, as OpenAI answers
- * it, and names the field in `param`.
+ * its clients read: `{error: {message, type, param, code}}`, with the API's error code in `code`.
+ * Bad input is a 400 `bad_request`, as OpenAI answers it, and names the field in `param`.
  */
 export function openAiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const answer = errorAnswer(error, request);
-  let status = answer.status;
   let body: OpenAiError;
   if (Array.isArray(answer.body.detail)) {
-    status = 400;
     const issues = answer.body.detail;
     body = {
-      message: issues.map((i) => `${paramOf(i.loc) ?? 'body'}: ${i.msg}`).join('; '),
-      type: errorType(status),
+      ...openAiErrorBody(
+        'bad_request',
+        issues.map((i) => `${paramOf(i.loc) ?? 'body'}: ${i.msg}`).join('; '),
+      ),
       param: paramOf(issues[0]?.loc ?? []),
-      code: 'invalid_value',
     };
   } else {
-    const failure = error instanceof OpenAiFailure ? error : undefined;
     body = {
-      ...openAiErrorBody(
-        status,
-        answer.body.detail,
-        failure?.code ?? answer.body.code ?? (status === 401 ? 'invalid_api_key' : null),
-      ),
-      param: failure?.param ?? null,
+      ...openAiErrorBody(answer.body.code, answer.body.detail),
+      param: error instanceof OpenAiFailure ? error.param : null,
     };
   }
-  return reply.code(status).headers(answer.headers).send({ error: body });
+  return reply.code(statusOf(body.code)).headers(answer.headers).send({ error: body });
 }

@@ -35,18 +35,6 @@ const errors = {
   429: openAiErrorSchema,
 };
 
-/** What a failed model call answers: the chat's error category as an HTTP status. */
-const FAILURE_STATUS: Record<string, number> = {
-  no_model: 503,
-  rate_limited: 429,
-  spend_limit: 429,
-  provider_down: 503,
-  timeout: 504,
-  // Stopped in Cadre, or the instance is shutting down: the answer is incomplete.
-  interrupted: 503,
-  write_refused: 403,
-};
-
 /** The caller's messages as the conversation the agent continues; the last must be the user's. */
 function conversation(body: ChatCompletionRequest): ApiRunInput['messages'] {
   const messages = body.messages.map((m, i) => {
@@ -73,11 +61,13 @@ function conversation(body: ChatCompletionRequest): ApiRunInput['messages'] {
 const finishReason = (outcome: AskOutcome): 'length' | 'stop' =>
   outcome.failure?.category === 'limit' ? 'length' : 'stop';
 
-/** A failure that ends the answer without one: the model could not be reached or refused. */
+/**
+ * A failure that ends the answer without one (the model could not be reached or refused, the run
+ * was stopped, a write was refused): its category is the error code, which gives the status.
+ */
 function failureError(outcome: AskOutcome): OpenAiFailure | undefined {
   if (!outcome.failure || outcome.failure.category === 'limit') return undefined;
-  const status = FAILURE_STATUS[outcome.failure.category] ?? 502;
-  return new OpenAiFailure(status, outcome.failure.message, outcome.failure.category);
+  return new OpenAiFailure(outcome.failure.category, outcome.failure.message);
 }
 
 /**
@@ -199,7 +189,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           const outcome = await ask.answer((text) => chunk({ content: text }));
           const failed = failureError(outcome);
           if (failed) {
-            send({ error: openAiErrorBody(failed.statusCode, failed.detail, failed.code) });
+            send({ error: openAiErrorBody(failed.code, failed.detail) });
           } else {
             if (outcome.failure) chunk({ content: `\n\n${outcome.failure.message}` });
             chunk({}, finishReason(outcome));
@@ -216,7 +206,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, 
           }
         } catch (err) {
           request.log.warn({ err }, 'OpenAI-compatible stream failed');
-          send({ error: openAiErrorBody(500, 'The agent failed while answering.') });
+          send({ error: openAiErrorBody('internal_error', 'The agent failed while answering.') });
         }
         if (!out.destroyed) out.end('data: [DONE]\n\n');
       })();

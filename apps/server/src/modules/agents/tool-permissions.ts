@@ -114,7 +114,7 @@ export function toolPermissions(db: Db, audit: AuditLog) {
         });
       }
       const [after] = await attachedWrites(userId, agentId, actionId);
-      if (!after) throw new HttpError(409, 'This tool was detached while its permission changed');
+      if (!after) throw new HttpError('conflict', 'This tool was detached while its permission changed');
       return toOut(after);
     },
   };

@@ -117,6 +117,7 @@ export const backchannelLogoutRoutes: FastifyPluginAsyncZod<{
   const refuse = (description: string) => ({
     error: 'invalid_request' as const,
     error_description: description,
+    code: 'bad_request' as const,
   });
   // A body the parsers or the schema refuse (JSON that is not JSON, a media type that is not a
   // form, no `logout_token`) is the issuer's bad request: 400 in the spec's words and error shape,

@@ -43,7 +43,7 @@ async function continuedThread(ctx: ChatContext, input: ApiRunInput, threadId: s
   const { userId } = input;
   const thread = await ctx.repo.findThread(userId, input.agent.id, threadId, '');
   if (!thread || (thread.origin !== 'api' && thread.origin !== 'mcp')) return undefined;
-  if (await ctx.runs.isRunning(threadId)) throw new HttpError(409, RUN_IN_PROGRESS);
+  if (await ctx.runs.isRunning(threadId)) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
   const history = await ctx.repo.listMessages(userId, threadId);
   const now = new Date().toISOString();
   const pending = (await ctx.approvals.list(userId, threadId)).filter((a) => a.status === 'pending');
@@ -117,7 +117,7 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
       );
     }
     claimId = await ctx.runs.claim({ runId, userId, threadId, messageId: assistant.id }, trx);
-    if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
+    if (!claimId) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
   });
   let settle: (outcome: RunOutcome) => void = () => {};
   const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve));

@@ -47,21 +47,22 @@ export async function decide(
   const thread = await ctx.repo.findThread(userId, agentId, approval.thread_id, input.endUser);
   if (!thread) throw notFound('Approval not found');
   if (input.toolCallId !== undefined && input.toolCallId !== approval.tool_call_id) {
-    throw new HttpError(409, APPROVAL_MISMATCH_DETAIL);
+    throw new HttpError('approval_closed', APPROVAL_MISMATCH_DETAIL);
   }
   if (input.args !== undefined && argsHash(input.args) !== approval.args_hash) {
-    throw new HttpError(409, 'The arguments differ from the ones the agent asked to use');
+    throw new HttpError('approval_closed', 'The arguments differ from the ones the agent asked to use');
   }
   // An expired approval says so, never something else (a connection, a race).
-  if (approval.status === 'expired') throw new HttpError(409, APPROVAL_EXPIRED_DETAIL);
-  if (approval.status !== 'pending') throw new HttpError(409, `This approval was already ${approval.status}`);
+  if (approval.status === 'expired') throw new HttpError('expired', APPROVAL_EXPIRED_DETAIL);
+  if (approval.status !== 'pending')
+    throw new HttpError('approval_closed', `This approval was already ${approval.status}`);
   if (approval.expires_at <= new Date().toISOString()) {
     await ctx.approvals.transition(userId, approvalId, 'pending', 'expired');
-    throw new HttpError(410, APPROVAL_EXPIRED_DETAIL);
+    throw new HttpError('expired', APPROVAL_EXPIRED_DETAIL);
   }
   const storedArgs = JSON.parse(approval.args) as Record<string, unknown>;
   if (argsHash(storedArgs) !== approval.args_hash || canonicalJson(storedArgs) !== approval.args) {
-    throw new HttpError(409, 'The stored call is inconsistent and cannot run');
+    throw new HttpError('conflict', 'The stored call is inconsistent and cannot run');
   }
   const agent = await requireAgent(ctx, userId, agentId);
   const messages = await ctx.repo.listMessages(userId, thread.id);
@@ -81,7 +82,7 @@ export async function decide(
     threadId: thread.id,
     messageId: message.id,
   });
-  if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
+  if (!claimId) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
   let stillPending: boolean;
   let outcome: UIMessageChunk;
   try {
@@ -137,7 +138,7 @@ async function deny(
   part: ToolPart,
 ): Promise<UIMessageChunk> {
   if (!(await ctx.approvals.transition(input.userId, approval.id, 'pending', 'denied'))) {
-    throw new HttpError(409, APPROVAL_DECIDED_DETAIL);
+    throw new HttpError('approval_closed', APPROVAL_DECIDED_DETAIL);
   }
   part.state = 'output-denied';
   part.approval = {
@@ -167,10 +168,10 @@ async function approve(
   // The tool must still be attached to this agent (K4), checked before anything runs.
   const tools = await ctx.executor.listAgentTools(userId, input.agentId);
   if (!tools.some((t) => t.actionId === approval.action_id)) {
-    throw new HttpError(409, 'This tool is no longer attached to the agent');
+    throw new HttpError('conflict', 'This tool is no longer attached to the agent');
   }
   if (!(await ctx.approvals.transition(userId, approval.id, 'pending', 'approved'))) {
-    throw new HttpError(409, APPROVAL_DECIDED_DETAIL);
+    throw new HttpError('approval_closed', APPROVAL_DECIDED_DETAIL);
   }
   await ctx.audit.record({
     userId,

@@ -49,7 +49,7 @@ export async function dropLastAnswer(
   history: StoredMessage[],
 ): Promise<StoredMessage[]> {
   const lastUser = history.findLastIndex((m) => m.role === 'user');
-  if (lastUser < 0) throw new HttpError(409, 'Nothing to regenerate');
+  if (lastUser < 0) throw new HttpError('conflict', 'Nothing to regenerate');
   await ctx.repo.deleteMessages(
     userId,
     threadId,
@@ -67,11 +67,11 @@ export async function editLastUserMessage(
   edit: { messageId: string; text: string },
 ): Promise<StoredMessage[]> {
   const text = edit.text.trim();
-  if (!text) throw new HttpError(422, 'The message is empty');
+  if (!text) throw new HttpError('unprocessable_content', 'The message is empty');
   const lastUser = history.findLastIndex((m) => m.role === 'user');
   const edited = history[lastUser];
   if (!edited || edited.id !== edit.messageId) {
-    throw new HttpError(409, 'Only the last message you sent can be edited');
+    throw new HttpError('conflict', 'Only the last message you sent can be edited');
   }
   edited.parts = [{ type: 'text', text }];
   await ctx.repo.updateMessage(userId, threadId, { id: edited.id, parts: edited.parts, status: 'complete' });
@@ -101,7 +101,7 @@ export async function newUserMessage(
   clientMessageId: string | undefined,
 ): Promise<StoredMessage> {
   const trimmed = text.trim();
-  if (!trimmed) throw new HttpError(422, 'The message is empty');
+  if (!trimmed) throw new HttpError('unprocessable_content', 'The message is empty');
   const free = clientMessageId !== undefined && !(await ctx.repo.messageIdExists(clientMessageId));
   return {
     id: free ? clientMessageId : crypto.randomUUID(),

@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
+import { notFound } from '../../http/errors.ts';
 import { createHostFunctionBridge } from './host-functions.ts';
 import { defaultChatDist, frameFiles } from './http/frame-files.ts';
 import { hostFunctionRoutes } from './http/host-function-routes.ts';
@@ -87,7 +88,7 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
       pageCache: 'no-cache',
       copilot: true,
       fallback: true,
-      notBuilt: (reply) => reply.code(404).send({ detail: 'Not Found' }),
+      notBuilt: (reply) => reply.send(notFound()),
     });
     await app.register(signInRoutes, {
       sessions,

@@ -278,7 +278,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
 
     refuseWhileDraining() {
       if (lifecycle.draining)
-        throw new HttpError(503, 'This server is restarting; send it again in a moment', {
+        throw new HttpError('unavailable', 'This server is restarting; send it again in a moment', {
           'retry-after': String(DRAINING_RETRY_AFTER_SECONDS),
         });
     },

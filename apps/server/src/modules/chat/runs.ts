@@ -67,7 +67,7 @@ export async function streamRun(
       threadId: input.threadId,
       messageId: input.message.id,
     }));
-  if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
+  if (!claimId) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
   const controller = new AbortController();
   const disconnected = new RunAbort('disconnected', 'The connection closed.');
   const onAbort = () => controller.abort(disconnected);

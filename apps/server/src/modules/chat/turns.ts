@@ -45,7 +45,7 @@ export async function limitTurns(ctx: ChatContext, userId: number, on: Pick<Db, 
   if (limit === undefined) return;
   const hit = await hitRateLimit(on, `chat-turn:${userId}`, { limit, windowSeconds: 60 });
   if (!hit.allowed) {
-    throw new HttpError(429, 'Too many chat messages; wait a moment', {
+    throw new HttpError('rate_limited', 'Too many chat messages; wait a moment', {
       'retry-after': String(hit.retryAfterSeconds),
     });
   }
@@ -63,9 +63,13 @@ export function limitConcurrency(ctx: ChatContext) {
   ctx.runs.refuseWhileDraining();
   const max = ctx.limits.maxConcurrentTurns;
   if (max !== undefined && ctx.runs.localCount() >= max) {
-    throw new HttpError(429, 'The server is answering as many chats as it can; try again in a moment', {
-      'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
-    });
+    throw new HttpError(
+      'rate_limited',
+      'The server is answering as many chats as it can; try again in a moment',
+      {
+        'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
+      },
+    );
   }
 }
 
@@ -96,7 +100,8 @@ export async function startTurn(
   }
   // Checked before the history changes (lapse, regenerate, edit); the claim in the turn's commit
   // below is what holds the thread against a run starting meanwhile on another instance.
-  if (existing && (await ctx.runs.isRunning(threadId))) throw new HttpError(409, RUN_IN_PROGRESS);
+  if (existing && (await ctx.runs.isRunning(threadId)))
+    throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
 
   // The rate limit counts in the commit that stores the turn, unless the turn changes stored rows
   // first (edit, regenerate, lapsing approvals): then it counts before anything changes.
@@ -135,12 +140,13 @@ export async function startTurn(
       }
       claimId = await ctx.runs.claim({ runId, userId, threadId, messageId: assistant.id }, trx);
       // Another instance started a run in this thread meanwhile: store nothing of this turn.
-      if (!claimId) throw new HttpError(409, RUN_IN_PROGRESS);
+      if (!claimId) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
     });
   } catch (error) {
     if (error instanceof HttpError) throw error;
     // Two first turns raced for the same new thread id: the later one is refused.
-    if (newThread && (await repo.threadIdExists(threadId))) throw new HttpError(409, RUN_IN_PROGRESS);
+    if (newThread && (await repo.threadIdExists(threadId)))
+      throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
     throw error;
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };

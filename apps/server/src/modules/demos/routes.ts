@@ -23,7 +23,7 @@
 import { chatAuthSuccessSchema, DEMO_SESSION_COOKIE, errorSchema } from '@cadre/contract';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { chatRoutes, defaultChatDist, frameFiles, type ChatModuleOptions } from '../chat/index.ts';
@@ -80,7 +80,7 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
   async function limit(key: string, max: number, windowSeconds: number, message: string) {
     const result = await hitRateLimit(db, key, { limit: max, windowSeconds, now: now().getTime() });
     if (!result.allowed)
-      throw new HttpError(429, message, { 'retry-after': String(result.retryAfterSeconds) });
+      throw new HttpError('rate_limited', message, { 'retry-after': String(result.retryAfterSeconds) });
   }
 
   /** Browsers send Origin on POST; one from elsewhere is a cross-site form (login CSRF). */
@@ -88,7 +88,7 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     const origin = request.headers.origin;
     if (origin === undefined) return;
     if (origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`) {
-      throw new HttpError(403, 'Cross-origin request refused');
+      throw new HttpError('forbidden', 'Cross-origin request refused');
     }
   }
 
@@ -117,7 +117,8 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
   );
   app.post('/login', login, async (request, reply) => {
     assertOwnOrigin(request);
-    if (!request.isMultipart()) throw new HttpError(415, 'Send the demo login as multipart/form-data');
+    if (!request.isMultipart())
+      throw new HttpError('unsupported_media_type', 'Send the demo login as multipart/form-data');
     await limit(
       `demo-login:${clientKey(request)}`,
       config.demos.loginsPerHour,
@@ -126,19 +127,19 @@ export const demoRoutes: FastifyPluginAsync<DemoPluginOptions> = async (app, opt
     );
     const fields: Record<string, string> = {};
     for await (const part of request.parts()) {
-      if (part.type !== 'field') throw new HttpError(400, 'Files are not accepted');
-      if (part.valueTruncated || typeof part.value !== 'string') return denied(reply);
+      if (part.type !== 'field') throw new HttpError('bad_request', 'Files are not accepted');
+      if (part.valueTruncated || typeof part.value !== 'string') throw denied();
       if (part.fieldname === 'username' || part.fieldname === 'password') fields[part.fieldname] = part.value;
     }
     const demo = fields.password;
-    if (!config.demos.enabled || fields.username !== DEMO_USERNAME || !isDemoName(demo)) return denied(reply);
+    if (!config.demos.enabled || fields.username !== DEMO_USERNAME || !isDemoName(demo)) throw denied();
     const { value, maxAgeSeconds } = await service.login(demo, clientKey(request));
     reply.setCookie(DEMO_SESSION_COOKIE, value, { ...cookieOptions, maxAge: maxAgeSeconds });
     return { success: true };
   });
 
-  function denied(reply: FastifyReply) {
-    return reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
+  function denied() {
+    return new HttpError('unauthorized', CREDENTIALS_SIGN_IN);
   }
 
   const logout = session('demoLogout', 'Ends the demo session', 'Clears the demo session cookie.');

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { notFound } from '../../http/errors.ts';
 import { field, interactionPages } from './interaction-pages.ts';
 import { interactionErrors } from './outage.ts';
 import type { IdentityRouteOptions } from './provider.ts';
@@ -174,7 +175,7 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
   app.get<{ Params: { file: string } }>('/idp/avatars/:file', routeOptions, async (request, reply) => {
     const subject = request.params.file.replace(/\.svg$/, '');
     const account = await accounts.findBySubject(subject);
-    if (!account) return reply.code(404).send({ detail: 'Not Found' });
+    if (!account) return reply.send(notFound());
     const initials = account.name
       .split(/\s+/)
       .filter(Boolean)

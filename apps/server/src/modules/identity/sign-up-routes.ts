@@ -56,7 +56,7 @@ export const signUpRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (
       try {
         proof = await gate.redeem(code, request.ip);
       } catch (err) {
-        if (err instanceof HttpError && err.statusCode === 429) {
+        if (err instanceof HttpError && err.code === 'rate_limited') {
           return pages.locked(reply, Number(err.headers['retry-after'] ?? 60));
         }
         throw err;

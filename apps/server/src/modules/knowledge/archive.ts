@@ -17,7 +17,7 @@ export interface ArchiveLimits {
   maxFilesPerAgent: number;
 }
 
-const refuse = (detail: string) => new HttpError(422, detail);
+const refuse = (detail: string) => new HttpError('unprocessable_content', detail);
 
 /** A name from the archive as it may appear in a message: printable and short. */
 const shown = (name: string) =>

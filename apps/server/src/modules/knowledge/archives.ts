@@ -29,7 +29,7 @@ export function agentArchives(knowledge: KnowledgeService) {
       const total = files.reduce((sum, f) => sum + f.size_bytes, 0);
       if (total > settings.maxArchiveBytes)
         throw new HttpError(
-          422,
+          'unprocessable_content',
           `The agent's files come to ${total} bytes, more than an import reads (${settings.maxArchiveBytes}, KNOWLEDGE_MAX_ARCHIVE_BYTES); export it without them.`,
         );
       const contents: Uint8Array[] = [];

@@ -27,7 +27,7 @@ const WORKER = import.meta.url.endsWith('.ts')
 // Parsing is CPU work: one instance parses at most two files at once, the rest wait their turn.
 const parsing = pLimit(2);
 
-const refuse = (detail: string) => new HttpError(422, detail);
+const refuse = (detail: string) => new HttpError('unprocessable_content', detail);
 
 /**
  * A DOCX is a zip: refused when its directory declares more entries or more unpacked bytes than

@@ -23,7 +23,7 @@ export function fileBytes(db: Db, store: ObjectStore | undefined, log: Log) {
   const unavailable = (error: unknown) => {
     log.warn({ err: error instanceof Error ? error.message : String(error) }, 'knowledge bucket failed');
     return new HttpError(
-      503,
+      'unavailable',
       'The store of knowledge files (KNOWLEDGE_S3_BUCKET) is unavailable; try again.',
       {
         'retry-after': '5',

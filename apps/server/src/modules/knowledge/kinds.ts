@@ -54,7 +54,7 @@ const extensionKind = (name: string) =>
   BY_EXTENSION[/\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? ''];
 
 const unsupported = (what: string) =>
-  new HttpError(415, `The file ${what}; a knowledge file must be ${ACCEPTED}.`);
+  new HttpError('unsupported_media_type', `The file ${what}; a knowledge file must be ${ACCEPTED}.`);
 
 /** Whether the bytes are UTF-8 text without NUL or other control characters (tabs and newlines aside). */
 function isText(bytes: Uint8Array): boolean {
@@ -101,7 +101,7 @@ export async function sniffKind(
     const agrees = claim === sniffed || (TEXT_KINDS.has(claim) && TEXT_KINDS.has(sniffed));
     if (!agrees)
       throw new HttpError(
-        415,
+        'unsupported_media_type',
         `The file's content is ${MEDIA_TYPES[sniffed]} but ${source}; the type must match the content.`,
       );
   }

@@ -39,14 +39,14 @@ export async function prepareFile(
   embedder: Embedder | undefined,
   log: { warn(details: object, message: string): void },
 ): Promise<PreparedFile> {
-  if (file.bytes.length === 0) throw new HttpError(422, 'The file is empty.');
+  if (file.bytes.length === 0) throw new HttpError('unprocessable_content', 'The file is empty.');
   const name = displayName(file.filename);
   const kind = await sniffKind(file.bytes, name, file.mimetype);
   const pages = await extractPages(kind, file.bytes, settings);
   const passages = splitPassages(kind, pages);
   if (passages.length === 0)
     throw new HttpError(
-      422,
+      'unprocessable_content',
       kind === 'pdf'
         ? 'The PDF has no text to search (a scanned PDF holds pictures of text; run it through OCR first).'
         : 'The file has no text to search.',

@@ -41,7 +41,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { db, knowledge, settings }) => {
   const tooLarge = () =>
     new HttpError(
-      413,
+      'payload_too_large',
       `The file is larger than ${settings.maxFileBytes} bytes, the most a knowledge file may be (KNOWLEDGE_MAX_FILE_BYTES).`,
     );
   await app.register(multipart, {
@@ -87,7 +87,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       if (!request.isMultipart())
         throw new HttpError(
-          415,
+          'unsupported_media_type',
           `Send the file as multipart/form-data, in the part "${KNOWLEDGE_FILE_FIELD}".`,
         );
       let upload: Upload | undefined;
@@ -96,7 +96,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
         for await (const part of request.parts()) {
           if (part.type !== 'file' || part.fieldname !== KNOWLEDGE_FILE_FIELD)
             throw new HttpError(
-              422,
+              'unprocessable_content',
               `The file must be sent in the part "${KNOWLEDGE_FILE_FIELD}", not "${part.fieldname}".`,
             );
           upload = { filename: part.filename, mimetype: part.mimetype, bytes: await part.toBuffer() };
@@ -105,7 +105,10 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
         throw multipartError(error, tooLarge);
       }
       if (!upload)
-        throw new HttpError(422, `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`);
+        throw new HttpError(
+          'unprocessable_content',
+          `The form has no file; send it in the part "${KNOWLEDGE_FILE_FIELD}".`,
+        );
       // A retry with the same Idempotency-Key (after a lost answer) gets the first file, not a copy.
       const { agent_id: agentId } = request.params;
       const { batch } = request.query;
@@ -182,10 +185,16 @@ function multipartError(error: unknown, tooLarge: () => HttpError): unknown {
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT')
-    return new HttpError(413, `Send one part only: the file, in the part "${KNOWLEDGE_FILE_FIELD}".`);
+    return new HttpError(
+      'payload_too_large',
+      `Send one part only: the file, in the part "${KNOWLEDGE_FILE_FIELD}".`,
+    );
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_MULTIPART_INVALID_CONTENT_TYPE')
-    return new HttpError(415, `Send the file as multipart/form-data, in the part "${KNOWLEDGE_FILE_FIELD}".`);
+    return new HttpError(
+      'unsupported_media_type',
+      `Send the file as multipart/form-data, in the part "${KNOWLEDGE_FILE_FIELD}".`,
+    );
   if ((error as { statusCode?: number }).statusCode === 400 || /boundary|multipart/i.test(String(error)))
-    return new HttpError(400, 'The multipart body is malformed.');
+    return new HttpError('bad_request', 'The multipart body is malformed.');
   return error;
 }

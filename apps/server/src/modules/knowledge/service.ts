@@ -182,7 +182,7 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
       await requireAgent(user.id, agentId);
       if ((await repo.count(user.id, agentId)) >= settings.maxFilesPerAgent)
         throw new HttpError(
-          409,
+          'conflict',
           `This agent already has ${settings.maxFilesPerAgent} files, the most allowed (KNOWLEDGE_MAX_FILES_PER_AGENT); delete one first.`,
         );
       const file = await prepareFile(upload, settings, embedder, log);

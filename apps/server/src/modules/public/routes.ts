@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthSchema, livenessSchema, readinessSchema } from '@cadre/contract';
+import {
+  healthSchema,
+  livenessSchema,
+  notReadySchema,
+  readinessSchema,
+  unhealthySchema,
+} from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import type { Lifecycle } from '../../kernel.ts';
 import { createReadinessCheck } from './readiness.ts';
@@ -16,7 +22,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ db: Db; lifecycle: Lifecycle 
         operationId: 'healthcheck',
         tags: ['public'],
         summary: 'Whether the server and its database answer',
-        response: { 200: healthSchema, 503: healthSchema },
+        response: { 200: healthSchema, 503: unhealthySchema },
       },
       config: { public: true },
     },
@@ -26,7 +32,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ db: Db; lifecycle: Lifecycle 
         return { status: 'ok' as const, database: 'ok' as const };
       } catch (err) {
         request.log.warn({ err }, 'health check: database unavailable');
-        return reply.code(503).send({ status: 'degraded', database: 'unavailable' });
+        return reply.code(503).send({ status: 'degraded', database: 'unavailable', code: 'db_unavailable' });
       }
     },
   );
@@ -58,7 +64,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ db: Db; lifecycle: Lifecycle 
         tags: ['public'],
         summary:
           'Whether this instance can take traffic: database readable and writable within 1 s, migrations applied, not shutting down',
-        response: { 200: readinessSchema, 503: readinessSchema },
+        response: { 200: readinessSchema, 503: notReadySchema },
       },
       config: { public: true },
     },
@@ -66,7 +72,8 @@ export const publicRoutes: FastifyPluginAsyncZod<{ db: Db; lifecycle: Lifecycle 
       const reason = await checkReadiness();
       if (!reason) return { status: 'ready' as const };
       if (reason !== 'draining') request.log.warn({ reason }, 'not ready');
-      return reply.code(503).header('retry-after', '5').send({ status: 'not_ready', reason });
+      const code = reason.startsWith('database_') ? 'db_unavailable' : 'unavailable';
+      return reply.code(503).header('retry-after', '5').send({ status: 'not_ready', reason, code });
     },
   );
 };

@@ -131,7 +131,7 @@ export const serviceCallbackRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> 
           tags: ['public'],
           summary: 'Composio events, signed with the shared secret (webhook-id/-timestamp/-signature)',
           response: {
-            200: errorSchema,
+            200: z.object({ detail: z.string() }).describe('Processed, already processed or ignored'),
             400: errorSchema,
             401: errorSchema,
             413: errorSchema,
@@ -142,9 +142,12 @@ export const serviceCallbackRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> 
       async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const outcome = await tools.handleComposioWebhook(raw, request.headers);
-        if (outcome.status !== 200) request.log.info({ reason: outcome.detail }, 'composio webhook refused');
-        else if (outcome.event) request.log.info({ event: outcome.event.type }, 'composio webhook');
-        return reply.code(outcome.status).send({ detail: outcome.detail });
+        if (!outcome.ok) {
+          request.log.info({ reason: outcome.detail }, 'composio webhook refused');
+          throw new HttpError(outcome.code, outcome.detail);
+        }
+        request.log.info({ event: outcome.event.type }, 'composio webhook');
+        return reply.code(200).send({ detail: outcome.detail });
       },
     );
   });

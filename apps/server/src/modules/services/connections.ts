@@ -190,7 +190,7 @@ export function createConnections(deps: {
         } catch (err) {
           const reason = toToolResult(err).error;
           throw new HttpError(
-            502,
+            'provider_error',
             `Your connection to ${service.name} could not be revoked (${reason}); try again`,
           );
         }

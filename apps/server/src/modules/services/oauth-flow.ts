@@ -163,7 +163,10 @@ export function createOAuthFlow(deps: {
       expect: { serviceId?: number; browser: CallbackBrowser | undefined },
     ): Promise<{ serviceId: number; userId: number }> {
       const refused = () =>
-        new HttpError(400, 'This connection link is invalid or has expired; start the connection again');
+        new HttpError(
+          'bad_request',
+          'This connection link is invalid or has expired; start the connection again',
+        );
       if (!stateParam || stateParam.length > 200) throw refused();
       const row = await repo.takeOAuthState(hashState(stateParam));
       if (!row) throw refused();
@@ -172,7 +175,7 @@ export function createOAuthFlow(deps: {
       const { browser } = expect;
       if (!browser || browser.userId !== row.user_id || !sameHash(browser.secret, row.binding_hash)) {
         throw new HttpError(
-          400,
+          'bad_request',
           'This connection was started in another browser or by another account; start it again from the Services page',
         );
       }
@@ -192,7 +195,10 @@ export function createOAuthFlow(deps: {
           pending: sealed.pending ?? undefined,
         });
       } catch (err) {
-        throw new HttpError(400, `The connection could not be completed: ${toToolResult(err).error}`);
+        throw new HttpError(
+          'bad_request',
+          `The connection could not be completed: ${toToolResult(err).error}`,
+        );
       }
       const values = {
         status: 'ACTIVE',

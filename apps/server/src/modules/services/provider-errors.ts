@@ -11,7 +11,7 @@ export async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (err instanceof ToolError || (err as { name?: string } | null)?.name === 'EgressError') {
-      throw new HttpError(502, `The service provider failed: ${toToolResult(err).error}`);
+      throw new HttpError('provider_error', `The service provider failed: ${toToolResult(err).error}`);
     }
     throw err;
   }
@@ -25,7 +25,7 @@ export function keyCheckAnswer(err: unknown, field: string): never {
   if (err instanceof KeyCheckError) {
     if (err.refused)
       throw new ValidationFailure([{ loc: ['body', field], msg: err.message, type: 'key_refused' }]);
-    throw new HttpError(502, err.message);
+    throw new HttpError('provider_error', err.message);
   }
   throw err;
 }

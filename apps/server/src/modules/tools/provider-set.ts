@@ -17,7 +17,8 @@ export function providerSet(providers: readonly ToolProvider[]): ProviderSet {
     find,
     get(id) {
       const provider = find(id);
-      if (!provider) throw new HttpError(503, 'This service provider is not enabled on this server');
+      if (!provider)
+        throw new HttpError('unavailable', 'This service provider is not enabled on this server');
       return provider;
     },
   };

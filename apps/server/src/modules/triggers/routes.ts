@@ -68,7 +68,7 @@ export const triggerRoutes: FastifyPluginAsyncZod<TriggerRouteDeps & TriggerOpti
           : { ok: false as const, reason: 'Invalid webhook signature' };
         if (!verdict.ok) {
           request.log.info({ reason: verdict.reason }, 'signed trigger call refused');
-          throw new HttpError(401, verdict.reason);
+          throw new HttpError('unauthorized', verdict.reason);
         }
         signedBy.set(request, verdict);
       },

@@ -111,7 +111,7 @@ export function triggerSecrets(deps: {
         .executeTakeFirst();
       const verdict: WebhookVerdict = row
         ? verifyWebhook({ secret: webhookKey(deps.vault.open(row.secret)), headers, rawBody })
-        : { ok: false, status: 401, reason: 'Invalid webhook signature' };
+        : { ok: false, code: 'unauthorized', reason: 'Invalid webhook signature' };
       if (!verdict.ok || !row)
         return { ok: false, reason: verdict.ok ? 'Invalid webhook signature' : verdict.reason };
       return { ok: true, userId: row.user_id, webhookId: verdict.id };

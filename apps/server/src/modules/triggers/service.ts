@@ -47,7 +47,7 @@ export function createTriggersService(deps: {
     });
     if (!hit.allowed) {
       throw new HttpError(
-        429,
+        'rate_limited',
         `Too many trigger calls: this agent accepts ${deps.perMinute} a minute; retry in ${hit.retryAfterSeconds} seconds`,
         { 'retry-after': String(hit.retryAfterSeconds) },
       );

@@ -115,7 +115,7 @@ export function createUsageService(db: Db, options: UsageServiceOptions) {
       if (used < budget) return;
       const seconds = Math.max(1, Math.ceil((resetsAt.getTime() - now().getTime()) / 1000));
       throw new HttpError(
-        429,
+        'budget_exceeded',
         `You have used this month's token budget (${used.toLocaleString('en-US')} of ` +
           `${budget.toLocaleString('en-US')} tokens). It resets on ${resetsAt.toISOString().slice(0, 10)} (UTC).`,
         { 'retry-after': String(seconds) },

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RUNTIME_CONFIG_PATH, SILENT_SIGN_IN_PATH, type RuntimeConfig } from '@cadre/contract';
 import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
+import { notFound } from '../../http/errors.ts';
 import type { Config } from '../../config.ts';
 
 /** Path prefixes owned by server modules; anything under them that no route matches is a JSON 404. */
@@ -80,6 +81,6 @@ export async function registerWebApp(app: FastifyInstance, config: Config, webDi
       // The web app's router decides what an unknown path shows (its 404 screen).
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send({ detail: 'Not Found' });
+    return reply.send(notFound());
   });
 }

@@ -39,7 +39,7 @@ export function useAgentSave(
       await navigate({ to: '/agents' });
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 422) {
+      if (error instanceof ApiError && error.code === 'validation_failed') {
         setServerStarterErrors(starterErrorsFrom(error.body, draft.starters));
         focusFirstInvalid();
       }

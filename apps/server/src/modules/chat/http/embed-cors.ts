@@ -61,12 +61,12 @@ export async function checkEmbedOrigin(
   reply.header('vary', 'Origin');
   if (principal.origin === undefined) return;
   if (request.headers.origin !== principal.origin) {
-    throw new HttpError(403, 'This copilot token is for pages of another origin');
+    throw new HttpError('forbidden', 'This copilot token is for pages of another origin');
   }
   const origin = foreignOrigin(request, policy.publicOrigin);
   if (origin === undefined) return;
   if (!(await policy.embedOrigins(principal.userId, principal.agentId)).includes(origin)) {
-    throw new HttpError(403, 'This origin may no longer embed the agent');
+    throw new HttpError('forbidden', 'This origin may no longer embed the agent');
   }
   reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSED);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config.ts';
+import { registerErrorHandling } from '../../../http/errors.ts';
 import { registerSecurityHeaders } from '../../../http/security-headers.ts';
 import { frameFiles } from './frame-files.ts';
 
@@ -20,6 +21,7 @@ describe('chat frame static files', () => {
     fs.writeFileSync(path.join(dist, 'copilot', 'index.js'), 'window.mountChainlitWidget=()=>{}');
     fs.writeFileSync(path.join(dist, 'secret.txt'), 'not served');
     app = Fastify();
+    registerErrorHandling(app);
     registerSecurityHeaders(
       app,
       loadConfig({ NODE_ENV: 'test', DATA_DIR: dist, PUBLIC_URL: 'http://cadre.test' }),
@@ -85,7 +87,7 @@ describe('chat frame static files', () => {
     expect(html.body).toContain('<title>frame</title>');
     const api = await app.inject({ url: '/chainlit/unknown', headers: { accept: 'application/json' } });
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ detail: 'Not Found' });
+    expect(api.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
     for (const url of [
       '/chainlit/assets/..%2Fsecret.txt',
       '/chainlit/assets/../secret.txt',

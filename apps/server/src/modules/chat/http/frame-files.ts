@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { CHAT_FRAME_CSP } from '../../../http/security-headers.ts';
+import { notFound } from '../../../http/errors.ts';
 
 /**
  * Where the built chat frame is (apps/chat/dist): next to the bundled server (dist/main.js) or, when
@@ -92,7 +93,7 @@ export const frameFiles: FastifyPluginAsync<FrameFilesOptions> = async (app, opt
   if (options.fallback) {
     app.get('/*', { config, schema: { hide: true } }, (request, reply) => {
       const wantsPage = (request.headers.accept ?? '').includes('text/html');
-      return built && wantsPage ? page(reply) : reply.code(404).send({ detail: 'Not Found' });
+      return built && wantsPage ? page(reply) : reply.send(notFound());
     });
   }
 };

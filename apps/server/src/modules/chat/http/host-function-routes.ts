@@ -37,8 +37,8 @@ export const hostFunctionRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const settled = await bridge.settle(principalOf(request), request.params.callId, request.body.result);
       if (settled === 'expired')
-        throw new HttpError(410, 'This function call has expired; the agent stopped waiting');
-      if (settled === 'not_found') throw new HttpError(404, 'Function call not found');
+        throw new HttpError('expired', 'This function call has expired; the agent stopped waiting');
+      if (settled === 'not_found') throw new HttpError('not_found', 'Function call not found');
       return reply.code(204).send(null);
     },
   );

@@ -37,7 +37,7 @@ export function namedAgent(request: FastifyRequest): number | undefined {
   const raw = request.headers[CHAT_AGENT_HEADER];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !AGENT_ID.test(raw)) {
-    throw new HttpError(400, `The ${CHAT_AGENT_HEADER} header must be an agent id`);
+    throw new HttpError('bad_request', `The ${CHAT_AGENT_HEADER} header must be an agent id`);
   }
   return Number(raw);
 }
@@ -45,16 +45,17 @@ export function namedAgent(request: FastifyRequest): number | undefined {
 /** The authenticated user and agent of a chat request (set by the onRequest hook). */
 export function principalOf(request: FastifyRequest): ChatPrincipal {
   const principal = principals.get(request);
-  if (!principal) throw new HttpError(401, 'Not signed in to the chat');
+  if (!principal) throw new HttpError('unauthorized', 'Not signed in to the chat');
   return principal;
 }
 
 /** CSRF for cookie requests: our own header and our own origin (a bearer carries no ambient credential). */
 export function assertSameOriginRequest(request: FastifyRequest, publicOrigin: string) {
   if (request.headers[CHAT_CSRF_HEADER] !== CHAT_CSRF_VALUE) {
-    throw new HttpError(403, `Missing the ${CHAT_CSRF_HEADER}: ${CHAT_CSRF_VALUE} header`);
+    throw new HttpError('forbidden', `Missing the ${CHAT_CSRF_HEADER}: ${CHAT_CSRF_VALUE} header`);
   }
-  if (request.headers.origin !== publicOrigin) throw new HttpError(403, 'Cross-origin request refused');
+  if (request.headers.origin !== publicOrigin)
+    throw new HttpError('forbidden', 'Cross-origin request refused');
 }
 
 /**
@@ -84,19 +85,19 @@ export function registerSessionAuth(
     // A malformed bearer token is still a copilot sign-in attempt, refused as such.
     if (token !== undefined || BEARER_ATTEMPT.test(request.headers.authorization ?? '')) {
       const copilot = token === undefined ? undefined : await options.copilot(token);
-      if (!copilot) throw new HttpError(401, 'Invalid copilot token');
+      if (!copilot) throw new HttpError('unauthorized', 'Invalid copilot token');
       principal = { ...copilot, via: 'copilot' };
     } else {
       const { agentCookieName, cookieName } = options.sessions;
       const value =
         request.cookies[agentId !== undefined && agentCookieName ? agentCookieName(agentId) : cookieName];
       const session = value ? await options.sessions.resolve(value) : undefined;
-      if (!session) throw new HttpError(401, 'Not signed in to the chat');
+      if (!session) throw new HttpError('unauthorized', 'Not signed in to the chat');
       if (STATE_CHANGING.has(request.method)) assertSameOriginRequest(request, options.publicOrigin);
       principal = { userId: session.userId, agentId: session.agentId, via: 'cookie' };
     }
     if (agentId !== undefined && principal.agentId !== agentId) {
-      throw new HttpError(401, 'Not signed in to the chat with this agent');
+      throw new HttpError('unauthorized', 'Not signed in to the chat with this agent');
     }
     if (embed) await checkEmbedOrigin(request, reply, principal, embed);
     principals.set(request, principal);

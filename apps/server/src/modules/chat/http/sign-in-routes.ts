@@ -8,6 +8,7 @@ import {
   NO_SUCH_AGENT,
 } from '@cadre/contract';
 import { bearer } from '../../../http/auth.ts';
+import { HttpError } from '../../../http/errors.ts';
 import { SESSION_TTL_SECONDS, type ChatSessions } from '../sessions.ts';
 import { AGENT_ID, assertSameOriginRequest, namedAgent } from './session-auth.ts';
 import { chatOperation } from './chat-operation.ts';
@@ -41,9 +42,9 @@ export const signInRoutes: FastifyPluginAsyncZod<{
       if ('refused' in result) {
         // A signed-in person asking for someone else's (or a deleted) agent is told so, not sent
         // back to sign in; both cases read the same, so no one learns which agent ids exist.
-        return result.refused === 'no_such_agent'
-          ? reply.code(404).send({ detail: NO_SUCH_AGENT })
-          : reply.code(401).send({ detail: CREDENTIALS_SIGN_IN });
+        throw result.refused === 'no_such_agent'
+          ? new HttpError('not_found', NO_SUCH_AGENT)
+          : new HttpError('unauthorized', CREDENTIALS_SIGN_IN);
       }
       const options = { ...cookie, maxAge: SESSION_TTL_SECONDS };
       // The agent's own cookie is what its frame uses; the plain one serves clients naming no agent.
@@ -78,7 +79,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{
       for (const value of values) await sessions.signOut(value);
       // The web app's sign-out names its user: every chat session and copilot token of theirs ends.
       if (token && !(await sessions.revokeForAccessToken(token))) {
-        return reply.code(401).send({ detail: 'Invalid access token' });
+        throw new HttpError('unauthorized', 'Invalid access token');
       }
       // Every cookie whose session just ended goes, the plain one included when it held that session.
       const cleared = new Set(ours.filter((name) => values.has(request.cookies[name]!)));

@@ -1,12 +1,12 @@
 import { APICallError } from '@ai-sdk/provider';
+import type { ModelFailureCode } from '@cadre/contract';
 
 /**
- * The few things that can go wrong with a language model, as the person chatting sees them. The
- * chat frame switches on `category`; `message` is safe to show (it never carries provider bodies,
- * keys or stack traces).
+ * The few things that can go wrong with a language model, as the person chatting sees them: error
+ * codes of the API's vocabulary (the contract's MODEL_FAILURE_CODES). The chat frame switches on
+ * `category`; `message` is safe to show (it never carries provider bodies, keys or stack traces).
  */
-export type LlmErrorCategory =
-  'no_model' | 'rate_limited' | 'spend_limit' | 'provider_down' | 'timeout' | 'provider_error';
+export type LlmErrorCategory = ModelFailureCode;
 
 const MESSAGES: Record<LlmErrorCategory, string> = {
   no_model:

@@ -42,7 +42,10 @@ describe('chat session', () => {
       .fn<typeof fetch>()
       .mockResolvedValueOnce(new Response(null, { status: 200 }))
       .mockResolvedValueOnce(
-        new Response('{"detail":"credentialssignin"}', { status: 401, statusText: 'Unauthorized' }),
+        new Response('{"detail":"credentialssignin","code":"unauthorized"}', {
+          status: 401,
+          statusText: 'Unauthorized',
+        }),
       );
     await expect(
       openChatSession({
@@ -59,7 +62,9 @@ describe('chat session', () => {
       .fn<typeof fetch>()
       .mockResolvedValueOnce(new Response(null, { status: 200 }))
       .mockResolvedValueOnce(
-        new Response('{"detail":"This agent does not exist or is not yours"}', { status: 404 }),
+        new Response('{"detail":"This agent does not exist or is not yours","code":"not_found"}', {
+          status: 404,
+        }),
       );
     await expect(
       openChatSession({ chainlitUrl: 'http://app.test/chainlit', agentId: 9, accessToken: 't', fetchImpl }),

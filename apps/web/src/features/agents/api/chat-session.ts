@@ -34,7 +34,7 @@ export async function openChatSession(options: {
   } catch (error) {
     if (!(error instanceof ChatHttpError)) throw error;
     // The agent is gone or someone else's: say that, not that signing in failed.
-    if (error.status === 404) throw new Error(`${NO_SUCH_AGENT}.`);
+    if (error.code === 'not_found') throw new Error(`${NO_SUCH_AGENT}.`);
     throw new Error(`The chat service refused the sign-in (${error.status}).`);
   }
 }

@@ -25,7 +25,7 @@ const routes = (agent: () => Agent, patch?: (body: unknown) => Agent) => ({
   'GET /api/v1/services/active': () => json([]),
   'GET /api/v1/agents/:agent_id/tool-permissions': () => json({ data: [] }),
   'PATCH /api/v1/agents/:agent_id': ({ body }: { body: unknown }) =>
-    patch ? json(patch(body)) : json({ detail: 'Not Found' }, 500),
+    patch ? json(patch(body)) : json({ detail: 'Not Found', code: 'internal_error' }, 500),
 });
 
 describe('the agent editor’s Embed section (/agents/:id/edit)', () => {

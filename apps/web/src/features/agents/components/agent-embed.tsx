@@ -33,7 +33,9 @@ export function AgentEmbed({ agent }: { agent: Agent }) {
     },
     onError: (failure) =>
       setError(
-        failure instanceof ApiError && failure.status === 422 ? EMBED_TEXT.invalid : EMBED_TEXT.saveFailed,
+        failure instanceof ApiError && failure.code === 'validation_failed'
+          ? EMBED_TEXT.invalid
+          : EMBED_TEXT.saveFailed,
       ),
   });
 

@@ -38,7 +38,10 @@ describe('the agent editor’s knowledge files (/agents/:id/edit)', () => {
         // jsdom's File reaches the fetch as a plain blob (no name, no bytes); its type survives.
         if (String(body).includes('Content-Type: image/png'))
           return json(
-            { detail: 'The file is image/png (by its content); a knowledge file must be PDF.' },
+            {
+              detail: 'The file is image/png (by its content); a knowledge file must be PDF.',
+              code: 'unsupported_media_type',
+            },
             415,
           );
         const added = file('f2', 'policy.pdf', { media_type: 'application/pdf', pages: 2 });

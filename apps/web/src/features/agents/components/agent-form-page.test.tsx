@@ -150,7 +150,7 @@ describe('the agent form, create mode (/agents/create)', () => {
   });
 
   it("toasts 'Create Failed' - 'Failed to Create agent.' for 3 s when the API refuses, and stays", async () => {
-    fakeApi({ 'POST /api/v1/agents/': () => json({ detail: 'nope' }, 500) });
+    fakeApi({ 'POST /api/v1/agents/': () => json({ detail: 'nope', code: 'internal_error' }, 500) });
     const { user, router } = renderApp('/agents/create');
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Weather Helper');
     await user.type(field(/^Description/), 'Forecasts');
@@ -205,6 +205,7 @@ describe('the agent form, create mode (/agents/create)', () => {
             detail: [
               { loc: ['body', 'starters', 1], msg: 'must not contain NUL characters', type: 'custom' },
             ],
+            code: 'validation_failed',
           },
           422,
         ),
@@ -405,7 +406,9 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
   });
 
   it("toasts 'Update Failed' - 'Failed to Update agent.' for 3 s when the API refuses", async () => {
-    fakeApi({ 'PATCH /api/v1/agents/:agent_id': () => json({ detail: 'nope' }, 500) });
+    fakeApi({
+      'PATCH /api/v1/agents/:agent_id': () => json({ detail: 'nope', code: 'internal_error' }, 500),
+    });
     const { user } = renderApp('/agents/1/edit');
     await screen.findByRole('heading', { name: 'Edit Bookkeeper' });
     await user.type(field(/^Name/), ' 2');
@@ -419,7 +422,9 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
   });
 
   it('says so when the agent does not exist, with no retry', async () => {
-    fakeApi({ 'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found' }, 404) });
+    fakeApi({
+      'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found', code: 'not_found' }, 404),
+    });
     renderApp('/agents/9/edit');
     expect(await screen.findByRole('heading', { name: 'Agent not found' })).toBeInTheDocument();
     expect(screen.getByText('This agent does not exist.')).toBeInTheDocument();
@@ -431,7 +436,7 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
     // The loader's retry fails just after the router's pending screen appears (1 s), inside its
     // minimum display; the answer to "Try again" comes after the pending screen made way for the
     // page. Offered in the pending screen, that retry was cancelled by the swap and lost.
-    const unavailable = () => json({ detail: 'Service Unavailable' }, 503);
+    const unavailable = () => json({ detail: 'Service Unavailable', code: 'db_unavailable' }, 503);
     const retried = held();
     const again = held();
     const answers = [unavailable, retried.handler, again.handler];

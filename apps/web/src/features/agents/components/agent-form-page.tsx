@@ -38,7 +38,7 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
     );
   }
   if (agent.isError) {
-    const missing = agent.error instanceof ApiError && agent.error.status === 404;
+    const missing = agent.error instanceof ApiError && agent.error.code === 'not_found';
     return (
       <Stack gap="6">
         <Heading as="h1" size="2xl">

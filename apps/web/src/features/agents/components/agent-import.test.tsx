@@ -122,6 +122,7 @@ describe('importing an agent (/agents)', () => {
                 type: 'too_big',
               },
             ],
+            code: 'validation_failed',
           },
           422,
         ),

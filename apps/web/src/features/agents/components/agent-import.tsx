@@ -18,8 +18,8 @@ import { AGENT_TOASTS, EXCHANGE_TEXT } from '../constants';
 
 /** Why the server refused a document, in words: its first validation error names the field. */
 function refusal(error: unknown): string {
-  if (error instanceof ApiError && error.status === 413) return 'The file is too large.';
-  if (error instanceof ApiError && error.status === 422) {
+  if (error instanceof ApiError && error.code === 'payload_too_large') return 'The file is too large.';
+  if (error instanceof ApiError && error.code === 'validation_failed') {
     const detail = (error.body as { detail?: { loc?: string[]; msg?: string }[] } | undefined)?.detail;
     const first = Array.isArray(detail) ? detail[0] : undefined;
     if (first?.msg) return `${(first.loc ?? []).filter((p) => p !== 'body').join('.')} ${first.msg}`.trim();

@@ -119,7 +119,8 @@ describe("the agent editor's model and temperature", () => {
   it('shows when the models cannot be loaded, retries, and still saves the rest of the form', async () => {
     let fail = true;
     const api = fakeApi(SAVED, {
-      'GET /api/v1/models': () => (fail ? json({ detail: 'down' }, 500) : json(MODELS)),
+      'GET /api/v1/models': () =>
+        fail ? json({ detail: 'down', code: 'internal_error' }, 500) : json(MODELS),
     });
     const { user } = renderApp('/agents/1/edit');
     expect(await screen.findByText('The models could not be loaded.', {}, { timeout: 4000 })).toBeVisible();

@@ -92,7 +92,9 @@ describe("the agent editor's Triggers section", () => {
     slow.release(json([]));
     expect(await section.findByText('No trigger calls yet.')).toBeInTheDocument();
 
-    api.answer('GET /api/v1/agents/:agent_id/triggers/events', () => json({ detail: 'down' }, 500));
+    api.answer('GET /api/v1/agents/:agent_id/triggers/events', () =>
+      json({ detail: 'down', code: 'internal_error' }, 500),
+    );
     await user.click(section.getByRole('button', { name: 'Refresh' }));
     expect(await section.findByRole('alert')).toHaveTextContent('The trigger runs could not be loaded.');
   });

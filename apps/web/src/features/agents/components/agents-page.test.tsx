@@ -61,7 +61,7 @@ describe('the agent list (/agents)', () => {
   it('is fetched when a link to it is pointed at, and paints with its rows, no loading state, after the click', async () => {
     const api = installFakeApi({
       'GET /api/v1/agents/': () => json([MAIL, WEATHER]),
-      'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found' }, 404),
+      'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found', code: 'not_found' }, 404),
     });
     const { user } = renderApp('/agents/99/edit');
     const link = await screen.findByRole('link', { name: 'Back to agents' });
@@ -81,7 +81,7 @@ describe('the agent list (/agents)', () => {
   it('after a click straight away, keeps the page it leaves until the list can paint with its rows', async () => {
     const api = installFakeApi({
       'GET /api/v1/agents/': () => json([MAIL, WEATHER]),
-      'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found' }, 404),
+      'GET /api/v1/agents/:agent_id/agent': () => json({ detail: 'Agent not found', code: 'not_found' }, 404),
     });
     const { user } = renderApp('/agents/99/edit');
     const link = await screen.findByRole('link', { name: 'Back to agents' });
@@ -103,7 +103,9 @@ describe('the agent list (/agents)', () => {
   });
 
   it("says 'Error loading agents.' when the list cannot be loaded", async () => {
-    const api = installFakeApi({ 'GET /api/v1/agents/': () => json({ detail: 'down' }, 503) });
+    const api = installFakeApi({
+      'GET /api/v1/agents/': () => json({ detail: 'down', code: 'db_unavailable' }, 503),
+    });
     renderApp('/agents');
     expect(await screen.findByText('Error loading agents.', {}, { timeout: 4000 })).toBeInTheDocument();
     expect(rows()).toHaveLength(0);
@@ -207,7 +209,7 @@ describe('the agent list (/agents)', () => {
   it("toasts 'Failed to create agent.' for 3 s when the copy is refused", async () => {
     installFakeApi({
       'GET /api/v1/agents/': () => json([MAIL]),
-      'POST /api/v1/agents/': () => json({ detail: 'no' }, 500),
+      'POST /api/v1/agents/': () => json({ detail: 'no', code: 'internal_error' }, 500),
     });
     const { user } = renderApp('/agents');
     await screen.findByRole('cell', { name: 'Mail Sorter' });
@@ -248,7 +250,7 @@ describe('the agent list (/agents)', () => {
   it("toasts 'Failed to delete agent.' for 3 s when the delete is refused, and keeps the row", async () => {
     installFakeApi({
       'GET /api/v1/agents/': () => json([MAIL]),
-      'DELETE /api/v1/agents/:agent_id': () => json({ detail: 'no' }, 500),
+      'DELETE /api/v1/agents/:agent_id': () => json({ detail: 'no', code: 'internal_error' }, 500),
     });
     const { user } = renderApp('/agents');
     await screen.findByRole('cell', { name: 'Mail Sorter' });
@@ -297,7 +299,9 @@ describe('the agent list in pages', () => {
     const pages = pagedList(() => many);
     installFakeApi({
       'GET /api/v1/agents/': (request) =>
-        down && request.path.includes('cursor=') ? json({ detail: 'down' }, 503) : pages(request),
+        down && request.path.includes('cursor=')
+          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          : pages(request),
     });
     const { user } = renderApp('/agents');
     await screen.findByRole('cell', { name: 'Agent 1' });

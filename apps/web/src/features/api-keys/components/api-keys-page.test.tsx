@@ -90,6 +90,7 @@ describe('the API keys page (/api-keys)', () => {
               { loc: ['body', 'agent_ids', 0], msg: 'is not one of your agents', type: 'value_error' },
               { loc: ['body'], msg: 'Too many keys', type: 'value_error' },
             ],
+            code: 'validation_failed',
           },
           422,
         ),
@@ -144,7 +145,8 @@ describe('the API keys page (/api-keys)', () => {
   it('says it is loading, then says once that the keys could not be loaded, with a retry', async () => {
     let fail = true;
     installFakeApi({
-      'GET /api/v1/api-keys': () => (fail ? json({ detail: 'down' }, 500) : json([KEY])),
+      'GET /api/v1/api-keys': () =>
+        fail ? json({ detail: 'down', code: 'internal_error' }, 500) : json([KEY]),
       'GET /api/v1/agents/': () => json(AGENTS),
     });
     const { user } = renderApp('/api-keys');
@@ -162,7 +164,8 @@ describe('the API keys page (/api-keys)', () => {
     installFakeApi({
       'GET /api/v1/api-keys': () => json([KEY]),
       'GET /api/v1/agents/': () => json(AGENTS),
-      'DELETE /api/v1/api-keys/:api_key_id': () => json({ detail: 'Service temporarily unavailable' }, 503),
+      'DELETE /api/v1/api-keys/:api_key_id': () =>
+        json({ detail: 'Service temporarily unavailable', code: 'db_unavailable' }, 503),
     });
     const toast = vi.spyOn(toaster, 'create');
     const { user } = renderApp('/api-keys');

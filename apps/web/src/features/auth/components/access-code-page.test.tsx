@@ -48,7 +48,7 @@ describe('AccessCodePage', () => {
   });
 
   it('shows "Error" - "Incorrect password" for 5 s on a wrong code and stays', async () => {
-    answer(401, { detail: 'Incorrect password' });
+    answer(401, { detail: 'Incorrect password', code: 'unauthorized' });
     const toast = vi.spyOn(toaster, 'create');
     const onAccepted = await enterCode('not-the-code');
     await waitFor(() =>
@@ -83,7 +83,7 @@ describe('AccessCodePage', () => {
   });
 
   it('asks to wait when rate limited', async () => {
-    answer(429, { detail: 'Too many attempts' });
+    answer(429, { detail: 'Too many attempts', code: 'rate_limited' });
     const toast = vi.spyOn(toaster, 'create');
     const onAccepted = await enterCode('guess');
     await waitFor(() =>

@@ -28,7 +28,7 @@ export function AccessCodePage({
       window.localStorage.setItem(PASSWORD_SIGNED_IN_KEY, 'true');
       onAccepted();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 429) {
+      if (error instanceof ApiError && error.code === 'rate_limited') {
         toaster.create({
           title: 'Too many attempts',
           description: 'Please wait a few minutes before trying again.',

@@ -70,6 +70,7 @@ describe('Add your own MCP server dialog', () => {
               { loc: ['body', 'url'], msg: 'Private addresses are not allowed', type: 'value_error' },
               { loc: ['body', 'transport'], msg: 'Refused: MCP servers are added by URL only' },
             ],
+            code: 'validation_failed',
           },
           422,
         ),

@@ -77,7 +77,10 @@ describe('the services page (/services)', () => {
 
   it("says 'Error loading services.' and loads again on Retry", async () => {
     let up = false;
-    fakeApi({ 'GET /api/v1/services/': () => (up ? json([CALCULATOR]) : json({ detail: 'down' }, 503)) });
+    fakeApi({
+      'GET /api/v1/services/': () =>
+        up ? json([CALCULATOR]) : json({ detail: 'down', code: 'db_unavailable' }, 503),
+    });
     const { user } = renderApp('/services');
     expect(await screen.findByText('Error loading services.')).toBeInTheDocument();
     up = true;
@@ -187,6 +190,7 @@ describe('the services page (/services)', () => {
                     type: 'key_refused',
                   },
                 ],
+                code: 'validation_failed',
               },
               422,
             )
@@ -332,7 +336,10 @@ describe('the services page (/services)', () => {
     ['Gmail', 'register_auth_service', 'Failed to register Gmail via Auth.'],
     ['Calculator', 'register_noauth_service', 'Failed to register Calculator without authentication.'],
   ])('a failed registration of %s (%s) shows "%s" for 5 s', async (name, call, text) => {
-    fakeApi({ [`POST /api/v1/services/:service_id/${call}`]: () => json({ detail: 'upstream' }, 502) });
+    fakeApi({
+      [`POST /api/v1/services/:service_id/${call}`]: () =>
+        json({ detail: 'upstream', code: 'provider_error' }, 502),
+    });
     const { user } = renderApp('/services');
     await user.click(await screen.findByRole('button', { name: `Register Service ${name}` }));
     if (name === 'Web Search') {
@@ -347,7 +354,7 @@ describe('the services page (/services)', () => {
     let fail = false;
     const api = fakeApi({
       'DELETE /api/v1/services/:service_id/disconnect_composio_service': () =>
-        fail ? json({ detail: 'no' }, 500) : new Response(null, { status: 204 }),
+        fail ? json({ detail: 'no', code: 'internal_error' }, 500) : new Response(null, { status: 204 }),
       'GET /api/v1/agents/': () => json([]),
     });
     const { user } = renderApp('/services');
@@ -508,7 +515,9 @@ describe('the services page in pages', () => {
     const pages = pagedList(() => catalogue);
     installFakeApi({
       'GET /api/v1/services/': (request) =>
-        down && request.path.includes('cursor=') ? json({ detail: 'down' }, 503) : pages(request),
+        down && request.path.includes('cursor=')
+          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          : pages(request),
     });
     const { user } = renderApp('/services');
     await screen.findByRole('listitem', { name: 'Slack' });

@@ -146,7 +146,8 @@ describe('the Usage screen (/usage)', () => {
   it('says when usage cannot be loaded and loads it again on retry', async () => {
     let fail = true;
     installFakeApi({
-      'GET /api/v1/usage': (request) => (fail ? json({ detail: 'Boom' }, 500) : json(reportFor(request))),
+      'GET /api/v1/usage': (request) =>
+        fail ? json({ detail: 'Boom', code: 'internal_error' }, 500) : json(reportFor(request)),
     });
     const { user } = renderApp('/usage');
     expect(await screen.findByText('Error loading usage.', {}, { timeout: 10_000 })).toBeInTheDocument();
@@ -164,7 +165,7 @@ describe('the Usage screen (/usage)', () => {
       'GET /api/v1/usage/csv': () =>
         csvStatus === 200
           ? new Response('day,turns\n2026-07-01,4\n', { headers: { 'content-type': 'text/csv' } })
-          : json({ detail: 'Boom' }, 500),
+          : json({ detail: 'Boom', code: 'internal_error' }, 500),
     });
     const downloads = captureDownloads();
     const { user } = renderApp('/usage');

@@ -17,11 +17,10 @@ export interface TriggerDelivery {
   payload: unknown;
 }
 
-export interface WebhookOutcome {
-  status: 200 | 400 | 401 | 503;
-  detail: string;
-  event?: { type: string; duplicate?: boolean; userIds?: number[] };
-}
+/** An accepted delivery (200 with `detail`), or a refused one with the error code it answers. */
+export type WebhookOutcome =
+  | { ok: true; detail: string; event: { type: string; duplicate?: boolean; userIds?: number[] } }
+  | { ok: false; code: 'bad_request' | 'unauthorized' | 'unavailable'; detail: string };
 
 interface ComposioEvent {
   type?: string;
@@ -47,30 +46,30 @@ export function createComposioWebhookHandler(deps: {
     headers: Record<string, string | string[] | undefined>,
   ): Promise<WebhookOutcome> {
     const verdict = verifyWebhook({ secret: deps.secret, headers, rawBody });
-    if (!verdict.ok) return { status: verdict.status, detail: verdict.reason };
+    if (!verdict.ok) return { ok: false, code: verdict.code, detail: verdict.reason };
     let event: ComposioEvent;
     try {
       event = JSON.parse(rawBody.toString('utf8')) as ComposioEvent;
     } catch {
-      return { status: 400, detail: 'The webhook body is not JSON' };
+      return { ok: false, code: 'bad_request', detail: 'The webhook body is not JSON' };
     }
     const type = typeof event?.type === 'string' ? event.type : 'unknown';
     if (!(await repo.recordWebhookDelivery('composio', verdict.id))) {
-      return { status: 200, detail: 'Already processed', event: { type, duplicate: true } };
+      return { ok: true, detail: 'Already processed', event: { type, duplicate: true } };
     }
     if (type === 'composio.connected_account.expired') {
       const accountId = typeof event.data?.id === 'string' ? event.data.id : undefined;
       const changed = accountId
         ? await connections.setStatusByExternalId('composio', accountId, 'EXPIRED')
         : [];
-      return { status: 200, detail: 'Processed', event: { type, userIds: changed.map((c) => c.user_id) } };
+      return { ok: true, detail: 'Processed', event: { type, userIds: changed.map((c) => c.user_id) } };
     }
     if (type === 'composio.trigger.message') {
       const accountId = event.metadata?.connected_account_id;
       const owners = accountId ? await connections.findByExternalId('composio', accountId) : [];
       // Without any Composio service the event addresses nobody: ignored, not processed.
       if (!accountId || (!owners.length && !(await repo.hasProviderServices('composio'))))
-        return { status: 200, detail: 'Ignored', event: { type, userIds: [] } };
+        return { ok: true, detail: 'Ignored', event: { type, userIds: [] } };
       const matching = owners.filter(
         (o) => !event.metadata?.user_id || event.metadata.user_id === composioUserId(o.user_id),
       );
@@ -83,8 +82,8 @@ export function createComposioWebhookHandler(deps: {
           payload: event.data ?? null,
         });
       }
-      return { status: 200, detail: 'Processed', event: { type, userIds: matching.map((o) => o.user_id) } };
+      return { ok: true, detail: 'Processed', event: { type, userIds: matching.map((o) => o.user_id) } };
     }
-    return { status: 200, detail: 'Ignored', event: { type } };
+    return { ok: true, detail: 'Ignored', event: { type } };
   };
 }
