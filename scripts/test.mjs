@@ -1,9 +1,14 @@
-// `npm test`: everything a change can break, in order — system prerequisites, typecheck, lint and
-// format, unit and integration tests (SQLite and PostgreSQL), the production build, the cluster
-// tests (built instances behind HAProxy), and end-to-end tests in Chromium. Stops at the first failing step and says which one.
-import { spawnSync } from 'node:child_process';
+// `npm test`: everything a change can break, in order — system prerequisites; typecheck, lint and
+// format (side by side); unit and integration tests (SQLite and PostgreSQL); the production build;
+// the cluster tests (built instances behind HAProxy); end-to-end tests in Chromium. Stops at the
+// first failing phase and says which one. At the end it prints a table of the phases and their
+// times; `npm test -- --record` also writes that table into docs/benchmarks.md.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
 
 const problems = [];
 const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -36,30 +41,119 @@ if (problems.length) {
   process.exit(1);
 }
 
-const steps = [
-  ['typecheck', 'npm', ['run', 'typecheck']],
-  ['lint', 'npm', ['run', 'lint']],
-  ['format', 'npm', ['run', 'format:check']],
-  ['unit and integration tests (SQLite and PostgreSQL)', 'npx', ['vitest', 'run']],
-  ['build', 'npm', ['run', 'build']],
-  [
-    'cluster tests (3 built instances on PostgreSQL behind HAProxy)',
-    'npx',
-    ['vitest', 'run', '--config', 'vitest.cluster.config.ts'],
-  ],
-  ['end-to-end tests in Chromium', 'npm', ['test', '-w', 'e2e']],
+/**
+ * The phases, in order. A phase of several commands runs them side by side: typecheck, lint and
+ * format are independent and each mostly uses one core. Their output is held and printed whole
+ * when each ends, so the logs do not interleave.
+ */
+const phases = [
+  {
+    name: 'typecheck, lint and format',
+    commands: [
+      ['typecheck', 'npm', ['run', 'typecheck']],
+      ['lint', 'npm', ['run', 'lint']],
+      ['format', 'npm', ['run', 'format:check']],
+    ],
+  },
+  {
+    name: 'unit and integration tests (SQLite and PostgreSQL)',
+    commands: [['vitest', 'npx', ['vitest', 'run']]],
+  },
+  { name: 'build', commands: [['build', 'npm', ['run', 'build']]] },
+  {
+    name: 'cluster tests (3 built instances on PostgreSQL behind HAProxy)',
+    commands: [['cluster', 'npx', ['vitest', 'run', '--config', 'vitest.cluster.config.ts']]],
+  },
+  { name: 'end-to-end tests in Chromium', commands: [['e2e', 'npm', ['test', '-w', 'e2e']]] },
 ];
 
-const started = Date.now();
-for (const [name, command, args] of steps) {
-  const stepStart = Date.now();
-  console.log(`\n=== ${name} ===`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
-  const seconds = ((Date.now() - stepStart) / 1000).toFixed(1);
-  if (result.status !== 0) {
-    console.error(`\nnpm test failed at: ${name} (${seconds}s)`);
-    process.exit(result.status ?? 1);
-  }
-  console.log(`=== ${name}: passed in ${seconds}s ===`);
+/** Runs one command; with `hold`, its output is kept and printed when it ends. */
+function run([label, command, args], hold) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, {
+      cwd: root,
+      env: process.env,
+      stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      const seconds = (Date.now() - started) / 1000;
+      if (hold) {
+        console.log(`\n--- ${label} (${seconds.toFixed(1)} s) ---`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      resolve({ label, seconds, ok: code === 0, code: code ?? (signal ? 1 : 0) });
+    });
+  });
 }
-console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)}s.`);
+
+const results = [];
+const started = Date.now();
+let failed;
+for (const phase of phases) {
+  console.log(`\n=== ${phase.name} ===`);
+  const phaseStart = Date.now();
+  const hold = phase.commands.length > 1;
+  const ran = await Promise.all(phase.commands.map((command) => run(command, hold)));
+  const seconds = (Date.now() - phaseStart) / 1000;
+  results.push({ name: phase.name, seconds, ran, ok: ran.every((r) => r.ok) });
+  const bad = ran.find((r) => !r.ok);
+  if (bad) {
+    failed = { phase: phase.name, label: bad.label, code: bad.code, seconds };
+    break;
+  }
+  console.log(`=== ${phase.name}: passed in ${seconds.toFixed(1)} s ===`);
+}
+const total = (Date.now() - started) / 1000;
+
+const table = phaseTable(results, total, failed);
+console.log(`\n${table}`);
+if (failed) {
+  console.error(`\nnpm test failed at: ${failed.phase} (${failed.label}, after ${failed.seconds.toFixed(1)} s)`);
+  process.exit(failed.code || 1);
+}
+console.log(`\nAll checks passed in ${total.toFixed(0)} s.`);
+if (process.argv.includes('--record')) record(table);
+
+function phaseTable(rows, seconds, failure) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  const lines = [
+    line(['phase', 'time', 'result']),
+    line(['---', '---:', '---']),
+    ...rows.map((row) =>
+      line([
+        row.ran.length > 1
+          ? `${row.name} (${row.ran.map((r) => `${r.label} ${r.seconds.toFixed(0)} s`).join(', ')})`
+          : row.name,
+        `${row.seconds.toFixed(0)} s`,
+        row.ok ? 'passed' : 'FAILED',
+      ]),
+    ),
+    line(['**npm test**', `**${seconds.toFixed(0)} s**`, failure ? 'FAILED' : 'passed']),
+  ];
+  return lines.join('\n');
+}
+
+/** Writes the table between the markers in docs/benchmarks.md, with the machine it ran on. */
+function record(table) {
+  const file = path.join(root, 'docs/benchmarks.md');
+  const begin = '<!-- test-phases:begin -->';
+  const end = '<!-- test-phases:end -->';
+  const doc = fs.readFileSync(file, 'utf8');
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) {
+    console.error(`docs/benchmarks.md has no ${begin} … ${end} section to record the phases in.`);
+    process.exit(1);
+  }
+  const machine =
+    `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ` +
+    `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ` +
+    `load average ${os.loadavg()[0].toFixed(1)} at the end`;
+  const section = `${begin}\n\`npm test\` on ${new Date().toISOString().slice(0, 10)}, ${machine}:\n\n${table}\n${end}`;
+  fs.writeFileSync(file, doc.slice(0, from) + section + doc.slice(to + end.length));
+  console.log('Phase times written to docs/benchmarks.md.');
+}
