@@ -112,7 +112,9 @@ const total = (Date.now() - started) / 1000;
 const table = phaseTable(results, total, failed);
 console.log(`\n${table}`);
 if (failed) {
-  console.error(`\nnpm test failed at: ${failed.phase} (${failed.label}, after ${failed.seconds.toFixed(1)} s)`);
+  console.error(
+    `\nnpm test failed at: ${failed.phase} (${failed.label}, after ${failed.seconds.toFixed(1)} s)`,
+  );
   process.exit(failed.code || 1);
 }
 console.log(`\nAll checks passed in ${total.toFixed(0)} s.`);
