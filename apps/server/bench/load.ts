@@ -34,17 +34,33 @@ async function onServer<T extends { ok: number }>(
   return { ...result, cpuMsPer: result.ok ? (cpuMs(pid) - before) / result.ok : undefined, peakRssMiB };
 }
 
-/** `connections` keep-alive connections sending GET `url` for `seconds` (autocannon). */
+/**
+ * `connections` keep-alive connections sending GET `url` for `seconds` (autocannon). `headers` as a
+ * function is asked for each request's headers (one credential after another).
+ */
 export async function getLoad(
   url: string,
-  headers: Record<string, string>,
+  headers: Record<string, string> | (() => Record<string, string>),
   connections: number,
   seconds: number,
   serverPid?: number,
 ): Promise<Measured> {
+  const perRequest =
+    typeof headers === 'function'
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                headers: { ...request.headers, ...headers() },
+              }),
+            },
+          ],
+        }
+      : { headers };
   const run = () =>
     new Promise<autocannon.Result>((resolve, reject) => {
-      autocannon({ url, headers, connections, duration: seconds }, (err, result) =>
+      autocannon({ url, ...perRequest, connections, duration: seconds }, (err, result) =>
         err ? reject(err) : resolve(result),
       );
     });

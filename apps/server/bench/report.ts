@@ -1,7 +1,7 @@
 /**
  * `npm run bench`'s table: Cadre's figures, the reference measured beside them in the same run,
  * their ratio and the target (issue 19), printed and written to docs/benchmarks.md with the machine
- * and the top frames of a list call and a chat turn.
+ * and the top frames of a list call, a chat turn and a cheap call with a token never cached.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +17,14 @@ export interface Figures {
   list: Measured;
   ceiling: Measured;
   listWithKey: Measured;
+  /** GET /backend/api/v1/models with one credential throughout, and with `credentials` in turn. */
+  models: {
+    token: Measured;
+    freshToken: Measured;
+    key: Measured;
+    freshKey: Measured;
+    credentials: number;
+  };
   ttft: FirstTokenPairs;
   ttftOpenAi: FirstTokenPairs;
   modelAlone: StreamLoad;
@@ -25,7 +33,7 @@ export interface Figures {
   coldStart: { ms: number; cpuMs: number; medianMs: number; medianCpuMs: number; count: number };
   idleRssMiB: number;
   idleSeconds: number;
-  profiles: { list: Profile; chat: Profile };
+  profiles: { list: Profile; chat: Profile; freshToken: Profile };
   loadAtStart: number[];
   loadAtEnd: number[];
 }
@@ -37,6 +45,7 @@ const fixed = (n: number | undefined, digits = 1) =>
 const whole = (n: number | undefined) => fixed(n, 0);
 const pct = (a: number, b: number) => `${fixed((100 * a) / b)} %`;
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
+const rate = (m: Measured) => `${whole(m.rps)}/s, ${m.p50} / ${m.p99} ms, ${fixed(m.cpuMsPer, 2)} ms`;
 
 function machine(): string {
   const release = fs.existsSync('/etc/os-release')
@@ -58,6 +67,14 @@ function rows(f: Figures): string[][] {
   const cleanRefusals =
     chat50.refused > 0 && chat50.refused === chat50.refusedWithRetryAfter && chat50.errors === 0;
   const peakListRss = Math.max(list.peakRssMiB ?? 0, f.listWithKey.peakRssMiB ?? 0);
+  const { models } = f;
+  const listErrors =
+    list.errors +
+    f.listWithKey.errors +
+    models.token.errors +
+    models.freshToken.errors +
+    models.key.errors +
+    models.freshKey.errors;
   return [
     [
       `List agents (20 agents × 5 tools, ${whole(f.listBytes)} B), c=10: req/s`,
@@ -76,12 +93,12 @@ function rows(f: Figures): string[][] {
       met(list.p99 <= 10),
     ],
     [
-      'Errors (non-2xx other than the 429s below, failed streams, timeouts): list, chat',
-      `${list.errors + f.listWithKey.errors}, ${chat10.errors + chat50.errors}`,
+      'Errors (non-2xx other than the 429s below, failed streams, timeouts): list and models, chat',
+      `${listErrors}, ${chat10.errors + chat50.errors}`,
       `${ceiling.errors}, ${modelAlone.errors}`,
       '',
       '0',
-      met(list.errors + f.listWithKey.errors + chat10.errors + chat50.errors === 0),
+      met(listErrors + chat10.errors + chat50.errors === 0),
     ],
     ['List: server CPU per request', `${fixed(list.cpuMsPer, 2)} ms`, '', '', '', ''],
     [
@@ -91,6 +108,22 @@ function rows(f: Figures): string[][] {
       pct(f.listWithKey.cpuMsPer!, list.cpuMsPer!),
       'within 10 % (issue 18)',
       met(Math.abs(f.listWithKey.cpuMsPer! / list.cpuMsPer! - 1) <= 0.1),
+    ],
+    [
+      `Models list (the cheapest signed-in call), c=10, a sign-in token the server has not cached on every request (${whole(models.credentials)} in turn): req/s, p50 / p99, CPU per request`,
+      rate(models.freshToken),
+      `one token, cached: ${rate(models.token)}`,
+      `${pct(models.freshToken.cpuMsPer!, models.token.cpuMsPer!)} of the CPU`,
+      '',
+      '',
+    ],
+    [
+      `The same with an API key not cached on every request (${whole(models.credentials)} in turn)`,
+      rate(models.freshKey),
+      `one key, cached: ${rate(models.key)}`,
+      `${pct(models.freshKey.cpuMsPer!, models.key.cpuMsPer!)} of the CPU`,
+      '',
+      '',
     ],
     [
       `Time to first token added over the model alone, p50 / p99 (${ttft.added.length} sequential pairs)`,
@@ -198,18 +231,26 @@ export function writeReport(f: Figures) {
       `identity provider, 20 agents of 5 built-in tools). Every load run lasts ${f.seconds} s after a warm-up; the ` +
       'server CPU is its utime + stime from /proc over the run, divided by the answers. A chat turn is ' +
       '`POST /chainlit/chat` in a new thread, read to the end of its stream; a client told 429 waits its Retry-After. ' +
-      'Time to first token alternates the model alone and the same answer through Cadre, one request at a time.',
+      'Time to first token alternates the model alone and the same answer through Cadre, one request at a time. ' +
+      'The models rows call `GET /backend/api/v1/models` (a fixed body naming the one model offered), with one ' +
+      "credential throughout (checked in full once, then answered from the server's cache) or with " +
+      `${whole(f.models.credentials)} in turn, more than either cache holds (10,000, the oldest dropped first), so ` +
+      'every request is checked in full: for tokens, copies of one the built-in provider issued, each with its own ' +
+      "`jti`, signed with the provider's key; for API keys, rows like one the API made, stored as it stores them " +
+      '(apps/server/bench/fresh-credentials.ts).',
     '',
     ...table,
     '',
     '### Where the time goes',
     '',
-    'Cadre restarted under `node --cpu-prof`, then the list and the chat turn at c=10 for 10 s each; self time per ' +
+    'Cadre restarted under `node --cpu-prof`, then the list, the chat turn and the models list with a token not ' +
+      'cached on every request, at c=10 for 10 s each; self time per ' +
       "function over each window (native work is charged to its JS caller: better-sqlite3 shows as kysely's " +
       '`executeQuery`).',
     '',
     ...profileTable('List call', f.profiles.list),
     ...profileTable('Chat turn', f.profiles.chat),
+    ...profileTable('Models list, a token not cached on every request', f.profiles.freshToken),
     '',
   ].join('\n');
   writeBenchSection('## Side by side (`npm run bench`)', section);

@@ -5,8 +5,10 @@
  * Started here, each in its own process: the fake OpenAI-compatible model (50 tokens, no delay),
  * the built Cadre (`apps/server/dist/main.js`, SQLite, default settings but the model and
  * CHAT_TURNS_PER_MINUTE), and a bare Fastify server answering a fixed body the size of Cadre's
- * list response (the list's ceiling). This process is the load generator. Then Cadre again under
- * `--cpu-prof` for the top frames of a list call and a chat turn.
+ * list response (the list's ceiling). This process is the load generator. The cheapest signed-in
+ * call is also measured with one credential and with a new one each request (fresh-credentials.ts),
+ * for what checking one costs when the server's cache cannot answer. Then Cadre again under
+ * `--cpu-prof` for the top frames of a list call, a chat turn and that call with fresh tokens.
  *
  * BENCH_SECONDS (15) per measured run, BENCH_TTFT_SAMPLES (200) first-token pairs, BENCH_STARTS
  * (5) cold starts, BENCH_IDLE_SECONDS (10) before the idle RSS is read.
@@ -15,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { percentile } from '../../../scripts/bench-report.ts';
+import { FRESH_CREDENTIALS, freshApiKeys, freshTokens, inTurn } from './fresh-credentials.ts';
 import { firstTokenPairs, getLoad, streamLoad, type StreamTarget } from './load.ts';
 import { cpuMs, rssMiB, startCadre, startHelper, type Cadre } from './processes.ts';
 import { monotonicMicros, summarizeProfile } from './profile.ts';
@@ -33,6 +36,16 @@ const TOKENS = 50;
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 const median = (values: number[]) => percentile(values, 50);
+
+/** `measure` on a server run under `--cpu-prof`: its window on the profile's clock and its CPU. */
+async function profiledWindow(pid: number, measure: () => Promise<{ rps: number }>) {
+  const start = monotonicMicros();
+  const cpuBefore = cpuMs(pid);
+  const { rps } = await measure();
+  const end = monotonicMicros();
+  return { start, end, rps, cpuMsPer: (cpuMs(pid) - cpuBefore) / (rps * PROFILE_SECONDS) };
+}
+type ProfiledWindow = Awaited<ReturnType<typeof profiledWindow>>;
 
 async function main() {
   const loadAtStart = os.loadavg();
@@ -85,6 +98,20 @@ async function main() {
     const ceilingRun = await getLoad(ceiling.info.address!, {}, 10, SECONDS);
     const listWithKey = await getLoad(listUrl, keyHeader, 10, SECONDS, cadre.pid);
 
+    console.log('credential checks…');
+    const modelsUrl = `${cadre.url}/backend/api/v1/models`;
+    const signInTokens = await freshTokens(dataDir, owner.token, FRESH_CREDENTIALS);
+    // One turn through the tokens for the warm-up and the run: a token the warm-up used is back
+    // only after all the others, when the cache no longer holds it.
+    const tokenTurns = inTurn(signInTokens);
+    await getLoad(modelsUrl, tokenTurns, 10, WARM_UP_SECONDS);
+    // Headers from a function in every models run, so the load generator's work is the same.
+    const modelsToken = await getLoad(modelsUrl, () => bearer, 10, SECONDS, cadre.pid);
+    const modelsFreshToken = await getLoad(modelsUrl, tokenTurns, 10, SECONDS, cadre.pid);
+    const modelsKey = await getLoad(modelsUrl, () => keyHeader, 10, SECONDS, cadre.pid);
+    const apiKeys = await freshApiKeys(dataDir, owner.apiKey, FRESH_CREDENTIALS);
+    const modelsFreshKey = await getLoad(modelsUrl, inTurn(apiKeys), 10, SECONDS, cadre.pid);
+
     const question = JSON.stringify({ text: 'hello' });
     const tokens = { firstToken: 'tok1 ', lastToken: `tok${TOKENS} ` };
     const direct: StreamTarget = {
@@ -132,22 +159,25 @@ async function main() {
     stops.push(() => profiled.stop());
     const renewed = { authorization: `Bearer ${await owner.refresh()}` };
     await getLoad(listUrl, renewed, 10, WARM_UP_SECONDS);
-    const listWindow = [monotonicMicros(), 0];
-    const listCpu = cpuMs(profiled.pid);
-    const profiledList = await getLoad(listUrl, renewed, 10, PROFILE_SECONDS);
-    listWindow[1] = monotonicMicros();
+    const listWindow = await profiledWindow(profiled.pid, () =>
+      getLoad(listUrl, renewed, 10, PROFILE_SECONDS),
+    );
     await streamLoad(chatTurn, 10, WARM_UP_SECONDS);
-    const chatWindow = [monotonicMicros(), 0];
-    const chatCpu = cpuMs(profiled.pid);
-    const profiledChat = await streamLoad(chatTurn, 10, PROFILE_SECONDS);
-    chatWindow[1] = monotonicMicros();
-    const chatCpuMs = cpuMs(profiled.pid) - chatCpu;
-    const listCpuMs = chatCpu - listCpu;
+    const chatWindow = await profiledWindow(profiled.pid, () => streamLoad(chatTurn, 10, PROFILE_SECONDS));
+    const profileTokenTurns = inTurn(signInTokens);
+    await getLoad(modelsUrl, profileTokenTurns, 10, WARM_UP_SECONDS);
+    const freshTokenWindow = await profiledWindow(profiled.pid, () =>
+      getLoad(modelsUrl, profileTokenTurns, 10, PROFILE_SECONDS),
+    );
     await profiled.stop();
     const profileFile = path.join(
       profileDir,
       fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!,
     );
+    const profileOf = ({ start, end, ...measured }: ProfiledWindow) => ({
+      ...summarizeProfile(profileFile, start, end),
+      ...measured,
+    });
 
     const figures: Figures = {
       seconds: SECONDS,
@@ -155,6 +185,13 @@ async function main() {
       list,
       ceiling: ceilingRun,
       listWithKey,
+      models: {
+        token: modelsToken,
+        freshToken: modelsFreshToken,
+        key: modelsKey,
+        freshKey: modelsFreshKey,
+        credentials: FRESH_CREDENTIALS,
+      },
       ttft,
       ttftOpenAi,
       modelAlone,
@@ -169,16 +206,9 @@ async function main() {
       idleRssMiB,
       idleSeconds: IDLE_SECONDS,
       profiles: {
-        list: {
-          ...summarizeProfile(profileFile, listWindow[0]!, listWindow[1]!),
-          rps: profiledList.rps,
-          cpuMsPer: listCpuMs / (profiledList.rps * PROFILE_SECONDS),
-        },
-        chat: {
-          ...summarizeProfile(profileFile, chatWindow[0]!, chatWindow[1]!),
-          rps: profiledChat.rps,
-          cpuMsPer: chatCpuMs / (profiledChat.rps * PROFILE_SECONDS),
-        },
+        list: profileOf(listWindow),
+        chat: profileOf(chatWindow),
+        freshToken: profileOf(freshTokenWindow),
       },
       loadAtStart,
       loadAtEnd: os.loadavg(),

@@ -58,6 +58,8 @@ export const isSignedCall = (request: FastifyRequest) =>
 /** Signature algorithms an access token may use: asymmetric only, never `none` or HMAC. */
 export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 const CLOCK_TOLERANCE_SECONDS = 30;
+/** Verified access tokens kept at most (see `verifyCached`); the oldest makes room for a new one. */
+export const VERIFIED_TOKENS_MAX = 10_000;
 /** `typ` values of access tokens (RFC 9068 and common issuers); ID tokens are refused. */
 const ACCESS_TOKEN_TYPES = new Set(['jwt', 'at+jwt', 'application/at+jwt']);
 
@@ -244,13 +246,12 @@ export function registerAuth(
     string,
     { claims: Awaited<ReturnType<typeof verifyAccessToken>>; until: number }
   >();
-  const VERIFIED_MAX = 10_000;
   const verifyCached = async (token: string) => {
     const hit = verified.get(token);
     if (hit && hit.until > Date.now()) return hit.claims;
     if (hit) verified.delete(token);
     const claims = await verifyAccessToken(token, keySource(), auth);
-    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    if (verified.size >= VERIFIED_TOKENS_MAX) verified.delete(verified.keys().next().value as string);
     verified.set(token, { claims, until: (claims.exp ?? 0) * 1000 });
     return claims;
   };

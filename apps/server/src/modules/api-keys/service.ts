@@ -14,7 +14,8 @@ import { createApiKeysRepository, toApiKey } from './repository.ts';
 export const API_KEY_CACHE_MS = 5_000;
 /** Last use is written at most this often per key, so the hot path does not write on every call. */
 const LAST_USE_WRITE_INTERVAL_MS = 60_000;
-const CACHE_MAX = 10_000;
+/** Keys the cache holds at most; the oldest entry makes room for a new one. */
+export const API_KEY_CACHE_MAX = 10_000;
 /** Characters of the key kept for display: the `cadre_` prefix and 6 random characters. */
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 6;
 
@@ -33,6 +34,17 @@ export interface ApiKeysService {
   revoke(user: AuthUser, id: number): Promise<void>;
 }
 
+/** A new key: the prefix and 32 random bytes. */
+export const newApiKey = () => `${API_KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
+
+/** What the table keeps of a key: an HMAC-SHA-256 under a key derived from the vault key `secret`. */
+export function apiKeyHasher(secret: Buffer): (key: string) => string {
+  const hmacKey = Buffer.from(
+    crypto.hkdfSync('sha256', secret, Buffer.alloc(0), 'cadre/api-key-hash/v1', 32),
+  );
+  return (key) => crypto.createHmac('sha256', hmacKey).update(key).digest('hex');
+}
+
 /**
  * Personal API keys (docs/security.md, "API keys"): 32 random bytes, shown once; the table keeps
  * only an HMAC-SHA-256 of the key under a key derived from the vault key, so verifying is one HMAC
@@ -43,11 +55,7 @@ export function createApiKeysService(
   { now = Date.now }: ApiKeyOptions = {},
 ): ApiKeysService {
   const repo = createApiKeysRepository(deps.db);
-  const secret = deps.config.secretsKey ?? loadOrCreateKeyFile(deps.config.dataDir);
-  const hmacKey = Buffer.from(
-    crypto.hkdfSync('sha256', secret, Buffer.alloc(0), 'cadre/api-key-hash/v1', 32),
-  );
-  const hashOf = (key: string) => crypto.createHmac('sha256', hmacKey).update(key).digest('hex');
+  const hashOf = apiKeyHasher(deps.config.secretsKey ?? loadOrCreateKeyFile(deps.config.dataDir));
   const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number; until: number }>();
   deps.db.signals.subscribe('cadre_api_key_revoked', (hash) => cache.delete(hash));
 
@@ -79,7 +87,7 @@ export function createApiKeysService(
         cache.delete(hash);
         entry = await lookup(hash);
         if (!entry) return undefined;
-        if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+        if (cache.size >= API_KEY_CACHE_MAX) cache.delete(cache.keys().next().value as string);
         cache.set(hash, entry);
       }
       return entry.expiresAt > now() ? entry.grant : undefined;
@@ -105,7 +113,7 @@ export function createApiKeysService(
           { loc: ['body', 'expires_at'], msg: 'must be in the future', type: 'value_error' },
         ]);
       }
-      const key = `${API_KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
+      const key = newApiKey();
       const created = await repo.insert({
         user_id: user.id,
         name: input.name,

@@ -6,5 +6,5 @@ export {
   WEB_SCOPES,
 } from './provider.ts';
 export { identityRoutes, IDP_PREFIX } from './routes.ts';
-export { addSigningKey, promoteNewestSigningKey, retireSigningKeys } from './keys.ts';
+export { addSigningKey, loadIdentityKeys, promoteNewestSigningKey, retireSigningKeys } from './keys.ts';
 export { identityUserData } from './user-data.ts';
