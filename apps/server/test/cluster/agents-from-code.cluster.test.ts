@@ -81,21 +81,28 @@ describe('agents from code on three instances', () => {
   });
 
   it('takes trigger calls made with an API key, TRIGGERS_PER_MINUTE per agent across instances, then 429 with Retry-After', async () => {
-    const agent = await newAgent('Order desk');
     const other = await newAgent('Other desk');
     const { key } = await newKey({ name: 'events', scopes: ['chat'] });
-    // The count is per minute: start the burst where it fits in one.
-    const second = new Date().getSeconds();
-    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
-    const answers = [];
-    for (let i = 0; i <= TRIGGERS_PER_MINUTE + 1; i++) {
-      answers.push(
-        await api(`/agents/${agent}/triggers/new-order`, key, {
-          method: 'POST',
-          json: { order: i },
-          pin: PINS[i % PINS.length],
-        }),
-      );
+    // The count is per clock minute (a window starts on each minute, by the instances' clock,
+    // which is this machine's). A burst that crossed into the next minute is sent again to a new
+    // agent, which has its own count; the second burst starts a minute and fits in it.
+    const minute = () => Math.floor(Date.now() / 60_000);
+    let agent: number;
+    let answers: Response[];
+    for (let burst = 1; ; burst += 1) {
+      agent = await newAgent(`Order desk ${burst}`);
+      const startedIn = minute();
+      answers = [];
+      for (let i = 0; i <= TRIGGERS_PER_MINUTE + 1; i++) {
+        answers.push(
+          await api(`/agents/${agent}/triggers/new-order`, key, {
+            method: 'POST',
+            json: { order: i },
+            pin: PINS[i % PINS.length],
+          }),
+        );
+      }
+      if (minute() === startedIn || burst === 2) break;
     }
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 429, 429]);
     // The calls spread over the instances, and the refusals came from two different ones.
