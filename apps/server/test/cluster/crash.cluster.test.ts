@@ -85,17 +85,25 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
 
   const load = [...Array.from({ length: 4 }, (_, w) => writer(w)), chatter(), chatter()];
   let slowestRestart = 0;
+  let restarting = Promise.resolve();
   for (let round = 0; round < ROUNDS; round += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 1_500 + Math.random() * 1_500));
+    // A kill every 1.5-3 s, once the instance killed before is back: its restart runs meanwhile.
+    await Promise.all([
+      new Promise((resolve) => setTimeout(resolve, 1_500 + Math.random() * 1_500)),
+      restarting,
+    ]);
     const index = round % cluster.instances.length;
     const victim = cluster.instances[index]!;
     victim.signal('SIGKILL');
     await victim.exited;
     const restarted = Date.now();
-    // Generous: under this test's own load on a shared 2-core machine a restart took 10-25 s.
-    await cluster.waitReady(await cluster.startInstance(index), 90_000);
-    slowestRestart = Math.max(slowestRestart, Date.now() - restarted);
+    restarting = (async () => {
+      // Generous: under this test's own load on a shared 2-core machine a restart took 10-25 s.
+      await cluster.waitReady(await cluster.startInstance(index), 90_000);
+      slowestRestart = Math.max(slowestRestart, Date.now() - restarted);
+    })();
   }
+  await restarting;
   running = false;
   await Promise.all(load);
 
