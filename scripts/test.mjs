@@ -1,6 +1,7 @@
 // `npm test`: everything a change can break, in order — system prerequisites, typecheck, lint and
 // format, unit and integration tests (SQLite and PostgreSQL), the production build, the cluster
-// tests (built instances behind HAProxy), and end-to-end tests in Chromium. Stops at the first failing step and says which one.
+// tests (built instances behind HAProxy and nginx, and the release build), and end-to-end tests in
+// Chromium. Stops at the first failing step and says which one.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,7 +44,7 @@ const steps = [
   ['unit and integration tests (SQLite and PostgreSQL)', 'npx', ['vitest', 'run']],
   ['build', 'npm', ['run', 'build']],
   [
-    'cluster tests (3 built instances on PostgreSQL behind HAProxy)',
+    'cluster tests (3 built instances on PostgreSQL behind HAProxy and nginx; the release build)',
     'npx',
     ['vitest', 'run', '--config', 'vitest.cluster.config.ts'],
   ],
