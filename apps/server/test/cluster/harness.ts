@@ -160,8 +160,8 @@ export async function startCluster(
   const pgCluster = await startPostgresCluster();
   const noteRunning = () =>
     fs.writeFileSync(
-      path.join(work, CLEANUP_FILE),
-      JSON.stringify({ postgres: pgCluster.dir, processes: [...running] } satisfies Cleanup),
+      path.join(work, RUNNING_FILE),
+      JSON.stringify({ postgres: pgCluster.dir, processes: [...running] } satisfies RunningRecord),
     );
   /** Listed until it exits, with the signal that ends it at once. */
   const track = (child: ChildProcess, endWith: NodeJS.Signals) => {
@@ -344,27 +344,27 @@ async function startProxy(
   };
 }
 
-const CLEANUP_FILE = 'running.json';
+const RUNNING_FILE = 'running.json';
 
 /** What runs for a cluster: its PostgreSQL's folder, and each process with the signal that ends it. */
-interface Cleanup {
+interface RunningRecord {
   postgres: string;
   processes: [pid: number, signal: NodeJS.Signals][];
 }
 
 /** Ends what still runs of the cluster started in `work` (see `startCluster`), and removes it. */
 export async function endClusterIn(work: string) {
-  const file = path.join(work, CLEANUP_FILE);
+  const file = path.join(work, RUNNING_FILE);
   if (fs.existsSync(file)) {
-    const cleanup = JSON.parse(fs.readFileSync(file, 'utf8')) as Cleanup;
-    for (const [pid, signal] of cleanup.processes) {
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as RunningRecord;
+    for (const [pid, signal] of record.processes) {
       try {
         process.kill(pid, signal);
       } catch {
         // ended meanwhile
       }
     }
-    await endPostgresIn(cleanup.postgres);
+    await endPostgresIn(record.postgres);
   }
   fs.rmSync(work, { recursive: true, force: true });
 }

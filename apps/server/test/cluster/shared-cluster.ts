@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { printedAccessCode, startCluster, type Cluster } from './harness.ts';
+import { printedAccessCode, startCluster, type Cluster, type Instance } from './harness.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,8 +15,8 @@ export interface SharedCluster extends Cluster {
 }
 
 /**
- * The settings of the shared cluster beyond the harness's own. Each is there for one file that
- * checks it; none changes what another file checks.
+ * The settings of the shared cluster beyond the harness's own: the first three are what one file
+ * checks, and no other file depends on them.
  */
 const SHARED_ENV = {
   // Short database bounds, so the frozen-database test (cluster.cluster.test.ts) sees them at work.
@@ -55,20 +55,19 @@ export async function sharedCluster(): Promise<SharedCluster> {
   return cluster;
 }
 
-const isRunning = (process: Cluster['instances'][number]['process']) =>
-  process.exitCode === null && process.signalCode === null;
+const isRunning = ({ process }: Instance) => process.exitCode === null && process.signalCode === null;
 
 /** Restarts every instance that is gone (or going), and waits until HAProxy routes to each. */
 async function restore(cluster: Cluster) {
   await Promise.all(
     cluster.instances.map(async (instance, index) => {
-      if (isRunning(instance.process)) {
+      if (isRunning(instance)) {
         try {
           await cluster.waitReady(instance);
           return;
         } catch (err) {
           // Only one that was shutting down (and has exited since) is started again.
-          if (isRunning(instance.process)) throw err;
+          if (isRunning(instance)) throw err;
         }
       }
       await cluster.waitReady(await cluster.startInstance(index));
