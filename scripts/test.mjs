@@ -1,6 +1,6 @@
 // `npm test`: everything a change can break, in order — system prerequisites; typecheck, lint and
 // format (side by side); unit and integration tests (SQLite and PostgreSQL); the production build;
-// the cluster tests (built instances behind HAProxy); end-to-end tests in Chromium. Stops at the
+// the cluster tests (built instances behind HAProxy and nginx, and the release build); end-to-end tests in Chromium. Stops at the
 // first failing phase and says which one. At the end it prints a table of the phases and their
 // times; `npm test -- --record` also writes that table into docs/benchmarks.md.
 import { spawn } from 'node:child_process';
@@ -61,7 +61,7 @@ const phases = [
   },
   { name: 'build', commands: [['build', 'npm', ['run', 'build']]] },
   {
-    name: 'cluster tests (3 built instances on PostgreSQL behind HAProxy)',
+    name: 'cluster tests (3 built instances on PostgreSQL behind HAProxy and nginx; the release build)',
     commands: [['cluster', 'npx', ['vitest', 'run', '--config', 'vitest.cluster.config.ts']]],
   },
   { name: 'end-to-end tests in Chromium', commands: [['e2e', 'npm', ['test', '-w', 'e2e']]] },

@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { redeemCode, signUp } from './http-browser.ts';
+import { sharedCluster, type SharedCluster } from './shared-cluster.ts';
 
 /**
  * Chat through HAProxy on three instances: the requests of one conversation land on different
  * instances (pinned here to make the point), and an instance is stopped in the middle of an answer.
  */
-let cluster: Cluster;
+let cluster: SharedCluster;
 let token: string;
 let agentId: number;
-const ACCESS_CODE = 'cluster-chat';
 
 beforeAll(async () => {
-  cluster = await startCluster({ instances: 3, env: { BETA_ACCESS_CODES: ACCESS_CODE } });
+  cluster = await sharedCluster();
   const { code, verifier } = await signUp(cluster.url, {
     email: 'chatter@example.com',
-    accessCode: ACCESS_CODE,
+    accessCode: cluster.accessCode,
   });
   token = (await redeemCode(cluster.url, code, verifier)).body.access_token!;
   const created = await fetch(`${cluster.url}/backend/api/v1/agents/`, {
@@ -25,10 +24,6 @@ beforeAll(async () => {
   });
   agentId = ((await created.json()) as { id: number }).id;
 }, 120_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
 
 /** A chat session (the frame's cookie) made on one instance. */
 async function chatSession(pin: string) {
@@ -107,6 +102,7 @@ describe('chat on three instances behind HAProxy', () => {
   it('stops a run from another instance, and refuses a second turn there with 409', async () => {
     const cookie = await chatSession('cadre1');
     const headers = { cookie, origin: cluster.url, 'x-requested-with': 'cadre-chat' };
+    const modelCalls = cluster.model.requests.length;
     const running = await turn(headers, 'cadre1', { text: 'slow 300 20' });
     expect(running.backend).toBe('cadre1');
     await expect.poll(() => deltas(running)).toBeGreaterThan(5);
@@ -126,7 +122,7 @@ describe('chat on three instances behind HAProxy', () => {
     expect(await stop.json()).toEqual({ stopped: true });
     await running.done;
     expect(Date.now() - sent).toBeLessThan(1_000);
-    await expect.poll(() => cluster.model.requests.some((r) => r.aborted)).toBe(true);
+    await expect.poll(() => cluster.model.requests.slice(modelCalls).some((r) => r.aborted)).toBe(true);
     const stored = await lastAnswer(running.threadId);
     expect(stored.status).toBe('interrupted');
     expect(stored.parts).toContain('tok5 ');
@@ -177,6 +173,7 @@ describe('chat on three instances behind HAProxy', () => {
       'content-type': 'application/json',
     };
     const instance = cluster.instances[1]!;
+    const earlierLogs = instance.logs.length;
     const signalled = Date.now();
     instance.signal('SIGTERM');
     const direct = `http://127.0.0.1:${instance.port}`;
@@ -210,7 +207,7 @@ describe('chat on three instances behind HAProxy', () => {
     expect(await instance.exited).toBe(0);
     // They did reach it first: it refused each of them (HAProxy tries it again before redispatching).
     expect(
-      instance.logs.filter((line) => /POST \/chainlit\/chat 503/.test(line)).length,
+      instance.logs.slice(earlierLogs).filter((line) => /POST \/chainlit\/chat 503/.test(line)).length,
     ).toBeGreaterThanOrEqual(4);
     // SHUTDOWN_DRAIN_DELAY_MS (4.5 s here), then nothing holds the exit.
     expect(Date.now() - signalled).toBeLessThan(10_000);

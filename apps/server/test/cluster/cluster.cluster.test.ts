@@ -1,33 +1,25 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { printedAccessCode } from './harness.ts';
 import { redeemCode, signUp, tokenRequest } from './http-browser.ts';
+import { sharedCluster, type SharedCluster } from './shared-cluster.ts';
 
 /**
  * Three built instances on one PostgreSQL behind HAProxy, driven over HTTP as an operator's users
  * would: every request may land on a different instance, and the database and instances fail.
+ * The shared cluster's database bounds are short (1 s), so the frozen-database test sees them work.
  */
-let cluster: Cluster;
+let cluster: SharedCluster;
 let accessCode: string;
 
 beforeAll(async () => {
-  // Short database bounds, so the frozen-database test sees them at work.
-  cluster = await startCluster({
-    instances: 3,
-    env: { DATABASE_STATEMENT_TIMEOUT_MS: '1000', DATABASE_ACQUIRE_TIMEOUT_MS: '1000' },
-  });
-  // No BETA_ACCESS_CODES: each instance prints the code it uses; they must all use one.
-  const printed = cluster.instances.map((instance) =>
-    instance.logs.map((line) => /"Access code: ([A-Z0-9-]+)/.exec(line)?.[1]).find(Boolean),
-  );
+  cluster = await sharedCluster();
+  // No BETA_ACCESS_CODES: each instance prints the code it uses (at each start); they must all use one.
+  const printed = cluster.instances.map(printedAccessCode);
   accessCode = printed[0]!;
   expect(accessCode).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
   expect(printed).toEqual([accessCode, accessCode, accessCode]);
 }, 120_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
 
 const api = (path: string, token: string, init: RequestInit & { pin?: string } = {}) =>
   fetch(`${cluster.url}/backend/api/v1${path}`, {
@@ -189,11 +181,19 @@ describe('three instances behind HAProxy', () => {
         detail: 'Service temporarily unavailable',
         code: 'db_unavailable',
       });
-      for (const instance of cluster.instances) {
-        const base = `http://127.0.0.1:${instance.port}/backend/api/v1/public/health`;
-        expect((await fetch(`${base}/live`)).status).toBe(200);
-        expect((await fetch(`${base}/ready`)).status).toBe(503);
-      }
+      // All at once: each readiness check waits its 1 s for the database.
+      const health = await Promise.all(
+        cluster.instances.map(async (instance) => {
+          const base = `http://127.0.0.1:${instance.port}/backend/api/v1/public/health`;
+          const [live, ready] = await Promise.all([fetch(`${base}/live`), fetch(`${base}/ready`)]);
+          return [live.status, ready.status];
+        }),
+      );
+      expect(health).toEqual([
+        [200, 503],
+        [200, 503],
+        [200, 503],
+      ]);
     } finally {
       cluster.pg.thaw();
     }

@@ -7,14 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.ts';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+import { endPostgresIn, startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 
 /**
  * Several built Cadre servers (`apps/server/dist/main.js`, as production runs them) on one
  * throwaway PostgreSQL, behind a real HAProxy from Debian configured from `deploy/haproxy.cfg`
- * (or nginx from `deploy/nginx.conf`), with a fake OpenAI-compatible model. Requests go
- * round-robin through the proxy; every response says which instance answered in `x-backend`, and
- * behind HAProxy the header `x-pin-backend: cadreN` pins one request to one instance.
+ * (and, when asked, nginx from `deploy/nginx.conf` in front of the same instances), with a fake
+ * OpenAI-compatible model. Requests go round-robin through the proxy; every response says which
+ * instance answered in `x-backend`, and behind HAProxy the header `x-pin-backend: cadreN` pins one
+ * request to one instance.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const MAIN = path.join(root, 'apps/server/dist/main.js');
@@ -32,8 +33,10 @@ export interface Instance {
 }
 
 export interface Cluster {
-  /** The proxy's URL: what a browser or client would use. */
+  /** HAProxy's URL, and PUBLIC_URL: what a browser or client would use. */
   url: string;
+  /** nginx's URL, when started with `nginx: true`. */
+  nginxUrl: string | undefined;
   pg: PostgresCluster;
   databaseUrl: string;
   model: FakeOpenAi;
@@ -49,6 +52,10 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/** The access code an instance printed at start (none when BETA_ACCESS_CODES is set). */
+export const printedAccessCode = (instance: Instance) =>
+  instance.logs.map((line) => /"Access code: ([A-Z0-9-]+)/.exec(line)?.[1]).find(Boolean);
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -61,7 +68,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function findProxy(proxy: 'haproxy' | 'nginx'): string {
+function findProxy(proxy: ProxyKind): string {
   for (const candidate of [`/usr/sbin/${proxy}`, `/usr/bin/${proxy}`])
     if (fs.existsSync(candidate)) return candidate;
   throw new Error(
@@ -134,17 +141,42 @@ export async function startCluster(
     instances?: number;
     env?: Record<string, string>;
     modelTokens?: number;
-    /** The proxy in front: HAProxy (deploy/haproxy.cfg) unless told nginx (deploy/nginx.conf). */
-    proxy?: 'haproxy' | 'nginx';
+    /** Also nginx (deploy/nginx.conf) in front of the same instances, at `nginxUrl`. */
+    nginx?: boolean;
+    /**
+     * An empty folder for its files (a new temporary one otherwise). `endClusterIn` can end what
+     * runs there from another process, for a caller that may be gone before it could call `stop`.
+     */
+    work?: string;
   } = {},
 ): Promise<Cluster> {
   if (!fs.existsSync(MAIN))
     throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm run test:cluster does).`);
-  const proxyKind = options.proxy ?? 'haproxy';
-  const proxyBin = findProxy(proxyKind);
+  const proxyKinds: ProxyKind[] = options.nginx ? ['haproxy', 'nginx'] : ['haproxy'];
+  const proxyBins = proxyKinds.map(findProxy);
   const count = options.instances ?? 3;
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-cluster-'));
+  const work = options.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-cluster-'));
+  const running = new Map<number, NodeJS.Signals>();
   const pgCluster = await startPostgresCluster();
+  const noteRunning = () =>
+    fs.writeFileSync(
+      path.join(work, RUNNING_FILE),
+      JSON.stringify({ postgres: pgCluster.dir, processes: [...running] } satisfies RunningRecord),
+    );
+  /** Listed until it exits, with the signal that ends it at once. */
+  const track = (child: ChildProcess, endWith: NodeJS.Signals) => {
+    running.set(child.pid!, endWith);
+    noteRunning();
+    child.once('exit', () => {
+      running.delete(child.pid!);
+      try {
+        noteRunning();
+      } catch {
+        // The folder is gone: the cluster was ended.
+      }
+    });
+  };
+  noteRunning();
   const dbName = `cadre_cluster_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgCluster.url });
   await admin.connect();
@@ -155,11 +187,11 @@ export async function startCluster(
   // Our own connections die when the tests stop PostgreSQL; that must not fail the test process.
   pool.on('error', () => {});
   const model = await startFakeOpenAi({ tokens: options.modelTokens });
-  const proxyPort = await freePort();
-  const url = `http://127.0.0.1:${proxyPort}`;
+  const proxyPorts = await Promise.all(proxyKinds.map(() => freePort()));
+  const [url, nginxUrl] = proxyPorts.map((port) => `http://127.0.0.1:${port}`);
   const env: Record<string, string> = {
     NODE_ENV: 'production',
-    PUBLIC_URL: url,
+    PUBLIC_URL: url!,
     TRUST_PROXY: 'true',
     DATABASE_URL: databaseUrl,
     SECRETS_KEY: crypto.randomBytes(32).toString('hex'),
@@ -188,6 +220,7 @@ export async function startCluster(
       env: { ...process.env, ...env, ...extra, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    track(child, 'SIGKILL');
     const logs: string[] = [];
     const collect = (data: Buffer) => logs.push(...data.toString().split('\n').filter(Boolean));
     child.stdout!.on('data', collect);
@@ -226,35 +259,23 @@ export async function startCluster(
   await Promise.all(ports.slice(1).map(async (_, i) => waitReady(await startInstance(i + 1))));
 
   const servers = instances.map(({ name, port }) => ({ name, port }));
-  const configFile = path.join(work, `${proxyKind}.conf`);
-  fs.writeFileSync(
-    configFile,
-    proxyKind === 'nginx' ? nginxConfig(proxyPort, servers, work) : haproxyConfig(proxyPort, servers),
+  const proxies = await Promise.all(
+    proxyKinds.map((kind, i) => {
+      const configFile = path.join(work, `${kind}.conf`);
+      fs.writeFileSync(
+        configFile,
+        kind === 'nginx'
+          ? nginxConfig(proxyPorts[i]!, servers, work)
+          : haproxyConfig(proxyPorts[i]!, servers),
+      );
+      const args = kind === 'nginx' ? ['-c', configFile, '-p', work] : ['-f', configFile, '-db'];
+      return startProxy(kind, proxyBins[i]!, args, proxyPorts[i]!, track);
+    }),
   );
-  const proxy = spawn(
-    proxyBin,
-    proxyKind === 'nginx' ? ['-c', configFile, '-p', work] : ['-f', configFile, '-db'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const proxyExited = new Promise<void>((resolve) => proxy.once('exit', () => resolve()));
-  const proxyLogs: string[] = [];
-  proxy.stderr!.on('data', (d: Buffer) => proxyLogs.push(d.toString()));
-  const proxyDeadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/backend/api/v1/public/health/live`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > proxyDeadline) throw new Error(`${proxyKind} did not start:\n${proxyLogs.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 
   return {
-    url,
+    url: url!,
+    nginxUrl,
     pg: pgCluster,
     databaseUrl,
     model,
@@ -266,12 +287,7 @@ export async function startCluster(
       return (await pool.query<T>(text, values)).rows;
     },
     async stop() {
-      // nginx's master stops its worker when asked (SIGTERM); killed outright, it leaves the worker
-      // running after the test. A proxy that does not stop in time is killed.
-      proxy.kill(proxyKind === 'nginx' ? 'SIGTERM' : 'SIGKILL');
-      const killLate = setTimeout(() => proxy.kill('SIGKILL'), 5_000);
-      await proxyExited;
-      clearTimeout(killLate);
+      await Promise.all(proxies.map((proxy) => proxy.stop()));
       for (const instance of instances) {
         if (instance && instance.process.exitCode === null && instance.process.signalCode === null)
           instance.signal('SIGKILL');
@@ -283,4 +299,72 @@ export async function startCluster(
       fs.rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+type ProxyKind = 'haproxy' | 'nginx';
+
+/**
+ * nginx's master stops its workers when asked (SIGTERM); killed outright, it leaves them running
+ * after the test. HAProxy runs as one process.
+ */
+const proxyStopSignal = (kind: ProxyKind): NodeJS.Signals => (kind === 'nginx' ? 'SIGTERM' : 'SIGKILL');
+
+/** Starts a proxy and waits until it passes requests on to an instance. */
+async function startProxy(
+  kind: ProxyKind,
+  bin: string,
+  args: string[],
+  port: number,
+  track: (child: ChildProcess, endWith: NodeJS.Signals) => void,
+) {
+  const proxy = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(proxy, proxyStopSignal(kind));
+  const proxyExited = new Promise<void>((resolve) => proxy.once('exit', () => resolve()));
+  const proxyLogs: string[] = [];
+  proxy.stderr!.on('data', (d: Buffer) => proxyLogs.push(d.toString()));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/backend/api/v1/public/health/live`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${kind} did not start:\n${proxyLogs.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    async stop() {
+      // A proxy that does not stop in time is killed.
+      proxy.kill(proxyStopSignal(kind));
+      const killLate = setTimeout(() => proxy.kill('SIGKILL'), 5_000);
+      await proxyExited;
+      clearTimeout(killLate);
+    },
+  };
+}
+
+const RUNNING_FILE = 'running.json';
+
+/** What runs for a cluster: its PostgreSQL's folder, and each process with the signal that ends it. */
+interface RunningRecord {
+  postgres: string;
+  processes: [pid: number, signal: NodeJS.Signals][];
+}
+
+/** Ends what still runs of the cluster started in `work` (see `startCluster`), and removes it. */
+export async function endClusterIn(work: string) {
+  const file = path.join(work, RUNNING_FILE);
+  if (fs.existsSync(file)) {
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as RunningRecord;
+    for (const [pid, signal] of record.processes) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // ended meanwhile
+      }
+    }
+    await endPostgresIn(record.postgres);
+  }
+  fs.rmSync(work, { recursive: true, force: true });
 }

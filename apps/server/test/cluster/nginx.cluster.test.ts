@@ -1,31 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { redeemCode, signUp } from './http-browser.ts';
+import { sharedCluster, type SharedCluster } from './shared-cluster.ts';
 
 /**
  * The nginx recipe of docs/deployment.md (`deploy/nginx.conf`, run by Debian's nginx) in front of
  * three built instances: requests spread over every instance, answers stream through unbuffered,
- * and across a SIGTERM no chat turn is sent to a second instance (it could run twice).
+ * and across a SIGTERM no chat turn is sent to a second instance (it could run twice). The shared
+ * cluster has HAProxy in front of the same instances, at PUBLIC_URL, where people sign in; every
+ * request this file checks goes through nginx.
  */
-let cluster: Cluster;
+let cluster: SharedCluster;
+let nginx: string;
 let token: string;
 let chat: Record<string, string>;
-const ACCESS_CODE = 'cluster-nginx';
 
 beforeAll(async () => {
-  cluster = await startCluster({ instances: 3, proxy: 'nginx', env: { BETA_ACCESS_CODES: ACCESS_CODE } });
+  cluster = await sharedCluster();
+  nginx = cluster.nginxUrl;
   const { code, verifier } = await signUp(cluster.url, {
     email: 'nginx@example.com',
-    accessCode: ACCESS_CODE,
+    accessCode: cluster.accessCode,
   });
   token = (await redeemCode(cluster.url, code, verifier)).body.access_token!;
-  const created = await fetch(`${cluster.url}/backend/api/v1/agents/`, {
+  const created = await fetch(`${nginx}/backend/api/v1/agents/`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Talker', description: 'Talks', tool_ids: [] }),
   });
   const agentId = ((await created.json()) as { id: number }).id;
-  const session = await fetch(`${cluster.url}/chainlit/auth/header`, {
+  const session = await fetch(`${nginx}/chainlit/auth/header`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'x-agent-id': String(agentId) },
   });
@@ -35,19 +38,16 @@ beforeAll(async () => {
     .split(';')[0]!;
   chat = {
     cookie,
+    // The page's origin, PUBLIC_URL's, as a browser sends it.
     origin: cluster.url,
     'x-requested-with': 'cadre-chat',
     'content-type': 'application/json',
   };
 }, 120_000);
 
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
-
 /** A chat turn through nginx, read to its end: its status, Retry-After and answering instance. */
 async function turn(text = 'short answer') {
-  const res = await fetch(`${cluster.url}/chainlit/chat`, {
+  const res = await fetch(`${nginx}/chainlit/chat`, {
     method: 'POST',
     headers: chat,
     body: JSON.stringify({ text }),
@@ -64,7 +64,7 @@ describe('three instances behind nginx', () => {
   it('spreads requests over every instance and streams an answer while it is being written', async () => {
     const backends = new Set<string | null>();
     for (let i = 0; i < 6; i += 1) {
-      const res = await fetch(`${cluster.url}/backend/api/v1/agents/`, {
+      const res = await fetch(`${nginx}/backend/api/v1/agents/`, {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(res.status).toBe(200);
@@ -73,7 +73,7 @@ describe('three instances behind nginx', () => {
     }
     expect(backends).toEqual(new Set(['cadre1', 'cadre2', 'cadre3']));
 
-    const res = await fetch(`${cluster.url}/chainlit/chat`, {
+    const res = await fetch(`${nginx}/chainlit/chat`, {
       method: 'POST',
       headers: chat,
       body: JSON.stringify({ text: 'slow 40 50' }),

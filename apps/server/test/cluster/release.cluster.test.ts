@@ -1,23 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, expect, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { freePort } from './harness.ts';
+import type { ReleaseBuildOutcome } from './release-build.ts';
 
 /**
  * The Dockerfile's steps, outside a container (there is no container engine here): the release
  * script builds a production copy, drops the development dependencies, and the copy runs as an
- * unprivileged user on a fresh data folder.
+ * unprivileged user on a fresh data folder. The script started with the run (release-build.ts).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-release-'));
-const out = path.join(work, 'app');
-
-afterAll(() => {
-  fs.rmSync(work, { recursive: true, force: true });
-});
+const { work, out, outcome } = inject('releaseBuild');
 
 /** As root (CI), run as `nobody`; otherwise as the current, already unprivileged, user. */
 function unprivileged(): { uid: number; gid: number } | undefined {
@@ -29,7 +22,9 @@ function unprivileged(): { uid: number; gid: number } | undefined {
 }
 
 it('builds a release with production dependencies only, which runs as an unprivileged user', async () => {
-  execFileSync('bash', [path.join(root, 'deploy/build-release.sh'), root, out], { stdio: 'pipe' });
+  await expect.poll(() => fs.existsSync(outcome), { timeout: 590_000, interval: 500 }).toBe(true);
+  const build = JSON.parse(fs.readFileSync(outcome, 'utf8')) as ReleaseBuildOutcome;
+  expect(build.code, build.output).toBe(0);
   const has = (p: string) => fs.existsSync(path.join(out, p));
   expect(has('apps/server/dist/main.js')).toBe(true);
   expect(has('apps/web/dist/index.html')).toBe(true);

@@ -12,6 +12,8 @@ import path from 'node:path';
  */
 export interface PostgresCluster {
   url: string;
+  /** Its folder (data and socket): what `endPostgresIn` needs to end it from another process. */
+  dir: string;
   /** Stops the server (`pg_ctl stop -m fast`), keeping its data, as an outage or a restart would. */
   halt(): Promise<void>;
   /** Starts the halted server again on the same port and data. */
@@ -56,6 +58,24 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A cluster's processes: its postmaster (from its pid file) and the postmaster's children. */
+function processesOf(dataDir: string) {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+  return { postmaster, children };
 }
 
 function runAs(): { uid: number; gid: number } | undefined {
@@ -109,34 +129,17 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     );
   await start();
 
-  /** This cluster's processes: its postmaster (from its pid file) and the postmaster's children. */
-  const processes = () => {
-    const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = fs
-      .readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .filter((pid) => {
-        try {
-          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
-        } catch {
-          return false; // ended meanwhile
-        }
-      })
-      .map(Number);
-    return { postmaster, children };
-  };
-
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dir: base,
     freeze() {
-      const { postmaster, children } = processes();
+      const { postmaster, children } = processesOf(dataDir);
       // The postmaster first, so it starts no backend that would escape the freeze.
       process.kill(postmaster, 'SIGSTOP');
       for (const pid of children) process.kill(pid, 'SIGSTOP');
     },
     thaw() {
-      const { postmaster, children } = processes();
+      const { postmaster, children } = processesOf(dataDir);
       for (const pid of children) process.kill(pid, 'SIGCONT');
       process.kill(postmaster, 'SIGCONT');
     },
@@ -150,4 +153,38 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       }
     },
   };
+}
+
+/**
+ * Ends the cluster in `dir` (a `PostgresCluster`'s) from a process that did not start it, such as
+ * a global teardown after the test worker that started it is gone: an immediate shutdown (SIGQUIT
+ * to the postmaster, after SIGCONT in case it was left frozen), then its folder is removed.
+ */
+export async function endPostgresIn(dir: string) {
+  const dataDir = path.join(dir, 'data');
+  // No pid file: it was halted. A pid file left by a crash may name another process by now.
+  if (fs.existsSync(path.join(dataDir, 'postmaster.pid')) && isPostgres(processesOf(dataDir).postmaster)) {
+    const { postmaster, children } = processesOf(dataDir);
+    for (const pid of [...children, postmaster]) signal(pid, 'SIGCONT');
+    signal(postmaster, 'SIGQUIT');
+    for (let waited = 0; waited < 5_000 && isPostgres(postmaster); waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+function isPostgres(pid: number) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return false; // no such process
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // ended meanwhile
+  }
 }
