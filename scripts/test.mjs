@@ -1,8 +1,8 @@
 // `npm test`: everything a change can break, in order — system prerequisites; typecheck, lint and
 // format (side by side); unit and integration tests (SQLite and PostgreSQL); the production build;
-// the cluster tests (built instances behind HAProxy and nginx, and the release build); end-to-end tests in Chromium. Stops at the
-// first failing phase and says which one. At the end it prints a table of the phases and their
-// times; `npm test -- --record` also writes that table into docs/benchmarks.md.
+// the cluster tests (built instances behind HAProxy and nginx, and the release build); end-to-end
+// tests in Chromium. Stops at the first failing phase and says which one. At the end it prints a
+// table of the phases and their times; `npm test -- --record` also writes it into docs/benchmarks.md.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
