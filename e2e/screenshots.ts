@@ -40,13 +40,13 @@ try {
     for (const problem of await checkEverySetting(
       screen,
       { browser, page, baseURL: server.url, data },
-      async (target, { label, scheme }) => {
+      async (target, setting) => {
         await target.screenshot({
-          path: path.join(OUT, `${screen.name}-${label}-${scheme}.png`),
+          path: path.join(OUT, `${screen.name}-${setting.label}-${setting.scheme}.png`),
           fullPage: !screen.overlay,
         });
         count++;
-        return accessibilityProblems(target);
+        return accessibilityProblems(target, setting);
       },
     ))
       problems.push(`${screen.name}, ${problem}`);

@@ -13,9 +13,14 @@ import { ACCESS_CODE, signUpAndSignIn } from '../support/sign-in.ts';
  * dark at 1280 px and 375 px: axe finds no serious or critical violation, and no document (the
  * chat frame's included) scrolls sideways. One test per screen, on one signed-in page: it opens the
  * screen once per width and switches the colour scheme in place (support/screens.ts,
- * `checkEverySetting`), and lists what it found in every setting, each named. After a failure the
- * next test starts again from a fresh account and sample data (Playwright starts a new worker).
+ * `checkEverySetting`; after a switch axe checks the rules that read colours), and lists what it
+ * found in every setting, each named. After a failure the next test starts again from a fresh
+ * account and sample data (Playwright starts a new worker).
  */
+// With more than one worker, the screens are shared between them; each worker makes its own account
+// and sample data once.
+test.describe.configure({ mode: 'parallel' });
+
 let context: BrowserContext;
 let page: Page;
 let data: SampleData;
