@@ -2,6 +2,7 @@
 // spec (tests/screens-a11y.spec.ts): how to reach each one from a signed-in page, and the sample
 // data they are shown with.
 import fs from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { send, startAgentChat } from './chat.ts';
@@ -801,9 +802,9 @@ export async function checkEverySetting(
   return found;
 }
 
-/** An error's message without Playwright's call log, which the trace keeps. */
+/** An error's message without Playwright's call log, which the trace keeps, or its colours. */
 const firstLines = (error: Error) =>
-  error.message
+  stripVTControlCharacters(error.message)
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && line !== 'Call log:')
