@@ -25,7 +25,10 @@ process.env.E2E_ACCESS_CODE ??= 'e2e-access-code';
 export default defineConfig({
   testDir: './tests',
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time (the accessibility matrix shares its screens between both). One worker
+  // kept one of CI's two cores busy (browser and server mostly take turns); every test signs up an
+  // account of its own and the server's per-address limits are raised below.
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -35,7 +38,9 @@ export default defineConfig({
   globalTeardown: './support/global-teardown.ts',
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace with the page's DOM at each step, not a filmstrip: recording
+    // screenshots all along cost about a fifth of the run's CPU (`--trace retain-on-failure` for it).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
   },

@@ -8,15 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
-import {
-  createSampleData,
-  SCHEMES,
-  SCREENS,
-  seriousViolations,
-  show,
-  sidewaysOverflow,
-  VIEWPORTS,
-} from './support/screens.ts';
+import { accessibilityProblems, checkEverySetting, createSampleData, SCREENS } from './support/screens.ts';
 import { ROOT, SCRIPT_ACCESS_CODE, startServer } from './support/server.ts';
 import { enterAccessCode, freshEmail, signUpAtProvider, TEST_PASSWORD } from './support/sign-in.ts';
 
@@ -44,43 +36,20 @@ try {
   await signUp(page);
   const data = await createSampleData(page, { origin: server.url, accessCode: SCRIPT_ACCESS_CODE });
 
-  for (const scheme of SCHEMES) {
-    for (const { label, mobile, viewport } of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const screen of SCREENS) {
-        if (screen.mobileOnly && !mobile) continue;
-        // A screen before sign-in gets a context of its own, with no session.
-        const signedOut = screen.signedOut
-          ? await browser.newContext({
-              baseURL: server.url,
-              viewport,
-              colorScheme: scheme,
-              reducedMotion: 'reduce',
-            })
-          : undefined;
-        const target = signedOut ? await signedOut.newPage() : page;
-        const where = `${screen.name} (${label}, ${scheme})`;
-        try {
-          const undo = await show(target, screen, data, mobile);
-          await target.screenshot({
-            path: path.join(OUT, `${screen.name}-${label}-${scheme}.png`),
-            fullPage: !screen.overlay,
-          });
-          count++;
-          for (const violation of await seriousViolations(target)) problems.push(`${where}: ${violation}`);
-          for (const [frame, px] of Object.entries(await sidewaysOverflow(target)))
-            problems.push(`${where}: ${frame} scrolls sideways by ${px} px`);
-          await screen.leave?.(target);
-          await undo();
-        } catch (error) {
-          problems.push(`${where}: could not be shown: ${(error as Error).message.split('\n')[0]}`);
-        } finally {
-          await signedOut?.close();
-        }
-      }
-    }
-  }
+  for (const screen of SCREENS)
+    for (const problem of await checkEverySetting(
+      screen,
+      { browser, page, baseURL: server.url, data },
+      async (target, setting) => {
+        await target.screenshot({
+          path: path.join(OUT, `${screen.name}-${setting.label}-${setting.scheme}.png`),
+          fullPage: !screen.overlay,
+        });
+        count++;
+        return accessibilityProblems(target, setting);
+      },
+    ))
+      problems.push(`${screen.name}, ${problem}`);
   await browser.close();
   console.log(`${count} screenshots written to ${path.relative(process.cwd(), OUT) || OUT}`);
 } finally {

@@ -2,8 +2,9 @@
 // spec (tests/screens-a11y.spec.ts): how to reach each one from a signed-in page, and the sample
 // data they are shown with.
 import fs from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { send, startAgentChat } from './chat.ts';
 import { OTHER_HOST } from './chromium.ts';
 
@@ -24,6 +25,11 @@ export interface Screen {
   signedOut?: boolean;
   /** Busy on purpose (a redirect held midway): not waited on to settle. */
   busy?: boolean;
+  /**
+   * Takes the colour scheme when it loads and does not follow a change (the copilot widget): opened
+   * again for each scheme rather than switched on the open page.
+   */
+  schemeAtLoad?: boolean;
 }
 
 export interface SampleData {
@@ -590,6 +596,7 @@ export const SCREENS: Screen[] = [
   {
     name: 'copilot',
     overlay: true,
+    schemeAtLoad: true,
     path: '/copilot',
     ready: async (page) => {
       // Opened cold, the page may first ask to sign in (the session is being restored).
@@ -661,8 +668,36 @@ export const VIEWPORTS = [
 
 export const SCHEMES = ['light', 'dark'] as const;
 
+export type Scheme = (typeof SCHEMES)[number];
+
+/**
+ * One of the widths a screen is shown at, in one colour scheme; `switched` when the scheme was
+ * switched on the open page rather than the page loaded in it.
+ */
+export type Setting = (typeof VIEWPORTS)[number] & { scheme: Scheme; switched: boolean };
+
+export const settingName = ({ label, viewport, scheme }: Setting) =>
+  `${label} ${viewport.width} px, ${scheme}`;
+
 export const pathOf = (screen: Screen, data: SampleData) =>
   typeof screen.path === 'string' ? screen.path : screen.path(data);
+
+/** Waits until the finite animations and transitions of every document of the page are over. */
+async function settle(page: Page) {
+  for (const frame of page.frames())
+    await frame
+      // Finite ones only: a spinner's never finishes.
+      .evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+            .map((animation) => animation.finished.catch(() => undefined)),
+        ),
+      )
+      // A frame that went away meanwhile has nothing left to settle.
+      .catch(() => undefined);
+}
 
 /**
  * Opens a screen and waits until it is settled: loading states gone, animations finished. Returns
@@ -683,30 +718,142 @@ export async function show(
       .first()
       .waitFor({ state: 'detached', timeout: 10_000 })
       .catch(() => {});
-  // Finite animations only: a spinner's never finishes.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  await settle(page);
   return undo;
 }
 
-/** axe's serious and critical violations on the page as it is (WCAG 2.x A/AA and best practices). */
-export async function seriousViolations(page: Page): Promise<string[]> {
+/**
+ * Turns the system colour scheme to `scheme` on a page already open and waits until every document
+ * of it shows the scheme: matchMedia answers it, and wherever the scheme is a class (the web app's and
+ * the chat frame's <html>, which follow the system through matchMedia; the copilot widget's shadow
+ * root, which does not) the class has changed, and the colour transitions this starts are over. The
+ * server's own pages (sign-in, the 421 page) style from the media query alone, which applies at once.
+ */
+export async function switchScheme(page: Page, scheme: Scheme): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  for (const frame of page.frames())
+    await frame
+      .waitForFunction(
+        (scheme) => {
+          if (matchMedia('(prefers-color-scheme: dark)').matches !== (scheme === 'dark')) return false;
+          const widget = document
+            .querySelector('#chainlit-copilot')
+            ?.shadowRoot?.querySelector('#cl-shadow-root');
+          return [document.documentElement, widget]
+            .filter((element) => element?.matches('.light, .dark'))
+            .every((element) => element!.classList.contains(scheme));
+        },
+        scheme,
+        { timeout: 5_000 },
+      )
+      .catch((error: Error) => {
+        throw new Error(`${frame.url()} did not turn ${scheme}: ${error.message.split('\n')[0]}`);
+      });
+  await settle(page);
+}
+
+/**
+ * Shows a screen at every width and in every colour scheme, and returns what `check` finds in each,
+ * named by the setting (or that the screen could not be shown there). Each width is a page load of
+ * its own, as what a screen shows may depend on the width it opened at (`ready` is told; the mobile
+ * sidebar is a drawer); the schemes are switched on the open page (`switchScheme`), unless the screen
+ * takes its scheme when it loads (`schemeAtLoad`). The first load of a screen starts light and the
+ * next dark, so that each scheme is also seen loaded. A screen before sign-in gets a context of its
+ * own, with no session, for each load; the others are shown on the signed-in `page`.
+ */
+export async function checkEverySetting(
+  screen: Screen,
+  { browser, page, baseURL, data }: { browser: Browser; page: Page; baseURL: string; data: SampleData },
+  check: (page: Page, setting: Setting) => Promise<string[]>,
+): Promise<string[]> {
+  const found: string[] = [];
+  const widths = VIEWPORTS.filter(({ mobile }) => mobile || !screen.mobileOnly);
+  for (const [index, width] of widths.entries()) {
+    const schemes = index % 2 === 0 ? SCHEMES : [...SCHEMES].reverse();
+    const loads = screen.schemeAtLoad ? schemes.map((scheme) => [scheme]) : [schemes];
+    for (const load of loads) {
+      const context = screen.signedOut
+        ? await browser.newContext({ baseURL, viewport: width.viewport, reducedMotion: 'reduce' })
+        : undefined;
+      const target = context ? await context.newPage() : page;
+      let setting: Setting = { ...width, scheme: load[0], switched: false };
+      try {
+        await target.setViewportSize(width.viewport);
+        await target.emulateMedia({ colorScheme: setting.scheme });
+        const undo = await show(target, screen, data, width.mobile);
+        try {
+          for (const scheme of load) {
+            setting = { ...width, scheme, switched: scheme !== load[0] };
+            if (setting.switched) await switchScheme(target, scheme);
+            for (const problem of await check(target, setting))
+              found.push(`${settingName(setting)}: ${problem}`);
+          }
+          await screen.leave?.(target);
+        } finally {
+          await undo();
+        }
+      } catch (error) {
+        found.push(`${settingName(setting)}: could not be shown or checked: ${firstLines(error as Error)}`);
+      } finally {
+        await context?.close();
+      }
+    }
+  }
+  return found;
+}
+
+/** An error's message without Playwright's call log, which the trace keeps, or its colours. */
+const firstLines = (error: Error) =>
+  stripVTControlCharacters(error.message)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && line !== 'Call log:')
+    .slice(0, 2)
+    .join(' ');
+
+/**
+ * What the accessibility checks find on the page as it is: axe's findings, then sideways scrolling.
+ * After a switch of scheme on the open page only the colours changed (the scheme is a class on
+ * <html> that only colour tokens depend on, or a media query of colours), so axe checks only the
+ * rules that read colours there: the rest saw the same document when it loaded, and each scheme is
+ * loaded at one of the widths (`checkEverySetting`), where every rule runs.
+ */
+export async function accessibilityProblems(page: Page, { switched }: Setting): Promise<string[]> {
+  const problems = await seriousViolations(page, switched ? COLOUR_RULES : undefined);
+  for (const [where, px] of Object.entries(await sidewaysOverflow(page)))
+    problems.push(`${where} scrolls sideways by ${px} px`);
+  return problems;
+}
+
+const sameOrigin = (url: string, page: string) =>
+  url.startsWith('about:') || new URL(url).origin === new URL(page).origin;
+
+/** The axe rules (of those run) whose outcome depends on the colours shown. */
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * axe's serious and critical violations on the page as it is (WCAG 2.x A/AA and best practices), or
+ * by only the rules named.
+ */
+export async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
   // axe sees that a modal dialog is open (so the page behind it may be aria-hidden while it still
   // holds buttons) only when the page under it is not scrolled: its isModalOpen test misses a
   // dialog opened from further down, as on a phone. The page goes back to the top behind it first.
   await page.evaluate(() => {
     if (document.querySelector('[role=dialog], [role=alertdialog]')) window.scrollTo(0, 0);
   });
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+  const builder = new AxeBuilder({ page });
+  const results = await (
+    rules
+      ? builder.withRules(rules)
+      : builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+  )
+    // axe's own frame messaging reaches frames of the page's origin (the chat frame) and takes
+    // about half the time of its default, which gathers each frame's results in a blank page it
+    // opens; a page with a frame of another origin keeps the default, which reaches that one too.
+    .setLegacyMode(page.frames().every((frame) => sameOrigin(frame.url(), page.url())))
     .analyze();
-  return results.violations
+  const found = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
       (v) =>
@@ -715,6 +862,10 @@ export async function seriousViolations(page: Page): Promise<string[]> {
           .map((n) => n.target.join(' '))
           .join(', ')}]`,
     );
+  // An empty or blocked page breaks no rule because it passes none: axe must have looked at something.
+  if (!rules && results.passes.length <= 10)
+    found.push(`axe passed only ${results.passes.length} rules: is the page blank?`);
+  return found;
 }
 
 /**

@@ -41,6 +41,8 @@ test.beforeAll(async ({ browser }) => {
     const dialog = page.getByRole('dialog', { name: `Actions for ${service}` });
     // Every action of the service: each added one turns its "Add" button into "Remove".
     const adds = dialog.getByRole('button', { name: /^Add / });
+    // count() does not wait: the dialog lists the actions once they have loaded (0 on a busy run).
+    await expect(adds.first()).toBeVisible();
     const count = await adds.count();
     expect(count).toBeGreaterThan(0);
     for (let left = count; left > 0; left--) {

@@ -1,12 +1,9 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import {
+  accessibilityProblems,
+  checkEverySetting,
   createSampleData,
-  SCHEMES,
   SCREENS,
-  seriousViolations,
-  show,
-  sidewaysOverflow,
-  VIEWPORTS,
   type SampleData,
 } from '../support/screens.ts';
 import { ACCESS_CODE, signUpAndSignIn } from '../support/sign-in.ts';
@@ -14,9 +11,16 @@ import { ACCESS_CODE, signUpAndSignIn } from '../support/sign-in.ts';
 /**
  * Every screen and dialog of the gallery (`npm run screens`), with its sample data, in light and
  * dark at 1280 px and 375 px: axe finds no serious or critical violation, and no document (the
- * chat frame's included) scrolls sideways. One test per screen and setting, on one signed-in page:
- * a failure names the screen, and the next test starts again from a fresh account and sample data.
+ * chat frame's included) scrolls sideways. One test per screen, on one signed-in page: it opens the
+ * screen once per width and switches the colour scheme in place (support/screens.ts,
+ * `checkEverySetting`; after a switch axe checks the rules that read colours), and lists what it
+ * found in every setting, each named. After a failure the next test starts again from a fresh
+ * account and sample data (Playwright starts a new worker).
  */
+// With more than one worker, the screens are shared between them; each worker makes its own account
+// and sample data once.
+test.describe.configure({ mode: 'parallel' });
+
 let context: BrowserContext;
 let page: Page;
 let data: SampleData;
@@ -38,35 +42,12 @@ test.afterAll(async () => {
   await context.close();
 });
 
-for (const scheme of SCHEMES)
-  for (const { label, mobile, viewport } of VIEWPORTS)
-    for (const screen of SCREENS) {
-      if (screen.mobileOnly && !mobile) continue;
-      test(`${screen.name}, ${label} ${viewport.width} px, ${scheme}`, async ({ browser }) => {
-        // A screen before sign-in gets a context of its own, with no session.
-        const signedOut = screen.signedOut
-          ? await browser.newContext({
-              baseURL: test.info().project.use.baseURL,
-              viewport,
-              colorScheme: scheme,
-              reducedMotion: 'reduce',
-            })
-          : undefined;
-        const target = signedOut ? await signedOut.newPage() : page;
-        if (!signedOut) {
-          await page.setViewportSize(viewport);
-          await page.emulateMedia({ colorScheme: scheme });
-        }
-        try {
-          const undo = await show(target, screen, data, mobile);
-          const problems = await seriousViolations(target);
-          for (const [where, px] of Object.entries(await sidewaysOverflow(target)))
-            problems.push(`${where} scrolls sideways by ${px} px`);
-          await screen.leave?.(target);
-          await undo();
-          expect(problems).toEqual([]);
-        } finally {
-          await signedOut?.close();
-        }
-      });
-    }
+for (const screen of SCREENS)
+  test(screen.name, async ({ browser, baseURL }) => {
+    const problems = await checkEverySetting(
+      screen,
+      { browser, page, baseURL: baseURL!, data },
+      accessibilityProblems,
+    );
+    expect(problems).toEqual([]);
+  });
