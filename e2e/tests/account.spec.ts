@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { pickFromOpenMenu, pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /** The user menu: who is signed in, the theme, "Your data" (export and delete) and sign-out. */
 
+const accountMenu = (page: Page) => page.getByRole('button', { name: 'Account menu of E2E Person' });
 const openMenu = async (page: Page) => {
-  await page.getByRole('button', { name: 'Account menu of E2E Person' }).click();
+  await accountMenu(page).click();
   return page.getByRole('menu');
 };
 
@@ -18,23 +20,22 @@ test('the user menu exports the data as a file and deletes the account after typ
   await expect(picture).toBeVisible();
   await expect(picture).toHaveAttribute('src', /\/idp\/avatars\/[^/]+\.svg$/);
   expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-  let menu = await openMenu(page);
+  const menu = await openMenu(page);
   await expect(menu.getByText('E2E Person')).toBeVisible();
   await expect(menu.getByText(/@example\.com$/)).toBeVisible();
+  await page.keyboard.press('Escape');
 
   // The theme is remembered: dark survives a reload.
-  await menu.getByRole('menuitemradio', { name: 'Dark' }).click();
+  await pickMenuItem(page, accountMenu(page), 'Dark', 'menuitemradio');
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await page.reload();
   await expect(page.getByRole('button', { name: 'Account menu of E2E Person' })).toBeVisible();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-  menu = await openMenu(page);
-  await menu.getByRole('menuitemradio', { name: 'Light' }).click();
+  await pickMenuItem(page, accountMenu(page), 'Light', 'menuitemradio');
   await expect(page.locator('html')).toHaveClass(/\blight\b/);
 
   // Export: a JSON file with the profile.
-  menu = await openMenu(page);
-  await menu.getByRole('menuitem', { name: 'Your data' }).click();
+  await pickMenuItem(page, accountMenu(page), 'Your data');
   const dialog = page.getByRole('dialog', { name: 'Your data' });
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -73,7 +74,7 @@ test.describe('at 375 px', () => {
     const box = await menu.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(375);
-    await menu.getByRole('menuitem', { name: 'Your data' }).click();
+    await pickFromOpenMenu(page, 'Your data');
     await expect(page.getByRole('dialog', { name: 'Your data' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createAgent, send, startAgentChat } from '../support/chat.ts';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -24,8 +25,7 @@ test("the editor's model select changes which model answers", async ({ page }) =
   await expect(first.getByTestId('answer-meta')).toContainText('Offline model');
 
   await page.goto('/agents');
-  await page.getByRole('button', { name: 'Actions for Switcher', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await pickMenuItem(page, page.getByRole('button', { name: 'Actions for Switcher', exact: true }), 'Edit');
   const select = page.getByRole('combobox', { name: 'Model' });
   await expect(select.getByRole('option')).toHaveText([
     'Default (Offline model)',

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -16,15 +17,21 @@ test('the editor shows the history, compares two versions and restores one', asy
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/agents\/?$/);
 
-  await page.getByRole('button', { name: 'Actions for Versioned Helper', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await pickMenuItem(
+    page,
+    page.getByRole('button', { name: 'Actions for Versioned Helper', exact: true }),
+    'Edit',
+  );
   await page.getByRole('textbox', { name: 'Description' }).fill('Second description');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Agent Updated')).toBeVisible();
   await expect(page).toHaveURL(/\/agents\/?$/);
 
-  await page.getByRole('button', { name: 'Actions for Versioned Helper', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await pickMenuItem(
+    page,
+    page.getByRole('button', { name: 'Actions for Versioned Helper', exact: true }),
+    'Edit',
+  );
   const versions = page.getByRole('list', { name: 'Saved versions' }).getByTestId('agent-version');
   await expect(versions).toHaveCount(2);
   await expect(versions.first()).toContainText('Version 2');
@@ -69,9 +76,12 @@ test('an exported agent is imported by another person, who is told what to conne
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/agents\/?$/);
 
-  await page.getByRole('button', { name: 'Actions for Portable Bookkeeper', exact: true }).click();
   const downloading = page.waitForEvent('download');
-  await page.getByRole('menuitem', { name: 'Export' }).click();
+  await pickMenuItem(
+    page,
+    page.getByRole('button', { name: 'Actions for Portable Bookkeeper', exact: true }),
+    'Export',
+  );
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('Portable-Bookkeeper.agent.json');
   const file = await download.path();

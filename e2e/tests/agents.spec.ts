@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -11,8 +12,7 @@ const rowOf = (page: Page, name: string) =>
   rows(page).filter({ has: page.getByRole('cell', { name, exact: true }) });
 
 async function openActions(page: Page, name: string, item: 'Edit' | 'Duplicate' | 'Delete') {
-  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
-  await page.getByRole('menuitem', { name: item }).click();
+  await pickMenuItem(page, page.getByRole('button', { name: `Actions for ${name}`, exact: true }), item);
 }
 
 /**

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { createApiKey } from '../support/api-keys.ts';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /** An API key made on its screen works from code at once, within its scope, until it is revoked. */
 test('creates an API key, uses it with fetch, and revokes it', async ({ page, baseURL }) => {
   await signUpAndSignIn(page);
-  await page.getByRole('button', { name: 'Account menu of E2E Person' }).click();
-  await page.getByRole('menu').getByRole('menuitem', { name: 'API keys' }).click();
+  await pickMenuItem(page, page.getByRole('button', { name: 'Account menu of E2E Person' }), 'API keys');
   await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
   await expect(page.getByText('You have no API keys.')).toBeVisible();
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { createApiKey } from '../support/api-keys.ts';
 import { createAgent } from '../support/chat.ts';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -85,8 +86,11 @@ test('the copilot on a page of another origin answers and calls a host-page func
   test.setTimeout(120_000);
   await signUpAndSignIn(page);
   await createAgent(page, 'Shop helper', [], 'Helps shoppers.');
-  await page.getByRole('button', { name: 'Actions for Shop helper', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await pickMenuItem(
+    page,
+    page.getByRole('button', { name: 'Actions for Shop helper', exact: true }),
+    'Edit',
+  );
   await expect(page).toHaveURL(/\/agents\/\d+\/edit$/);
   const agentId = Number(/\/agents\/(\d+)\/edit$/.exec(page.url())![1]);
   const key = await createMintingKey(page);

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createAgent, send, startAgentChat } from '../support/chat.ts';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -33,8 +34,7 @@ test("the editor's files section uploads, lists and deletes; the frame shows the
   await signUpAndSignIn(page);
   await createAgent(page, 'Librarian', []);
   await page.goto('/agents');
-  await page.getByRole('button', { name: 'Actions for Librarian', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await pickMenuItem(page, page.getByRole('button', { name: 'Actions for Librarian', exact: true }), 'Edit');
 
   const section = page.getByRole('region', { name: 'Knowledge files' });
   await expect(section.getByText('No files yet.')).toBeVisible();

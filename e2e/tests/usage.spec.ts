@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { createAgent, registerService, send, startAgentChat } from '../support/chat.ts';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -13,8 +14,7 @@ test('the Usage screen shows a turn by day, agent and model, with a chart, and d
 }) => {
   await signUpAndSignIn(page);
   const openUsage = async () => {
-    await page.getByRole('button', { name: 'Account menu of E2E Person' }).click();
-    await page.getByRole('menu').getByRole('menuitem', { name: 'Usage' }).click();
+    await pickMenuItem(page, page.getByRole('button', { name: 'Account menu of E2E Person' }), 'Usage');
     await expect(page.getByRole('heading', { name: 'Usage' })).toBeVisible();
   };
   await openUsage();
