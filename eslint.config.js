@@ -91,10 +91,56 @@ const codeExecutionImport = {
  */
 const OTEL_SDK = /^@opentelemetry\/(sdk-node|exporter-)/;
 const otelMessage = 'Only src/telemetry/otel-sdk.ts loads the OpenTelemetry SDK and its exporters.';
+const networkModule = `/^(node:)?(${NETWORK_MODULES.join('|')})$/`;
 const networkImport = {
-  selector: `ImportExpression[source.value=/^(node:)?(${NETWORK_MODULES.join('|')})$/]`,
+  selector: `ImportExpression[source.value=${networkModule}]`,
   message: networkMessage,
 };
+/** Globals that open connections: `fetch`, and sockets and streams a browser API brings to Node. */
+const NETWORK_GLOBALS = ['fetch', 'WebSocket', 'EventSource'];
+const networkGlobal = `/^(${NETWORK_GLOBALS.join('|')})$/`;
+const globalObject = '/^(globalThis|global|self|window)$/';
+/**
+ * The ways around an import that `no-restricted-imports` and `no-restricted-globals` do not see:
+ * a network global read off the global object (`globalThis.fetch`, `globalThis['WebSocket']`,
+ * `const { fetch } = globalThis`), a network module loaded by a CommonJS `require`
+ * (`createRequire(import.meta.url)('node:https')`, `require('net')`) or by
+ * `process.getBuiltinModule`. `createRequire` stays usable for ordinary packages (`pg`,
+ * `pino-pretty`) in the one form the rule can judge: its `require` called at once with the
+ * module's name written there; kept in a variable, renamed, or given a computed name, it is refused.
+ */
+const networkBypasses = [
+  {
+    selector: `MemberExpression[object.name=${globalObject}]:matches([property.name=${networkGlobal}], [property.value=${networkGlobal}])`,
+    message: networkMessage,
+  },
+  {
+    selector: `VariableDeclarator[init.name=${globalObject}] > ObjectPattern > Property:matches([key.name=${networkGlobal}], [key.value=${networkGlobal}])`,
+    message: networkMessage,
+  },
+  {
+    selector: `CallExpression:matches([callee.name='require'], [callee.callee.name='createRequire'])[arguments.0.value=${networkModule}]`,
+    message: networkMessage,
+  },
+  {
+    selector: "CallExpression[callee.callee.name='createRequire']:not([arguments.0.type='Literal'])",
+    message: `A module loaded with createRequire is named by a string literal, so the lint can judge it. ${networkMessage}`,
+  },
+  {
+    selector: "CallExpression[callee.name='createRequire']:not(CallExpression > CallExpression.callee)",
+    message: `createRequire's require is called at once (createRequire(import.meta.url)('pg')), never kept. ${networkMessage}`,
+  },
+  {
+    selector:
+      ":matches(ImportSpecifier[imported.name='createRequire'][local.name!='createRequire'], MemberExpression[property.name='createRequire'])",
+    message: `Import createRequire by its own name, from node:module. ${networkMessage}`,
+  },
+  {
+    selector:
+      "MemberExpression[object.name='process'][property.name=/^(getBuiltinModule|binding|_linkedBinding)$/]",
+    message: networkMessage,
+  },
+];
 export const networkRules = {
   'no-restricted-imports': [
     'error',
@@ -109,11 +155,12 @@ export const networkRules = {
       ],
     },
   ],
-  'no-restricted-globals': ['error', { name: 'fetch', message: networkMessage }],
+  'no-restricted-globals': ['error', ...NETWORK_GLOBALS.map((name) => ({ name, message: networkMessage }))],
   'no-restricted-syntax': [
     'error',
     codeExecutionImport,
     networkImport,
+    ...networkBypasses,
     // esquery's regular expressions cannot hold a slash: '.' stands for it.
     {
       selector: 'ImportExpression[source.value=/^@opentelemetry.(sdk-node|exporter-)/]',
@@ -200,7 +247,7 @@ export default tseslint.config(
   {
     // The OTLP exporter: its endpoint is the operator's (OTEL_EXPORTER_OTLP_ENDPOINT), see OTEL_SDK.
     files: ['apps/server/src/telemetry/otel-sdk.ts'],
-    rules: { 'no-restricted-syntax': ['error', codeExecutionImport, networkImport] },
+    rules: { 'no-restricted-syntax': ['error', codeExecutionImport, networkImport, ...networkBypasses] },
   },
   {
     // Knowledge files are parsed in a worker thread with a heap limit and a deadline (E3): these two

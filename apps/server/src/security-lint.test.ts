@@ -39,6 +39,35 @@ describe('C3 no network access around the egress guard', () => {
     }
   });
 
+  it('C3: refuses the global fetch and sockets read off the global object, and network modules loaded by require', async () => {
+    const bypasses = [
+      "export const x = () => globalThis.fetch('http://example.com');",
+      "export const x = () => global.fetch('http://example.com');",
+      "export const x = () => globalThis['fetch']('http://example.com');",
+      'const { fetch: f } = globalThis;\nexport const x = f;',
+      "export const x = () => new WebSocket('ws://example.com');",
+      "export const x = () => new globalThis.WebSocket('ws://example.com');",
+      'export const x = globalThis.WebSocket;',
+      "export const x = () => new EventSource('http://example.com');",
+      ...['node:https', 'https', 'http', 'net', 'node:tls', 'dgram', 'http2', 'undici'].map(
+        (name) =>
+          `import { createRequire } from 'node:module';\nexport const x = createRequire(import.meta.url)('${name}');`,
+      ),
+      "export const x = require('node:https');",
+      "export const x = process.getBuiltinModule('node:https');",
+      // Forms the rule cannot judge by the module's name are refused whatever they load.
+      "import { createRequire } from 'node:module';\nconst load = createRequire(import.meta.url);\nexport const x = load('node:https');",
+      "import { createRequire } from 'node:module';\nconst name = 'node:' + 'https';\nexport const x = createRequire(import.meta.url)(name);",
+      "import { createRequire as cr } from 'node:module';\nexport const x = cr(import.meta.url)('node:https');",
+      "import mod from 'node:module';\nexport const x = mod.createRequire(import.meta.url)('node:https');",
+    ];
+    for (const text of bypasses) {
+      const errors = await networkErrors(text);
+      expect(errors.length, text).toBeGreaterThan(0);
+      expect(errors.join('\n'), text).toContain('security test C3');
+    }
+  });
+
   it('keeps the OpenTelemetry SDK and its exporters to telemetry/otel-sdk.ts, loaded lazily', async () => {
     const otel = [
       "import { NodeSDK } from '@opentelemetry/sdk-node';\nexport const x = NodeSDK;",
@@ -75,6 +104,10 @@ describe('C3 no network access around the egress guard', () => {
       'export const x = (client: { fetch(u: string): void }) => client.fetch("u");',
       'const prefetch = (x: number) => x;\nexport const y = prefetch(1);',
       "import { z } from 'zod';\nexport const x = z;",
+      // createRequire for an ordinary package, as the database driver and the log formatter load theirs.
+      "import { createRequire } from 'node:module';\nexport const x = createRequire(import.meta.url)('pg');",
+      'export const x = globalThis.structuredClone;',
+      "export const x = (s: string) => s.startsWith('https');",
     ];
     for (const text of fine) expect(await networkErrors(text), text).toEqual([]);
   });
