@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_MAX_BATCH } from '../src/modules/agent-api/mcp-routes.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -522,5 +523,106 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(bobs.status).toBe(404);
+  });
+});
+
+/**
+ * One MCP request carrying a JSON-RPC batch: at most MCP_MAX_BATCH messages (a longer batch is
+ * refused whole with a JSON-RPC error and runs nothing), and each `tools/call` in it counts against
+ * CHAT_TURNS_PER_MINUTE as a request of its own would.
+ */
+describe(`an MCP request's JSON-RPC batch, on ${testDatabaseKind()}`, () => {
+  const TURNS_PER_MINUTE = 3;
+  let issuer: TestIssuer;
+  let t: TestApp;
+  let agentId: number;
+  let key: string;
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    t = await createTestApp({ ...issuer.env, CHAT_TURNS_PER_MINUTE: String(TURNS_PER_MINUTE) });
+    const { auth } = await signInAs(t, issuer, { sub: 'batcher' });
+    const agent = await t.app.inject({
+      method: 'POST',
+      url: `${API}/agents/`,
+      headers: auth,
+      payload: { name: 'Batch', description: 'answers', tool_ids: [] },
+    });
+    agentId = agent.json<{ id: number }>().id;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${API}/api-keys`,
+      headers: auth,
+      payload: { name: 'mcp', scopes: ['chat'] },
+    });
+    key = created.json<{ key: string }>().key;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await issuer?.close();
+  });
+
+  const toolCall = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'ask_batch', arguments: { message: `question ${id}` } },
+  });
+  const post = (body: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/backend/mcp/${agentId}`,
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      payload: JSON.stringify(body),
+    });
+  const runs = async () =>
+    Number(
+      (
+        await t.db.kysely
+          .selectFrom('threads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('refuses a batch of more than MCP_MAX_BATCH messages whole, with a JSON-RPC error, and runs nothing', async () => {
+    for (const length of [MCP_MAX_BATCH + 1, 40]) {
+      const res = await post(Array.from({ length }, (_, i) => toolCall(i + 1)));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: `Invalid Request: a batch holds at most ${MCP_MAX_BATCH} messages; this one holds ${length}. Send the rest in further requests.`,
+        },
+        id: null,
+      });
+    }
+    const empty = await post([]);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({
+      error: { code: -32600, message: 'Invalid Request: an empty batch' },
+    });
+    expect(await runs()).toBe(0);
+  });
+
+  it('counts each tools/call of a batch against the turn rate limit, as separate requests would be', async () => {
+    await t.db.kysely.deleteFrom('rate_limits').execute();
+    const res = await post(Array.from({ length: TURNS_PER_MINUTE + 2 }, (_, i) => toolCall(i + 1)));
+    expect(res.statusCode).toBe(200);
+    const answers = res.json<{ id: number; result: { isError?: boolean; content: { text: string }[] } }[]>();
+    expect(answers).toHaveLength(TURNS_PER_MINUTE + 2);
+    const limited = answers.filter((a) => a.result.isError);
+    expect(limited).toHaveLength(2);
+    for (const a of limited) expect(a.result.content[0]!.text).toBe('Too many chat messages; wait a moment');
+    expect(await runs()).toBe(TURNS_PER_MINUTE);
+    // The batch used the minute's turns: the next request, alone, is refused as well.
+    const single = await post(toolCall(99));
+    expect(single.json()).toMatchObject({ result: { isError: true } });
+    expect(await runs()).toBe(TURNS_PER_MINUTE);
   });
 });

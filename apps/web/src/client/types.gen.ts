@@ -3205,6 +3205,17 @@ export type McpAgentData = {
 
 export type McpAgentErrors = {
     /**
+     * A batch that is empty or holds more than 10 messages
+     */
+    400: {
+        jsonrpc: '2.0';
+        error: {
+            code: number;
+            message: string;
+        };
+        id: null;
+    };
+    /**
      * Default Response
      */
     401: {

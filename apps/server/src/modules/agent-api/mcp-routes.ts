@@ -7,6 +7,25 @@ import type { AgentApiOptions } from './openai-routes.ts';
 
 const params = agentParamsSchema;
 
+/**
+ * Most JSON-RPC messages one MCP request may carry as a batch (docs/api.md). Each `tools/call` in
+ * it runs the agent, concurrently, and counts against `CHAT_TURNS_PER_MINUTE` as a request of its
+ * own would; the cap bounds what one request can start. (MCP's current protocol has no batches;
+ * clients of its 2025-03-26 version may send them.)
+ */
+export const MCP_MAX_BATCH = 10;
+
+/** The JSON-RPC error for a batch that is empty or past {@link MCP_MAX_BATCH}, or undefined. */
+const batchRefusal = (body: unknown) => {
+  if (!Array.isArray(body) || (body.length > 0 && body.length <= MCP_MAX_BATCH)) return undefined;
+  const message =
+    body.length === 0
+      ? 'Invalid Request: an empty batch'
+      : `Invalid Request: a batch holds at most ${MCP_MAX_BATCH} messages; this one holds ${body.length}. Send the rest in further requests.`;
+  // -32600: JSON-RPC 2.0's Invalid Request; a batch refused whole is answered with one error, id null.
+  return { jsonrpc: '2.0' as const, error: { code: -32600, message }, id: null };
+};
+
 /** Whether a JSON-RPC message (or batch) calls a tool, which runs the agent. */
 const callsTool = (body: unknown): boolean =>
   Array.isArray(body)
@@ -40,12 +59,18 @@ export const mcpRoutes: FastifyPluginAsyncZod<AgentApiOptions> = async (app, opt
     description:
       'Stateless: every JSON-RPC message is its own POST and is answered in JSON. See docs/api.md.',
     params,
-    response: { 200: z.unknown().describe('The JSON-RPC response'), ...response },
+    response: {
+      200: z.unknown().describe('The JSON-RPC response'),
+      400: jsonRpcError.describe(`A batch that is empty or holds more than ${MCP_MAX_BATCH} messages`),
+      ...response,
+    },
   };
 
   app.post('/:agent_id', { config, schema: post }, async (request, reply) => {
     const agent = await reachableAgent(agents, request, request.params.agent_id);
     if (!agent) throw notFound('Agent not found');
+    const refusal = batchRefusal(request.body);
+    if (refusal) return reply.code(400).send(refusal);
     // A call of the agent's tool past the month's token budget is a 429 (with Retry-After), as on
     // the OpenAI-compatible API; listing the tool still works.
     if (callsTool(request.body)) await options.checkBudget(request.user.id);
