@@ -120,9 +120,10 @@ const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
-  const vault = createVault(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
+  const secret = config.secretsKey ?? loadOrCreateKeyFile(config.dataDir);
+  const vault = createVault(secret);
   const audit = createAuditLog(db);
-  const users = createUsersService(db, audit);
+  const users = createUsersService(db, audit, { secret });
   const agents = createAgentsService(db, audit, {
     offeredModels: config.llm.models.map((m) => m.id),
     knowledgeHistory,

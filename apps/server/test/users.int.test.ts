@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_ADMITTED_DETAIL } from '../src/http/auth.ts';
 import { createAuditLog } from '../src/modules/audit/service.ts';
 import { createUsersService } from '../src/modules/users/service.ts';
+import { signUpAndSignIn } from './support/oidc-flow.ts';
 import { seedConnection, seedService, seedThread } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { admit, bearer, passBetaGate, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -38,6 +40,15 @@ describe(`users on ${testDatabaseKind()}`, () => {
   afterEach(async () => {
     await t?.close();
   });
+
+  /** The users rows of the issuer's subject `sub` (the API would make one for a token naming it). */
+  const usersNamed = (sub: string, on: TestApp = t) =>
+    on.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('issuer', '=', issuer.url)
+      .where('subject', '=', sub)
+      .execute();
 
   it('check-user creates the user from the claims, then updates name, email and picture', async () => {
     // The first sign-in comes from a browser that just entered the access code.
@@ -243,24 +254,77 @@ describe(`users on ${testDatabaseKind()}`, () => {
       await t.db.kysely.selectFrom('actions').select('id').where('id', '=', catalog.actionIds[0]!).execute(),
     ).toHaveLength(1);
 
-    // The same token afterwards names a new user, who must pass the beta gate again...
-    const refused = await t.app.inject({ method: 'GET', url: EXPORT, headers: aliceAuth });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ detail: NOT_ADMITTED_DETAIL, code: 'forbidden' });
-    // ...and then finds a fresh, empty account, whose only history is that admission.
+    // The same token afterwards is refused, even with the beta gate's proof, and brings nobody back.
     const cookie = await passBetaGate(t.app, t.config);
-    const again = (
-      await t.app.inject({ method: 'GET', url: EXPORT, headers: { ...aliceAuth, cookie } })
-    ).json();
-    expect(again.profile.id).not.toBe(alice.id);
-    for (const key of ['agents', 'services', 'connections', 'threads', 'messages', 'trigger_events']) {
-      expect(again[key], key).toEqual([]);
+    for (const headers of [aliceAuth, { ...aliceAuth, cookie }]) {
+      const refused = await t.app.inject({ method: 'GET', url: EXPORT, headers });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ detail: 'Not authenticated', code: 'unauthorized' });
     }
-    expect(again.audit_events.map((e: { action: string }) => e.action)).toEqual(['user.admit']);
+    expect(await usersNamed('alice')).toEqual([]);
+  });
+
+  it('a deleted account stays deleted: its unexpired tokens are refused on every instance and create no user', async () => {
+    const other = await createTestApp({}, {}, { sameDatabaseAs: t });
+    try {
+      // Two tokens issued before the deletion (the issuer's tokens live 5 minutes): one in use on
+      // both instances, one never shown to Cadre before.
+      const used = bearer(await issuer.token({ sub: 'dora' }, { issuedAt: -100 }));
+      const unused = bearer(await issuer.token({ sub: 'dora' }, { issuedAt: -50 }));
+      const dora = (await admit(t, used)).json<{ id: number }>();
+      const agents = (on: TestApp, headers: Record<string, string>) =>
+        on.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers });
+      expect((await agents(other, used)).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'DELETE', url: ME, headers: used })).statusCode).toBe(204);
+
+      const cookie = await passBetaGate(t.app, t.config);
+      for (const on of [t, other]) {
+        for (const auth of [used, unused]) {
+          expect((await agents(on, auth)).statusCode).toBe(401);
+          const check = await on.app.inject({ method: 'POST', url: CHECK, headers: { ...auth, cookie } });
+          expect(check.statusCode).toBe(401);
+          // The chat accepts the API's tokens too (opening an agent's chat).
+          const chat = await on.app.inject({
+            method: 'POST',
+            url: '/chainlit/auth/header',
+            headers: { ...auth, 'x-agent-id': '1' },
+          });
+          expect(chat.statusCode).toBe(401);
+        }
+      }
+      expect(await usersNamed('dora')).toEqual([]);
+      // Nothing of Dora is kept in clear to do so: the record holds a keyed hash and a time.
+      const records = await t.db.kysely.selectFrom('deleted_identities').selectAll().execute();
+      expect(records).toHaveLength(1);
+      expect(JSON.stringify(records)).not.toContain('dora');
+
+      // A deliberate new sign-in at the issuer later (here: the deletion was a minute ago) makes a
+      // new, empty account that passes the gate again; the tokens issued before stay refused.
+      await t.db.kysely
+        .updateTable('deleted_identities')
+        .set({ deleted_at: new Date(Date.now() - 60_000).toISOString() })
+        .execute();
+      const fresh = bearer(await issuer.token({ sub: 'dora' }));
+      const notAdmitted = await agents(other, fresh);
+      expect(notAdmitted.statusCode).toBe(403);
+      expect(notAdmitted.json()).toEqual({ detail: NOT_ADMITTED_DETAIL, code: 'forbidden' });
+      const again = await admit(other, fresh);
+      expect(again.statusCode).toBe(200);
+      expect(again.json<{ id: number }>().id).not.toBe(dora.id);
+      expect((await agents(t, fresh)).json()).toEqual([]);
+      // A token without `iat` cannot show it was issued after the deletion.
+      const noIat = bearer(await issuer.token({ sub: 'dora' }, { issuedAt: null }));
+      for (const on of [t, other])
+        for (const auth of [used, unused, noIat]) expect((await agents(on, auth)).statusCode).toBe(401);
+      expect(await usersNamed('dora')).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it('P1: runs beforeUserDelete hooks first, and a failing hook deletes nothing', async () => {
-    const users = createUsersService(t.db, createAuditLog(t.db));
+    // Its own key: this test reads no record of a deletion.
+    const users = createUsersService(t.db, createAuditLog(t.db), { secret: crypto.randomBytes(32) });
     const user = await users.resolve({ issuer: issuer.url, subject: 'erin' });
     const catalog = await seedService(t.db, { name: 'Notion', actions: 1 });
     await seedConnection(t.db, user.id, catalog.serviceId, null);
@@ -287,5 +351,34 @@ describe(`users on ${testDatabaseKind()}`, () => {
     expect(
       await t.db.kysely.selectFrom('connections').select('id').where('user_id', '=', user.id).execute(),
     ).toEqual([]);
+  });
+});
+
+describe(`a deleted account of the built-in identity provider, on ${testDatabaseKind()}`, () => {
+  it('stays deleted: its access token is refused on every instance and creates no user; signing up again makes a new one', async () => {
+    const t = await createTestApp();
+    const other = await createTestApp({}, {}, { sameDatabaseAs: t });
+    try {
+      const account = { name: 'Uma', email: 'uma@example.com', password: 'a long enough password' };
+      const uma = await signUpAndSignIn(t.app, t.config, account);
+      const agents = (on: TestApp) =>
+        on.app.inject({ method: 'GET', url: '/backend/api/v1/agents/', headers: uma.auth });
+      expect((await agents(other)).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'DELETE', url: ME, headers: uma.auth })).statusCode).toBe(204);
+      for (const on of [t, other]) expect((await agents(on)).statusCode).toBe(401);
+      const named = () =>
+        t.db.kysely.selectFrom('users').select('id').where('subject', '=', uma.subject).execute();
+      expect(await named()).toEqual([]);
+
+      // The same email signs up again: a new account at the provider, so a new subject and user.
+      const again = await signUpAndSignIn(other.app, other.config, account);
+      expect(again.subject).not.toBe(uma.subject);
+      expect(again.id).not.toBe(uma.id);
+      expect((await t.app.inject({ method: 'GET', url: EXPORT, headers: again.auth })).statusCode).toBe(200);
+      expect(await named()).toEqual([]);
+    } finally {
+      await other.close();
+      await t.close();
+    }
   });
 });

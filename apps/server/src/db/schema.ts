@@ -32,6 +32,7 @@ export interface Database {
   chat_sessions: ChatSessionsTable;
   chat_revocations: ChatRevocationsTable;
   logout_tokens: LogoutTokensTable;
+  deleted_identities: DeletedIdentitiesTable;
   demo_sessions: DemoSessionsTable;
   demo_orders: DemoOrdersTable;
   demo_refunds: DemoRefundsTable;
@@ -226,6 +227,11 @@ export interface UsersTable {
   picture: string | null;
   /** When the user passed the beta access-code gate; null for one who never did. */
   admitted_at: string | null;
+  /**
+   * When an earlier account of this issuer and subject was deleted, for a user created again after
+   * it; access tokens issued until then are refused (see DeletedIdentitiesTable).
+   */
+  previous_deletion_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -604,4 +610,14 @@ export interface IdpPayloadsTable {
   user_code: string | null;
   consumed_at: string | null;
   expires_at: string | null;
+}
+
+/**
+ * Deleted users' identities: an access token issued before the deletion is refused and never
+ * creates the user again (docs/security.md, "Data export and deletion").
+ */
+export interface DeletedIdentitiesTable {
+  /** HMAC-SHA-256 (hex) of issuer and subject under a key derived from the vault key. */
+  identity_hash: string;
+  deleted_at: string;
 }

@@ -16,6 +16,11 @@ export interface ResolvedUser extends AuthUser {
 export interface SignInDirectory {
   /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
   resolve(identity: UserIdentity): Promise<ResolvedUser>;
+  /**
+   * As `resolve`, for a verified access token issued at `issuedAt` (its `iat`, seconds): undefined
+   * when the identity's account was deleted after that, so the token is refused and creates nothing.
+   */
+  forToken(identity: UserIdentity, issuedAt: number | undefined): Promise<ResolvedUser | undefined>;
   /** Records that the user passed the beta access-code gate (once; later calls change nothing). */
   admit(identity: UserIdentity): Promise<void>;
 }

@@ -310,13 +310,23 @@ export function registerAuth(
       throw unauthenticated();
     }
     request.tokenClaims = claims;
-    const user = await users.resolve({
-      issuer: claims.iss,
-      subject: claims.sub,
-      email: stringClaim(claims.email),
-      name: stringClaim(claims.name),
-      picture: stringClaim(claims.picture),
-    });
+    const user = await users.forToken(
+      {
+        issuer: claims.iss,
+        subject: claims.sub,
+        email: stringClaim(claims.email),
+        name: stringClaim(claims.name),
+        picture: stringClaim(claims.picture),
+      },
+      claims.iat,
+    );
+    if (!user) {
+      request.log.info(
+        { reason: 'the account was deleted after the token was issued' },
+        'access token refused',
+      );
+      throw unauthenticated();
+    }
     if (!(await admitted(user, request.headers.cookie))) {
       request.log.info({ userId: user.id }, 'user refused: never passed the access-code gate');
       throw new HttpError('forbidden', NOT_ADMITTED_DETAIL);
@@ -334,8 +344,8 @@ export function registerAuth(
       }
       try {
         const claims = await verifyCached(token);
-        const user = await users.resolve({ issuer: claims.iss, subject: claims.sub });
-        if (!user.admitted && gate.enabled) return null;
+        const user = await users.forToken({ issuer: claims.iss, subject: claims.sub }, claims.iat);
+        if (!user || (!user.admitted && gate.enabled)) return null;
         const sid = stringClaim(claims.sid);
         const sessionExp = claims.session_exp;
         return {

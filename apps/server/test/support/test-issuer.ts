@@ -19,8 +19,8 @@ export interface TokenOptions {
   expiresIn?: number;
   /** Seconds from now for `nbf`. */
   notBefore?: number;
-  /** Seconds from now for `iat`; defaults to 0 (now). */
-  issuedAt?: number;
+  /** Seconds from now for `iat`; defaults to 0 (now). `null` leaves it out (access tokens only). */
+  issuedAt?: number | null;
   /** Header `typ`; defaults to `at+jwt`. `null` leaves it out. */
   typ?: string | null;
   /** Overrides the header `kid`. */
@@ -93,8 +93,8 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
       .setProtectedHeader(header)
       .setIssuer(o.issuer ?? issuerId)
       .setAudience(o.audience ?? audience)
-      .setIssuedAt(now + (o.issuedAt ?? 0))
       .setExpirationTime(now + (o.expiresIn ?? 300));
+    if (o.issuedAt !== null) jwt.setIssuedAt(now + (o.issuedAt ?? 0));
     if (o.notBefore !== undefined) jwt.setNotBefore(now + o.notBefore);
     return jwt.sign(key);
   };
@@ -122,7 +122,7 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
         })
         .setIssuer(o.issuer ?? issuerId)
         .setAudience(o.audience)
-        .setIssuedAt(now + (o.issuedAt ?? 0));
+        .setIssuedAt(now + (o.issuedAt ?? 0)); // a logout token always has one
       if (o.expiresIn !== null) jwt.setExpirationTime(now + (o.expiresIn ?? 120));
       return jwt.sign(o.foreignKey ? foreign.privateKey : privateKey);
     },

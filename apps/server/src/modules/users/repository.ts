@@ -37,7 +37,7 @@ export function createUsersRepository(db: Db) {
     (issuer: string, subject: string) =>
       k
         .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture', 'admitted_at'])
+        .select(['id', 'email', 'name', 'picture', 'admitted_at', 'previous_deletion_at'])
         .where('issuer', '=', issuer)
         .where('subject', '=', subject),
     'issuer',
@@ -47,11 +47,14 @@ export function createUsersRepository(db: Db) {
   return {
     findByIdentity,
 
-    /** Inserts the user unless another request created it first; either way returns the row. */
-    async insertIfMissing(identity: UserIdentity) {
+    /**
+     * Inserts the user unless another request created it first; either way returns the row.
+     * `previousDeletionAt`: when an earlier account of the identity was deleted (see service.ts).
+     */
+    async insertIfMissing(identity: UserIdentity, previousDeletionAt: string | null = null) {
       await k
         .insertInto('users')
-        .values(newUserRow(identity))
+        .values({ ...newUserRow(identity), previous_deletion_at: previousDeletionAt })
         .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
         .execute();
       return (await findByIdentity(identity.issuer, identity.subject))!;
@@ -117,9 +120,28 @@ export function createUsersRepository(db: Db) {
       });
     },
 
-    /** The user's own row; every module's rows went before it (see UserDataOwner). */
-    async deleteUser(userId: number, trx: Kysely<Database>) {
+    /**
+     * The user's own row; every module's rows went before it (see UserDataOwner). The identity's
+     * hash is kept with the time, so tokens issued until then never bring the user back.
+     */
+    async deleteUser(userId: number, identityHash: string, trx: Kysely<Database>) {
       await trx.deleteFrom('users').where('id', '=', userId).execute();
+      const deletedAt = new Date().toISOString();
+      await trx
+        .insertInto('deleted_identities')
+        .values({ identity_hash: identityHash, deleted_at: deletedAt })
+        .onConflict((oc) => oc.column('identity_hash').doUpdateSet({ deleted_at: deletedAt }))
+        .execute();
+    },
+
+    /** When the identity's account was last deleted, if ever. */
+    async deletedAt(identityHash: string): Promise<string | undefined> {
+      const row = await k
+        .selectFrom('deleted_identities')
+        .select('deleted_at')
+        .where('identity_hash', '=', identityHash)
+        .executeTakeFirst();
+      return row?.deleted_at;
     },
   };
 }

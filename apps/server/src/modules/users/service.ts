@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { UserExport, UserProfile } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { isTransactionConflict } from '../../db/unavailable.ts';
@@ -21,8 +22,17 @@ export type BeforeUserDelete = (user: AuthUser) => Promise<void>;
 
 /** The users module: sign-in's directory, the users a module makes, and a user's data rights. */
 export interface UsersService {
-  /** Finds the user by issuer + subject (never by email), creating the row on first sight. */
+  /**
+   * Finds the user by issuer + subject (never by email), creating the row on first sight; for
+   * callers that are not a token (the mock user of DISABLE_AUTH, a sign-up). See {@link forToken}.
+   */
   resolve(identity: UserIdentity): Promise<ResolvedUser>;
+  /**
+   * The user an access token names, created on first sight, as {@link resolve}; undefined when the
+   * identity's account was deleted after the token was issued (`issuedAt`, its `iat` in seconds; a
+   * token without one cannot show it came later), so a deleted account's token never recreates it.
+   */
+  forToken(identity: UserIdentity, issuedAt: number | undefined): Promise<ResolvedUser | undefined>;
   /**
    * Records that the user passed the beta access-code gate (once; later calls change nothing),
    * creating the user first when no token has named them yet (a sign-up at the built-in provider).
@@ -51,6 +61,32 @@ export interface UsersService {
   exportData(user: AuthUser): Promise<UserExport>;
   deleteData(user: AuthUser): Promise<void>;
 }
+
+/**
+ * A token counts as issued before a deletion unless its `iat` is more than this after it: the
+ * leeway the token checks allow for an issuer's clock (http/auth.ts), so a token an issuer with a
+ * fast clock signed just before the deletion is still refused.
+ */
+const DELETION_LEEWAY_SECONDS = 30;
+
+/**
+ * What `deleted_identities` keeps of an identity: an HMAC-SHA-256 of issuer and subject under a key
+ * derived from the vault key `secret`, so the table names nobody (the subject is the user's
+ * pseudonym at the issuer) yet a token's identity is recognised.
+ */
+export function identityHasher(
+  secret: Buffer,
+): (identity: Pick<UserIdentity, 'issuer' | 'subject'>) => string {
+  const key = Buffer.from(
+    crypto.hkdfSync('sha256', secret, Buffer.alloc(0), 'cadre/deleted-identity/v1', 32),
+  );
+  return ({ issuer, subject }) =>
+    crypto.createHmac('sha256', key).update(`${issuer}\n${subject}`).digest('hex');
+}
+
+/** Whether a token issued at `issuedAt` (seconds) came after a deletion at `deletedAt`. */
+const issuedAfter = (deletedAt: string, issuedAt: number | undefined) =>
+  issuedAt !== undefined && issuedAt > Date.parse(deletedAt) / 1000 + DELETION_LEEWAY_SECONDS;
 
 /** How many times a deletion that lost to a concurrent transaction is run (see deleteData). */
 const DELETE_ATTEMPTS = 3;
@@ -95,23 +131,49 @@ function mergeParts(parts: UserExportPart[]): Required<UserExportPart> {
   return merged as Required<UserExportPart>;
 }
 
-export function createUsersService(db: Db, audit: AuditLog): UsersService {
+/**
+ * `secret`: the vault key (SECRETS_KEY or the data folder's key file), from which the key of
+ * {@link identityHasher} is derived.
+ */
+export function createUsersService(db: Db, audit: AuditLog, { secret }: { secret: Buffer }): UsersService {
   const repo = createUsersRepository(db);
+  const hashOf = identityHasher(secret);
   const beforeUserDelete: BeforeUserDelete[] = [];
   const dataOwners: UserDataOwner[] = [];
 
-  const resolve: UsersService['resolve'] = async (identity) => {
-    const { admitted_at, ...row } =
-      (await repo.findByIdentity(identity.issuer, identity.subject)) ??
-      (await repo.insertIfMissing(identity));
+  type Row = NonNullable<Awaited<ReturnType<typeof repo.findByIdentity>>>;
+  const resolved = (identity: UserIdentity, found: Row): ResolvedUser => {
+    const { admitted_at, previous_deletion_at: _previous, ...row } = found;
     return { ...row, issuer: identity.issuer, subject: identity.subject, admitted: admitted_at !== null };
   };
+
+  const resolve: UsersService['resolve'] = async (identity) =>
+    resolved(
+      identity,
+      (await repo.findByIdentity(identity.issuer, identity.subject)) ??
+        (await repo.insertIfMissing(identity)),
+    );
 
   return {
     beforeUserDelete,
     dataOwners,
 
     resolve,
+
+    async forToken(identity, issuedAt) {
+      // A user made again after a deletion refuses the tokens issued before it.
+      const accepted = (row: Row) =>
+        row.previous_deletion_at === null || issuedAfter(row.previous_deletion_at, issuedAt)
+          ? resolved(identity, row)
+          : undefined;
+      const found = await repo.findByIdentity(identity.issuer, identity.subject);
+      if (found) return accepted(found);
+      // Only a user with no row may have been deleted: the row and the record of its deletion go in
+      // one transaction, so once the row is gone the record is there to read.
+      const deletedAt = await repo.deletedAt(hashOf(identity));
+      if (deletedAt !== undefined && !issuedAfter(deletedAt, issuedAt)) return undefined;
+      return accepted(await repo.insertIfMissing(identity, deletedAt ?? null));
+    },
 
     async find(identity) {
       const found = await repo.findByIdentity(identity.issuer, identity.subject);
@@ -182,7 +244,7 @@ export function createUsersService(db: Db, audit: AuditLog): UsersService {
         try {
           await db.kysely.transaction().execute(async (trx) => {
             for (const owner of dataOwners) await owner.deleteFor(user, trx);
-            await repo.deleteUser(user.id, trx);
+            await repo.deleteUser(user.id, hashOf(user), trx);
           });
           break;
         } catch (error) {
