@@ -424,6 +424,27 @@ describe(`back-channel logout from an external issuer, on ${testDatabaseKind()}`
     expect(await statuses(bob.cookies)).toEqual([200]);
   });
 
+  it("A4: a logout that fails here is not spent: the issuer's retry of the same token ends the session", async () => {
+    const audience = t.config.auth.clientId;
+    const gus = await account('gus', ['gus-s1']);
+    const token = await logoutToken({ sub: gus.sub, sid: 'gus-s1' }, { audience });
+    // A fault while the sessions are being ended: the copilot revocations' table is briefly gone.
+    const schema = t.db.kysely.schema;
+    await schema.alterTable('chat_revocations').renameTo('chat_revocations_away').execute();
+    let failed;
+    try {
+      failed = await logout({ logout_token: token });
+    } finally {
+      await schema.alterTable('chat_revocations_away').renameTo('chat_revocations').execute();
+    }
+    expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+    expect(await statuses(gus.cookies)).toEqual([200]);
+    // The issuer sends the token again (Back-Channel Logout 1.0, 2.8: a failed logout is retried).
+    expect((await logout({ logout_token: token })).statusCode).toBe(200);
+    expect(await statuses(gus.cookies)).toEqual([401]);
+    expect(await copilotStatus(gus.copilotAuth)).toBe(401);
+  });
+
   it('A4: a logout token received by one instance ends the session on every instance; its replay anywhere is refused', async () => {
     const audience = t.config.auth.clientId;
     const other = await createTestApp({}, {}, { sameDatabaseAs: t });

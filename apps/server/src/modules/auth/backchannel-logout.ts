@@ -86,7 +86,7 @@ export async function verifyLogoutToken(
  * Records a logout token's `jti` until the token could no longer be accepted anyway; false when
  * it was already recorded (a replay), on this instance or any other sharing the database.
  */
-async function firstUse(db: Db, token: LogoutToken): Promise<boolean> {
+async function firstUse(db: Pick<Db, 'kysely'>, token: LogoutToken): Promise<boolean> {
   const now = new Date();
   await db.kysely.deleteFrom('logout_tokens').where('expires_at', '<=', now.toISOString()).execute();
   const key = createHash('sha256').update(`${token.iss}\n${token.jti}`).digest('hex');
@@ -160,18 +160,24 @@ export const backchannelLogoutRoutes: FastifyPluginAsyncZod<{
         request.log.info({ reason }, 'back-channel logout token refused');
         return reply.code(400).send(refuse('logout_token is not valid'));
       }
-      if (!(await firstUse(db, verified))) {
-        request.log.info({ reason: 'jti seen before' }, 'back-channel logout token refused');
-        return reply.code(400).send(refuse('logout_token was already used'));
-      }
       const user = verified.sub
         ? await users.find({ issuer: verified.iss, subject: verified.sub })
         : undefined;
-      // A `sub` we have no user for has nothing here to end.
-      if (verified.sid !== undefined && (user || verified.sub === undefined)) {
-        await endChatSessionsOf(db, { sid: verified.sid, userId: user?.id });
-      } else if (user) {
-        await endChatSessionsOf(db, { userId: user.id });
+      // The `jti` is spent in the transaction that ends the sessions: a logout that fails here
+      // leaves it unspent, so the issuer's retry of the same token still ends them.
+      const first = await db.kysely.transaction().execute(async (trx) => {
+        if (!(await firstUse({ kysely: trx }, verified))) return false;
+        // A `sub` we have no user for has nothing here to end.
+        if (verified.sid !== undefined && (user || verified.sub === undefined)) {
+          await endChatSessionsOf({ kysely: trx }, { sid: verified.sid, userId: user?.id });
+        } else if (user) {
+          await endChatSessionsOf({ kysely: trx }, { userId: user.id });
+        }
+        return true;
+      });
+      if (!first) {
+        request.log.info({ reason: 'jti seen before' }, 'back-channel logout token refused');
+        return reply.code(400).send(refuse('logout_token was already used'));
       }
       request.log.info({ userId: user?.id, bySid: verified.sid !== undefined }, 'back-channel logout');
       return {};

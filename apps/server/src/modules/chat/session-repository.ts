@@ -8,7 +8,7 @@ const nowIso = () => new Date().toISOString();
  * its user and agent; deleting the agent deletes its sessions (foreign key cascade), and an agent
  * never changes owner, so a live row always names one of the user's own agents.
  */
-export function createSessionRepository(db: Db) {
+export function createSessionRepository(db: Pick<Db, 'kysely'>) {
   const k = db.kysely;
   /** Every chat request's lookup, compiled once. */
   const live = compiledOnce(

@@ -129,7 +129,7 @@ export type ChatSessions = ReturnType<typeof createChatSessions>;
  * `sid`, or every chat session of the user without one, and the user's copilot tokens. Rows in
  * the database, so every instance refuses them from the next request.
  */
-export function endChatSessionsOf(db: Db, ended: { userId?: number; sid?: string }) {
+export function endChatSessionsOf(db: Pick<Db, 'kysely'>, ended: { userId?: number; sid?: string }) {
   const repo = createSessionRepository(db);
   if (ended.sid !== undefined) return repo.revokeIdpSession(ended.sid, ended.userId);
   if (ended.userId !== undefined) return repo.revokeUser(ended.userId);
