@@ -286,7 +286,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(servicesRoutes, { config, db, services, tools });
       await api.register(authRoutes, { config, agents });
       await api.register(backchannelLogoutRoutes, { config, db, users, keys: authKeys });
-      await api.register(apiKeysRoutes, { apiKeys });
+      await api.register(apiKeysRoutes, { apiKeys, db, vault });
       // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.
       await api.register(agentApiRoutes, {
         deps: chatDeps,
