@@ -113,7 +113,7 @@ export function nginxConfig(
   const site = documented
     .replace(/^ {2}listen .*$/m, `  listen 127.0.0.1:${listenPort};`)
     .replace(/ {2}# servers:begin[\s\S]*# servers:end/, serverLines)
-    .replace(/^ {4}proxy_pass .*$/m, (line) => `${line}\n    add_header x-backend $backend_name always;`);
+    .replace(/^ {4}proxy_pass .*$/gm, (line) => `${line}\n    add_header x-backend $backend_name always;`);
   if (!site.includes(`127.0.0.1:${listenPort}`) || !site.includes(`127.0.0.1:${servers[0]!.port}`))
     throw new Error(
       'deploy/nginx.conf no longer has the listen line or the servers markers the test fills in',
