@@ -209,7 +209,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const toolExecutor = createToolsExecutor(tools, agents, db);
   // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
-  const runs = runRegistryFor({ db, lifecycle, log: app.log, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  const runs = runRegistryFor({
+    db,
+    lifecycle,
+    log: app.log,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    metrics: telemetry.metrics,
+  });
+  metrics.watch({ pool: () => db.poolStats(), runningRuns: () => runs.localCount() });
   app.addHook('onClose', () => runs.close());
   // A user being deleted has their runs stopped wherever they run, before their rows go.
   users.beforeUserDelete.push((user) => runs.stopUser(user.id));

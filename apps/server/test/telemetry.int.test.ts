@@ -203,6 +203,14 @@ describe(`traces and metrics on ${kind}`, () => {
     expect(value('cadre_errors_total{kind="model"}')).toBe(1);
     expect(value('cadre_errors_total{kind="run"}')).toBe(1);
     expect(res.body).toMatch(/^cadre_process_cpu_seconds_total /m);
+    // This instance's capacity: its pool (PostgreSQL only), the runs running here, released runs.
+    if (kind === 'postgres') {
+      expect(value('cadre_db_pool_size')).toBeGreaterThan(0);
+      expect(value('cadre_db_pool_connections{state="idle"}')).toBeGreaterThanOrEqual(0);
+      expect(value('cadre_db_pool_waiting')).toBe(0);
+    } else expect(res.body).not.toMatch(/^cadre_db_pool_size /m);
+    expect(value('cadre_chat_runs_running')).toBe(0);
+    expect(value('cadre_run_lease_expiries_total')).toBe(0);
     // Labels name routes and models, never who: no user, agent or thread id.
     expect(res.body).not.toMatch(/[{,](user|agent|thread)[a-z_]*="/);
   });
