@@ -23,6 +23,7 @@ interface WebModules {
     draftOf(agent: undefined): AgentDraft & Record<string, unknown>;
     draftToBody(draft: AgentDraft & Record<string, unknown>): object | null;
   };
+  /** The generated SDK answers with the body (`responseStyle: 'data'`). */
   agentsApi: { saveAgent(body: object): Promise<{ id: number; name: string }> };
 }
 
