@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  * - `cluster`: the files run one after another in one worker that keeps its modules, so they share
  *   one cluster (test/cluster/shared-cluster.ts): started once (about 6 s) instead of once a file.
  *   A file that stops an instance or PostgreSQL puts it back, and each signs up its own people.
+ *   `ten-instances.cluster.test.ts` alone starts a cluster of its own (ten instances behind PgBouncer).
  * - `release`: deploy/build-release.sh (npm ci, build, production dependencies: a minute or more
  *   of mostly disk work) starts at the beginning, niced, beside the cluster files, which mostly
  *   wait on timers (drains, sweeps, restarts); its test runs after them and checks the result.

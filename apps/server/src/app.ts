@@ -212,7 +212,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const toolExecutor = createToolsExecutor(tools, agents, db);
   // Chat runs held in the database: the chat, the demos' chat and the trigger worker share them.
-  const runs = runRegistryFor({ db, lifecycle, log: app.log, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  const runs = runRegistryFor({
+    db,
+    lifecycle,
+    log: app.log,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    metrics: telemetry.metrics,
+  });
+  metrics.watch({ pool: () => db.poolStats(), runningRuns: () => runs.localCount() });
   app.addHook('onClose', () => runs.close());
   // A user being deleted has their runs stopped wherever they run, before their rows go.
   users.beforeUserDelete.push((user) => runs.stopUser(user.id));
@@ -289,7 +296,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(servicesRoutes, { config, db, services, tools });
       await api.register(authRoutes, { config, agents });
       await api.register(backchannelLogoutRoutes, { config, db, users, keys: authKeys });
-      await api.register(apiKeysRoutes, { apiKeys });
+      await api.register(apiKeysRoutes, { apiKeys, db, vault });
       // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.
       await api.register(agentApiRoutes, {
         deps: chatDeps,

@@ -80,6 +80,26 @@ describe('loadConfig', () => {
     });
   });
 
+  it('sends LISTEN to DATABASE_LISTEN_URL beside a pooler, and refuses it alone or not a postgres URL', () => {
+    const pooled = loadConfig({
+      DATABASE_URL: 'postgres://u@pgbouncer:6432/cadre',
+      DATABASE_LISTEN_URL: 'postgres://u@postgres:5432/cadre',
+      SECRETS_KEY: 'ab'.repeat(32),
+    });
+    expect(pooled.database).toMatchObject({
+      url: 'postgres://u@pgbouncer:6432/cadre',
+      listenUrl: 'postgres://u@postgres:5432/cadre',
+    });
+    const [alone] = problemsOf({ DATABASE_LISTEN_URL: 'postgres://u@postgres/cadre' });
+    expect(alone).toMatch(/^DATABASE_LISTEN_URL: is set without DATABASE_URL/);
+    const [wrong] = problemsOf({
+      DATABASE_URL: 'postgres://u@pgbouncer/cadre',
+      DATABASE_LISTEN_URL: 'mysql://u@db/cadre',
+      SECRETS_KEY: 'ab'.repeat(32),
+    });
+    expect(wrong).toMatch(/^DATABASE_LISTEN_URL: must be a postgres/);
+  });
+
   it('refuses PostgreSQL without SECRETS_KEY, saying why and how to make one', () => {
     const [problem] = problemsOf({ DATABASE_URL: 'postgres://u@localhost/cadre' });
     expect(problem).toMatch(/^SECRETS_KEY: must be set when DATABASE_URL is set/);

@@ -39,6 +39,14 @@ const envSchema = z
         .optional(),
     ),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    // The session LISTEN/NOTIFY needs, straight to PostgreSQL when DATABASE_URL goes through a
+    // transaction pooler such as PgBouncer (which would hand each statement another session).
+    DATABASE_LISTEN_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+        .optional(),
+    ),
     // Bounds on every PostgreSQL query and on waiting for a pooled connection, so a frozen or
     // unreachable database answers 503 in seconds instead of hanging requests.
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
@@ -206,6 +214,13 @@ const envSchema = z
           '`openssl rand -hex 32` and give every instance the same value',
       });
     }
+    if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_LISTEN_URL'],
+        message: 'is set without DATABASE_URL: it is the direct PostgreSQL connection beside DATABASE_URL',
+      });
+    }
     // A provider the server cannot call stops the start here, not at the first chat turn.
     const provider = env.LLM_PROVIDER;
     if (provider !== 'offline') {
@@ -294,6 +309,8 @@ export interface Config {
     | {
         kind: 'postgres';
         url: string;
+        /** Where the one LISTEN connection goes (DATABASE_LISTEN_URL), when not to `url`. */
+        listenUrl?: string;
         poolSize: number;
         statementTimeoutMs: number;
         acquireTimeoutMs: number;
@@ -480,6 +497,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       ? {
           kind: 'postgres',
           url: env.DATABASE_URL,
+          listenUrl: env.DATABASE_LISTEN_URL,
           poolSize: env.DATABASE_POOL_SIZE,
           statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
           acquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,

@@ -92,6 +92,11 @@ export interface MetricsRecorder {
     tokens?: { input: number; output: number },
   ): void;
   toolCall(provider: string, outcome: string, seconds: number): void;
+  /**
+   * Runs of another instance whose lease ran out (it stopped renewing them: killed, or cut off from
+   * the database) and that this instance released: `cadre_run_lease_expiries_total`.
+   */
+  runLeasesExpired(count: number): void;
 }
 
 /**

@@ -100,6 +100,8 @@ describe(`copilot embedding on ${testDatabaseKind()}`, () => {
       expect(res.statusCode, origin).toBe(204);
       expect(res.headers['access-control-allow-origin'], origin).toBe(origin);
       expect(res.headers['access-control-allow-headers']).toMatch(/authorization/);
+      // The copilot's messages carry one, or the site's browser would refuse to send them.
+      expect(res.headers['access-control-allow-headers']).toMatch(/idempotency-key/);
       expect(res.headers['access-control-allow-methods']).toMatch(/POST/);
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
       expect(res.headers.vary).toMatch(/Origin/i);

@@ -175,4 +175,65 @@ describe(`idempotent creates on ${testDatabaseKind()}`, () => {
     expect(elsewhere.json().id).not.toBe(a.json().id);
     expect(await count('threads')).toBe(before + 2);
   });
+
+  it('creates an API key once for one key: the retry shows the same key, which is stored only sealed', async () => {
+    const keys = async () => (await t.db.kysely.selectFrom('api_keys').select('id').execute()).length;
+    const before = await keys();
+    const idempotencyKey = crypto.randomUUID();
+    const body = { name: 'Retried key', scopes: ['agents:read'] };
+    const first = await send(`${API}/api-keys`, body, idempotencyKey);
+    const retry = await send(`${API}/api-keys`, body, idempotencyKey);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    expect(await keys()).toBe(before + 1);
+    // The answer kept for the retry names the key only sealed: the table is no way to read it.
+    const stored = await t.db.kysely.selectFrom('idempotency_keys').select('response').execute();
+    expect(stored.some((row) => row.response.includes(first.json().key))).toBe(false);
+  });
+
+  it('stores a chat turn sent again under one key once, and says where its answer is', async () => {
+    const agent = await send(
+      `${API}/agents/`,
+      { name: 'Talker', description: 'Talks', tool_ids: [] },
+      crypto.randomUUID(),
+    );
+    const agentId = agent.json<{ id: number }>().id;
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/chainlit/auth/header',
+      headers: { ...auth, 'x-agent-id': String(agentId) },
+    });
+    const cookie = session.cookies.find((c) => c.name === 'cadre_chat_session')!;
+    const chat = {
+      cookie: `cadre_chat_session=${cookie.value}`,
+      origin: 'http://cadre.test',
+      'x-requested-with': 'cadre-chat',
+    };
+    const threadId = crypto.randomUUID();
+    const turn = {
+      id: threadId,
+      trigger: 'submit-message',
+      messages: [{ id: 'msg-retried-1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] }],
+    };
+    const key = crypto.randomUUID();
+    const first = await send('/chainlit/chat', turn, key, chat);
+    expect(first.statusCode, first.body).toBe(200);
+    const retry = await send('/chainlit/chat', turn, key, chat);
+    // Busy while the first answer is still being written, then "already sent": never a second turn.
+    expect(retry.statusCode).toBe(409);
+    expect(['run_in_progress', 'conflict']).toContain(retry.json().code);
+    const messages = await t.db.kysely
+      .selectFrom('messages')
+      .select('role')
+      .where('thread_id', '=', threadId)
+      .execute();
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    // Another message with another key is a new turn.
+    const next = {
+      ...turn,
+      messages: [{ id: 'msg-retried-2', role: 'user', parts: [{ type: 'text', text: 'Again' }] }],
+    };
+    expect((await send('/chainlit/chat', next, crypto.randomUUID(), chat)).statusCode).toBe(200);
+  });
 });

@@ -1,5 +1,7 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLifecycle } from '../src/http/lifecycle.ts';
+import { runRegistryFor } from '../src/modules/chat/index.ts';
 import { startTracing, type StartedTracing } from '../src/telemetry/index.ts';
 import { chatTurnAs, connectedCalculator } from './support/chat-fixtures.ts';
 import { addFile } from './support/knowledge-api.ts';
@@ -32,15 +34,20 @@ describe(`traces and metrics on ${kind}`, () => {
   const chat = async (app: TestApp, auth: Record<string, string>, agent: number, text: string) =>
     (await chatTurnAs(app, auth, agent, text)).res;
 
-  const appWith = (env: Record<string, string>) =>
-    createTestApp({
-      ...issuer.env,
-      CHAT_TURNS_PER_MINUTE: '1000',
-      LLM_MODELS: JSON.stringify([
-        { id: 'paid', provider: 'openai-compatible', model: 'paid-model', base_url: model.url },
-      ]),
-      ...env,
-    });
+  /** The app's lifecycle, which names its run registry. */
+  const lifecycle = createLifecycle();
+  const appWith = (env: Record<string, string>, extra: Parameters<typeof createTestApp>[1] = {}) =>
+    createTestApp(
+      {
+        ...issuer.env,
+        CHAT_TURNS_PER_MINUTE: '1000',
+        LLM_MODELS: JSON.stringify([
+          { id: 'paid', provider: 'openai-compatible', model: 'paid-model', base_url: model.url },
+        ]),
+        ...env,
+      },
+      extra,
+    );
 
   beforeAll(async () => {
     // Before the app and its database: what main.ts does when OTEL_EXPORTER_OTLP_ENDPOINT is set.
@@ -50,7 +57,7 @@ describe(`traces and metrics on ${kind}`, () => {
     });
     issuer = await startTestIssuer();
     model = await startFakeOpenAi({ tokens: 20 });
-    t = await appWith({ METRICS_SCRAPE_TOKEN: SCRAPE_TOKEN });
+    t = await appWith({ METRICS_SCRAPE_TOKEN: SCRAPE_TOKEN }, { lifecycle });
     alice = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' });
     const evaluate = await connectedCalculator(t, alice.auth);
     agentId = (
@@ -203,8 +210,42 @@ describe(`traces and metrics on ${kind}`, () => {
     expect(value('cadre_errors_total{kind="model"}')).toBe(1);
     expect(value('cadre_errors_total{kind="run"}')).toBe(1);
     expect(res.body).toMatch(/^cadre_process_cpu_seconds_total /m);
+    // This instance's capacity: its pool (PostgreSQL only), the runs running here, released runs.
+    if (kind === 'postgres') {
+      expect(value('cadre_db_pool_size')).toBeGreaterThan(0);
+      expect(value('cadre_db_pool_connections{state="idle"}')).toBeGreaterThanOrEqual(0);
+      expect(value('cadre_db_pool_waiting')).toBe(0);
+    } else expect(res.body).not.toMatch(/^cadre_db_pool_size /m);
+    expect(value('cadre_chat_runs_running')).toBe(0);
+    expect(value('cadre_run_lease_expiries_total')).toBe(0);
     // Labels name routes and models, never who: no user, agent or thread id.
     expect(res.body).not.toMatch(/[{,](user|agent|thread)[a-z_]*="/);
+  });
+
+  it('counts a run of a lost instance that it releases as a lease expiry', async () => {
+    expect((await chat(t, alice.auth, agentId, 'hello')).statusCode).toBe(200);
+    const run = await t.db.kysely
+      .selectFrom('chat_runs')
+      .select('id')
+      .orderBy('started_at', 'desc')
+      .executeTakeFirstOrThrow();
+    // Its instance "dies": the run is left running and stops being renewed, as a killed one's is.
+    await t.db.kysely
+      .updateTable('chat_runs')
+      .set({
+        status: 'running',
+        instance_id: 'a-dead-instance',
+        heartbeat_at: new Date(Date.now() - 60_000).toISOString(),
+      })
+      .where('id', '=', run.id)
+      .execute();
+    await runRegistryFor({ db: t.db, lifecycle, log: t.app.log, shutdownTimeoutMs: 300 }).sweep();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/backend/metrics',
+      headers: { authorization: `Bearer ${SCRAPE_TOKEN}` },
+    });
+    expect(res.body).toMatch(/^cadre_run_lease_expiries_total 1$/m);
   });
 
   it("traces and counts the runtime's own tools like an action: a knowledge search, with the request's ids", async () => {

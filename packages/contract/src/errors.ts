@@ -86,3 +86,17 @@ export const idempotentCreateHeadersSchema = z.looseObject({
     .optional()
     .describe('A unique value per logical request (a UUID); a retry with the same key gets the first answer'),
 });
+
+/**
+ * A new `Idempotency-Key`, made once per user action (a form's submission, a chat message) and sent
+ * with every request of that action, so a proxy's or a client's retry is known as the same request.
+ * 128 random bits from `getRandomValues`, which browsers offer on plain-HTTP origins too (unlike
+ * `randomUUID`).
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The headers of one user action's create: `{'idempotency-key': newIdempotencyKey()}`. */
+export const idempotencyHeaders = () => ({ 'idempotency-key': newIdempotencyKey() });

@@ -135,6 +135,8 @@ export const chatRateMessage = <ThrowOnError extends boolean = true>(options: Op
 
 /**
  * Sends a message; the answer streams back (AI SDK UI message stream over SSE)
+ *
+ * With `Idempotency-Key`, the same turn sent again stores nothing more: it answers 409 `run_in_progress` while the first answer is being written, then 409 `conflict` (the answer is in the thread).
  */
 export const chatTurn = <ThrowOnError extends boolean = true>(options: Options<ChatTurnData, ThrowOnError>) => (options.client ?? client).post<ChatTurnResponses, ChatTurnErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',

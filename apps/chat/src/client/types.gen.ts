@@ -471,6 +471,12 @@ export type ChatTurnData = {
         messageId?: string;
         timeZone?: string;
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/chat';

@@ -52,10 +52,16 @@ describe('ChatApp', () => {
     expect(await screen.findByText('The sum of 2 and 3 is 5.')).toBeInTheDocument();
     const chat = requests.find((r) => r.url === '/chainlit/chat')!;
     expect(chat.headers['x-requested-with']).toBe('cadre-chat');
-    const body = chat.body as { id: string; trigger: string; messages: { role: string; parts: unknown[] }[] };
+    const body = chat.body as {
+      id: string;
+      trigger: string;
+      messages: { id: string; role: string; parts: unknown[] }[];
+    };
     expect(body.trigger).toBe('submit-message');
     expect(body.messages).toHaveLength(1);
     expect(body.messages[0]!.parts).toEqual([{ type: 'text', text: 'Add 2 and 3' }]);
+    // Keyed by the message's own id: a proxy's retry of this request is not stored twice.
+    expect(chat.headers['idempotency-key']).toBe(`message-${body.messages[0]!.id}`);
     expect(sessionStorage.getItem('cadre-chat:frame:last-thread:7')).toBe(body.id);
   });
 
@@ -194,9 +200,11 @@ describe('ChatApp', () => {
     expect(alert).toHaveTextContent('The model provider is rate-limiting requests.');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Recovered answer.')).toBeInTheDocument();
-    expect(
-      (requests.filter((r) => r.url === '/chainlit/chat').at(-1)!.body as { trigger: string }).trigger,
-    ).toBe('regenerate-message');
+    const [sent, retried] = requests.filter((r) => r.url === '/chainlit/chat');
+    expect((retried!.body as { trigger: string }).trigger).toBe('regenerate-message');
+    // The Retry is a new action with a key of its own; the message's key would replay the failure.
+    expect(retried!.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
+    expect(retried!.headers['idempotency-key']).not.toBe(sent!.headers['idempotency-key']);
     expect(screen.queryByTestId('chat-error')).toBeNull();
   });
 

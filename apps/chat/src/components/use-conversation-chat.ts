@@ -3,6 +3,7 @@ import {
   chatDataPartSchemas,
   chatMessageMetadataSchema,
   type CadreUIMessage,
+  newIdempotencyKey,
   type ChatDataParts,
 } from '@cadre/contract';
 import { DefaultChatTransport } from 'ai';
@@ -29,6 +30,15 @@ function decisionIn(message: CadreUIMessage | undefined) {
     }
   }
   return undefined;
+}
+
+/**
+ * The `Idempotency-Key` of a turn, so a proxy's retry of its request is not stored twice: a new
+ * message's own id (made once when it is sent); an edit or a regenerate, a key of its own.
+ */
+function turnKey(trigger: string, messageId: string | undefined, lastUserId: string | undefined) {
+  const plainSend = trigger === 'submit-message' && messageId === undefined && lastUserId !== undefined;
+  return plainSend ? `message-${lastUserId}` : newIdempotencyKey();
 }
 
 /** The thread's newest page as the server has it now, after the earlier messages already shown. */
@@ -71,7 +81,7 @@ export function useConversationChat({
         api: api.turnUrl,
         headers: authHeaders(endpoint),
         credentials: credentialsFor(endpoint),
-        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId, headers }) => {
           // A decision goes to the stored approval's own route; the server runs the stored call once.
           const decision = decisionIn(messages.find((m) => m.id === messageId));
           if (decision) {
@@ -86,7 +96,11 @@ export function useConversationChat({
           // "tomorrow at 3pm" the person's own.
           const lastUser = [...messages].reverse().find((m) => m.role === 'user');
           const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-          return { body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [], timeZone } };
+          return {
+            body: { id, trigger, messageId, messages: lastUser ? [lastUser] : [], timeZone },
+            // Headers given here replace the transport's own (the session's): both are sent.
+            headers: { ...headers, 'idempotency-key': turnKey(trigger, messageId, lastUser?.id) },
+          };
         },
       }),
     [api, endpoint, alwaysAllowed],

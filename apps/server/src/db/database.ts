@@ -20,6 +20,18 @@ import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The connection pool as a scrape sees it (PostgreSQL only: SQLite has one connection). */
+export interface PoolStats {
+  /** DATABASE_POOL_SIZE: the most connections this instance opens for queries. */
+  size: number;
+  /** Connections checked out by a request or a background job now. */
+  inUse: number;
+  /** Open connections nobody holds. */
+  idle: number;
+  /** Checkouts waiting for a connection (all `size` are in use). */
+  waiting: number;
+}
+
 /** A span per statement once tracing was started (before the database is opened); else no log at all. */
 const queryLog = (system: 'sqlite' | 'postgresql') => (tracingOn() ? { log: traceQueries(system) } : {});
 
@@ -35,6 +47,8 @@ export interface Db {
   onConnectionError(listener: (err: Error) => void): void;
   /** Signals between instances on this database (LISTEN/NOTIFY; in-process on SQLite). */
   signals: Signals;
+  /** The pool's use now, for the metrics; undefined on SQLite. */
+  poolStats(): PoolStats | undefined;
   /**
    * Moves SQLite's write-ahead log into the database file and empties it, so rows just deleted
    * leave no readable copy in the log (P1). Nothing to do on PostgreSQL.
@@ -72,12 +86,19 @@ export function openDatabase(database: Config['database']): Db {
       ...queryLog('postgresql'),
     });
     const signals = postgresSignals(
-      database.url,
+      // LISTEN needs a session of its own: through a transaction pooler (PgBouncer), the direct URL.
+      database.listenUrl ?? database.url,
       async (channel, payload, within) =>
         void (await sql`select pg_notify(${channel}, ${payload})`.execute(within ?? kysely)),
       report,
     );
-    return wrap(kysely, 'postgres', errorListeners, signals);
+    const poolStats = (): PoolStats => ({
+      size: database.poolSize,
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
+    return wrap(kysely, 'postgres', errorListeners, signals, poolStats);
   }
 
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
@@ -91,7 +112,7 @@ export function openDatabase(database: Config['database']): Db {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     ...queryLog('sqlite'),
   });
-  return wrap(kysely, 'sqlite', errorListeners, inProcessSignals());
+  return wrap(kysely, 'sqlite', errorListeners, inProcessSignals(), () => undefined);
 }
 
 /**
@@ -202,10 +223,12 @@ function wrap(
   dialect: Dialect,
   errorListeners: ErrorListeners,
   signals: Signals,
+  poolStats: () => PoolStats | undefined,
 ): Db {
   return {
     kysely,
     dialect,
+    poolStats,
     async ping() {
       await sql`select 1`.execute(kysely);
     },

@@ -1,4 +1,4 @@
-import { Migrator, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type MigrationProvider } from 'kysely';
 import type { Db } from './database.ts';
 import { declaredMigration } from './migrations/declared-migration.ts';
 
@@ -43,7 +43,25 @@ export const MIGRATION_NAMES = [
 const load = async (name: string): Promise<unknown> =>
   (await import(`./migrations/${name}.json`, { with: { type: 'json' } })).default;
 
+/**
+ * Whether every migration is recorded already (the usual start of all but the first instance of a
+ * deploy): then there is nothing to take the migration lock for. Ten instances starting together
+ * would otherwise queue for the lock one after another, each wait bounded by the statement timeout.
+ */
+async function upToDate(db: Db): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from schema_migrations`.execute(db.kysely);
+    const recorded = new Set(rows.map((row) => row.name));
+    // Exactly ours: a migration this version does not know is left for the migrator to refuse.
+    return recorded.size === MIGRATION_NAMES.length && MIGRATION_NAMES.every((name) => recorded.has(name));
+  } catch {
+    // No table yet (a new database): the migrator makes it.
+    return false;
+  }
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  if (await upToDate(db)) return [];
   const provider: MigrationProvider = {
     getMigrations: async () =>
       Object.fromEntries(

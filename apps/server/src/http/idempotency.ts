@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { UserDataOwner } from '../kernel.ts';
+import type { Vault } from '../security/vault.ts';
 import { ValidationFailure } from './errors.ts';
 
 /** How long a stored answer is replayed; older keys are swept and may be reused. */
@@ -54,6 +55,23 @@ interface IdempotencyOptions {
    * makes the request what it is, path parameters included (the hash names the route, not the path).
    */
   content?: string;
+  /**
+   * Answer fields shown only once (a new API key): kept sealed by the vault in the stored answer,
+   * opened for the replay, so the table never holds them in clear.
+   */
+  sealed?: { vault: Vault; fields: readonly string[] };
+}
+
+/** The answer as stored (`to: 'seal'`) or as replayed (`to: 'open'`): only the sealed fields change. */
+function withSealedFields(body: unknown, sealed: IdempotencyOptions['sealed'], to: 'seal' | 'open') {
+  if (!sealed || typeof body !== 'object' || body === null) return body;
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const field of sealed.fields) {
+    const value = copy[field];
+    if (typeof value === 'string')
+      copy[field] = to === 'seal' ? sealed.vault.seal(value) : sealed.vault.open(value);
+  }
+  return copy;
 }
 
 /**
@@ -63,9 +81,10 @@ interface IdempotencyOptions {
  * which the write exists but its key does not: a retry after a crash either replays the answer or,
  * if the write never committed, performs it once. Two concurrent requests with one key both run;
  * the loser's insert of the key fails, its whole transaction rolls back, and it answers with the
- * winner's result.
+ * winner's result. `createOnce` is the usual way in; a create whose answer is not the stored one
+ * (a chat turn answers with a stream) uses this directly.
  */
-async function idempotencyFor<T>(
+export async function idempotencyFor<T>(
   db: Db,
   request: FastifyRequest,
   userId: number,
@@ -96,7 +115,10 @@ async function idempotencyFor<T>(
         },
       ]);
     }
-    return { status: row.status, body: JSON.parse(row.response) as unknown };
+    return {
+      status: row.status,
+      body: withSealedFields(JSON.parse(row.response) as unknown, options.sealed, 'open'),
+    };
   };
   const replay = await stored();
   if (replay) return { replay, winner: async () => replay };
@@ -117,7 +139,7 @@ async function idempotencyFor<T>(
           key,
           request_hash: requestHash,
           status,
-          response: JSON.stringify(body),
+          response: JSON.stringify(withSealedFields(body, options.sealed, 'seal')),
           created_at: now,
         })
         .execute();

@@ -1,8 +1,19 @@
+import type { PoolStats } from '../db/database.ts';
 import type { MetricsRecorder } from '../kernel.ts';
+
+/** What the gauges read at each scrape: this instance's state now. */
+export interface GaugeSources {
+  /** The database pool's use (undefined on SQLite: no series). */
+  pool(): PoolStats | undefined;
+  /** Agent runs running on this instance. */
+  runningRuns(): number;
+}
 
 /** Every recorder of the process: the port modules use, plus the HTTP layer's and the scrape. */
 export interface AppMetrics extends MetricsRecorder {
   httpRequest(method: string, route: string, status: number, seconds: number): void;
+  /** Where the gauges read from, once the app has made the pool and the runs (before any scrape). */
+  watch(sources: GaugeSources): void;
   /** The Prometheus text exposition of every metric, and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -13,6 +24,8 @@ export const NO_METRICS: AppMetrics = {
   chatRun: noop,
   modelCall: noop,
   toolCall: noop,
+  runLeasesExpired: noop,
+  watch: noop,
   scrape: async () => ({ contentType: 'text/plain', body: '' }),
 };
 
@@ -70,6 +83,61 @@ export async function createMetrics(): Promise<AppMetrics> {
   const errors = counter('cadre_errors_total', 'Failures: 5xx answers, failed runs, model and tool calls', [
     'kind',
   ]);
+  const leaseExpiries = counter(
+    'cadre_run_lease_expiries_total',
+    'Runs of another instance whose lease ran out, released by this instance',
+    [],
+  );
+  let sources: GaugeSources | undefined;
+  /** A gauge set from `read` at each scrape. */
+  const gauge = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    read: (set: (value: number, labels?: Partial<Record<L, string>>) => void) => void,
+  ) =>
+    new prom.Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        read((value, labels) => (labels ? this.set(labels, value) : this.set(value)));
+      },
+    });
+  gauge('cadre_chat_runs_running', 'Agent runs running on this instance now', [], (set) =>
+    set(sources?.runningRuns() ?? 0),
+  );
+  /** The pool's gauges, made only for a database with a pool (PostgreSQL): SQLite has none. */
+  const poolGauges = (pool: () => PoolStats | undefined) => {
+    const read = <T>(use: (stats: PoolStats) => T) => {
+      const stats = pool();
+      return stats && use(stats);
+    };
+    gauge(
+      'cadre_db_pool_size',
+      'Connections this instance may open for queries (DATABASE_POOL_SIZE)',
+      [],
+      (set) => read((stats) => set(stats.size)),
+    );
+    gauge(
+      'cadre_db_pool_connections',
+      'Open query connections of this instance, by state',
+      ['state'],
+      (set) =>
+        read((stats) => {
+          set(stats.inUse, { state: 'in_use' });
+          set(stats.idle, { state: 'idle' });
+        }),
+    );
+    gauge(
+      'cadre_db_pool_waiting',
+      'Queries waiting for a connection of this instance (all in use)',
+      [],
+      (set) => read((stats) => set(stats.waiting)),
+    );
+  };
 
   return {
     httpRequest(method, route, status, seconds) {
@@ -96,6 +164,13 @@ export async function createMetrics(): Promise<AppMetrics> {
       toolCalls.inc({ provider, outcome });
       toolSeconds.observe({ provider }, seconds);
       if (outcome !== 'ok') errors.inc({ kind: 'tool' });
+    },
+    runLeasesExpired(count) {
+      if (count > 0) leaseExpiries.inc(count);
+    },
+    watch(watched) {
+      if (!sources && watched.pool()) poolGauges(() => sources?.pool());
+      sources = watched;
     },
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };

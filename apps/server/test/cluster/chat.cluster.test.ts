@@ -188,12 +188,13 @@ describe('chat on three instances behind HAProxy', () => {
     });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
-    // Through HAProxy, sent to it (pinned): the 503 is retried on another instance, which answers.
+    // Through HAProxy, sent to it (pinned) with an Idempotency-Key as the chat frame sends one: the
+    // 503 is retried on another instance, which answers.
     const answers = await Promise.all(
       Array.from({ length: 3 }, async () => {
         const res = await fetch(`${cluster.url}/chainlit/chat`, {
           method: 'POST',
-          headers: { ...headers, 'x-pin-backend': 'cadre2' },
+          headers: { ...headers, 'x-pin-backend': 'cadre2', 'idempotency-key': crypto.randomUUID() },
           body: JSON.stringify({ text: 'short answer' }),
         });
         await res.text();

@@ -12,7 +12,8 @@ import { endPostgresIn, startPostgresCluster, type PostgresCluster } from '../su
 /**
  * Several built Cadre servers (`apps/server/dist/main.js`, as production runs them) on one
  * throwaway PostgreSQL, behind a real HAProxy from Debian configured from `deploy/haproxy.cfg`
- * (and, when asked, nginx from `deploy/nginx.conf` in front of the same instances), with a fake
+ * (and, when asked, nginx from `deploy/nginx.conf` in front of the same instances, or PgBouncer from
+ * `deploy/pgbouncer.ini` between the instances and PostgreSQL), with a fake
  * OpenAI-compatible model. Requests go round-robin through the proxy; every response says which
  * instance answered in `x-backend`, and behind HAProxy the header `x-pin-backend: cadreN` pins one
  * request to one instance.
@@ -113,7 +114,7 @@ export function nginxConfig(
   const site = documented
     .replace(/^ {2}listen .*$/m, `  listen 127.0.0.1:${listenPort};`)
     .replace(/ {2}# servers:begin[\s\S]*# servers:end/, serverLines)
-    .replace(/^ {4}proxy_pass .*$/m, (line) => `${line}\n    add_header x-backend $backend_name always;`);
+    .replace(/^ {4}proxy_pass .*$/gm, (line) => `${line}\n    add_header x-backend $backend_name always;`);
   if (!site.includes(`127.0.0.1:${listenPort}`) || !site.includes(`127.0.0.1:${servers[0]!.port}`))
     throw new Error(
       'deploy/nginx.conf no longer has the listen line or the servers markers the test fills in',
@@ -136,9 +137,84 @@ export function nginxConfig(
   ].join('\n');
 }
 
+/**
+ * `deploy/pgbouncer.ini` with this run's addresses: PostgreSQL's database behind the recipe's
+ * `cadre` entry, and trust in place of SCRAM (the test cluster trusts local connections).
+ */
+export function pgbouncerConfig(listenPort: number, databaseUrl: string, work: string): string {
+  const documented = fs.readFileSync(path.join(root, 'deploy/pgbouncer.ini'), 'utf8');
+  const target = new URL(databaseUrl);
+  const config = documented
+    .replace(
+      /(;; databases:begin\n)cadre = host=\S+ port=\d+ dbname=\S+/,
+      `$1cadre = host=${target.hostname} port=${target.port} dbname=${target.pathname.slice(1)}`,
+    )
+    .replace(/^listen_addr = .*$/m, 'listen_addr = 127.0.0.1')
+    .replace(/^listen_port = .*$/m, `listen_port = ${listenPort}`)
+    .replace(/^auth_type = .*$/m, 'auth_type = trust')
+    .replace(/^auth_file = .*$/m, `auth_file = ${work}/pgbouncer-users.txt`);
+  if (!config.includes(`port=${target.port}`) || !config.includes(`listen_port = ${listenPort}`))
+    throw new Error(
+      'deploy/pgbouncer.ini no longer has the cadre database line or the settings the test fills in',
+    );
+  // No Unix socket: the instances connect over TCP, and nothing is left behind in /tmp.
+  return `${config}\nunix_socket_dir =\n`;
+}
+
+/**
+ * Starts PgBouncer on `deploy/pgbouncer.ini` in front of `databaseUrl`; resolves with the URL the
+ * instances' queries use. As root it runs as `postgres` (PgBouncer refuses root), who must read
+ * its files.
+ */
+async function startPgbouncer(
+  databaseUrl: string,
+  work: string,
+  track: (child: ChildProcess, endWith: NodeJS.Signals) => void,
+): Promise<string> {
+  const bin = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((candidate) => fs.existsSync(candidate));
+  if (!bin) throw new Error("pgbouncer was not found: install the Debian package 'pgbouncer'.");
+  const port = await freePort();
+  const user = new URL(databaseUrl).username;
+  const configFile = path.join(work, 'pgbouncer.ini');
+  fs.writeFileSync(configFile, pgbouncerConfig(port, databaseUrl, work));
+  fs.writeFileSync(path.join(work, 'pgbouncer-users.txt'), `"${user}" ""\n`);
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) fs.chmodSync(work, 0o755);
+  const child = spawn(bin, [...(asRoot ? ['-u', 'postgres'] : []), configFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  track(child, 'SIGKILL');
+  const logs: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+  const url = new URL(databaseUrl);
+  url.host = `127.0.0.1:${port}`;
+  url.pathname = '/cadre';
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const probe = new pg.Client({ connectionString: url.href });
+    try {
+      await probe.connect();
+      await probe.query('select 1');
+      await probe.end();
+      return url.href;
+    } catch {
+      await probe.end().catch(() => {});
+    }
+    if (Date.now() > deadline) throw new Error(`pgbouncer did not start:\n${logs.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export async function startCluster(
   options: {
     instances?: number;
+    /**
+     * PgBouncer (`deploy/pgbouncer.ini`) between the instances and PostgreSQL: their queries go
+     * through it (DATABASE_URL), their LISTEN connection straight to PostgreSQL (DATABASE_LISTEN_URL).
+     */
+    pgbouncer?: boolean;
+    /** PostgreSQL's `max_connections` (see `startPostgresCluster`). */
+    postgresMaxConnections?: number;
     env?: Record<string, string>;
     modelTokens?: number;
     /** Also nginx (deploy/nginx.conf) in front of the same instances, at `nginxUrl`. */
@@ -157,7 +233,7 @@ export async function startCluster(
   const count = options.instances ?? 3;
   const work = options.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-cluster-'));
   const running = new Map<number, NodeJS.Signals>();
-  const pgCluster = await startPostgresCluster();
+  const pgCluster = await startPostgresCluster({ maxConnections: options.postgresMaxConnections });
   const noteRunning = () =>
     fs.writeFileSync(
       path.join(work, RUNNING_FILE),
@@ -186,6 +262,7 @@ export async function startCluster(
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'cluster-test' });
   // Our own connections die when the tests stop PostgreSQL; that must not fail the test process.
   pool.on('error', () => {});
+  const pooledUrl = options.pgbouncer ? await startPgbouncer(databaseUrl, work, track) : undefined;
   const model = await startFakeOpenAi({ tokens: options.modelTokens });
   const proxyPorts = await Promise.all(proxyKinds.map(() => freePort()));
   const [url, nginxUrl] = proxyPorts.map((port) => `http://127.0.0.1:${port}`);
@@ -193,7 +270,8 @@ export async function startCluster(
     NODE_ENV: 'production',
     PUBLIC_URL: url!,
     TRUST_PROXY: 'true',
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: pooledUrl ?? databaseUrl,
+    ...(pooledUrl && { DATABASE_LISTEN_URL: databaseUrl }),
     SECRETS_KEY: crypto.randomBytes(32).toString('hex'),
     LLM_PROVIDER: 'openai-compatible',
     LLM_MODEL: 'fake-model',

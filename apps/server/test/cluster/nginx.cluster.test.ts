@@ -5,9 +5,9 @@ import { sharedCluster, type SharedCluster } from './shared-cluster.ts';
 /**
  * The nginx recipe of docs/deployment.md (`deploy/nginx.conf`, run by Debian's nginx) in front of
  * three built instances: requests spread over every instance, answers stream through unbuffered,
- * and across a SIGTERM no chat turn is sent to a second instance (it could run twice). The shared
- * cluster has HAProxy in front of the same instances, at PUBLIC_URL, where people sign in; every
- * request this file checks goes through nginx.
+ * and across a SIGTERM no chat turn without an Idempotency-Key is sent to a second instance (it
+ * could run twice), while one with a key is. The shared cluster has HAProxy in front of the same
+ * instances, at PUBLIC_URL, where people sign in; every request this file checks goes through nginx.
  */
 let cluster: SharedCluster;
 let nginx: string;
@@ -45,11 +45,14 @@ beforeAll(async () => {
   };
 }, 120_000);
 
-/** A chat turn through nginx, read to its end: its status, Retry-After and answering instance. */
-async function turn(text = 'short answer') {
+/**
+ * A chat turn through nginx, read to its end: its status, Retry-After and answering instance. With
+ * `keyed`, it carries an Idempotency-Key as the chat frame's turns do.
+ */
+async function turn(text = 'short answer', keyed = false) {
   const res = await fetch(`${nginx}/chainlit/chat`, {
     method: 'POST',
-    headers: chat,
+    headers: keyed ? { ...chat, 'idempotency-key': crypto.randomUUID() } : chat,
     body: JSON.stringify({ text }),
   });
   await res.text();
@@ -86,7 +89,7 @@ describe('three instances behind nginx', () => {
     while (!(await reader.read()).done);
   });
 
-  it('never sends a chat turn to a second instance: one a draining instance refused reaches the client as 503', async () => {
+  it('sends a chat turn to a second instance only with its Idempotency-Key: one without, a draining instance refused, reaches the client as 503', async () => {
     const instance = cluster.instances[1]!;
     instance.signal('SIGTERM');
     await expect
@@ -97,13 +100,20 @@ describe('three instances behind nginx', () => {
       .toBe(503);
     const modelCalls = cluster.model.requests.length;
     const during = [];
-    for (let i = 0; i < 6; i += 1) during.push(await turn());
+    const keyed = [];
+    for (let i = 0; i < 6; i += 1) {
+      during.push(await turn());
+      keyed.push(await turn('short answer', true));
+    }
+    // A keyed turn is safe to pass on: one the draining instance refused ran on another.
+    for (const t of keyed) expect(t.status).toBe(200);
+    for (const t of keyed) expect(t.backend).not.toBe('cadre2');
     // Round-robin met the draining instance: its refusal came back as it was, and nobody else ran it.
     const refused = during.filter((t) => t.status !== 200);
     expect(refused.length).toBeGreaterThan(0);
     for (const t of refused) expect(t).toEqual({ status: 503, retryAfter: '1', backend: 'cadre2' });
     for (const t of during.filter((t) => t.status === 200)) expect(t.backend).not.toBe('cadre2');
-    expect(cluster.model.requests.length - modelCalls).toBe(during.length - refused.length);
+    expect(cluster.model.requests.length - modelCalls).toBe(during.length + keyed.length - refused.length);
 
     expect(await instance.exited).toBe(0);
     // Gone: a refused connection is passed on to the next instance, POST or not.

@@ -102,7 +102,8 @@ function run(binary: string, args: string[], user: { uid: number; gid: number } 
   });
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/** `maxConnections`: PostgreSQL's `max_connections` (200 here unless told; PostgreSQL's default is 100). */
+export async function startPostgresCluster({ maxConnections = 200 } = {}): Promise<PostgresCluster> {
   const binDir = findBinDir();
   const user = runAs();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-pg-'));
@@ -120,7 +121,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     user,
   );
   // fsync off: a test cluster is thrown away, so durability is not worth the time here.
-  const serverOptions = `-p ${port} -k ${base} -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const serverOptions = `-p ${port} -k ${base} -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=${maxConnections}`;
   const start = () =>
     run(
       path.join(binDir, 'pg_ctl'),

@@ -523,6 +523,8 @@ export const listApiKeys = <ThrowOnError extends boolean = true>(options?: Optio
 
 /**
  * Creates an API key; the answer is the only time the key is shown
+ *
+ * With `Idempotency-Key`, a retry gets the first answer, key included, for 24 hours: the stored answer keeps the key sealed by the vault.
  */
 export const createApiKey = <ThrowOnError extends boolean = true>(options: Options<CreateApiKeyData, ThrowOnError>) => (options.client ?? client).post<CreateApiKeyResponses, CreateApiKeyErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',

@@ -2861,6 +2861,12 @@ export type CreateApiKeyData = {
         agent_ids?: Array<number> | null;
         expires_at?: string | null;
     };
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/api-keys';

@@ -1,6 +1,7 @@
 import type { ApiKey, ApiKeyScope } from '@cadre/contract';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { ApiKeysTable } from '../../db/schema.ts';
+import type { ApiKeysTable, Database } from '../../db/schema.ts';
 
 type Row = Omit<ApiKeysTable, 'id' | 'hash'> & { id: number };
 
@@ -31,8 +32,8 @@ export const toApiKey = (row: Row): ApiKey => ({
 export function createApiKeysRepository(db: Db) {
   const k = db.kysely;
   return {
-    async insert(row: Omit<ApiKeysTable, 'id' | 'last_used_at'>): Promise<ApiKey> {
-      const { id } = await k
+    async insert(row: Omit<ApiKeysTable, 'id' | 'last_used_at'>, trx: Kysely<Database> = k): Promise<ApiKey> {
+      const { id } = await trx
         .insertInto('api_keys')
         .values({ ...row, last_used_at: null })
         .returning('id')

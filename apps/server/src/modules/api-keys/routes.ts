@@ -5,17 +5,25 @@ import {
   apiKeyListSchema,
   apiKeyParamsSchema,
   errorSchema,
+  idempotentCreateHeadersSchema,
   validationErrorSchema,
+  type ApiKeyCreated,
 } from '@cadre/contract';
 import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { createOnce } from '../../http/idempotency.ts';
 import { operations } from '../../http/openapi.ts';
+import type { Vault } from '../../security/vault.ts';
 import type { ApiKeysService } from './service.ts';
 
 const errors = { 401: errorSchema, 403: errorSchema, 422: validationErrorSchema };
 const op = operations('api-keys');
 
 /** The caller's personal API keys. Only a sign-in token manages keys: an API key cannot. */
-export const apiKeysRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
+export const apiKeysRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService; db: Db; vault: Vault }> = async (
+  app,
+  { apiKeys, db, vault },
+) => {
   app.get(
     '/api/v1/api-keys',
     op('listApiKeys', "The caller's API keys (never the keys themselves)", {
@@ -27,12 +35,21 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService }> =
   app.post(
     '/api/v1/api-keys',
     op('createApiKey', 'Creates an API key; the answer is the only time the key is shown', {
+      description:
+        'With `Idempotency-Key`, a retry gets the first answer, key included, for 24 hours: the stored answer keeps the key sealed by the vault.',
+      headers: idempotentCreateHeadersSchema,
       body: apiKeyCreateSchema,
       response: { 201: apiKeyCreatedSchema, ...errors },
     }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return reply.code(201).send(await apiKeys.create(request.user, request.body));
+      return createOnce<ApiKeyCreated>(
+        db,
+        request,
+        reply,
+        { userId: request.user.id, status: 201, sealed: { vault, fields: ['key'] } },
+        (record) => apiKeys.create(request.user, request.body, record),
+      );
     },
   );
 

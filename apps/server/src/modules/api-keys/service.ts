@@ -3,6 +3,7 @@ import { API_KEY_PREFIX, type ApiKey, type ApiKeyCreate, type ApiKeyCreated } fr
 import type { AuthUser } from '../../kernel.ts';
 import type { ApiKeyGrant } from '../../http/auth-ports.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import { loadOrCreateKeyFile } from '../../security/vault.ts';
 import type { ApiKeysDeps } from './ports.ts';
 import { createApiKeysRepository, toApiKey } from './repository.ts';
@@ -30,7 +31,8 @@ export interface ApiKeysService {
   /** The key's grant; undefined when it is unknown, revoked or expired, or its user is gone. */
   verify(key: string): Promise<ApiKeyGrant | undefined>;
   list(userId: number): Promise<ApiKey[]>;
-  create(user: AuthUser, input: ApiKeyCreate): Promise<ApiKeyCreated>;
+  /** `record` stores the answer of an idempotent create in the same transaction as the key. */
+  create(user: AuthUser, input: ApiKeyCreate, record?: RecordAnswer<ApiKeyCreated>): Promise<ApiKeyCreated>;
   revoke(user: AuthUser, id: number): Promise<void>;
 }
 
@@ -95,7 +97,7 @@ export function createApiKeysService(
 
     list: (userId) => repo.list(userId),
 
-    async create(user, input) {
+    async create(user, input, record) {
       const agentIds = input.agent_ids ? [...new Set(input.agent_ids)] : null;
       const owned = agentIds?.length
         ? new Set((await deps.agents.summaries(user.id)).map((a) => a.id))
@@ -114,24 +116,34 @@ export function createApiKeysService(
         ]);
       }
       const key = newApiKey();
-      const created = await repo.insert({
-        user_id: user.id,
-        name: input.name,
-        prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
-        hash: hashOf(key),
-        scopes: JSON.stringify([...new Set(input.scopes)]),
-        agent_ids: agentIds === null ? null : JSON.stringify(agentIds),
-        expires_at: expiresAt?.toISOString() ?? null,
-        created_at: new Date(now()).toISOString(),
+      return deps.db.kysely.transaction().execute(async (trx) => {
+        const created = await repo.insert(
+          {
+            user_id: user.id,
+            name: input.name,
+            prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+            hash: hashOf(key),
+            scopes: JSON.stringify([...new Set(input.scopes)]),
+            agent_ids: agentIds === null ? null : JSON.stringify(agentIds),
+            expires_at: expiresAt?.toISOString() ?? null,
+            created_at: new Date(now()).toISOString(),
+          },
+          trx,
+        );
+        await deps.audit.record(
+          {
+            userId: user.id,
+            action: 'api_key.create',
+            objectType: 'api_key',
+            objectId: created.id,
+            detail: { name: created.name, scopes: created.scopes, agent_ids: created.agent_ids },
+          },
+          trx,
+        );
+        const answer = { ...created, key };
+        await record?.(trx, answer);
+        return answer;
       });
-      await deps.audit.record({
-        userId: user.id,
-        action: 'api_key.create',
-        objectType: 'api_key',
-        objectId: created.id,
-        detail: { name: created.name, scopes: created.scopes, agent_ids: created.agent_ids },
-      });
-      return { ...created, key };
     },
 
     async revoke(user, id) {

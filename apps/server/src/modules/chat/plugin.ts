@@ -113,6 +113,6 @@ export const chatRoutes: FastifyPluginAsyncZod<ChatPluginOptions> = async (app, 
     if (hostFunctions) await api.register(hostFunctionRoutes, { bridge: hostFunctions, principalOf });
     await api.register(threadRoutes, { service, db });
     await api.register(feedbackRoutes, { service });
-    await api.register(turnRoutes, { service });
+    await api.register(turnRoutes, { service, db });
   });
 };

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { Lifecycle } from '../../kernel.ts';
+import type { Lifecycle, MetricsRecorder } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
 import { RUN_STALE_AFTER_MS, SWEEP_EVERY_MS, sweepLostRuns } from './run-sweep.ts';
 
@@ -88,6 +88,8 @@ export interface RunRegistryDeps {
   log: FastifyBaseLogger;
   /** On shutdown, runs still going after this long end as interrupted (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;
+  /** Counts the lost runs this instance's sweep releases. */
+  metrics?: Pick<MetricsRecorder, 'runLeasesExpired'>;
 }
 
 const registries = new WeakMap<Lifecycle, RunRegistry>();
@@ -105,7 +107,7 @@ export function runRegistryFor(deps: RunRegistryDeps): RunRegistry {
   return registry;
 }
 
-function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistryDeps): RunRegistry {
+function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: RunRegistryDeps): RunRegistry {
   const k = db.kysely;
   const instanceId = lifecycle.instanceId;
   const local = new Map<string, AbortController>();
@@ -190,7 +192,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     stopPoll.unref();
   };
 
-  const sweep = () => sweepLostRuns(db, instanceId, log);
+  const sweep = () => sweepLostRuns(db, instanceId, log, metrics);
 
   // On SIGTERM, runs get SHUTDOWN_TIMEOUT_MS to finish; the rest end as interrupted, with what
   // they streamed saved and an error chunk telling the person why. The deadline is set even when

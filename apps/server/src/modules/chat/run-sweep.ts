@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import type { MetricsRecorder } from '../../kernel.ts';
 
 /** A running run whose heartbeat is older than this was lost with its instance. */
 export const RUN_STALE_AFTER_MS = 15_000;
@@ -11,7 +12,12 @@ export const SWEEP_EVERY_MS = 15_000;
  * for them) as interrupted, keeping what they streamed; marks approvals nobody answered in time as
  * expired (K2). Returns how many runs it ended.
  */
-export async function sweepLostRuns(db: Db, instanceId: string, log: FastifyBaseLogger): Promise<number> {
+export async function sweepLostRuns(
+  db: Db,
+  instanceId: string,
+  log: FastifyBaseLogger,
+  metrics?: Pick<MetricsRecorder, 'runLeasesExpired'>,
+): Promise<number> {
   const k = db.kysely;
   const now = new Date().toISOString();
   const cutoff = new Date(Date.now() - RUN_STALE_AFTER_MS).toISOString();
@@ -35,6 +41,7 @@ export async function sweepLostRuns(db: Db, instanceId: string, log: FastifyBase
       .where('status', '=', 'streaming')
       .execute();
     log.info({ runs: lost.length }, 'runs lost with their instance ended as interrupted');
+    metrics?.runLeasesExpired(lost.length);
   }
   await k
     .updateTable('approvals')

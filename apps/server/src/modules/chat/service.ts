@@ -4,7 +4,7 @@ import { createChatContext, type ChatServiceDeps, type ChatVia } from './context
 import { createFeedback } from './feedback.ts';
 import { sessionInfo } from './session-info.ts';
 import { createThreads } from './threads.ts';
-import { startTurn, type TurnInput } from './turns.ts';
+import { alreadySent, startTurn, type SentTurn, type TurnInput } from './turns.ts';
 import { runUnattended, type UnattendedInput } from './unattended.ts';
 
 /**
@@ -18,6 +18,7 @@ export function createChatService(deps: ChatServiceDeps) {
     ...createFeedback(ctx),
     sessionInfo: (userId: number, agentId: number, via: ChatVia) => sessionInfo(ctx, userId, agentId, via),
     startTurn: (input: TurnInput) => startTurn(ctx, input),
+    alreadySent: (sent: SentTurn) => alreadySent(ctx, sent),
     decide: (input: DecisionInput) => decide(ctx, input),
     runUnattended: (input: UnattendedInput) => runUnattended(ctx, input),
     runForApi: (input: ApiRunInput) => startApiRun(ctx, input),

@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import type { Db } from '../../db/database.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
+import type { RecordAnswer } from '../../http/idempotency.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import {
   modelFor,
@@ -36,7 +37,25 @@ export interface TurnInput {
   timeZone?: string;
   /** A host site's visitor, in a copilot chat minted for them. */
   visitor?: Visitor;
+  /** With an `Idempotency-Key`: stores the turn under the key in the turn's own commit. */
+  record?: RecordAnswer<SentTurn>;
   signal: AbortSignal;
+}
+
+/** What an `Idempotency-Key` remembers of a turn: where its answer is. */
+export interface SentTurn {
+  threadId: string;
+  messageId: string;
+}
+
+/**
+ * The answer to a turn sent again under the same `Idempotency-Key` (a proxy's retry of a request
+ * whose answer was lost): nothing is stored twice. While the first turn's answer is still being
+ * written the thread is busy as for any second turn; after that the answer is in the thread.
+ */
+export async function alreadySent(ctx: ChatContext, sent: SentTurn): Promise<HttpError> {
+  if (await ctx.runs.isRunning(sent.threadId)) return new HttpError('run_in_progress', RUN_IN_PROGRESS);
+  return new HttpError('conflict', 'This message was already sent; its answer is in the thread');
 }
 
 /** Chat turns cost model tokens: one user gets `turnsPerMinute`, then 429 with Retry-After. */
@@ -141,6 +160,7 @@ export async function startTurn(
       claimId = await ctx.runs.claim({ runId, userId, threadId, messageId: assistant.id }, trx);
       // Another instance started a run in this thread meanwhile: store nothing of this turn.
       if (!claimId) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
+      await input.record?.(trx, { threadId, messageId: assistant.id });
     });
   } catch (error) {
     if (error instanceof HttpError) throw error;

@@ -795,6 +795,8 @@ export const listApiKeysOptions = (options?: Options<ListApiKeysData>) => queryO
 
 /**
  * Creates an API key; the answer is the only time the key is shown
+ *
+ * With `Idempotency-Key`, a retry gets the first answer, key included, for 24 hours: the stored answer keeps the key sealed by the vault.
  */
 export const createApiKeyMutation = (options?: Partial<Options<CreateApiKeyData>>): UseMutationOptions<CreateApiKeyResponse, CreateApiKeyError, Options<CreateApiKeyData>> => {
     const mutationOptions: UseMutationOptions<CreateApiKeyResponse, CreateApiKeyError, Options<CreateApiKeyData>> = {

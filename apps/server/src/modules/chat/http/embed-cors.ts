@@ -19,7 +19,8 @@ export interface EmbedPolicy {
 }
 
 const METHODS = 'GET, POST, PUT, PATCH, DELETE';
-const HEADERS = 'authorization, content-type';
+// The copilot sends an Idempotency-Key with each message (a proxy's retry must not store it twice).
+const HEADERS = 'authorization, content-type, idempotency-key';
 const EXPOSED = 'x-thread-id, retry-after';
 
 /** The request's `Origin` when it is another site's (a well-formed origin that is not ours). */

@@ -7,10 +7,14 @@ import {
   chatDenyRequestSchema,
   chatStopResultSchema,
   chatTurnRequestSchema,
+  idempotentCreateHeadersSchema,
 } from '@cadre/contract';
+import type { Db } from '../../../db/database.ts';
 import { disconnectSignal } from '../../../http/disconnect.ts';
+import { idempotencyFor } from '../../../http/idempotency.ts';
 import { loadRuntime } from '../runs.ts';
 import type { ChatService } from '../service.ts';
+import type { SentTurn } from '../turns.ts';
 import { turnOf } from './dto.ts';
 import { principalOf, type ChatPrincipal } from './session-auth.ts';
 import { threadParams } from './thread-routes.ts';
@@ -37,7 +41,10 @@ const answerStream = {
 };
 
 /** A chat turn, Stop, and the decisions on pending tool calls; turns and decisions answer with a stream. */
-export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (app, { service }) => {
+export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db }> = async (
+  app,
+  { service, db },
+) => {
   app.post(
     '/chat',
     {
@@ -46,6 +53,9 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
         'chatTurn',
         'Sends a message; the answer streams back (AI SDK UI message stream over SSE)',
         {
+          description:
+            'With `Idempotency-Key`, the same turn sent again stores nothing more: it answers 409 `run_in_progress` while the first answer is being written, then 409 `conflict` (the answer is in the thread).',
+          headers: idempotentCreateHeadersSchema,
           body: chatTurnRequestSchema,
           response: answerStream,
         },
@@ -54,16 +64,29 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
     async (request, reply) => {
       const principal = principalOf(request);
       const { userId, agentId, endUser = '', via } = principal;
-      const { threadId, stream } = await service.startTurn({
-        userId,
-        agentId,
-        endUser,
-        ...turnOf(request.body),
-        via,
-        visitor: visitorOf(principal),
-        signal: disconnectSignal(reply),
+      // One owner's key space is shared by their agents and their sites' visitors: kept apart.
+      const once = await idempotencyFor<SentTurn>(db, request, userId, 200, {
+        scope: `chat-turn:${agentId}:${endUser}`,
       });
-      return sendStream(reply, stream, threadId);
+      if (once.replay) throw await service.alreadySent(once.replay.body as SentTurn);
+      try {
+        const { threadId, stream } = await service.startTurn({
+          userId,
+          agentId,
+          endUser,
+          ...turnOf(request.body),
+          via,
+          visitor: visitorOf(principal),
+          record: once.record,
+          signal: disconnectSignal(reply),
+        });
+        return sendStream(reply, stream, threadId);
+      } catch (error) {
+        // The same turn sent twice at once: the one whose key lost answers as a retry would.
+        const winner = await once.winner();
+        if (winner) throw await service.alreadySent(winner.body as SentTurn);
+        throw error;
+      }
     },
   );
 

@@ -2,6 +2,7 @@
  * The agents API (spec section 7) as this feature uses it: the generated query and mutation options
  * and the generated query keys, never retyped.
  */
+import { idempotencyHeaders } from '@cadre/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../api/api-error';
 import {
@@ -109,12 +110,17 @@ export const importAgentArchive = (zip: Blob) =>
   sdk.importAgent({
     body: zip as unknown as AgentImportDocument,
     bodySerializer: null,
-    headers: { 'content-type': 'application/zip' },
+    headers: { 'content-type': 'application/zip', ...idempotencyHeaders() },
   });
 
-/** The form's Save: create without an id, update with one (spec section 4). */
+/**
+ * The form's Save: create without an id, update with one (spec section 4). A create carries a key
+ * made for this Save, so a retry of its request cannot make a second agent.
+ */
 export const saveAgent = (body: AgentWrite, agentId?: number) =>
-  agentId === undefined ? sdk.createAgent({ body }) : sdk.updateAgent({ path: { agent_id: agentId }, body });
+  agentId === undefined
+    ? sdk.createAgent({ body, headers: idempotencyHeaders() })
+    : sdk.updateAgent({ path: { agent_id: agentId }, body });
 
 /** The Embed section's own save: only the allowed origins change. */
 export const saveEmbedOrigins = (agentId: number, origins: string[]) =>

@@ -79,6 +79,11 @@ describe('the agent editor’s knowledge files (/agents/:id/edit)', () => {
     const batches = uploads.map((r) => new URL(r.path, 'http://x').searchParams.get('batch'));
     expect(batches[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(batches[1]).toBe(batches[0]);
+    // Each file its own key: a retry of one upload attaches that file once, and never the other.
+    const keys = uploads.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).not.toBe(keys[0]);
     expect(uploads[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(String(uploads[0]!.body)).toContain('Content-Disposition: form-data; name="file"');
 

@@ -1,5 +1,5 @@
 import { Badge, Button, HStack, Input, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
-import { KNOWLEDGE_FILE_ACCEPT } from '@cadre/contract';
+import { idempotencyHeaders, KNOWLEDGE_FILE_ACCEPT } from '@cadre/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { FiTrash2, FiUpload } from 'react-icons/fi';
@@ -63,7 +63,8 @@ export function AgentFiles({ agentId }: { agentId: number }) {
     for (const file of chosen) {
       setAdding(file.name);
       try {
-        await upload.mutateAsync({ path: { agent_id: agentId }, query: batch && { batch }, body: { file } });
+        const request = { path: { agent_id: agentId }, query: batch && { batch }, body: { file } };
+        await upload.mutateAsync({ ...request, headers: idempotencyHeaders() });
         toaster.create(FILES_TEXT.added(file.name));
       } catch (error) {
         toaster.create(FILES_TEXT.addFailed(file.name, whyRefused(error)));

@@ -104,6 +104,8 @@ describe('the agent form, create mode (/agents/create)', () => {
         api_writes: 'approve',
       },
     ]);
+    // One key for this Save: the proxy's retry of the request cannot make a second agent.
+    expect(api.sent('POST /api/v1/agents/')[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
     await waitFor(() => expect(router.state.location.pathname).toBe('/agents'));
     expect(await screen.findByRole('cell', { name: 'Weather Helper' })).toBeInTheDocument();
     expect(screen.queryByText('Loading agents...')).not.toBeInTheDocument();

@@ -56,6 +56,7 @@ describe('importing an agent (/agents)', () => {
     await user.upload(await screen.findByLabelText(EXCHANGE_TEXT.chooseFile), file(JSON.stringify(DOCUMENT)));
     const dialog = await screen.findByRole('dialog', { name: 'Imported Helper' });
     expect(api.sent('POST /api/v1/agents/import').map((r) => r.body)).toEqual([DOCUMENT]);
+    expect(api.sent('POST /api/v1/agents/import')[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
     expect(
       within(within(dialog).getByRole('list', { name: 'Tools to connect' }))
         .getAllByRole('listitem')
@@ -104,6 +105,7 @@ describe('importing an agent (/agents)', () => {
     const [sent] = api.sent('POST /api/v1/agents/import');
     // Not read as JSON first (it is not): sent with the zip's type (jsdom's fetch drops a File's bytes).
     expect(sent!.headers['content-type']).toBe('application/zip');
+    expect(sent!.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
     expect(
       within(dialog).getByText('2 knowledge files came with it, indexed for search.'),
     ).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { AGENT_IMPORT_LIMIT_BYTES } from '@cadre/contract';
+import { AGENT_IMPORT_LIMIT_BYTES, idempotencyHeaders } from '@cadre/contract';
 import { Button, List, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -92,7 +92,7 @@ export function AgentImport() {
       toaster.create(AGENT_TOASTS.importFailed(EXCHANGE_TEXT.notJson));
       return;
     }
-    importAgent.mutate({ body });
+    importAgent.mutate({ body, headers: idempotencyHeaders() });
   };
 
   const needsNothing =

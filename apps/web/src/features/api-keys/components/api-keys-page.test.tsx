@@ -70,6 +70,8 @@ describe('the API keys page (/api-keys)', () => {
     expect(api.sent('POST /api/v1/api-keys').map((r) => r.body)).toEqual([
       { name: 'Site', scopes: ['copilot:mint'], agent_ids: [2] },
     ]);
+    // A key made for this submission: a retry of the request shows the same new key, not a second.
+    expect(api.sent('POST /api/v1/api-keys')[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
     await user.click(within(shown).getByRole('button', { name: 'Copy key' }));
     expect(await within(shown).findByRole('button', { name: 'Copied' })).toBeInTheDocument();
     expect(await navigator.clipboard.readText()).toBe(SECRET);

@@ -1,3 +1,4 @@
+import { idempotencyHeaders } from '@cadre/contract';
 import { Button, Checkbox, CheckboxGroup, Code, Field, Fieldset, Input, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -89,7 +90,7 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
     if (body.scopes.length === 0) missing.scopes = CREATE_KEY_TEXT.scopesRequired;
     setErrors({ fields: missing, other: [] });
     if (missing.name || missing.scopes) focusFirstInvalid();
-    else create.mutate({ body });
+    else create.mutate({ body, headers: idempotencyHeaders() });
   };
 
   // One dialog throughout: swapping to another once the key is shown would let the submit click

@@ -2,6 +2,7 @@
  * The services API (spec section 7) as this feature uses it: the generated SDK calls and their
  * generated query options, under the names the screens use. Paths and query keys are never retyped.
  */
+import { idempotencyHeaders } from '@cadre/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import {
   listActiveServicesOptions as generatedListActiveServicesOptions,
@@ -38,7 +39,9 @@ export const registerNoauthService = (serviceId: number): Promise<RegistrationRe
   sdk.registerNoauthService({ path: { service_id: serviceId } });
 export const disconnectService = (serviceId: number) =>
   sdk.disconnectService({ path: { service_id: serviceId } });
-export const addCustomMcpServer = (body: CustomMcpServer) => sdk.addCustomMcpServer({ body });
+/** Adds the server; one key per submission, so a retried request adds it once. */
+export const addCustomMcpServer = (body: CustomMcpServer) =>
+  sdk.addCustomMcpServer({ body, headers: idempotencyHeaders() });
 
 export { listServicesOptions };
 

@@ -44,6 +44,9 @@ describe('Add your own MCP server dialog', () => {
     await fill(user, screen.getByLabelText(/Header value/), 'secret-1');
     await user.click(screen.getByRole('button', { name: 'Add Server' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.sent('POST /api/v1/services/custom_mcp')[0]!.headers['idempotency-key']).toMatch(
+      /^[0-9a-f]{32}$/,
+    );
     expect(api.sent('POST /api/v1/services/custom_mcp').map((r) => r.body)).toEqual([
       {
         name: 'Mine',
