@@ -18,7 +18,7 @@ export interface Outcome {
 }
 
 /** Runs a row's turns through a model, as the runtime would: system prompt, history, tools. */
-export const runRow = (row: PhraseRow, model?: LanguageModelV4): Promise<Outcome> =>
+export const runRow = (row: Pick<PhraseRow, 'say' | 'tools'>, model?: LanguageModelV4): Promise<Outcome> =>
   converse(typeof row.say === 'string' ? [row.say] : row.say, toolsOf(row.tools), model);
 
 /** Each turn answered by the model in order (on the phrase table's CLOCK); the last answer. */
@@ -57,7 +57,10 @@ async function answer(
 }
 
 /** Why an outcome is wrong for its row, or undefined when it is right. */
-export function judge(row: PhraseRow, outcome: Outcome): string | undefined {
+export function judge(
+  row: Pick<PhraseRow, 'call' | 'args' | 'result' | 'reply'>,
+  outcome: Outcome,
+): string | undefined {
   const got = outcome.call
     ? `${outcome.call.toolName} ${JSON.stringify(outcome.call.input)}`
     : `text "${outcome.text}"`;
