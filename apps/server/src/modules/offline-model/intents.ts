@@ -6,6 +6,7 @@ import { readArithmetic, type Operation } from './arithmetic.ts';
 import { fillArguments, typedFits } from './arguments.ts';
 import { derivedExample, knownExample, type ExampleTool } from './examples.ts';
 import { ASKED, CANCEL, PHRASES, SMALL_TALK } from './phrases.ts';
+import { referenceSearch } from './references.ts';
 import { bestTool, calculatorTools, type ToolLike } from './tools.ts';
 import type { UserClock } from '../../user-clock.ts';
 
@@ -88,6 +89,9 @@ function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
     return { cannot: true };
   }
   const { input, missing } = fill(tool);
+  // "delete the bread note": search for the note first (references.ts).
+  const reference = referenceSearch(message, tool, missing, tools, clock);
+  if (reference) return { toolCall: reference };
   if (missing.length > 0) return { ask: tool, missing };
   return { toolCall: { toolName: tool.name, input } };
 }
