@@ -34,7 +34,7 @@ interface Sentence {
   say: string;
   call?: string;
   args?: Record<string, unknown>;
-  /** For arithmetic: the value the calculator's expression must have (a call of Evaluate). */
+  /** For arithmetic: the value the calculator's call must compute (Evaluate, or Add and its kin). */
   result?: number;
   reply?: string;
 }
@@ -49,7 +49,7 @@ export const LABELLED: LabelledRow[] = (sentences as Sentence[]).map((s) => ({
   intent: s.intent,
   tools: KITS[s.kit],
   say: s.say,
-  call: s.call ?? (s.result !== undefined ? 'evaluate' : undefined),
+  call: s.call,
   args: s.args,
   result: s.result,
   reply: s.reply,

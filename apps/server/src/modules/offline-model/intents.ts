@@ -5,7 +5,9 @@ import { knowledgeTopic } from './knowledge.ts';
 import { readArithmetic, type Operation } from './arithmetic.ts';
 import { fillArguments, typedFits } from './arguments.ts';
 import { derivedExample, knownExample, type ExampleTool } from './examples.ts';
-import { ASKED, CANCEL, PHRASES, SMALL_TALK } from './phrases.ts';
+import { ASKED, CANCEL, PHRASES } from './phrases.ts';
+import { smallTalkOf, type SmallTalk } from './small-talk.ts';
+import { asTyped, correctSpelling } from './spelling.ts';
 import { referenceSearch } from './references.ts';
 import { bestTool, calculatorTools, type ToolLike } from './tools.ts';
 import type { UserClock } from '../../user-clock.ts';
@@ -41,14 +43,15 @@ export function decideTurn(turn: Turn, tools: ToolLike[]): Decision {
   const followUp = answerToQuestion(turn, tools);
   if (followUp) return followUp;
 
-  const said = tidy(turn.message);
-  const talk = SMALL_TALK.find(
-    (s) => s.pattern.test(said) || s.pattern.test(said.replace(/^(ok|okay|so|and|well) /, '')),
-  );
-  if (talk) return { text: smallTalk(talk.kind, turn.agentName, tools) };
+  const message = correctSpelling(turn.message, tools);
+  const talk = smallTalkOf(message);
+  if (talk) return { text: smallTalk(talk, turn.agentName, tools) };
 
-  const routed = route(turn.message, tools, turn.clock);
-  if ('toolCall' in routed) return routed;
+  const routed = route(message, tools, turn.clock);
+  if ('toolCall' in routed) {
+    const { toolName, input } = routed.toolCall;
+    return { toolCall: { toolName, input: asTyped(input, message, turn.message) } };
+  }
   if ('ask' in routed) return { text: askFor(routed.ask, routed.missing) };
   return { text: PHRASES.cannot(toolList(tools)) };
 }
@@ -182,10 +185,11 @@ function calculatorCall(
   return { toolName: tool.name, input };
 }
 
-function smallTalk(kind: (typeof SMALL_TALK)[number]['kind'], agent: string, tools: ToolLike[]): string {
-  const list = toolList(tools);
-  if (kind === 'thanks') return `${PHRASES.thanks} ${PHRASES.canDo(list)}`;
+function smallTalk(kind: SmallTalk, agent: string, tools: ToolLike[]): string {
+  // Thanks and goodbye are answered briefly; who and what this is, with what it can do.
+  if (kind === 'thanks') return PHRASES.thanks;
   if (kind === 'farewell') return PHRASES.farewell;
+  const list = toolList(tools);
   const intro = kind === 'greeting' ? PHRASES.greeting(agent) : PHRASES.capabilitiesIntro(agent);
   return `${intro}\n\n${PHRASES.canDo(list)}`;
 }

@@ -1,6 +1,6 @@
 import { searchKnowledgeOutputSchema } from '@cadre/contract';
 import type { JSONValue } from '@ai-sdk/provider';
-import { KNOWLEDGE_PHRASES, KNOWLEDGE_QUESTIONS } from './phrases.ts';
+import { KNOWLEDGE_PHRASES, KNOWLEDGE_QUESTIONS } from './knowledge-phrases.ts';
 
 /** How the offline model asks the agent's files and reports what they say, citing each passage. */
 

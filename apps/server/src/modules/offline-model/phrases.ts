@@ -15,29 +15,39 @@ export const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Small talk the offline model answers without a tool (the whole message, once trimmed). */
-export const SMALL_TALK: Array<{
-  kind: 'greeting' | 'thanks' | 'capabilities' | 'farewell';
-  pattern: RegExp;
-}> = [
-  {
-    kind: 'greeting',
-    pattern:
-      /^(hi|hello|hey|hiya|howdy|yo|greetings|good (morning|afternoon|evening|day)|morning|evening)( there| all| everyone| team| cadre)?( how are you( doing)?| what'?s up)?$/,
-  },
-  { kind: 'greeting', pattern: /^(how are you( doing| today)?|what'?s up|sup)$/ },
-  {
-    kind: 'thanks',
-    pattern:
-      /^(thanks?( you)?( so much| very much| a lot| a bunch)?|thx|ty|cheers|great( thanks)?|perfect( thanks)?|awesome( thanks)?|nice|cool|ok(ay)? thanks?)$/,
-  },
-  { kind: 'farewell', pattern: /^(bye|goodbye|see you|see ya|good night|that'?s all( for now)?)$/ },
-  {
-    kind: 'capabilities',
-    pattern:
-      /^(help|what can you do|what do you do|what are you|who are you|what can i (ask|do)|how does this work|how do i use (this|you)|what tools do you have|what are your tools|show me what you can do|what are you able to do|are you (gpt|chatgpt|claude|an ai)[\w\s.-]*)$/,
-  },
-];
+/**
+ * Small talk, by its words (small-talk.ts): a message of only these words (and FILLER) is small
+ * talk of the first kind whose words it holds, in this order.
+ */
+export const SMALL_TALK_WORDS = {
+  farewell: ['bye', 'goodbye', 'later', 'night', 'farewell', 'ciao', 'done', 'all', 'tomorrow', 'see', 'ya', 'catch', 'cya'],
+  thanks: ['thanks', 'thank', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate', 'tanks', 'thankyou'],
+  identity: ['who', 'name', 'bot', 'human', 'robot', 'ai', 'yourself', 'introduce', 'person', 'real', 'talking', 'gpt', 'chatgpt', 'claude'],
+  capabilities: ['help', 'can', 'tools', 'able', 'use', 'work', 'does', 'do', 'ask', 'capabilities', 'features'],
+  greeting: ['hi', 'hello', 'hey', 'heyy', 'hiya', 'howdy', 'yo', 'greetings', 'morning', 'afternoon', 'evening', 'sup', 'how', 'doing', 'up', 'going'],
+};
+/** Words small talk carries around its own ("thanks a lot mate", "ok bye for now"). */
+export const FILLER = new Set(
+  (
+    'a an the ok okay so well and very much lot bunch great perfect awesome nice cool good one mate ' +
+    'you u ya your are am is i me what whats what\'s that that\'s this it for today now there all ' +
+    'everyone team cadre again really super oh with to my have an of'
+  ).split(/[\s,]+/),
+);
+
+/** Words the offline model reads beyond its synonyms, small talk and stop words (spelling.ts). */
+export const WORDS_READ = (
+  'times plus minus divided divide multiply multiplied subtract calculate compute percent squared cubed ' +
+  'square root power sum total half twice double equals ' +
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
+  'sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand ' +
+  'today tomorrow tonight yesterday week weekday weekend month year time date days hours minutes weeks months ' +
+  'years calendar schedule agenda monday tuesday wednesday thursday friday saturday sunday january february ' +
+  'march april june july august september october november december noon midnight ' +
+  'note notes notebook remember remind reminder write jot delete remove rename change event events meeting ' +
+  'meetings appointment search find show list what when where which whats documents files docs doc pdf ' +
+  'policy handbook manual guide contract faq'
+).split(' ');
 
 /** Requests to drop a pending question. */
 export const CANCEL = /^(never ?mind|cancel|forget it|stop|no thanks?|nothing)$/;
@@ -256,42 +266,6 @@ export const PHRASES = {
   returned: (tool: string) => `${tool} returned:`,
   unshowable: (tool: string) => `${tool} returned a result I cannot show.`,
   nothingToReport: (messages: number) => `Nothing to report (${messages} messages so far).`,
-} as const;
-
-/**
- * Questions about the agent's own files ("according to my documents, …", "what do the files say
- * about …"): the named group is what to search for.
- */
-const FILES = String.raw`(?:my|the|our|your|these|those|attached|uploaded)\s+(?:attached\s+|uploaded\s+)?(?:documents?|files?|docs|pdfs?|knowledge(?:\s+base)?|sources?)`;
-export const KNOWLEDGE_QUESTIONS: RegExp[] = [
-  new RegExp(
-    String.raw`^(?:based on|according to|from|per|going by)\s+${FILES}\s*[,:-]?\s*(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(
-    String.raw`^what\s+(?:do|does|did)\s+${FILES}\s+(?:say|tell(?:\s+me)?|mention|state|contain)\s+(?:about|on|regarding|concerning)\s+(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(String.raw`^what\s+(?:is|are)\s+in\s+${FILES}\s+(?:about|on|regarding)\s+(?<topic>.+)$`, 'i'),
-  new RegExp(
-    String.raw`^(?:search|look\s+(?:in|through)|check|find\s+in)\s+${FILES}\s+(?:for|about)\s+(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(
-    String.raw`^(?:do|does)\s+${FILES}\s+(?:say|mention)\s+(?:anything\s+)?(?:about\s+)?(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(String.raw`^(?<topic>.+?)\s*[,-]?\s+(?:according to|based on|in)\s+${FILES}$`, 'i'),
-];
-
-/** What the offline model says with the passages "Search knowledge" found. */
-export const KNOWLEDGE_PHRASES = {
-  found: 'According to your files:',
-  sources: 'Sources:',
-  none: (query: string) =>
-    `I found nothing about “${query}” in this agent's files. Try other words, or check the files in the agent's editor.`,
-  source: (n: number, file: string, passage: number, page: number | null) =>
-    `[${n}] ${file}, ${page === null ? '' : `page ${page}, `}passage ${passage}`,
 } as const;
 
 /** Reads the pending question back from the last answer: the tool and the fields it asked for. */

@@ -3,6 +3,7 @@ import { ANSWERS } from './answer-phrases.ts';
 import { fillArguments } from './arguments.ts';
 import { findDates } from './dates.ts';
 import { isIdField } from './fields.ts';
+import { correctSpelling } from './spelling.ts';
 import { nameWords, rankTools, type ToolLike } from './tools.ts';
 import type { UserClock } from '../../user-clock.ts';
 
@@ -73,6 +74,7 @@ export function resolveReference(
   searched: string,
   result: JSONValue,
 ): { toolCall: Call } | { text: string } | undefined {
+  message = correctSpelling(message, tools);
   const fill = (t: ToolLike) => fillArguments(message, t.inputSchema, { clock, toolName: t.name });
   const target = rankTools(message, tools, (t) => fill(t).missing.length === 0)[0];
   if (!target) return undefined;

@@ -1,0 +1,37 @@
+/** How the offline model reads a question about the agent's files, and what it says with the passages found. */
+
+/**
+ * Questions about the agent's own files ("according to my documents, …", "what do the files say
+ * about …"): the named group is what to search for.
+ */
+const FILES = String.raw`(?:my|the|our|your|these|those|attached|uploaded)\s+(?:attached\s+|uploaded\s+)?(?:documents?|files?|docs|pdfs?|knowledge(?:\s+base)?|sources?)`;
+export const KNOWLEDGE_QUESTIONS: RegExp[] = [
+  new RegExp(
+    String.raw`^(?:based on|according to|from|per|going by)\s+${FILES}\s*[,:-]?\s*(?<topic>.+)$`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`^what\s+(?:do|does|did)\s+${FILES}\s+(?:say|tell(?:\s+me)?|mention|state|contain)\s+(?:about|on|regarding|concerning)\s+(?<topic>.+)$`,
+    'i',
+  ),
+  new RegExp(String.raw`^what\s+(?:is|are)\s+in\s+${FILES}\s+(?:about|on|regarding)\s+(?<topic>.+)$`, 'i'),
+  new RegExp(
+    String.raw`^(?:search|look\s+(?:in|through)|check|find\s+in)\s+${FILES}\s+(?:for|about)\s+(?<topic>.+)$`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`^(?:do|does)\s+${FILES}\s+(?:say|mention)\s+(?:anything\s+)?(?:about\s+)?(?<topic>.+)$`,
+    'i',
+  ),
+  new RegExp(String.raw`^(?<topic>.+?)\s*[,-]?\s+(?:according to|based on|in)\s+${FILES}$`, 'i'),
+];
+
+/** What the offline model says with the passages "Search knowledge" found. */
+export const KNOWLEDGE_PHRASES = {
+  found: 'According to your files:',
+  sources: 'Sources:',
+  none: (query: string) =>
+    `I found nothing about “${query}” in this agent's files. Try other words, or check the files in the agent's editor.`,
+  source: (n: number, file: string, passage: number, page: number | null) =>
+    `[${n}] ${file}, ${page === null ? '' : `page ${page}, `}passage ${passage}`,
+} as const;
