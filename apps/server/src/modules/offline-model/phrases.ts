@@ -20,10 +20,10 @@ export const STOP_WORDS = new Set(
  * talk of the first kind whose words it holds, in this order.
  */
 export const SMALL_TALK_WORDS = {
-  farewell: ['bye', 'goodbye', 'later', 'night', 'farewell', 'ciao', 'done', 'all', 'tomorrow', 'see', 'ya', 'catch', 'cya'],
+  farewell: ['bye', 'goodbye', 'later', 'night', 'farewell', 'ciao', 'cya'],
   thanks: ['thanks', 'thank', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate', 'tanks', 'thankyou'],
   identity: ['who', 'name', 'bot', 'human', 'robot', 'ai', 'yourself', 'introduce', 'person', 'real', 'talking', 'gpt', 'chatgpt', 'claude'],
-  capabilities: ['help', 'can', 'tools', 'able', 'use', 'work', 'does', 'do', 'ask', 'capabilities', 'features'],
+  capabilities: ['help', 'can', 'tools', 'able', 'use', 'work', 'ask', 'capabilities', 'features'],
   greeting: ['hi', 'hello', 'hey', 'heyy', 'hiya', 'howdy', 'yo', 'greetings', 'morning', 'afternoon', 'evening', 'sup', 'how', 'doing', 'up', 'going'],
 };
 /** Words small talk carries around its own ("thanks a lot mate", "ok bye for now"). */
@@ -31,7 +31,7 @@ export const FILLER = new Set(
   (
     'a an the ok okay so well and very much lot bunch great perfect awesome nice cool good one mate ' +
     'you u ya your are am is i me what whats what\'s that that\'s this it for today now there all ' +
-    'everyone team cadre again really super oh with to my have an of'
+    'everyone team cadre again really super oh with to my have an of do does see catch tomorrow done'
   ).split(/[\s,]+/),
 );
 
@@ -161,6 +161,9 @@ export const DESTRUCTIVE_VERBS = new Set(['delete', 'remove', 'cancel', 'close',
  */
 export const SYNONYMS: Record<string, string[]> = {
   create: [
+    'put',
+    'block',
+    'remember',
     'new',
     'make',
     'add',
@@ -195,7 +198,7 @@ export const SYNONYMS: Record<string, string[]> = {
   search: ['find', 'look', 'lookup', 'google', 'search', 'seek', 'query', 'result', 'results'],
   web: ['web', 'internet', 'online', 'google', 'news'],
   get: ['read', 'open', 'show', 'fetch', 'view'],
-  delete: ['remove', 'delete', 'drop', 'erase', 'trash'],
+  delete: ['remove', 'delete', 'drop', 'erase', 'trash', 'cancel'],
   update: ['change', 'edit', 'rename', 'update', 'modify', 'move', 'reschedule', 'postpone'],
   lookup: ['look', 'lookup', 'find', 'check', 'where', 'status', 'track', 'tracking'],
   order: ['order', 'orders', 'purchase', 'package', 'delivery'],
@@ -216,19 +219,21 @@ export const SYNONYMS: Record<string, string[]> = {
   page: ['page', 'url', 'website', 'site', 'link', 'article'],
   now: ['time', 'clock', 'date', 'today'],
   weather: ['weather', 'forecast', 'temperature', 'rain', 'sunny'],
-  difference: ['long', 'between', 'until', 'since', 'elapsed', 'apart'],
+  difference: ['long', 'between', 'until', 'since', 'elapsed', 'apart', 'many', 'count', 'ago', 'till', 'left'],
+  day: ['weekday', 'weekend', 'fall'],
 };
 
 /** Words trimmed from the edges of free text ("a meeting with Ana" → "meeting with Ana"). */
 export const EDGE_WORDS = new Set(
-  'a an to of for in on at by with from into about please me my i you it this that some and or so then just now saying'.split(
-    ' ',
-  ),
+  (
+    'a an to of for in on at by with from into about please pls plz me my i you it this that some and or so ' +
+    'then just now saying mentioning containing regarding concerning'
+  ).split(' '),
 );
 
 /** Leading phrases that say what to do, not what with: cut from free text ("note down: X" → X). */
 export const COMMAND_PREFIX =
-  /^(?:(?:please|hey|ok|okay|can you|could you|would you|will you|i want you to|i'd like you to|i need you to|i need to|i want to|help me)\s+)*(?:(?:note down|jot down|write down|take (?:a |down a )?note(?: of)?|make (?:a )?note(?: of)?|add (?:a )?note|create (?:a )?note|new note|save (?:a )?note|remember|remind me|set (?:a )?reminder|add (?:a )?reminder|create (?:a |an )?(?:event|reminder|appointment|meeting)|schedule|book|put|add|open (?:a |an )?(?:support )?ticket|file (?:a |an )?ticket|create (?:a |an )?ticket|log (?:a |an )?(?:call|meeting|email|note)?|search(?: the web| online| the internet)?(?: for)?|tell me (?:more )?about|what do you know about|google|look up|lookup|find|show(?: me)?|give me|get me|list|research|draft (?:an? )?(?:outreach )?email to|draft|read|summari[sz]e|compare|refund|issue (?:a )?refund for)\b\s*(?:(?:that|to|about|for|on|called|titled|named|saying|with)\b\s*)?[:\-–—]?\s*)/i;
+  /^(?:(?:please|pls|plz|hey|ok|okay|can you|could you|would you|will you|i want you to|i'd like you to|i need you to|i need to|i want to|help me)\s+)*(?:(?:note down|jot down|write down|take (?:a |down a )?note(?: of)?|make (?:a )?note(?: of)?|add (?:a )?note|create (?:a )?note|new note|save (?:a )?note|put down (?:a )?note(?: to)?|remember|remind me|set up|plan|block(?: out)?(?: time)?|new event|set (?:a )?reminder|add (?:a )?reminder|create (?:a |an )?(?:event|reminder|appointment|meeting)|schedule|book|put|add|open (?:a |an )?(?:support )?ticket|file (?:a |an )?ticket|create (?:a |an )?ticket|log (?:a |an )?(?:call|meeting|email|note)?|search(?: (?:in|through))?(?: (?:my|the) (?:calendar|agenda|diary|notes|notebook|files|documents|docs))?(?: the web| online| the internet)?(?: for)?|look for|tell me (?:more )?about|what do you know about|google|look up|lookup|find|show(?: me)?|give me|get me|list|research|draft (?:an? )?(?:outreach )?email to|draft|read|summari[sz]e|compare|refund|issue (?:a )?refund for)\b\s*(?:(?:that|to|about|for|on|called|titled|named|saying|with)\b\s*)?[:\-–—]?\s*)/i;
 
 /** What a tool may read, said before what it is about ("the Wikipedia article on …"): word stems. */
 export const DOCUMENT_NOUNS = new Set(['article', 'page', 'entry', 'post', 'story', 'video', 'summary']);

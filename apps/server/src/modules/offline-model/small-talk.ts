@@ -12,6 +12,9 @@ const KINDS = Object.keys(SMALL_TALK_WORDS) as SmallTalk[];
 const ALL = new Set(Object.values(SMALL_TALK_WORDS).flat());
 
 export function smallTalkOf(message: string): SmallTalk | undefined {
+  if (/\d/.test(message)) return undefined;
+  // "that's all for today", "I'm done": the end of the conversation.
+  const farewell = /\b(?:that'?s all|that is all|i'?m done|i am done)\b/i.test(message);
   const words = message
     .toLowerCase()
     .replace(/[’]/g, "'")
@@ -20,6 +23,7 @@ export function smallTalkOf(message: string): SmallTalk | undefined {
     .filter(Boolean);
   if (words.length === 0 || words.length > 10) return undefined;
   if (!words.every((w) => ALL.has(w) || FILLER.has(w))) return undefined;
+  if (farewell) return 'farewell';
   const said = new Set(words);
   // "what are you" asks who this is; "what can you do" what it can do.
   if (said.has('what') && said.has('are') && said.has('you') && words.length <= 4 && !said.has('doing'))

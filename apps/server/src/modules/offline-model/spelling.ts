@@ -1,4 +1,4 @@
-import { SMALL_TALK_WORDS, STOP_WORDS, SYNONYMS, WORDS_READ } from './phrases.ts';
+import { FILLER, SMALL_TALK_WORDS, STOP_WORDS, SYNONYMS, WORDS_READ } from './phrases.ts';
 import { stem } from './tools.ts';
 import { nameWords, type ToolLike } from './tools.ts';
 
@@ -12,6 +12,7 @@ import { nameWords, type ToolLike } from './tools.ts';
 /** Words never changed: the ones the model reads anywhere (they are spelled right already). */
 const KNOWN = new Set<string>([
   ...STOP_WORDS,
+  ...FILLER,
   ...WORDS_READ,
   ...Object.values(SMALL_TALK_WORDS).flat(),
   ...Object.keys(SYNONYMS),
@@ -51,7 +52,9 @@ function correction(word: string, targets: Set<string>): string | undefined {
     if (word.length === 3 && candidate.length !== 4) continue;
     if (candidate.length < word.length && !held) continue;
     const d = editDistance(word, candidate, max);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+    // On a tie, a longer word: a letter left out is the commonest typo ("helo" is "hello").
+    if (d < bestDistance || (d === bestDistance && best && candidate.length > best.length))
+      [best, bestDistance] = [candidate, d];
   }
   return best;
 }
