@@ -4,7 +4,7 @@
  * Questions about the agent's own files ("according to my documents, …", "what do the files say
  * about …"): the named group is what to search for.
  */
-const FILES = String.raw`(?:my|the|our|your|these|those|attached|uploaded)\s+(?:attached\s+|uploaded\s+)?(?:documents?|files?|docs|pdfs?|knowledge(?:\s+base)?|sources?)`;
+const FILES = String.raw`(?:my|the|our|your|these|those|this|that|attached|uploaded)\s+(?:[\w-]+\s+){0,3}?(?:documents?|files?|docs?|pdfs?|knowledge(?:\s+base)?|sources?|polic(?:y|ies)|handbook|guide|manual|contract|lease|faq|terms|agreement|report|brochure|wiki)`;
 export const KNOWLEDGE_QUESTIONS: RegExp[] = [
   new RegExp(
     String.raw`^(?:based on|according to|from|per|going by)\s+${FILES}\s*[,:-]?\s*(?<topic>.+)$`,
@@ -24,6 +24,15 @@ export const KNOWLEDGE_QUESTIONS: RegExp[] = [
     'i',
   ),
   new RegExp(String.raw`^(?<topic>.+?)\s*[,-]?\s+(?:according to|based on|in)\s+${FILES}$`, 'i'),
+  new RegExp(String.raw`^in\s+${FILES}\s*[,:-]\s*(?:what about\s+)?(?<topic>.+)$`, 'i'),
+  new RegExp(String.raw`^(?<topic>.+?)[?.!,]*\s+(?:check|see|look in|per)\s+${FILES}$`, 'i'),
+  new RegExp(
+    String.raw`^(?:tell me|summari[sz]e|show me)\s+what\s+${FILES}\s+(?:says?|tells?)\s+(?:about|on|regarding)\s+(?<topic>.+)$`,
+    'i',
+  ),
+  new RegExp(String.raw`^is there anything in\s+${FILES}\s+(?:about|on|regarding)\s+(?<topic>.+)$`, 'i'),
+  new RegExp(String.raw`^(?:check|look in|search)\s+${FILES}\s+for\s+(?<topic>.+)$`, 'i'),
+  new RegExp(String.raw`^${FILES}\s*[,:-]+\s*what does it say (?:about|on)\s+(?<topic>.+)$`, 'i'),
 ];
 
 /** What the offline model says with the passages "Search knowledge" found. */
