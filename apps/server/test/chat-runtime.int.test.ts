@@ -143,7 +143,7 @@ describe('chat runtime', () => {
     expect(chunks).toContainEqual(
       expect.objectContaining({ type: 'tool-output-available', output: { sum: 5 } }),
     );
-    expect(streamedText(chunks)).toContain('**calculator_add** returned:\n\n- **sum**: 5');
+    expect(streamedText(chunks)).toContain('2 + 3 = **5**');
     // Streamed a word at a time: one delta per word of the answer.
     expect(chunks.filter((c) => c.type === 'text-delta').length).toBe(
       streamedText(chunks).trim().split(/\s+/).length,

@@ -13,7 +13,13 @@ export interface AttachedTool {
   /** For a write/send tool: ask before each chat call (the default) or run without asking. */
   approval: 'ask' | 'allow';
   /** `connected`: the user has an active connection to the service (else the tool cannot run). */
-  service: { provider: string; key: string; ownerUserId: number | null; enabled: boolean; connected: boolean };
+  service: {
+    provider: string;
+    key: string;
+    ownerUserId: number | null;
+    enabled: boolean;
+    connected: boolean;
+  };
 }
 
 type ToolRow = Awaited<ReturnType<ReturnType<typeof createAgentsRepository>['listTools']>>[number];

@@ -16,7 +16,16 @@ export function chatDepsFrom(
   selection?: ModelSelection,
 ): Pick<
   ChatServiceDeps,
-  'db' | 'agents' | 'knowledge' | 'audit' | 'models' | 'limits' | 'runs' | 'usage' | 'telemetry' | 'servicesUrl'
+  | 'db'
+  | 'agents'
+  | 'knowledge'
+  | 'audit'
+  | 'models'
+  | 'limits'
+  | 'runs'
+  | 'usage'
+  | 'telemetry'
+  | 'servicesUrl'
 > {
   const { config, db } = deps;
   const { llm } = config;

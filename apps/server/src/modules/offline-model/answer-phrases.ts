@@ -44,7 +44,8 @@ export const ANSWERS = {
 } as const;
 
 export const FAILURES = {
-  denied: (reason: string | undefined) => `OK, I did not do it${reason ? ` (${reason.replace(/\.$/, '')})` : ''}.`,
+  denied: (reason: string | undefined) =>
+    `OK, you denied it, so I did not do it${reason && !/denied/i.test(reason) ? ` (${reason.replace(/\.$/, '')})` : ''}.`,
   failed: (why: string) => `That didn't work: ${why}`,
   invalid: (why: string) => `I couldn't do that: ${why}.`,
   unknown: "That didn't work, and the service gave no reason.",

@@ -17,7 +17,8 @@ export interface ResultContext {
   titleOf: (id: unknown) => string | undefined;
 }
 
-const isObject = (v: JSONValue | undefined): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: JSONValue | undefined): v is Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: JSONValue | undefined) => (typeof v === 'string' ? v.trim() : undefined);
 const bare = (s: string) => s.replace(/[.!?]+$/, '');
 
@@ -26,7 +27,15 @@ export function when(iso: string, timeZone: string, withDay = true): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   const options: Intl.DateTimeFormatOptions = withDay
-    ? { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+    ? {
+        timeZone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }
     : { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
   return new Intl.DateTimeFormat('en-GB', options).format(at).replace(/ at /, ', ');
 }
@@ -51,11 +60,14 @@ const eventLine = (e: Json, timeZone: string) =>
 
 /** The answer templates of the built-in tools, by tool name; undefined when the output is not theirs. */
 const TEMPLATES: Record<string, (out: JSONValue, ctx: ResultContext) => string | undefined> = {
-  create_note: (out) => (isObject(out) && text(out.title) ? ANSWERS.noted(bare(text(out.title)!)) : undefined),
+  create_note: (out) =>
+    isObject(out) && text(out.title) ? ANSWERS.noted(bare(text(out.title)!)) : undefined,
   list_notes: (out) => {
     if (!isObject(out) || !Array.isArray(out.notes)) return undefined;
     const notes = out.notes.filter(isObject);
-    return notes.length === 0 ? ANSWERS.noNotes : [ANSWERS.notes(notes.length), '', ...notes.map(noteLine)].join('\n');
+    return notes.length === 0
+      ? ANSWERS.noNotes
+      : [ANSWERS.notes(notes.length), '', ...notes.map(noteLine)].join('\n');
   },
   search_notes: (out, ctx) => {
     if (!isObject(out) || !Array.isArray(out.notes)) return undefined;
@@ -69,7 +81,8 @@ const TEMPLATES: Record<string, (out: JSONValue, ctx: ResultContext) => string |
     isObject(out) && text(out.title) !== undefined
       ? `**${text(out.title)}**${text(out.body) ? `\n\n${text(out.body)}` : `\n\n${ANSWERS.emptyNote}`}`
       : undefined,
-  update_note: (out) => (isObject(out) && text(out.title) ? ANSWERS.updatedNote(text(out.title)!) : undefined),
+  update_note: (out) =>
+    isObject(out) && text(out.title) ? ANSWERS.updatedNote(text(out.title)!) : undefined,
   delete_note: (out, ctx) => (isObject(out) ? ANSWERS.deletedNote(deletedTitle(out, ctx)) : undefined),
   create_event: (out, ctx) =>
     isObject(out) && text(out.title) && text(out.start)
@@ -86,7 +99,11 @@ const TEMPLATES: Record<string, (out: JSONValue, ctx: ResultContext) => string |
     if (!isObject(out) || !Array.isArray(out.free_slots)) return undefined;
     const slots = out.free_slots.filter(isObject);
     if (slots.length === 0) return ANSWERS.noFreeTime;
-    return [ANSWERS.freeTime, '', ...slots.map((s) => `- ${span(String(s.start), text(s.end), ctx.timeZone)}`)].join('\n');
+    return [
+      ANSWERS.freeTime,
+      '',
+      ...slots.map((s) => `- ${span(String(s.start), text(s.end), ctx.timeZone)}`),
+    ].join('\n');
   },
   export_ics: (out) =>
     isObject(out) && typeof out.ics === 'string'
@@ -97,9 +114,12 @@ const TEMPLATES: Record<string, (out: JSONValue, ctx: ResultContext) => string |
     isObject(out) && isObject(out.from) && isObject(out.to)
       ? ANSWERS.converted(String(out.from.readable), String(out.to.readable))
       : undefined,
-  add_to_date: (out) => (isObject(out) && text(out.readable) ? ANSWERS.dateIs(text(out.readable)!) : undefined),
+  add_to_date: (out) =>
+    isObject(out) && text(out.readable) ? ANSWERS.dateIs(text(out.readable)!) : undefined,
   day_of_week: (out) =>
-    isObject(out) && text(out.day_of_week) ? ANSWERS.dayOfWeek(String(out.date), String(out.day_of_week)) : undefined,
+    isObject(out) && text(out.day_of_week)
+      ? ANSWERS.dayOfWeek(String(out.date), String(out.day_of_week))
+      : undefined,
   difference: (out, ctx) =>
     isObject(out) && typeof out.total_days === 'number'
       ? ANSWERS.difference(String(ctx.input.start ?? ''), String(ctx.input.end ?? ''), out.total_days)
@@ -129,11 +149,17 @@ const OPERATORS: Record<string, (i: Json) => string | undefined> = {
 };
 
 function arithmetic(toolName: string, out: JSONValue, ctx: ResultContext): string | undefined {
-  if (!isObject(out) || typeof out.result !== 'number') return undefined;
-  if (typeof out.expression === 'string') return `${out.expression} = **${out.result}**`;
+  if (!isObject(out)) return undefined;
+  if (typeof out.expression === 'string' && typeof out.result === 'number')
+    return `${out.expression} = **${out.result}**`;
   const op = Object.keys(OPERATORS).find((name) => toolName === name || toolName.endsWith(`_${name}`));
+  // The operation's one number ("result", or "sum" of another calculator).
+  const numbers = Object.values(out).filter((v): v is number => typeof v === 'number');
+  const value =
+    typeof out.result === 'number' ? out.result : op && numbers.length === 1 ? numbers[0] : undefined;
+  if (value === undefined) return undefined;
   const written = op && OPERATORS[op]!(ctx.input);
-  return written && !written.includes('undefined') ? `${written} = **${out.result}**` : ANSWERS.result(out.result);
+  return written && !written.includes('undefined') ? `${written} = **${value}**` : ANSWERS.result(value);
 }
 
 /** The answer for a tool's result: its template, else a short summary of what it holds. */
@@ -142,9 +168,23 @@ export function answerFor(toolName: string, out: JSONValue, ctx: ResultContext):
   return template ?? arithmetic(toolName, out, ctx) ?? summary(out);
 }
 
-const LABEL_KEYS = ['title', 'name', 'full_name', 'summary', 'subject', 'headline', 'label', 'text', 'description'];
+const LABEL_KEYS = [
+  'title',
+  'name',
+  'full_name',
+  'summary',
+  'subject',
+  'headline',
+  'label',
+  'text',
+  'description',
+];
 const LINK_KEYS = ['url', 'html_url', 'link', 'href', 'web_url'];
-const label = (key: string) => key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+const label = (key: string) =>
+  key
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 const short = (s: string, max = 160) => (s.length > max ? `${s.slice(0, max).replace(/\s+\S*$/, '')}…` : s);
 
 function scalar(v: JSONValue | undefined): string | undefined {
@@ -161,10 +201,17 @@ function itemLine(item: JSONValue): string {
   const link = LINK_KEYS.map((k) => text(item[k])).find((u) => u && /^https?:\/\//.test(u));
   const name = key ? scalar(item[key])! : undefined;
   const facts = Object.entries(item)
-    .filter(([k, v]) => k !== key && !LINK_KEYS.includes(k) && !/(^|_)id$/.test(k) && scalar(v) && String(scalar(v)).length <= 40)
+    .filter(
+      ([k, v]) =>
+        k !== key &&
+        !LINK_KEYS.includes(k) &&
+        !/(^|_)id$/.test(k) &&
+        scalar(v) &&
+        String(scalar(v)).length <= 40,
+    )
     .slice(0, 2)
     .map(([k, v]) => `${label(k)}: ${scalar(v)}`);
-  const head = name ? (link ? `[${name}](${link})` : name) : facts.shift() ?? '';
+  const head = name ? (link ? `[${name}](${link})` : name) : (facts.shift() ?? '');
   return `- ${head}${facts.length ? ` (${facts.join(', ')})` : ''}`;
 }
 

@@ -7,7 +7,10 @@
 let cities: Map<string, string> | undefined;
 function cityZones(): Map<string, string> {
   cities ??= new Map(
-    Intl.supportedValuesOf('timeZone').map((zone) => [zone.split('/').at(-1)!.replace(/_/g, ' ').toLowerCase(), zone]),
+    Intl.supportedValuesOf('timeZone').map((zone) => [
+      zone.split('/').at(-1)!.replace(/_/g, ' ').toLowerCase(),
+      zone,
+    ]),
   );
   return cities;
 }

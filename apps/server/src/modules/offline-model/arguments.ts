@@ -230,7 +230,9 @@ export function fillArguments(
   }
 
   // "rename note 3 to Shopping": the new name.
-  const nameField = unfilled().find(([name, f]) => /^(title|name|summary)$/i.test(name) && typeOf(f) === 'string');
+  const nameField = unfilled().find(
+    ([name, f]) => /^(title|name|summary)$/i.test(name) && typeOf(f) === 'string',
+  );
   const renamed = nameField && newName(message);
   if (nameField && renamed) input[nameField[0]] = renamed;
 

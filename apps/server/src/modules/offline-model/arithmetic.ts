@@ -176,7 +176,8 @@ function normalise(message: string): string {
   // "quick one: 48 / 6", "i need 7% of 1500", "what do you get if you multiply 8 by 12": the words
   // before the arithmetic say nothing about it.
   const start = MATH_START.exec(text);
-  if (start && text.slice(0, start.index).trim().split(/\s+/).length <= 8) text = text.slice(start.index).trim();
+  if (start && text.slice(0, start.index).trim().split(/\s+/).length <= 8)
+    text = text.slice(start.index).trim();
   else text = text.replace(LEAD, '').trim();
   // "… for me", "… please", "… make": words after the last number that are not an operation.
   const last = /(?:\d|\))(?!.*(?:\d|\)))/.exec(text);
@@ -192,7 +193,9 @@ export function readArithmetic(message: string): Arithmetic | undefined {
   const text = normalise(message);
   if (!/\d/.test(text) || /\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
   // "sum of 5, 10 and 15", "add up 12, 8 and 30": every number added.
-  const list = new RegExp(`^(?:add(?: up)?|(?:the )?sum(?: of)?|(?:the )?total(?: of)?)\\s+(${NUM}(?:\\s*(?:,|and|\\+|plus)\\s*${NUM}){2,})$`).exec(text);
+  const list = new RegExp(
+    `^(?:add(?: up)?|(?:the )?sum(?: of)?|(?:the )?total(?: of)?)\\s+(${NUM}(?:\\s*(?:,|and|\\+|plus)\\s*${NUM}){2,})$`,
+  ).exec(text);
   if (list) return { expression: list[1]!.match(new RegExp(NUM, 'g'))!.join(' + ') };
   for (const [pattern, build] of TEMPLATES) {
     const match = pattern.exec(text);

@@ -19,14 +19,17 @@ function problem(text: string): string | undefined {
   if ((m = /^(\S*) must NOT have more than (\d+) (characters|items)$/.exec(t)))
     return `${field(m[1]!)} is too long (at most ${m[2]} ${m[3]})`;
   if ((m = /^(\S*) must NOT have fewer than (\d+) (characters|items)$/.exec(t)))
-    return m[2] === '1' ? `${field(m[1]!)} is empty` : `${field(m[1]!)} is too short (at least ${m[2]} ${m[3]})`;
+    return m[2] === '1'
+      ? `${field(m[1]!)} is empty`
+      : `${field(m[1]!)} is too short (at least ${m[2]} ${m[3]})`;
   if ((m = /^(\S*) must be (integer|number|string|boolean)$/.exec(t)))
     return `${field(m[1]!)} must be ${m[2] === 'integer' ? 'a whole number' : `a ${m[2] === 'string' ? 'text' : m[2]}`}`;
   if ((m = /^(\S*) must be (>=|<=|>|<) (-?[\d.]+)$/.exec(t))) {
     const bound = { '>=': 'at least', '<=': 'at most', '>': 'more than', '<': 'less than' }[m[2]!];
     return `${field(m[1]!)} must be ${bound} ${m[3]}`;
   }
-  if ((m = /^(\S*) must be equal to one of the allowed values$/.exec(t))) return `${field(m[1]!)} is not one of the allowed values`;
+  if ((m = /^(\S*) must be equal to one of the allowed values$/.exec(t)))
+    return `${field(m[1]!)} is not one of the allowed values`;
   const [path, ...rest] = t.split(' ');
   return rest.length ? `${field(path!)} ${rest.join(' ')}` : t;
 }

@@ -50,7 +50,17 @@ const tidyEnds = (text: string) =>
     .replace(/[.!?]+$/, '')
     .trim();
 
-const PREPOSITIONS = new Set(['about', 'for', 'of', 'on', 'with', 'to', 'regarding', 'concerning', 'mentioning']);
+const PREPOSITIONS = new Set([
+  'about',
+  'for',
+  'of',
+  'on',
+  'with',
+  'to',
+  'regarding',
+  'concerning',
+  'mentioning',
+]);
 
 /**
  * What a search of one's own records is for: "find my note about the passport", "did I write
@@ -65,12 +75,17 @@ function searchTopic(text: string, toolName?: string): string | undefined {
   const records = vocabulary({ name: object, inputSchema: {} });
   const said = text.trim().replace(PLACE_SUFFIX, '');
   // The first "about", "for"… after a word naming the records.
-  for (const marker of said.matchAll(/\b(?:about|for|mentioning|containing|regarding|concerning|on|with|has|have|says?)\s+/gi)) {
-    const before = said.slice(0, marker.index).toLowerCase().split(/[^a-z']+/).filter(Boolean);
+  for (const marker of said.matchAll(
+    /\b(?:about|for|mentioning|containing|regarding|concerning|on|with|has|have|says?)\s+/gi,
+  )) {
+    const before = said
+      .slice(0, marker.index)
+      .toLowerCase()
+      .split(/[^a-z']+/)
+      .filter(Boolean);
     if (!before.some((w) => records.has(stem(w)) || /^(anything|something)$/.test(w))) continue;
     const topic = tidyEnds(said.slice(marker.index + marker[0].length).replace(/^(?:the|a|an|my)\s+/i, ''));
     if (topic) return topic;
   }
   return undefined;
 }
-

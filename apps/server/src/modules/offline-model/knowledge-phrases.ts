@@ -39,6 +39,8 @@ export const KNOWLEDGE_QUESTIONS: RegExp[] = [
 export const KNOWLEDGE_PHRASES = {
   found: 'According to your files:',
   sources: 'Sources:',
+  notCovered: (query: string) =>
+    `Your files don't cover “${query}”: the passages I found do not mention it. Try other words, or add a file that does.`,
   none: (query: string) =>
     `I found nothing about “${query}” in this agent's files. Try other words, or check the files in the agent's editor.`,
   source: (n: number, file: string, passage: number, page: number | null) =>

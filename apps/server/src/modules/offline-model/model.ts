@@ -155,7 +155,9 @@ function decide(options: LanguageModelV4CallOptions): Reply {
   const last = prompt.at(-1);
   if (last?.role === 'tool') {
     const clock = readClock(systemOf(prompt));
-    return afterResults(prompt, tools, clock) ?? { text: reportResults(last.content, prompt, clock.timeZone) };
+    return (
+      afterResults(prompt, tools, clock) ?? { text: reportResults(last.content, prompt, clock.timeZone) }
+    );
   }
   if (last?.role !== 'user') return { text: PHRASES.nothingMore };
   if (tools.length === 0) return { text: PHRASES.noTools };

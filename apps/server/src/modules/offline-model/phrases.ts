@@ -22,15 +22,47 @@ export const STOP_WORDS = new Set(
 export const SMALL_TALK_WORDS = {
   farewell: ['bye', 'goodbye', 'later', 'night', 'farewell', 'ciao', 'cya'],
   thanks: ['thanks', 'thank', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate', 'tanks', 'thankyou'],
-  identity: ['who', 'name', 'bot', 'human', 'robot', 'ai', 'yourself', 'introduce', 'person', 'real', 'talking', 'gpt', 'chatgpt', 'claude'],
+  identity: [
+    'who',
+    'name',
+    'bot',
+    'human',
+    'robot',
+    'ai',
+    'yourself',
+    'introduce',
+    'person',
+    'real',
+    'talking',
+    'gpt',
+    'chatgpt',
+    'claude',
+  ],
   capabilities: ['help', 'can', 'tools', 'able', 'use', 'work', 'ask', 'capabilities', 'features'],
-  greeting: ['hi', 'hello', 'hey', 'heyy', 'hiya', 'howdy', 'yo', 'greetings', 'morning', 'afternoon', 'evening', 'sup', 'how', 'doing', 'up', 'going'],
+  greeting: [
+    'hi',
+    'hello',
+    'hey',
+    'heyy',
+    'hiya',
+    'howdy',
+    'yo',
+    'greetings',
+    'morning',
+    'afternoon',
+    'evening',
+    'sup',
+    'how',
+    'doing',
+    'up',
+    'going',
+  ],
 };
 /** Words small talk carries around its own ("thanks a lot mate", "ok bye for now"). */
 export const FILLER = new Set(
   (
     'a an the ok okay so well and very much lot bunch great perfect awesome nice cool good one mate ' +
-    'you u ya your are am is i me what whats what\'s that that\'s this it for today now there all ' +
+    "you u ya your are am is i me what whats what's that that's this it for today now there all " +
     'everyone team cadre again really super oh with to my have an of do does see catch tomorrow done'
   ).split(/[\s,]+/),
 );
@@ -219,7 +251,19 @@ export const SYNONYMS: Record<string, string[]> = {
   page: ['page', 'url', 'website', 'site', 'link', 'article'],
   now: ['time', 'clock', 'date', 'today'],
   weather: ['weather', 'forecast', 'temperature', 'rain', 'sunny'],
-  difference: ['long', 'between', 'until', 'since', 'elapsed', 'apart', 'many', 'count', 'ago', 'till', 'left'],
+  difference: [
+    'long',
+    'between',
+    'until',
+    'since',
+    'elapsed',
+    'apart',
+    'many',
+    'count',
+    'ago',
+    'till',
+    'left',
+  ],
   day: ['weekday', 'weekend', 'fall'],
 };
 

@@ -37,7 +37,10 @@ export function referenceTopic(message: string, tool: ToolLike, clock: UserClock
     .replace(POINTING, ' ')
     .split(/\s+/)
     .filter((w) => w && !own.has(w.toLowerCase()));
-  return words.join(' ').replace(/^["'“]|["'”]$/g, '').trim();
+  return words
+    .join(' ')
+    .replace(/^["'“]|["'”]$/g, '')
+    .trim();
 }
 
 /** The search tool of the same service ("search_notes" for "delete_note") and its text input. */

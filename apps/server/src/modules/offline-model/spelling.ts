@@ -33,7 +33,8 @@ export function editDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, rows[i - 2]![j - 2]! + 1);
       rows[i]![j] = d;
     }
   }
@@ -65,13 +66,16 @@ export function correctSpelling(message: string, tools: ToolLike[] = []): string
   const known = new Set([...KNOWN, ...names]);
   const targets = new Set([...TARGETS, ...names.filter((w) => w.length >= 5)]);
   // Whole words only: not inside addresses, ids, paths or numbers ("hello-world", "q3-report").
-  return message.replace(/(^|\s)([A-Za-z]+)(?=[\s,.!?:;]|$)/g, (all, space: string, word: string, at: number) => {
-    const lower = word.toLowerCase();
-    if (lower.length < 3 || known.has(lower) || known.has(stem(lower))) return all;
-    if (at > 0 && /^[A-Z]/.test(word)) return all;
-    const fixed = correction(lower, targets);
-    return fixed ? `${space}${fixed}` : all;
-  });
+  return message.replace(
+    /(^|\s)([A-Za-z]+)(?=[\s,.!?:;]|$)/g,
+    (all, space: string, word: string, at: number) => {
+      const lower = word.toLowerCase();
+      if (lower.length < 3 || known.has(lower) || known.has(stem(lower))) return all;
+      if (at > 0 && /^[A-Z]/.test(word)) return all;
+      const fixed = correction(lower, targets);
+      return fixed ? `${space}${fixed}` : all;
+    },
+  );
 }
 
 /**
@@ -93,7 +97,8 @@ export function asTyped(
     if (typeof value !== 'string') continue;
     let text = value;
     fixed.forEach((word, i) => {
-      if (word !== typed[i] && core(word)) text = text.replace(new RegExp(`\\b${core(word)}\\b`), core(typed[i]!));
+      if (word !== typed[i] && core(word))
+        text = text.replace(new RegExp(`\\b${core(word)}\\b`), core(typed[i]!));
     });
     out[key] = text;
   }
