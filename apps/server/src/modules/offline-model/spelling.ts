@@ -51,8 +51,10 @@ function correction(word: string, targets: Set<string>): string | undefined {
   for (const candidate of targets) {
     if (candidate[0] !== word[0] || candidate.length < 3) continue;
     if (word.length === 3 && candidate.length !== 4) continue;
-    if (candidate.length < word.length && !held) continue;
-    const d = editDistance(word, candidate, max);
+    // A letter too many is a typo too ("substract"), in a word long enough not to be another word.
+    if (candidate.length < word.length && !held && (word.length < 6 || candidate.length < word.length - 1))
+      continue;
+    const d = editDistance(word, candidate, candidate.length < word.length ? 1 : max);
     // On a tie, a longer word: a letter left out is the commonest typo ("helo" is "hello").
     if (d < bestDistance || (d === bestDistance && best && candidate.length > best.length))
       [best, bestDistance] = [candidate, d];
