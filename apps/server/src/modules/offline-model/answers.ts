@@ -230,7 +230,8 @@ export function summary(out: JSONValue): string {
     .map(([k, v]) => [k, scalar(v)] as const)
     .filter((e): e is readonly [string, string] => e[1] !== undefined && !/(^|_)id$/.test(e[0]))
     .slice(0, 6);
-  if (facts.length === 0) return ANSWERS.done;
+  // Only "done: true", "ok: true": it worked, and that is all there is to say.
+  if (facts.every(([, v]) => v === 'yes')) return ANSWERS.done;
   const key = LABEL_KEYS.find((k) => facts.some(([f]) => f === k));
   const rest = facts.filter(([f]) => f !== key).map(([k, v]) => `- ${label(k)}: ${v}`);
   const head = key ? facts.find(([f]) => f === key)![1] : ANSWERS.hereIs;

@@ -63,7 +63,7 @@ export const FILLER = new Set(
   (
     'a an the ok okay so well and very much lot bunch great perfect awesome nice cool good one mate ' +
     "you u ya your are am is i me what whats what's that that's this it for today now there all " +
-    'everyone team cadre again really super oh with to my have an of do does see catch tomorrow done'
+    'everyone team cadre again really super oh with to my have an of do does see catch tomorrow done pls plz'
   ).split(/[\s,]+/),
 );
 
