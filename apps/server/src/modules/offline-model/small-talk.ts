@@ -1,4 +1,4 @@
-import { FILLER, SMALL_TALK_WORDS } from './phrases.ts';
+import { FILLER, SMALL_TALK_WORDS } from './vocabulary.ts';
 
 /**
  * Small talk ("thanks a lot mate", "ok bye", "who am I talking to?", "what can you help me with"):
@@ -14,7 +14,9 @@ const ALL = new Set(Object.values(SMALL_TALK_WORDS).flat());
 export function smallTalkOf(message: string): SmallTalk | undefined {
   if (/\d/.test(message)) return undefined;
   // "that's all for today", "I'm done": the end of the conversation.
-  const farewell = /\b(?:that'?s all|that is all|i'?m done|i am done|see (?:ya|you)|catch you)\b/i.test(message);
+  const farewell = /\b(?:that'?s all|that is all|i'?m done|i am done|see (?:ya|you)|catch you)\b/i.test(
+    message,
+  );
   const words = message
     .toLowerCase()
     .replace(/[’]/g, "'")

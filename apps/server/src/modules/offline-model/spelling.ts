@@ -1,4 +1,5 @@
-import { FILLER, SMALL_TALK_WORDS, STOP_WORDS, SYNONYMS, WORDS_READ } from './phrases.ts';
+import { STOP_WORDS, SYNONYMS } from './phrases.ts';
+import { FILLER, SMALL_TALK_WORDS, WORDS_READ } from './vocabulary.ts';
 import { stem } from './tools.ts';
 import { nameWords, type ToolLike } from './tools.ts';
 

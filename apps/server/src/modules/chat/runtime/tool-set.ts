@@ -218,12 +218,8 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
           options.abortSignal ?? ctx.signal,
           { idempotencyKey },
         );
-        if (!result.ok)
-          throw new ToolFailure(
-            result.error,
-            result.code,
-            result.code === 'auth_expired' ? ctx.servicesUrl : undefined,
-          );
+        const reconnect = result.ok || result.code !== 'auth_expired' ? undefined : ctx.servicesUrl;
+        if (!result.ok) throw new ToolFailure(result.error, result.code, reconnect);
         return result.data ?? null;
       }, refusal),
     });

@@ -1,0 +1,67 @@
+/** The words the offline model reads as small talk and as keywords (small-talk.ts, spelling.ts). */
+
+/**
+ * Small talk, by its words (small-talk.ts): a message of only these words (and FILLER) is small
+ * talk of the first kind whose words it holds, in this order.
+ */
+export const SMALL_TALK_WORDS = {
+  farewell: ['bye', 'goodbye', 'later', 'night', 'farewell', 'ciao', 'cya'],
+  thanks: ['thanks', 'thank', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate', 'tanks', 'thankyou'],
+  identity: [
+    'who',
+    'name',
+    'bot',
+    'human',
+    'robot',
+    'ai',
+    'yourself',
+    'introduce',
+    'person',
+    'real',
+    'talking',
+    'gpt',
+    'chatgpt',
+    'claude',
+  ],
+  capabilities: ['help', 'can', 'tools', 'able', 'use', 'work', 'ask', 'capabilities', 'features'],
+  greeting: [
+    'hi',
+    'hello',
+    'hey',
+    'heyy',
+    'hiya',
+    'howdy',
+    'yo',
+    'greetings',
+    'morning',
+    'afternoon',
+    'evening',
+    'sup',
+    'how',
+    'doing',
+    'up',
+    'going',
+  ],
+};
+/** Words small talk carries around its own ("thanks a lot mate", "ok bye for now"). */
+export const FILLER = new Set(
+  (
+    'a an the ok okay so well and very much lot bunch great perfect awesome nice cool good one mate ' +
+    "you u ya your are am is i me what whats what's that that's this it for today now there all " +
+    'everyone team cadre again really super oh with to my have an of do does see catch tomorrow done pls plz'
+  ).split(/[\s,]+/),
+);
+
+/** Words the offline model reads beyond its synonyms, small talk and stop words (spelling.ts). */
+export const WORDS_READ = (
+  'times plus minus divided divide multiply multiplied subtract calculate compute percent squared cubed ' +
+  'square root power sum total half twice double equals ' +
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
+  'sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand ' +
+  'today tomorrow tonight yesterday week weekday weekend month year time date days hours minutes weeks months ' +
+  'years calendar schedule agenda monday tuesday wednesday thursday friday saturday sunday january february ' +
+  'march april june july august september october november december noon midnight ' +
+  'note notes notebook remember remind reminder write jot delete remove rename change event events meeting ' +
+  'meetings appointment search find show list what when where which whats documents files docs doc pdf ' +
+  'policy handbook manual guide contract faq'
+).split(' ');
