@@ -1,5 +1,5 @@
 import { STOP_WORDS, SYNONYMS } from './phrases.ts';
-import { FILLER, SMALL_TALK_WORDS, WORDS_READ } from './vocabulary.ts';
+import { COMMON_WORDS, FILLER, SMALL_TALK_WORDS, WORDS_READ } from './vocabulary.ts';
 import { stem } from './tools.ts';
 import { nameWords, type ToolLike } from './tools.ts';
 
@@ -13,6 +13,7 @@ import { nameWords, type ToolLike } from './tools.ts';
 /** Words never changed: the ones the model reads anywhere (they are spelled right already). */
 const KNOWN = new Set<string>([
   ...STOP_WORDS,
+  ...COMMON_WORDS,
   ...FILLER,
   ...WORDS_READ,
   ...Object.values(SMALL_TALK_WORDS).flat(),

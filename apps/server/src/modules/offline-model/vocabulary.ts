@@ -65,3 +65,20 @@ export const WORDS_READ = (
   'meetings appointment search find show list what when where which whats documents files docs doc pdf ' +
   'policy handbook manual guide contract faq'
 ).split(' ');
+
+/**
+ * Common words a typo correction must leave alone, though one letter from a keyword ("last" is not
+ * "list", "room" not "root", "nice" not "nine").
+ */
+export const COMMON_WORDS = (
+  'last past fast most must just best rest test west next text late lots love live life like line ' +
+  'room roof root boot book look took cook good food mood wood word work worn won want went ' +
+  'nice mine fine wine line pine time tile tale take make cake lake sale sure pure ' +
+  'then than them they these those there their where were here here hear near dear year ' +
+  'noon moon soon seen sent sell tell well fell feel feet meet meat seat sets says saw ' +
+  'sure mind kind find fund hand band land sand send lend mend tend ' +
+  'call fall tall wall mall hall ball bill fill will kill mill pill ' +
+  'ever even over open oven once only ones done gone none bone home hope rope note vote ' +
+  'shop stop step stay play pray plan plant plans planet place plate price prize print ' +
+  'please pleased plenty plus plug plum fridge bridge ridge friend fries fresh'
+).split(' ');
