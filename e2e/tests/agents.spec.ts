@@ -290,6 +290,11 @@ test('tools from a registered service are added to an agent, grouped by app, and
     'Multiply needs reconnecting: connect Calculator again on the Services page',
   );
   await expect(step.getByRole('link', { name: /reconnect/i })).toBeVisible();
+  // The answer names the service too, with a Reconnect link, and no error class.
+  const words = frame.getByTestId('assistant-message').last().locator('.cadre-markdown').last();
+  await expect(words).toContainText('connect Calculator again');
+  await expect(words.getByRole('link', { name: 'Reconnect' })).toBeVisible();
+  await expect(words).not.toContainText('ToolFailure');
 
   // Reconnected, the mark goes.
   await page.goto('/services');

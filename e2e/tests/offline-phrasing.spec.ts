@@ -4,6 +4,7 @@ import {
   type Category,
   type PhraseRow,
 } from '../../apps/server/test/offline-phrasing/phrase-table.ts';
+import { pickMenuItem } from '../support/menus.ts';
 import { signUpAndSignIn } from '../support/sign-in.ts';
 
 /**
@@ -120,3 +121,64 @@ async function expectOutcome(
       await expect(step).toContainText(shown(name, value));
   }
 }
+
+/** What no answer may show: a tool's internal name, "X returned:", JSON, an error class. */
+const INTERNALS = /returned:|create_note|list_notes|search_notes|delete_note|[{}]|ToolFailure|AI_\w+/;
+
+/** Sends one turn, approves the write it asks for (when it asks), and returns the answer. */
+async function ask(frame: FrameLocator, text: string, turn: number, approve = false) {
+  await say(frame, text, turn);
+  const answer = frame.getByTestId('assistant-message').nth(turn);
+  if (approve) {
+    await answer.getByTestId('approval').getByRole('button', { name: 'Approve' }).click();
+    await expect(answer.getByTestId('tool-step').last()).toHaveAttribute('data-state', 'output-available');
+    await expect(frame.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  }
+  // The answer's words (its tool steps show the arguments and results as they are).
+  return answer.locator('.cadre-markdown').last();
+}
+
+test('notes: noted, listed and deleted, in the words a person would use', async () => {
+  const frame = await freshChat();
+  const noted = await ask(frame, 'note: buy bread', 0, true);
+  await expect(noted).toContainText('Noted: buy bread.');
+  await expect(await ask(frame, 'pls remember to renew passport', 1, true)).toContainText(
+    'Noted: renew passport.',
+  );
+  const list = await ask(frame, 'show me my notes', 2);
+  await expect(list).toContainText('You have 2 notes:');
+  await expect(list.getByRole('listitem')).toHaveText(['renew passport', 'buy bread']);
+  // Named by its topic: searched for, then its deletion offered for approval.
+  const deleted = await ask(frame, 'delete the note about renew passport', 3, true);
+  await expect(deleted).toContainText("Deleted the note 'renew passport'.");
+  for (const words of await frame.getByTestId('assistant-message').locator('.cadre-markdown').all())
+    await expect(words).not.toContainText(INTERNALS);
+});
+
+/** A handbook whose fact sits after its first 400 characters. */
+const HANDBOOK = [
+  '# Office handbook',
+  '',
+  'This handbook describes how we work together in the office. ' +
+    'It covers our values, how we welcome new colleagues, how we share the kitchen, and how we keep the ' +
+    'office tidy for everyone who comes in early or stays late. Read it in your first week and ask your ' +
+    'team lead about anything that is unclear; we update it whenever the office changes. ' +
+    'Staff parking is free in the north car park after 6 pm on weekdays.',
+].join('\n');
+
+test('knowledge: the sentence that holds the fact, and a question the files do not answer', async () => {
+  await page.goto('/agents');
+  await pickMenuItem(page, page.getByRole('button', { name: `Actions for ${AGENT}`, exact: true }), 'Edit');
+  await page
+    .getByLabel('Files to add')
+    .setInputFiles([{ name: 'handbook.md', mimeType: 'text/markdown', buffer: Buffer.from(HANDBOOK) }]);
+  await expect(page.getByTestId('knowledge-files').getByText('handbook.md')).toBeVisible();
+
+  const frame = await freshChat();
+  const parking = await ask(frame, 'What does the handbook say about parking?', 0);
+  await expect(parking).toContainText('Staff parking is free in the north car park after 6 pm on weekdays.');
+  await expect(parking).not.toContainText('This handbook describes');
+  const gym = await ask(frame, 'According to my documents, how much does the office gym cost?', 1);
+  await expect(gym).toContainText(/don't cover|found nothing about/);
+  await expect(gym).not.toContainText('Staff parking');
+});

@@ -143,7 +143,7 @@ describe('chat runtime', () => {
     expect(chunks).toContainEqual(
       expect.objectContaining({ type: 'tool-output-available', output: { sum: 5 } }),
     );
-    expect(streamedText(chunks)).toContain('**calculator_add** returned:\n\n- **sum**: 5');
+    expect(streamedText(chunks)).toContain('2 + 3 = **5**');
     // Streamed a word at a time: one delta per word of the answer.
     expect(chunks.filter((c) => c.type === 'text-delta').length).toBe(
       streamedText(chunks).trim().split(/\s+/).length,
@@ -195,7 +195,7 @@ describe('chat runtime', () => {
     expect(denied.statusCode).toBe(200);
     const deniedChunks = uiChunks(denied.body);
     expect(deniedChunks[1]).toMatchObject({ type: 'tool-output-denied', toolCallId: request.toolCallId });
-    expect(streamedText(deniedChunks)).toContain('you denied it (not now)');
+    expect(streamedText(deniedChunks)).toContain('you denied it, so I did not do it (not now)');
     expect(h.tools.calls).toHaveLength(0);
 
     const second = await turn({ threadId, text: 'create a note "Groceries"' });
@@ -207,7 +207,7 @@ describe('chat runtime', () => {
     expect(h.tools.calls).toEqual([
       expect.objectContaining({ userId: alice, actionId: note, args: { title: 'Groceries' } }),
     ]);
-    expect(streamedText(uiChunks(approved.body))).toContain('**notes_create** returned');
+    expect(streamedText(uiChunks(approved.body))).toBe('Done.');
     const row = await h.db.kysely
       .selectFrom('approvals')
       .selectAll()

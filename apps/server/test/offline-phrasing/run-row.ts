@@ -18,7 +18,7 @@ export interface Outcome {
 }
 
 /** Runs a row's turns through a model, as the runtime would: system prompt, history, tools. */
-export const runRow = (row: PhraseRow, model?: LanguageModelV4): Promise<Outcome> =>
+export const runRow = (row: Pick<PhraseRow, 'say' | 'tools'>, model?: LanguageModelV4): Promise<Outcome> =>
   converse(typeof row.say === 'string' ? [row.say] : row.say, toolsOf(row.tools), model);
 
 /** Each turn answered by the model in order (on the phrase table's CLOCK); the last answer. */
@@ -57,10 +57,18 @@ async function answer(
 }
 
 /** Why an outcome is wrong for its row, or undefined when it is right. */
-export function judge(row: PhraseRow, outcome: Outcome): string | undefined {
+export function judge(
+  row: Pick<PhraseRow, 'call' | 'args' | 'result' | 'reply'>,
+  outcome: Outcome,
+): string | undefined {
   const got = outcome.call
     ? `${outcome.call.toolName} ${JSON.stringify(outcome.call.input)}`
     : `text "${outcome.text}"`;
+  // A sum is right on any of the calculator's tools that computes it (Evaluate, or Add and its kin).
+  if (row.call === undefined && row.result !== undefined) {
+    const value = outcome.call && calculatorValue(outcome.call);
+    return value === row.result ? undefined : `got ${got} = ${value}; expected ${row.result}`;
+  }
   if (!row.call) {
     if (outcome.call) return `called ${got}; expected an answer without a tool`;
     const missing = [row.reply ?? []].flat().find((text) => !outcome.text.includes(text));
@@ -72,14 +80,28 @@ export function judge(row: PhraseRow, outcome: Outcome): string | undefined {
       return `got ${got}; expected ${name} = ${JSON.stringify(value)}`;
   }
   if (row.result !== undefined) {
-    const expression = String(outcome.call.input.expression ?? '');
-    let value: number | string;
-    try {
-      value = evaluateExpression(expression);
-    } catch (error) {
-      value = String(error);
-    }
+    const value = calculatorValue(outcome.call);
     if (value !== row.result) return `got ${got} = ${value}; expected ${row.result}`;
   }
   return undefined;
+}
+
+/** What a call of one of the calculator's tools computes (an error's text when it fails). */
+function calculatorValue(call: NonNullable<Outcome['call']>): number | string | undefined {
+  const n = (name: string) => Number(call.input[name]);
+  const operations: Record<string, () => number | string> = {
+    evaluate: () => evaluateExpression(String(call.input.expression ?? '')),
+    add: () => n('a') + n('b'),
+    subtract: () => n('a') - n('b'),
+    multiply: () => n('a') * n('b'),
+    divide: () => n('a') / n('b'),
+    power: () => n('base') ** n('exponent'),
+    sqrt: () => Math.sqrt(n('x')),
+    percent: () => (n('percent') / 100) * n('of'),
+  };
+  try {
+    return operations[call.toolName]?.();
+  } catch (error) {
+    return String(error);
+  }
 }

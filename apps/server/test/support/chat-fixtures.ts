@@ -85,11 +85,41 @@ export async function seedAction(
   return row.id;
 }
 
+/** Attaches the action to the agent, its owner connected to the action's service (as to use it). */
 export async function attach(db: Db, agentId: number, actionId: number, position = 0) {
   await db.kysely
     .insertInto('agent_tools')
     .values({ agent_id: agentId, action_id: actionId, version: null, position })
     .execute();
+  const { user_id } = await db.kysely
+    .selectFrom('agents')
+    .select('user_id')
+    .where('id', '=', agentId)
+    .executeTakeFirstOrThrow();
+  const { service_id } = await db.kysely
+    .selectFrom('actions')
+    .select('service_id')
+    .where('id', '=', actionId)
+    .executeTakeFirstOrThrow();
+  const connected = await db.kysely
+    .selectFrom('connections')
+    .select('id')
+    .where('user_id', '=', user_id)
+    .where('service_id', '=', service_id)
+    .executeTakeFirst();
+  if (!connected)
+    await db.kysely
+      .insertInto('connections')
+      .values({
+        user_id,
+        service_id,
+        status: 'ACTIVE',
+        external_id: null,
+        credentials: null,
+        created_at: at(),
+        updated_at: at(),
+      })
+      .execute();
 }
 
 export const calculatorSchema = {

@@ -12,7 +12,14 @@ export interface AttachedTool {
   effect: 'read' | 'write' | 'send';
   /** For a write/send tool: ask before each chat call (the default) or run without asking. */
   approval: 'ask' | 'allow';
-  service: { provider: string; key: string; ownerUserId: number | null; enabled: boolean };
+  /** `connected`: the user has an active connection to the service (else the tool cannot run). */
+  service: {
+    provider: string;
+    key: string;
+    ownerUserId: number | null;
+    enabled: boolean;
+    connected: boolean;
+  };
 }
 
 type ToolRow = Awaited<ReturnType<ReturnType<typeof createAgentsRepository>['listTools']>>[number];
@@ -46,5 +53,6 @@ export const attachedToolOf = (row: ToolRow): AttachedTool => ({
     key: row.provider_key,
     ownerUserId: row.owner_user_id,
     enabled: row.enabled === 1,
+    connected: Boolean(row.connected),
   },
 });

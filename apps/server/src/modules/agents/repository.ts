@@ -6,6 +6,7 @@ import { jsonHelpers } from '../../db/json.ts';
 import type { Database } from '../../db/schema.ts';
 import type { KnowledgeHistory } from './ports.ts';
 import type { AgentProfile, AgentSummary } from './profile.ts';
+import { activeConnection } from '../services/index.ts';
 import { actionsWithService } from '../tools/index.ts';
 import { agentJsonOf } from './agent-json.ts';
 import { ownedAgent } from './owned-agent.ts';
@@ -224,6 +225,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
           'tool.owner_user_id',
           'tool.service_enabled as enabled',
           'tool_permissions.source as allowed_from',
+          (eb) => eb.exists(activeConnection(eb.val(userId), eb.ref('tool.service_id'))).as('connected'),
         ])
         .execute();
     },

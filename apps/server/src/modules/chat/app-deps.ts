@@ -16,7 +16,16 @@ export function chatDepsFrom(
   selection?: ModelSelection,
 ): Pick<
   ChatServiceDeps,
-  'db' | 'agents' | 'knowledge' | 'audit' | 'models' | 'limits' | 'runs' | 'usage' | 'telemetry'
+  | 'db'
+  | 'agents'
+  | 'knowledge'
+  | 'audit'
+  | 'models'
+  | 'limits'
+  | 'runs'
+  | 'usage'
+  | 'telemetry'
+  | 'servicesUrl'
 > {
   const { config, db } = deps;
   const { llm } = config;
@@ -37,5 +46,6 @@ export function chatDepsFrom(
     runs: runRegistryFor({ db, lifecycle: deps.lifecycle, log, shutdownTimeoutMs: config.shutdownTimeoutMs }),
     usage: deps.usage,
     telemetry: deps.telemetry,
+    servicesUrl: `${config.publicUrl}/services`,
   };
 }

@@ -42,6 +42,8 @@ export interface ChatServiceDeps {
   usage: UsageLedger;
   /** Spans and metrics of runs (and, through the model catalog, of model calls). */
   telemetry: Telemetry;
+  /** The web app's Services page, where a disconnected service is connected again. */
+  servicesUrl?: string;
 }
 
 /** What the parts of the chat service share. */

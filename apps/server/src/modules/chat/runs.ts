@@ -120,6 +120,7 @@ export async function streamRun(
             visitor: input.visitor,
             hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
             telemetry: ctx.telemetry,
+            servicesUrl: ctx.servicesUrl,
             finalize: async (trx, final) => {
               await ctx.audit.record(
                 {

@@ -25,7 +25,9 @@ export async function sessionInfo(ctx: ChatContext, userId: number, agentId: num
   // In the copilot one place goes to a prompt that calls the host page (even on the offline
   // model); the owner's own starters keep theirs, so it shows only when they leave room.
   const host = via === 'copilot' && ctx.hostFunctions ? [HOST_FUNCTION_PROMPT] : [];
-  const examples = custom?.length ? [] : await exampleRequests(tools, MAX_STARTERS - host.length);
+  // A tool whose service must be connected again would only fail: it offers no starter.
+  const usable = tools.filter((tool) => tool.connected !== false);
+  const examples = custom?.length ? [] : await exampleRequests(usable, MAX_STARTERS - host.length);
   const starters = custom?.length ? custom : examples.length > 0 ? examples : [NO_EXAMPLE_STARTER];
   const suggestedPrompts = [...starters, ...host].slice(0, MAX_STARTERS);
   const { selection } = modelFor(ctx, agent);

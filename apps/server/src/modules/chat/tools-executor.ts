@@ -12,7 +12,7 @@ export async function chatToolsOf(
   const attached = await agents.listTools(userId, agentId);
   return attached
     .filter((tool) => tool.service.enabled)
-    .map(({ actionId, name, displayName, description, inputSchema, effect, approval }) => ({
+    .map(({ actionId, name, displayName, description, inputSchema, effect, approval, service }) => ({
       actionId,
       name,
       displayName,
@@ -20,6 +20,7 @@ export async function chatToolsOf(
       inputSchema,
       effect,
       approval,
+      connected: service.connected,
     }));
 }
 

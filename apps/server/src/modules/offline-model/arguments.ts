@@ -11,8 +11,9 @@ import {
   zoneDirection,
   type Field,
 } from './fields.ts';
-import { COMMAND_PREFIX, DOCUMENT_NOUNS, EDGE_WORDS, PLACE_SUFFIX } from './phrases.ts';
-import { nameWords, stem, vocabulary } from './tools.ts';
+import { freeText } from './free-text.ts';
+import { cityZone, durationIn, newName } from './argument-rules.ts';
+import { numberWords } from './arithmetic.ts';
 import type { UserClock } from '../../user-clock.ts';
 
 /**
@@ -82,10 +83,24 @@ export function fillArguments(
     }
   }
 
-  // 2. Dates and times, in the person's time zone.
+  // An amount of time ("in 90 days", "2 weeks"), for a tool that takes an amount and a unit; the
+  // date it counts from is today unless one is said.
+  const unitField = unfilled().find(([, f]) => f.enum?.some((v) => /^(days|weeks|months)$/.test(String(v))));
+  const amountField = unfilled().find((f) => isNumber(f[1]) && /amount|count|number|^n$|value/i.test(f[0]));
+  const duration = unitField && amountField ? durationIn(rest) : undefined;
+  if (duration && unitField![1].enum!.includes(duration.unit)) {
+    input[amountField![0]] = duration.amount;
+    input[unitField![0]] = duration.unit;
+    take(duration.text);
+  }
+
+  // 2. Dates and times, in the person's time zone; not inside quoted text ("'Parents evening'").
   const dateFields = unfilled().filter(isDateField);
-  const dates = dateFields.length > 0 ? findDates(rest, clock) : [];
+  const unquoted = rest.replace(/"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g, (q) => ' '.repeat(q.length));
+  const dates = dateFields.length > 0 ? findDates(unquoted, clock) : [];
   const found = dates[0];
+  if (!found && duration && dateFields.length === 1 && required.has(dateFields[0]![0]))
+    input[dateFields[0]![0]] = localDate(clock.now, clock.timeZone);
   if (found) {
     // A date said without a time stays a date where the field takes one ("YYYY-MM-DD or date-time").
     const asText = (at: Date, schema: Schema, hasTime = found.hasTime) =>
@@ -145,7 +160,13 @@ export function fillArguments(
   }
   // Time zones: an IANA name said ("Asia/Tokyo"; "from X to Y" for from_ and to_ fields), else the
   // person's own.
-  const zones = [...rest.matchAll(IANA_ZONE)].filter((m) => isTimeZone(m[0]));
+  const named = [...rest.matchAll(IANA_ZONE)].filter((m) => isTimeZone(m[0]));
+  // Else cities ("in Tokyo", "9am New York time"), read as their zones.
+  const cities = named.length === 0 && unfilled().some(isTimeZoneField) ? cityZone(rest) : [];
+  const zones = named.length
+    ? named
+    : cities.map((c) => Object.assign([c.zone] as unknown as RegExpExecArray, { index: c.index }));
+  for (const city of cities) take(city.text);
   const zoneAfter = (word: RegExp) => zones.find((m) => word.test(rest.slice(0, m.index).trimEnd()));
   for (const field of unfilled().filter(isTimeZoneField)) {
     const direction = zoneDirection(field[0]);
@@ -186,6 +207,9 @@ export function fillArguments(
     take(bareId[1]!);
   }
 
+  // Number words said for a number the tool needs: "note two".
+  if (unfilled().some((f) => isNumber(f[1]) && required.has(f[0]))) rest = numberWords(rest);
+
   // 5. Numbers: required number fields in order; an optional one only when the request says
   //    what the number counts ("top 5 stories"), so "hiking boots 2026" keeps its year.
   for (const field of unfilled().filter((f) => isNumber(f[1]))) {
@@ -204,6 +228,13 @@ export function fillArguments(
     input[name] = match[1] ?? match[2] ?? match[3];
     take(match[0]);
   }
+
+  // "rename note 3 to Shopping": the new name.
+  const nameField = unfilled().find(
+    ([name, f]) => /^(title|name|summary)$/i.test(name) && typeOf(f) === 'string',
+  );
+  const renamed = nameField && newName(message);
+  if (nameField && renamed) input[nameField[0]] = renamed;
 
   // 7. The free text: to the one required free-text field left, else to the schema's only one.
   const left = unfilled().filter(isFreeText);
@@ -237,42 +268,6 @@ export function typedFits(input: Record<string, unknown>, schema: Schema): numbe
     (e): e is Field => typeof e[1] === 'object',
   );
   return fields.filter((f) => input[f[0]] !== undefined && !isFreeText(f) && !isNumber(f[1])).length;
-}
-
-/**
- * The request without its command words: "remind me to call Sam" → "call Sam", and without a lead
- * naming what the tool reads ("the Wikipedia article on Ada Lovelace" → "Ada Lovelace").
- */
-export function freeText(text: string, toolName?: string): string {
-  const own = new Set(toolName ? nameWords(toolName) : []);
-  // Only the kinds of document a tool reads: "the latest news about X" keeps its words.
-  const nouns = toolName
-    ? [...vocabulary({ name: toolName, inputSchema: {} })].filter((w) => DOCUMENT_NOUNS.has(w))
-    : [];
-  const lead = nouns.length
-    ? new RegExp(
-        `^(?:(?:the|a|an)\\s+)?(?:\\S+\\s+){0,2}?(?:${nouns.join('|')})s?\\s+(?:on|about|of|for)\\s+`,
-        'i',
-      )
-    : undefined;
-  const edge = (w: string) => {
-    const bare = w.toLowerCase().replace(/[^a-z0-9']/g, '');
-    return bare === '' || EDGE_WORDS.has(bare) || own.has(stem(bare));
-  };
-  let out = text.replace(/\s+/g, ' ').trim();
-  for (let i = 0; i < 4; i++) {
-    const command = out.replace(COMMAND_PREFIX, '').replace(PLACE_SUFFIX, '').trim();
-    const words = (lead ? command.replace(lead, '') : command).split(' ').filter(Boolean);
-    while (words.length && edge(words[0]!)) words.shift();
-    while (words.length && (edge(words.at(-1)!) || /^the$/i.test(words.at(-1)!))) words.pop();
-    const cut = words.join(' ');
-    if (cut === out) break;
-    out = cut;
-  }
-  return out
-    .replace(/^[\s:,;.\-–—]+|[\s:,;\-–—]+$/g, '')
-    .replace(/[.!?]+$/, '')
-    .trim();
 }
 
 function coerce(schema: Schema, raw: string): unknown {

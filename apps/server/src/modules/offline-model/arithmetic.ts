@@ -124,6 +124,43 @@ const WORD_OPERATORS: Array<[RegExp, string]> = [
 
 const EXPRESSION = /^[\d.\s+\-*/^%(),]*$/;
 
+/**
+ * Number words as digits: "twenty five" → 25, "three hundred and forty two" → 342, "twelve" → 12.
+ * "and" joins only inside a number ("hundred and five"), so "add nine and three" keeps its two.
+ */
+export function numberWords(text: string): string {
+  const word = Object.keys(WORD_NUMBERS).join('|');
+  const run = new RegExp(`\\b(?:${word})(?:(?:\\s+|-)(?:and\\s+)?(?:${word}))*\\b`, 'g');
+  return text.replace(run, (phrase) => {
+    const parts = phrase.split(/\s+|-/).filter((w) => w !== 'and');
+    // "and" joins only after hundred or thousand: "nine and three" is two numbers.
+    if (/\band\b/.test(phrase) && !/(?:hundred|thousand)\s+and\b/.test(phrase)) return phrase;
+    let total = 0;
+    let current = 0;
+    for (const w of parts) {
+      const n = WORD_NUMBERS[w]!;
+      if (w === 'hundred') current = (current || 1) * 100;
+      else if (w === 'thousand') {
+        total += (current || 1) * 1000;
+        current = 0;
+      } else if (current % 10 === 0 && current % 100 !== 0 && n < 10) current += n;
+      else if (current % 100 === 0 && n < 100) current += n;
+      else {
+        // Two numbers said one after the other ("four five"): not one number.
+        return parts.map((p) => String(WORD_NUMBERS[p])).join(' ');
+      }
+    }
+    return String(total + current);
+  });
+}
+
+/** Where the arithmetic starts: a number, a bracket, or a word that names an operation. */
+const MATH_START =
+  /(?:^|\s)(?=\(|-?\d|(?:the )?(?:square|cube) root|sqrt|half of|add|subtract|multiply|divide|sum|the sum|total|take|deduct|(?:the )?difference|(?:the )?product|(?:the )?quotient)/;
+/** What may follow the arithmetic: a unit or a courtesy, not another operation. */
+const TAIL = /^(?:[a-z€$£]+\s*){1,3}$/;
+const KEEP_TAIL = /^(?:squared|cubed)$/;
+
 function normalise(message: string): string {
   let text = message
     .toLowerCase()
@@ -131,17 +168,35 @@ function normalise(message: string): string {
     .replace(/÷/g, '/')
     .replace(/[“”"'`]/g, '')
     .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .replace(/\b(?:euros?|dollars?|pounds?|bucks|usd|eur|gbp)\b|[€$£]/g, ' ')
     .trim()
-    .replace(/[?!.=\s]+$/, '')
-    .replace(/\s+(?:please|for me|exactly|again)$/, '');
-  text = text.replace(/\b[a-z]+\b/g, (w) => (w in WORD_NUMBERS ? String(WORD_NUMBERS[w]) : w));
-  return text.replace(LEAD, '').trim();
+    .replace(/[?!.=\s]+$/, '');
+  // "quick one: 48 / 6": a lead that ends in a colon says nothing about the arithmetic.
+  text = numberWords(text.replace(/^[^:\d]{1,30}:\s+/, '').replace(/\bhalf of\b/g, '0.5 * '));
+  // "quick one: 48 / 6", "i need 7% of 1500", "what do you get if you multiply 8 by 12": the words
+  // before the arithmetic say nothing about it.
+  const start = MATH_START.exec(text);
+  if (start && text.slice(0, start.index).trim().split(/\s+/).length <= 8)
+    text = text.slice(start.index).trim();
+  else text = text.replace(LEAD, '').trim();
+  // "… for me", "… please", "… make": words after the last number that are not an operation.
+  const last = /(?:\d|\))(?!.*(?:\d|\)))/.exec(text);
+  if (last) {
+    const tail = text.slice(last.index + 1).trim();
+    if (tail && TAIL.test(tail) && !KEEP_TAIL.test(tail)) text = text.slice(0, last.index + 1);
+  }
+  return text.trim();
 }
 
 /** The expression a message asks to compute, or undefined when it is not arithmetic. */
 export function readArithmetic(message: string): Arithmetic | undefined {
   const text = normalise(message);
-  if (!/\d/.test(text)) return undefined;
+  if (!/\d/.test(text) || /\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
+  // "sum of 5, 10 and 15", "add up 12, 8 and 30": every number added.
+  const list = new RegExp(
+    `^(?:add(?: up)?|(?:the )?sum(?: of)?|(?:the )?total(?: of)?)\\s+(${NUM}(?:\\s*(?:,|and|\\+|plus)\\s*${NUM}){2,})$`,
+  ).exec(text);
+  if (list) return { expression: list[1]!.match(new RegExp(NUM, 'g'))!.join(' + ') };
   for (const [pattern, build] of TEMPLATES) {
     const match = pattern.exec(text);
     if (!match) continue;

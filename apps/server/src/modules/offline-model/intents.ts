@@ -4,9 +4,13 @@ import { SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
 import { knowledgeTopic } from './knowledge.ts';
 import { readArithmetic, type Operation } from './arithmetic.ts';
 import { fillArguments, typedFits } from './arguments.ts';
+import { isIdField } from './fields.ts';
 import { derivedExample, knownExample, type ExampleTool } from './examples.ts';
-import { ASKED, CANCEL, PHRASES, SMALL_TALK } from './phrases.ts';
-import { bestTool, calculatorTools, type ToolLike } from './tools.ts';
+import { ASKED, CANCEL, PHRASES } from './phrases.ts';
+import { smallTalkOf, type SmallTalk } from './small-talk.ts';
+import { asTyped, correctSpelling } from './spelling.ts';
+import { referenceSearch } from './references.ts';
+import { bestTool, calculatorTools, nameWords, stem, vocabulary, type ToolLike } from './tools.ts';
 import type { UserClock } from '../../user-clock.ts';
 
 /**
@@ -40,14 +44,15 @@ export function decideTurn(turn: Turn, tools: ToolLike[]): Decision {
   const followUp = answerToQuestion(turn, tools);
   if (followUp) return followUp;
 
-  const said = tidy(turn.message);
-  const talk = SMALL_TALK.find(
-    (s) => s.pattern.test(said) || s.pattern.test(said.replace(/^(ok|okay|so|and|well) /, '')),
-  );
-  if (talk) return { text: smallTalk(talk.kind, turn.agentName, tools) };
+  const message = correctSpelling(turn.message, tools);
+  const talk = smallTalkOf(message);
+  if (talk) return { text: smallTalk(talk, turn.agentName, tools) };
 
-  const routed = route(turn.message, tools, turn.clock);
-  if ('toolCall' in routed) return routed;
+  const routed = route(message, tools, turn.clock);
+  if ('toolCall' in routed) {
+    const { toolName, input } = routed.toolCall;
+    return { toolCall: { toolName, input: asTyped(input, message, turn.message) } };
+  }
   if ('ask' in routed) return { text: askFor(routed.ask, routed.missing) };
   return { text: PHRASES.cannot(toolList(tools)) };
 }
@@ -77,7 +82,10 @@ function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
     message,
     tools,
     (t) => fill(t).missing.length === 0,
-    (t) => Math.min(2, typedFits(fill(t).input, t.inputSchema)),
+    (t) =>
+      Math.min(2, typedFits(fill(t).input, t.inputSchema)) +
+      (namesItsRecord(t, message) ? 1 : 0) -
+      (makesWithoutBeingAsked(t, message) ? 3 : 0),
   );
   if (!tool || (arithmetic && !calculatorCall(arithmetic.expression, arithmetic.operation, [tool]))) {
     // A question no tool is named for goes to the agent's files, else to the web search.
@@ -88,11 +96,44 @@ function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
     return { cannot: true };
   }
   const { input, missing } = fill(tool);
+  // "delete the bread note": search for the note first (references.ts).
+  const reference = referenceSearch(message, tool, missing, tools, clock);
+  if (reference) return { toolCall: reference };
   if (missing.length > 0) return { ask: tool, missing };
   return { toolCall: { toolName: tool.name, input } };
 }
 
-const QUESTION = /^(who|what|when|where|why|which|how|is|are|does|did|can|will)\b/;
+const QUESTION = /^(who|what|whats|when|where|why|which|how|is|are|does|did|do|can|could|should|will)\b/;
+
+/**
+ * A tool that makes something ("create_note") for a question or a plural ("any notes?", "can I
+ * see my notes"), with none of its verbs said: the person asks what there is, not to add to it.
+ */
+function makesWithoutBeingAsked(tool: ToolLike, message: string): boolean {
+  const [verb] = nameWords(tool.name);
+  if (!verb || !MAKING.has(verb)) return false;
+  const said = tidy(message);
+  const asking = QUESTION.test(said) || /\?\s*$/.test(message) || /^(any|my|show|see)\b/.test(said);
+  const plural = /\b(notes|events|meetings|appointments|reminders)\b/.test(said);
+  if (!asking && !plural) return false;
+  const verbs = vocabulary({ name: verb, inputSchema: {} });
+  return !said.split(' ').some((w) => verbs.has(stem(w)));
+}
+
+/** "open note 5", "what's in note two": the record the tool takes by id, named by its number. */
+function namesItsRecord(tool: ToolLike, message: string): boolean {
+  const object = nameWords(tool.name).at(-1);
+  const takesId = (tool.inputSchema.required ?? []).some((name) => isIdField([name, {}]));
+  return (
+    takesId &&
+    !!object &&
+    new RegExp(`\\b${object}s?\\s+(?:number\\s+|no\\.?\\s*|#)?(?:\\d+|${NUMBER_WORDS})\\b`, 'i').test(message)
+  );
+}
+
+const NUMBER_WORDS = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
+
+const MAKING = new Set(['create', 'add', 'new', 'make', 'save', 'post']);
 
 const webSearch = (tools: ToolLike[]) =>
   tools.find(
@@ -178,10 +219,11 @@ function calculatorCall(
   return { toolName: tool.name, input };
 }
 
-function smallTalk(kind: (typeof SMALL_TALK)[number]['kind'], agent: string, tools: ToolLike[]): string {
-  const list = toolList(tools);
-  if (kind === 'thanks') return `${PHRASES.thanks} ${PHRASES.canDo(list)}`;
+function smallTalk(kind: SmallTalk, agent: string, tools: ToolLike[]): string {
+  // Thanks and goodbye are answered briefly; who and what this is, with what it can do.
+  if (kind === 'thanks') return PHRASES.thanks;
   if (kind === 'farewell') return PHRASES.farewell;
+  const list = toolList(tools);
   const intro = kind === 'greeting' ? PHRASES.greeting(agent) : PHRASES.capabilitiesIntro(agent);
   return `${intro}\n\n${PHRASES.canDo(list)}`;
 }

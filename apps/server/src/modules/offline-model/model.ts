@@ -7,14 +7,18 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
-  LanguageModelV4ToolResultOutput,
+  LanguageModelV4ToolResultPart,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { decideTurn } from './intents.ts';
+import { resolveReference } from './references.ts';
+import { answerFor } from './answers.ts';
+import { FAILURES } from './answer-phrases.ts';
+import { failureAnswer } from './failures.ts';
 import { knowledgeAnswer } from './knowledge.ts';
 import { OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from './names.ts';
 import { PHRASES } from './phrases.ts';
-import { readClock } from '../../user-clock.ts';
+import { readClock, type UserClock } from '../../user-clock.ts';
 
 /**
  * The built-in offline model itself (index.ts's `createOfflineModel` loads it on its first call):
@@ -125,17 +129,39 @@ const textOf = (message: LanguageModelV4Prompt[number] | undefined) =>
         .trim()
     : '';
 
+const systemOf = (prompt: LanguageModelV4Prompt) =>
+  prompt
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
+
+/**
+ * After a search for the record a request named by its topic ("delete the bread note"): the change
+ * itself, offered for approval, when the search found one (intents.ts `resolveReference`).
+ */
+function afterResults(prompt: LanguageModelV4Prompt, tools: LanguageModelV4FunctionTool[], clock: UserClock) {
+  const userAt = prompt.findLastIndex((m) => m.role === 'user');
+  // Only the first step after the person's message: a search run for a reference.
+  if (prompt.slice(userAt + 1).filter((m) => m.role === 'tool').length !== 1) return undefined;
+  const results = prompt.at(-1)!.content as Array<{ type: string }>;
+  const found = results.find((p): p is LanguageModelV4ToolResultPart => p.type === 'tool-result');
+  if (!found || found.output.type !== 'json') return undefined;
+  return resolveReference(textOf(prompt[userAt]), tools, clock, found.toolName, found.output.value);
+}
+
 function decide(options: LanguageModelV4CallOptions): Reply {
   const tools = functionTools(options);
   const prompt = options.prompt;
   const last = prompt.at(-1);
-  if (last?.role === 'tool') return { text: reportResults(last.content, prompt) };
+  if (last?.role === 'tool') {
+    const clock = readClock(systemOf(prompt));
+    return (
+      afterResults(prompt, tools, clock) ?? { text: reportResults(last.content, prompt, clock.timeZone) }
+    );
+  }
   if (last?.role !== 'user') return { text: PHRASES.nothingMore };
   if (tools.length === 0) return { text: PHRASES.noTools };
-  const system = prompt
-    .filter((m) => m.role === 'system')
-    .map((m) => m.content)
-    .join('\n');
+  const system = systemOf(prompt);
   const previousAnswer = prompt.at(-2)?.role === 'assistant' ? textOf(prompt.at(-2)) : undefined;
   const previousUser = previousAnswer ? textOf(prompt.at(-3)) : undefined;
   return decideTurn(
@@ -150,34 +176,40 @@ function decide(options: LanguageModelV4CallOptions): Reply {
   );
 }
 
-/** Markdown for the results of the tools the last step called. */
-function reportResults(results: Array<{ type: string }>, prompt: LanguageModelV4Prompt): string {
+/** Markdown for the results of the tools the last step called, as a person would say them. */
+function reportResults(
+  results: Array<{ type: string }>,
+  prompt: LanguageModelV4Prompt,
+  timeZone: string,
+): string {
+  const calls = toolCalls(prompt);
   const lines: string[] = [];
   for (const part of results) {
     if (part.type !== 'tool-result') continue;
-    const result = part as unknown as { toolName: string; output: LanguageModelV4ToolResultOutput };
-    const name = `**${result.toolName}**`;
+    const result = part as unknown as LanguageModelV4ToolResultPart;
     const output = result.output;
+    const input = calls.get(result.toolCallId) ?? {};
     switch (output.type) {
       case 'execution-denied':
-        lines.push(PHRASES.denied(name, output.reason));
+        lines.push(FAILURES.denied(output.reason));
         break;
       case 'error-text':
-        lines.push(PHRASES.failed(name, output.value));
+        lines.push(failureAnswer(output.value));
         break;
       case 'error-json':
-        lines.push(PHRASES.failedWith(name), '', formatValue(output.value));
+        lines.push(failureAnswer(typeof output.value === 'string' ? output.value : ''));
         break;
       case 'text':
-        lines.push(PHRASES.returned(name), '', output.value);
+        lines.push(output.value.trim() || FAILURES.unknown);
         break;
-      case 'json': {
-        const answer = arithmeticAnswer(output.value) ?? knowledgeAnswer(output.value);
-        lines.push(...(answer ? [answer] : [PHRASES.returned(name), '', formatValue(output.value)]));
+      case 'json':
+        lines.push(
+          knowledgeAnswer(output.value) ??
+            answerFor(result.toolName, output.value, { input, timeZone, titleOf: titleIn(prompt) }),
+        );
         break;
-      }
       default:
-        lines.push(PHRASES.unshowable(name));
+        lines.push(FAILURES.unshowable);
     }
     lines.push('');
   }
@@ -185,27 +217,42 @@ function reportResults(results: Array<{ type: string }>, prompt: LanguageModelV4
   return lines.join('\n').trimEnd();
 }
 
-/** The calculator's `{expression, result}` as one line: "(3 + 4) * 2 = **14**". */
-function arithmeticAnswer(value: JSONValue): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const { expression, result } = value as Record<string, JSONValue>;
-  return typeof expression === 'string' && typeof result === 'number'
-    ? `${expression} = **${result}**`
-    : undefined;
+/** The arguments of every tool call in the conversation, by call id. */
+function toolCalls(prompt: LanguageModelV4Prompt): Map<string, Record<string, JSONValue>> {
+  const calls = new Map<string, Record<string, JSONValue>>();
+  for (const message of prompt) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const input = typeof part.input === 'string' ? safeParse(part.input) : part.input;
+      if (input && typeof input === 'object') calls.set(part.toolCallId, input as Record<string, JSONValue>);
+    }
+  }
+  return calls;
 }
 
-function formatValue(value: JSONValue): string {
-  if (value === null || typeof value !== 'object') return String(value);
-  if (Array.isArray(value)) {
-    if (value.every((v) => v === null || typeof v !== 'object'))
-      return value.map((v) => `- ${String(v)}`).join('\n');
-    return '```json\n' + JSON.stringify(value, null, 2) + '\n```';
+const safeParse = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  return Object.entries(value)
-    .map(([key, v]) =>
-      v !== null && typeof v === 'object'
-        ? `- **${key}**: \`${JSON.stringify(v)}\``
-        : `- **${key}**: ${String(v)}`,
-    )
-    .join('\n');
-}
+};
+
+/** The title of a record (note, event) by id, from what earlier results in the conversation showed. */
+const titleIn = (prompt: LanguageModelV4Prompt) => (id: unknown) => {
+  const found = new Map<unknown, string>();
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      if (record.id !== undefined && typeof record.title === 'string') found.set(record.id, record.title);
+      Object.values(record).forEach(visit);
+    }
+  };
+  for (const message of prompt)
+    if (message.role === 'tool')
+      for (const part of message.content)
+        if (part.type === 'tool-result' && part.output.type === 'json') visit(part.output.value);
+  return found.get(id);
+};

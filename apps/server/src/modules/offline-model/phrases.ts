@@ -15,30 +15,6 @@ export const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Small talk the offline model answers without a tool (the whole message, once trimmed). */
-export const SMALL_TALK: Array<{
-  kind: 'greeting' | 'thanks' | 'capabilities' | 'farewell';
-  pattern: RegExp;
-}> = [
-  {
-    kind: 'greeting',
-    pattern:
-      /^(hi|hello|hey|hiya|howdy|yo|greetings|good (morning|afternoon|evening|day)|morning|evening)( there| all| everyone| team| cadre)?( how are you( doing)?| what'?s up)?$/,
-  },
-  { kind: 'greeting', pattern: /^(how are you( doing| today)?|what'?s up|sup)$/ },
-  {
-    kind: 'thanks',
-    pattern:
-      /^(thanks?( you)?( so much| very much| a lot| a bunch)?|thx|ty|cheers|great( thanks)?|perfect( thanks)?|awesome( thanks)?|nice|cool|ok(ay)? thanks?)$/,
-  },
-  { kind: 'farewell', pattern: /^(bye|goodbye|see you|see ya|good night|that'?s all( for now)?)$/ },
-  {
-    kind: 'capabilities',
-    pattern:
-      /^(help|what can you do|what do you do|what are you|who are you|what can i (ask|do)|how does this work|how do i use (this|you)|what tools do you have|what are your tools|show me what you can do|what are you able to do|are you (gpt|chatgpt|claude|an ai)[\w\s.-]*)$/,
-  },
-];
-
 /** Requests to drop a pending question. */
 export const CANCEL = /^(never ?mind|cancel|forget it|stop|no thanks?|nothing)$/;
 
@@ -151,6 +127,9 @@ export const DESTRUCTIVE_VERBS = new Set(['delete', 'remove', 'cancel', 'close',
  */
 export const SYNONYMS: Record<string, string[]> = {
   create: [
+    'put',
+    'block',
+    'remember',
     'new',
     'make',
     'add',
@@ -185,7 +164,7 @@ export const SYNONYMS: Record<string, string[]> = {
   search: ['find', 'look', 'lookup', 'google', 'search', 'seek', 'query', 'result', 'results'],
   web: ['web', 'internet', 'online', 'google', 'news'],
   get: ['read', 'open', 'show', 'fetch', 'view'],
-  delete: ['remove', 'delete', 'drop', 'erase', 'trash'],
+  delete: ['remove', 'delete', 'drop', 'erase', 'trash', 'cancel'],
   update: ['change', 'edit', 'rename', 'update', 'modify', 'move', 'reschedule', 'postpone'],
   lookup: ['look', 'lookup', 'find', 'check', 'where', 'status', 'track', 'tracking'],
   order: ['order', 'orders', 'purchase', 'package', 'delivery'],
@@ -206,19 +185,33 @@ export const SYNONYMS: Record<string, string[]> = {
   page: ['page', 'url', 'website', 'site', 'link', 'article'],
   now: ['time', 'clock', 'date', 'today'],
   weather: ['weather', 'forecast', 'temperature', 'rain', 'sunny'],
-  difference: ['long', 'between', 'until', 'since', 'elapsed', 'apart'],
+  difference: [
+    'long',
+    'between',
+    'until',
+    'since',
+    'elapsed',
+    'apart',
+    'many',
+    'count',
+    'ago',
+    'till',
+    'left',
+  ],
+  day: ['weekday', 'weekend', 'fall'],
 };
 
 /** Words trimmed from the edges of free text ("a meeting with Ana" → "meeting with Ana"). */
 export const EDGE_WORDS = new Set(
-  'a an to of for in on at by with from into about please me my i you it this that some and or so then just now saying'.split(
-    ' ',
-  ),
+  (
+    'a an to of for in on at by with from into about please pls plz me my i you it this that some and or so ' +
+    'then just now saying mentioning containing regarding concerning'
+  ).split(' '),
 );
 
 /** Leading phrases that say what to do, not what with: cut from free text ("note down: X" → X). */
 export const COMMAND_PREFIX =
-  /^(?:(?:please|hey|ok|okay|can you|could you|would you|will you|i want you to|i'd like you to|i need you to|i need to|i want to|help me)\s+)*(?:(?:note down|jot down|write down|take (?:a |down a )?note(?: of)?|make (?:a )?note(?: of)?|add (?:a )?note|create (?:a )?note|new note|save (?:a )?note|remember|remind me|set (?:a )?reminder|add (?:a )?reminder|create (?:a |an )?(?:event|reminder|appointment|meeting)|schedule|book|put|add|open (?:a |an )?(?:support )?ticket|file (?:a |an )?ticket|create (?:a |an )?ticket|log (?:a |an )?(?:call|meeting|email|note)?|search(?: the web| online| the internet)?(?: for)?|tell me (?:more )?about|what do you know about|google|look up|lookup|find|show(?: me)?|give me|get me|list|research|draft (?:an? )?(?:outreach )?email to|draft|read|summari[sz]e|compare|refund|issue (?:a )?refund for)\b\s*(?:(?:that|to|about|for|on|called|titled|named|saying|with)\b\s*)?[:\-–—]?\s*)/i;
+  /^(?:(?:please|pls|plz|hey|ok|okay|can you|could you|would you|will you|i want you to|i'd like you to|i need you to|i need to|i want to|help me)\s+)*(?:(?:note down|jot down|write down|take (?:a |down a )?note(?: of)?|make (?:a )?note(?: of)?|add (?:a )?note|create (?:a )?note|new note|save (?:a )?note|put down (?:a )?note(?: to)?|remember|remind me|set up|plan|block(?: out)?(?: time)?|new event|set (?:a )?reminder|add (?:a )?reminder|create (?:a |an )?(?:event|reminder|appointment|meeting)|schedule|book|put|add|open (?:a |an )?(?:support )?ticket|file (?:a |an )?ticket|create (?:a |an )?ticket|log (?:a |an )?(?:call|meeting|email|note)?|search(?: (?:in|through))?(?: (?:my|the) (?:calendar|agenda|diary|notes|notebook|files|documents|docs))?(?: the web| online| the internet)?(?: for)?|look for|tell me (?:more )?about|what do you know about|google|look up|lookup|find|show(?: me)?|give me|get me|list|research|draft (?:an? )?(?:outreach )?email to|draft|read|summari[sz]e|compare|refund|issue (?:a )?refund for)\b\s*(?:(?:(?:about|for|on|with)\s+(?:the|a|an)\s+(?=\S+\s+\S))|(?:that|to|about|for|on|called|titled|named|saying|with)\b\s*)?[:\-–—]?\s*)/i;
 
 /** What a tool may read, said before what it is about ("the Wikipedia article on …"): word stems. */
 export const DOCUMENT_NOUNS = new Set(['article', 'page', 'entry', 'post', 'story', 'video', 'summary']);
@@ -256,42 +249,6 @@ export const PHRASES = {
   returned: (tool: string) => `${tool} returned:`,
   unshowable: (tool: string) => `${tool} returned a result I cannot show.`,
   nothingToReport: (messages: number) => `Nothing to report (${messages} messages so far).`,
-} as const;
-
-/**
- * Questions about the agent's own files ("according to my documents, …", "what do the files say
- * about …"): the named group is what to search for.
- */
-const FILES = String.raw`(?:my|the|our|your|these|those|attached|uploaded)\s+(?:attached\s+|uploaded\s+)?(?:documents?|files?|docs|pdfs?|knowledge(?:\s+base)?|sources?)`;
-export const KNOWLEDGE_QUESTIONS: RegExp[] = [
-  new RegExp(
-    String.raw`^(?:based on|according to|from|per|going by)\s+${FILES}\s*[,:-]?\s*(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(
-    String.raw`^what\s+(?:do|does|did)\s+${FILES}\s+(?:say|tell(?:\s+me)?|mention|state|contain)\s+(?:about|on|regarding|concerning)\s+(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(String.raw`^what\s+(?:is|are)\s+in\s+${FILES}\s+(?:about|on|regarding)\s+(?<topic>.+)$`, 'i'),
-  new RegExp(
-    String.raw`^(?:search|look\s+(?:in|through)|check|find\s+in)\s+${FILES}\s+(?:for|about)\s+(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(
-    String.raw`^(?:do|does)\s+${FILES}\s+(?:say|mention)\s+(?:anything\s+)?(?:about\s+)?(?<topic>.+)$`,
-    'i',
-  ),
-  new RegExp(String.raw`^(?<topic>.+?)\s*[,-]?\s+(?:according to|based on|in)\s+${FILES}$`, 'i'),
-];
-
-/** What the offline model says with the passages "Search knowledge" found. */
-export const KNOWLEDGE_PHRASES = {
-  found: 'According to your files:',
-  sources: 'Sources:',
-  none: (query: string) =>
-    `I found nothing about “${query}” in this agent's files. Try other words, or check the files in the agent's editor.`,
-  source: (n: number, file: string, passage: number, page: number | null) =>
-    `[${n}] ${file}, ${page === null ? '' : `page ${page}, `}passage ${passage}`,
 } as const;
 
 /** Reads the pending question back from the last answer: the tool and the fields it asked for. */

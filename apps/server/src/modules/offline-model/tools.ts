@@ -29,6 +29,19 @@ function asked(message: string, whole = false): string {
   const command = whole ? unquoted : unquoted.split(/\b(?:called|titled|named|saying|that says)\b|:/)[0]!;
   return command
     .replace(/\bwhat(?:'|’)?s on\b|\bwhat is on\b|\bdo i have\b|\bwhat are my\b/g, ' list ')
+    .replace(
+      /\bwhat(?:'|’)?s my (?:day|week|schedule|agenda)\b|\bwhat (?:is|does) my (?:day|week|schedule)\b/g,
+      ' list event ',
+    )
+    .replace(
+      /\bwhat time is it\b|\bwhat(?:'|’)?s the (?:time|date)\b|\bwhat is the (?:time|date)\b|\bcurrent (?:time|date)\b|\btime (?:in|now)\b|\btoday'?s date\b|\bwhat date is it\b/g,
+      ' now ',
+    )
+    .replace(/\bget rid of\b/g, ' delete ')
+    .replace(
+      /\bwhich (?:note|event|meeting)s? (?:has|have|mentions?|contains?|says?)\b|\banything (?:about|on)\b/g,
+      ' search ',
+    )
     .replace(/\b(?:write|jot|note|put) (?:this |that |it )?down\b|\btake a note\b/g, ' note ')
     .replace(
       /\btell me (?:more )?about\b|\bwhat do you know about\b|\binfo(?:rmation)? (?:on|about)\b/g,

@@ -23,6 +23,8 @@ export interface AgentTool {
    * a chat call runs at once (unattended runs keep the agent's own setting). Absent means ask.
    */
   approval?: 'ask' | 'allow';
+  /** False when the person must connect the tool's service again before it can run. */
+  connected?: boolean;
 }
 
 export type ToolExecutionResult = { ok: true; data: unknown } | { ok: false; error: string; code: string };

@@ -79,6 +79,8 @@ export interface RunContext {
   knowledge?: KnowledgeBase;
   /** Spans and metrics for the runtime's own tools (the agent's actions get theirs in tools/). */
   telemetry?: Telemetry;
+  /** Where a disconnected service is connected again: the model is given the link. */
+  servicesUrl?: string;
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }

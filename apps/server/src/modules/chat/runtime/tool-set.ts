@@ -10,14 +10,23 @@ import { API_WRITE_REFUSAL, UNATTENDED_WRITE_REFUSAL } from './refusals.ts';
 import { argumentsValidator, INVALID_ARGUMENTS } from './tool-arguments.ts';
 import { knowledgeTool, SEARCH_KNOWLEDGE_TITLE, SEARCH_KNOWLEDGE_TOOL } from './knowledge-tool.ts';
 
-/** A tool call that ends with a message the model and the user may see. */
+/**
+ * A tool call that ends with a message the model and the user may see. The SDK hands the model
+ * `String(error)`: the tool's words alone (never the class name), and, for a service that must be
+ * connected again, the link to do it, so the answer can offer it.
+ */
 export class ToolFailure extends Error {
   constructor(
     message: string,
     readonly code: string,
+    readonly reconnectUrl?: string,
   ) {
     super(message);
     this.name = 'ToolFailure';
+  }
+
+  override toString() {
+    return this.reconnectUrl ? `${this.message}. [Reconnect](${this.reconnectUrl})` : this.message;
   }
 }
 
@@ -59,6 +68,8 @@ export interface ToolSetContext {
   knowledge?: KnowledgeBase;
   /** The runtime's own tools get the span and count a provider's action gets (tools/execute.ts). */
   telemetry?: Telemetry;
+  /** The web app's Services page: a disconnected service's failure links to it. */
+  servicesUrl?: string;
 }
 
 export interface RunTools {
@@ -207,7 +218,8 @@ export function buildToolSet(ctx: ToolSetContext, agentTools: AgentTool[]): RunT
           options.abortSignal ?? ctx.signal,
           { idempotencyKey },
         );
-        if (!result.ok) throw new ToolFailure(result.error, result.code);
+        const reconnect = result.ok || result.code !== 'auth_expired' ? undefined : ctx.servicesUrl;
+        if (!result.ok) throw new ToolFailure(result.error, result.code, reconnect);
         return result.data ?? null;
       }, refusal),
     });
