@@ -782,7 +782,7 @@ describe('chat runtime', () => {
         url: `/chainlit/threads/${open.threadId}/stop`,
         headers: aliceHeaders,
       });
-      expect(stop.json()).toEqual({ stopped: true });
+      expect(stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
       await open.ended;
       expect(toolSignal!.aborted).toBe(true);
       expect(uiChunks(open.body()).some((c) => c.type === 'abort')).toBe(true);
@@ -795,7 +795,7 @@ describe('chat runtime', () => {
         url: `/chainlit/threads/${open.threadId}/stop`,
         headers: aliceHeaders,
       });
-      expect(none.json()).toEqual({ stopped: false });
+      expect(none.json()).toMatchObject({ stopped: false, outcome: 'idle' });
     });
 
     it('a write tool awaiting approval does not run after the client goes away', async () => {

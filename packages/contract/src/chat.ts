@@ -333,5 +333,18 @@ export const chatDenyRequestSchema = z.strictObject({
   reason: z.string().max(1000).optional(),
 });
 
-/** `POST /threads/:threadId/stop`: aborts the model call and running tools. */
-export const chatStopResultSchema = z.object({ stopped: z.boolean() });
+/**
+ * `POST /threads/:threadId/stop`: aborts the model call and running tools, and answers once the
+ * thread is free for the next message.
+ */
+export const chatStopResultSchema = z.object({
+  stopped: z.boolean().describe('Whether a running answer was ended'),
+  outcome: z
+    .enum(['stopped', 'released', 'idle'])
+    .describe(
+      'stopped: the server answering ended it; released: that server was gone, so the answer was ended ' +
+        'as interrupted with what it saved; idle: nothing was running',
+    ),
+  detail: z.string().describe('What happened, for the person'),
+});
+export type ChatStopResult = z.infer<typeof chatStopResultSchema>;

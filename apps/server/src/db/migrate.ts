@@ -35,6 +35,7 @@ export const MIGRATION_NAMES = [
   '0028-agent-api-writes',
   '0029-demo-researched-leads',
   '0030-idp-session-logout',
+  '0031-run-streams',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -119,7 +119,7 @@ describe('chat on three instances behind HAProxy', () => {
       method: 'POST',
       headers: { ...headers, 'x-pin-backend': 'cadre3' },
     });
-    expect(await stop.json()).toEqual({ stopped: true });
+    expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
     await running.done;
     expect(Date.now() - sent).toBeLessThan(1_000);
     await expect.poll(() => cluster.model.requests.slice(modelCalls).some((r) => r.aborted)).toBe(true);

@@ -1,78 +1,33 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
 import type { Lifecycle } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
-import { RUN_STALE_AFTER_MS, SWEEP_EVERY_MS, sweepLostRuns } from './run-sweep.ts';
+import {
+  HOUSEKEEPING_EVERY_MS,
+  LEASE_CHECK_EVERY_MS,
+  RUN_LEASE_MS,
+  RUN_LEASE_RENEW_MS,
+  housekeeping,
+  releaseRuns,
+} from './run-lease.ts';
+import { createRunStreams } from './run-streams.ts';
+import { RunAbort, shutdownAbort, type RunRegistry } from './run-types.ts';
 
-export { RUN_STALE_AFTER_MS };
+export { RUN_LEASE_MS };
+export * from './run-types.ts';
 
-/** How often an instance says its runs are alive. */
-export const RUN_HEARTBEAT_MS = 2_000;
+/**
+ * How long Stop waits for the instance holding the run to end it (it hears the signal within
+ * milliseconds, or the flag within RUN_STOP_POLL_MS): past that its instance is taken for gone and
+ * the run is released here, so the thread is free when Stop answers.
+ */
+export const STOP_WAIT_MS = 1_000;
 /**
  * How often an instance holding runs reads whether one was stopped or deleted: the fallback for a
  * missed signal (a LISTEN connection that was reconnecting), so Stop still lands within 500 ms. One
  * indexed read of this instance's running rows, made only while it holds runs.
  */
 export const RUN_STOP_POLL_MS = 200;
-
-/** Why a run was aborted, as the runtime reports it to the person watching. */
-export class RunAbort extends Error {
-  constructor(
-    readonly why: 'stopped' | 'deleted' | 'shutdown' | 'disconnected',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RunAbort';
-  }
-}
-
-export const shutdownAbort = () =>
-  new RunAbort('shutdown', 'The server is restarting; the answer so far was saved. Ask again to continue.');
-
-export type RunEndStatus = 'complete' | 'awaiting_approval' | 'interrupted' | 'error';
-
-export interface RunClaim {
-  runId: string;
-  userId: number;
-  threadId: string;
-  messageId: string;
-}
-
-/**
- * The runs in progress, in the database (`chat_runs`), so every instance sees them: one running
- * run per thread (a unique partial index), Stop from any instance (a flag the holding instance
- * hears through a signal within milliseconds, or its next heartbeat), and runs lost with a crashed
- * instance ended as interrupted by whichever instance sweeps next. On SQLite the same code runs
- * with in-process signals.
- */
-export interface RunRegistry {
-  /**
-   * Claims the thread for a run: a running row, in `trx` when given (the turn's own commit).
-   * Returns its id, or undefined when the thread already has a running run.
-   */
-  claim(run: RunClaim, trx?: Kysely<Database>): Promise<string | undefined>;
-  /** Connects a claimed run to the controller that aborts it here. */
-  attach(claimId: string, controller: AbortController): void;
-  /** Ends the run's row (and forgets it locally), in `trx` when given (the run's last save). */
-  end(claimId: string, status: RunEndStatus, trx?: Kysely<Database>): Promise<void>;
-  /** Whether the thread has a running run (on any instance). */
-  isRunning(threadId: string): Promise<boolean>;
-  /** Asks the user's running run in the thread to stop, wherever it runs; whether there was one. */
-  stop(userId: number, threadId: string, cause?: 'stopped' | 'deleted'): Promise<boolean>;
-  /** Asks every running run of the user to stop (the user is being deleted). */
-  stopUser(userId: number): Promise<void>;
-  /**
-   * Throws 503 with Retry-After while this instance shuts down: a run is not started here, where
-   * it would be cut after SHUTDOWN_TIMEOUT_MS, but on another instance (the balancer retries a 503).
-   */
-  refuseWhileDraining(): void;
-  localCount(): number;
-  /** Ends runs lost with their instance as interrupted; how many. */
-  sweep(): Promise<number>;
-  close(): Promise<void>;
-}
 
 /** Seconds a turn refused by a draining instance waits: any other instance can take it now. */
 const DRAINING_RETRY_AFTER_SECONDS = 1;
@@ -139,7 +94,21 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
       if (local.has(id)) abortHere(id, new RunAbort(cause, stopMessages[cause]));
       else await db.signals.publish('cadre_run_stop', `${id}:${cause}`);
     }
-    return rows.length > 0;
+    return rows.map((row) => row.id);
+  }
+
+  /** The thread's running run, unless its lease ran out: then it is released here. */
+  async function runningIn(threadId: string) {
+    const row = await k
+      .selectFrom('chat_runs')
+      .select(['id', 'heartbeat_at'])
+      .where('thread_id', '=', threadId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (Date.parse(row.heartbeat_at) >= Date.now() - RUN_LEASE_MS || local.has(row.id)) return row.id;
+    const released = await releaseRuns(db, instanceId, log, { threadId });
+    return released.includes(row.id) ? undefined : row.id;
   }
 
   /**
@@ -162,7 +131,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     judge(() =>
       k
         .updateTable('chat_runs')
-        .set({ heartbeat_at: nowIso() })
+        .set({ heartbeat_at: nowIso() }) // renews the lease
         .where('instance_id', '=', instanceId)
         .where('status', '=', 'running')
         .returning(['id', 'stop_requested'])
@@ -183,14 +152,14 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     if (heartbeat || closed) return;
     heartbeat = setInterval(() => {
       beat().catch((err: unknown) => log.warn({ err }, 'run heartbeat failed; retrying'));
-    }, RUN_HEARTBEAT_MS);
+    }, RUN_LEASE_RENEW_MS);
     heartbeat.unref();
     // Its failures are the heartbeat's too, which reports them; five warnings a second would not help.
     stopPoll = setInterval(() => void pollStops().catch(() => {}), RUN_STOP_POLL_MS);
     stopPoll.unref();
   };
 
-  const sweep = () => sweepLostRuns(db, instanceId, log);
+  const sweep = async () => (await releaseRuns(db, instanceId, log)).length;
 
   // On SIGTERM, runs get SHUTDOWN_TIMEOUT_MS to finish; the rest end as interrupted, with what
   // they streamed saved and an error chunk telling the person why. The deadline is set even when
@@ -211,11 +180,13 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     return count;
   };
 
-  const sweeper = setInterval(() => {
-    sweep().catch((err: unknown) => log.warn({ err }, 'lost-run sweep failed; retrying'));
-  }, SWEEP_EVERY_MS);
+  const sweepWarn = (err: unknown) => log.warn({ err }, 'lost-run sweep failed; retrying');
+  const sweeper = setInterval(() => void sweep().catch(sweepWarn), LEASE_CHECK_EVERY_MS);
   sweeper.unref();
-  void sweep().catch((err: unknown) => log.warn({ err }, 'lost-run sweep failed; retrying'));
+  const housekeeper = setInterval(() => void housekeeping(db).catch(sweepWarn), HOUSEKEEPING_EVERY_MS);
+  housekeeper.unref();
+  void Promise.all([sweep(), housekeeping(db)]).catch(sweepWarn);
+  const streams = createRunStreams({ db, log });
 
   return {
     async claim(run, trx) {
@@ -260,17 +231,21 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
         .execute();
     },
 
-    async isRunning(threadId) {
-      const row = await k
-        .selectFrom('chat_runs')
-        .select('id')
-        .where('thread_id', '=', threadId)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    runningIn,
 
-    stop: (userId, threadId, cause = 'stopped') => requestStop({ userId, threadId }, cause),
+    async stop(userId, threadId, cause = 'stopped') {
+      // A run whose lease already ran out is released at once, with no one to ask.
+      if ((await releaseRuns(db, instanceId, log, { threadId })).length > 0) return 'released';
+      const asked = await requestStop({ userId, threadId }, cause);
+      if (asked.length === 0) return 'idle';
+      const deadline = Date.now() + STOP_WAIT_MS;
+      while (Date.now() < deadline) {
+        if ((await runningIn(threadId)) === undefined) return 'stopped';
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const released = await releaseRuns(db, instanceId, log, { ids: asked });
+      return released.length > 0 ? 'released' : 'stopped';
+    },
 
     async stopUser(userId) {
       await requestStop({ userId }, 'deleted');
@@ -284,6 +259,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     },
 
     localCount: () => local.size,
+    streams,
     sweep,
 
     async close() {
@@ -292,7 +268,9 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
       clearInterval(heartbeat);
       clearInterval(stopPoll);
       clearInterval(sweeper);
+      clearInterval(housekeeper);
       unsubscribe();
+      streams.close();
     },
   };
 }

@@ -37,6 +37,8 @@ export interface TurnInput {
   /** A host site's visitor, in a copilot chat minted for them. */
   visitor?: Visitor;
   signal: AbortSignal;
+  /** A chat frame's turn: its answer goes on for a while after the connection closes, to be rejoined. */
+  rejoinable?: boolean;
 }
 
 /** Chat turns cost model tokens: one user gets `turnsPerMinute`, then 429 with Retry-After. */
@@ -100,7 +102,7 @@ export async function startTurn(
   }
   // Checked before the history changes (lapse, regenerate, edit); the claim in the turn's commit
   // below is what holds the thread against a run starting meanwhile on another instance.
-  if (existing && (await ctx.runs.isRunning(threadId)))
+  if (existing && (await ctx.runs.runningIn(threadId)) !== undefined)
     throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
 
   // The rate limit counts in the commit that stores the turn, unless the turn changes stored rows
@@ -150,8 +152,17 @@ export async function startTurn(
     throw error;
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
-  const { via, timeZone, visitor } = input;
+  const { via, timeZone, visitor, rejoinable } = input;
   const source = via === 'copilot' ? 'copilot' : 'chat';
-  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor, source });
+  const stream = await streamRun(ctx, {
+    ...turn,
+    via,
+    runId,
+    claimId,
+    timeZone,
+    visitor,
+    source,
+    rejoinable,
+  });
   return { threadId, stream };
 }
