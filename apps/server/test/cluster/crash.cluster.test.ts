@@ -75,6 +75,8 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
   const cut: { messageId: string; streamed: number; livedMs: number }[] = [];
   const stuck: { afterStop: number[]; without: number[] } = { afterStop: [], without: [] };
   const stopOutcomes: Record<string, number> = {};
+  /** How long each Stop took to answer (it answers once the thread is free). */
+  const stopAnswered: number[] = [];
   /** Threads still refusing their next message when the test ended: how long since their cut. */
   const stillStuck: number[] = [];
   const chatter = async (stopsFirst: boolean) => {
@@ -119,14 +121,17 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
         livedMs: answer.firstAt ? cutAt - answer.firstAt : 0,
       });
       if (stopsFirst) {
+        // A Stop has no body, so no content-type either.
+        const { 'content-type': _json, ...bodiless } = headers;
+        const stopSent = Date.now();
         const stop = await fetch(`${cluster.url}/chainlit/threads/${threadId}/stop`, {
           method: 'POST',
-          headers,
+          headers: bodiless,
         })
-          .then((r) => r.json() as Promise<{ outcome?: string }>)
-          .catch(() => ({ outcome: 'failed' }));
-        const outcome = stop.outcome ?? 'failed';
-        stopOutcomes[outcome] = (stopOutcomes[outcome] ?? 0) + 1;
+          .then(async (r) => ((await r.json()) as { outcome?: string }).outcome ?? `status ${r.status}`)
+          .catch(() => 'no answer');
+        stopAnswered.push(Date.now() - stopSent);
+        stopOutcomes[stop] = (stopOutcomes[stop] ?? 0) + 1;
       }
     }
     if (cutAt !== undefined) stillStuck.push(Date.now() - cutAt);
@@ -199,7 +204,8 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
     `crash test: ${ROUNDS} kill -9 rounds; ${attempts} create requests (${retries} retried), ` +
       `${acknowledged.size} acknowledged, ${lost.length} lost, ${duplicates.length} duplicated; ` +
       `${answers.length} answers cut by kills, ${streaming} left streaming; ` +
-      `thread stuck after a kill: with Stop ${seconds(stuck.afterStop)} (${JSON.stringify(stopOutcomes)}), ` +
+      `thread stuck after a kill: with Stop ${seconds(stuck.afterStop)} (Stop answered ${JSON.stringify(stopOutcomes)}, ` +
+      `in ${seconds(stopAnswered)}), ` +
       `without ${seconds(stuck.without)}, still held at the end ${seconds(stillStuck)}; slowest restart to ready ${slowestRestart} ms\n` +
       `| answer | status | received (ms) | characters streamed | characters saved | lost |\n` +
       `|---|---|--:|--:|--:|--:|\n` +

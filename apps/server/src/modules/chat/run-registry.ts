@@ -17,11 +17,13 @@ export { RUN_LEASE_MS };
 export * from './run-types.ts';
 
 /**
- * How long Stop waits for the instance holding the run to end it (it hears the signal within
- * milliseconds, or the flag within RUN_STOP_POLL_MS): past that its instance is taken for gone and
- * the run is released here, so the thread is free when Stop answers.
+ * How long Stop waits for the instance holding the run to end it (a live one hears the signal
+ * within milliseconds, or the flag within RUN_STOP_POLL_MS, and ends the run in one commit): past
+ * that its instance is taken for gone and the run is released here, so the thread is free when
+ * Stop answers. Were the holder only slow, releasing is harmless: its run was stopping anyway, and
+ * its last save, which finds the row released, still stores what it wrote.
  */
-export const STOP_WAIT_MS = 1_000;
+export const STOP_WAIT_MS = 500;
 /**
  * How often an instance holding runs reads whether one was stopped or deleted: the fallback for a
  * missed signal (a LISTEN connection that was reconnecting), so Stop still lands within 500 ms. One
