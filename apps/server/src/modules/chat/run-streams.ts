@@ -34,6 +34,8 @@ export interface RunTap {
 export const WATCH_RENEW_MS = 1_000;
 const WATCH_LEASE_MS = 3 * WATCH_RENEW_MS;
 const MIRROR_FLUSH_MS = 50;
+/** Failed writes in a row (one every MIRROR_FLUSH_MS) after which a holder stops writing a run. */
+const MAX_FLUSH_FAILURES = 20;
 const WATCHER_POLL_MS = 250;
 /** How long a watcher waits for the end of a run whose row stopped running before it gives up. */
 const LOST_HOLDER_WAIT_MS = 2_000;
@@ -55,7 +57,9 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
   const taps = new Map<string, Tap>();
   const k = db.kysely;
 
-  const unsubscribe = db.signals.subscribe('cadre_run_watch', (claimId) => taps.get(claimId)?.mirror());
+  const stopHearingWatches = db.signals.subscribe('cadre_run_watch', (claimId) =>
+    taps.get(claimId)?.mirror(),
+  );
 
   function createTap(claimId: string): Tap {
     let mirrored = false;
@@ -84,12 +88,19 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
       }
       await db.signals.publish('cadre_run_chunks', claimId);
     };
+    let failures = 0;
     const scheduleFlush = () => {
       if (!mirrored || flushDue) return;
       flushDue = setTimeout(() => {
         flushing = flushing
           .then(flush)
-          .catch((err: unknown) => log.warn({ err, claimId }, 'writing a watched answer failed; retrying'))
+          .then(() => void (failures = 0))
+          .catch((err: unknown) => {
+            failures += 1;
+            // A run deleted with its thread has nowhere to write: its watchers end with its row.
+            if (failures >= MAX_FLUSH_FAILURES) mirrored = false;
+            log.warn({ err, claimId, failures }, 'writing a watched answer failed');
+          })
           .finally(() => {
             if (written < tap.chunks.length || (tap.ended && !endWritten)) scheduleFlush();
           });
@@ -150,6 +161,7 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
           tap.wake.delete(wake!);
           wake = undefined;
         }
+        if (left) return; // cancelled while it waited
         if (next < tap.chunks.length) return controller.enqueue(tap.chunks[next++]!);
         leave();
         controller.close();
@@ -164,7 +176,7 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
     let wake: (() => void) | undefined;
     let stopped = false;
     let holderGoneSince: number | undefined;
-    const stopSignal = db.signals.subscribe('cadre_run_chunks', (id) => {
+    const unsubscribe = db.signals.subscribe('cadre_run_chunks', (id) => {
       if (id === claimId) wake?.();
     });
     const askForRun = () => void db.signals.publish('cadre_run_watch', claimId).catch(() => {});
@@ -174,7 +186,7 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
     const finish = () => {
       stopped = true;
       clearInterval(renew);
-      stopSignal();
+      unsubscribe();
     };
     return new ReadableStream<UIMessageChunk>({
       async pull(controller) {
@@ -229,7 +241,7 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
       return tap ? joinLocal(tap) : joinRemote(claimId, stillRunning);
     },
     close() {
-      unsubscribe();
+      stopHearingWatches();
     },
   };
 }
