@@ -291,7 +291,7 @@ describe(`chat runs across instances on ${kind}`, () => {
     expect(await stop.json()).toEqual({
       stopped: true,
       outcome: 'released',
-      detail: expect.stringMatching(/server writing this answer was gone/),
+      detail: expect.stringMatching(/server writing this answer stopped responding/),
     });
     const next = await turn(b, 'short answer', threadId);
     await next.done;

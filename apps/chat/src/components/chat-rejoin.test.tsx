@@ -124,7 +124,7 @@ describe('a live answer in the frame', () => {
         json({
           stopped: true,
           outcome: 'released',
-          detail: 'The server writing this answer was gone; the answer was ended as interrupted.',
+          detail: 'The server writing this answer stopped responding; the answer was ended as interrupted.',
         }),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);

@@ -8,7 +8,7 @@ import type { ThreadRow } from './repository.ts';
 const stopDetails: Record<ChatStopResult['outcome'], string> = {
   stopped: 'Stopped; what the answer said so far is kept.',
   released:
-    'The server writing this answer was gone; the answer was ended as interrupted with what it saved. ' +
+    'The server writing this answer stopped responding; the answer was ended as interrupted with what it saved. ' +
     'You can send the next message now.',
   idle: 'Nothing was running in this thread.',
 };
