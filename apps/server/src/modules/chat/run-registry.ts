@@ -37,6 +37,8 @@ const DRAINING_RETRY_AFTER_SECONDS = 1;
 const stopMessages = {
   stopped: 'Stopped.',
   deleted: 'The thread was deleted.',
+  /** Its row no longer runs: deleted with its thread, or released when its lease ran out. */
+  gone: 'The answer was ended: its thread was deleted, or this server lost its hold on it.',
 } as const;
 
 export interface RunRegistryDeps {
@@ -124,7 +126,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     const alive = new Map((await query()).map((row) => [row.id, row.stop_requested === 1]));
     for (const claimId of judged) {
       if (!local.has(claimId)) continue; // ended meanwhile
-      if (!alive.has(claimId)) abortHere(claimId, new RunAbort('deleted', stopMessages.deleted));
+      if (!alive.has(claimId)) abortHere(claimId, new RunAbort('deleted', stopMessages.gone));
       else if (alive.get(claimId)) abortHere(claimId, new RunAbort('stopped', stopMessages.stopped));
     }
   }
