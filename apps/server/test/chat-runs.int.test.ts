@@ -307,6 +307,43 @@ describe(`chat runs across instances on ${kind}`, () => {
     expect((await post(a, '/chat', { threadId, text: 'short answer' })).status).toBe(200);
   });
 
+  it('Stop waits for a live instance that is slow to end its run (it renewed the lease) and says stopped', async () => {
+    const done = await turn(a, 'short answer');
+    await done.done;
+    const threadId = done.threadId();
+    const slow = runRegistryFor({
+      db: b.t.db,
+      lifecycle: createLifecycle(),
+      log: b.t.app.log,
+      shutdownTimeoutMs: 300,
+    });
+    try {
+      const thread = await a.t.db.kysely
+        .selectFrom('threads')
+        .select('user_id')
+        .where('id', '=', threadId)
+        .executeTakeFirstOrThrow();
+      const claimId = (await slow.claim({
+        runId: crypto.randomUUID(),
+        userId: thread.user_id,
+        threadId,
+        messageId: 'a-slow-answer',
+      }))!;
+      const controller = new AbortController();
+      slow.attach(claimId, controller);
+      // Its last save takes twice as long as Stop waits before it takes an instance for gone.
+      controller.signal.addEventListener('abort', () => {
+        setTimeout(() => void slow.end(claimId, 'interrupted'), STOP_WAIT_MS * 2);
+      });
+      const stop = await post(a, `/threads/${threadId}/stop`);
+      expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
+      expect(controller.signal.aborted).toBe(true);
+      expect((await post(a, '/chat', { threadId, text: 'short answer' })).status).toBe(200);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("without Stop, the next message is taken as soon as the dead instance's lease ran out", async () => {
     const threadId = await deadInstanceRun(RUN_LEASE_MS + 100);
     const next = await turn(b, 'short answer', threadId);

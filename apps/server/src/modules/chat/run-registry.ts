@@ -18,10 +18,9 @@ export * from './run-types.ts';
 
 /**
  * How long Stop waits for the instance holding the run to end it (a live one hears the signal
- * within milliseconds, or the flag within RUN_STOP_POLL_MS, and ends the run in one commit): past
- * that its instance is taken for gone and the run is released here, so the thread is free when
- * Stop answers. Were the holder only slow, releasing is harmless: its run was stopping anyway, and
- * its last save, which finds the row released, still stores what it wrote.
+ * within milliseconds, or the flag within RUN_STOP_POLL_MS, renews the run's lease at once and ends
+ * the run in one commit): past that, unless the lease was renewed since the Stop, the instance is
+ * taken for gone and the run is released here, so the thread is free when Stop answers.
  */
 export const STOP_WAIT_MS = 500;
 /**
@@ -75,7 +74,11 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
 
   const abortHere = (claimId: string, reason: RunAbort) => {
     const controller = local.get(claimId);
-    if (controller && !controller.signal.aborted) controller.abort(reason);
+    if (!controller || controller.signal.aborted) return;
+    controller.abort(reason);
+    // A Stop waits for the run's row to end: a lease renewed now tells it this instance is alive and
+    // ending the run (its last save may take a while under load), not gone.
+    if (reason.why === 'stopped' || reason.why === 'deleted') void beat().catch(() => {});
   };
 
   // A Stop published by another instance for a run held here.
@@ -99,6 +102,15 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
       else await db.signals.publish('cadre_run_stop', `${id}:${cause}`);
     }
     return rows.map((row) => row.id);
+  }
+
+  /** Whether the thread's run ends by `deadline` (a time in ms). */
+  async function endedBy(threadId: string, deadline: number) {
+    for (;;) {
+      if ((await runningIn(threadId)) === undefined) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
 
   /** The thread's running run, unless its lease ran out: then it is released here. */
@@ -240,13 +252,20 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs }: RunRegistr
     async stop(userId, threadId, cause = 'stopped') {
       // A run whose lease already ran out is released at once, with no one to ask.
       if ((await releaseRuns(db, instanceId, log, { threadId })).length > 0) return 'released';
+      const askedAt = Date.now();
       const asked = await requestStop({ userId, threadId }, cause);
       if (asked.length === 0) return 'idle';
-      const deadline = Date.now() + STOP_WAIT_MS;
-      while (Date.now() < deadline) {
-        if ((await runningIn(threadId)) === undefined) return 'stopped';
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      if (await endedBy(threadId, askedAt + STOP_WAIT_MS)) return 'stopped';
+      // A holder that renewed the lease since the Stop is alive and ending the run: it gets until
+      // that lease runs out. One that did not is taken for gone.
+      const renewed = await k
+        .selectFrom('chat_runs')
+        .select('heartbeat_at')
+        .where('id', 'in', asked)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      const renewedAt = renewed ? Date.parse(renewed.heartbeat_at) : 0;
+      if (renewedAt >= askedAt && (await endedBy(threadId, renewedAt + RUN_LEASE_MS))) return 'stopped';
       const released = await releaseRuns(db, instanceId, log, { ids: asked });
       return released.length > 0 ? 'released' : 'stopped';
     },
