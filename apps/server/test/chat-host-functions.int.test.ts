@@ -217,7 +217,7 @@ describe('copilot host-page functions', () => {
       method: 'POST',
       headers: { authorization: copilot(alice, aliceAgent).authorization },
     });
-    expect(await stopped.json()).toEqual({ stopped: true });
+    expect(await stopped.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
     await stream.next(() => false);
     // The waiting run lets go of the call as it stops (a moment after the stream ends).
     await expect

@@ -4,7 +4,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { runRegistryFor } from '../src/modules/chat/index.ts';
-import { PARTIAL_SAVE_DELTAS, PARTIAL_SAVE_MS } from '../src/modules/chat/runtime/stream-to-parts.ts';
+import { RUN_LEASE_MS, STOP_WAIT_MS } from '../src/modules/chat/run-registry.ts';
+import { FIRST_SAVE_MS, SAVE_EVERY_MS } from '../src/modules/chat/runtime/stream-to-parts.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -153,7 +154,7 @@ describe(`chat runs across instances on ${kind}`, () => {
 
     const sent = Date.now();
     const stop = await post(b, `/threads/${threadId}/stop`);
-    expect(await stop.json()).toEqual({ stopped: true });
+    expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
     await running.done;
     expect(Date.now() - sent).toBeLessThan(500);
     const request = model.requests.at(-1)!;
@@ -187,24 +188,31 @@ describe(`chat runs across instances on ${kind}`, () => {
     expect((await assistantOf(threadId)).status).toBe('interrupted');
   });
 
-  it('saves what streamed while the answer is still going, so a crash loses at most a few seconds', async () => {
-    const running = await turn(a, `slow ${PARTIAL_SAVE_DELTAS + 40} 15`);
+  it('saves the first words within FIRST_SAVE_MS of being sent, then what followed every SAVE_EVERY_MS', async () => {
+    // Slack for a loaded machine; the old cadence (a save every 2 s or 50 tokens) misses both bounds.
+    const slack = 700;
+    const running = await turn(a, 'slow 200 20');
     const threadId = running.threadId();
+    const received = () => running.chunks.filter((c) => c.type === 'text-delta').length;
+    await expect.poll(received, { interval: 5 }).toBeGreaterThan(0);
     await expect
-      .poll(async () => (await assistantOf(threadId)).text, { timeout: 5_000 })
-      .toContain(`tok${PARTIAL_SAVE_DELTAS} `);
+      .poll(async () => (await assistantOf(threadId)).text, { timeout: FIRST_SAVE_MS + slack, interval: 20 })
+      .toContain('tok1 ');
+    await expect.poll(received).toBeGreaterThan(30);
+    const seen = received();
+    await expect
+      .poll(async () => (await assistantOf(threadId)).text, { timeout: SAVE_EVERY_MS + slack, interval: 20 })
+      .toContain(`tok${seen} `);
     expect((await assistantOf(threadId)).status).toBe('streaming');
     await post(a, `/threads/${threadId}/stop`);
     await running.done;
   });
 
   it('saves a stream that stalls, on the clock, without waiting for its next token', async () => {
-    // One token, then a pause longer than PARTIAL_SAVE_MS before the next.
-    const running = await turn(a, `slow 3 ${PARTIAL_SAVE_MS * 2}`);
+    // One token, then a pause longer than the save cadence before the next.
+    const running = await turn(a, 'slow 3 3000');
     const threadId = running.threadId();
-    await expect
-      .poll(async () => (await assistantOf(threadId)).text, { timeout: PARTIAL_SAVE_MS * 2 })
-      .toContain('tok1 ');
+    await expect.poll(async () => (await assistantOf(threadId)).text, { timeout: 2_000 }).toContain('tok1 ');
     expect(running.chunks.filter((c) => c.type === 'text-delta')).toHaveLength(1);
     await post(a, `/threads/${threadId}/stop`);
     await running.done;
@@ -214,9 +222,7 @@ describe(`chat runs across instances on ${kind}`, () => {
     const running = await turn(a, 'slow 100 20');
     const threadId = running.threadId();
     // What streamed before the crash was saved on the clock.
-    await expect
-      .poll(async () => (await assistantOf(threadId)).text, { timeout: PARTIAL_SAVE_MS * 2 })
-      .toContain('tok3 ');
+    await expect.poll(async () => (await assistantOf(threadId)).text, { timeout: 2_000 }).toContain('tok3 ');
     // The instance "dies": its run row stops beating (as a killed process's would).
     await a.t.db.kysely
       .updateTable('chat_runs')
@@ -243,6 +249,156 @@ describe(`chat runs across instances on ${kind}`, () => {
     expect(stored.text).toContain('tok3 ');
     await post(a, `/threads/${threadId}/stop`);
     await running.done;
+  });
+
+  /**
+   * A run held by an instance that then died: claimed through a registry of its own that never
+   * renews the lease, in a thread with a finished answer. `age` is how old its lease is.
+   */
+  async function deadInstanceRun(age: number) {
+    const done = await turn(a, 'short answer');
+    await done.done;
+    const threadId = done.threadId();
+    const ghost = runRegistryFor({
+      db: b.t.db,
+      lifecycle: createLifecycle(),
+      log: b.t.app.log,
+      shutdownTimeoutMs: 300,
+    });
+    const thread = await a.t.db.kysely
+      .selectFrom('threads')
+      .select('user_id')
+      .where('id', '=', threadId)
+      .executeTakeFirstOrThrow();
+    const claimId = await ghost.claim({
+      runId: crypto.randomUUID(),
+      userId: thread.user_id,
+      threadId,
+      messageId: 'a-lost-answer',
+    });
+    await ghost.close();
+    await a.t.db.kysely
+      .updateTable('chat_runs')
+      .set({ heartbeat_at: new Date(Date.now() - age).toISOString() })
+      .where('id', '=', claimId!)
+      .execute();
+    return threadId;
+  }
+
+  it('Stop on a run whose instance died frees the thread at once, says so, and the next message is taken', async () => {
+    const threadId = await deadInstanceRun(RUN_LEASE_MS + 1_000);
+    const stop = await post(b, `/threads/${threadId}/stop`);
+    expect(await stop.json()).toEqual({
+      stopped: true,
+      outcome: 'released',
+      detail: expect.stringMatching(/server writing this answer stopped responding/),
+    });
+    const next = await turn(b, 'short answer', threadId);
+    await next.done;
+    expect((await assistantOf(threadId)).status).toBe('complete');
+  });
+
+  it('Stop on a run whose instance died a moment ago (lease still valid) frees the thread within STOP_WAIT_MS', async () => {
+    const threadId = await deadInstanceRun(0);
+    const sent = Date.now();
+    const stop = await post(a, `/threads/${threadId}/stop`);
+    expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'released' });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(STOP_WAIT_MS);
+    expect((await post(a, '/chat', { threadId, text: 'short answer' })).status).toBe(200);
+  });
+
+  it('Stop waits for a live instance that is slow to end its run (it renewed the lease) and says stopped', async () => {
+    const done = await turn(a, 'short answer');
+    await done.done;
+    const threadId = done.threadId();
+    const slow = runRegistryFor({
+      db: b.t.db,
+      lifecycle: createLifecycle(),
+      log: b.t.app.log,
+      shutdownTimeoutMs: 300,
+    });
+    try {
+      const thread = await a.t.db.kysely
+        .selectFrom('threads')
+        .select('user_id')
+        .where('id', '=', threadId)
+        .executeTakeFirstOrThrow();
+      const claimId = (await slow.claim({
+        runId: crypto.randomUUID(),
+        userId: thread.user_id,
+        threadId,
+        messageId: 'a-slow-answer',
+      }))!;
+      const controller = new AbortController();
+      slow.attach(claimId, controller);
+      // Its last save takes twice as long as Stop waits before it takes an instance for gone.
+      controller.signal.addEventListener('abort', () => {
+        setTimeout(() => void slow.end(claimId, 'interrupted'), STOP_WAIT_MS * 2);
+      });
+      const stop = await post(a, `/threads/${threadId}/stop`);
+      expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
+      expect(controller.signal.aborted).toBe(true);
+      expect((await post(a, '/chat', { threadId, text: 'short answer' })).status).toBe(200);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("without Stop, the next message is taken as soon as the dead instance's lease ran out", async () => {
+    const threadId = await deadInstanceRun(RUN_LEASE_MS + 100);
+    const next = await turn(b, 'short answer', threadId);
+    await next.done;
+    expect((await assistantOf(threadId)).status).toBe('complete');
+  });
+
+  /** Reads a rejoined answer (GET /chat/:threadId/stream) to its end. */
+  async function rejoin(node: Node, threadId: string) {
+    const res = await fetch(`${node.base}/chainlit/chat/${threadId}/stream`, { headers: headers() });
+    if (res.status === 204) return { status: 204, chunks: [] as Record<string, unknown>[] };
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const chunks = text
+      .split('\n\n')
+      .map((event) => event.replace(/^data: /, ''))
+      .filter((data) => data && data !== '[DONE]')
+      .map((data) => JSON.parse(data) as Record<string, unknown>);
+    return { status: res.status, chunks };
+  }
+  const textOf = (chunks: Record<string, unknown>[]) =>
+    chunks
+      .filter((c) => c.type === 'text-delta')
+      .map((c) => c.delta)
+      .join('');
+
+  it('a second tab on the other instance rejoins a live answer from its first word and sees it to the end', async () => {
+    const running = await turn(a, 'slow 40 25');
+    const threadId = running.threadId();
+    await expect.poll(() => running.chunks.filter((c) => c.type === 'text-delta').length).toBeGreaterThan(5);
+    const joined = await rejoin(b, threadId);
+    await running.done;
+    expect(joined.chunks[0]).toMatchObject({ type: 'start', messageId: running.chunks[0]!.messageId });
+    expect(textOf(joined.chunks)).toBe(textOf(running.chunks));
+    expect(textOf(joined.chunks)).toContain('tok40 ');
+    expect(joined.chunks.at(-1)).toMatchObject({ type: 'finish', messageMetadata: { status: 'complete' } });
+    // Once the answer ended there is nothing to rejoin.
+    expect((await rejoin(b, threadId)).status).toBe(204);
+  });
+
+  it('a reload rejoins the answer its closed connection left running, which then goes on to the end', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${a.base}/chainlit/chat`, {
+      method: 'POST',
+      headers: headers(true),
+      body: JSON.stringify({ text: 'slow 30 30' }),
+      signal: controller.signal,
+    });
+    const threadId = res.headers.get('x-thread-id')!;
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    const joined = await rejoin(b, threadId);
+    expect(textOf(joined.chunks)).toBe(Array.from({ length: 30 }, (_, i) => `tok${i + 1} `).join(''));
+    expect((await assistantOf(threadId)).status).toBe('complete');
   });
 
   it('deleting a thread on the other instance stops its run there', async () => {
@@ -284,7 +440,7 @@ describe(`chat runs across instances on ${kind}`, () => {
     expect(request.ended).toBe(false);
     const other = run.instance_id === a.lifecycle.instanceId ? b : a;
     const stop = await post(other, `/threads/${run.thread_id}/stop`);
-    expect(await stop.json()).toEqual({ stopped: true });
+    expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
     await expect.poll(() => request.aborted).toBe(true);
     await expect
       .poll(
@@ -430,7 +586,10 @@ describe(`chat runs across instances on ${kind}`, () => {
     );
     await expect.poll(() => chunks.length).toBeGreaterThan(4);
     const threadId = chunks[0]!.id.replace(/^chatcmpl-/, '');
-    expect(await (await post(b, `/threads/${threadId}/stop`)).json()).toEqual({ stopped: true });
+    expect(await (await post(b, `/threads/${threadId}/stop`)).json()).toMatchObject({
+      stopped: true,
+      outcome: 'stopped',
+    });
     expect(String(await read)).toMatch(/stopped before it was complete/);
     expect(chunks.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(false);
     expect((await assistantOf(threadId)).status).toBe('interrupted');

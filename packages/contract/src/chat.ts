@@ -18,7 +18,9 @@ import { pageQuerySchema } from './paging.ts';
  * `x-vercel-ai-ui-message-stream: v1`, plus `x-thread-id`), readable by `useChat`'s
  * `DefaultChatTransport`; its messages are {@link CadreUIMessage}s. A
  * write/send tool call arrives as `tool-input-available` then `tool-approval-request` and the turn
- * ends. Closing the connection stops the run; the partial answer is kept as `interrupted`. More
+ * ends. Closing the connection stops the run (a turn's, once nobody has rejoined it for 3 s); the
+ * partial answer is kept as `interrupted`. `GET /chat/:threadId/stream` rejoins the thread's answer
+ * still being written, from its first chunk to its end (useChat's `resumeStream`; 204: none). More
  * than CHAT_TURNS_PER_MINUTE turns and decisions per user per minute answer 429 with Retry-After.
  */
 
@@ -333,5 +335,18 @@ export const chatDenyRequestSchema = z.strictObject({
   reason: z.string().max(1000).optional(),
 });
 
-/** `POST /threads/:threadId/stop`: aborts the model call and running tools. */
-export const chatStopResultSchema = z.object({ stopped: z.boolean() });
+/**
+ * `POST /threads/:threadId/stop`: aborts the model call and running tools, and answers once the
+ * thread is free for the next message.
+ */
+export const chatStopResultSchema = z.object({
+  stopped: z.boolean().describe('Whether a running answer was ended'),
+  outcome: z
+    .enum(['stopped', 'released', 'idle'])
+    .describe(
+      'stopped: the server answering ended it; released: that server was gone, so the answer was ended ' +
+        'as interrupted with what it saved; idle: nothing was running',
+    ),
+  detail: z.string().describe('What happened, for the person'),
+});
+export type ChatStopResult = z.infer<typeof chatStopResultSchema>;

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ChatApproveData, ChatApproveErrors, ChatApproveResponses, ChatAuthHeaderData, ChatAuthHeaderErrors, ChatAuthHeaderResponses, ChatClearRatingData, ChatClearRatingErrors, ChatClearRatingResponses, ChatCreateThreadData, ChatCreateThreadErrors, ChatCreateThreadResponses, ChatDeleteThreadData, ChatDeleteThreadErrors, ChatDeleteThreadResponses, ChatDenyData, ChatDenyErrors, ChatDenyResponses, ChatFunctionResultData, ChatFunctionResultErrors, ChatFunctionResultResponses, ChatListThreadsData, ChatListThreadsErrors, ChatListThreadsResponses, ChatLogoutData, ChatLogoutErrors, ChatLogoutResponses, ChatRateMessageData, ChatRateMessageErrors, ChatRateMessageResponses, ChatRenameThreadData, ChatRenameThreadErrors, ChatRenameThreadResponses, ChatSessionData, ChatSessionErrors, ChatSessionResponses, ChatStopData, ChatStopErrors, ChatStopResponses, ChatThreadMessagesData, ChatThreadMessagesErrors, ChatThreadMessagesResponses, ChatTurnData, ChatTurnErrors, ChatTurnResponses } from './types.gen';
+import type { ChatApproveData, ChatApproveErrors, ChatApproveResponses, ChatAuthHeaderData, ChatAuthHeaderErrors, ChatAuthHeaderResponses, ChatClearRatingData, ChatClearRatingErrors, ChatClearRatingResponses, ChatCreateThreadData, ChatCreateThreadErrors, ChatCreateThreadResponses, ChatDeleteThreadData, ChatDeleteThreadErrors, ChatDeleteThreadResponses, ChatDenyData, ChatDenyErrors, ChatDenyResponses, ChatFunctionResultData, ChatFunctionResultErrors, ChatFunctionResultResponses, ChatListThreadsData, ChatListThreadsErrors, ChatListThreadsResponses, ChatLogoutData, ChatLogoutErrors, ChatLogoutResponses, ChatRateMessageData, ChatRateMessageErrors, ChatRateMessageResponses, ChatRejoinData, ChatRejoinErrors, ChatRejoinResponses, ChatRenameThreadData, ChatRenameThreadErrors, ChatRenameThreadResponses, ChatSessionData, ChatSessionErrors, ChatSessionResponses, ChatStopData, ChatStopErrors, ChatStopResponses, ChatThreadMessagesData, ChatThreadMessagesErrors, ChatThreadMessagesResponses, ChatTurnData, ChatTurnErrors, ChatTurnResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -146,6 +146,15 @@ export const chatTurn = <ThrowOnError extends boolean = true>(options: Options<C
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Rejoins the thread's answer still being written, on whichever instance it runs: the answer from its first chunk, then live to its end (the AI SDK resume convention); 204 when none runs
+ */
+export const chatRejoin = <ThrowOnError extends boolean = true>(options: Options<ChatRejoinData, ThrowOnError>) => (options.client ?? client).get<ChatRejoinResponses, ChatRejoinErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    url: '/chat/{threadId}/stream',
+    ...options
 });
 
 /**

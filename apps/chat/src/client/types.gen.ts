@@ -501,6 +501,40 @@ export type ChatTurnResponses = {
     200: unknown;
 };
 
+export type ChatRejoinData = {
+    body?: never;
+    path: {
+        threadId: string;
+    };
+    query?: never;
+    url: '/chat/{threadId}/stream';
+};
+
+export type ChatRejoinErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+};
+
+export type ChatRejoinError = ChatRejoinErrors[keyof ChatRejoinErrors];
+
+export type ChatRejoinResponses = {
+    /**
+     * The answer as an AI SDK UI message stream (text/event-stream); X-Thread-Id names its thread
+     */
+    200: unknown;
+    /**
+     * No answer is being written in the thread
+     */
+    204: void;
+};
+
+export type ChatRejoinResponse = ChatRejoinResponses[keyof ChatRejoinResponses];
+
 export type ChatStopData = {
     body?: never;
     path: {
@@ -527,7 +561,18 @@ export type ChatStopResponses = {
      * Default Response
      */
     200: {
+        /**
+         * Whether a running answer was ended
+         */
         stopped: boolean;
+        /**
+         * stopped: the server answering ended it; released: that server was gone, so the answer was ended as interrupted with what it saved; idle: nothing was running
+         */
+        outcome: 'stopped' | 'released' | 'idle';
+        /**
+         * What happened, for the person
+         */
+        detail: string;
     };
 };
 

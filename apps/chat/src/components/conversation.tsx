@@ -25,6 +25,14 @@ export interface ConversationProps {
   onCallFunction?: (call: HostFunctionCall) => Promise<unknown>;
 }
 
+/** The last answer, cut short by Stop (whose final chunk the aborted stream never read). */
+function markLastInterrupted(messages: CadreUIMessage[]): CadreUIMessage[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant' || (last.metadata?.status && last.metadata.status !== 'streaming'))
+    return messages;
+  return [...messages.slice(0, -1), { ...last, metadata: { ...last.metadata, status: 'interrupted' } }];
+}
+
 /** One thread: its messages, earlier ones loading above, what went wrong, and the composer. */
 export function Conversation({
   api,
@@ -46,8 +54,14 @@ export function Conversation({
     void sendMessage({ text });
   };
   const onStop = () => {
-    void api.stop(threadId).catch(() => undefined);
     void chat.stop();
+    // Once the thread is free the answer shows as the server keeps it: interrupted, with Retry.
+    void api
+      .stop(threadId)
+      .then(({ outcome }) => {
+        if (outcome !== 'idle') setMessages((shown) => markLastInterrupted(shown));
+      })
+      .catch(() => undefined);
   };
   useEscapeToStop(busy, onStop);
   const retry = () => {

@@ -48,6 +48,31 @@ function withNewest(shown: CadreUIMessage[], newest: CadreUIMessage[]): CadreUIM
 }
 
 /**
+ * On load, an answer still being written (a reload, another tab or device) is rejoined: the server
+ * replays it from its first word and it goes on to its end, replacing the snapshot loaded. Then the
+ * thread is read again, for an answer that ended before the rejoin (the server answered 204).
+ */
+function useRejoinRunningAnswer(
+  api: ChatApi,
+  threadId: string,
+  initialMessages: CadreUIMessage[],
+  chat: Pick<ReturnType<typeof useChat<CadreUIMessage>>, 'resumeStream' | 'setMessages'>,
+) {
+  const rejoined = useRef(false);
+  useEffect(() => {
+    if (rejoined.current) return;
+    rejoined.current = true;
+    const last = initialMessages.at(-1);
+    if (last?.role !== 'assistant' || last.metadata?.status !== 'streaming') return;
+    void chat
+      .resumeStream()
+      .then(() => api.messages(threadId, { limit: CHAT_PAGE_SIZE }))
+      .then((loaded) => chat.setMessages((shown) => withNewest(shown, toUiMessages(loaded.messages))))
+      .catch(() => undefined);
+  }, [api, threadId, initialMessages, chat]);
+}
+
+/**
  * One thread's turns with the agent (the AI SDK's `useChat`): a message goes to the chat route and
  * the answer streams back; a decision on a pending tool call goes to that approval's own route as
  * soon as it is made; a host-page function the agent calls runs through `onCallFunction`.
@@ -81,6 +106,7 @@ export function useConversationChat({
         api: api.turnUrl,
         headers: authHeaders(endpoint),
         credentials: credentialsFor(endpoint),
+        prepareReconnectToStreamRequest: ({ id }) => ({ api: api.rejoinUrl(id) }),
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId, headers }) => {
           // A decision goes to the stored approval's own route; the server runs the stored call once.
           const decision = decisionIn(messages.find((m) => m.id === messageId));
@@ -136,6 +162,8 @@ export function useConversationChat({
       finishedRef.current?.();
     },
   });
+
+  useRejoinRunningAnswer(api, threadId, initialMessages, chat);
 
   const { clearError, addToolApprovalResponse } = chat;
   const decide = (approvalId: string, decision: ApprovalDecision) => {

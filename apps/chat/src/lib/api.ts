@@ -12,6 +12,8 @@ import {
   createChatClient,
   type ChatApproveData,
   type ChatDenyData,
+  type ChatRejoinData,
+  type ChatStopResponse,
   type ChatThreadMessagesResponse,
   type ChatTurnData,
 } from './chat-client';
@@ -33,6 +35,8 @@ export interface ChatPage {
  * stream): their paths are the generated client's, so a renamed route is a type error here too.
  */
 const TURN_PATH: ChatTurnData['url'] = '/chat';
+/** Where a reload or another tab rejoins a thread's answer still being written (AI SDK resume). */
+const REJOIN_PATH: ChatRejoinData['url'] = '/chat/{threadId}/stream';
 const DECISION_PATHS: { approve: ChatApproveData['url']; deny: ChatDenyData['url'] } = {
   approve: '/approvals/{approvalId}/approve',
   deny: '/approvals/{approvalId}/deny',
@@ -51,6 +55,9 @@ export function createChatApi(endpoint: ChatEndpoint) {
     endpoint,
     /** Where a turn is sent; the answer streams back. */
     turnUrl: `${endpoint.baseUrl}${TURN_PATH}`,
+    /** Where the thread's answer still being written is rejoined (204: none is). */
+    rejoinUrl: (threadId: string) =>
+      `${endpoint.baseUrl}${REJOIN_PATH.replace('{threadId}', encodeURIComponent(threadId))}`,
     /** Where a decision on a pending tool call is sent; the answer goes on as a stream. */
     decisionUrl: (approvalId: string, decision: keyof typeof DECISION_PATHS) =>
       `${endpoint.baseUrl}${DECISION_PATHS[decision].replace('{approvalId}', encodeURIComponent(approvalId))}`,
@@ -74,9 +81,8 @@ export function createChatApi(endpoint: ChatEndpoint) {
       if (rating === null) await chatClearRating({ client, path });
       else await chatRateMessage({ client, path, body: { rating, comment: comment?.trim() || null } });
     },
-    stop: async (id: string): Promise<void> => {
-      await chatStop(thread(id));
-    },
+    /** Stops the thread's answer; resolves once the thread is free, saying what happened. */
+    stop: (id: string): Promise<ChatStopResponse> => chatStop(thread(id)),
     /** Returns a host-page function's result to the run that asked for it (copilot only). */
     sendFunctionResult: async (callId: string, result: unknown): Promise<void> => {
       await chatFunctionResult({ client, path: { callId }, body: { result: result ?? null } });

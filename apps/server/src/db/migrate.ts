@@ -36,6 +36,7 @@ export const MIGRATION_NAMES = [
   '0029-demo-researched-leads',
   '0030-idp-session-logout',
   '0031-deleted-identities',
+  '0032-run-streams',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -44,6 +44,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   instances: InstancesTable;
   chat_runs: ChatRunsTable;
+  chat_run_chunks: ChatRunChunksTable;
   host_calls: HostCallsTable;
   tool_executions: ToolExecutionsTable;
   api_keys: ApiKeysTable;
@@ -174,6 +175,16 @@ export interface ChatRunsTable {
   started_at: string;
   heartbeat_at: string;
   ended_at: string | null;
+}
+
+/** A batch of a running answer's stream, for watchers on other instances (migration 0031). */
+export interface ChatRunChunksTable {
+  claim_id: string;
+  /** The number in the run of the batch's first chunk. */
+  seq: number;
+  /** A JSON array of UI message chunks; null: the stream ended. */
+  chunks: string | null;
+  created_at: string;
 }
 
 /** A copilot run's call of a host-page function, waiting for the page's answer. */

@@ -23,7 +23,12 @@ export interface Signals {
 }
 
 /** Every channel Cadre uses, so a typo cannot listen to a channel nobody notifies. */
-export type SignalChannel = 'cadre_run_stop' | 'cadre_host_call_result' | 'cadre_api_key_revoked';
+export type SignalChannel =
+  | 'cadre_run_stop'
+  | 'cadre_run_watch'
+  | 'cadre_run_chunks'
+  | 'cadre_host_call_result'
+  | 'cadre_api_key_revoked';
 
 export function inProcessSignals(): Signals {
   const emitter = new EventEmitter();

@@ -119,13 +119,63 @@ describe('chat on three instances behind HAProxy', () => {
       method: 'POST',
       headers: { ...headers, 'x-pin-backend': 'cadre3' },
     });
-    expect(await stop.json()).toEqual({ stopped: true });
+    expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
     await running.done;
     expect(Date.now() - sent).toBeLessThan(1_000);
     await expect.poll(() => cluster.model.requests.slice(modelCalls).some((r) => r.aborted)).toBe(true);
     const stored = await lastAnswer(running.threadId);
     expect(stored.status).toBe('interrupted');
     expect(stored.parts).toContain('tok5 ');
+  });
+
+  /** Rejoins the thread's live answer on `pin` (GET /chat/:threadId/stream) and reads it to its end. */
+  async function rejoin(headers: Record<string, string>, pin: string, threadId: string) {
+    const res = await fetch(`${cluster.url}/chainlit/chat/${threadId}/stream`, {
+      headers: { ...headers, 'x-pin-backend': pin },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-backend')).toBe(pin);
+    const chunks = (await res.text())
+      .split('\n\n')
+      .map((event) => event.replace(/^data: /, ''))
+      .filter((data) => data && data !== '[DONE]')
+      .map((data) => JSON.parse(data) as Record<string, unknown>);
+    return chunks;
+  }
+  const textOf = (chunks: Record<string, unknown>[]) =>
+    chunks
+      .filter((c) => c.type === 'text-delta')
+      .map((c) => c.delta)
+      .join('');
+
+  it('a second device on another instance rejoins a live answer and sees it to the end, the same text', async () => {
+    const cookie = await chatSession('cadre1');
+    const headers = { cookie, origin: cluster.url, 'x-requested-with': 'cadre-chat' };
+    const running = await turn(headers, 'cadre1', { text: 'slow 60 20' });
+    await expect.poll(() => deltas(running)).toBeGreaterThan(5);
+    const joined = await rejoin(headers, 'cadre2', running.threadId);
+    await running.done;
+    expect(textOf(joined)).toBe(textOf(running.chunks));
+    expect(textOf(joined)).toContain('tok60 ');
+    expect(joined.at(-1)).toMatchObject({ type: 'finish', messageMetadata: { status: 'complete' } });
+  });
+
+  it('a reload rejoins, on another instance, the answer its closed connection left running', async () => {
+    const cookie = await chatSession('cadre1');
+    const headers = { cookie, origin: cluster.url, 'x-requested-with': 'cadre-chat' };
+    const closed = new AbortController();
+    const res = await fetch(`${cluster.url}/chainlit/chat`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'x-pin-backend': 'cadre1' },
+      body: JSON.stringify({ text: 'slow 40 25' }),
+      signal: closed.signal,
+    });
+    const threadId = res.headers.get('x-thread-id')!;
+    await res.body!.getReader().read();
+    closed.abort();
+    const joined = await rejoin(headers, 'cadre3', threadId);
+    expect(textOf(joined)).toBe(Array.from({ length: 40 }, (_, i) => `tok${i + 1} `).join(''));
+    expect((await lastAnswer(threadId)).status).toBe('complete');
   });
 
   it('delivers a copilot host-page result posted to another instance to the run that waits for it', async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { RUN_STALE_AFTER_MS } from '../../src/modules/chat/run-registry.ts';
+import { RUN_LEASE_MS } from '../../src/modules/chat/run-registry.ts';
 import { chatFrameHeaders, redeemCode, signUp } from './http-browser.ts';
 import { sharedCluster, type SharedCluster } from './shared-cluster.ts';
 import { webAppClient } from './web-app-client.ts';
@@ -10,7 +10,9 @@ import { webAppClient } from './web-app-client.ts';
  * form, sent by the web app's client with the headers and body it sends (its Idempotency-Key
  * included), and not retried by the client (the web app does not); only HAProxy resends it.
  * Afterwards: no acknowledged write is missing, no create exists twice, and no answer is left
- * `streaming`. The counts are printed for docs/benchmarks.md.
+ * `streaming`. Each answer a kill cut is compared with what the client received of it (characters
+ * streamed vs saved), and each thread a kill held is timed until it takes the next message (stuck
+ * seconds): with Stop first, and without. The counts are printed for docs/benchmarks.md.
  */
 const ROUNDS = 10;
 let cluster: SharedCluster;
@@ -59,24 +61,75 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
     }
   };
 
-  // Chatters: turns of a few seconds, so kills land mid-answer.
-  const chatter = async () => {
+  // Chatters: turns of a few seconds, so kills land mid-answer. An answer cut short is recorded
+  // with the characters the client received; the thread then takes the next message (after a
+  // Stop, for the chatter that stops), and the time until it does is the thread's stuck time.
+  const cut: { messageId: string; streamed: number; livedMs: number }[] = [];
+  const stuck: { afterStop: number[]; without: number[] } = { afterStop: [], without: [] };
+  const stopOutcomes: Record<string, number> = {};
+  /** How long each Stop took to answer (it answers once the thread is free). */
+  const stopAnswered: number[] = [];
+  /** Threads still refusing their next message when the test ended: how long since their cut. */
+  const stillStuck: number[] = [];
+  const chatter = async (stopsFirst: boolean) => {
     const headers = await chatFrameHeaders(cluster.url, token, agentId);
+    let threadId: string | undefined;
+    let cutAt: number | undefined;
     while (running) {
+      const answer = { messageId: '', streamed: 0, firstAt: 0, finished: false };
       try {
         const res = await fetch(`${cluster.url}/chainlit/chat`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ text: 'slow 60 40' }),
+          body: JSON.stringify({ text: 'slow 60 40', threadId }),
         });
-        await res.arrayBuffer();
+        // 409 while the thread is still held; 503 from a draining or dying instance.
+        if (!res.ok) {
+          await res.arrayBuffer();
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          continue;
+        }
+        if (cutAt !== undefined) {
+          (stopsFirst ? stuck.afterStop : stuck.without).push(Date.now() - cutAt);
+          cutAt = undefined;
+        }
+        threadId = res.headers.get('x-thread-id') ?? threadId;
+        await readChunks(res, (chunk) => {
+          if (chunk.type === 'start') answer.messageId = String(chunk.messageId);
+          if (chunk.type === 'text-delta') {
+            answer.firstAt ||= Date.now();
+            answer.streamed += String(chunk.delta).length;
+          }
+          if (chunk.type === 'finish') answer.finished = true;
+        });
       } catch {
         // Cut by a kill: the answer so far must survive in the database.
       }
+      if (answer.finished || !answer.messageId || !threadId) continue;
+      cutAt = Date.now();
+      cut.push({
+        messageId: answer.messageId,
+        streamed: answer.streamed,
+        livedMs: answer.firstAt ? cutAt - answer.firstAt : 0,
+      });
+      if (stopsFirst) {
+        // A Stop has no body, so no content-type either.
+        const { 'content-type': _json, ...bodiless } = headers;
+        const stopSent = Date.now();
+        const stop = await fetch(`${cluster.url}/chainlit/threads/${threadId}/stop`, {
+          method: 'POST',
+          headers: bodiless,
+        })
+          .then(async (r) => ((await r.json()) as { outcome?: string }).outcome ?? `status ${r.status}`)
+          .catch(() => 'no answer');
+        stopAnswered.push(Date.now() - stopSent);
+        stopOutcomes[stop] = (stopOutcomes[stop] ?? 0) + 1;
+      }
     }
+    if (cutAt !== undefined) stillStuck.push(Date.now() - cutAt);
   };
 
-  const load = [...Array.from({ length: 4 }, (_, w) => writer(w)), chatter(), chatter()];
+  const load = [...Array.from({ length: 4 }, (_, w) => writer(w)), chatter(true), chatter(false)];
   let slowestRestart = 0;
   let restarting = Promise.resolve();
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -109,9 +162,9 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
   const lost = [...acknowledged].filter((name) => !stored.has(name));
   const duplicates = rows.filter((r) => r.n > 1).map((r) => r.name);
 
-  // Answers cut by a kill end as interrupted once their heartbeat is stale and an instance sweeps.
+  // Answers cut by a kill end as interrupted once their lease runs out and an instance sweeps.
   let streaming = -1;
-  const deadline = Date.now() + RUN_STALE_AFTER_MS * 3;
+  const deadline = Date.now() + RUN_LEASE_MS * 3;
   while (Date.now() < deadline) {
     const [row] = await cluster.query<{ n: number }>(
       `select count(*)::int as n from messages join threads on threads.id = messages.thread_id
@@ -120,24 +173,68 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
     );
     streaming = row!.n;
     if (streaming === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const [interrupted] = await cluster.query<{ n: number; withText: number }>(
-    `select count(*)::int as n, count(*) filter (where parts like '%tok%')::int as "withText"
-       from messages join threads on threads.id = messages.thread_id
-      where threads.agent_id = $1 and messages.status = 'interrupted'`,
-    [agentId],
+  const saved = await cluster.query<{ id: string; status: string; parts: string }>(
+    `select messages.id, messages.status, messages.parts from messages
+       join threads on threads.id = messages.thread_id
+      where threads.agent_id = $1 and messages.id = any($2)`,
+    [agentId, cut.map((c) => c.messageId)],
   );
   const rowCount = rows.reduce((sum, r) => sum + r.n, 0);
+  const savedOf = new Map(saved.map((m) => [m.id, m]));
+  const textOf = (parts: string) =>
+    (JSON.parse(parts) as { type: string; text?: string }[])
+      .map((p) => (p.type === 'text' ? (p.text ?? '') : ''))
+      .join('').length;
+  const answers = cut.map((c) => {
+    const row = savedOf.get(c.messageId);
+    return { ...c, status: row?.status ?? 'missing', saved: row ? textOf(row.parts) : 0 };
+  });
+  const seconds = (ms: number[]) =>
+    ms.length === 0 ? 'none' : `max ${(Math.max(...ms) / 1000).toFixed(1)} s over ${ms.length}`;
   console.log(
     `crash test: ${ROUNDS} kill -9 rounds; ${saves} web app Saves (${failed} failed), ` +
       `${acknowledged.size} acknowledged, ${rowCount} rows, ${lost.length} lost, ` +
       `${duplicates.length} duplicated; ` +
-      `${interrupted!.n} answers interrupted by kills (${interrupted!.withText} kept their streamed text), ` +
-      `${streaming} left streaming; slowest restart to ready ${slowestRestart} ms`,
+      `${answers.length} answers cut by kills, ${streaming} left streaming; ` +
+      `thread stuck after a kill: with Stop ${seconds(stuck.afterStop)} (Stop answered ${JSON.stringify(stopOutcomes)}, ` +
+      `in ${seconds(stopAnswered)}), ` +
+      `without ${seconds(stuck.without)}, still held at the end ${seconds(stillStuck)}; slowest restart to ready ${slowestRestart} ms\n` +
+      `| answer | status | received (ms) | characters streamed | characters saved | lost |\n` +
+      `|---|---|--:|--:|--:|--:|\n` +
+      answers
+        .map(
+          (a, i) =>
+            `| ${i + 1} | ${a.status} | ${a.livedMs} | ${a.streamed} | ${a.saved} | ${Math.max(0, a.streamed - a.saved)} |`,
+        )
+        .join('\n'),
   );
   expect(lost).toEqual([]);
   expect(duplicates).toEqual([]);
   expect(streaming).toBe(0);
   expect(acknowledged.size).toBeGreaterThan(50);
+  // An answer the client had been receiving for a second was saved (the first words within 250
+  // ms, then every 500 ms): none loses all its text.
+  expect(answers.filter((a) => a.livedMs > 1_000 && a.saved === 0)).toEqual([]);
+  // Every thread a kill held took its next message again.
+  expect(stuck.afterStop.length + stuck.without.length).toBeGreaterThan(0);
+  expect(stillStuck.filter((ms) => ms > 15_000)).toEqual([]);
 }, 600_000);
+
+/** Reads a UI message stream (SSE), handing each chunk to `onChunk`. */
+async function readChunks(res: Response, onChunk: (chunk: Record<string, unknown>) => void) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    const events = buffer.split('\n\n');
+    buffer = events.pop()!;
+    for (const event of events) {
+      const data = event.replace(/^data: /, '');
+      if (data && data !== '[DONE]') onChunk(JSON.parse(data) as Record<string, unknown>);
+    }
+  }
+}

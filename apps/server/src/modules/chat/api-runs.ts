@@ -43,7 +43,8 @@ async function continuedThread(ctx: ChatContext, input: ApiRunInput, threadId: s
   const { userId } = input;
   const thread = await ctx.repo.findThread(userId, input.agent.id, threadId, '');
   if (!thread || (thread.origin !== 'api' && thread.origin !== 'mcp')) return undefined;
-  if (await ctx.runs.isRunning(threadId)) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
+  if ((await ctx.runs.runningIn(threadId)) !== undefined)
+    throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
   const history = await ctx.repo.listMessages(userId, threadId);
   const now = new Date().toISOString();
   const pending = (await ctx.approvals.list(userId, threadId)).filter((a) => a.status === 'pending');

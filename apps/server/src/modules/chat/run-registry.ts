@@ -1,78 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
 import type { Lifecycle, MetricsRecorder } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
-import { RUN_STALE_AFTER_MS, SWEEP_EVERY_MS, sweepLostRuns } from './run-sweep.ts';
+import {
+  HOUSEKEEPING_EVERY_MS,
+  LEASE_CHECK_EVERY_MS,
+  RUN_LEASE_MS,
+  RUN_LEASE_RENEW_MS,
+  RUN_STOP_POLL_MS,
+  housekeeping,
+  releaseRuns,
+} from './run-lease.ts';
+import { createRunStreams } from './run-streams.ts';
+import { RunAbort, shutdownAbort, type RunRegistry } from './run-types.ts';
 
-export { RUN_STALE_AFTER_MS };
-
-/** How often an instance says its runs are alive. */
-export const RUN_HEARTBEAT_MS = 2_000;
-/**
- * How often an instance holding runs reads whether one was stopped or deleted: the fallback for a
- * missed signal (a LISTEN connection that was reconnecting), so Stop still lands within 500 ms. One
- * indexed read of this instance's running rows, made only while it holds runs.
- */
-export const RUN_STOP_POLL_MS = 200;
-
-/** Why a run was aborted, as the runtime reports it to the person watching. */
-export class RunAbort extends Error {
-  constructor(
-    readonly why: 'stopped' | 'deleted' | 'shutdown' | 'disconnected',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RunAbort';
-  }
-}
-
-export const shutdownAbort = () =>
-  new RunAbort('shutdown', 'The server is restarting; the answer so far was saved. Ask again to continue.');
-
-export type RunEndStatus = 'complete' | 'awaiting_approval' | 'interrupted' | 'error';
-
-export interface RunClaim {
-  runId: string;
-  userId: number;
-  threadId: string;
-  messageId: string;
-}
+export { RUN_LEASE_MS };
+export * from './run-types.ts';
 
 /**
- * The runs in progress, in the database (`chat_runs`), so every instance sees them: one running
- * run per thread (a unique partial index), Stop from any instance (a flag the holding instance
- * hears through a signal within milliseconds, or its next heartbeat), and runs lost with a crashed
- * instance ended as interrupted by whichever instance sweeps next. On SQLite the same code runs
- * with in-process signals.
+ * How long Stop waits for the instance holding the run to end it (a live one hears the signal
+ * within milliseconds, or the flag within RUN_STOP_POLL_MS, renews the run's lease at once and ends
+ * the run in one commit): past that, unless the lease was renewed since the Stop, the instance is
+ * taken for gone and the run is released here, so the thread is free when Stop answers.
  */
-export interface RunRegistry {
-  /**
-   * Claims the thread for a run: a running row, in `trx` when given (the turn's own commit).
-   * Returns its id, or undefined when the thread already has a running run.
-   */
-  claim(run: RunClaim, trx?: Kysely<Database>): Promise<string | undefined>;
-  /** Connects a claimed run to the controller that aborts it here. */
-  attach(claimId: string, controller: AbortController): void;
-  /** Ends the run's row (and forgets it locally), in `trx` when given (the run's last save). */
-  end(claimId: string, status: RunEndStatus, trx?: Kysely<Database>): Promise<void>;
-  /** Whether the thread has a running run (on any instance). */
-  isRunning(threadId: string): Promise<boolean>;
-  /** Asks the user's running run in the thread to stop, wherever it runs; whether there was one. */
-  stop(userId: number, threadId: string, cause?: 'stopped' | 'deleted'): Promise<boolean>;
-  /** Asks every running run of the user to stop (the user is being deleted). */
-  stopUser(userId: number): Promise<void>;
-  /**
-   * Throws 503 with Retry-After while this instance shuts down: a run is not started here, where
-   * it would be cut after SHUTDOWN_TIMEOUT_MS, but on another instance (the balancer retries a 503).
-   */
-  refuseWhileDraining(): void;
-  localCount(): number;
-  /** Ends runs lost with their instance as interrupted; how many. */
-  sweep(): Promise<number>;
-  close(): Promise<void>;
-}
+export const STOP_WAIT_MS = 500;
 
 /** Seconds a turn refused by a draining instance waits: any other instance can take it now. */
 const DRAINING_RETRY_AFTER_SECONDS = 1;
@@ -80,6 +31,8 @@ const DRAINING_RETRY_AFTER_SECONDS = 1;
 const stopMessages = {
   stopped: 'Stopped.',
   deleted: 'The thread was deleted.',
+  /** Its row no longer runs: deleted with its thread, or released when its lease ran out. */
+  gone: 'The answer was ended: its thread was deleted, or this server lost its hold on it.',
 } as const;
 
 export interface RunRegistryDeps {
@@ -88,7 +41,7 @@ export interface RunRegistryDeps {
   log: FastifyBaseLogger;
   /** On shutdown, runs still going after this long end as interrupted (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;
-  /** Counts the lost runs this instance's sweep releases. */
+  /** Counts the runs this instance releases because their lease ran out or their holder is gone. */
   metrics?: Pick<MetricsRecorder, 'runLeasesExpired'>;
 }
 
@@ -115,10 +68,16 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
   let stopPoll: NodeJS.Timeout | undefined;
   let closed = false;
   const nowIso = () => new Date().toISOString();
+  const release = (which?: Parameters<typeof releaseRuns>[3]) =>
+    releaseRuns(db, instanceId, log, which, metrics);
 
   const abortHere = (claimId: string, reason: RunAbort) => {
     const controller = local.get(claimId);
-    if (controller && !controller.signal.aborted) controller.abort(reason);
+    if (!controller || controller.signal.aborted) return;
+    controller.abort(reason);
+    // A Stop waits for the run's row to end: a lease renewed now tells it this instance is alive and
+    // ending the run (its last save may take a while under load), not gone.
+    if (reason.why === 'stopped' || reason.why === 'deleted') void beat().catch(() => {});
   };
 
   // A Stop published by another instance for a run held here.
@@ -141,7 +100,30 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
       if (local.has(id)) abortHere(id, new RunAbort(cause, stopMessages[cause]));
       else await db.signals.publish('cadre_run_stop', `${id}:${cause}`);
     }
-    return rows.length > 0;
+    return rows.map((row) => row.id);
+  }
+
+  /** Whether the thread's run ends by `deadline` (a time in ms). */
+  async function endedBy(threadId: string, deadline: number) {
+    for (;;) {
+      if ((await runningIn(threadId)) === undefined) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** The thread's running run, unless its lease ran out: then it is released here. */
+  async function runningIn(threadId: string) {
+    const row = await k
+      .selectFrom('chat_runs')
+      .select(['id', 'heartbeat_at'])
+      .where('thread_id', '=', threadId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (Date.parse(row.heartbeat_at) >= Date.now() - RUN_LEASE_MS || local.has(row.id)) return row.id;
+    const released = await release({ threadId });
+    return released.includes(row.id) ? undefined : row.id;
   }
 
   /**
@@ -155,7 +137,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     const alive = new Map((await query()).map((row) => [row.id, row.stop_requested === 1]));
     for (const claimId of judged) {
       if (!local.has(claimId)) continue; // ended meanwhile
-      if (!alive.has(claimId)) abortHere(claimId, new RunAbort('deleted', stopMessages.deleted));
+      if (!alive.has(claimId)) abortHere(claimId, new RunAbort('deleted', stopMessages.gone));
       else if (alive.get(claimId)) abortHere(claimId, new RunAbort('stopped', stopMessages.stopped));
     }
   }
@@ -164,7 +146,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     judge(() =>
       k
         .updateTable('chat_runs')
-        .set({ heartbeat_at: nowIso() })
+        .set({ heartbeat_at: nowIso() }) // renews the lease
         .where('instance_id', '=', instanceId)
         .where('status', '=', 'running')
         .returning(['id', 'stop_requested'])
@@ -185,14 +167,14 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     if (heartbeat || closed) return;
     heartbeat = setInterval(() => {
       beat().catch((err: unknown) => log.warn({ err }, 'run heartbeat failed; retrying'));
-    }, RUN_HEARTBEAT_MS);
+    }, RUN_LEASE_RENEW_MS);
     heartbeat.unref();
     // Its failures are the heartbeat's too, which reports them; five warnings a second would not help.
     stopPoll = setInterval(() => void pollStops().catch(() => {}), RUN_STOP_POLL_MS);
     stopPoll.unref();
   };
 
-  const sweep = () => sweepLostRuns(db, instanceId, log, metrics);
+  const sweep = async () => (await release()).length;
 
   // On SIGTERM, runs get SHUTDOWN_TIMEOUT_MS to finish; the rest end as interrupted, with what
   // they streamed saved and an error chunk telling the person why. The deadline is set even when
@@ -213,11 +195,13 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     return count;
   };
 
-  const sweeper = setInterval(() => {
-    sweep().catch((err: unknown) => log.warn({ err }, 'lost-run sweep failed; retrying'));
-  }, SWEEP_EVERY_MS);
+  const sweepWarn = (err: unknown) => log.warn({ err }, 'lost-run sweep failed; retrying');
+  const sweeper = setInterval(() => void sweep().catch(sweepWarn), LEASE_CHECK_EVERY_MS);
   sweeper.unref();
-  void sweep().catch((err: unknown) => log.warn({ err }, 'lost-run sweep failed; retrying'));
+  const housekeeper = setInterval(() => void housekeeping(db).catch(sweepWarn), HOUSEKEEPING_EVERY_MS);
+  housekeeper.unref();
+  void Promise.all([sweep(), housekeeping(db)]).catch(sweepWarn);
+  const streams = createRunStreams({ db, log });
 
   return {
     async claim(run, trx) {
@@ -262,17 +246,28 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
         .execute();
     },
 
-    async isRunning(threadId) {
-      const row = await k
+    runningIn,
+
+    async stop(userId, threadId, cause = 'stopped') {
+      // A run whose lease already ran out is released at once, with no one to ask.
+      if ((await release({ threadId })).length > 0) return 'released';
+      const askedAt = Date.now();
+      const asked = await requestStop({ userId, threadId }, cause);
+      if (asked.length === 0) return 'idle';
+      if (await endedBy(threadId, askedAt + STOP_WAIT_MS)) return 'stopped';
+      // A holder that renewed the lease since the Stop is alive and ending the run: it gets until
+      // that lease runs out. One that did not is taken for gone.
+      const renewed = await k
         .selectFrom('chat_runs')
-        .select('id')
-        .where('thread_id', '=', threadId)
+        .select('heartbeat_at')
+        .where('id', 'in', asked)
         .where('status', '=', 'running')
         .executeTakeFirst();
-      return row !== undefined;
+      const renewedAt = renewed ? Date.parse(renewed.heartbeat_at) : 0;
+      if (renewedAt >= askedAt && (await endedBy(threadId, renewedAt + RUN_LEASE_MS))) return 'stopped';
+      const released = await release({ ids: asked });
+      return released.length > 0 ? 'released' : 'stopped';
     },
-
-    stop: (userId, threadId, cause = 'stopped') => requestStop({ userId, threadId }, cause),
 
     async stopUser(userId) {
       await requestStop({ userId }, 'deleted');
@@ -286,6 +281,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     },
 
     localCount: () => local.size,
+    streams,
     sweep,
 
     async close() {
@@ -294,7 +290,9 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
       clearInterval(heartbeat);
       clearInterval(stopPoll);
       clearInterval(sweeper);
+      clearInterval(housekeeper);
       unsubscribe();
+      streams.close();
     },
   };
 }

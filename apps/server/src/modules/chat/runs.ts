@@ -5,6 +5,7 @@ import { HttpError } from '../../http/errors.ts';
 import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
+import type { RunTap } from './run-streams.ts';
 import type { RunOutcome, Visitor } from './runtime/run.ts';
 import type { RunMode } from './runtime/tool-set.ts';
 
@@ -14,8 +15,13 @@ export interface StreamRunInput {
   threadId: string;
   history: StoredMessage[];
   message: StoredMessage;
-  /** The client's connection: closing it aborts the run. */
+  /**
+   * The client's connection: closing it aborts the run (with `rejoinable`, once nobody has watched
+   * the answer for RUN_REJOIN_GRACE_MS).
+   */
   signal: AbortSignal;
+  /** A chat frame's answer, which a reload or another tab can rejoin (see RunStreams). */
+  rejoinable?: boolean;
   /** Chunks sent before the run's own (an approval's outcome). */
   prelude?: UIMessageChunk[];
   /** The run's id (a continuation's is the run's it continues). */
@@ -49,6 +55,41 @@ export const loadRuntime = () => (runtime ??= importRuntime());
 export const RUN_IN_PROGRESS = 'A run is already in progress in this thread; stop it first';
 
 /**
+ * A chat answer whose connection closed goes on this long for someone to rejoin it (a reload takes
+ * about a second); it is stopped once nobody has watched it for that long.
+ */
+export const RUN_REJOIN_GRACE_MS = 3_000;
+const REJOIN_CHECK_MS = 250;
+
+/**
+ * Aborts the run when its connection closes: at once, or for a rejoinable answer once nobody has
+ * watched it for RUN_REJOIN_GRACE_MS. Returns the function that stops listening.
+ */
+function abortOnDisconnect(input: StreamRunInput, controller: AbortController, tap: RunTap) {
+  const disconnected = new RunAbort('disconnected', 'The connection closed.');
+  let unwatchedSince = 0;
+  let check: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    if (!input.rejoinable) return controller.abort(disconnected);
+    unwatchedSince = Date.now();
+    check = setInterval(() => {
+      if (tap.watched()) unwatchedSince = Date.now();
+      else if (Date.now() - unwatchedSince >= RUN_REJOIN_GRACE_MS) {
+        clearInterval(check);
+        controller.abort(disconnected);
+      }
+    }, REJOIN_CHECK_MS);
+    check.unref();
+  };
+  if (input.signal.aborted) onAbort();
+  else input.signal.addEventListener('abort', onAbort, { once: true });
+  return () => {
+    clearInterval(check);
+    input.signal.removeEventListener('abort', onAbort);
+  };
+}
+
+/**
  * Starts a run of the agent for `message` and returns its UI message stream: a `start` chunk with
  * `{threadId, runId, offline, model, createdAt}`, the run's chunks, and a `finish` chunk with its outcome. The run
  * holds its thread in the run registry (409 when another run holds it) until it ends; its last
@@ -69,15 +110,20 @@ export async function streamRun(
     }));
   if (!claimId) throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
   const controller = new AbortController();
-  const disconnected = new RunAbort('disconnected', 'The connection closed.');
-  const onAbort = () => controller.abort(disconnected);
-  if (input.signal.aborted) controller.abort(disconnected);
-  input.signal.addEventListener('abort', onAbort, { once: true });
+  const tap = ctx.runs.streams.open(claimId);
+  const stopListening = abortOnDisconnect(input, controller, tap);
   ctx.runs.attach(claimId, controller);
   const { selection, notice } = modelFor(ctx, input.agent);
   const [{ createUIMessageStream }, { runAgent }] = await loadRuntime();
   return createUIMessageStream({
-    execute: async ({ writer }) => {
+    execute: async ({ writer: sent }) => {
+      // Every chunk goes to the connection and to the tap, which watchers (rejoins) read.
+      const writer = {
+        write(chunk: UIMessageChunk) {
+          tap.push(chunk);
+          sent.write(chunk);
+        },
+      };
       writer.write({
         type: 'start',
         messageId: input.message.id,
@@ -151,7 +197,8 @@ export async function streamRun(
           });
         }
       } finally {
-        input.signal.removeEventListener('abort', onAbort);
+        stopListening();
+        tap.end();
         ctx.telemetry.metrics.chatRun(input.source, ended, (performance.now() - started) / 1000);
         // Without an outcome the last save failed (or never ran), and its commit with it.
         if (!(endedInLastSave && outcome)) await ctx.runs.end(claimId, ended);

@@ -1,9 +1,17 @@
-import { CHAT_SEARCH_LIMIT } from '@cadre/contract';
+import { CHAT_SEARCH_LIMIT, type ChatStopResult } from '@cadre/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireAgent, requireThread, type ChatContext } from './context.ts';
 import type { ThreadRow } from './repository.ts';
+
+const stopDetails: Record<ChatStopResult['outcome'], string> = {
+  stopped: 'Stopped; what the answer said so far is kept.',
+  released:
+    'The server writing this answer stopped responding; the answer was ended as interrupted with what it saved. ' +
+    'You can send the next message now.',
+  idle: 'Nothing was running in this thread.',
+};
 
 /**
  * A user's threads with one agent and their messages; every call names the owner, and `endUser`
@@ -93,10 +101,22 @@ export function createThreads(ctx: ChatContext) {
       return { thread, messages, approvals, nextCursor };
     },
 
-    /** Stops this user's runs in the thread; whether there was one. */
-    async stop(userId: number, agentId: number, endUser: string, threadId: string): Promise<boolean> {
+    /**
+     * The thread's answer still being written, from its first chunk to its end (a reload or another
+     * tab rejoining it); undefined when none is.
+     */
+    async rejoin(userId: number, agentId: number, endUser: string, threadId: string) {
       await requireThread(ctx, userId, agentId, threadId, endUser);
-      return ctx.runs.stop(userId, threadId);
+      const claimId = await ctx.runs.runningIn(threadId);
+      if (!claimId) return undefined;
+      return ctx.runs.streams.join(claimId, async () => (await ctx.runs.runningIn(threadId)) === claimId);
+    },
+
+    /** Stops this user's run in the thread; answers once the thread is free, saying what happened. */
+    async stop(userId: number, agentId: number, endUser: string, threadId: string): Promise<ChatStopResult> {
+      await requireThread(ctx, userId, agentId, threadId, endUser);
+      const outcome = await ctx.runs.stop(userId, threadId);
+      return { stopped: outcome !== 'idle', outcome, detail: stopDetails[outcome] };
     },
   };
 }

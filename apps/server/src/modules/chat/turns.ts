@@ -40,6 +40,8 @@ export interface TurnInput {
   /** With an `Idempotency-Key`: stores the turn under the key in the turn's own commit. */
   record?: RecordAnswer<SentTurn>;
   signal: AbortSignal;
+  /** A chat frame's turn: its answer goes on for a while after the connection closes, to be rejoined. */
+  rejoinable?: boolean;
 }
 
 /** What an `Idempotency-Key` remembers of a turn: where its answer is. */
@@ -54,7 +56,8 @@ export interface SentTurn {
  * written the thread is busy as for any second turn; after that the answer is in the thread.
  */
 export async function alreadySent(ctx: ChatContext, sent: SentTurn): Promise<HttpError> {
-  if (await ctx.runs.isRunning(sent.threadId)) return new HttpError('run_in_progress', RUN_IN_PROGRESS);
+  if ((await ctx.runs.runningIn(sent.threadId)) !== undefined)
+    return new HttpError('run_in_progress', RUN_IN_PROGRESS);
   return new HttpError('conflict', 'This message was already sent; its answer is in the thread');
 }
 
@@ -119,7 +122,7 @@ export async function startTurn(
   }
   // Checked before the history changes (lapse, regenerate, edit); the claim in the turn's commit
   // below is what holds the thread against a run starting meanwhile on another instance.
-  if (existing && (await ctx.runs.isRunning(threadId)))
+  if (existing && (await ctx.runs.runningIn(threadId)) !== undefined)
     throw new HttpError('run_in_progress', RUN_IN_PROGRESS);
 
   // The rate limit counts in the commit that stores the turn, unless the turn changes stored rows
@@ -170,8 +173,17 @@ export async function startTurn(
     throw error;
   }
   const turn = { userId, agent, threadId, history, message: assistant, signal: input.signal };
-  const { via, timeZone, visitor } = input;
+  const { via, timeZone, visitor, rejoinable } = input;
   const source = via === 'copilot' ? 'copilot' : 'chat';
-  const stream = await streamRun(ctx, { ...turn, via, runId, claimId, timeZone, visitor, source });
+  const stream = await streamRun(ctx, {
+    ...turn,
+    via,
+    runId,
+    claimId,
+    timeZone,
+    visitor,
+    source,
+    rejoinable,
+  });
   return { threadId, stream };
 }

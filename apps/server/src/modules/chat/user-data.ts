@@ -103,7 +103,13 @@ export function chatUserData(db: Db): UserDataOwner {
 
     async deleteFor(user, trx) {
       const threadIds = trx.selectFrom('threads').select('id').where('user_id', '=', user.id);
-      // The user's own rows, and every run, approval and message in the user's threads.
+      // The user's own rows, and every run, approval and message in the user's threads; a run's
+      // streamed chunks (kept for watchers on other instances) first.
+      const runIds = trx
+        .selectFrom('chat_runs')
+        .select('id')
+        .where((eb) => eb.or([eb('user_id', '=', user.id), eb('thread_id', 'in', threadIds)]));
+      await trx.deleteFrom('chat_run_chunks').where('claim_id', 'in', runIds).execute();
       await deleteUserRows(trx, user.id, ['host_calls', 'tool_executions', 'chat_runs']);
       await trx.deleteFrom('chat_runs').where('thread_id', 'in', threadIds).execute();
       await deleteUserRows(trx, user.id, ['approvals']);

@@ -79,6 +79,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db }>
           visitor: visitorOf(principal),
           record: once.record,
           signal: disconnectSignal(reply),
+          rejoinable: true,
         });
         return sendStream(reply, stream, threadId);
       } catch (error) {
@@ -90,6 +91,26 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db }>
     },
   );
 
+  app.get(
+    '/chat/:threadId/stream',
+    chatOperation(
+      'chatRejoin',
+      "Rejoins the thread's answer still being written, on whichever instance it runs: the answer " +
+        'from its first chunk, then live to its end (the AI SDK resume convention); 204 when none runs',
+      {
+        params: threadParams,
+        response: { ...answerStream, 204: z.null().describe('No answer is being written in the thread') },
+      },
+    ),
+    async (request, reply) => {
+      const { userId, agentId, endUser = '' } = principalOf(request);
+      const { threadId } = request.params;
+      const stream = await service.rejoin(userId, agentId, endUser, threadId);
+      if (!stream) return reply.code(204).send(null);
+      return sendStream(reply, stream, threadId);
+    },
+  );
+
   app.post(
     '/threads/:threadId/stop',
     chatOperation('chatStop', "Stops the thread's answer, on whichever instance it runs", {
@@ -98,7 +119,7 @@ export const turnRoutes: FastifyPluginAsyncZod<{ service: ChatService; db: Db }>
     }),
     async (request) => {
       const { userId, agentId, endUser = '' } = principalOf(request);
-      return { stopped: await service.stop(userId, agentId, endUser, request.params.threadId) };
+      return service.stop(userId, agentId, endUser, request.params.threadId);
     },
   );
 

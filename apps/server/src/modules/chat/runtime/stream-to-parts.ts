@@ -12,16 +12,19 @@ export interface StreamContext extends ApprovalRequestContext {
   parts: StoredPart[];
   signal: AbortSignal;
   write: (chunk: UIMessageChunk) => void;
-  /** Saves the message as it stands (see PARTIAL_SAVE_MS: on a clock, every 50 tokens, at tool steps). */
+  /** Saves the message as it stands (see FIRST_SAVE_MS and SAVE_EVERY_MS; and at tool steps). */
   save: () => Promise<void>;
   /** Ends the run with a visible error. */
   fail: (category: LlmErrorCategory, text: string) => void;
 }
 
-/** A streaming answer is saved at least this often... */
-export const PARTIAL_SAVE_MS = 2_000;
-/** ...or after this many text deltas (tokens), whichever comes first. */
-export const PARTIAL_SAVE_DELTAS = 50;
+/**
+ * The first words of an answer are saved this long after they were sent (committed within 250 ms):
+ * a short answer cut by a crash keeps what the person saw.
+ */
+export const FIRST_SAVE_MS = 200;
+/** Then what streamed since is saved this long after the save before: never more often. */
+export const SAVE_EVERY_MS = 500;
 
 /**
  * Lets the chunks written so far reach the socket before more work: the response body sends a
@@ -60,36 +63,34 @@ export async function streamToParts(
       detail: { threadId: ctx.threadId, runId: ctx.runId, toolCallId, ...detail },
     });
   let stepsRun = 0;
-  // What streamed is saved at least every PARTIAL_SAVE_MS or PARTIAL_SAVE_DELTAS text deltas, and
-  // at each tool call and result, so a crash or a lost database connection loses at most that much
-  // of an answer the person saw. The clock runs apart from the stream: a model or a tool that
-  // stalls is saved too, yet nothing is written while nothing changed. Saves never overlap (an
-  // older snapshot must not land after a newer one), and the last one is awaited before returning:
-  // the run's final save must come after it.
-  let deltasSinceSave = 0;
+  // What streamed is saved FIRST_SAVE_MS after its first words, then SAVE_EVERY_MS after the save
+  // before, and at each tool call and result, so a crash or a lost database connection loses at
+  // most half a second of an answer the person saw. The timer runs apart from the stream: a model
+  // or a tool that stalls is saved too, yet nothing is written while nothing changed. Saves never
+  // overlap (an older snapshot must not land after a newer one), and the last one is awaited
+  // before returning: the run's final save must come after it.
   let unsaved = false;
+  let lastSaveAt: number | undefined;
   let saving: Promise<void> = Promise.resolve();
+  let saveDue: NodeJS.Timeout | undefined;
   const saveNow = () => {
-    deltasSinceSave = 0;
+    clearTimeout(saveDue);
+    saveDue = undefined;
     unsaved = false;
+    lastSaveAt = performance.now();
     saving = saving.then(ctx.save, ctx.save);
     return saving;
   };
-  // A save the token count asked for waits for the turn of the event loop to end, rather than
-  // holding the stream: the chunks read so far reach the socket first, and an answer that ends
-  // meanwhile has it done by the run's last save, in one commit instead of two.
-  let saveDue: NodeJS.Immediate | undefined;
+  /** Text streamed: it is saved on the clock, not per token. */
   const saveSoon = () => {
-    saveDue ??= setImmediate(() => {
-      saveDue = undefined;
-      if (unsaved) saveNow().catch(() => {});
-    });
-  };
-  const clock = setInterval(() => {
+    unsaved = true;
+    if (saveDue) return;
+    const wait =
+      lastSaveAt === undefined ? FIRST_SAVE_MS : Math.max(0, lastSaveAt + SAVE_EVERY_MS - performance.now());
     // A failed save shows in the run's final save, which uses the same connection.
-    if (unsaved) saveNow().catch(() => {});
-  }, PARTIAL_SAVE_MS);
-  clock.unref();
+    saveDue = setTimeout(() => void saveNow().catch(() => {}), wait);
+    saveDue.unref();
+  };
   let firstTextSent = false;
   let textPart: { type: 'text'; text: string } | undefined;
   let textId = '';
@@ -109,8 +110,7 @@ export async function streamToParts(
       ctx.fail(llmError.category, llmError.message);
     }
   } finally {
-    clearInterval(clock);
-    clearImmediate(saveDue);
+    clearTimeout(saveDue);
     await saving.catch(() => {});
   }
   return result;
@@ -138,9 +138,7 @@ export async function streamToParts(
           firstTextSent = true;
           await yieldToSocket();
         }
-        unsaved = true;
-        deltasSinceSave += 1;
-        if (deltasSinceSave >= PARTIAL_SAVE_DELTAS) saveSoon();
+        saveSoon();
         break;
       }
       case 'text-end':
