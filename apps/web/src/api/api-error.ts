@@ -1,4 +1,4 @@
-import { errorCodeOf, type ErrorCode } from '@cadre/contract';
+import { errorCodeOf, outageOf, type ErrorCode, type Outage } from '@cadre/contract';
 
 /**
  * Errors raised by the API client (spec section 8, "API client errors"): a failed response raises
@@ -30,8 +30,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly statusText: string;
   readonly body: unknown;
+  /** The answer's Retry-After header (seconds, as the API sends it), if it had one. */
+  readonly retryAfter: string | null;
 
-  constructor(init: { url: string; status: number; statusText: string; body: unknown }) {
+  constructor(init: {
+    url: string;
+    status: number;
+    statusText: string;
+    body: unknown;
+    retryAfter?: string | null;
+  }) {
     const label = STATUS_LABELS[init.status];
     super(
       label ??
@@ -42,6 +50,7 @@ export class ApiError extends Error {
     this.status = init.status;
     this.statusText = init.statusText;
     this.body = init.body;
+    this.retryAfter = init.retryAfter ?? null;
   }
 
   /** The API's error code, when the body is one of its error answers. */
@@ -49,6 +58,10 @@ export class ApiError extends Error {
     return errorCodeOf(this.body);
   }
 }
+
+/** The outage this error is (Cadre or its database cannot serve right now), if it is one. */
+export const outageOfError = (error: unknown): Outage | undefined =>
+  error instanceof ApiError ? outageOf(error.status, error.body) : undefined;
 
 export class CancelError extends Error {
   constructor() {
