@@ -376,7 +376,9 @@ describe(`the built-in identity provider under concurrent redemption on ${kind}`
       expect(page.statusCode).toBe(503);
       expect(page.headers.location).toBeUndefined();
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.body).toContain('cannot reach its database');
+      expect(page.body).toContain('cannot reach its database; retrying');
+      // The browser loads the page again by itself after Retry-After.
+      expect(page.headers.refresh).toBe(page.headers['retry-after']);
     } finally {
       await setReadOnly(a, false);
     }
