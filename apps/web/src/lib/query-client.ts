@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { outageRetryDelayMs } from '@cadre/contract';
-import { ApiError, isUnauthorized, outageOfError } from '../api/api-error';
+import { isUnauthorized, outageOfError, type ApiError } from '../api/api-error';
 
 /**
  * The app's query cache. A 401 from any query or mutation goes to `onUnauthorized` once, here,
