@@ -42,10 +42,11 @@ export interface Db {
    */
   onConnectionError(listener: (err: Error) => void): void;
   /**
-   * Says the database left a probe unanswered for longer than a live one takes (the readiness
-   * check's write, 1 s): requests stop waiting for it until it answers again (unanswered.ts).
+   * Says the database left a probe sent at `since` (epoch ms) unanswered for longer than a live one
+   * takes (the readiness check's write, 1 s): unless it answered anything else since, requests stop
+   * waiting for it until it answers again (unanswered.ts).
    */
-  reportUnanswered(): void;
+  reportUnanswered(since: number): void;
   /** Signals between instances on this database (LISTEN/NOTIFY; in-process on SQLite). */
   signals: Signals;
   /**
@@ -123,10 +124,11 @@ export function openDatabase(database: Config['database']): Db {
  */
 function discardingBroken(pool: pg.Pool, watch: AnswerWatch): PostgresPool {
   const connect = async () => {
+    const since = Date.now();
     try {
       return await pool.connect();
     } catch (err) {
-      if (isUnanswered(err as Error)) watch.unanswered();
+      if (isUnanswered(err as Error)) watch.unanswered(since);
       throw err;
     }
   };
@@ -134,20 +136,22 @@ function discardingBroken(pool: pg.Pool, watch: AnswerWatch): PostgresPool {
     let client: pg.PoolClient | undefined = first;
     let fresh = true;
     let broken: Error | undefined;
-    const run = (connection: pg.PoolClient, text: string, parameters: ReadonlyArray<unknown>) =>
-      connection.query(text, parameters as unknown[]).then(
+    const run = (connection: pg.PoolClient, text: string, parameters: ReadonlyArray<unknown>) => {
+      const since = Date.now();
+      return connection.query(text, parameters as unknown[]).then(
         (result) => {
           watch.answered();
           return result;
         },
         (err: Error) => {
-          if (isUnanswered(err)) watch.unanswered();
+          if (isUnanswered(err)) watch.unanswered(since);
           // An error with a severity is the server's own answer (pg's DatabaseError).
           else if ('severity' in err) watch.answered();
           if (isBrokenConnection(err)) broken = err;
           throw err;
         },
       );
+    };
     // Only the (text, parameters) form: Cadre streams no query through a cursor.
     const wrapper = {
       async query(text: string, parameters: ReadonlyArray<unknown>) {
@@ -255,7 +259,7 @@ function wrap(
   return {
     kysely,
     dialect,
-    reportUnanswered: () => watch?.unanswered(),
+    reportUnanswered: (since) => watch?.unanswered(since),
     async ping() {
       await sql`select 1`.execute(kysely);
     },

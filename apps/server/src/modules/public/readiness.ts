@@ -22,7 +22,8 @@ class ProbeTimeout extends Error {}
  * instance would fail together and a load balancer would be left with no instance to answer, and
  * its clients with the balancer's own error page instead of Cadre's 503 `db_unavailable` with
  * Retry-After (docs/deployment.md, "When the database fails"). A probe the database leaves
- * unanswered tells the pool so (`db.reportUnanswered`), and requests stop waiting for it.
+ * unanswered tells the pool so (`db.reportUnanswered`): unless the database answered anything else
+ * meanwhile, requests stop waiting for it.
  */
 export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
   let migrationsDone = false;
@@ -46,6 +47,7 @@ export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
 
   return async function check(): Promise<ReadinessResult> {
     if (lifecycle.draining) return { reason: 'draining' };
+    const since = Date.now();
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -56,7 +58,7 @@ export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
       ]);
       return { database: 'ok' };
     } catch (err) {
-      if (err instanceof ProbeTimeout) db.reportUnanswered();
+      if (err instanceof ProbeTimeout) db.reportUnanswered(since);
       if (err instanceof MigrationsPending) return { reason: 'migrations_pending' };
       const database = stateOf(err);
       // Never reached: this instance cannot tell whether its schema is the one it needs.
