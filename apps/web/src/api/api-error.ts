@@ -59,9 +59,15 @@ export class ApiError extends Error {
   }
 }
 
-/** The outage this error is (Cadre or its database cannot serve right now), if it is one. */
-export const outageOfError = (error: unknown): Outage | undefined =>
-  error instanceof ApiError ? outageOf(error.status, error.body) : undefined;
+/**
+ * The outage this error is (Cadre or its database cannot serve right now), if it is one: an
+ * `ApiError`, or the chat client's `ChatHttpError` (the chat sign-in), both with `status` and `code`.
+ */
+export function outageOfError(error: unknown): Outage | undefined {
+  if (error instanceof ApiError) return outageOf(error.status, error.body);
+  const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
+  return error instanceof Error && typeof status === 'number' ? outageOf(status, { code }) : undefined;
+}
 
 export class CancelError extends Error {
   constructor() {

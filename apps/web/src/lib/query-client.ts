@@ -28,7 +28,7 @@ export function createQueryClient(options: {
         retry: (failures, error) => !!outageOfError(error) || (failures < 1 && !isUnauthorized(error)),
         retryDelay: (failures, error) =>
           outageOfError(error)
-            ? outageRetryDelayMs(failures + 1, (error as ApiError).retryAfter)
+            ? outageRetryDelayMs(failures + 1, (error as Partial<ApiError>).retryAfter)
             : DEFAULT_RETRY_DELAY_MS,
         refetchOnWindowFocus: false,
         staleTime: options.staleTime,
