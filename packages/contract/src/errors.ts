@@ -102,6 +102,12 @@ export function outageOf(status: number, body: unknown): Outage | undefined {
   return code === undefined || code === 'unavailable' ? 'service' : undefined;
 }
 
+/** What the web app and the chat frame say while they wait an outage out. */
+export const OUTAGE_NOTICE: Record<Outage, string> = {
+  database: 'Cadre cannot reach its database; retrying',
+  service: 'Cadre cannot be reached; retrying',
+};
+
 /** The longest a client waits between two tries during an outage. */
 export const OUTAGE_MAX_RETRY_DELAY_MS = 30_000;
 

@@ -4,7 +4,6 @@ import type { ChatEndpoint } from '../lib/endpoint';
 import { installFakeServer, json, session, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
-import { OUTAGE_TEXT } from './chat-states';
 
 const endpoint: ChatEndpoint = {
   baseUrl: '/chainlit',
@@ -39,7 +38,7 @@ describe('the chat frame during a database outage', () => {
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" initialThreadId={null} />);
     const notice = await screen.findByTestId('outage-notice');
-    expect(notice).toHaveTextContent(OUTAGE_TEXT.database);
+    expect(notice).toHaveTextContent('Cadre cannot reach its database; retrying');
     expect(notice).toHaveAttribute('role', 'status');
     expect(screen.getByLabelText('Loading')).toBeInTheDocument();
     down = false;
@@ -60,7 +59,7 @@ describe('the chat frame during a database outage', () => {
         outage({ detail: 'No Cadre instance is available', code: 'unavailable' }, '5'),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" initialThreadId={null} />);
-    expect(await screen.findByTestId('outage-notice')).toHaveTextContent(OUTAGE_TEXT.service);
+    expect(await screen.findByTestId('outage-notice')).toHaveTextContent('Cadre cannot be reached; retrying');
     await waitFor(() => expect(screen.getByLabelText('Loading')).toBeInTheDocument());
   });
 });

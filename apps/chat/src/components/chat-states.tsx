@@ -1,5 +1,5 @@
 import { Alert, Button, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
-import type { Outage } from '@cadre/contract';
+import { OUTAGE_NOTICE } from '@cadre/contract';
 import { useOutage } from '../lib/outage';
 
 /** What the frame shows in place of a chat: while it loads, when it could not, and after it ended. */
@@ -15,11 +15,6 @@ export function ChatLoading() {
   );
 }
 
-export const OUTAGE_TEXT: Record<Outage, string> = {
-  database: 'Cadre cannot reach its database; retrying',
-  service: 'Cadre cannot be reached; retrying',
-};
-
 /**
  * One calm line while the frame's reads wait out an outage (lib/outage.ts); it goes away by itself
  * when Cadre answers again. Polite, not an alert: nothing is asked of the person.
@@ -32,7 +27,7 @@ export function OutageNotice() {
       <Alert.Indicator>
         <Spinner size="sm" />
       </Alert.Indicator>
-      <Alert.Title>{OUTAGE_TEXT[outage]}</Alert.Title>
+      <Alert.Title>{OUTAGE_NOTICE[outage]}</Alert.Title>
     </Alert.Root>
   );
 }

@@ -1,13 +1,8 @@
 import { Alert, Box, Spinner } from '@chakra-ui/react';
-import type { Outage } from '@cadre/contract';
+import { OUTAGE_NOTICE, type Outage } from '@cadre/contract';
 import { useQueryClient, type QueryCache } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { outageOfError } from '../api/api-error';
-
-export const OUTAGE_TEXT: Record<Outage, string> = {
-  database: 'Cadre cannot reach its database; retrying',
-  service: 'Cadre cannot be reached; retrying',
-};
 
 /**
  * One calm line at the top of every screen while a query waits out an outage (lib/query-client.ts
@@ -33,7 +28,7 @@ export function OutageNotice() {
         <Alert.Indicator>
           <Spinner size="sm" />
         </Alert.Indicator>
-        <Alert.Title>{OUTAGE_TEXT[outage]}</Alert.Title>
+        <Alert.Title>{OUTAGE_NOTICE[outage]}</Alert.Title>
       </Alert.Root>
     </Box>
   );
