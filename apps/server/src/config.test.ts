@@ -75,8 +75,8 @@ describe('loadConfig', () => {
       kind: 'postgres',
       url: 'postgres://u@localhost/cadre',
       poolSize: 10,
-      statementTimeoutMs: 15_000,
-      acquireTimeoutMs: 5_000,
+      statementTimeoutMs: 10_000,
+      acquireTimeoutMs: 4_000,
     });
   });
 

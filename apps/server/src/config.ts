@@ -48,9 +48,10 @@ const envSchema = z
         .optional(),
     ),
     // Bounds on every PostgreSQL query and on waiting for a pooled connection, so a frozen or
-    // unreachable database answers 503 in seconds instead of hanging requests.
-    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
-    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    // unreachable database answers 503 in seconds instead of hanging requests: a request waits for
+    // the database at most their sum plus 1 s (15 s with these defaults; docs/deployment.md).
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(4_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // auto: readable lines at a terminal, JSON anywhere else (a pipe, a file, a log collector).
     LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),

@@ -7,6 +7,8 @@ import {
   errorCodeOf,
   errorCodeSchema,
   errorSchema,
+  outageOf,
+  outageRetryDelayMs,
   statusOf,
   validationErrorSchema,
   type ErrorCode,
@@ -55,5 +57,24 @@ describe('the error vocabulary', () => {
       Number(status),
     ]);
     expect(rows).toEqual(codes.map((code) => [code, statusOf(code)]));
+  });
+});
+
+describe('outages a client waits out', () => {
+  it('tells a database outage and an unreachable service from other 503s', () => {
+    expect(outageOf(503, { detail: 'x', code: 'db_unavailable' })).toBe('database');
+    expect(outageOf(503, { detail: 'x', code: 'unavailable' })).toBe('service');
+    // A proxy's own page, no code of ours.
+    expect(outageOf(503, '<html>503 Service Unavailable</html>')).toBe('service');
+    expect(outageOf(503, { detail: 'x', code: 'no_model' })).toBeUndefined();
+    expect(outageOf(500, { detail: 'x', code: 'internal_error' })).toBeUndefined();
+  });
+
+  it('waits at least Retry-After, doubling with each failure up to 30 s', () => {
+    expect([1, 2, 3, 4].map((n) => outageRetryDelayMs(n, null))).toEqual([1_000, 2_000, 4_000, 8_000]);
+    expect(outageRetryDelayMs(1, '5')).toBe(5_000);
+    expect(outageRetryDelayMs(4, '5')).toBe(8_000);
+    expect(outageRetryDelayMs(9, '5')).toBe(30_000);
+    expect(outageRetryDelayMs(1, 'Wed, 21 Oct 2015 07:28:00 GMT')).toBe(1_000);
   });
 });

@@ -100,3 +100,39 @@ export function newIdempotencyKey(): string {
 
 /** The headers of one user action's create: `{'idempotency-key': newIdempotencyKey()}`. */
 export const idempotencyHeaders = () => ({ 'idempotency-key': newIdempotencyKey() });
+
+/**
+ * What an outage answer says cannot serve right now, so a client shows that it waits and tries
+ * again by itself: `database` for 503 `db_unavailable`, `service` for 503 `unavailable` or a 503
+ * without one of our codes (the proxy's own answer when no instance is up). Other 503s (no model,
+ * a provider down, an interrupted run) are not outages of Cadre.
+ */
+export type Outage = 'database' | 'service';
+
+export function outageOf(status: number, body: unknown): Outage | undefined {
+  if (status !== 503) return undefined;
+  const code = errorCodeOf(body);
+  if (code === 'db_unavailable') return 'database';
+  return code === undefined || code === 'unavailable' ? 'service' : undefined;
+}
+
+/** What the web app and the chat frame say while they wait an outage out. */
+export const OUTAGE_NOTICE: Record<Outage, string> = {
+  database: 'Cadre cannot reach its database; retrying',
+  service: 'Cadre cannot be reached; retrying',
+};
+
+/** The longest a client waits between two tries during an outage. */
+export const OUTAGE_MAX_RETRY_DELAY_MS = 30_000;
+
+/**
+ * How long a client waits before its `failures`-th try again during an outage: at least what the
+ * answer's Retry-After asks (seconds), doubling from 1 s with each failure up to 30 s, so clients
+ * that met the outage together do not all come back at once for long.
+ */
+export function outageRetryDelayMs(failures: number, retryAfter: string | null | undefined): number {
+  const asked = Number(retryAfter);
+  const askedMs = Number.isFinite(asked) && asked > 0 ? asked * 1_000 : 0;
+  const backoffMs = 1_000 * 2 ** Math.max(0, failures - 1);
+  return Math.min(OUTAGE_MAX_RETRY_DELAY_MS, Math.max(askedMs, backoffMs));
+}

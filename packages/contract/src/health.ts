@@ -18,7 +18,11 @@ export const livenessSchema = z.object({
     .describe('Rejected promises nobody handled since the process started; each is logged'),
 });
 
-/** Why an instance is not ready to take traffic. */
+/**
+ * Why an instance is not ready to take traffic: its own state. The database's reasons apply only
+ * before the instance ever reached it (it could not check that its migrations are applied); a
+ * database that fails later fails every instance alike, and is reported in `database` instead.
+ */
 export const NOT_READY_REASONS = [
   'database_unavailable',
   'database_full',
@@ -27,10 +31,19 @@ export const NOT_READY_REASONS = [
   'draining',
 ] as const;
 
-/** Readiness: 200 when this instance can serve requests, 503 with the reason when it cannot. */
+/** What the readiness probe's write found: `ok`, or why the database cannot serve right now. */
+export const DATABASE_STATES = ['ok', 'unavailable', 'full', 'read_only'] as const;
+
+/**
+ * Readiness: 200 when this instance can serve requests, 503 with the reason when it cannot. A
+ * database outage leaves a started instance ready (the database is shared: every instance would
+ * fail at once and the load balancer would have nobody to ask), so its requests answer Cadre's own
+ * 503 `db_unavailable`; `database` says what the probe found.
+ */
 export const readinessSchema = z.object({
   status: z.enum(['ready', 'not_ready']),
   reason: z.enum(NOT_READY_REASONS).optional(),
+  database: z.enum(DATABASE_STATES).optional(),
 });
 export type Readiness = z.infer<typeof readinessSchema>;
 /** The 503: `db_unavailable` for the database's reasons, `unavailable` for the instance's own. */

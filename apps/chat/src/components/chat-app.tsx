@@ -4,7 +4,7 @@ import { CHAT_PAGE_SIZE, createChatApi } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { ChatHeader } from './chat-header';
 import { ChatLayout } from './chat-layout';
-import { ChatLoadFailed, ChatLoading, SessionEnded, ThreadNotFound } from './chat-states';
+import { ChatLoadFailed, ChatLoading, OutageNotice, SessionEnded, ThreadNotFound } from './chat-states';
 import { Conversation } from './conversation';
 import { DemoEnded, DemoFrame } from './demo-frame';
 import { DemoNextSteps } from './demo-next-steps';
@@ -103,6 +103,7 @@ export function ChatApp({
         <ChatHeader session={session} drawerOnly={drawerOnly} onShowConversations={() => setDrawer(true)} />
       }
     >
+      <OutageNotice />
       {problem && (
         <Text role="alert" color="fg.error" fontSize="sm" px="3" py="1">
           {problem}

@@ -90,7 +90,7 @@ describe('the chat frame in pages', () => {
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': (request) =>
         down && query(request).has('cursor')
-          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          ? json({ detail: 'down', code: 'internal_error' }, 500)
           : pages(request),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" initialThreadId={null} />);
@@ -144,7 +144,7 @@ describe('the chat frame in pages', () => {
       'GET /chainlit/threads': () => json({ data: [threadRow('th-long', 'Long chat')] }),
       'GET /chainlit/threads/th-long/messages': (request) =>
         down && query(request).has('cursor')
-          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          ? json({ detail: 'down', code: 'internal_error' }, 500)
           : pages(request),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" initialThreadId="th-long" />);

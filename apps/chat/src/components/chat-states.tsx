@@ -1,12 +1,34 @@
-import { Button, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { OUTAGE_NOTICE } from '@cadre/contract';
+import { useOutage } from '../lib/outage';
 
 /** What the frame shows in place of a chat: while it loads, when it could not, and after it ended. */
 
 export function ChatLoading() {
   return (
-    <Flex h="full" align="center" justify="center">
-      <Spinner aria-label="Loading" />
+    <Flex h="full" direction="column">
+      <OutageNotice />
+      <Flex flex="1" align="center" justify="center">
+        <Spinner aria-label="Loading" />
+      </Flex>
     </Flex>
+  );
+}
+
+/**
+ * One calm line while the frame's reads wait out an outage (lib/outage.ts); it goes away by itself
+ * when Cadre answers again. Polite, not an alert: nothing is asked of the person.
+ */
+export function OutageNotice() {
+  const outage = useOutage();
+  if (!outage) return null;
+  return (
+    <Alert.Root status="warning" role="status" aria-live="polite" size="sm" data-testid="outage-notice">
+      <Alert.Indicator>
+        <Spinner size="sm" />
+      </Alert.Indicator>
+      <Alert.Title>{OUTAGE_NOTICE[outage]}</Alert.Title>
+    </Alert.Root>
   );
 }
 

@@ -1,5 +1,6 @@
 import { errorCodeOf, type ErrorCode } from '@cadre/contract';
 import { createClient, createConfig, type Client } from '../client/client';
+import { retryingOutages } from './outage';
 
 /**
  * The chat service's client: its SDK generated from the server's OpenAPI document (src/client, by
@@ -41,10 +42,15 @@ export interface ChatClientSettings {
   fetch?: typeof fetch;
 }
 
-/** A client of one chat mount: every error answer is thrown as a `ChatHttpError`. */
+/**
+ * A client of one chat mount: every error answer is thrown as a `ChatHttpError`, and reads wait
+ * out an outage of Cadre or its database (lib/outage.ts).
+ */
 export function createChatClient(settings: ChatClientSettings): Client {
   const baseUrl = settings.baseUrl.replace(/\/+$/, '');
-  const client = createClient(createConfig({ ...settings, baseUrl, throwOnError: true }));
+  // Looked up at each call, not now: a test may replace the global fetch after the client exists.
+  const fetchImpl = retryingOutages((input, init) => (settings.fetch ?? fetch)(input, init));
+  const client = createClient(createConfig({ ...settings, baseUrl, throwOnError: true, fetch: fetchImpl }));
   // Without a response (the network failed, the request was aborted) the error stays what it was.
   client.interceptors.error.use((body, response) => (response ? chatHttpError(response.status, body) : body));
   return client;

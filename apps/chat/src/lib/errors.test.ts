@@ -32,6 +32,13 @@ describe('what the frame says for a refused turn', () => {
     );
   });
 
+  it('names a database outage by its code, with Retry', () => {
+    expect(describeProblem({ code: 'db_unavailable' })).toEqual({
+      title: 'Cadre cannot reach its database',
+      detail: 'The message could not be sent. Retry in a moment.',
+    });
+  });
+
   it("reads the server's answer out of the transport's error", () => {
     const body = JSON.stringify({ detail: 'A run is already in progress', code: 'run_in_progress' });
     expect(refusalOf(new Error(body))).toEqual({

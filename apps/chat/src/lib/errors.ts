@@ -16,6 +16,7 @@ const TITLES: Record<string, string> = {
   limit: 'This turn reached its limit',
   approval: 'This approval can no longer be answered',
   budget: 'Your monthly token budget is used up',
+  database: 'Cadre cannot reach its database',
 };
 
 const DETAILS: Record<string, string> = {
@@ -28,6 +29,7 @@ const DETAILS: Record<string, string> = {
   limit: 'The agent used the most steps, tool calls or tokens allowed for one turn.',
   approval: 'Ask the agent again.',
   budget: 'The agent can answer again when the budget resets.',
+  database: 'The message could not be sent. Retry in a moment.',
 };
 
 /** The problem a refused request's error code is, where the frame says more than its detail. */
@@ -41,6 +43,7 @@ const PROBLEM_OF_CODE: Partial<Record<ErrorCode, string>> = {
   provider_down: 'provider_down',
   timeout: 'timeout',
   provider_error: 'provider_error',
+  db_unavailable: 'database',
 };
 
 /**

@@ -17,6 +17,14 @@ import { traceQueries } from '../telemetry/database.ts';
 import { tracingOn } from '../telemetry/tracing.ts';
 import type { Database } from './schema.ts';
 import { inProcessSignals, postgresSignals, type Signals } from './signals.ts';
+import { isUnanswered, watchAnswers, type AnswerWatch } from './unanswered.ts';
+
+/**
+ * How long after `statement_timeout` the client gives up on a query itself: the server ends a
+ * query that runs too long, and answers, well within this; a server that answers nothing (frozen,
+ * cut off) is left after it. docs/deployment.md adds it into a request's bound.
+ */
+export const QUERY_TIMEOUT_MARGIN_MS = 1_000;
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -45,6 +53,12 @@ export interface Db {
    * are never fatal: the pool replaces the connection and the next query reconnects.
    */
   onConnectionError(listener: (err: Error) => void): void;
+  /**
+   * Says the database left a probe sent at `since` (epoch ms) unanswered for longer than a live one
+   * takes (the readiness check's write, 1 s): unless it answered anything else since, requests stop
+   * waiting for it until it answers again (unanswered.ts).
+   */
+  reportUnanswered(since: number): void;
   /** Signals between instances on this database (LISTEN/NOTIFY; in-process on SQLite). */
   signals: Signals;
   /** The pool's use now, for the metrics; undefined on SQLite. */
@@ -73,7 +87,7 @@ export function openDatabase(database: Config['database']): Db {
       statement_timeout: database.statementTimeoutMs,
       // ...and, on our side, one whose server stopped answering (frozen, or cut off by the
       // network), which statement_timeout cannot reach.
-      query_timeout: database.statementTimeoutMs + 2_000,
+      query_timeout: database.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
       keepAlive: true,
     });
     // An idle client that loses its server emits 'error' on the pool, and a checked-out one on
@@ -81,8 +95,9 @@ export function openDatabase(database: Config['database']): Db {
     // the process dies on an unhandled 'error' whenever PostgreSQL restarts.
     pool.on('error', report);
     pool.on('connect', (client) => client.on('error', report));
+    const watch = watchAnswers();
     const kysely = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: discardingBroken(pool) }),
+      dialect: new PostgresDialect({ pool: discardingBroken(pool, watch) }),
       ...queryLog('postgresql'),
     });
     const signals = postgresSignals(
@@ -98,7 +113,7 @@ export function openDatabase(database: Config['database']): Db {
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     });
-    return wrap(kysely, 'postgres', errorListeners, signals, poolStats);
+    return wrap(kysely, 'postgres', errorListeners, signals, poolStats, watch);
   }
 
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
@@ -112,44 +127,72 @@ export function openDatabase(database: Config['database']): Db {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     ...queryLog('sqlite'),
   });
+  // A local file has no server to stop answering: its busy timeout bounds a wait.
   return wrap(kysely, 'sqlite', errorListeners, inProcessSignals(), () => undefined);
 }
 
 /**
- * Two things pg-pool does not do for Kysely. Kysely releases a client without saying whether it
+ * Three things pg-pool does not do for Kysely. Kysely releases a client without saying whether it
  * broke, so a client whose query timed out (its server frozen) would go to the next request: this
- * destroys such a client on release. And an idle client whose backend was killed or restarted is
+ * destroys such a client on release. An idle client whose backend was killed or restarted is
  * only found dead when a request uses it: when that happens on the checkout's first statement and
  * the statement is one that did nothing on a dead connection (BEGIN or a read, or any statement the
  * server refused with a shutdown error), it runs again once on a new connection, so the request
- * succeeds instead of failing for a connection it never really used.
+ * succeeds instead of failing for a connection it never really used. A statement that timed out is
+ * not run again: the server did not answer, and waiting for it a second time would double the
+ * request's bound (docs/deployment.md). And while the server answers nothing, checkouts are
+ * refused at once instead of each waiting for it (`watch`, unanswered.ts).
  */
-function discardingBroken(pool: pg.Pool): PostgresPool {
-  const checkout = (first: pg.PoolClient): PostgresPoolClient => {
+function discardingBroken(pool: pg.Pool, watch: AnswerWatch): PostgresPool {
+  const connect = async () => {
+    const since = Date.now();
+    try {
+      return await pool.connect();
+    } catch (err) {
+      if (isUnanswered(err as Error)) watch.unanswered(since);
+      throw err;
+    }
+  };
+  const checkout = (first: pg.PoolClient, trying: boolean): PostgresPoolClient => {
     let client: pg.PoolClient | undefined = first;
     let fresh = true;
     let broken: Error | undefined;
-    const run = (connection: pg.PoolClient, text: string, parameters: ReadonlyArray<unknown>) =>
-      connection.query(text, parameters as unknown[]).catch((err: Error) => {
-        if (isBrokenConnection(err)) broken = err;
-        throw err;
-      });
+    const run = (connection: pg.PoolClient, text: string, parameters: ReadonlyArray<unknown>) => {
+      const since = Date.now();
+      return connection.query(text, parameters as unknown[]).then(
+        (result) => {
+          watch.answered();
+          return result;
+        },
+        (err: Error) => {
+          if (isUnanswered(err)) watch.unanswered(since);
+          // An error with a severity is the server's own answer (pg's DatabaseError).
+          else if ('severity' in err) watch.answered();
+          if (isBrokenConnection(err)) broken = err;
+          throw err;
+        },
+      );
+    };
     // Only the (text, parameters) form: Cadre streams no query through a cursor.
     const wrapper = {
       async query(text: string, parameters: ReadonlyArray<unknown>) {
         const first = fresh;
         fresh = false;
         if (!client) throw new Error('The connection was released');
+        // Nothing more on a connection that broke (Kysely's ROLLBACK after the failed statement
+        // would wait out a frozen server's timeout a second time); it is destroyed on release.
+        if (broken) throw broken;
         try {
           return await run(client, text, parameters);
         } catch (err) {
-          if (!first || !broken || !(SAFE_TO_REPEAT.test(text) || refusedByShutdown(broken))) throw err;
+          if (!first || !broken || isUnanswered(broken)) throw err;
+          if (!(SAFE_TO_REPEAT.test(text) || refusedByShutdown(broken))) throw err;
           client.release(broken);
           broken = undefined;
           // Held by nobody until the new one comes: if it does not (the server is down or frozen),
           // Kysely's release of this checkout must not release the broken client a second time.
           client = undefined;
-          client = await pool.connect();
+          client = await connect();
           return run(client, text, parameters);
         }
       },
@@ -158,12 +201,21 @@ function discardingBroken(pool: pg.Pool): PostgresPool {
         broken = undefined;
         client?.release(err);
         client = undefined;
+        if (trying) watch.tryEnded();
       },
     };
     return wrapper as unknown as PostgresPoolClient;
   };
   return {
-    connect: async () => checkout(await pool.connect()),
+    async connect() {
+      const trying = watch.admit();
+      try {
+        return checkout(await connect(), trying);
+      } catch (err) {
+        if (trying) watch.tryEnded();
+        throw err;
+      }
+    },
     end: () => pool.end(),
   };
 }
@@ -224,11 +276,13 @@ function wrap(
   errorListeners: ErrorListeners,
   signals: Signals,
   poolStats: () => PoolStats | undefined,
+  watch?: AnswerWatch,
 ): Db {
   return {
     kysely,
     dialect,
     poolStats,
+    reportUnanswered: (since) => watch?.unanswered(since),
     async ping() {
       await sql`select 1`.execute(kysely);
     },

@@ -69,4 +69,6 @@ const MESSAGES = [
   /^Query read timeout$/,
   /not queryable/,
   /^Cannot use a pool after calling end/,
+  // unanswered.ts: the server left other requests unanswered, so this one does not wait.
+  /^The database is not answering$/,
 ];

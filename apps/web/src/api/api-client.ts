@@ -58,6 +58,7 @@ export function configureApiClient(settings: ApiClientSettings, client: Client =
       status: response.status,
       statusText: response.statusText,
       body: error,
+      retryAfter: response.headers.get('retry-after'),
     });
   });
   return client;

@@ -1,4 +1,4 @@
-import { errorCodeOf, type ErrorCode } from '@cadre/contract';
+import { errorCodeOf, outageOf, type ErrorCode, type Outage } from '@cadre/contract';
 
 /**
  * Errors raised by the API client (spec section 8, "API client errors"): a failed response raises
@@ -30,8 +30,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly statusText: string;
   readonly body: unknown;
+  /** The answer's Retry-After header (seconds, as the API sends it), if it had one. */
+  readonly retryAfter: string | null;
 
-  constructor(init: { url: string; status: number; statusText: string; body: unknown }) {
+  constructor(init: {
+    url: string;
+    status: number;
+    statusText: string;
+    body: unknown;
+    retryAfter?: string | null;
+  }) {
     const label = STATUS_LABELS[init.status];
     super(
       label ??
@@ -42,12 +50,23 @@ export class ApiError extends Error {
     this.status = init.status;
     this.statusText = init.statusText;
     this.body = init.body;
+    this.retryAfter = init.retryAfter ?? null;
   }
 
   /** The API's error code, when the body is one of its error answers. */
   get code(): ErrorCode | undefined {
     return errorCodeOf(this.body);
   }
+}
+
+/**
+ * The outage this error is (Cadre or its database cannot serve right now), if it is one: an
+ * `ApiError`, or the chat client's `ChatHttpError` (the chat sign-in), both with `status` and `code`.
+ */
+export function outageOfError(error: unknown): Outage | undefined {
+  if (error instanceof ApiError) return outageOf(error.status, error.body);
+  const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
+  return error instanceof Error && typeof status === 'number' ? outageOf(status, { code }) : undefined;
 }
 
 export class CancelError extends Error {

@@ -37,7 +37,7 @@ export const healthLive = <ThrowOnError extends boolean = true>(options?: Option
 });
 
 /**
- * Whether this instance can take traffic: database readable and writable within 1 s, migrations applied, not shutting down
+ * Whether this instance can take traffic: migrations applied, not shutting down; `database` says whether the database took a write within 1 s
  */
 export const healthReady = <ThrowOnError extends boolean = true>(options?: Options<HealthReadyData, ThrowOnError>) => (options?.client ?? client).get<HealthReadyResponses, HealthReadyErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',

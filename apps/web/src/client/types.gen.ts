@@ -72,6 +72,7 @@ export type HealthReadyErrors = {
     503: {
         status: 'ready' | 'not_ready';
         reason?: 'database_unavailable' | 'database_full' | 'database_read_only' | 'migrations_pending' | 'draining';
+        database?: 'ok' | 'unavailable' | 'full' | 'read_only';
         code: 'db_unavailable' | 'unavailable';
     };
 };
@@ -85,6 +86,7 @@ export type HealthReadyResponses = {
     200: {
         status: 'ready' | 'not_ready';
         reason?: 'database_unavailable' | 'database_full' | 'database_read_only' | 'migrations_pending' | 'draining';
+        database?: 'ok' | 'unavailable' | 'full' | 'read_only';
     };
 };
 

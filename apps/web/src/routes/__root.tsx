@@ -1,6 +1,7 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { NotFound } from '../components/not-found';
+import { OutageNotice } from '../components/outage-notice';
 import type { RouterContext } from '../router';
 
 // Developer tools are separate chunks, loaded only outside production (spec section 2).
@@ -20,6 +21,7 @@ function Root() {
   const { config } = Route.useRouteContext();
   return (
     <>
+      <OutageNotice />
       <Outlet />
       {!config.isProduction && (
         <Suspense fallback={null}>

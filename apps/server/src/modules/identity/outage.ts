@@ -6,9 +6,14 @@ import { messagePage, sendPage } from './views.ts';
 
 const OUTAGE_PAGE = messagePage(
   'Sign-in unavailable',
-  'Cadre cannot reach its database right now. Try again in a moment.',
-  { alert: true },
+  'Cadre cannot reach its database; retrying. This page tries again by itself.',
 );
+
+/**
+ * The page loads itself again after Retry-After (the `Refresh` header browsers follow): the
+ * sign-in goes on by itself once the database is back, as the web app and the chat frame do.
+ */
+const RELOAD_AFTER = { refresh: String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS) };
 
 /**
  * While the database cannot serve, /idp answers as the API does: 503 with Retry-After, the JSON
@@ -34,6 +39,7 @@ export function answerOutagesWith503(provider: Provider) {
     ctx.set('cache-control', 'no-store');
     // The same choice oidc-provider makes between its error page and its JSON error.
     if (ctx.accepts('json', 'html') === 'html') {
+      ctx.set(RELOAD_AFTER);
       ctx.type = 'html';
       ctx.body = OUTAGE_PAGE;
     } else {
@@ -47,7 +53,7 @@ export function interactionErrors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      reply.header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS));
+      reply.header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS)).headers(RELOAD_AFTER);
       return sendPage(reply, 503, OUTAGE_PAGE);
     }
     const { status, headers, body } = errorAnswer(error, request);

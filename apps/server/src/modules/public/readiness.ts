@@ -4,16 +4,26 @@ import type { Db } from '../../db/database.ts';
 import { MIGRATION_NAMES } from '../../db/migrate.ts';
 import type { Lifecycle } from '../../kernel.ts';
 
-/** Readiness fails when the database has not answered within this time. */
+/** The probe's write counts as failed when the database has not answered within this time. */
 export const READY_TIMEOUT_MS = 1_000;
 
 type NotReady = NonNullable<Readiness['reason']>;
+type DatabaseState = NonNullable<Readiness['database']>;
+
+/** The instance cannot serve (`reason`), or can, with what its probe found of the database. */
+export type ReadinessResult = { reason: NotReady } | { reason?: undefined; database: DatabaseState };
 
 class ProbeTimeout extends Error {}
 
 /**
- * Whether this instance can take traffic: not draining, the database reads and writes within a
- * second, and every migration this build knows has been applied.
+ * Whether this instance can take traffic: not draining, and every migration this build knows has
+ * been applied (checked once). The database is probed with a real write within a second each time,
+ * but a failure there keeps an instance that has served ready: the database is shared, so every
+ * instance would fail together and a load balancer would be left with no instance to answer, and
+ * its clients with the balancer's own error page instead of Cadre's 503 `db_unavailable` with
+ * Retry-After (docs/deployment.md, "When the database fails"). A probe the database leaves
+ * unanswered tells the pool so (`db.reportUnanswered`): unless the database answered anything else
+ * meanwhile, requests stop waiting for it.
  */
 export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
   let migrationsDone = false;
@@ -35,8 +45,9 @@ export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
       .execute();
   }
 
-  return async function check(): Promise<NotReady | undefined> {
-    if (lifecycle.draining) return 'draining';
+  return async function check(): Promise<ReadinessResult> {
+    if (lifecycle.draining) return { reason: 'draining' };
+    const since = Date.now();
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -45,9 +56,14 @@ export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
           timer = setTimeout(() => reject(new ProbeTimeout()), READY_TIMEOUT_MS);
         }),
       ]);
-      return undefined;
+      return { database: 'ok' };
     } catch (err) {
-      return reasonOf(err);
+      if (err instanceof ProbeTimeout) db.reportUnanswered(since);
+      if (err instanceof MigrationsPending) return { reason: 'migrations_pending' };
+      const database = stateOf(err);
+      // Never reached: this instance cannot tell whether its schema is the one it needs.
+      if (!migrationsDone) return { reason: `database_${database}` };
+      return { database };
     } finally {
       clearTimeout(timer);
     }
@@ -56,10 +72,9 @@ export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
 
 class MigrationsPending extends Error {}
 
-function reasonOf(err: unknown): NotReady {
-  if (err instanceof MigrationsPending) return 'migrations_pending';
+function stateOf(err: unknown): Exclude<DatabaseState, 'ok'> {
   const code = String((err as { code?: unknown }).code ?? '');
-  if (code === 'SQLITE_FULL' || code === '53100') return 'database_full';
-  if (code.startsWith('SQLITE_READONLY') || code === '25006') return 'database_read_only';
-  return 'database_unavailable';
+  if (code === 'SQLITE_FULL' || code === '53100') return 'full';
+  if (code.startsWith('SQLITE_READONLY') || code === '25006') return 'read_only';
+  return 'unavailable';
 }

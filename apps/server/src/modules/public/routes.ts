@@ -54,7 +54,8 @@ export const publicRoutes: FastifyPluginAsyncZod<{ db: Db; lifecycle: Lifecycle 
     async () => ({ status: 'live' as const, unhandled_rejections: lifecycle.unhandledRejections }),
   );
 
-  // Readiness for load balancers: route traffic here only while this answers 200.
+  // Readiness for load balancers: route traffic here only while this answers 200. It fails for
+  // this instance's own reasons, not for a database outage every instance shares (readiness.ts).
   const checkReadiness = createReadinessCheck(db, lifecycle);
   app.get(
     '/api/v1/public/health/ready',
@@ -63,14 +64,18 @@ export const publicRoutes: FastifyPluginAsyncZod<{ db: Db; lifecycle: Lifecycle 
         operationId: 'healthReady',
         tags: ['public'],
         summary:
-          'Whether this instance can take traffic: database readable and writable within 1 s, migrations applied, not shutting down',
+          'Whether this instance can take traffic: migrations applied, not shutting down; `database` says whether the database took a write within 1 s',
         response: { 200: readinessSchema, 503: notReadySchema },
       },
       config: { public: true },
     },
     async (request, reply) => {
-      const reason = await checkReadiness();
-      if (!reason) return { status: 'ready' as const };
+      const result = await checkReadiness();
+      if (result.reason === undefined) {
+        if (result.database !== 'ok') request.log.warn({ database: result.database }, 'database unavailable');
+        return { status: 'ready' as const, database: result.database };
+      }
+      const { reason } = result;
       if (reason !== 'draining') request.log.warn({ reason }, 'not ready');
       const code = reason.startsWith('database_') ? 'db_unavailable' : 'unavailable';
       return reply.code(503).header('retry-after', '5').send({ status: 'not_ready', reason, code });

@@ -72,7 +72,7 @@ export const healthLiveOptions = (options?: Options<HealthLiveData>) => queryOpt
 export const healthReadyQueryKey = (options?: Options<HealthReadyData>) => createQueryKey('healthReady', options);
 
 /**
- * Whether this instance can take traffic: database readable and writable within 1 s, migrations applied, not shutting down
+ * Whether this instance can take traffic: migrations applied, not shutting down; `database` says whether the database took a write within 1 s
  */
 export const healthReadyOptions = (options?: Options<HealthReadyData>) => queryOptions<HealthReadyResponse, HealthReadyError, HealthReadyResponse, ReturnType<typeof healthReadyQueryKey>>({
     queryFn: async ({ queryKey, signal }) => await healthReady({

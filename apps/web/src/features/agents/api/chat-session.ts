@@ -1,5 +1,6 @@
 import { ChatHttpError, chatAuthHeader, chatLogout, createChatClient } from '@cadre/chat/client';
 import { CHAT_AGENT_HEADER, CHAT_CSRF_HEADER, CHAT_CSRF_VALUE, NO_SUCH_AGENT } from '@cadre/contract';
+import { outageOfError } from '../../../api/api-error';
 
 /**
  * The chat service's session calls (spec section 7, "Chat server"; integrations.md section 4.1):
@@ -32,7 +33,8 @@ export async function openChatSession(options: {
   try {
     await chatAuthHeader({ client, headers });
   } catch (error) {
-    if (!(error instanceof ChatHttpError)) throw error;
+    // An outage is thrown as it is: the chat page waits it out (outageOfError).
+    if (!(error instanceof ChatHttpError) || outageOfError(error)) throw error;
     // The agent is gone or someone else's: say that, not that signing in failed.
     if (error.code === 'not_found') throw new Error(`${NO_SUCH_AGENT}.`);
     throw new Error(`The chat service refused the sign-in (${error.status}).`);

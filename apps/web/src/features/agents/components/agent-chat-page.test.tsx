@@ -61,6 +61,31 @@ describe('/agents/$Id/chat/$threadId', () => {
     ]);
   });
 
+  it('waits out a database outage at the chat sign-in, saying so, and opens the chat by itself', async () => {
+    let down = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (request: Request) => {
+        calls.push({ url: request.url, headers: Object.fromEntries(request.headers.entries()) });
+        const refused = down && request.url.endsWith('/auth/header');
+        return refused
+          ? new Response('{"detail":"Service temporarily unavailable","code":"db_unavailable"}', {
+              status: 503,
+              headers: { 'content-type': 'application/json', 'retry-after': '1' },
+            })
+          : new Response('{"success":true}', { status: 200 });
+      }),
+    );
+    renderApp('/agents/5/chat/th-1');
+    expect(await screen.findByTestId('outage-notice')).toHaveTextContent(
+      'Cadre cannot reach its database; retrying',
+    );
+    down = false;
+    expect((await frame()).getAttribute('src')).toBe(`${ORIGIN}/chainlit/?agent=5&thread=th-1`);
+    expect(screen.queryByTestId('outage-notice')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.url.endsWith('/auth/header'))).toHaveLength(2);
+  });
+
   it('puts the thread the frame shows in the address; back and forward move the frame', async () => {
     const { router } = renderApp('/agents/5/chat/th-1');
     const iframe = await frame();

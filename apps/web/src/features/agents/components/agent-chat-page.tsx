@@ -3,6 +3,7 @@ import { chatFrameNoticeSchema, chatFrameUrl, type ChatFrameNotice } from '@cadr
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { outageOfError } from '../../../api/api-error';
 import { LoadError } from '../../../components/load-error';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { useSession } from '../../../lib/session';
@@ -71,7 +72,8 @@ export function AgentChatPage({
       return true;
     },
     enabled: !session.isLoading,
-    retry: false,
+    // Only an outage is tried again (until it works, as every query is: lib/query-client.ts).
+    retry: (_failures, error) => !!outageOfError(error),
     staleTime: 0,
     gcTime: 0,
     refetchOnWindowFocus: false,

@@ -438,7 +438,7 @@ describe('the agent form, update mode (/agents/{Id}/edit)', () => {
     // The loader's retry fails just after the router's pending screen appears (1 s), inside its
     // minimum display; the answer to "Try again" comes after the pending screen made way for the
     // page. Offered in the pending screen, that retry was cancelled by the swap and lost.
-    const unavailable = () => json({ detail: 'Service Unavailable', code: 'db_unavailable' }, 503);
+    const unavailable = () => json({ detail: 'Internal Server Error', code: 'internal_error' }, 500);
     const retried = held();
     const again = held();
     const answers = [unavailable, retried.handler, again.handler];

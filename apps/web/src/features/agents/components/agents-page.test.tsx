@@ -104,7 +104,7 @@ describe('the agent list (/agents)', () => {
 
   it("says 'Error loading agents.' when the list cannot be loaded", async () => {
     const api = installFakeApi({
-      'GET /api/v1/agents/': () => json({ detail: 'down', code: 'db_unavailable' }, 503),
+      'GET /api/v1/agents/': () => json({ detail: 'down', code: 'internal_error' }, 500),
     });
     renderApp('/agents');
     expect(await screen.findByText('Error loading agents.', {}, { timeout: 4000 })).toBeInTheDocument();
@@ -300,7 +300,7 @@ describe('the agent list in pages', () => {
     installFakeApi({
       'GET /api/v1/agents/': (request) =>
         down && request.path.includes('cursor=')
-          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          ? json({ detail: 'down', code: 'internal_error' }, 500)
           : pages(request),
     });
     const { user } = renderApp('/agents');

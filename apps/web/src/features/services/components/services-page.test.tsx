@@ -79,7 +79,7 @@ describe('the services page (/services)', () => {
     let up = false;
     fakeApi({
       'GET /api/v1/services/': () =>
-        up ? json([CALCULATOR]) : json({ detail: 'down', code: 'db_unavailable' }, 503),
+        up ? json([CALCULATOR]) : json({ detail: 'down', code: 'internal_error' }, 500),
     });
     const { user } = renderApp('/services');
     expect(await screen.findByText('Error loading services.')).toBeInTheDocument();
@@ -516,7 +516,7 @@ describe('the services page in pages', () => {
     installFakeApi({
       'GET /api/v1/services/': (request) =>
         down && request.path.includes('cursor=')
-          ? json({ detail: 'down', code: 'db_unavailable' }, 503)
+          ? json({ detail: 'down', code: 'internal_error' }, 500)
           : pages(request),
     });
     const { user } = renderApp('/services');
