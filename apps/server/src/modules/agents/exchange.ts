@@ -34,6 +34,11 @@ export function agentExchange(
   offered: (modelId: string | null) => boolean,
 ) {
   return {
+    /** The services whose tools these are (those this server offers the user), by id. */
+    async servicesOfTools(userId: number, wanted: AgentExportTool[]): Promise<Set<number>> {
+      return new Set((await tools.findLiveActionsByKeys(userId, wanted)).map((row) => row.service_id));
+    },
+
     async exportDocument(userId: number, agentId: number): Promise<AgentExportDocument> {
       const state = await repo.snapshot(userId, agentId);
       if (!state) throw notFound('Agent not found');
