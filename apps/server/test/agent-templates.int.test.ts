@@ -55,6 +55,10 @@ describe(`agent templates on ${testDatabaseKind()}`, () => {
       });
       expect(new Set(result.agent.tools.map((tool) => tool.app_name))).toEqual(new Set(template.services));
     }
+    // Its first version says where it came from.
+    const assistant = agentImportResultSchema.parse((await create('assistant')).json()).agent;
+    const versions = await t.app.inject({ url: `${API}/agents/${assistant.id}/versions`, headers: auth });
+    expect(versions.json()[0].reason).toBe('template');
     const connected = (await activeServices()).map((service) => service.name);
     expect(connected).toEqual(
       expect.arrayContaining(['Calculator', 'Date & Time', 'Notes', 'Calendar', 'Hacker News']),

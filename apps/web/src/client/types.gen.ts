@@ -229,7 +229,7 @@ export type ExportMyDataResponses = {
         agent_versions: Array<{
             agent_id: number;
             number: number;
-            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
+            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files' | 'template';
             restored_from: number | null;
             saved_by: number | null;
             author: string | null;
@@ -1259,7 +1259,7 @@ export type ListAgentVersionsResponses = {
      */
     200: Array<{
         number: number;
-        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
+        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files' | 'template';
         restored_from: number | null;
         saved_by: number | null;
         author: string | null;

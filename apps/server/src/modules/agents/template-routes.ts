@@ -65,7 +65,14 @@ export const agentTemplateRoutes: FastifyPluginAsyncZod<{
         const connected = await connectedServices(userId);
         for (const serviceId of await agents.servicesOfTools(userId, document.agent.tools))
           if (!connected.has(serviceId)) await connectNoAuthService(userId, serviceId);
-        return agents.importDocument(request.user, document, connectedServices, undefined, record);
+        return agents.importDocument(
+          request.user,
+          document,
+          connectedServices,
+          undefined,
+          record,
+          request.params.template_id,
+        );
       });
     },
   );

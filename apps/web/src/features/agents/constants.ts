@@ -104,6 +104,7 @@ const REASONS = {
   restore: 'Restored',
   import: 'Imported',
   files: 'Files changed',
+  template: 'From a template',
 } as const;
 
 /** The editor's version history (issue 20, item 3). */

@@ -4,7 +4,7 @@ import { EDITOR_SECTIONS, type EditorSection } from '../editor-sections';
 
 /**
  * The editor's section links, kept in view while the section scrolls: a column beside it on a wide
- * screen, a row above it on a narrow one. The current section is marked for assistive technology.
+ * screen, a row above it on a narrow one (wrapped, so none is out of sight). The current section is marked for assistive technology.
  */
 export function EditorNav({ agentId, current }: { agentId: number; current: EditorSection }) {
   return (
@@ -12,7 +12,8 @@ export function EditorNav({ agentId, current }: { agentId: number; current: Edit
       as="nav"
       aria-label="Agent sections"
       position="sticky"
-      top={{ base: '0', lg: '6' }}
+      // On a phone below the shell's menu bar (57px), which stays in view too.
+      top={{ base: '57px', lg: '6' }}
       zIndex="sticky"
       bg="bg"
       mx={{ base: '-4', lg: '0' }}
@@ -20,15 +21,15 @@ export function EditorNav({ agentId, current }: { agentId: number; current: Edit
       py={{ base: '2', lg: '0' }}
       borderBottomWidth={{ base: '1px', lg: '0' }}
       alignSelf="start"
-      w="full"
+      w={{ base: 'calc(100% + 2rem)', lg: 'full' }}
     >
       <Box
         as="ul"
         listStyleType="none"
         display="flex"
         flexDirection={{ base: 'row', lg: 'column' }}
+        flexWrap={{ base: 'wrap', lg: 'nowrap' }}
         gap="1"
-        overflowX={{ base: 'auto', lg: 'visible' }}
       >
         {EDITOR_SECTIONS.map(({ id, label }) => {
           const selected = id === current;
@@ -38,8 +39,9 @@ export function EditorNav({ agentId, current }: { agentId: number; current: Edit
                 asChild
                 display="block"
                 whiteSpace="nowrap"
-                px="3"
-                py="2"
+                px={{ base: '2.5', lg: '3' }}
+                py={{ base: '1.5', lg: '2' }}
+                fontSize={{ base: 'sm', lg: 'md' }}
                 borderRadius="l2"
                 fontWeight={selected ? 'semibold' : 'normal'}
                 bg={selected ? 'brand.subtle' : undefined}
