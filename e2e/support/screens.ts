@@ -80,13 +80,6 @@ async function replaceAgentsList(page: Page, body: string) {
   return () => page.unroute(url);
 }
 
-/** The edit page scrolled to a section's heading (the page is long). */
-async function editSection(page: Page, heading: string) {
-  const section = page.getByRole('heading', { name: heading, exact: true });
-  await section.scrollIntoViewIfNeeded();
-  return section;
-}
-
 const AGENTS = [
   {
     name: 'Mail assistant',
@@ -184,7 +177,7 @@ export async function createSampleData(
   await page.getByRole('textbox', { name: /^Guidelines/ }).fill('Keep replies under five sentences.');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.waitForURL(/\/agents\/?$/);
-  await page.goto(`/agents/${agentId}/edit`);
+  await page.goto(`/agents/${agentId}/edit?section=triggers`);
   await page.getByRole('button', { name: 'Create secret' }).click();
   await visible(page.getByRole('button', { name: 'Rotate secret' }));
 
@@ -277,6 +270,13 @@ export const SCREENS: Screen[] = [
     name: 'info',
     path: '/info',
     ready: (page) => visible(page.getByRole('heading', { level: 1 })),
+  },
+  {
+    name: 'info-ready-assistant',
+    path: '/info',
+    // As a new account sees it: no agent yet, so the ready assistant is offered.
+    prepare: (page) => replaceAgentsList(page, '[]'),
+    ready: (page) => visible(page.getByRole('button', { name: 'Start chatting' })),
   },
   {
     name: 'info-delete-question',
@@ -396,6 +396,16 @@ export const SCREENS: Screen[] = [
     ready: (page) => visible(page.getByText('Needs reconnecting')),
   },
   {
+    name: 'agent-edit-knowledge',
+    path: (data) => `/agents/${data.agentId}/edit?section=knowledge`,
+    ready: (page) => visible(page.getByRole('heading', { name: 'Knowledge files' })),
+  },
+  {
+    name: 'agent-edit-publish',
+    path: (data) => `/agents/${data.agentId}/edit?section=publish`,
+    ready: (page) => visible(page.getByRole('heading', { name: 'Embed' })),
+  },
+  {
     name: 'agent-edit-discard-question',
     overlay: true,
     path: (data) => `/agents/${data.agentId}/edit`,
@@ -408,9 +418,8 @@ export const SCREENS: Screen[] = [
   {
     name: 'agent-edit-restore-question',
     overlay: true,
-    path: (data) => `/agents/${data.agentId}/edit`,
+    path: (data) => `/agents/${data.agentId}/edit?section=history`,
     ready: async (page) => {
-      await editSection(page, 'History');
       await page.getByRole('button', { name: 'Restore version 1' }).click();
       await visible(page.getByRole('alertdialog', { name: 'Restore version 1?' }));
     },
@@ -418,9 +427,8 @@ export const SCREENS: Screen[] = [
   {
     name: 'agent-edit-rotate-secret-question',
     overlay: true,
-    path: (data) => `/agents/${data.agentId}/edit`,
+    path: (data) => `/agents/${data.agentId}/edit?section=triggers`,
     ready: async (page) => {
-      await editSection(page, 'Triggers');
       await page.getByRole('button', { name: 'Rotate secret' }).click();
       await visible(page.getByRole('alertdialog', { name: 'Rotate the trigger secret?' }));
     },
@@ -428,9 +436,8 @@ export const SCREENS: Screen[] = [
   {
     name: 'agent-edit-delete-secret-question',
     overlay: true,
-    path: (data) => `/agents/${data.agentId}/edit`,
+    path: (data) => `/agents/${data.agentId}/edit?section=triggers`,
     ready: async (page) => {
-      await editSection(page, 'Triggers');
       await page.getByRole('button', { name: 'Turn off signed calls' }).click();
       await visible(page.getByRole('alertdialog', { name: 'Turn off signed calls?' }));
     },

@@ -70,7 +70,7 @@ test.describe('at 375 px', () => {
   test('the user menu and Your data fit the screen without sideways scrolling', async ({ page }) => {
     await signUpAndSignIn(page);
     const menu = await openMenu(page);
-    await expect(menu.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
+    await expect(menu.getByRole('menuitem', { name: 'Log Out' })).toBeVisible();
     const box = await menu.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(375);

@@ -32,6 +32,10 @@ test('the editor shows the history, compares two versions and restores one', asy
     page.getByRole('button', { name: 'Actions for Versioned Helper', exact: true }),
     'Edit',
   );
+  await page
+    .getByRole('navigation', { name: 'Agent sections' })
+    .getByRole('link', { name: 'History' })
+    .click();
   const versions = page.getByRole('list', { name: 'Saved versions' }).getByTestId('agent-version');
   await expect(versions).toHaveCount(2);
   await expect(versions.first()).toContainText('Version 2');
@@ -46,13 +50,16 @@ test('the editor shows the history, compares two versions and restores one', asy
     .getByRole('button', { name: 'Restore' })
     .click();
   await expect(page.getByText('Version 1 restored')).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue('First description');
   await expect(versions).toHaveCount(3);
   await expect(versions.first()).toContainText('Restored from version 1');
+  const sections = page.getByRole('navigation', { name: 'Agent sections' });
+  await sections.getByRole('link', { name: 'Configure' }).click();
+  await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue('First description');
 
   // Stored: a reload shows the restored agent and its three versions.
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue('First description');
+  await sections.getByRole('link', { name: 'History' }).click();
   await expect(versions).toHaveCount(3);
 });
 

@@ -100,7 +100,7 @@ test('the copilot on a page of another origin answers and calls a host-page func
   const elsewhere = await startHostSite(baseURL!, key, agentId, allowed.origin);
   try {
     // The owner lists the allowed site in the agent's Embed section.
-    await page.goto(`/agents/${agentId}/edit`);
+    await page.goto(`/agents/${agentId}/edit?section=publish`);
     const embed = page.getByTestId('agent-embed');
     await expect(embed.getByText(/No origins yet/)).toBeVisible();
     await embed.getByRole('textbox', { name: 'Add an allowed origin' }).fill(allowed.origin);

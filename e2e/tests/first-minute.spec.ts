@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { OTHER_HOST } from '../support/chromium.ts';
+import { ACCESS_CODE, enterAccessCode, freshEmail, TEST_PASSWORD } from '../support/sign-in.ts';
 import { freePort, ROOT } from '../support/server.ts';
 
 /**
@@ -84,4 +85,84 @@ test('a page on a host that is not this server says which URL to open', async ({
   await expect(page.getByRole('heading', { name: `Open Cadre at ${publicUrl.origin}` })).toBeVisible();
   await page.getByRole('link', { name: publicUrl.origin }).first().click();
   await expect(page).toHaveURL(new RegExp(`^${publicUrl.origin}/`));
+});
+
+/**
+ * Sign-up to the first answer, as a newcomer clicks: every trusted click in the page or the chat
+ * frame after "Create account" is counted (the frame is on the same origin and shares the
+ * counter). The figures are printed for docs/benchmarks.md; only the clicks are asserted.
+ */
+const countClicks = () => {
+  document.addEventListener(
+    'click',
+    (event) => {
+      if (!event.isTrusted) return;
+      localStorage.setItem('e2e-clicks', String(Number(localStorage.getItem('e2e-clicks') ?? 0) + 1));
+    },
+    { capture: true },
+  );
+};
+const clicks = (page: Page) => page.evaluate(() => Number(localStorage.getItem('e2e-clicks') ?? 0));
+
+async function signUpCounting(page: Page): Promise<number> {
+  await page.addInitScript(countClicks);
+  await page.goto('/info');
+  await enterAccessCode(page, ACCESS_CODE);
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('Name').fill('First Minute');
+  await page.getByLabel('Email').fill(freshEmail('first-minute'));
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.evaluate(() => localStorage.setItem('e2e-clicks', '0'));
+  const started = performance.now();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/info$/);
+  // The "Create account" press itself is the sign-up, not a click towards the answer.
+  await page.evaluate(() => localStorage.setItem('e2e-clicks', '0'));
+  return started;
+}
+
+async function firstAnswer(page: Page, starter: string, answer: RegExp) {
+  await expect(page).toHaveURL(/\/agents\/\d+\/chat$/);
+  const frame = page.frameLocator('iframe[title="Agent chat"]');
+  await frame.getByRole('button', { name: starter }).click();
+  await expect(frame.getByTestId('assistant-message').last()).toContainText(answer);
+}
+
+function report(path: string, started: number, clickCount: number) {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  test
+    .info()
+    .annotations.push({ type: 'first answer', description: `${path}: ${clickCount} clicks, ${seconds} s` });
+  console.log(
+    `first answer, ${path}: ${clickCount} clicks after sign-up, ${seconds} s from "Create account"`,
+  );
+}
+
+test('a new account gets a first answer from the ready assistant two clicks after sign-up', async ({
+  page,
+}) => {
+  const started = await signUpCounting(page);
+  await page.getByRole('button', { name: 'Start chatting' }).click();
+  await firstAnswer(page, 'What is 12 times 7?', /84/);
+  const clickCount = await clicks(page);
+  report('ready assistant', started, clickCount);
+  expect(clickCount).toBeLessThanOrEqual(3);
+  // The offer is for someone without agents: it has made one, so it is gone.
+  await page.goto('/info');
+  await expect(page.getByRole('heading', { name: 'Example agents' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start chatting' })).toBeHidden();
+});
+
+test('a template from the Agents screen answers three clicks after sign-up', async ({ page }) => {
+  const started = await signUpCounting(page);
+  await page.getByRole('link', { name: 'Agents' }).first().click();
+  await page.getByRole('button', { name: 'Try Calendar planner' }).click();
+  await firstAnswer(page, 'When am I free tomorrow?', /free/i);
+  const clickCount = await clicks(page);
+  report('template gallery', started, clickCount);
+  expect(clickCount).toBeLessThanOrEqual(3);
+  await page.goto('/services');
+  await expect(
+    page.getByRole('listitem', { name: 'Calendar', exact: true }).getByText('Connected'),
+  ).toBeVisible();
 });

@@ -35,6 +35,10 @@ test("the editor's files section uploads, lists and deletes; the frame shows the
   await createAgent(page, 'Librarian', []);
   await page.goto('/agents');
   await pickMenuItem(page, page.getByRole('button', { name: 'Actions for Librarian', exact: true }), 'Edit');
+  await page
+    .getByRole('navigation', { name: 'Agent sections' })
+    .getByRole('link', { name: 'Knowledge' })
+    .click();
 
   const section = page.getByRole('region', { name: 'Knowledge files' });
   await expect(section.getByText('No files yet.')).toBeVisible();

@@ -4,8 +4,10 @@ import {
   enterAccessCode,
   freshEmail,
   signUpAtProvider,
+  signUpAndSignIn,
   TEST_PASSWORD,
 } from '../support/sign-in.ts';
+import { pickMenuItem } from '../support/menus.ts';
 
 test('a new visitor passes the access code, signs up, stays signed in and logs out', async ({ page }) => {
   const cspViolations: string[] = [];
@@ -101,4 +103,23 @@ test('a returning person signs in with their account; a wrong password is refuse
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/agents\/?$/);
   await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+});
+
+test('the sign-in page takes the theme chosen in the app, else the system’s', async ({ page }) => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const LIGHT = 'rgb(248, 250, 252)';
+  const DARK = 'rgb(11, 17, 32)';
+  await page.emulateMedia({ colorScheme: 'light' });
+  await signUpAndSignIn(page);
+  await pickMenuItem(page, page.getByRole('button', { name: /^Account menu of / }), 'Dark', 'menuitemradio');
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  expect(await background()).toBe(DARK);
+  // No choice kept: the system's.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  expect(await background()).toBe(LIGHT);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await background()).toBe(DARK);
 });

@@ -280,6 +280,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectedServices: async (userId) =>
           new Set((await services.listActiveServices(userId)).map((s) => s.id)),
         archives: agentArchives(knowledge),
+        connectNoAuthService: async (userId, serviceId) => {
+          await services.registerNoAuthService(serviceId, userId);
+        },
+        readyAssistant: config.agents.readyAssistant,
       });
       await api.register(knowledgeRoutes, { db, knowledge, settings: config.knowledge });
       await api.register(modelsRoutes, { llm: config.llm });

@@ -113,6 +113,9 @@ const envSchema = z
     LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(16).max(200_000).default(4096),
     LLM_CONTEXT_BUDGET: z.coerce.number().int().min(1000).max(10_000_000).default(32_000),
 
+    // The ready assistant (Calculator, Date & Time, Notes) offered to a new account.
+    READY_ASSISTANT: booleanFlag.default(true),
+
     // The public demos at /demos: session lifetime and per-address rate limits.
     DEMOS_ENABLED: booleanFlag.default(true),
     DEMO_IDLE_MINUTES: z.coerce
@@ -406,6 +409,10 @@ export interface Config {
     /** The bearer token `/backend/metrics` asks for (METRICS_SCRAPE_TOKEN); unset: no metrics route. */
     metricsScrapeToken?: string;
   };
+  agents: {
+    /** Offer a new account the ready assistant to chat with at once (READY_ASSISTANT). */
+    readyAssistant: boolean;
+  };
   demos: {
     enabled: boolean;
     idleMinutes: number;
@@ -549,6 +556,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       captureMessageContent: env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
       metricsScrapeToken: env.METRICS_SCRAPE_TOKEN,
     },
+    agents: { readyAssistant: env.READY_ASSISTANT },
     demos: {
       enabled: env.DEMOS_ENABLED,
       idleMinutes: env.DEMO_IDLE_MINUTES,

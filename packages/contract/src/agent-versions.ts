@@ -64,6 +64,8 @@ export const AGENT_VERSION_REASONS = [
   'restore',
   'import',
   'files',
+  // Made from an agent template (GET /api/v1/agent-templates/).
+  'template',
 ] as const;
 
 export const agentVersionSchema = z.object({

@@ -3,6 +3,28 @@ import type { ChatSessionInfo } from '@cadre/contract';
 import { AgentAvatar } from '@cadre/ui';
 import { OFFLINE_LABEL } from './empty-state';
 
+/**
+ * Two speech bubbles: the conversations, not a menu. On a phone the app around the frame has the
+ * page's menu (☰) right above this header, and two alike buttons read as two menus.
+ */
+function ConversationsIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      <path d="M3 4h12v8H8l-3 3v-3H3z" />
+      <path d="M18 8h3v8h-2v3l-3-3h-6v-1" />
+    </svg>
+  );
+}
+
 /** The chat's agent and the model it answers with, and the button that shows the threads' drawer. */
 export function ChatHeader({
   session,
@@ -22,7 +44,7 @@ export function ChatHeader({
         onClick={onShowConversations}
         aria-label="Show conversations"
       >
-        ☰
+        <ConversationsIcon />
       </Button>
       <AgentAvatar agent={session.agent} size="sm" />
       <Text fontWeight="semibold" truncate flex="1" minW="0">

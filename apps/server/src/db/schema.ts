@@ -334,7 +334,7 @@ export interface AgentVersionsTable {
   agent_id: number;
   number: number;
   user_id: number;
-  /** 'create' | 'update' | 'restore' | 'import' | 'duplicate' | 'baseline' */
+  /** 'create' | 'update' | 'restore' | 'import' | 'template' | 'duplicate' | 'baseline' | 'files' */
   reason: string;
   restored_from: number | null;
   saved_by: number | null;

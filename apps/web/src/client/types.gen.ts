@@ -231,7 +231,7 @@ export type ExportMyDataResponses = {
         agent_versions: Array<{
             agent_id: number;
             number: number;
-            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
+            reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files' | 'template';
             restored_from: number | null;
             saved_by: number | null;
             author: string | null;
@@ -573,6 +573,148 @@ export type SetToolPermissionResponses = {
 };
 
 export type SetToolPermissionResponse = SetToolPermissionResponses[keyof SetToolPermissionResponses];
+
+export type ListAgentTemplatesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/agent-templates/';
+};
+
+export type ListAgentTemplatesErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+};
+
+export type ListAgentTemplatesError = ListAgentTemplatesErrors[keyof ListAgentTemplatesErrors];
+
+export type ListAgentTemplatesResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        templates: Array<{
+            id: string;
+            name: string;
+            description: string;
+            icon: string;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink';
+            starters: Array<string>;
+            services: Array<string>;
+        }>;
+        ready_assistant: string | null;
+    };
+};
+
+export type ListAgentTemplatesResponse = ListAgentTemplatesResponses[keyof ListAgentTemplatesResponses];
+
+export type CreateAgentFromTemplateData = {
+    body?: never;
+    headers?: {
+        /**
+         * A unique value per logical request (a UUID); a retry with the same key gets the first answer
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        template_id: string;
+    };
+    query?: never;
+    url: '/api/v1/agent-templates/{template_id}/agents';
+};
+
+export type CreateAgentFromTemplateErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type CreateAgentFromTemplateError = CreateAgentFromTemplateErrors[keyof CreateAgentFromTemplateErrors];
+
+export type CreateAgentFromTemplateResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        agent: {
+            id: number;
+            name: string;
+            description: string;
+            guidelines: string | null;
+            icon: string | null;
+            color: 'gray' | 'red' | 'orange' | 'yellow' | 'green' | 'teal' | 'blue' | 'cyan' | 'purple' | 'pink' | null;
+            starters: Array<string>;
+            model_id: string | null;
+            temperature: number | null;
+            model_available: boolean;
+            allow_unattended_writes: boolean;
+            api_writes: 'approve' | 'refuse';
+            tools: Array<{
+                id: number;
+                display_name: string;
+                name: string;
+                description: string;
+                logo: string | null;
+                app_name: string;
+                service_id: number;
+                needs_reconnecting: boolean;
+            }>;
+            embed_origins: Array<string>;
+        };
+        tools_to_connect: Array<{
+            provider: string;
+            service_key: string;
+            tool_name: string;
+            service_name?: string;
+            display_name?: string;
+            service_id: number;
+        }>;
+        tools_not_found: Array<{
+            provider: string;
+            service_key: string;
+            tool_name: string;
+            service_name?: string;
+            display_name?: string;
+        }>;
+        model_not_offered: string | null;
+        files: Array<{
+            id: string;
+            name: string;
+            media_type: string;
+            size_bytes: number;
+            sha256: string;
+        }>;
+    };
+};
+
+export type CreateAgentFromTemplateResponse = CreateAgentFromTemplateResponses[keyof CreateAgentFromTemplateResponses];
 
 export type ImportAgentData = {
     body: {
@@ -1119,7 +1261,7 @@ export type ListAgentVersionsResponses = {
      */
     200: Array<{
         number: number;
-        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files';
+        reason: 'baseline' | 'create' | 'duplicate' | 'update' | 'restore' | 'import' | 'files' | 'template';
         restored_from: number | null;
         saved_by: number | null;
         author: string | null;

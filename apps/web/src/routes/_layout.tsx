@@ -8,6 +8,7 @@ import {
   LogoutButton,
   useAuthSession,
 } from '../features/auth';
+import { DesktopHeader } from '../features/shell/components/desktop-header';
 import { Sidebar } from '../features/shell/components/sidebar';
 
 /**
@@ -34,21 +35,22 @@ function Layout() {
   const fullBleed = useMatches({ select: (matches) => matches.some((m) => m.staticData?.fullBleed) });
   const session = useAuthSession();
   if (accessCodeRequired) return <AccessCodePage />;
+  const account = <UserMenu user={session.user ?? {}} onSignOut={session.signOut} />;
   return (
     <Flex direction={{ base: 'column', md: 'row' }} minH="100vh">
-      <Sidebar
-        footer={<LogoutButton />}
-        account={<UserMenu user={session.user ?? {}} onSignOut={session.signOut} />}
-      />
-      <Box
-        as="main"
-        flex="1"
-        minW="0"
-        px={fullBleed ? '0' : { base: '4', md: '8' }}
-        py={fullBleed ? '0' : { base: '4', md: '8' }}
-      >
-        <Outlet />
-      </Box>
+      <Sidebar footer={<LogoutButton />} account={account} />
+      <Flex direction="column" flex="1" minW="0">
+        <DesktopHeader>{account}</DesktopHeader>
+        <Box
+          as="main"
+          flex="1"
+          minW="0"
+          px={fullBleed ? '0' : { base: '4', md: '8' }}
+          py={fullBleed ? '0' : { base: '4', md: '8' }}
+        >
+          <Outlet />
+        </Box>
+      </Flex>
     </Flex>
   );
 }

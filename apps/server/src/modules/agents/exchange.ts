@@ -34,6 +34,11 @@ export function agentExchange(
   offered: (modelId: string | null) => boolean,
 ) {
   return {
+    /** The services whose tools these are (those this server offers the user), by id. */
+    async servicesOfTools(userId: number, wanted: AgentExportTool[]): Promise<Set<number>> {
+      return new Set((await tools.findLiveActionsByKeys(userId, wanted)).map((row) => row.service_id));
+    },
+
     async exportDocument(userId: number, agentId: number): Promise<AgentExportDocument> {
       const state = await repo.snapshot(userId, agentId);
       if (!state) throw notFound('Agent not found');
@@ -74,6 +79,8 @@ export function agentExchange(
       files?: StagedFiles,
       /** Stores the answer for an Idempotency-Key, in the import's transaction. */
       recordAnswer?: RecordAnswer<AgentImportResult>,
+      /** The agent template the document is, when it is one (its version and audit say so). */
+      template?: string,
     ): Promise<AgentImportResult> {
       const wanted = new Map<string, AgentExportTool>();
       for (const tool of document.agent.tools)
@@ -111,13 +118,13 @@ export function agentExchange(
             temperature,
           },
           attached.map(([key]) => ({ actionId: found.get(key)!.id, version: found.get(key)!.version })),
-          { reason: 'import', savedBy: user.id, author: authorOf(user) },
+          { reason: template ? 'template' : 'import', savedBy: user.id, author: authorOf(user) },
           async (trx, id, version) => {
             await files?.attach(trx, user.id, id, version);
             await audit.record(
               {
                 userId: user.id,
-                action: 'agent.import',
+                action: template ? 'agent.template' : 'agent.import',
                 objectType: 'agent',
                 objectId: id,
                 detail: {
@@ -126,6 +133,7 @@ export function agentExchange(
                   tools_not_found: notFound.length,
                   model_not_offered: modelNotOffered !== null,
                   files: files?.files.length ?? 0,
+                  ...(template && { template }),
                 },
               },
               trx,

@@ -55,3 +55,9 @@ export interface KnowledgeHistory {
     atVersion: number,
   ): Promise<AgentSnapshotFile[]>;
 }
+
+/**
+ * Connects the user to a service that needs no account (the services module), for an agent made
+ * from a template.
+ */
+export type ConnectNoAuthService = (userId: number, serviceId: number) => Promise<void>;

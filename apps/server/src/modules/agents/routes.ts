@@ -19,7 +19,7 @@ import {
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { AgentArchives } from './ports.ts';
+import type { AgentArchives, ConnectNoAuthService } from './ports.ts';
 import { notFound } from '../../http/errors.ts';
 import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
@@ -29,6 +29,7 @@ import { nextPageLink } from '../../http/paging.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 import { agentImportRoute, ARCHIVE_TYPE } from './import-route.ts';
+import { agentTemplateRoutes } from './template-routes.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
 const op = operations('agents');
@@ -43,8 +44,19 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   connectedServices: ConnectedServices;
   /** The export with its files, as a zip (the knowledge module). */
   archives: AgentArchives;
-}> = async (app, { agents, db, connectedServices, archives }) => {
+  /** Connects a template's services (the services module). */
+  connectNoAuthService: ConnectNoAuthService;
+  /** READY_ASSISTANT: a new account is offered the assistant template. */
+  readyAssistant: boolean;
+}> = async (app, { agents, db, connectedServices, archives, connectNoAuthService, readyAssistant }) => {
   await app.register(toolPermissionRoutes, { agents });
+  await app.register(agentTemplateRoutes, {
+    agents,
+    db,
+    connectedServices,
+    connectNoAuthService,
+    readyAssistant,
+  });
   await app.register(agentImportRoute, { agents, db, connectedServices, archives });
 
   await withEtags(app, (lists) =>

@@ -8,7 +8,7 @@ import { interactionErrors } from './outage.ts';
 import type { IdentityRouteOptions } from './provider.ts';
 import { signUpRoutes } from './sign-up-routes.ts';
 import { userinfoRoutes } from './userinfo.ts';
-import { escapeHtml, sendPage, signInPage } from './views.ts';
+import { escapeHtml, sendPage, signInPage, THEME_SCRIPT } from './views.ts';
 
 export const IDP_PREFIX = '/idp';
 
@@ -169,6 +169,14 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
       .send('document.querySelector(\'button[name="logout"]\')?.click();\n'),
+  );
+
+  // The theme chosen in the web app, applied before the page paints (see views.page).
+  app.get('/idp/assets/theme.js', routeOptions, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(THEME_SCRIPT),
   );
 
   // The `picture` claim: initials on the brand colour, so no external image host is involved.

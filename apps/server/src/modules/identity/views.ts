@@ -41,13 +41,20 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtm
   );
 }
 
+const DARK = `color-scheme: dark; --brand: #2dd4bf; --brand-hover: #5eead4; --bg: #0b1120; --card: #111827;
+  --fg: #e2e8f0; --muted: #94a3b8; --border: #334155; --error: #fca5a5; --error-bg: #450a0a; --focus: #5eead4;`;
+
+/**
+ * The theme is the one chosen in the web app when there is one (theme.js marks it on <html>, see
+ * THEME_SCRIPT), else the system's.
+ */
 const STYLES = `
-:root { color-scheme: light dark; --brand: #0f766e; --brand-hover: #115e59; --bg: #f8fafc; --card: #ffffff;
+:root { color-scheme: light; --brand: #0f766e; --brand-hover: #115e59; --bg: #f8fafc; --card: #ffffff;
   --fg: #0f172a; --muted: #475569; --border: #cbd5e1; --error: #b91c1c; --error-bg: #fef2f2; --focus: #14b8a6; }
 @media (prefers-color-scheme: dark) {
-  :root { --brand: #2dd4bf; --brand-hover: #5eead4; --bg: #0b1120; --card: #111827; --fg: #e2e8f0;
-    --muted: #94a3b8; --border: #334155; --error: #fca5a5; --error-bg: #450a0a; --focus: #5eead4; }
+  :root:not([data-theme="light"]) { ${DARK} }
 }
+:root[data-theme="dark"] { ${DARK} }
 * { box-sizing: border-box; }
 body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--bg); color: var(--fg);
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; line-height: 1.5; }
@@ -75,6 +82,16 @@ button.secondary { background: transparent; color: var(--fg); border: 1px solid 
 a { color: var(--brand); }
 `;
 
+/**
+ * Marks <html> with the theme chosen in the web app, which keeps it in this origin's storage
+ * under `cadre-color-mode` (COLOR_MODE_KEY in packages/ui/src/color-mode.ts); none: the system's.
+ */
+export const THEME_SCRIPT = `try {
+  var mode = localStorage.getItem('cadre-color-mode');
+  if (mode === 'light' || mode === 'dark') document.documentElement.dataset.theme = mode;
+} catch (e) {}
+`;
+
 export function page(title: string, body: SafeHtml): string {
   return html`<!doctype html>
     <html lang="en">
@@ -85,6 +102,8 @@ export function page(title: string, body: SafeHtml): string {
         <!-- The web app's icon; without it the browser asks for /favicon.ico, which is not found. -->
         <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
         <title>${title} · Cadre</title>
+        <!-- Before the first paint: the theme chosen in the web app (no inline scripts under the CSP). -->
+        <script src="/idp/assets/theme.js"></script>
         <style>
           ${new SafeHtml(STYLES)}
         </style>

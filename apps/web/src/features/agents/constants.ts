@@ -34,6 +34,17 @@ export const AGENT_TEXT = {
   reconnect: (service: string) => `Reconnect ${service} on the Services page`,
 } as const;
 
+/** The template gallery and the ready assistant's offer. */
+export const TEMPLATE_TEXT = {
+  uses: (services: string[]) => `Uses ${services.join(', ')}; no account needed.`,
+  start: (name: string) => `Try ${name}`,
+  readyTitle: 'Start chatting right away',
+  readyText: (services: string[]) =>
+    `Your assistant is ready: it works with ${services.join(', ')}, with nothing to set up.`,
+  readyStart: 'Start chatting',
+  galleryTitle: 'Start from a template',
+} as const;
+
 /** The emojis offered as an agent's icon, besides the generated avatars. */
 export const AGENT_EMOJIS = ['🤖', '📬', '📅', '🔎', '🧮', '📝', '🌦️', '📰', '🛒', '💡', '🎧', '🧭'] as const;
 
@@ -93,6 +104,7 @@ const REASONS = {
   restore: 'Restored',
   import: 'Imported',
   files: 'Files changed',
+  template: 'From a template',
 } as const;
 
 /** The editor's version history (issue 20, item 3). */

@@ -25,7 +25,8 @@ export function useAgentSave(
   const saved = useRef(false);
 
   const blocker = useBlocker({
-    shouldBlockFn: () => !saved.current && dirty,
+    // Another section of the editor is the same page: the form stays as it is.
+    shouldBlockFn: ({ current, next }) => !saved.current && dirty && current.pathname !== next.pathname,
     enableBeforeUnload: () => !saved.current && dirty,
     withResolver: true,
   });

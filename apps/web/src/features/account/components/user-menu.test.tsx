@@ -118,7 +118,7 @@ describe('the user menu in the header', () => {
     installFakeApi();
     const { user } = renderApp('/info');
     await screen.findByRole('heading', { name: 'Welcome to Cadre' });
-    await pick(user, 'Sign out');
+    await pick(user, 'Log Out');
     const dialog = await screen.findByRole('alertdialog', { name: 'Logout Confirmation' });
     expect(within(dialog).getByText('Are you sure you want to log out?')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));

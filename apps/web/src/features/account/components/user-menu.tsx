@@ -22,7 +22,7 @@ const THEMES: { value: ColorModePreference; label: string; icon: ReactNode }[] =
 /**
  * Who is signed in, in the shell's header: their picture (initials when there is none, or it
  * does not load) opens a menu with their name and email, the theme (light, dark or the system's,
- * remembered in this browser), "Usage", "API keys", "Your data" and sign-out.
+ * remembered in this browser), "Usage", "API keys", "Your data" and "Log Out" (the sidebar's, by the spec's name).
  */
 export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () => Promise<void> }) {
   const theme = useColorModePreference();
@@ -101,7 +101,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
                 <FiDatabase aria-hidden="true" /> Your data
               </Menu.Item>
               <Menu.Item value="sign-out">
-                <FiLogOut aria-hidden="true" /> Sign out
+                <FiLogOut aria-hidden="true" /> Log Out
               </Menu.Item>
             </Menu.Content>
           </Menu.Positioner>

@@ -79,8 +79,9 @@ export function AgentChatPage({
     refetchOnWindowFocus: false,
   });
 
+  // Below the shell's top bar (57px, SHELL_BAR_HEIGHT in the shell), on every screen width.
   return (
-    <Box position="relative" h={{ base: 'calc(100dvh - 57px)', md: '100dvh' }} w="full">
+    <Box position="relative" h="calc(100dvh - 57px)" w="full">
       {login.isSuccess ? (
         <chakra.iframe
           ref={frameRef}

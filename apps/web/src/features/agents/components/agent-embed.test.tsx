@@ -37,7 +37,7 @@ describe('the agent editor’s Embed section (/agents/:id/edit)', () => {
         (body) => (current = { ...current, ...(body as Partial<Agent>) }),
       ),
     );
-    renderApp('/agents/7/edit');
+    renderApp('/agents/7/edit?section=publish');
     const section = await screen.findByTestId('agent-embed');
     expect(within(section).getByText(/No origins yet/)).toBeInTheDocument();
     const input = within(section).getByRole('textbox', { name: 'Add an allowed origin' });
@@ -77,7 +77,7 @@ describe('the agent editor’s Embed section (/agents/:id/edit)', () => {
 
   it('removes an origin, and says so when the save fails', async () => {
     installFakeApi(routes(() => ({ ...AGENT, embed_origins: ['https://a.example', 'https://b.example'] })));
-    renderApp('/agents/7/edit');
+    renderApp('/agents/7/edit?section=publish');
     const section = await screen.findByTestId('agent-embed');
     await userEvent.click(await within(section).findByRole('button', { name: 'Remove https://a.example' }));
     expect(within(section).queryByText('https://a.example')).toBeNull();

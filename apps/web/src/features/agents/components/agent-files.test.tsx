@@ -53,7 +53,7 @@ describe('the agent editor’s knowledge files (/agents/:id/edit)', () => {
         return json(null, 204);
       },
     });
-    renderApp('/agents/1/edit');
+    renderApp('/agents/1/edit?section=knowledge');
     const list = await screen.findByTestId('knowledge-files');
     expect(within(list).getByText('handbook.md')).toBeInTheDocument();
     expect(within(list).getByText('2.0 KB · 3 passages')).toBeInTheDocument();

@@ -1,27 +1,51 @@
-import { Button, Grid, Heading, Skeleton, Stack } from '@chakra-ui/react';
+import { Box, Button, Grid, Heading, HStack, Skeleton, Stack } from '@chakra-ui/react';
+import { AgentAvatar } from '@cadre/ui';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApiError } from '../../../api/api-error';
 import { LoadError } from '../../../components/load-error';
 import { usePageQuery } from '../../../lib/page-query';
 import { agentOptions } from '../api/agents-api';
 import { AgentEmbed } from './agent-embed';
 import { AgentFiles } from './agent-files';
-import { AgentForm, type ToolPicker } from './agent-form';
+import { AgentForm, type AgentLookDraft, type ToolPicker } from './agent-form';
 import { AgentHistory } from './agent-history';
 import { AgentTriggers } from './agent-triggers';
 import { ToolPermissions } from './tool-permissions';
+import { EditorNav } from './editor-nav';
+import type { EditorSection } from '../editor-sections';
 
-/** The agent form: create mode without an id, update mode with one (spec section 4). */
-export function AgentFormPage({ agentId, toolPicker }: { agentId?: number; toolPicker: ToolPicker }) {
+/**
+ * The agent form: create mode without an id, update mode with one (spec section 4). An agent that
+ * exists is edited in sections (`section`, from the URL; Configure when absent).
+ */
+export function AgentFormPage({
+  agentId,
+  toolPicker,
+  section = 'configure',
+}: {
+  agentId?: number;
+  toolPicker: ToolPicker;
+  section?: EditorSection;
+}) {
   if (agentId === undefined) return <AgentForm toolPicker={toolPicker} />;
-  return <EditAgent agentId={agentId} toolPicker={toolPicker} />;
+  return <EditAgent agentId={agentId} toolPicker={toolPicker} section={section} />;
 }
 
-function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolPicker }) {
+function EditAgent({
+  agentId,
+  toolPicker,
+  section,
+}: {
+  agentId: number;
+  toolPicker: ToolPicker;
+  section: EditorSection;
+}) {
   const agent = usePageQuery(agentOptions(agentId));
   // A restore replaces what the form holds: a new key starts it again from the restored agent.
   const [restores, setRestores] = useState(0);
+  // The icon and colour as the form holds them, previewed beside the heading.
+  const [look, setLook] = useState<AgentLookDraft | null>(null);
   if (agent.isPending) {
     return (
       <Stack gap="6" role="status" aria-busy="true" aria-label="Loading agent">
@@ -62,14 +86,44 @@ function EditAgent({ agentId, toolPicker }: { agentId: number; toolPicker: ToolP
       </Stack>
     );
   }
+  // Every section stays mounted while another is shown: what the form holds is kept, unsaved.
+  const shown = (id: EditorSection, content: ReactNode) => (
+    <Box display={section === id ? undefined : 'none'} data-section={id}>
+      {content}
+    </Box>
+  );
   return (
-    <Stack gap="10">
-      <AgentForm key={`${agent.data.id}-${restores}`} agent={agent.data} toolPicker={toolPicker} />
-      <ToolPermissions agentId={agentId} />
-      <AgentFiles agentId={agentId} />
-      <AgentEmbed agent={agent.data} />
-      <AgentTriggers agentId={agentId} />
-      <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />
+    <Stack gap="6">
+      <HStack gap="3">
+        <AgentAvatar agent={{ ...agent.data, ...look }} size="lg" />
+        <Heading as="h1" size="2xl">
+          {`Edit ${agent.data.name}`}
+        </Heading>
+      </HStack>
+      <Grid
+        templateColumns={{ base: 'minmax(0, 1fr)', lg: '10rem minmax(0, 1fr)' }}
+        gap={{ base: '4', lg: '8' }}
+      >
+        <EditorNav agentId={agentId} current={section} />
+        <Box minW="0">
+          {shown(
+            'configure',
+            <Stack gap="10">
+              <AgentForm
+                key={`${agent.data.id}-${restores}`}
+                agent={agent.data}
+                toolPicker={toolPicker}
+                onLookChange={setLook}
+              />
+              <ToolPermissions agentId={agentId} />
+            </Stack>,
+          )}
+          {shown('knowledge', <AgentFiles agentId={agentId} />)}
+          {shown('publish', <AgentEmbed agent={agent.data} />)}
+          {shown('triggers', <AgentTriggers agentId={agentId} />)}
+          {shown('history', <AgentHistory agentId={agentId} onRestored={() => setRestores((n) => n + 1)} />)}
+        </Box>
+      </Grid>
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { Flex, Grid, Heading, HStack, Input, Stack, Textarea } from '@chakra-ui/react';
 import { AgentAvatar } from '@cadre/ui';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
 import type { Agent, DraftTool } from '../api/agents-api';
@@ -26,10 +26,29 @@ export interface ToolPickerProps {
 /** Renders the tool picker beside the form; the route supplies it, so features stay apart. */
 export type ToolPicker = (props: ToolPickerProps) => ReactNode;
 
-/** The agent's settings as a form (a new agent without `agent`), the tool picker beside it. */
-export function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: ToolPicker }) {
+/** The icon and colour as chosen, not yet saved. */
+export type AgentLookDraft = Pick<Agent, 'icon' | 'color'>;
+
+/**
+ * The agent's settings as a form (a new agent without `agent`), the tool picker beside it. An
+ * agent that exists has its heading above the editor's sections, told the look as it is chosen
+ * (`onLookChange`) to preview it there.
+ */
+export function AgentForm({
+  agent,
+  toolPicker,
+  onLookChange,
+}: {
+  agent?: Agent;
+  toolPicker: ToolPicker;
+  onLookChange?: (look: AgentLookDraft) => void;
+}) {
   const form = useAgentDraft(agent);
   const { draft, invalid, setText, update, onAddTool, onRemoveTool } = form;
+  useEffect(
+    () => onLookChange?.({ icon: draft.icon, color: draft.color }),
+    [draft.icon, draft.color, onLookChange],
+  );
   // Every way a Save is refused moves focus to the first field it marked.
   const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid<HTMLFormElement>();
   const { mode, submit, saving, blocker } = useAgentSave(agent, form, focusFirstInvalid);
@@ -37,15 +56,14 @@ export function AgentForm({ agent, toolPicker }: { agent?: Agent; toolPicker: To
 
   return (
     <Stack gap="6">
-      <HStack gap="3">
-        <AgentAvatar
-          agent={{ name: draft.name || agent?.name || '?', icon: draft.icon, color: draft.color }}
-          size="lg"
-        />
-        <Heading as="h1" size="2xl">
-          {agent ? `Edit ${agent.name}` : 'Create Agent'}
-        </Heading>
-      </HStack>
+      {!agent && (
+        <HStack gap="3">
+          <AgentAvatar agent={{ name: draft.name || '?', icon: draft.icon, color: draft.color }} size="lg" />
+          <Heading as="h1" size="2xl">
+            Create Agent
+          </Heading>
+        </HStack>
+      )}
       <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8" alignItems="start">
         <Stack asChild gap="5">
           <form ref={formRef} onSubmit={submit} noValidate aria-label={`${mode} agent`}>

@@ -126,7 +126,7 @@ afterEach(() => {
 describe('the agent editor’s history (/agents/:id/edit)', () => {
   it('lists the versions newest first and compares the newest with the one before, field by field', async () => {
     fakeApi();
-    renderApp('/agents/1/edit');
+    renderApp('/agents/1/edit?section=history');
     const list = await screen.findByRole('list', { name: 'Saved versions' });
     const items = within(list).getAllByTestId('agent-version');
     expect(items.map((item) => within(item).getByText(/^Version/).textContent)).toEqual([
@@ -158,7 +158,7 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
 
   it('says when the two versions chosen are the same', async () => {
     fakeApi();
-    const { user } = renderApp('/agents/1/edit');
+    const { user } = renderApp('/agents/1/edit?section=history');
     const compare = await screen.findByRole('combobox', { name: 'Compare' });
     await user.selectOptions(compare, '2');
     expect(await screen.findByText('These versions are the same.')).toBeInTheDocument();
@@ -166,16 +166,18 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
 
   it('restores a version after asking, and the form shows the restored agent', async () => {
     const api = fakeApi();
-    const { user } = renderApp('/agents/1/edit');
+    const { user } = renderApp('/agents/1/edit?section=history');
     await user.click(await screen.findByRole('button', { name: 'Restore version 1' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Restore version 1?' });
     await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
     expect(await findToast('Version 1 restored')).toMatchObject({ type: 'success' });
-    await waitFor(() => expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveValue('Bookkeeper'));
-    expect(screen.getByRole('textbox', { name: /^Guidelines/ })).toHaveValue('');
     expect(api.sent('POST /api/v1/agents/:agent_id/versions/:number/restore')).toHaveLength(1);
     const list = await screen.findByRole('list', { name: 'Saved versions' });
     expect(await within(list).findByText('Restored from version 1')).toBeInTheDocument();
+    const sections = screen.getByRole('navigation', { name: 'Agent sections' });
+    await user.click(within(sections).getByRole('link', { name: 'Configure' }));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveValue('Bookkeeper'));
+    expect(screen.getByRole('textbox', { name: /^Guidelines/ })).toHaveValue('');
   });
 
   it('names what a restore could not bring back, on a warning', async () => {
@@ -195,7 +197,7 @@ describe('the agent editor’s history (/agents/:id/edit)', () => {
         { id: 'f1', name: 'prices.pdf', media_type: 'application/pdf', size_bytes: 10, sha256: 'ab' },
       ],
     });
-    const { user } = renderApp('/agents/1/edit');
+    const { user } = renderApp('/agents/1/edit?section=history');
     await user.click(await screen.findByRole('button', { name: 'Restore version 1' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Restore version 1?' });
     await user.click(within(dialog).getByRole('button', { name: 'Restore' }));

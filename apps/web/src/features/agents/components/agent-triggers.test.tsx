@@ -44,7 +44,7 @@ afterEach(() => toaster.remove());
 describe("the agent editor's Triggers section", () => {
   it('shows the trigger URL and a curl call with an API key', async () => {
     fakeApi();
-    renderApp('/agents/1/edit');
+    renderApp('/agents/1/edit?section=triggers');
     const section = await triggers();
     expect(section.getByTestId('trigger-url')).toHaveTextContent(
       'http://app.test/backend/api/v1/agents/1/triggers/new-order',
@@ -64,7 +64,7 @@ describe("the agent editor's Triggers section", () => {
       'GET /api/v1/agents/:agent_id/triggers/events': () =>
         json([event(3, 'pending', null), event(2, 'failed', 'th-2'), event(1, 'done', 'th-1')]),
     });
-    renderApp('/agents/1/edit');
+    renderApp('/agents/1/edit?section=triggers');
     const section = await triggers();
     const table = await section.findByRole('table', { name: 'Last runs' });
     const rows = within(table).getAllByRole('row').slice(1);
@@ -86,7 +86,7 @@ describe("the agent editor's Triggers section", () => {
   it('says so while the runs load, when there are none, and when they cannot be loaded', async () => {
     const slow = held();
     const api = fakeApi({ 'GET /api/v1/agents/:agent_id/triggers/events': slow.handler });
-    const { user } = renderApp('/agents/1/edit');
+    const { user } = renderApp('/agents/1/edit?section=triggers');
     const section = await triggers();
     expect(section.getByLabelText('Loading trigger runs')).toBeInTheDocument();
     slow.release(json([]));
@@ -108,7 +108,7 @@ describe("the agent editor's Triggers section", () => {
         return json({ secret: 'whsec_c2VjcmV0LWJ5dGVz', created_at: createdAt }, 201);
       },
     });
-    const { user } = renderApp('/agents/1/edit');
+    const { user } = renderApp('/agents/1/edit?section=triggers');
     const section = await triggers();
     expect(await section.findByText('Signed calls are off: no secret yet.')).toBeInTheDocument();
     await user.click(section.getByRole('button', { name: 'Create secret' }));

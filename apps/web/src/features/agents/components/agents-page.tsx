@@ -1,4 +1,4 @@
-import { Box, Button, Center, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Center, Heading, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -17,10 +17,11 @@ import {
   type Agent,
 } from '../api/agents-api';
 import { duplicateBody } from '../agents-logic';
-import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS } from '../constants';
+import { AGENT_SEARCH_KEYS, AGENT_TEXT, AGENT_TOASTS, TEMPLATE_TEXT } from '../constants';
 import { AgentImport } from './agent-import';
 import { AgentRow } from './agent-row';
 import { AgentToolsDialog } from './agent-tools-dialog';
+import { TemplateGallery } from './template-gallery';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { CardTable, type CardColumn } from '../../../components/card-table';
 import { usePageInfiniteQuery } from '../../../lib/page-query';
@@ -124,6 +125,12 @@ export function AgentsPage() {
         {body}
       </CardTable>
       {agents.data && <LoadMore query={agents} noun="agents" />}
+      <Stack as="section" aria-labelledby="templates-heading" gap="3">
+        <Heading as="h2" size="lg" id="templates-heading">
+          {TEMPLATE_TEXT.galleryTitle}
+        </Heading>
+        <TemplateGallery />
+      </Stack>
       <Box position="fixed" bottom={{ base: '4', md: '8' }} right={{ base: '4', md: '8' }} zIndex="docked">
         <Button asChild colorPalette="brand" size="lg" shadow="lg">
           <Link to="/agents/create">

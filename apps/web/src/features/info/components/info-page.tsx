@@ -39,10 +39,19 @@ const B = ({ children }: { children: ReactNode }) => (
 );
 
 /**
- * The help page (spec section 2, "Info page"). `dataRights` is the export and delete the data
- * rights section offers (the account feature's, given by the route).
+ * The help page (spec section 2, "Info page"). The route gives what other features own: `dataRights`
+ * (the export and delete the data rights section offers), `readyAssistant` (the offer to chat at
+ * once) and `templates` (the agents one press creates, under the example agents).
  */
-export function InfoPage({ dataRights }: { dataRights: ReactNode }) {
+export function InfoPage({
+  dataRights,
+  readyAssistant,
+  templates,
+}: {
+  dataRights: ReactNode;
+  readyAssistant?: ReactNode;
+  templates?: ReactNode;
+}) {
   return (
     <Stack gap="10" maxW="3xl" pb="10">
       <Stack gap="3">
@@ -66,12 +75,13 @@ export function InfoPage({ dataRights }: { dataRights: ReactNode }) {
           </HStack>
         </Box>
       </Stack>
+      {readyAssistant}
       <GettingStarted />
       <AccessAndDataRights dataRights={dataRights} />
       <ServicesHelp />
       <AgentsHelp />
       <AgentSettingsHelp />
-      <ExampleAgents />
+      <ExampleAgents templates={templates} />
     </Stack>
   );
 }
@@ -224,8 +234,8 @@ function AgentSettingsHelp() {
   );
 }
 
-/** Agents to start from, and the services each needs. */
-function ExampleAgents() {
+/** Agents to start from, and the services each needs; then those one press creates. */
+function ExampleAgents({ templates }: { templates: ReactNode }) {
   return (
     <Section id="example-agents">
       <Text>
@@ -254,6 +264,15 @@ function ExampleAgents() {
           </>,
         ]}
       />
+      {templates && (
+        <>
+          <Text>
+            Or start from one of these: one press connects the services it needs (none needs an account), adds
+            their tools and opens the agent's chat.
+          </Text>
+          {templates}
+        </>
+      )}
     </Section>
   );
 }

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { FiCpu, FiExternalLink, FiInfo, FiLayers, FiMenu, FiMessageCircle, FiTool } from 'react-icons/fi';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { usePreloadScreens } from '../../../lib/preload-screens';
+import { SHELL_BAR_HEIGHT } from './desktop-header';
 
 /** Width of the sidebar, and the maximum width of the mobile drawer (spec section 9). */
 export const SIDEBAR_WIDTH = '250px';
@@ -99,7 +100,8 @@ const DESKTOP_SIDEBAR = {
 
 /**
  * The shell's navigation: a fixed column on wide screens, a drawer behind a menu button on small ones.
- * `account` (the user menu) sits at the top, beside the brand, on both.
+ * `account` (the user menu) sits in the small screens' menu bar, beside the brand; wide screens have
+ * it in the header above the page (desktop-header.tsx).
  */
 export function Sidebar({ footer, account }: { footer?: ReactNode; account?: ReactNode } = {}) {
   const [open, setOpen] = useState(false);
@@ -108,7 +110,6 @@ export function Sidebar({ footer, account }: { footer?: ReactNode; account?: Rea
       <Box as="aside" {...DESKTOP_SIDEBAR}>
         <Flex align="center" gap="2">
           <Brand />
-          {account}
         </Flex>
         <NavLinks />
         {footer && <Box mt="auto">{footer}</Box>}
@@ -118,7 +119,8 @@ export function Sidebar({ footer, account }: { footer?: ReactNode; account?: Rea
         align="center"
         gap="2"
         px="3"
-        py="2"
+        h={SHELL_BAR_HEIGHT}
+        flexShrink={0}
         borderBottomWidth="1px"
         position="sticky"
         top="0"

@@ -1,4 +1,5 @@
 import { Chart, useChart } from '@chakra-ui/charts';
+import { Box } from '@chakra-ui/react';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 
 export interface ChartBar {
@@ -6,6 +7,12 @@ export interface ChartBar {
   input: number;
   output: number;
 }
+
+/**
+ * A legend's colour square. Chakra's own swatch parses the colour it is given, and a theme token
+ * (a CSS variable) is not one it can read: the legend showed its labels with no colour.
+ */
+const swatch = (color: string) => <Box boxSize="2.5" borderRadius="sm" bg={color} flexShrink={0} />;
 
 /**
  * Input and output tokens as stacked bars, one per day, agent or model (recharts through Chakra's
@@ -16,8 +23,20 @@ export function UsageChart({ bars, label }: { bars: ChartBar[]; label: string })
   const chart = useChart({
     data: bars,
     series: [
-      { name: 'input', label: 'Input tokens', color: 'brand.solid', stackId: 'tokens' },
-      { name: 'output', label: 'Output tokens', color: 'orange.solid', stackId: 'tokens' },
+      {
+        name: 'input',
+        label: 'Input tokens',
+        color: 'brand.solid',
+        stackId: 'tokens',
+        icon: swatch('brand.solid'),
+      },
+      {
+        name: 'output',
+        label: 'Output tokens',
+        color: 'orange.solid',
+        stackId: 'tokens',
+        icon: swatch('orange.solid'),
+      },
     ],
   });
   return (

@@ -1,6 +1,5 @@
 import {
   Badge,
-  Box,
   Button,
   Center,
   Field,
@@ -10,7 +9,6 @@ import {
   SimpleGrid,
   Stack,
   Stat,
-  Table,
   Text,
 } from '@chakra-ui/react';
 import { keepPreviousData, useMutation } from '@tanstack/react-query';
@@ -34,44 +32,10 @@ import {
   type Grouping,
   type PeriodDays,
 } from '../usage-logic';
+import { USAGE_TEXT } from '../usage-text';
 import { UsageChart } from './usage-chart';
+import { UsageTable } from './usage-table';
 import { usePageQuery } from '../../../lib/page-query';
-
-export const USAGE_TEXT = {
-  title: 'Usage',
-  intro:
-    'What your agents used: turns, tokens, cost at the prices your operator set, tool calls and errors, ' +
-    'from the chat, the copilot, the API, MCP and triggers. Days are UTC.',
-  period: 'Period',
-  grouping: 'Group',
-  download: 'Download CSV',
-  downloadFailed: 'Download failed',
-  downloadFailedDetail: 'The CSV could not be downloaded. Please try again.',
-  loading: 'Loading usage...',
-  loadError: 'Error loading usage.',
-  empty: 'No usage in this period. Chat with an agent and what it uses shows here.',
-  estimated: 'estimated',
-  estimatedNote:
-    'Counts marked estimated come from the offline model or a provider that reports no usage: about four characters a token.',
-  chartLabel: (grouping: string) => `Input and output tokens ${grouping.toLowerCase()}`,
-  month: (used: string) => `This month: ${used} tokens used.`,
-  budget: (used: string, budget: string, resets: string) =>
-    `This month: ${used} of ${budget} tokens used. The count starts again on ${resets} (UTC).`,
-  overBudget: 'Your monthly token budget is used up: agents answer again when it resets.',
-  noBudget: 'No monthly budget is set.',
-  tableRegion: 'Usage table',
-  columns: {
-    day: 'Day',
-    agent: 'Agent',
-    model: 'Model',
-    turns: 'Turns',
-    input: 'Input tokens',
-    output: 'Output tokens',
-    cost: 'Cost',
-    tools: 'Tool calls',
-    errors: 'Errors',
-  },
-} as const;
 
 /** The Usage screen: the period's totals, a chart and a table by day, agent or model, and a CSV. */
 export function UsagePage() {
@@ -166,45 +130,7 @@ function UsageReportView(props: { report: UsageReport; grouping: Grouping; group
               output: r.output_tokens,
             }))}
           />
-          {/* A narrow screen scrolls the table sideways: the region takes the keyboard's focus to do so. */}
-          <Box overflowX="auto" tabIndex={0} role="region" aria-label={USAGE_TEXT.tableRegion}>
-            <Table.Root size="sm" aria-label={`${USAGE_TEXT.title} ${props.groupLabel.toLowerCase()}`}>
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{USAGE_TEXT.columns[grouping]}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.turns}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.input}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.output}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.cost}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.tools}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{USAGE_TEXT.columns.errors}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {report.rows.map((row) => {
-                  const label = rowLabel(row, grouping);
-                  return (
-                    <Table.Row key={label} aria-label={label}>
-                      <Table.Cell fontWeight="medium">
-                        {label}{' '}
-                        {row.estimated && (
-                          <Badge size="sm" colorPalette="orange">
-                            {USAGE_TEXT.estimated}
-                          </Badge>
-                        )}
-                      </Table.Cell>
-                      <Table.Cell textAlign="end">{formatCount(row.turns)}</Table.Cell>
-                      <Table.Cell textAlign="end">{formatCount(row.input_tokens)}</Table.Cell>
-                      <Table.Cell textAlign="end">{formatCount(row.output_tokens)}</Table.Cell>
-                      <Table.Cell textAlign="end">{formatCost(row.cost)}</Table.Cell>
-                      <Table.Cell textAlign="end">{formatCount(row.tool_calls)}</Table.Cell>
-                      <Table.Cell textAlign="end">{formatCount(row.errors)}</Table.Cell>
-                    </Table.Row>
-                  );
-                })}
-              </Table.Body>
-            </Table.Root>
-          </Box>
+          <UsageTable rows={report.rows} grouping={grouping} groupLabel={props.groupLabel} />
           {totals.estimated && (
             <Text fontSize="sm" color="fg.muted">
               {USAGE_TEXT.estimatedNote}

@@ -1,17 +1,26 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { agentOptions } from '../../../features/agents/api/agents-api';
 import { AgentFormPage } from '../../../features/agents/components/agent-form-page';
+import { editorSearch } from '../../../features/agents/editor-sections';
 import { ActiveServicesPanel } from '../../../features/services/components/active-services-panel';
 import { objectRoute } from '../../../lib/route-params';
 import { pendingCopyOf } from '../../../lib/page-query';
 
 export const Route = createFileRoute('/_layout/agents/$Id/edit')({
   ...objectRoute(agentOptions),
+  validateSearch: editorSearch,
   pendingComponent: pendingCopyOf(EditAgent),
   component: EditAgent,
 });
 
 function EditAgent() {
   const { Id } = Route.useParams();
-  return <AgentFormPage agentId={Number(Id)} toolPicker={(picker) => <ActiveServicesPanel {...picker} />} />;
+  const { section } = Route.useSearch();
+  return (
+    <AgentFormPage
+      agentId={Number(Id)}
+      section={section}
+      toolPicker={(picker) => <ActiveServicesPanel {...picker} />}
+    />
+  );
 }
