@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import Fuse from 'fuse.js';
 import { STOP_WORDS, SYNONYMS } from './phrases.ts';
+import { numberWords } from './arithmetic.ts';
 
 /** How the offline model picks the tool a request is about. */
 
@@ -27,7 +28,13 @@ export function stem(word: string): string {
 function asked(message: string, whole = false): string {
   const unquoted = message.toLowerCase().replace(/"[^"]*"|“[^”]*”/g, ' ');
   const command = whole ? unquoted : unquoted.split(/\b(?:called|titled|named|saying|that says)\b|:/)[0]!;
-  return command
+  const counted = numberWords(command);
+  // A time an amount away ("the date in 90 days", "3 months from now") is a date to work out, not
+  // the current time; "from now until June" counts from now.
+  const relative = counted.search(RELATIVE_AMOUNT) >= 0;
+  return counted
+    .replace(RELATIVE_AMOUNT, ' add date ')
+    .replace(/\b(?:from|since) (?:now|today)\b/g, ' ')
     .replace(/\bwhat(?:'|’)?s on\b|\bwhat is on\b|\bdo i have\b|\bwhat are my\b/g, ' list ')
     .replace(
       /\bwhat(?:'|’)?s my (?:day|week|schedule|agenda)\b|\bwhat (?:is|does) my (?:day|week|schedule)\b/g,
@@ -35,7 +42,7 @@ function asked(message: string, whole = false): string {
     )
     .replace(
       /\bwhat time is it\b|\bwhat(?:'|’)?s the (?:time|date)\b|\bwhat is the (?:time|date)\b|\bcurrent (?:time|date)\b|\btime (?:in|now)\b|\btoday'?s date\b|\bwhat date is it\b/g,
-      ' now ',
+      relative ? ' ' : ' now ',
     )
     .replace(/\bget rid of\b/g, ' delete ')
     .replace(
@@ -48,6 +55,9 @@ function asked(message: string, whole = false): string {
       ' research lookup ',
     );
 }
+
+const RELATIVE_AMOUNT =
+  /\b(?:in|after)\s+\d+\s+(?:minute|hour|day|week|month|year)s?\b(?:\s+(?:from\s+(?:now|today)|later|ahead|time))?|\b\d+\s+(?:minute|hour|day|week|month|year)s?\s+(?:from\s+(?:now|today)|later|ahead|hence)\b/g;
 
 export const wordsOf = (text: string) =>
   text
@@ -77,9 +87,11 @@ export function vocabulary(tool: ToolLike): Set<string> {
 
 /** How well a message asks for a tool: naming it wins; name words 3, synonyms 2, description words 1. */
 export function scoreTool(message: string, tool: ToolLike, whole = false): number {
-  const lower = message.toLowerCase();
+  // Whole words: "now" is named by "3 months from now" only as part of a date.
+  const command = ` ${asked(message, true).replace(/\s+/g, ' ')} `;
   const name = tool.name.toLowerCase();
-  let score = lower.includes(name) || lower.includes(name.replace(/[_.-]+/g, ' ')) ? 10 : 0;
+  const named = [name, name.replace(/[_.-]+/g, ' ')].some((n) => command.includes(` ${n} `));
+  let score = named ? 10 : 0;
   const names = new Set(nameWords(tool.name));
   const description = new Set(
     contentWords((tool.description ?? '').split(/(?<=\.)\s/)[0] ?? '').filter((w) => w.length >= 4),
