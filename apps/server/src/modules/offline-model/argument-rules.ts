@@ -54,10 +54,14 @@ export function durationIn(text: string): { amount: number; unit: string; text: 
     'gi',
   );
   for (const found of text.matchAll(match)) {
-    // The amount as digits or number words ("five", "twenty-one").
-    const said = found[1]!.replace(/^in\s+/i, '');
-    const amount = Number(numberWords(said.toLowerCase()));
-    if (Number.isInteger(amount)) return { amount, unit: `${found[2]!.toLowerCase()}s`, text: found[0] };
+    // The amount as digits or number words ("five", "twenty-one"), the words before it left out
+    // ("add five days").
+    const words = found[1]!.split(/\s+/);
+    for (let from = 0; from < words.length; from++) {
+      const amount = Number(numberWords(words.slice(from).join(' ').toLowerCase()));
+      const said = found[0].slice(found[0].indexOf(words[from]!));
+      if (Number.isInteger(amount)) return { amount, unit: `${found[2]!.toLowerCase()}s`, text: said };
+    }
   }
   return undefined;
 }

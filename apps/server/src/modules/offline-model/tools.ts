@@ -32,28 +32,32 @@ function asked(message: string, whole = false): string {
   // A time an amount away ("the date in 90 days", "3 months from now") is a date to work out, not
   // the current time; "from now until June" counts from now.
   const relative = counted.search(RELATIVE_AMOUNT) >= 0;
-  return counted
-    .replace(RELATIVE_AMOUNT, ' add date ')
-    .replace(/\b(?:from|since) (?:now|today)\b/g, ' ')
-    .replace(/\bwhat(?:'|’)?s on\b|\bwhat is on\b|\bdo i have\b|\bwhat are my\b/g, ' list ')
-    .replace(
-      /\bwhat(?:'|’)?s my (?:day|week|schedule|agenda)\b|\bwhat (?:is|does) my (?:day|week|schedule)\b/g,
-      ' list event ',
-    )
-    .replace(
-      /\bwhat time is it\b|\bwhat(?:'|’)?s the (?:time|date)\b|\bwhat is the (?:time|date)\b|\bcurrent (?:time|date)\b|\btime (?:in|now)\b|\btoday'?s date\b|\bwhat date is it\b/g,
-      relative ? ' ' : ' now ',
-    )
-    .replace(/\bget rid of\b/g, ' delete ')
-    .replace(
-      /\bwhich (?:note|event|meeting)s? (?:has|have|mentions?|contains?|says?)\b|\banything (?:about|on)\b/g,
-      ' search ',
-    )
-    .replace(/\b(?:write|jot|note|put) (?:this |that |it )?down\b|\btake a note\b/g, ' note ')
-    .replace(
-      /\btell me (?:more )?about\b|\bwhat do you know about\b|\binfo(?:rmation)? (?:on|about)\b/g,
-      ' research lookup ',
-    );
+  return (
+    counted
+      .replace(RELATIVE_AMOUNT, ' add date ')
+      .replace(/\b(?:from|since) (?:now|today)\b/g, ' ')
+      // "how many days", "count the weeks": units counted, not a day or week named.
+      .replace(/\b(?:minute|hour|day|week|month|year)s\b/g, ' ')
+      .replace(/\bwhat(?:'|’)?s on\b|\bwhat is on\b|\bdo i have\b|\bwhat are my\b/g, ' list ')
+      .replace(
+        /\bwhat(?:'|’)?s my (?:day|week|schedule|agenda)\b|\bwhat (?:is|does) my (?:day|week|schedule)\b/g,
+        ' list event ',
+      )
+      .replace(
+        /\bwhat time is it\b|\bwhat(?:'|’)?s the (?:time|date)\b|\bwhat is the (?:time|date)\b|\bcurrent (?:time|date)\b|\btime (?:in|now)\b|\btoday'?s date\b|\bwhat date is it\b/g,
+        relative ? ' ' : ' now ',
+      )
+      .replace(/\bget rid of\b/g, ' delete ')
+      .replace(
+        /\bwhich (?:note|event|meeting)s? (?:has|have|mentions?|contains?|says?)\b|\banything (?:about|on)\b/g,
+        ' search ',
+      )
+      .replace(/\b(?:write|jot|note|put) (?:this |that |it )?down\b|\btake a note\b/g, ' note ')
+      .replace(
+        /\btell me (?:more )?about\b|\bwhat do you know about\b|\binfo(?:rmation)? (?:on|about)\b/g,
+        ' research lookup ',
+      )
+  );
 }
 
 const RELATIVE_AMOUNT =
