@@ -17,7 +17,10 @@ export function stem(word: string): string {
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 5 && /(ch|sh|x|ss)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) {
+    // "meetings" → "meeting" → "meet", as "meeting" itself stems.
+    return stem(w.slice(0, -1));
+  }
   return w;
 }
 
@@ -107,17 +110,36 @@ export function scoreTool(message: string, tool: ToolLike, whole = false): numbe
   // tools that share their other words.
   const head = nameWords(tool.name).at(-1);
   if (head && said.has(head)) score += 1;
+  const [verb, ...objects] = nameWords(tool.name);
+  let aboutTool = score > 0;
+  const verbSynonyms: string[] = [];
   for (const word of said) {
-    const synonymOf = [...names].filter((n) => SYNONYM_STEMS.get(n)?.has(word)).length;
+    const synonymOf = [...names].filter((n) => SYNONYM_STEMS.get(n)?.has(word));
     if (names.has(word)) score += 3;
-    else if (synonymOf > 0) score += 2 * synonymOf;
+    else if (synonymOf.length > 0) score += 2 * synonymOf.length;
     else if (description.has(word) && fromDescription < 3) {
       score += 1;
       fromDescription++;
     } else if (word.length >= 6 && fuse.search(word).length > 0) score += 2;
+    else continue;
+    if (names.has(word) || synonymOf.some((n) => n !== verb)) aboutTool = true;
+    else verbSynonyms.push(word);
   }
-  return score;
+  if (aboutTool || !ACTIONS.has(verb!) || objects.length === 0 || verbSynonyms.length === 0) return score;
+  // Only words like the tool's verb, none of what it acts on: they ask for it when said first as
+  // the command ("save this: …", "remind me to …"), not as another word ("recommend a good book",
+  // "buy me a new charger") nor to get the person something ("book me a table", "find me a flight").
+  const first = [...said][0]!;
+  const obtain = new RegExp(`\\b${first}\\w*\\s+me\\s+(?:a|an|some)\\b`);
+  return verbSynonyms.includes(first) && !obtain.test(asked(message)) ? score : 0;
 }
+
+/** The first words of tool names that say what they do to the rest ("create_note", "list_events"). */
+const ACTIONS = new Set(
+  ['create', 'add', 'make', 'save', 'new', 'list', 'search', 'find', 'get', 'read', 'delete', 'update'].map(
+    stem,
+  ),
+);
 
 /** Below this, a request is not about the tool (one description word is not enough). */
 export const MIN_SCORE = 2;
