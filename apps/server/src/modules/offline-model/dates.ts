@@ -34,10 +34,13 @@ for (const [pattern, month, day] of HOLIDAYS)
 parser.parsers.push({
   pattern: () => /\bthe\s+([12]?\d|3[01])(?:st|nd|rd|th)\b/i,
   // "the 19th of March" is chrono's own; the 19th alone is this month's, or next month's once past.
-  extract: (context, match) =>
-    MONTH_NAMES.test(context.text.slice((match.index ?? 0) + match[0].length))
-      ? null
-      : { day: Number(match[1]) },
+  extract: (context, match) => {
+    if (MONTH_NAMES.test(context.text.slice((match.index ?? 0) + match[0].length))) return null;
+    const today = context.reference.getDateWithAdjustedTimezone();
+    const day = Number(match[1]);
+    const month = today.getMonth() + (day < today.getDate() ? 1 : 0);
+    return { day, month: (month % 12) + 1, year: today.getFullYear() + Math.floor(month / 12) };
+  },
 });
 
 /** The dates and times in `text`, read in the person's time zone, forward from now. */

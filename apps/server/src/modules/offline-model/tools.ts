@@ -130,8 +130,7 @@ export function scoreTool(message: string, tool: ToolLike, whole = false): numbe
   // the command ("save this: …", "remind me to …"), not as another word ("recommend a good book",
   // "buy me a new charger") nor to get the person something ("book me a table", "find me a flight").
   const first = [...said][0]!;
-  const obtain = new RegExp(`\\b${first}\\w*\\s+me\\s+(?:a|an|some)\\b`);
-  return verbSynonyms.includes(first) && !obtain.test(asked(message)) ? score : 0;
+  return verbSynonyms.includes(first) && !/\b\w+ me (?:a|an|some)\b/.test(asked(message)) ? score : 0;
 }
 
 /** The first words of tool names that say what they do to the rest ("create_note", "list_events"). */
