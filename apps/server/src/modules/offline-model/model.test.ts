@@ -198,6 +198,13 @@ describe('offline model', () => {
     expect(bestTool('look for the locker number', [searchNotes])?.name).toBe('search_notes');
   });
 
+  it('searches for a record asked about by its topic, and lists for the next one', () => {
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const, properties: {} } });
+    const tools = [tool('list_events'), tool('search_events')];
+    expect(bestTool("when's the vet appointment", tools)?.name).toBe('search_events');
+    expect(bestTool('when is my next meeting', tools)?.name).toBe('list_events');
+  });
+
   it('reads amounts of time from now, holidays and a day of the month as dates', () => {
     const clock = { now: new Date('2026-03-09T10:00:00Z'), timeZone: 'UTC' };
     const dateTool = (name: string, properties: Record<string, object>) => ({

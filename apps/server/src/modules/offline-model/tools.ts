@@ -51,6 +51,11 @@ function asked(message: string, whole = false): string {
         relative ? ' ' : ' now ',
       )
       .replace(/\bget rid of\b/g, ' delete ')
+      // "when is my dentist appointment": one record found by its topic, not the next one in time.
+      .replace(
+        /\bwhen(?:'s| is| are| was)\s+(?=(?:my|the|our)\s+(?!(?:next|first|last|earliest|latest)\b)\w)/g,
+        ' search ',
+      )
       .replace(
         /\bwhich (?:note|event|meeting)s? (?:has|have|mentions?|contains?|says?)\b|\banything (?:about|on)\b/g,
         ' search ',
