@@ -4,6 +4,7 @@ import { fillArguments } from './arguments.ts';
 import { createOfflineModel, OFFLINE_LABEL } from './index.ts';
 import { tokens } from './model.ts';
 import { bestTool } from './tools.ts';
+import { decideTurn } from './intents.ts';
 
 const calculator = {
   type: 'function' as const,
@@ -203,6 +204,27 @@ describe('offline model', () => {
     const tools = [tool('list_events'), tool('search_events')];
     expect(bestTool("when's the vet appointment", tools)?.name).toBe('search_events');
     expect(bestTool('when is my next meeting', tools)?.name).toBe('list_events');
+  });
+
+  it('reads a question about what was written as listing it, not writing more', () => {
+    const createNote = {
+      name: 'create_note',
+      inputSchema: {
+        type: 'object' as const,
+        properties: { title: { type: 'string' as const } },
+        required: ['title'],
+      },
+    };
+    const listNotes = { name: 'list_notes', inputSchema: { type: 'object' as const, properties: {} } };
+    const turn = (message: string) =>
+      decideTurn(
+        { message, agentName: 'Helper', clock: { now: new Date('2026-03-09T10:00:00Z'), timeZone: 'UTC' } },
+        [createNote, listNotes],
+      );
+    expect(turn('have I jotted anything down this week?')).toMatchObject({
+      toolCall: { toolName: 'list_notes' },
+    });
+    expect(turn('show my notebook')).toMatchObject({ toolCall: { toolName: 'list_notes' } });
   });
 
   it('reads amounts of time from now, holidays and a day of the month as dates', () => {
