@@ -1,3 +1,5 @@
+import { numberWords } from './arithmetic.ts';
+
 /**
  * Values the offline model reads from a request beyond what each field's type says (arguments.ts):
  * a city as its time zone, an amount of time, and a record's new name.
@@ -42,14 +44,26 @@ export function cityZone(text: string): Array<{ zone: string; index: number; tex
 
 const UNITS = ['minute', 'hour', 'day', 'week', 'month', 'year'];
 
-/** An amount of time ("90 days", "in 3 months", "2 weeks from now") and the words that said it. */
+/**
+ * An amount of time ("90 days", "in 3 months", "five days", "2 weeks from now") and the words that
+ * said it.
+ */
 export function durationIn(text: string): { amount: number; unit: string; text: string } | undefined {
   const match = new RegExp(
-    String.raw`\b(?:in\s+)?(-?\d+)\s+(${UNITS.join('|')})s?\b(?:\s+(?:from\s+(?:now|today)|later|ahead))?`,
-    'i',
-  ).exec(text);
-  if (!match) return undefined;
-  return { amount: Number(match[1]), unit: `${match[2]!.toLowerCase()}s`, text: match[0] };
+    String.raw`\b(?:in\s+)?(-?\d+|[a-z]+(?:[\s-][a-z]+){0,3}?)\s+(${UNITS.join('|')})s?\b(?:\s+(?:from\s+(?:now|today)|later|ahead))?`,
+    'gi',
+  );
+  for (const found of text.matchAll(match)) {
+    // The amount as digits or number words ("five", "twenty-one"), the words before it left out
+    // ("add five days").
+    const words = found[1]!.split(/\s+/);
+    for (let from = 0; from < words.length; from++) {
+      const amount = Number(numberWords(words.slice(from).join(' ').toLowerCase()));
+      const said = found[0].slice(found[0].indexOf(words[from]!));
+      if (Number.isInteger(amount)) return { amount, unit: `${found[2]!.toLowerCase()}s`, text: said };
+    }
+  }
+  return undefined;
 }
 
 /** "rename note 3 to Shopping", "change the title of event 2 to Budget review": the new name. */

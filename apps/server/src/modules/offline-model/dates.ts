@@ -14,15 +14,44 @@ export interface FoundDate {
 
 const DEFAULT_HOUR = 9;
 
+/** Holidays on the same day every year, which chrono-node does not read by name. */
+const HOLIDAYS: Array<[RegExp, number, number]> = [
+  [/\bchristmas eve\b/i, 12, 24],
+  [/\b(?:christmas|xmas)(?: day)?\b/i, 12, 25],
+  [/\bboxing day\b/i, 12, 26],
+  [/\bnew year'?s eve\b/i, 12, 31],
+  [/\bnew year'?s(?: day)?\b/i, 1, 1],
+  [/\bvalentine'?s(?: day)?\b/i, 2, 14],
+  [/\bhalloween\b/i, 10, 31],
+];
+
+const MONTH_NAMES = /^\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+
+/** chrono-node's casual English, plus holidays by name and a day of the month alone ("on the 19th"). */
+const parser = chrono.casual.clone();
+for (const [pattern, month, day] of HOLIDAYS)
+  parser.parsers.push({ pattern: () => pattern, extract: () => ({ day, month }) });
+parser.parsers.push({
+  pattern: () => /\bthe\s+([12]?\d|3[01])(?:st|nd|rd|th)\b/i,
+  // "the 19th of March" is chrono's own; the 19th alone is this month's, or next month's once past.
+  extract: (context, match) => {
+    if (MONTH_NAMES.test(context.text.slice((match.index ?? 0) + match[0].length))) return null;
+    const today = context.reference.getDateWithAdjustedTimezone();
+    const day = Number(match[1]);
+    const month = today.getMonth() + (day < today.getDate() ? 1 : 0);
+    return { day, month: (month % 12) + 1, year: today.getFullYear() + Math.floor(month / 12) };
+  },
+});
+
 /** The dates and times in `text`, read in the person's time zone, forward from now. */
 export function findDates(text: string, clock: UserClock): FoundDate[] {
   const parse = (offset: number) =>
-    chrono.parse(text, { instant: clock.now, timezone: offset }, { forwardDate: true });
+    parser.parse(text, { instant: clock.now, timezone: offset }, { forwardDate: true });
   const nowOffset = offsetMinutes(clock.timeZone, clock.now);
   // "3 weeks" alone is an amount ("add 3 weeks to …"), not a time; "in 3 weeks" is a time.
   const duration = /^\d+(?:\.\d+)?\s+(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)$/i;
   // "the day of the week" names no day.
-  const noun = /^the\s+(?:day|week|month|year)$/i;
+  const noun = /^(?:the\s+(?:day|week|month|year)|week\s?days?|weekends?)$/i;
   return parse(nowOffset).flatMap((first, i) => {
     if (duration.test(first.text.trim()) || noun.test(first.text.trim())) return [];
     // Daylight saving may differ between now and then: read it again with the offset of then.

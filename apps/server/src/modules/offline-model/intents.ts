@@ -116,6 +116,8 @@ function makesWithoutBeingAsked(tool: ToolLike, message: string): boolean {
   const asking = QUESTION.test(said) || /\?\s*$/.test(message) || /^(any|my|show|see)\b/.test(said);
   const plural = /\b(notes|events|meetings|appointments|reminders)\b/.test(said);
   if (!asking && !plural) return false;
+  // "what did I write down?", "have I noted …": asked about what was made before.
+  if (asking && /\b(?:did|have) i\b/.test(said)) return true;
   const verbs = vocabulary({ name: verb, inputSchema: {} });
   return !said.split(' ').some((w) => verbs.has(stem(w)));
 }

@@ -4,6 +4,7 @@ import { fillArguments } from './arguments.ts';
 import { createOfflineModel, OFFLINE_LABEL } from './index.ts';
 import { tokens } from './model.ts';
 import { bestTool } from './tools.ts';
+import { decideTurn } from './intents.ts';
 
 const calculator = {
   type: 'function' as const,
@@ -186,5 +187,67 @@ describe('offline model', () => {
     expect(bestTool('calculater please', [notes, calculator])?.name).toBe('calculator_add');
     expect(bestTool('zzz qqq', [notes, calculator])).toBeUndefined();
     expect(tokens('a bc  d')).toEqual(['a ', 'bc  ', 'd']);
+  });
+
+  it('leaves a request only like a tool verb to no tool, unless said as the command', () => {
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const, properties: {} } });
+    const [createNote, searchNotes] = [tool('create_note'), tool('search_notes')];
+    expect(bestTool('get me a new umbrella', [createNote])).toBeUndefined();
+    expect(bestTool('book me a taxi to the airport', [createNote])).toBeUndefined();
+    expect(bestTool('find me some concert tickets', [searchNotes])).toBeUndefined();
+    expect(bestTool('save this: the locker is 4417', [createNote])?.name).toBe('create_note');
+    expect(bestTool('look for the locker number', [searchNotes])?.name).toBe('search_notes');
+  });
+
+  it('searches for a record asked about by its topic, and lists for the next one', () => {
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const, properties: {} } });
+    const tools = [tool('list_events'), tool('search_events')];
+    expect(bestTool("when's the vet appointment", tools)?.name).toBe('search_events');
+    expect(bestTool('when is my next meeting', tools)?.name).toBe('list_events');
+  });
+
+  it('reads a question about what was written as listing it, not writing more', () => {
+    const createNote = {
+      name: 'create_note',
+      inputSchema: {
+        type: 'object' as const,
+        properties: { title: { type: 'string' as const } },
+        required: ['title'],
+      },
+    };
+    const listNotes = { name: 'list_notes', inputSchema: { type: 'object' as const, properties: {} } };
+    const turn = (message: string) =>
+      decideTurn(
+        { message, agentName: 'Helper', clock: { now: new Date('2026-03-09T10:00:00Z'), timeZone: 'UTC' } },
+        [createNote, listNotes],
+      );
+    expect(turn('have I jotted anything down this week?')).toMatchObject({
+      toolCall: { toolName: 'list_notes' },
+    });
+    expect(turn('show my notebook')).toMatchObject({ toolCall: { toolName: 'list_notes' } });
+  });
+
+  it('reads amounts of time from now, holidays and a day of the month as dates', () => {
+    const clock = { now: new Date('2026-03-09T10:00:00Z'), timeZone: 'UTC' };
+    const dateTool = (name: string, properties: Record<string, object>) => ({
+      name,
+      inputSchema: { type: 'object' as const, properties, required: Object.keys(properties) },
+    });
+    const now = dateTool('now', {});
+    const add = dateTool('add_to_date', {
+      date: { type: 'string' },
+      amount: { type: 'integer' },
+      unit: { type: 'string', enum: ['days', 'weeks'] },
+    });
+    expect(bestTool('which date is it ten days from now', [now, add])?.name).toBe('add_to_date');
+    expect(fillArguments('add seven weeks to 2026-05-01', add.inputSchema, { clock }).input).toMatchObject({
+      amount: 7,
+      unit: 'weeks',
+      date: '2026-05-01',
+    });
+    const on = { type: 'object' as const, properties: { date: { type: 'string' as const, format: 'date' } } };
+    expect(fillArguments('days left before halloween', on, { clock }).input.date).toBe('2026-10-31');
+    expect(fillArguments('the party on the 21st', on, { clock }).input.date).toBe('2026-03-21');
+    expect(fillArguments('rent due on the 2nd', on, { clock }).input.date).toBe('2026-04-02');
   });
 });

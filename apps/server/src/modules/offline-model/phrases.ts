@@ -146,7 +146,7 @@ export const SYNONYMS: Record<string, string[]> = {
     'reminder',
     'plan',
   ],
-  note: ['notes', 'memo', 'jot', 'remember', 'notepad'],
+  note: ['notes', 'memo', 'jot', 'remember', 'notepad', 'notebook'],
   event: [
     'events',
     'meeting',

@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import Fuse from 'fuse.js';
 import { STOP_WORDS, SYNONYMS } from './phrases.ts';
+import { numberWords } from './arithmetic.ts';
 
 /** How the offline model picks the tool a request is about. */
 
@@ -16,7 +17,10 @@ export function stem(word: string): string {
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 5 && /(ch|sh|x|ss)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) {
+    // "meetings" → "meeting" → "meet", as "meeting" itself stems.
+    return stem(w.slice(0, -1));
+  }
   return w;
 }
 
@@ -27,27 +31,45 @@ export function stem(word: string): string {
 function asked(message: string, whole = false): string {
   const unquoted = message.toLowerCase().replace(/"[^"]*"|“[^”]*”/g, ' ');
   const command = whole ? unquoted : unquoted.split(/\b(?:called|titled|named|saying|that says)\b|:/)[0]!;
-  return command
-    .replace(/\bwhat(?:'|’)?s on\b|\bwhat is on\b|\bdo i have\b|\bwhat are my\b/g, ' list ')
-    .replace(
-      /\bwhat(?:'|’)?s my (?:day|week|schedule|agenda)\b|\bwhat (?:is|does) my (?:day|week|schedule)\b/g,
-      ' list event ',
-    )
-    .replace(
-      /\bwhat time is it\b|\bwhat(?:'|’)?s the (?:time|date)\b|\bwhat is the (?:time|date)\b|\bcurrent (?:time|date)\b|\btime (?:in|now)\b|\btoday'?s date\b|\bwhat date is it\b/g,
-      ' now ',
-    )
-    .replace(/\bget rid of\b/g, ' delete ')
-    .replace(
-      /\bwhich (?:note|event|meeting)s? (?:has|have|mentions?|contains?|says?)\b|\banything (?:about|on)\b/g,
-      ' search ',
-    )
-    .replace(/\b(?:write|jot|note|put) (?:this |that |it )?down\b|\btake a note\b/g, ' note ')
-    .replace(
-      /\btell me (?:more )?about\b|\bwhat do you know about\b|\binfo(?:rmation)? (?:on|about)\b/g,
-      ' research lookup ',
-    );
+  const counted = numberWords(command);
+  // A time an amount away ("the date in 90 days", "3 months from now") is a date to work out, not
+  // the current time; "from now until June" counts from now.
+  const relative = counted.search(RELATIVE_AMOUNT) >= 0;
+  return (
+    counted
+      .replace(RELATIVE_AMOUNT, ' add date ')
+      .replace(/\b(?:from|since) (?:now|today)\b/g, ' ')
+      // "how many days", "count the weeks": units counted, not a day or week named.
+      .replace(/\b(?:minute|hour|day|week|month|year)s\b/g, ' ')
+      .replace(/\bwhat(?:'|’)?s on\b|\bwhat is on\b|\bdo i have\b|\bwhat are my\b/g, ' list ')
+      .replace(
+        /\bwhat(?:'|’)?s my (?:day|week|schedule|agenda)\b|\bwhat (?:is|does) my (?:day|week|schedule)\b/g,
+        ' list event ',
+      )
+      .replace(
+        /\bwhat time is it\b|\bwhat(?:'|’)?s the (?:time|date)\b|\bwhat is the (?:time|date)\b|\bcurrent (?:time|date)\b|\btime (?:in|now)\b|\btoday'?s date\b|\bwhat date is it\b/g,
+        relative ? ' ' : ' now ',
+      )
+      .replace(/\bget rid of\b/g, ' delete ')
+      // "when is my dentist appointment": one record found by its topic, not the next one in time.
+      .replace(
+        /\bwhen(?:'s| is| are| was)\s+(?=(?:my|the|our)\s+(?!(?:next|first|last|earliest|latest)\b)\w)/g,
+        ' search ',
+      )
+      .replace(
+        /\bwhich (?:note|event|meeting)s? (?:has|have|mentions?|contains?|says?)\b|\banything (?:about|on)\b/g,
+        ' search ',
+      )
+      .replace(/\b(?:write|jot|note|put) (?:this |that |it )?down\b|\btake a note\b/g, ' note ')
+      .replace(
+        /\btell me (?:more )?about\b|\bwhat do you know about\b|\binfo(?:rmation)? (?:on|about)\b/g,
+        ' research lookup ',
+      )
+  );
 }
+
+const RELATIVE_AMOUNT =
+  /\b(?:in|after)\s+\d+\s+(?:minute|hour|day|week|month|year)s?\b(?:\s+(?:from\s+(?:now|today)|later|ahead|time))?|\b\d+\s+(?:minute|hour|day|week|month|year)s?\s+(?:from\s+(?:now|today)|later|ahead|hence)\b/g;
 
 export const wordsOf = (text: string) =>
   text
@@ -77,9 +99,11 @@ export function vocabulary(tool: ToolLike): Set<string> {
 
 /** How well a message asks for a tool: naming it wins; name words 3, synonyms 2, description words 1. */
 export function scoreTool(message: string, tool: ToolLike, whole = false): number {
-  const lower = message.toLowerCase();
+  // Whole words: "now" is named by "3 months from now" only as part of a date.
+  const command = ` ${asked(message, true).replace(/\s+/g, ' ')} `;
   const name = tool.name.toLowerCase();
-  let score = lower.includes(name) || lower.includes(name.replace(/[_.-]+/g, ' ')) ? 10 : 0;
+  const named = [name, name.replace(/[_.-]+/g, ' ')].some((n) => command.includes(` ${n} `));
+  let score = named ? 10 : 0;
   const names = new Set(nameWords(tool.name));
   const description = new Set(
     contentWords((tool.description ?? '').split(/(?<=\.)\s/)[0] ?? '').filter((w) => w.length >= 4),
@@ -91,17 +115,35 @@ export function scoreTool(message: string, tool: ToolLike, whole = false): numbe
   // tools that share their other words.
   const head = nameWords(tool.name).at(-1);
   if (head && said.has(head)) score += 1;
+  const [verb, ...objects] = nameWords(tool.name);
+  let aboutTool = score > 0;
+  const verbSynonyms: string[] = [];
   for (const word of said) {
-    const synonymOf = [...names].filter((n) => SYNONYM_STEMS.get(n)?.has(word)).length;
+    const synonymOf = [...names].filter((n) => SYNONYM_STEMS.get(n)?.has(word));
     if (names.has(word)) score += 3;
-    else if (synonymOf > 0) score += 2 * synonymOf;
+    else if (synonymOf.length > 0) score += 2 * synonymOf.length;
     else if (description.has(word) && fromDescription < 3) {
       score += 1;
       fromDescription++;
     } else if (word.length >= 6 && fuse.search(word).length > 0) score += 2;
+    else continue;
+    if (names.has(word) || synonymOf.some((n) => n !== verb)) aboutTool = true;
+    else verbSynonyms.push(word);
   }
-  return score;
+  if (aboutTool || !ACTIONS.has(verb!) || objects.length === 0 || verbSynonyms.length === 0) return score;
+  // Only words like the tool's verb, none of what it acts on: they ask for it when said first as
+  // the command ("save this: …", "remind me to …"), not as another word ("recommend a good book",
+  // "buy me a new charger") nor to get the person something ("book me a table", "find me a flight").
+  const first = [...said][0]!;
+  return verbSynonyms.includes(first) && !/\b\w+ me (?:a|an|some)\b/.test(asked(message)) ? score : 0;
 }
+
+/** The first words of tool names that say what they do to the rest ("create_note", "list_events"). */
+const ACTIONS = new Set(
+  ['create', 'add', 'make', 'save', 'new', 'list', 'search', 'find', 'get', 'read', 'delete', 'update'].map(
+    stem,
+  ),
+);
 
 /** Below this, a request is not about the tool (one description word is not enough). */
 export const MIN_SCORE = 2;
