@@ -17,3 +17,4 @@ export * from './triggers.ts';
 export * from './paging.ts';
 export * from './usage.ts';
 export * from './knowledge.ts';
+export * from './field-rules.ts';

@@ -3,6 +3,7 @@ import type { CadreUIMessage } from '@cadre/contract';
 import { useState } from 'react';
 import { textOfMessage } from './answer-footer';
 import { MessageMarkdown } from './message-markdown';
+import { MESSAGE_RULES } from '../lib/message-rules';
 
 /**
  * A message the person sent. The last one can be edited (`editing` holds its text then), and is
@@ -59,6 +60,7 @@ function EditBox({
     <Stack gap="2" minW={{ base: '60vw', md: 'md' }}>
       <Textarea
         aria-label="Edit message"
+        maxLength={MESSAGE_RULES.maxLength}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
