@@ -367,12 +367,15 @@ describe('the agent form points at the problem', () => {
     });
     const { user } = renderApp('/agents/1/edit');
     await screen.findByRole('heading', { name: 'Edit Bookkeeper' });
-    const icons = screen.getByRole('group', { name: 'Icon' });
-    expect(within(icons).getByRole('button', { name: 'Initial' })).toHaveAttribute('aria-pressed', 'true');
-    await user.click(within(icons).getByRole('button', { name: 'Emoji 🧮' }));
-    expect(within(icons).getByRole('button', { name: 'Emoji 🧮' })).toHaveAttribute('aria-pressed', 'true');
+    const icons = screen.getByRole('radiogroup', { name: 'Icon' });
+    expect(within(icons).getByRole('radio', { name: 'Initial' })).toBeChecked();
+    await user.click(within(icons).getByRole('radio', { name: 'Emoji 🧮' }));
+    expect(within(icons).getByRole('radio', { name: 'Emoji 🧮' })).toBeChecked();
+    expect(within(icons).getByRole('radio', { name: 'Initial' })).not.toBeChecked();
     await user.click(
-      within(screen.getByRole('group', { name: 'Colour' })).getByRole('button', { name: 'Colour: purple' }),
+      within(screen.getByRole('radiogroup', { name: 'Colour' })).getByRole('radio', {
+        name: 'Colour: purple',
+      }),
     );
     expect(screen.getAllByTestId('agent-avatar')[0]).toHaveTextContent('🧮');
     await user.click(screen.getByRole('button', { name: 'Save' }));
