@@ -2,7 +2,7 @@ import { Box, Button, HStack, Stack, Textarea } from '@chakra-ui/react';
 import type { CadreUIMessage } from '@cadre/contract';
 import { useState } from 'react';
 import { textOfMessage } from './answer-footer';
-import { MessageMarkdown } from './message-markdown';
+import { MessageText } from './message-text';
 import { MESSAGE_RULES } from '../lib/message-rules';
 
 /**
@@ -31,7 +31,7 @@ export function UserMessage({
       ) : (
         <>
           <Box bg="brand.subtle" borderRadius="lg" px="3" py="2" whiteSpace="pre-wrap">
-            <MessageMarkdown text={textOfMessage(message)} />
+            <MessageText text={textOfMessage(message)} />
           </Box>
           {canEdit && (
             <HStack justify="end">
