@@ -140,9 +140,9 @@ export async function createSampleData(
     await page.getByRole('textbox', { name: 'Name' }).fill(agent.name);
     await page.getByRole('textbox', { name: 'Description' }).fill(agent.description);
     if (agent.icon)
-      await page.getByRole('group', { name: 'Icon' }).getByRole('button', { name: agent.icon }).click();
+      await page.getByRole('radiogroup', { name: 'Icon' }).getByTitle(agent.icon, { exact: true }).click();
     if (agent.color)
-      await page.getByRole('group', { name: 'Colour' }).getByRole('button', { name: agent.color }).click();
+      await page.getByRole('radiogroup', { name: 'Colour' }).getByTitle(agent.color, { exact: true }).click();
     for (const [service, tool] of agent.tools) {
       await page
         .getByRole('region', { name: 'Active Services' })

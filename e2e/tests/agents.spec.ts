@@ -331,8 +331,11 @@ test('an agent gets an icon and a colour, shown in the list, the editor, the cha
   await page.goto('/agents/create');
   await page.getByRole('textbox', { name: 'Name' }).fill('Postman');
   await page.getByRole('textbox', { name: 'Description' }).fill('Sorts the post');
-  await page.getByRole('group', { name: 'Icon' }).getByRole('button', { name: 'Emoji 📬' }).click();
-  await page.getByRole('group', { name: 'Colour' }).getByRole('button', { name: 'Colour: purple' }).click();
+  await page.getByRole('radiogroup', { name: 'Icon' }).getByTitle('Emoji 📬', { exact: true }).click();
+  await page
+    .getByRole('radiogroup', { name: 'Colour' })
+    .getByTitle('Colour: purple', { exact: true })
+    .click();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Agent Created')).toBeVisible();
   const listed = rowOf(page, 'Postman').getByTestId('agent-avatar');
@@ -354,10 +357,10 @@ test('an agent gets an icon and a colour, shown in the list, the editor, the cha
 
   await page.goto('/agents');
   await openActions(page, 'Postman', 'Edit');
-  await expect(page.getByRole('button', { name: 'Emoji 📬' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('button', { name: 'Colour: purple' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('radio', { name: 'Emoji 📬' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Colour: purple' })).toBeChecked();
   // A generated avatar instead, drawn in shades of the agent's colour.
-  await page.getByRole('button', { name: 'Generated avatar: beam' }).click();
+  await page.getByTitle('Generated avatar: beam', { exact: true }).click();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Agent Updated')).toBeVisible();
   await expect(listed.locator('svg')).toBeVisible();

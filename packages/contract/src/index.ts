@@ -18,3 +18,4 @@ export * from './paging.ts';
 export * from './usage.ts';
 export * from './knowledge.ts';
 export * from './agent-templates.ts';
+export * from './field-rules.ts';

@@ -1,6 +1,7 @@
 import { Button, HStack, Input } from '@chakra-ui/react';
 import { useState } from 'react';
 import type { ChatApi } from '../lib/api';
+import { chatFeedbackSchema, formRules } from '@cadre/contract';
 
 type Rating = 'up' | 'down';
 
@@ -49,7 +50,7 @@ export function AnswerRating({ api, messageId }: { api: ChatApi; messageId: stri
             size="2xs"
             aria-label="Comment on this answer (optional)"
             placeholder="Add a comment (optional)"
-            maxLength={1000}
+            maxLength={formRules(chatFeedbackSchema).comment.maxLength}
             value={comment}
             onChange={(e) => {
               setComment(e.target.value);

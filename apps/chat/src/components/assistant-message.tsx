@@ -4,7 +4,7 @@ import type { ChatApi } from '../lib/api';
 import { AnswerFooter } from './answer-footer';
 import { AnswerRating } from './answer-rating';
 import { Citations } from './citations';
-import { MessageMarkdown } from './message-markdown';
+import { MessageText } from './message-text';
 import { isToolCallPart, ToolStep, type ToolStepProps } from './tool-step';
 
 /**
@@ -32,7 +32,7 @@ export function AssistantMessage({
     <Box data-testid="assistant-message">
       {message.parts.map((part, i) =>
         part.type === 'text' ? (
-          <MessageMarkdown key={i} text={part.text} />
+          <MessageText key={i} text={part.text} />
         ) : part.type === 'data-notice' ? (
           <Text key={i} color="fg.warning" fontSize="sm" role="note" data-testid="model-notice">
             {part.data.message}

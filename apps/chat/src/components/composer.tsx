@@ -1,5 +1,6 @@
 import { Button, HStack, Textarea } from '@chakra-ui/react';
 import { useState, type KeyboardEvent } from 'react';
+import { MESSAGE_RULES } from '../lib/message-rules';
 
 export interface ComposerProps {
   busy: boolean;
@@ -44,6 +45,7 @@ export function Composer({ busy, disabled, onSend, onStop, onEditLast, placehold
     >
       <Textarea
         aria-label="Message"
+        maxLength={MESSAGE_RULES.maxLength}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}

@@ -161,3 +161,6 @@ export function MessageMarkdown({ text }: { text: string }) {
     </Box>
   );
 }
+
+/** The name the messages use (./message-text); the copilot's one-file build renders with this directly. */
+export const MessageText = MessageMarkdown;

@@ -1,5 +1,6 @@
 import { Box, Button, HStack, IconButton, Input, Text } from '@chakra-ui/react';
 import type { ChatThread } from '@cadre/contract';
+import { chatThreadRenameSchema, formRules } from '@cadre/contract';
 
 /**
  * One thread in the list: opens it, or renames it in place (`renaming` holds the name being typed),
@@ -43,7 +44,7 @@ export function ThreadItem({
             size="xs"
             aria-label="Thread name"
             value={renaming}
-            maxLength={200}
+            maxLength={formRules(chatThreadRenameSchema).name.maxLength}
             autoFocus
             onChange={(e) => onRenaming(e.target.value)}
           />

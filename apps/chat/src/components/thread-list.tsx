@@ -3,6 +3,7 @@ import type { ChatThread } from '@cadre/contract';
 import { useInView } from '@cadre/ui';
 import { useEffect, useRef, useState } from 'react';
 import { ThreadItem } from './thread-item';
+import { chatThreadListQuerySchema, formRules } from '@cadre/contract';
 
 export interface ThreadListProps {
   threads: ChatThread[];
@@ -75,7 +76,7 @@ export function ThreadList({
           aria-label="Search chats"
           placeholder="Search chats"
           value={query}
-          maxLength={200}
+          maxLength={formRules(chatThreadListQuerySchema).q.maxLength}
           onChange={(e) => setQuery(e.target.value)}
         />
       )}

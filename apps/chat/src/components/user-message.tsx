@@ -2,7 +2,8 @@ import { Box, Button, HStack, Stack, Textarea } from '@chakra-ui/react';
 import type { CadreUIMessage } from '@cadre/contract';
 import { useState } from 'react';
 import { textOfMessage } from './answer-footer';
-import { MessageMarkdown } from './message-markdown';
+import { MessageText } from './message-text';
+import { MESSAGE_RULES } from '../lib/message-rules';
 
 /**
  * A message the person sent. The last one can be edited (`editing` holds its text then), and is
@@ -30,7 +31,7 @@ export function UserMessage({
       ) : (
         <>
           <Box bg="brand.subtle" borderRadius="lg" px="3" py="2" whiteSpace="pre-wrap">
-            <MessageMarkdown text={textOfMessage(message)} />
+            <MessageText text={textOfMessage(message)} />
           </Box>
           {canEdit && (
             <HStack justify="end">
@@ -59,6 +60,7 @@ function EditBox({
     <Stack gap="2" minW={{ base: '60vw', md: 'md' }}>
       <Textarea
         aria-label="Edit message"
+        maxLength={MESSAGE_RULES.maxLength}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {

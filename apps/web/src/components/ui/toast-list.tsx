@@ -11,19 +11,24 @@ const SOLID_AA = {
   '&[data-type=error]': { bg: 'red.700' },
 } as const;
 
-/** The toasts on screen (loaded after the first paint, see ./toaster.tsx). */
+/**
+ * The toasts on screen (loaded after the first paint, see ./toaster.tsx). A toast never takes
+ * focus nor joins the Tab order (Ark makes each toast and its close button a Tab stop, which
+ * put a passing "Action added" between the person and the page): it is announced as a status,
+ * closes by itself, and the pointer can still close it.
+ */
 export function ToastList() {
   return (
     <Portal>
       <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
         {(toast) => (
-          <Toast.Root width={{ md: 'sm' }} css={SOLID_AA}>
+          <Toast.Root width={{ md: 'sm' }} css={SOLID_AA} tabIndex={-1}>
             {toast.type === 'loading' ? <Spinner size="sm" color="blue.solid" /> : <Toast.Indicator />}
             <Stack gap="1" flex="1" maxWidth="100%">
               {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
               {toast.description && <Toast.Description opacity="1">{toast.description}</Toast.Description>}
             </Stack>
-            {toast.closable !== false && <Toast.CloseTrigger />}
+            {toast.closable !== false && <Toast.CloseTrigger tabIndex={-1} />}
           </Toast.Root>
         )}
       </ChakraToaster>

@@ -1,4 +1,4 @@
-import type { ApiWrites } from '@cadre/contract';
+import { AGENT_LIMITS, agentCreateSchema, formRules, type ApiWrites } from '@cadre/contract';
 import type { Agent, AgentColor, AgentWrite, DraftTool } from './api/agents-api';
 import { AGENT_TEXT } from './constants';
 
@@ -41,6 +41,13 @@ export interface AgentDraft {
   apiWrites: ApiWrites;
 }
 
+/** Each field's length, range and required rule, as the server checks them (on create and update alike). */
+export const AGENT_RULES = formRules(agentCreateSchema);
+
+/** The fields of the API's body a 422 may name, shown under their inputs. */
+export const AGENT_FIELDS = ['name', 'description', 'guidelines', 'model_id', 'temperature'] as const;
+export type AgentField = (typeof AGENT_FIELDS)[number];
+
 export type DraftField = 'name' | 'description';
 
 /** The required fields left blank, in the form's order (spec section 5: blank means whitespace only). */
@@ -52,13 +59,14 @@ export function blankFields(draft: AgentDraft): DraftField[] {
 export function temperatureError(text: string): string | undefined {
   if (!text.trim()) return undefined;
   const value = Number(text);
-  return Number.isFinite(value) && value >= 0 && value <= 2
+  const { min = 0, max = 2 } = AGENT_RULES.temperature;
+  return Number.isFinite(value) && value >= min && value <= max
     ? undefined
-    : 'Temperature must be a number from 0 to 2, or blank for the default.';
+    : `Temperature must be a number from ${min} to ${max}, or blank for the default.`;
 }
 
-export const MAX_STARTERS = 4;
-export const MAX_STARTER_LENGTH = 120;
+export const MAX_STARTERS = AGENT_LIMITS.starters;
+export const MAX_STARTER_LENGTH = AGENT_LIMITS.starter;
 
 /** What is wrong with a starter before it is sent, or undefined when it is fine. */
 export function starterError(text: string): string | undefined {

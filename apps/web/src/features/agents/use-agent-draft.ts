@@ -1,20 +1,22 @@
 import { useState } from 'react';
 import { toaster } from '../../components/ui/toaster';
+import { useFieldErrors } from '../../lib/use-field-errors';
 import type { DraftTool, Agent } from './api/agents-api';
-import { addTool, draftOf, isDirty, removeTool, type AgentDraft, type DraftField } from './agents-logic';
+import { addTool, AGENT_FIELDS, draftOf, isDirty, removeTool, type AgentDraft } from './agents-logic';
 import { AGENT_TOASTS } from './constants';
 
 type TextChange = { target: { value: string } };
 
 /**
  * What the agent form holds: the draft (the agent's, or a blank one), whether it differs from what
- * the form opened with, and the fields a Save refused: the required ones left blank (each cleared
- * as it is typed in) and the starters the server refused (cleared as soon as any is edited).
+ * the form opened with, and the fields a Save refused (`fieldErrors`: the required ones left blank
+ * and the server's 422 issues, each cleared as its field is edited; the starters the server refused
+ * apart, cleared as soon as any is edited).
  */
 export function useAgentDraft(agent: Agent | undefined) {
   const [initial] = useState(() => draftOf(agent));
   const [draft, setDraft] = useState<AgentDraft>(initial);
-  const [invalid, setInvalid] = useState<ReadonlySet<DraftField>>(new Set());
+  const fieldErrors = useFieldErrors<(typeof AGENT_FIELDS)[number], HTMLFormElement>(AGENT_FIELDS);
   const [serverStarterErrors, setServerStarterErrors] = useState<Record<string, string>>({});
 
   const update = (change: Partial<AgentDraft> | ((current: AgentDraft) => Partial<AgentDraft>)) =>
@@ -23,8 +25,7 @@ export function useAgentDraft(agent: Agent | undefined) {
   const setText = (field: 'name' | 'description' | 'guidelines') => (event: TextChange) => {
     const { value } = event.target;
     setDraft((current) => ({ ...current, [field]: value }));
-    if (value.trim() && invalid.has(field as DraftField))
-      setInvalid((current) => new Set([...current].filter((f) => f !== field)));
+    fieldErrors.clear(field);
   };
 
   const setStarter = (index: number) => (event: TextChange) => {
@@ -51,8 +52,7 @@ export function useAgentDraft(agent: Agent | undefined) {
   return {
     draft,
     dirty: isDirty(initial, draft),
-    invalid,
-    setInvalid,
+    fieldErrors,
     serverStarterErrors,
     setServerStarterErrors,
     update,

@@ -5,19 +5,19 @@ import { ApiError } from '../../api/api-error';
 import { toaster } from '../../components/ui/toaster';
 import { refreshAgents, saveAgent, type Agent } from './api/agents-api';
 import { blankFields, draftToBody, starterError, starterErrorsFrom, temperatureError } from './agents-logic';
-import { AGENT_TOASTS } from './constants';
+import { AGENT_TEXT, AGENT_TOASTS } from './constants';
 import type { AgentDraftState } from './use-agent-draft';
 
 /**
- * Saving the agent form: a Save that finds a field wrong marks it and moves focus to the first one
- * marked (`focusFirstInvalid`); a saved agent goes back to the list. Until then, leaving the page
- * with changes asks first (`blocker`).
+ * Saving the agent form: a Save that finds a field wrong (here or at the server: a 422) marks it
+ * and moves focus to the first one marked; a saved agent goes back to the list. Until then,
+ * leaving the page with changes asks first (`blocker`).
  */
 export function useAgentSave(
   agent: Agent | undefined,
-  { draft, dirty, setInvalid, setServerStarterErrors }: AgentDraftState,
-  focusFirstInvalid: () => void,
+  { draft, dirty, fieldErrors, setServerStarterErrors }: AgentDraftState,
 ) {
+  const { focusFirstInvalid } = fieldErrors;
   const mode = agent ? 'Update' : 'Create';
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -40,9 +40,12 @@ export function useAgentSave(
       await navigate({ to: '/agents' });
     },
     onError: (error) => {
+      // A refusal naming fields is shown under them (the rest above Save), never only in a toast.
       if (error instanceof ApiError && error.code === 'validation_failed') {
         setServerStarterErrors(starterErrorsFrom(error.body, draft.starters));
+        fieldErrors.showApiError(error, `Failed to ${mode} agent.`);
         focusFirstInvalid();
+        return;
       }
       toaster.create(AGENT_TOASTS.saveFailed(mode));
     },
@@ -53,8 +56,10 @@ export function useAgentSave(
     const body = draftToBody(draft);
     if (!body) {
       const blank = blankFields(draft);
-      setInvalid(new Set(blank));
-      focusFirstInvalid();
+      fieldErrors.mark({
+        name: blank.includes('name') ? AGENT_TEXT.nameRequired : undefined,
+        description: blank.includes('description') ? AGENT_TEXT.descriptionRequired : undefined,
+      });
       toaster.create(AGENT_TOASTS.required);
       return;
     }

@@ -9,6 +9,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { refreshAgents, saveEmbedOrigins, type Agent } from '../api/agents-api';
 import { EMBED_TEXT, embedSnippets } from '../embed-snippets';
+import { FieldMessage, FieldRoot } from '../../../components/form-field';
 
 /**
  * The agent's "Embed" section: the origins whose pages may carry its copilot (saved on their own,
@@ -68,7 +69,7 @@ export function AgentEmbed({ agent }: { agent: Agent }) {
           onRemove={(origin) => setOrigins(origins.filter((o) => o !== origin))}
         />
         <form onSubmit={add} noValidate aria-label={EMBED_TEXT.addLabel}>
-          <Field.Root invalid={error !== undefined}>
+          <FieldRoot invalid={error !== undefined}>
             <Field.Label>{EMBED_TEXT.addLabel}</Field.Label>
             <HStack gap="2" w="full">
               <Input
@@ -85,12 +86,8 @@ export function AgentEmbed({ agent }: { agent: Agent }) {
                 {EMBED_TEXT.add}
               </Button>
             </HStack>
-            {error ? (
-              <Field.ErrorText>{error}</Field.ErrorText>
-            ) : (
-              <Field.HelperText>{EMBED_TEXT.rule}</Field.HelperText>
-            )}
-          </Field.Root>
+            <FieldMessage error={error} help={EMBED_TEXT.rule} />
+          </FieldRoot>
         </form>
         <HStack>
           <Button

@@ -224,6 +224,37 @@ describe('the agent form, create mode (/agents/create)', () => {
     await waitFor(() => expect(field(/^Starter 2$/)).toHaveFocus());
   });
 
+  it("takes a name as long as the contract allows, and shows the server's 422 under its field, not in a toast", async () => {
+    fakeApi({
+      'POST /api/v1/agents/': () =>
+        json(
+          {
+            detail: [
+              { loc: ['body', 'name'], msg: 'must be at most 100 characters', type: 'too_big' },
+              { loc: ['body', 'tool_ids', 0], msg: 'is not one of your tools', type: 'custom' },
+            ],
+            code: 'validation_failed',
+          },
+          422,
+        ),
+    });
+    const { user } = renderApp('/agents/create');
+    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    expect(name).toHaveAttribute('maxLength', '100');
+    await user.type(name, 'Helper');
+    await user.type(field(/^Description/), 'Helps');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const message = await screen.findByText('must be at most 100 characters');
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name.getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    await waitFor(() => expect(name).toHaveFocus());
+    // An issue no field owns is said above Save.
+    expect(screen.getByText('tool_ids.0: is not one of your tools')).toBeInTheDocument();
+    expect(toaster.getVisibleToasts()).toEqual([]);
+    await user.type(name, 's');
+    expect(name).not.toHaveAttribute('aria-invalid');
+  });
+
   it('explains Guidelines with the tooltip text of the spec', async () => {
     fakeApi();
     renderApp('/agents/create');
@@ -338,12 +369,15 @@ describe('the agent form points at the problem', () => {
     });
     const { user } = renderApp('/agents/1/edit');
     await screen.findByRole('heading', { name: 'Edit Bookkeeper' });
-    const icons = screen.getByRole('group', { name: 'Icon' });
-    expect(within(icons).getByRole('button', { name: 'Initial' })).toHaveAttribute('aria-pressed', 'true');
-    await user.click(within(icons).getByRole('button', { name: 'Emoji 🧮' }));
-    expect(within(icons).getByRole('button', { name: 'Emoji 🧮' })).toHaveAttribute('aria-pressed', 'true');
+    const icons = screen.getByRole('radiogroup', { name: 'Icon' });
+    expect(within(icons).getByRole('radio', { name: 'Initial' })).toBeChecked();
+    await user.click(within(icons).getByRole('radio', { name: 'Emoji 🧮' }));
+    expect(within(icons).getByRole('radio', { name: 'Emoji 🧮' })).toBeChecked();
+    expect(within(icons).getByRole('radio', { name: 'Initial' })).not.toBeChecked();
     await user.click(
-      within(screen.getByRole('group', { name: 'Colour' })).getByRole('button', { name: 'Colour: purple' }),
+      within(screen.getByRole('radiogroup', { name: 'Colour' })).getByRole('radio', {
+        name: 'Colour: purple',
+      }),
     );
     expect(screen.getAllByTestId('agent-avatar')[0]).toHaveTextContent('🧮');
     await user.click(screen.getByRole('button', { name: 'Save' }));

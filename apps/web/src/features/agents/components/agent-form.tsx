@@ -2,16 +2,16 @@ import { Flex, Grid, Heading, HStack, Input, Stack, Textarea } from '@chakra-ui/
 import { AgentAvatar } from '@cadre/ui';
 import { useEffect, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
+import { FormErrorsAlert } from '../../../components/form-errors-alert';
+import { FormField } from '../../../components/form-field';
 import type { Agent, DraftTool } from '../api/agents-api';
-import { AGENT_TEXT } from '../constants';
+import { AGENT_RULES } from '../agents-logic';
 import { useAgentDraft } from '../use-agent-draft';
 import { useAgentSave } from '../use-agent-save';
 import { AgentFormActions } from './agent-form-actions';
 import { AgentModelFields } from './agent-model-fields';
 import { AppearancePicker } from './appearance-picker';
 import { GuidelinesField } from './guidelines-field';
-import { RequiredField } from './required-field';
 import { SelectedTools } from './selected-tools';
 import { StarterFields } from './starter-fields';
 import { WriteSettingsFields } from './write-settings-fields';
@@ -44,14 +44,14 @@ export function AgentForm({
   onLookChange?: (look: AgentLookDraft) => void;
 }) {
   const form = useAgentDraft(agent);
-  const { draft, invalid, setText, update, onAddTool, onRemoveTool } = form;
+  const { draft, setText, update, onAddTool, onRemoveTool } = form;
   useEffect(
     () => onLookChange?.({ icon: draft.icon, color: draft.color }),
     [draft.icon, draft.color, onLookChange],
   );
-  // Every way a Save is refused moves focus to the first field it marked.
-  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid<HTMLFormElement>();
-  const { mode, submit, saving, blocker } = useAgentSave(agent, form, focusFirstInvalid);
+  // Every way a Save is refused marks the fields and moves focus to the first one marked.
+  const { ref: formRef, errors } = form.fieldErrors;
+  const { mode, submit, saving, blocker } = useAgentSave(agent, form);
   const selectedIds = new Set(draft.tools.map((tool) => tool.id));
 
   return (
@@ -67,21 +67,28 @@ export function AgentForm({
       <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8" alignItems="start">
         <Stack asChild gap="5">
           <form ref={formRef} onSubmit={submit} noValidate aria-label={`${mode} agent`}>
-            <RequiredField label="Name" invalid={invalid.has('name')} error={AGENT_TEXT.nameRequired}>
-              <Input value={draft.name} onChange={setText('name')} maxLength={200} autoComplete="off" />
-            </RequiredField>
-            <RequiredField
-              label="Description"
-              invalid={invalid.has('description')}
-              error={AGENT_TEXT.descriptionRequired}
-            >
-              <Textarea value={draft.description} onChange={setText('description')} rows={3} autoresize />
-            </RequiredField>
+            <FormField label="Name" rules={AGENT_RULES.name} error={errors.fields.name}>
+              <Input {...AGENT_RULES.name} value={draft.name} onChange={setText('name')} autoComplete="off" />
+            </FormField>
+            <FormField label="Description" rules={AGENT_RULES.description} error={errors.fields.description}>
+              <Textarea
+                {...AGENT_RULES.description}
+                value={draft.description}
+                onChange={setText('description')}
+                rows={3}
+                autoresize
+              />
+            </FormField>
             <AppearancePicker name={draft.name} icon={draft.icon} color={draft.color} onChange={update} />
-            <GuidelinesField value={draft.guidelines} onChange={setText('guidelines')} />
+            <GuidelinesField
+              value={draft.guidelines}
+              onChange={setText('guidelines')}
+              error={errors.fields.guidelines}
+            />
             <AgentModelFields
               modelId={draft.modelId}
               temperature={draft.temperature}
+              serverErrors={{ modelId: errors.fields.model_id, temperature: errors.fields.temperature }}
               staleModelId={draft.saved.modelAvailable ? undefined : draft.saved.modelId}
               onChange={update}
             />
@@ -106,6 +113,7 @@ export function AgentForm({
                 }
               />
             )}
+            <FormErrorsAlert lines={errors.other} />
             <AgentFormActions agent={agent} saving={saving} />
           </form>
         </Stack>

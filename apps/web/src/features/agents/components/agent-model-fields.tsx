@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Select } from '../../../components/select';
 import { modelsOptions, type OfferedModel } from '../api/models-api';
-import { temperatureError } from '../agents-logic';
+import { AGENT_RULES, temperatureError } from '../agents-logic';
 import { MODEL_TEXT } from '../constants';
+import { FieldMessage, FieldRoot } from '../../../components/form-field';
 
 export interface AgentModelFieldsProps {
   /** The chosen model's id; null: the default. */
@@ -14,6 +15,8 @@ export interface AgentModelFieldsProps {
   /** The saved model is no longer offered (the agent answers with the default). */
   staleModelId?: string | null;
   onChange: (change: { modelId?: string | null; temperature?: string }) => void;
+  /** The server's refusals of the model or the temperature (a 422 naming `model_id`, `temperature`). */
+  serverErrors?: { modelId?: string; temperature?: string };
 }
 
 /** The default's option value: the select needs a string, the API says null. */
@@ -25,9 +28,15 @@ const priceOf = (model: OfferedModel) =>
     : MODEL_TEXT.price(model.input_price_per_million, model.output_price_per_million);
 
 /** The model an agent answers with, and its temperature: the agent editor's "Model" section. */
-export function AgentModelFields({ modelId, temperature, staleModelId, onChange }: AgentModelFieldsProps) {
+export function AgentModelFields({
+  modelId,
+  temperature,
+  staleModelId,
+  onChange,
+  serverErrors,
+}: AgentModelFieldsProps) {
   const models = useQuery(modelsOptions());
-  const tempError = temperatureError(temperature);
+  const tempError = temperatureError(temperature) ?? serverErrors?.temperature;
   // The message runs below both fields (the temperature's column is narrow) and still describes it.
   const tempErrorId = useId();
   const chosen = models.data?.find((m) => m.id === modelId);
@@ -38,7 +47,7 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
       {/* Side by side from `sm`, the temperature's column wide enough for its label on one line
           (so the inputs line up); stacked on a phone, where the model's name would be cut off. */}
       <Grid templateColumns={{ base: '1fr', sm: 'minmax(0, 1fr) 9.5rem' }} gap="3" alignItems="start">
-        <Field.Root>
+        <FieldRoot invalid={!!serverErrors?.modelId}>
           <Field.Label>{MODEL_TEXT.model}</Field.Label>
           {models.isPending ? (
             <Skeleton height="10" width="full" role="status" aria-label={MODEL_TEXT.loading} />
@@ -70,21 +79,23 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
               onChange={(value) => onChange({ modelId: value || null })}
             />
           )}
-          {chosen && (chosen.context_window !== null || priceOf(chosen)) && (
-            <Field.HelperText>
-              {[chosen.context_window !== null && MODEL_TEXT.context(chosen.context_window), priceOf(chosen)]
+          <FieldMessage
+            error={serverErrors?.modelId}
+            help={
+              chosen &&
+              [chosen.context_window !== null && MODEL_TEXT.context(chosen.context_window), priceOf(chosen)]
                 .filter(Boolean)
-                .join(' · ')}
-            </Field.HelperText>
-          )}
-        </Field.Root>
-        <Field.Root invalid={tempError !== undefined}>
+                .join(' · ')
+            }
+          />
+        </FieldRoot>
+        <FieldRoot invalid={tempError !== undefined}>
           <Field.Label>{MODEL_TEXT.temperature}</Field.Label>
           <Input
             type="number"
             inputMode="decimal"
-            min={0}
-            max={2}
+            min={AGENT_RULES.temperature.min}
+            max={AGENT_RULES.temperature.max}
             step={0.1}
             value={temperature}
             placeholder={MODEL_TEXT.temperaturePlaceholder}
@@ -92,7 +103,7 @@ export function AgentModelFields({ modelId, temperature, staleModelId, onChange 
             onChange={(event) => onChange({ temperature: event.currentTarget.value })}
             aria-describedby={tempError ? tempErrorId : undefined}
           />
-        </Field.Root>
+        </FieldRoot>
       </Grid>
       {tempError && (
         <Text id={tempErrorId} fontSize="sm" color="fg.error" role="alert">

@@ -1,4 +1,4 @@
-import { Center, chakra, Stack, Text, Wrap } from '@chakra-ui/react';
+import { chakra, RadioGroup, Stack, Text, Wrap } from '@chakra-ui/react';
 import { AGENT_AVATAR_STYLES, AGENT_COLORS } from '@cadre/contract';
 import { AgentAvatar } from '@cadre/ui';
 import type { ReactNode } from 'react';
@@ -10,31 +10,57 @@ interface Look {
   color: AgentColor | null;
 }
 
-/** A toggle in a group of exclusive choices: pressed is the one chosen. */
-function Choice(props: { pressed: boolean; label: string; onPress: () => void; children: ReactNode }) {
+/** The radio value of "no choice" (the initial, the brand colour): a radio's value is a string. */
+const NONE = '';
+
+interface Option {
+  value: string;
+  label: string;
+  swatch: ReactNode;
+}
+
+/**
+ * Exclusive choices shown as swatches: a radio group, so the keyboard reaches it with one Tab and
+ * picks with the arrow keys (native radios under the swatches), the chosen one ringed.
+ */
+function SwatchGroup(props: {
+  label: string;
+  value: string | null;
+  options: Option[];
+  onChange: (value: string | null) => void;
+}) {
   return (
-    <Center
-      p="1"
-      rounded="full"
-      borderWidth="2px"
-      borderColor={props.pressed ? 'fg' : 'transparent'}
-      focusRing="outside"
-      cursor="pointer"
-      _hover={{ bg: 'bg.muted' }}
-      asChild
+    <RadioGroup.Root
+      value={props.value ?? NONE}
+      onValueChange={({ value }) => props.onChange(value === NONE || value === null ? null : value)}
     >
-      <button
-        type="button"
-        aria-pressed={props.pressed}
-        aria-label={props.label}
-        title={props.label}
-        onClick={props.onPress}
-      >
-        {props.children}
-      </button>
-    </Center>
+      <RadioGroup.Label srOnly>{props.label}</RadioGroup.Label>
+      <Wrap gap="1">
+        {props.options.map((option) => (
+          <RadioGroup.Item
+            key={option.value}
+            value={option.value}
+            title={option.label}
+            p="1"
+            rounded="full"
+            borderWidth="2px"
+            borderColor="transparent"
+            cursor="pointer"
+            _hover={{ bg: 'bg.muted' }}
+            _checked={{ borderColor: 'fg' }}
+            focusRing="outside"
+          >
+            <RadioGroup.ItemHiddenInput />
+            <RadioGroup.ItemText srOnly>{option.label}</RadioGroup.ItemText>
+            {option.swatch}
+          </RadioGroup.Item>
+        ))}
+      </Wrap>
+    </RadioGroup.Root>
   );
 }
+
+const colorSwatch = (bg: string) => <chakra.span display="block" w="6" h="6" rounded="full" bg={bg} />;
 
 /** The agent's icon (an emoji, a generated avatar or its initial) and colour, previewed as chosen. */
 export function AppearancePicker({
@@ -44,51 +70,41 @@ export function AppearancePicker({
   onChange,
 }: Look & { name: string; onChange: (look: Partial<Look>) => void }) {
   const seed = name.trim() || 'Agent';
+  const avatar = (choice: string | null) => <AgentAvatar agent={{ name: seed, icon: choice, color }} />;
+  const icons: Option[] = [
+    { value: NONE, label: 'Initial', swatch: avatar(null) },
+    ...AGENT_EMOJIS.map((emoji) => ({ value: emoji, label: `Emoji ${emoji}`, swatch: avatar(emoji) })),
+    ...AGENT_AVATAR_STYLES.map((style) => ({
+      value: `avatar:${style}`,
+      label: `Generated avatar: ${style}`,
+      swatch: avatar(`avatar:${style}`),
+    })),
+  ];
+  const colors: Option[] = [
+    { value: NONE, label: 'Colour: default', swatch: colorSwatch('brand.solid') },
+    ...AGENT_COLORS.map((palette) => ({
+      value: palette,
+      label: `Colour: ${palette}`,
+      swatch: colorSwatch(`${palette}.500`),
+    })),
+  ];
   return (
     <Stack as="fieldset" gap="3">
       <Text as="legend" fontWeight="medium" fontSize="sm" mb="2">
         Icon and colour
       </Text>
-      <Wrap gap="1" role="group" aria-label="Icon">
-        <Choice pressed={icon === null} label="Initial" onPress={() => onChange({ icon: null })}>
-          <AgentAvatar agent={{ name: seed, color }} />
-        </Choice>
-        {AGENT_EMOJIS.map((emoji) => (
-          <Choice
-            key={emoji}
-            pressed={icon === emoji}
-            label={`Emoji ${emoji}`}
-            onPress={() => onChange({ icon: emoji })}
-          >
-            <AgentAvatar agent={{ name: seed, icon: emoji, color }} />
-          </Choice>
-        ))}
-        {AGENT_AVATAR_STYLES.map((style) => (
-          <Choice
-            key={style}
-            pressed={icon === `avatar:${style}`}
-            label={`Generated avatar: ${style}`}
-            onPress={() => onChange({ icon: `avatar:${style}` })}
-          >
-            <AgentAvatar agent={{ name: seed, icon: `avatar:${style}`, color }} />
-          </Choice>
-        ))}
-      </Wrap>
-      <Wrap gap="1" role="group" aria-label="Colour">
-        <Choice pressed={color === null} label="Colour: default" onPress={() => onChange({ color: null })}>
-          <chakra.span display="block" w="6" h="6" rounded="full" bg="brand.solid" />
-        </Choice>
-        {AGENT_COLORS.map((palette) => (
-          <Choice
-            key={palette}
-            pressed={color === palette}
-            label={`Colour: ${palette}`}
-            onPress={() => onChange({ color: palette })}
-          >
-            <chakra.span display="block" w="6" h="6" rounded="full" bg={`${palette}.500`} />
-          </Choice>
-        ))}
-      </Wrap>
+      <SwatchGroup
+        label="Icon"
+        value={icon}
+        options={icons}
+        onChange={(value) => onChange({ icon: value })}
+      />
+      <SwatchGroup
+        label="Colour"
+        value={color}
+        options={colors}
+        onChange={(value) => onChange({ color: value as AgentColor | null })}
+      />
     </Stack>
   );
 }

@@ -1,17 +1,22 @@
 import { chakra, Field, Portal, Text, Textarea, Tooltip } from '@chakra-ui/react';
 import { FiInfo } from 'react-icons/fi';
+import { AGENT_RULES } from '../agents-logic';
 import { AGENT_TEXT } from '../constants';
+import { FieldMessage, FieldRoot } from '../../../components/form-field';
 
 /** The agent's guidelines (optional), with a tooltip saying what they are for. */
 export function GuidelinesField({
   value,
   onChange,
+  error,
 }: {
   value: string;
   onChange: (event: { target: { value: string } }) => void;
+  /** The server's refusal of the guidelines (a 422 naming them). */
+  error?: string;
 }) {
   return (
-    <Field.Root>
+    <FieldRoot invalid={!!error}>
       <Field.Label>
         Guidelines
         <Text as="span" color="fg.muted" fontWeight="normal">
@@ -37,7 +42,8 @@ export function GuidelinesField({
           </Portal>
         </Tooltip.Root>
       </Field.Label>
-      <Textarea value={value} onChange={onChange} rows={5} autoresize />
-    </Field.Root>
+      <Textarea {...AGENT_RULES.guidelines} value={value} onChange={onChange} rows={5} autoresize />
+      <FieldMessage error={error} />
+    </FieldRoot>
   );
 }

@@ -1,6 +1,7 @@
 import { Field, Input, Stack, Text } from '@chakra-ui/react';
 import { MAX_STARTER_LENGTH, starterError } from '../agents-logic';
 import { AGENT_TEXT } from '../constants';
+import { FieldMessage, FieldRoot } from '../../../components/form-field';
 
 /**
  * The conversation starters the empty chat offers (optional): each with its own error as it is
@@ -34,7 +35,7 @@ export function StarterFields({
       {starters.map((starter, index) => {
         const error = starterError(starter) ?? serverErrors[String(index)];
         return (
-          <Field.Root key={index} invalid={error !== undefined}>
+          <FieldRoot key={index} invalid={error !== undefined}>
             <Field.Label srOnly>{AGENT_TEXT.starterLabel(index + 1)}</Field.Label>
             <Input
               value={starter}
@@ -42,16 +43,13 @@ export function StarterFields({
               placeholder={AGENT_TEXT.starterPlaceholder(index + 1)}
               autoComplete="off"
             />
-            {error ? (
-              <Field.ErrorText>{error}</Field.ErrorText>
-            ) : (
-              starter.length > MAX_STARTER_LENGTH - 20 && (
-                <Field.HelperText>
-                  {starter.trim().length}/{MAX_STARTER_LENGTH}
-                </Field.HelperText>
-              )
-            )}
-          </Field.Root>
+            <FieldMessage
+              error={error}
+              help={
+                starter.length > MAX_STARTER_LENGTH - 20 && `${starter.trim().length}/${MAX_STARTER_LENGTH}`
+              }
+            />
+          </FieldRoot>
         );
       })}
     </Stack>

@@ -1,13 +1,13 @@
-import { idempotencyHeaders } from '@cadre/contract';
-import { Button, Checkbox, CheckboxGroup, Code, Field, Fieldset, Input, Stack, Text } from '@chakra-ui/react';
+import { Button, Checkbox, CheckboxGroup, Code, Fieldset, Input, Stack, Text } from '@chakra-ui/react';
+import { apiKeyCreateSchema, formRules, idempotencyHeaders } from '@cadre/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FiCheck, FiCopy } from 'react-icons/fi';
 import { DialogShell } from '../../../components/form-dialog';
-import { formErrors, type FormErrors } from '../../../api/api-error';
 import { FormErrorsAlert } from '../../../components/form-errors-alert';
+import { FormField } from '../../../components/form-field';
 import { Select } from '../../../components/select';
-import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
+import { useFieldErrors } from '../../../lib/use-field-errors';
 import {
   createApiKeyMutation,
   listAgentsOptions,
@@ -43,16 +43,17 @@ const EXPIRIES = [
 
 const EMPTY = { name: '', scopes: [] as ApiKeyScope[], agents: [] as string[], expiry: '30' };
 const FIELDS = ['name', 'scopes', 'agent_ids', 'expires_at'] as const;
-type Errors = FormErrors<(typeof FIELDS)[number]>;
-const NO_ERRORS: Errors = { fields: {}, other: [] };
+const RULES = formRules(apiKeyCreateSchema);
 
 /** Creates a key (name, scopes, agents, expiry), then shows it once with a copy button. */
 export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState(EMPTY);
   const [shown, setShown] = useState<string | null>(null);
   // Each message under the field it is about: a blank name or no scope, or the API's refusal.
-  const [errors, setErrors] = useState(NO_ERRORS);
-  const { ref, focusFirstInvalid } = useFocusFirstInvalid<HTMLDivElement>();
+  const { ref, errors, showApiError, mark, clear, reset } = useFieldErrors<
+    (typeof FIELDS)[number],
+    HTMLDivElement
+  >(FIELDS);
   const queryClient = useQueryClient();
   const agents = useQuery({ ...listAgentsOptions(), enabled: open });
   const create = useMutation({
@@ -61,20 +62,17 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       setShown(created.key);
       void queryClient.invalidateQueries({ queryKey: listApiKeysQueryKey() });
     },
-    onError: (error) => {
-      setErrors(formErrors(error, FIELDS, CREATE_KEY_TEXT.failed));
-      focusFirstInvalid();
-    },
+    onError: (error) => showApiError(error, CREATE_KEY_TEXT.failed),
   });
   const edit = (change: Partial<typeof EMPTY>, field: (typeof FIELDS)[number]) => {
     setForm({ ...form, ...change });
-    setErrors((current) => ({ ...current, fields: { ...current.fields, [field]: undefined } }));
+    clear(field);
   };
 
   function close() {
     setForm(EMPTY);
     setShown(null);
-    setErrors(NO_ERRORS);
+    reset();
     create.reset();
     onClose();
   }
@@ -85,12 +83,11 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
     const body: ApiKeyCreate = { name: form.name.trim(), scopes: form.scopes };
     if (form.agents.length > 0) body.agent_ids = form.agents.map(Number);
     if (form.expiry) body.expires_at = new Date(Date.now() + Number(form.expiry) * 86_400_000).toISOString();
-    const missing: Errors['fields'] = {};
-    if (!body.name) missing.name = CREATE_KEY_TEXT.nameRequired;
-    if (body.scopes.length === 0) missing.scopes = CREATE_KEY_TEXT.scopesRequired;
-    setErrors({ fields: missing, other: [] });
-    if (missing.name || missing.scopes) focusFirstInvalid();
-    else create.mutate({ body, headers: idempotencyHeaders() });
+    const missing = {
+      name: body.name ? undefined : CREATE_KEY_TEXT.nameRequired,
+      scopes: body.scopes.length > 0 ? undefined : CREATE_KEY_TEXT.scopesRequired,
+    };
+    if (!mark(missing)) create.mutate({ body, headers: idempotencyHeaders() });
   };
 
   // One dialog throughout: swapping to another once the key is shown would let the submit click
@@ -123,17 +120,13 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
         <NewApiKey apiKey={shown} />
       ) : (
         <Stack gap="4" ref={ref}>
-          <Field.Root required invalid={!!errors.fields.name}>
-            <Field.Label>
-              {CREATE_KEY_TEXT.name} <Field.RequiredIndicator />
-            </Field.Label>
+          <FormField label={CREATE_KEY_TEXT.name} rules={RULES.name} error={errors.fields.name}>
             <Input
-              maxLength={100}
+              {...RULES.name}
               value={form.name}
               onChange={(event) => edit({ name: event.target.value }, 'name')}
             />
-            <Field.ErrorText>{errors.fields.name}</Field.ErrorText>
-          </Field.Root>
+          </FormField>
           <Fieldset.Root invalid={!!errors.fields.scopes}>
             <Fieldset.Legend>{CREATE_KEY_TEXT.scopes}</Fieldset.Legend>
             <CheckboxGroup
@@ -155,15 +148,13 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
             </CheckboxGroup>
             <Fieldset.ErrorText>{errors.fields.agent_ids}</Fieldset.ErrorText>
           </Fieldset.Root>
-          <Field.Root invalid={!!errors.fields.expires_at}>
-            <Field.Label>{CREATE_KEY_TEXT.expiry}</Field.Label>
+          <FormField label={CREATE_KEY_TEXT.expiry} error={errors.fields.expires_at}>
             <Select
               value={form.expiry}
               options={EXPIRIES}
               onChange={(expiry) => edit({ expiry }, 'expires_at')}
             />
-            <Field.ErrorText>{errors.fields.expires_at}</Field.ErrorText>
-          </Field.Root>
+          </FormField>
           <FormErrorsAlert lines={errors.other} />
         </Stack>
       )}

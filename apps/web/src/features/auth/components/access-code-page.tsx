@@ -4,6 +4,7 @@ import { ApiError } from '../../../api/api-error';
 import { toaster } from '../../../components/ui/toaster';
 import { PASSWORD_SIGNED_IN_KEY } from '../access-code';
 import { betaUserSignIn } from '../api/beta-sign-in';
+import { FieldMessage, FieldRoot } from '../../../components/form-field';
 
 export const WRONG_CODE = 'This code is not right. Codes are case-sensitive: check it and try again.';
 
@@ -55,7 +56,7 @@ export function AccessCodePage({
               Cadre
             </Heading>
             <Text color="fg.muted">Please enter the code shared with you</Text>
-            <Field.Root required invalid={wrong}>
+            <FieldRoot required invalid={wrong}>
               <Field.Label>
                 Access Code
                 <Field.RequiredIndicator />
@@ -72,8 +73,8 @@ export function AccessCodePage({
                   setWrong(false);
                 }}
               />
-              <Field.ErrorText>{WRONG_CODE}</Field.ErrorText>
-            </Field.Root>
+              <FieldMessage error={wrong ? WRONG_CODE : undefined} />
+            </FieldRoot>
             <Button type="submit" colorPalette="brand" loading={pending}>
               Access
             </Button>

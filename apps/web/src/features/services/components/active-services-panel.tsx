@@ -44,7 +44,10 @@ const TALL_START_BUTTON = { justifyContent: 'flex-start', h: 'auto', py: '2' } a
  */
 export function ActiveServicesPanel(choice: ToolChoice) {
   const services = useQuery(listActiveServicesOptions());
-  const [open, setOpen] = useState<Service | null>(null);
+  // The dialog stays mounted while it closes, so that it gives focus back to the service's button
+  // that opened it (unmounted at once, focus fell to the page).
+  const [service, setService] = useState<Service | null>(null);
+  const [open, setOpen] = useState(false);
 
   return (
     <Section
@@ -69,7 +72,15 @@ export function ActiveServicesPanel(choice: ToolChoice) {
         <Stack as="ul" gap="2" listStyleType="none">
           {services.data.map((service) => (
             <li key={service.id}>
-              <Button variant="outline" w="full" {...TALL_START_BUTTON} onClick={() => setOpen(service)}>
+              <Button
+                variant="outline"
+                w="full"
+                {...TALL_START_BUTTON}
+                onClick={() => {
+                  setService(service);
+                  setOpen(true);
+                }}
+              >
                 <Logo src={service.logo} name={service.name} size="8" />
                 <Text truncate>{service.name}</Text>
               </Button>
@@ -77,12 +88,14 @@ export function ActiveServicesPanel(choice: ToolChoice) {
           ))}
         </Stack>
       )}
-      {open && <ServiceActionsDialog service={open} onClose={() => setOpen(null)} {...choice} />}
+      {service && (
+        <ServiceActionsDialog service={service} open={open} onClose={() => setOpen(false)} {...choice} />
+      )}
     </Section>
   );
 }
 
-function ServiceActionsDialog(props: ToolChoice & { service: Service; onClose: () => void }) {
+function ServiceActionsDialog(props: ToolChoice & { service: Service; open: boolean; onClose: () => void }) {
   const actions = useQuery(listServiceActionsOptions(props.service.id));
   const [query, setQuery] = useState('');
   const matches = useFuzzyFilter(actions.data, query, ACTION_SEARCH_KEYS);
@@ -90,7 +103,7 @@ function ServiceActionsDialog(props: ToolChoice & { service: Service; onClose: (
 
   return (
     <DialogShell
-      open
+      open={props.open}
       onClose={props.onClose}
       title={SERVICE_TEXT.actionsFor(props.service.name)}
       size="lg"
@@ -138,22 +151,25 @@ function ServiceActionsDialog(props: ToolChoice & { service: Service; onClose: (
                       </Tooltip.Positioner>
                     </Portal>
                   </Tooltip.Root>
+                  {/* One button that turns from Add into Remove, so the focus stays on it. */}
+                  {props.selectedIds.has(action.id) && (
+                    <Badge colorPalette="green" variant="subtle">
+                      <FiCheck aria-hidden="true" /> {SERVICE_TEXT.added}
+                    </Badge>
+                  )}
                   {props.selectedIds.has(action.id) ? (
-                    <>
-                      <Badge colorPalette="green" variant="subtle">
-                        <FiCheck aria-hidden="true" /> {SERVICE_TEXT.added}
-                      </Badge>
-                      <IconButton
-                        size="xs"
-                        variant="ghost"
-                        aria-label={`Remove ${action.display_name}`}
-                        onClick={() => props.onRemoveTool(action.id)}
-                      >
-                        <FiX />
-                      </IconButton>
-                    </>
+                    <IconButton
+                      key="toggle"
+                      size="xs"
+                      variant="ghost"
+                      aria-label={`Remove ${action.display_name}`}
+                      onClick={() => props.onRemoveTool(action.id)}
+                    >
+                      <FiX />
+                    </IconButton>
                   ) : (
                     <IconButton
+                      key="toggle"
                       size="xs"
                       variant="subtle"
                       colorPalette="brand"

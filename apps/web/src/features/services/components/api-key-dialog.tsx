@@ -4,6 +4,10 @@ import { formErrors } from '../../../api/api-error';
 import { FormDialog } from '../../../components/form-dialog';
 import { toaster } from '../../../components/ui/toaster';
 import { SERVICE_TEXT, SERVICE_TOAST_DURATION, SERVICE_TOASTS } from '../constants';
+import { FieldMessage, FieldRoot } from '../../../components/form-field';
+import { apiKeyBodySchema, formRules } from '@cadre/contract';
+
+const API_KEY_RULES = formRules(apiKeyBodySchema).api_key;
 
 interface ApiKeyDialogProps {
   open: boolean;
@@ -65,12 +69,13 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
       cancelLabel={SERVICE_TEXT.cancel}
       disabled={disabled}
     >
-      <Field.Root invalid={missing || refusal !== null}>
+      <FieldRoot invalid={missing || refusal !== null}>
         <Field.Label>API Key for {serviceName}</Field.Label>
         <Input
           ref={input}
           type="password"
           autoComplete="off"
+          maxLength={API_KEY_RULES.maxLength}
           value={apiKey}
           onChange={(event) => {
             setApiKey(event.target.value);
@@ -78,8 +83,8 @@ export function ApiKeyDialog({ open, serviceName, disabled, onSubmit, onClose }:
             setRefusal(null);
           }}
         />
-        <Field.ErrorText>{refusal ?? `Enter the key ${serviceName} gave you.`}</Field.ErrorText>
-      </Field.Root>
+        <FieldMessage error={refusal ?? (missing ? `Enter the key ${serviceName} gave you.` : undefined)} />
+      </FieldRoot>
     </FormDialog>
   );
 }

@@ -1,11 +1,12 @@
-import { Field, Input, Stack, Text } from '@chakra-ui/react';
+import { Input, Stack, Text } from '@chakra-ui/react';
+import { customMcpServerBodySchema, formRules } from '@cadre/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { formErrors, type FormErrors } from '../../../api/api-error';
 import { FormErrorsAlert } from '../../../components/form-errors-alert';
 import { FormDialog } from '../../../components/form-dialog';
+import { FormField } from '../../../components/form-field';
 import { toaster } from '../../../components/ui/toaster';
-import { useFocusFirstInvalid } from '../../../lib/focus-invalid';
+import { useFieldErrors } from '../../../lib/use-field-errors';
 import { addCustomMcpServer, refreshServices, type CustomMcpServer } from '../api/services-api';
 import { SERVICE_TOAST_DURATION } from '../constants';
 
@@ -32,14 +33,13 @@ export const CUSTOM_MCP_TEXT = {
 const EMPTY = { name: '', url: '', header_name: '', header_value: '' };
 type FieldName = keyof typeof EMPTY;
 const FIELDS = Object.keys(EMPTY) as FieldName[];
-const NO_ERRORS: FormErrors<FieldName> = { fields: {}, other: [] };
+const RULES = formRules(customMcpServerBodySchema);
 
 /** A user's own remote MCP server: name, URL and an optional header (kept in the server's vault). */
 export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState(EMPTY);
   // The API's refusal: each message under the field it names (cleared as that field is edited).
-  const [errors, setErrors] = useState(NO_ERRORS);
-  const { ref, focusFirstInvalid } = useFocusFirstInvalid<HTMLDivElement>();
+  const { ref, errors, showApiError, mark, clear, reset } = useFieldErrors<FieldName, HTMLDivElement>(FIELDS);
   const queryClient = useQueryClient();
   const add = useMutation({
     mutationFn: (body: CustomMcpServer) => addCustomMcpServer(body),
@@ -52,15 +52,12 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
       void refreshServices(queryClient);
       close();
     },
-    onError: (error) => {
-      setErrors(formErrors(error, FIELDS, CUSTOM_MCP_TEXT.failed));
-      focusFirstInvalid();
-    },
+    onError: (error) => showApiError(error, CUSTOM_MCP_TEXT.failed),
   });
 
   function close() {
     setForm(EMPTY);
-    setErrors(NO_ERRORS);
+    reset();
     add.reset();
     onClose();
   }
@@ -70,19 +67,19 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
     const body: CustomMcpServer = { name: form.name.trim(), url: form.url.trim() };
     if (form.header_name.trim()) body.header_name = form.header_name.trim();
     if (form.header_value) body.header_value = form.header_value;
-    const missing: FormErrors<FieldName>['fields'] = {};
-    if (!body.name) missing.name = CUSTOM_MCP_TEXT.nameRequired;
-    if (!body.url) missing.url = CUSTOM_MCP_TEXT.urlRequired;
-    setErrors({ fields: missing, other: [] });
-    if (missing.name || missing.url) focusFirstInvalid();
-    else add.mutate(body);
+    const missing = {
+      name: body.name ? undefined : CUSTOM_MCP_TEXT.nameRequired,
+      url: body.url ? undefined : CUSTOM_MCP_TEXT.urlRequired,
+    };
+    if (!mark(missing)) add.mutate(body);
   };
   const field = (key: FieldName) => ({
     value: form[key],
     onChange: (event: { target: { value: string } }) => {
       setForm({ ...form, [key]: event.target.value });
-      setErrors((current) => ({ ...current, fields: { ...current.fields, [key]: undefined } }));
+      clear(key);
     },
+    ...RULES[key],
   });
 
   return (
@@ -99,30 +96,26 @@ export function CustomMcpDialog({ open, onClose }: { open: boolean; onClose: () 
         <Text fontSize="sm" color="fg.muted">
           {CUSTOM_MCP_TEXT.intro}
         </Text>
-        <Field.Root required invalid={!!errors.fields.name}>
-          <Field.Label>
-            {CUSTOM_MCP_TEXT.name} <Field.RequiredIndicator />
-          </Field.Label>
-          <Input maxLength={80} {...field('name')} />
-          <Field.ErrorText>{errors.fields.name}</Field.ErrorText>
-        </Field.Root>
-        <Field.Root required invalid={!!errors.fields.url}>
-          <Field.Label>
-            {CUSTOM_MCP_TEXT.url} <Field.RequiredIndicator />
-          </Field.Label>
+        <FormField label={CUSTOM_MCP_TEXT.name} rules={RULES.name} error={errors.fields.name}>
+          <Input {...field('name')} />
+        </FormField>
+        <FormField label={CUSTOM_MCP_TEXT.url} rules={RULES.url} error={errors.fields.url}>
           <Input type="url" placeholder="https://mcp.example.com/mcp" {...field('url')} />
-          <Field.ErrorText>{errors.fields.url}</Field.ErrorText>
-        </Field.Root>
-        <Field.Root invalid={!!errors.fields.header_name}>
-          <Field.Label>{CUSTOM_MCP_TEXT.headerName}</Field.Label>
+        </FormField>
+        <FormField
+          label={CUSTOM_MCP_TEXT.headerName}
+          rules={RULES.header_name}
+          error={errors.fields.header_name}
+        >
           <Input placeholder="Authorization" autoComplete="off" {...field('header_name')} />
-          <Field.ErrorText>{errors.fields.header_name}</Field.ErrorText>
-        </Field.Root>
-        <Field.Root invalid={!!errors.fields.header_value}>
-          <Field.Label>{CUSTOM_MCP_TEXT.headerValue}</Field.Label>
+        </FormField>
+        <FormField
+          label={CUSTOM_MCP_TEXT.headerValue}
+          rules={RULES.header_value}
+          error={errors.fields.header_value}
+        >
           <Input type="password" autoComplete="off" {...field('header_value')} />
-          <Field.ErrorText>{errors.fields.header_value}</Field.ErrorText>
-        </Field.Root>
+        </FormField>
         <FormErrorsAlert lines={errors.other} />
       </Stack>
     </FormDialog>

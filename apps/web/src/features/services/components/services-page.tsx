@@ -13,7 +13,7 @@ import {
 } from '@chakra-ui/react';
 import {} from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useId, useMemo, useState, type FocusEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FocusEvent } from 'react';
 import { LoadError } from '../../../components/load-error';
 import { Logo } from '../../../components/logo';
 import { SearchInput } from '../../../components/search-input';
@@ -181,6 +181,20 @@ function ServiceCard(props: {
   const { service } = props;
   const active = service.status === 'ACTIVE';
   const usageId = useId();
+  // Register and Disconnect are one button that changes: held disabled while the operation runs,
+  // it loses the focus, which is given back once it is usable again (after Register, on Disconnect).
+  const actionButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current || props.disabled) return;
+    refocus.current = false;
+    if (document.activeElement === document.body || document.activeElement === null)
+      actionButton.current?.focus();
+  }, [props.disabled, active]);
+  const act = (action: () => void) => () => {
+    refocus.current = true;
+    action();
+  };
   // A connection that lapsed (expired) still says when it was used and why it failed.
   const connected = active || service.last_used_at !== null || service.last_error !== null;
   return (
@@ -215,11 +229,13 @@ function ServiceCard(props: {
         <Flex gap="2" flexWrap="wrap" w="full">
           {active ? (
             <Button
+              key="action"
+              ref={actionButton}
               size="sm"
               variant="outline"
               colorPalette="red"
               disabled={props.disabled}
-              onClick={props.onDisconnect}
+              onClick={act(props.onDisconnect)}
               aria-haspopup="dialog"
               aria-label={`${SERVICE_TEXT.disconnect} ${service.name}`}
             >
@@ -227,10 +243,12 @@ function ServiceCard(props: {
             </Button>
           ) : (
             <Button
+              key="action"
+              ref={actionButton}
               size="sm"
               colorPalette="brand"
               disabled={props.disabled}
-              onClick={props.onRegister}
+              onClick={act(props.onRegister)}
               aria-label={`${SERVICE_TEXT.register} ${service.name}`}
             >
               {SERVICE_TEXT.register}
