@@ -167,6 +167,21 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     status: 200,
     noOwnedId: "lists the caller's agents (B1 below checks Bob's list)",
   }),
+  'GET /backend/api/v1/agent-templates/': () => ({
+    as: 'bob',
+    url: `${API}/agent-templates/`,
+    status: 200,
+    noOwnedId: 'the same template list for everyone',
+  }),
+  'POST /backend/api/v1/agent-templates/:template_id/agents': () => ({
+    as: 'bob',
+    // A template names no one's objects; a made-up one makes nothing (agent-templates.int.test.ts
+    // makes agents from real ones, with the caller's own services).
+    url: `${API}/agent-templates/alices-agent/agents`,
+    bodies: [{}],
+    status: 404,
+    noOwnedId: "makes the caller's own agent from a template and connects the caller's own services",
+  }),
   'POST /backend/api/v1/agents/': (alice) => ({
     as: 'bob',
     url: `${API}/agents/`,
@@ -613,6 +628,11 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     bodies: [{ threadId: alice.thread, text: 'Post a memo' }],
     status: 404,
   }),
+  'GET /chainlit/chat/:threadId/stream': (alice) => ({
+    as: 'bob-chat',
+    url: `/chainlit/chat/${alice.thread}/stream`,
+    status: 404,
+  }),
   'POST /chainlit/approvals/:approvalId/approve': (alice) => ({
     as: 'bob-chat',
     url: `/chainlit/approvals/${alice.approval}/approve`,
@@ -719,6 +739,11 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     as: 'bob-demo',
     url: '/demos/chat',
     bodies: [{ threadId: alice.demoThread, text: 'Search startups in fintech' }],
+    status: 404,
+  }),
+  'GET /demos/chat/:threadId/stream': (alice) => ({
+    as: 'bob-demo',
+    url: `/demos/chat/${alice.demoThread}/stream`,
     status: 404,
   }),
   'POST /demos/approvals/:approvalId/approve': (alice) => ({
@@ -893,6 +918,12 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
   'GET /idp/assets/logout.js': () => ({
     as: 'anonymous',
     url: '/idp/assets/logout.js',
+    status: 200,
+    noOwnedId: 'a script, the same for everyone',
+  }),
+  'GET /idp/assets/theme.js': () => ({
+    as: 'anonymous',
+    url: '/idp/assets/theme.js',
     status: 200,
     noOwnedId: 'a script, the same for everyone',
   }),
