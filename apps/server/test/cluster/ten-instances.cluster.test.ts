@@ -113,7 +113,7 @@ describe('ten instances through PgBouncer and HAProxy', () => {
       method: 'POST',
       headers: { ...bodiless, 'x-pin-backend': 'cadre9' },
     });
-    expect(await stop.json()).toEqual({ stopped: true });
+    expect(await stop.json()).toMatchObject({ stopped: true, outcome: 'stopped' });
     while (!(await reader.read()).done);
     expect(Date.now() - sent).toBeLessThan(1_000);
     const [answer] = await cluster.query<{ status: string }>(
