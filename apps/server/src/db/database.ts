@@ -95,7 +95,19 @@ export function openDatabase(database: Config['database']): Db {
     // the process dies on an unhandled 'error' whenever PostgreSQL restarts.
     pool.on('error', report);
     pool.on('connect', (client) => client.on('error', report));
-    const watch = watchAnswers();
+    // The watch's probe goes to the pool itself (not through the watch, which refuses checkouts
+    // while the database answers nothing): a `select 1`, one at a time.
+    const watch = watchAnswers(async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('select 1');
+        client.release();
+      } catch (err) {
+        client.release(err as Error);
+        // An error with a severity is the server's own answer: it is back, whatever it said.
+        if (!('severity' in (err as Error))) throw err;
+      }
+    });
     const kysely = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: discardingBroken(pool, watch) }),
       ...queryLog('postgresql'),
@@ -153,7 +165,7 @@ function discardingBroken(pool: pg.Pool, watch: AnswerWatch): PostgresPool {
       throw err;
     }
   };
-  const checkout = (first: pg.PoolClient, trying: boolean): PostgresPoolClient => {
+  const checkout = (first: pg.PoolClient): PostgresPoolClient => {
     let client: pg.PoolClient | undefined = first;
     let fresh = true;
     let broken: Error | undefined;
@@ -201,22 +213,19 @@ function discardingBroken(pool: pg.Pool, watch: AnswerWatch): PostgresPool {
         broken = undefined;
         client?.release(err);
         client = undefined;
-        if (trying) watch.tryEnded();
       },
     };
     return wrapper as unknown as PostgresPoolClient;
   };
   return {
     async connect() {
-      const trying = watch.admit();
-      try {
-        return checkout(await connect(), trying);
-      } catch (err) {
-        if (trying) watch.tryEnded();
-        throw err;
-      }
+      watch.admit();
+      return checkout(await connect());
     },
-    end: () => pool.end(),
+    end: () => {
+      watch.close();
+      return pool.end();
+    },
   };
 }
 

@@ -121,16 +121,11 @@ describe('a database outage behind the documented proxies', () => {
       }
       // The instances know now that the database answers nothing: requests no longer wait for it,
       // neither through HAProxy, whose retry of a 503 on the next instance would otherwise wait
-      // out the timeouts again there, nor through nginx. One checkout per instance at a time still
-      // tries the database (that is how it notices the database is back), so one request may wait
-      // for that try (its connection timeout, 4 s); the others are answered at once.
+      // out the timeouts again there, nor through nginx: the instances ask the database themselves
+      // whether it is back, and no request waits for that.
       for (const { proxy, base } of proxies()) {
         const waits = await expectOutageAnswers(base, proxy);
-        expect(
-          waits.filter((ms) => ms < 1_000).length,
-          `${proxy}: ${waits.join(', ')} ms`,
-        ).toBeGreaterThanOrEqual(2);
-        for (const ms of waits) expect(ms, proxy).toBeLessThan(DEFAULT_BOUND_MS);
+        for (const ms of waits) expect(ms, `${proxy}: ${waits.join(', ')} ms`).toBeLessThan(1_000);
       }
     } finally {
       cluster.pg.thaw();
