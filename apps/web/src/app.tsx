@@ -11,7 +11,7 @@ import { createAppRouter, ROUTER_DEFAULTS } from './router';
 /**
  * The app's query cache and router, wired together: a 401 from any query or mutation runs the
  * session recovery, which retries the refused queries after a silent refresh or runs the guards
- * again (the shell's sends the browser to sign-in). main.tsx and the page tests both build it here.
+ * again (the shell's sends the browser to sign-in). start.tsx and the page tests both build it here.
  */
 export function createApp(options: { config: RuntimeConfig; auth: AuthClient; history?: RouterHistory }) {
   const queryClient = createQueryClient({
@@ -36,7 +36,7 @@ export function App(props: {
   auth: AuthClient;
   queryClient: QueryClient;
   router: ReturnType<typeof createAppRouter>;
-  /** The sign-in state for the screens (from the sign-in chunk, see main.tsx). */
+  /** The sign-in state for the screens (from the sign-in module, see start.tsx). */
   AuthProvider: ComponentType<{ auth: AuthClient; navigate: (path: string) => void; children: ReactNode }>;
 }) {
   const { AuthProvider, router } = props;

@@ -24,20 +24,7 @@ import { pageQuerySchema } from './paging.ts';
  * than CHAT_TURNS_PER_MINUTE turns and decisions per user per minute answer 429 with Retry-After.
  */
 
-export const CHAT_CSRF_HEADER = 'x-requested-with';
-export const CHAT_CSRF_VALUE = 'cadre-chat';
-/**
- * HttpOnly, SameSite=Strict, Path=/chainlit, Secure on https, 8 hours; only its SHA-256 is stored.
- * The browser's latest chat session, for clients that name no agent (one agent at a time).
- */
-export const CHAT_SESSION_COOKIE = 'cadre_chat_session';
-/**
- * A chat session is bound to one user and one agent, and each agent has its own cookie, so any
- * number of tabs with different agents keep their own. A request that names its agent in
- * {@link CHAT_AGENT_HEADER} (the frame always does) is authenticated by that agent's cookie only.
- */
-export const chatSessionCookieFor = (agentId: number) => `${CHAT_SESSION_COOKIE}_${agentId}`;
-export const CHAT_AGENT_HEADER = 'x-agent-id';
+export * from './chat-headers.ts';
 
 /**
  * `POST /chainlit/auth/header` with `Authorization: Bearer <API access token>` and `X-Agent-Id`

@@ -9,3 +9,4 @@ export {
 } from './color-mode.ts';
 export { AgentAvatar, avatarStyleOf, type AgentLook } from './agent-avatar.tsx';
 export { useInView } from './use-in-view.ts';
+export { afterFirstPaint, usePainted } from './after-first-paint.ts';

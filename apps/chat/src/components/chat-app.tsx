@@ -1,14 +1,13 @@
 import { Box, Text } from '@chakra-ui/react';
-import { useMemo } from 'react';
+import { afterFirstPaint } from '@cadre/ui';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { CHAT_PAGE_SIZE, createChatApi } from '../lib/api';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { ChatHeader } from './chat-header';
 import { ChatLayout } from './chat-layout';
 import { ChatLoadFailed, ChatLoading, OutageNotice, SessionEnded, ThreadNotFound } from './chat-states';
-import { Conversation } from './conversation';
 import { DemoEnded, DemoFrame } from './demo-frame';
 import { DemoNextSteps } from './demo-next-steps';
-import { ThreadList } from './thread-list';
 import { useChatSession, useSessionStart } from './use-chat-session';
 import type { HostFunctionCall } from './use-conversation-chat';
 import { useOpenThread, type ThreadHistory } from './use-open-thread';
@@ -35,6 +34,15 @@ export interface ChatAppProps {
   demo?: boolean;
 }
 
+// The conversation (the AI SDK's chat and the messages' rules) and the thread list (with its
+// schemas) are chunks of their own, requested once the frame has painted its loading state and
+// fetched while the session starts: the first paint needs neither (docs/benchmarks.md). A chat that
+// is ready before they arrive shows them as soon as they do (loading state in the conversation's place).
+const loadConversation = () => import('./conversation');
+const loadThreadList = () => import('./thread-list');
+const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })));
+const ThreadList = lazy(() => loadThreadList().then((m) => ({ default: m.ThreadList })));
+
 /** The chat with one agent: its threads, the conversation open, and the session's states. */
 export function ChatApp({
   endpoint,
@@ -46,6 +54,14 @@ export function ChatApp({
   demo,
 }: ChatAppProps) {
   const api = useMemo(() => createChatApi(endpoint), [endpoint]);
+  useEffect(
+    () =>
+      afterFirstPaint(() => {
+        void loadConversation();
+        void loadThreadList();
+      }),
+    [],
+  );
   const chatSession = useChatSession();
   const { state, problem, handleFailure } = chatSession;
   const threads = useThreadList(api, chatSession);
@@ -77,21 +93,23 @@ export function ChatApp({
   const { session } = state;
   const drawerOnly = variant === 'copilot';
   const list = (
-    <ThreadList
-      threads={threads.threads}
-      currentId={open?.id ?? ''}
-      onNew={() => startNew('push')}
-      onSelect={(id) => void openThread(session, id, 'push')}
-      onRename={(id, name) => void api.renameThread(id, name).then(threads.refresh, handleFailure)}
-      onDelete={(id) =>
-        void api.deleteThread(id).then(async () => {
-          await threads.refresh();
-          if (id === open?.id) startNew('replace');
-        }, handleFailure)
-      }
-      onSearch={api.searchThreads}
-      more={{ ...threads.more, onLoad: () => void threads.loadMore() }}
-    />
+    <Suspense>
+      <ThreadList
+        threads={threads.threads}
+        currentId={open?.id ?? ''}
+        onNew={() => startNew('push')}
+        onSelect={(id) => void openThread(session, id, 'push')}
+        onRename={(id, name) => void api.renameThread(id, name).then(threads.refresh, handleFailure)}
+        onDelete={(id) =>
+          void api.deleteThread(id).then(async () => {
+            await threads.refresh();
+            if (id === open?.id) startNew('replace');
+          }, handleFailure)
+        }
+        onSearch={api.searchThreads}
+        more={{ ...threads.more, onLoad: () => void threads.loadMore() }}
+      />
+    </Suspense>
   );
   const chat = (
     <ChatLayout
@@ -114,19 +132,21 @@ export function ChatApp({
           {open.missing ? (
             <ThreadNotFound onNew={() => startNew('push')} />
           ) : (
-            <Conversation
-              key={open.key}
-              api={api}
-              session={session}
-              threadId={open.id}
-              initialMessages={open.messages}
-              olderCursor={open.olderCursor}
-              onTurnFinished={() => {
-                markSaved(session, open.id);
-                void threads.refresh();
-              }}
-              onCallFunction={onCallFunction}
-            />
+            <Suspense fallback={<ChatLoading />}>
+              <Conversation
+                key={open.key}
+                api={api}
+                session={session}
+                threadId={open.id}
+                initialMessages={open.messages}
+                olderCursor={open.olderCursor}
+                onTurnFinished={() => {
+                  markSaved(session, open.id);
+                  void threads.refresh();
+                }}
+                onCallFunction={onCallFunction}
+              />
+            </Suspense>
           )}
         </Box>
       )}

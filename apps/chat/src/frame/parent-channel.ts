@@ -1,12 +1,16 @@
 import type { ChatFrameNotice } from '@cadre/contract';
-import { z } from 'zod';
 
 /**
  * The frame <-> parent channel (H3). The frame never acts on commands from postMessage: the only
  * message it understands is a same-origin parent asking which thread is shown, and it answers with
- * the thread id (never a token) to our own origin only.
+ * the thread id (never a token) to our own origin only. That message, exactly (no other field), is
+ * checked by hand: a schema library here would be on the frame's way to its first paint.
  */
-export const parentMessageSchema = z.strictObject({ type: z.literal('cadre-chat:get-thread') });
+const isThreadQuestion = (data: unknown) =>
+  typeof data === 'object' &&
+  data !== null &&
+  Object.keys(data).length === 1 &&
+  (data as { type?: unknown }).type === 'cadre-chat:get-thread';
 
 export function createParentMessageListener(options: {
   /** Our exact origin (location.origin). */
@@ -19,8 +23,7 @@ export function createParentMessageListener(options: {
   return (event: MessageEvent) => {
     if (event.origin !== options.origin) return;
     if (!options.parent || event.source !== options.parent) return;
-    const parsed = parentMessageSchema.safeParse(event.data);
-    if (!parsed.success) return;
+    if (!isThreadQuestion(event.data)) return;
     const threadId = options.currentThreadId();
     if (threadId) options.reply({ type: 'cadre-chat:thread', threadId, history: 'replace' });
   };

@@ -81,7 +81,7 @@ export const signedInAuth: AuthClient = {
 };
 
 /**
- * The whole app at `path`, as main.tsx assembles it (router with its guard and loaders, query cache
+ * The whole app at `path`, as start.tsx assembles it (router with its guard and loaders, query cache
  * with its 401 handling, providers), past the access-code gate unless `accessCode` is false. Pair
  * it with installFakeApi for the server.
  */

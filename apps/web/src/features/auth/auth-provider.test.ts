@@ -1,7 +1,8 @@
 import { UserManager, type User } from 'oidc-client-ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../../test/render';
-import { createAuthClient, userManagerSettings } from './auth-provider';
+import { createAuthClient } from './auth-provider';
+import { userManagerSettings } from './sign-in-request';
 
 const config = {
   ...testConfig,

@@ -1,14 +1,7 @@
-import {
-  InMemoryWebStorage,
-  OidcClient,
-  UserManager,
-  WebStorageStateStore,
-  type User,
-  type UserManagerSettings,
-} from 'oidc-client-ts';
+import { OidcClient, UserManager, type User } from 'oidc-client-ts';
 import { useMemo, type ReactNode } from 'react';
 import { AuthProvider as OidcProvider, useAuth } from 'react-oidc-context';
-import { silentSignInUri, type RuntimeConfig } from '@cadre/contract';
+import type { RuntimeConfig } from '@cadre/contract';
 import { useRuntimeConfig } from '../../config/runtime-config-context';
 import { setAccessTokenSource } from '../../lib/access-token';
 import { checkUser } from './api/check-user';
@@ -16,52 +9,7 @@ import { endChatSessions } from './api/end-chat-sessions';
 import type { AuthClient } from './auth-client';
 import { AuthSessionContext, MOCK_USER, type AuthSession } from './auth-session';
 import { safeReturnPath } from './return-to';
-
-export const SIGN_IN_SCOPE = 'openid profile email';
-
-/** The sign-in client's settings, built only from the runtime configuration (spec section 3). */
-export function userManagerSettings(config: RuntimeConfig): UserManagerSettings {
-  return {
-    authority: config.auth0Domain,
-    client_id: config.auth0ClientId,
-    redirect_uri: config.auth0RedirectUri,
-    post_logout_redirect_uri: config.auth0LogoutRedirect,
-    response_type: 'code',
-    scope: SIGN_IN_SCOPE,
-    // Auth0 names the API `audience`; the built-in provider reads it as the standard `resource`.
-    extraQueryParams: { audience: config.auth0Audience },
-    // Tokens live in memory only; a reload signs in again through the provider's session.
-    userStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
-    // The PKCE verifier and state of a sign-in in progress outlive the trip to the provider.
-    stateStore: new WebStorageStateStore({ store: window.localStorage }),
-    automaticSilentRenew: true,
-    // After a reload, a hidden frame asks the provider (prompt=none) while its session lives.
-    silent_redirect_uri: silentSignInUri(config.auth0RedirectUri),
-    silentRequestTimeoutInSeconds: 5,
-    // The profile comes from the ID token; the access token is for the API, not /userinfo.
-    loadUserInfo: false,
-  };
-}
-
-/** Whether this tab has signed in before (a flag, never a token): a reload may then sign in silently. */
-const signedInThisTab = {
-  key: 'cadre:signed-in',
-  get(): boolean {
-    try {
-      return window.sessionStorage.getItem(this.key) === 'true';
-    } catch {
-      return false;
-    }
-  },
-  set(value: boolean) {
-    try {
-      if (value) window.sessionStorage.setItem(this.key, 'true');
-      else window.sessionStorage.removeItem(this.key);
-    } catch {
-      // no storage (private mode): a reload goes through the provider's page instead
-    }
-  },
-};
+import { signedInThisTab, signInUrl, userManagerSettings } from './sign-in-request';
 
 /** Sign-in for the router, the API client and the query cache (see AuthClient). */
 export function createAuthClient(config: RuntimeConfig): AuthClient {
@@ -110,13 +58,7 @@ export function createAuthClient(config: RuntimeConfig): AuthClient {
       if (!restored) signedInThisTab.set(false);
       return restored;
     },
-    async signInUrl(returnTo) {
-      const request = await requests.createSigninRequest({
-        request_type: 'si:r',
-        state: { returnTo: safeReturnPath(returnTo) },
-      });
-      return request.url;
-    },
+    signInUrl: (returnTo) => signInUrl(requests, returnTo),
     refresh,
     forget: () => userManager.removeUser(),
   };

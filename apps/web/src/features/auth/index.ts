@@ -1,4 +1,4 @@
-// The sign-in client (createAuthClient, AuthProvider) is loaded on its own by main.tsx, so it is
+// The sign-in client (createAuthClient, AuthProvider) is loaded on its own by start.tsx, so it is
 // not exported here; its interface is.
 export { hasPassedAccessCode } from './access-code';
 export { hasAuthParams } from './auth-params';
