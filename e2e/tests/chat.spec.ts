@@ -100,7 +100,8 @@ test('a Notes write asks for approval: Deny, then Approve on a second request', 
   await second.getByRole('button', { name: 'Approve' }).click();
   await expect(frame.getByTestId('tool-step').last()).toHaveAttribute('data-state', 'output-available');
   await expect(frame.getByTestId('approval')).toHaveCount(0);
-  await expect(frame.getByTestId('assistant-message').last()).toContainText('bread');
+  // Said as a person would: the note's title, not the tool's output.
+  await expect(frame.getByTestId('assistant-message').last()).toContainText('Noted: Groceries.');
 });
 
 test('the copilot page answers a function call from the chat', async () => {
@@ -151,8 +152,11 @@ test('D2: a conversation full of XSS payloads runs no script, opens no dialog an
   await expect(frame.getByTestId('tool-step').last()).toContainText('"body": "<img');
   await frame.getByTestId('approval').last().getByRole('button', { name: 'Approve' }).click();
   await expect(frame.getByTestId('tool-step').last()).toHaveAttribute('data-state', 'output-available');
-  // The tag from the tool's output is shown as text, not as an element.
-  await expect(frame.getByTestId('assistant-message').last()).toContainText('body: <img');
+  await expect(frame.getByTestId('assistant-message').last()).toContainText('Noted: xss.');
+  // The tags in the tool step (its arguments and its output, the note) are shown as text, not as elements.
+  const step = frame.getByTestId('tool-step').last();
+  await step.locator('button[aria-expanded="false"]').first().click();
+  await expect(step).toContainText(/Result[^]*"body": "<img/);
 
   // Reloaded from storage as well.
   await page.reload();
