@@ -54,7 +54,8 @@ test('"Always allow for this agent" skips the card next time, shows in the edito
 
   // The next note runs at once: no card.
   await send(frame, NOTE('bread'));
-  await expect(frame.getByTestId('assistant-message').last()).toContainText('bread');
+  await expect(frame.getByTestId('assistant-message')).toHaveCount(2);
+  await expect(frame.getByTestId('assistant-message').last()).toContainText('Noted: Groceries.');
   await expect(frame.getByTestId('tool-step').last()).toHaveAttribute('data-state', 'output-available');
   await expect(frame.getByTestId('approval')).toHaveCount(0);
 

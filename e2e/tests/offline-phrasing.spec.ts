@@ -170,6 +170,10 @@ test('knowledge: the sentence that holds the fact, and a question the files do n
   await page.goto('/agents');
   await pickMenuItem(page, page.getByRole('button', { name: `Actions for ${AGENT}`, exact: true }), 'Edit');
   await page
+    .getByRole('navigation', { name: 'Agent sections' })
+    .getByRole('link', { name: 'Knowledge' })
+    .click();
+  await page
     .getByLabel('Files to add')
     .setInputFiles([{ name: 'handbook.md', mimeType: 'text/markdown', buffer: Buffer.from(HANDBOOK) }]);
   await expect(page.getByTestId('knowledge-files').getByText('handbook.md')).toBeVisible();
