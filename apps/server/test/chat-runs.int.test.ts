@@ -7,6 +7,7 @@ import { runRegistryFor } from '../src/modules/chat/index.ts';
 import { RUN_LEASE_MS, STOP_WAIT_MS } from '../src/modules/chat/run-registry.ts';
 import { FIRST_SAVE_MS, SAVE_EVERY_MS } from '../src/modules/chat/runtime/stream-to-parts.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
+import { readUiChunks } from './support/sse.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -107,26 +108,12 @@ describe(`chat runs across instances on ${kind}`, () => {
     const res = await post(node, '/chat', { text, threadId }, session);
     expect(res.status).toBe(200);
     const chunks: Record<string, unknown>[] = [];
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
     let streamedThread = '';
-    const done = (async () => {
-      for (;;) {
-        const { value, done: end } = await reader.read();
-        if (end) return;
-        buffer += value;
-        const events = buffer.split('\n\n');
-        buffer = events.pop()!;
-        for (const event of events) {
-          const data = event.replace(/^data: /, '');
-          if (data === '[DONE]' || !data) continue;
-          const chunk = JSON.parse(data) as Record<string, unknown>;
-          chunks.push(chunk);
-          const meta = chunk.messageMetadata as { threadId?: string } | undefined;
-          if (meta?.threadId) streamedThread = meta.threadId;
-        }
-      }
-    })();
+    const done = readUiChunks(res, (chunk) => {
+      chunks.push(chunk);
+      const meta = chunk.messageMetadata as { threadId?: string } | undefined;
+      if (meta?.threadId) streamedThread = meta.threadId;
+    });
     await expect.poll(() => streamedThread).not.toBe('');
     return { chunks, done, threadId: () => streamedThread };
   }

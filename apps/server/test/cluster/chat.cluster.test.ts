@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redeemCode, signUp } from './http-browser.ts';
 import { sharedCluster, type SharedCluster } from './shared-cluster.ts';
+import { readUiChunks } from '../support/sse.ts';
 
 /**
  * Chat through HAProxy on three instances: the requests of one conversation land on different
@@ -61,25 +62,13 @@ async function turn(
     threadId: '',
     backend: res.headers.get('x-backend'),
   };
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
   streaming.done = (async () => {
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        const events = buffer.split('\n\n');
-        buffer = events.pop()!;
-        for (const event of events) {
-          const data = event.replace(/^data: /, '');
-          if (!data || data === '[DONE]') continue;
-          const chunk = JSON.parse(data) as Record<string, unknown>;
-          streaming.chunks.push(chunk);
-          const meta = chunk.messageMetadata as { threadId?: string } | undefined;
-          if (meta?.threadId) streaming.threadId = meta.threadId;
-        }
-      }
+      await readUiChunks(res, (chunk) => {
+        streaming.chunks.push(chunk);
+        const meta = chunk.messageMetadata as { threadId?: string } | undefined;
+        if (meta?.threadId) streaming.threadId = meta.threadId;
+      });
     } catch {
       // The connection was cut (the instance went away); what arrived is in `chunks`.
     }

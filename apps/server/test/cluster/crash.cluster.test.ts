@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { RUN_LEASE_MS } from '../../src/modules/chat/run-registry.ts';
 import { chatFrameHeaders, redeemCode, signUp } from './http-browser.ts';
 import { sharedCluster, type SharedCluster } from './shared-cluster.ts';
+import { readUiChunks } from '../support/sse.ts';
 import { webAppClient } from './web-app-client.ts';
 
 /**
@@ -94,7 +95,7 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
           cutAt = undefined;
         }
         threadId = res.headers.get('x-thread-id') ?? threadId;
-        await readChunks(res, (chunk) => {
+        await readUiChunks(res, (chunk) => {
           if (chunk.type === 'start') answer.messageId = String(chunk.messageId);
           if (chunk.type === 'text-delta') {
             answer.firstAt ||= Date.now();
@@ -221,20 +222,3 @@ it('loses no acknowledged write, duplicates nothing and leaves no answer streami
   expect(stuck.afterStop.length + stuck.without.length).toBeGreaterThan(0);
   expect(stillStuck.filter((ms) => ms > 15_000)).toEqual([]);
 }, 600_000);
-
-/** Reads a UI message stream (SSE), handing each chunk to `onChunk`. */
-async function readChunks(res: Response, onChunk: (chunk: Record<string, unknown>) => void) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    const events = buffer.split('\n\n');
-    buffer = events.pop()!;
-    for (const event of events) {
-      const data = event.replace(/^data: /, '');
-      if (data && data !== '[DONE]') onChunk(JSON.parse(data) as Record<string, unknown>);
-    }
-  }
-}
