@@ -1,4 +1,3 @@
-import './lib/zod-jitless';
 import { loadRuntimeConfig } from './config/runtime-config';
 import { mayGoToSignInFirst, sendToSignInFirst } from './features/auth/sign-in-first';
 
