@@ -1,15 +1,18 @@
-import './lib/zod-jitless';
 import { loadRuntimeConfig } from './config/runtime-config';
-import { mayGoToSignInFirst, sendToSignInFirst } from './features/auth/sign-in-first';
+import { mayGoToSignInFirst, showsAccessCodeFirst } from './features/auth/first-visit';
 
-// A signed-out visit to a guarded page goes to the identity provider before the app is loaded:
-// only the document the provider sends back paints, so only it needs the app (docs/benchmarks.md,
-// "First visit JS"). Otherwise the app's code is requested alongside the runtime configuration.
-const goingToSignIn = mayGoToSignInFirst();
-const app = goingToSignIn ? undefined : import('./start');
+// Each first visit loads only what it paints (docs/benchmarks.md, "First visit JS"): a signed-out
+// visit to a guarded page goes to the identity provider before the app is loaded (only the document
+// the provider sends back paints); a visit before the access code shows that page alone; otherwise
+// the app's code is requested alongside the runtime configuration.
+const signIn = mayGoToSignInFirst() ? import('./features/auth/sign-in-first') : undefined;
+const gate = showsAccessCodeFirst() ? import('./gate') : undefined;
+const app = signIn || gate ? undefined : import('./start');
 
 const result = await loadRuntimeConfig();
-if (!(goingToSignIn && result.ok && (await sendToSignInFirst(result.config)))) {
+if (gate && result.ok) {
+  (await gate).showGate(result.config);
+} else if (!(signIn && result.ok && (await (await signIn).sendToSignInFirst(result.config)))) {
   const { start } = await (app ?? import('./start'));
   start(result);
 }

@@ -39,6 +39,34 @@ describe('runtime configuration', () => {
     expect(problems).toContain('unknown field: extra');
   });
 
+  it('refuses empty required strings, bad URLs, unknown nested fields and a non-object', () => {
+    const result = checkRuntimeConfig({
+      ...valid,
+      auth0ClientId: '',
+      apiUrl: 'not a url',
+      feedbackUrl: 'also not',
+      heatmapTracking: { siteId: 1, version: 6, a: 1, b: 2 },
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        'unknown fields: heatmapTracking.a, heatmapTracking.b',
+        'apiUrl: not a URL',
+        'auth0ClientId: must not be empty',
+        'feedbackUrl: not a URL (nor empty)',
+      ],
+    });
+    expect(checkRuntimeConfig([])).toEqual({
+      ok: false,
+      problems: ['(configuration): expected object, received array'],
+    });
+  });
+
+  it('keeps an empty feedback link and trims spaces around URLs', () => {
+    const result = checkRuntimeConfig({ ...valid, feedbackUrl: '', apiUrl: ' https://app.example/backend ' });
+    expect(result).toEqual({ ok: true, config: { ...valid, feedbackUrl: '' } });
+  });
+
   it('reports a server that does not answer or answers something else', async () => {
     const down = await loadRuntimeConfig(async () => {
       throw new TypeError('Failed to fetch');

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { signedInAuth, testConfig } from '../../test/render';
 import { PASSWORD_SIGNED_IN_KEY } from './access-code';
-import { mayGoToSignInFirst, sendToSignInFirst } from './sign-in-first';
+import { mayGoToSignInFirst, showsAccessCodeFirst } from './first-visit';
+import { sendToSignInFirst } from './sign-in-first';
 
 const at = (path: string) => {
   const url = new URL(path, 'http://app.test');
@@ -48,6 +49,16 @@ describe('going to sign-in before the app loads', () => {
       const guarded = router.matchRoutes(path).some((match) => match.routeId === '/_layout');
       expect({ path, guarded: mayGoToSignInFirst(at(path)) }).toEqual({ path, guarded });
     }
+  });
+
+  it("shows the access-code page alone on exactly the shell's pages, until the code is passed", () => {
+    const { router } = createApp({ config: testConfig, auth: signedInAuth });
+    for (const path of PATHS) {
+      const guarded = router.matchRoutes(path).some((match) => match.routeId === '/_layout');
+      expect({ path, gate: showsAccessCodeFirst(at(path)) }).toEqual({ path, gate: guarded });
+    }
+    window.localStorage.setItem(PASSWORD_SIGNED_IN_KEY, 'true');
+    expect(showsAccessCodeFirst(at('/agents'))).toBe(false);
   });
 
   it('leaves the access-code page and a silent sign-in after a reload to the app', () => {

@@ -1,24 +1,8 @@
 import { OidcClient } from 'oidc-client-ts';
 import type { RuntimeConfig } from '@cadre/contract';
-import { hasPassedAccessCode } from './access-code';
-import { signedInThisTab, signInUrl, userManagerSettings } from './sign-in-request';
+import { signInUrl, userManagerSettings } from './sign-in-request';
 
-/**
- * The paths the shell's guard (routes/_layout.tsx) covers; sign-in-first.test.ts checks this
- * against the router's own matching.
- */
-const GUARDED_PATH =
-  /^\/(info|agents(\/create|\/[^/]+\/edit|\/[^/]+\/chat(\/[^/]+)?)?|services(\/[^/]+\/actions)?|usage|api-keys|debug_info)\/?$/;
-
-/**
- * Whether this visit will probably go straight to the identity provider: a guarded page, the
- * access code passed, and no session this tab could renew silently (tokens live in memory, so a
- * new document has none). Decided before the runtime configuration arrives, so that main.tsx can
- * request the app's code at once whenever the app will render.
- */
-export function mayGoToSignInFirst(location: Location = window.location): boolean {
-  return GUARDED_PATH.test(location.pathname) && hasPassedAccessCode() && !signedInThisTab.get();
-}
+// Loaded by main.tsx only for a visit that goes to sign-in first (first-visit.ts decides).
 
 /**
  * Sends the browser to the provider as the shell's guard would, but before the app (router,
