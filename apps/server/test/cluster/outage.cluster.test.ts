@@ -44,8 +44,10 @@ const readiness = () =>
     }),
   );
 
-/** Through one proxy: the API's 503 from every instance, and the pages that need no database. */
-/** Three API requests answered with the outage JSON (returns how long each took), then the page and liveness. */
+/**
+ * Through one proxy: the API's 503 from every instance (three requests; returns how long each
+ * took), and the pages that need no database.
+ */
 async function expectOutageAnswers(base: string, proxy: string): Promise<number[]> {
   const waits: number[] = [];
   for (let i = 0; i < 3; i += 1) {
@@ -85,6 +87,14 @@ async function expectRecovered() {
         message: pin,
       })
       .toBe(200);
+  // And writes again: each instance's readiness write is answered (the files after this one sign
+  // people up, which writes).
+  await expect
+    .poll(async () => (await readiness()).map(([, body]) => (body as { database?: string }).database), {
+      timeout: 15_000,
+      interval: 200,
+    })
+    .toEqual(['ok', 'ok', 'ok']);
   console.info(`recovered: every instance served again ${Date.now() - since} ms after the database returned`);
   for (const instance of cluster.instances) expect(instance.process.exitCode).toBeNull();
 }
