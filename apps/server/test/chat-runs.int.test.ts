@@ -275,11 +275,20 @@ describe(`chat runs across instances on ${kind}`, () => {
   it('Stop on a run whose instance died frees the thread at once, says so, and the next message is taken', async () => {
     const threadId = await deadInstanceRun(RUN_LEASE_MS + 1_000);
     const stop = await post(b, `/threads/${threadId}/stop`);
-    expect(await stop.json()).toEqual({
-      stopped: true,
-      outcome: 'released',
-      detail: expect.stringMatching(/server writing this answer stopped responding/),
-    });
+    // Either Stop released the run itself, or an instance's lease check (every second) had already
+    // done so and the thread was free when Stop came: both free it at once and say which.
+    // (The lease still valid, where only Stop can free it in time, is the next test.)
+    const answer = (await stop.json()) as { outcome: string };
+    if (answer.outcome === 'released') {
+      expect(answer).toEqual({
+        stopped: true,
+        outcome: 'released',
+        detail: expect.stringMatching(/server writing this answer stopped responding/),
+      });
+    } else {
+      expect(answer).toMatchObject({ stopped: false, outcome: 'idle' });
+      expect((await assistantOf(threadId)).status).toBe('interrupted');
+    }
     const next = await turn(b, 'short answer', threadId);
     await next.done;
     expect((await assistantOf(threadId)).status).toBe('complete');
