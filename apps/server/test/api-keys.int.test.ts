@@ -246,7 +246,9 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
       const revokedAt = Date.now();
       const revoked = await t.app.inject({ method: 'DELETE', url: `${KEYS}/${created.id}`, headers: alice });
       expect(revoked.statusCode).toBe(204);
-      await expect.poll(async () => (await onOther()).statusCode, { interval: 50 }).toBe(401);
+      await expect
+        .poll(async () => (await onOther()).statusCode, { interval: 50, timeout: API_KEY_CACHE_MS })
+        .toBe(401);
       // The revocation travelled as a signal, well before the other instance's cache would expire.
       expect(Date.now() - revokedAt).toBeLessThan(API_KEY_CACHE_MS);
     } finally {
@@ -272,7 +274,9 @@ describe(`API keys on ${testDatabaseKind()}`, () => {
       expect(
         (await t.app.inject({ method: 'DELETE', url: `${API}/users/me`, headers: auth })).statusCode,
       ).toBe(204);
-      await expect.poll(async () => (await onOther()).statusCode, { interval: 50 }).toBe(401);
+      await expect
+        .poll(async () => (await onOther()).statusCode, { interval: 50, timeout: API_KEY_CACHE_MS })
+        .toBe(401);
       expect((await call(key, 'GET', `${API}/agents/`)).statusCode).toBe(401);
       // The signal, not the caches' expiry, ended it.
       expect(Date.now() - deletedAt).toBeLessThan(API_KEY_CACHE_MS);

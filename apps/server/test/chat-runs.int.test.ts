@@ -287,7 +287,6 @@ describe(`chat runs across instances on ${kind}`, () => {
       });
     } else {
       expect(answer).toMatchObject({ stopped: false, outcome: 'idle' });
-      expect((await assistantOf(threadId)).status).toBe('interrupted');
     }
     const next = await turn(b, 'short answer', threadId);
     await next.done;

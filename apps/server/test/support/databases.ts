@@ -17,7 +17,6 @@ export const SQLITE_ONLY: string[] = [
   'test/chat-host-functions.int.test.ts',
   'test/chat-tabs.int.test.ts',
   'test/chat-time-zone.int.test.ts',
-  'test/identity-hardening.int.test.ts',
   'test/identity.int.test.ts',
   'test/llm-failures.int.test.ts',
   'test/log-redaction.int.test.ts',
