@@ -282,7 +282,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
 
     localCount: () => local.size,
     streams,
-    sweep,
+    sweep: async () => (await Promise.all([sweep(), housekeeping(db)]))[0],
 
     async close() {
       closed = true;

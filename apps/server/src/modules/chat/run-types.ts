@@ -65,7 +65,10 @@ export interface RunRegistry {
   localCount(): number;
   /** The chunks of the runs streamed here, for rejoins (see RunStreams). */
   streams: RunStreams;
-  /** Ends runs lost with their instance (lease ran out) as interrupted; how many. */
+  /**
+   * Ends runs lost with their instance (lease ran out) as interrupted, then the housekeeping
+   * (approvals nobody answered in time marked expired, old rejoin chunks dropped); how many runs.
+   */
   sweep(): Promise<number>;
   close(): Promise<void>;
 }
