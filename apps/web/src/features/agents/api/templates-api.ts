@@ -4,7 +4,6 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import {
   createAgentFromTemplateMutation,
   listAgentTemplatesOptions,
@@ -25,7 +24,6 @@ export const useAgentTemplates = () => useQuery({ ...listAgentTemplatesOptions()
 export function useStartFromTemplate() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [starting, setStarting] = useState<string | null>(null);
   const create = useMutation({
     ...createAgentFromTemplateMutation(),
     onSuccess: async ({ agent }) => {
@@ -34,14 +32,13 @@ export function useStartFromTemplate() {
       await navigate({ to: '/agents/$Id/chat/{-$threadId}', params: { Id: String(agent.id) } });
     },
     onError: () => toaster.create(AGENT_TOASTS.createFailed),
-    onSettled: () => setStarting(null),
   });
-  const start = (templateId: string) => {
-    setStarting(templateId);
+  const start = (templateId: string) =>
     create.mutate({
       path: { template_id: templateId },
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
-  };
+  // Pending lasts until onSuccess has navigated, so this is the template until the chat opens.
+  const starting = create.isPending ? create.variables.path.template_id : null;
   return { start, starting, pending: create.isPending };
 }

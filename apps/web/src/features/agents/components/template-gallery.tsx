@@ -7,9 +7,9 @@ import { TEMPLATE_TEXT } from '../constants';
 
 /**
  * The agent templates as cards: one press makes a working agent (its services connected, its tools
- * attached) and opens its chat with its starters. `headingLevel` fits the page it is on.
+ * attached) and opens its chat with its starters. Both pages show it under an h2 of their own.
  */
-export function TemplateGallery({ headingLevel = 'h3' }: { headingLevel?: 'h2' | 'h3' }) {
+export function TemplateGallery() {
   const templates = useAgentTemplates();
   const { start, starting, pending } = useStartFromTemplate();
   if (!templates.data) return null;
@@ -25,7 +25,6 @@ export function TemplateGallery({ headingLevel = 'h3' }: { headingLevel?: 'h2' |
         <TemplateCard
           key={template.id}
           template={template}
-          headingLevel={headingLevel}
           onStart={() => start(template.id)}
           starting={starting === template.id}
           disabled={pending}
@@ -37,7 +36,6 @@ export function TemplateGallery({ headingLevel = 'h3' }: { headingLevel?: 'h2' |
 
 function TemplateCard(props: {
   template: AgentTemplate;
-  headingLevel: 'h2' | 'h3';
   onStart(): void;
   starting: boolean;
   disabled: boolean;
@@ -48,7 +46,7 @@ function TemplateCard(props: {
       <Stack gap="2">
         <HStack gap="3">
           <AgentAvatar agent={template} />
-          <Heading as={props.headingLevel} size="md">
+          <Heading as="h3" size="md">
             {template.name}
           </Heading>
         </HStack>
