@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
 import { CHAT_PAGE_SIZE } from '../lib/api';
-import { installFakeServer, json, session, sse, threadRow } from '../test/fake-server';
+import { installFakeServer, json, session, sse, storedExchange, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
 
@@ -248,24 +248,12 @@ describe('ChatApp', () => {
       'GET /chainlit/threads': () =>
         json({ data: [threadRow('th-1', 'Groceries'), threadRow('th-2', 'Older')] }),
       'GET /chainlit/threads/th-1/messages': () =>
-        json({
-          thread: threadRow('th-1', 'Groceries'),
-          messages: [
-            {
-              id: 'u-1',
-              role: 'user',
-              parts: [{ type: 'text', text: 'note groceries' }],
-              metadata: { status: 'complete', createdAt: '2026-01-01T00:00:00.000Z' },
-            },
-            {
-              id: 'a-1',
-              role: 'assistant',
-              parts: [{ type: 'step-start' }, pending],
-              metadata: { status: 'awaiting_approval', createdAt: '2026-01-01T00:00:01.000Z' },
-            },
-          ],
-          approvals: [],
-        }),
+        json(
+          storedExchange({ id: 'th-1', name: 'Groceries' }, 'note groceries', {
+            parts: [pending],
+            status: 'awaiting_approval',
+          }),
+        ),
       'POST /chainlit/approvals/ap-42/approve': () =>
         sse([
           { type: 'start', messageId: 'a-1', messageMetadata: { threadId: 'th-1' } },
@@ -348,24 +336,12 @@ describe('ChatApp', () => {
       'GET /chainlit/session': () => json(session()),
       'GET /chainlit/threads': () => json({ data: [threadRow('th-1', 'Long story')] }),
       'GET /chainlit/threads/th-1/messages': () =>
-        json({
-          thread: threadRow('th-1', 'Long story'),
-          messages: [
-            {
-              id: 'u-1',
-              role: 'user',
-              parts: [{ type: 'text', text: 'tell me a long story' }],
-              metadata: { status: 'complete', createdAt: '2026-01-01T00:00:00.000Z' },
-            },
-            {
-              id: 'a-1',
-              role: 'assistant',
-              parts: [{ type: 'step-start' }, { type: 'text', text: 'Once upon a time, far away' }],
-              metadata: { status: 'interrupted', createdAt: '2026-01-01T00:00:01.000Z' },
-            },
-          ],
-          approvals: [],
-        }),
+        json(
+          storedExchange({ id: 'th-1', name: 'Long story' }, 'tell me a long story', {
+            parts: [{ type: 'text', text: 'Once upon a time, far away' }],
+            status: 'interrupted',
+          }),
+        ),
       'POST /chainlit/chat': () => sse(answer('th-1', 'Once upon a time, the end.')),
     });
     renderUi(<ChatApp endpoint={endpoint} variant="frame" storage={sessionStorage} />);

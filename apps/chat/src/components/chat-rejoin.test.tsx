@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEndpoint } from '../lib/endpoint';
-import { installFakeServer, json, session, threadRow } from '../test/fake-server';
+import { installFakeServer, json, session, storedExchange, threadRow } from '../test/fake-server';
 import { renderUi } from '../test/render';
 import { ChatApp } from './chat-app';
 
@@ -38,24 +38,11 @@ function liveStream() {
 const start = { type: 'start', messageId: 'a-1', messageMetadata: { threadId: 'th-1', runId: 'r-1' } };
 const delta = (text: string) => ({ type: 'text-delta', id: 't1', delta: text });
 
-const stored = (answer: { text: string; status: string }) => ({
-  thread: threadRow('th-1', 'Long story'),
-  messages: [
-    {
-      id: 'u-1',
-      role: 'user',
-      parts: [{ type: 'text', text: 'tell me a long story' }],
-      metadata: { status: 'complete', createdAt: '2026-01-01T00:00:00.000Z' },
-    },
-    {
-      id: 'a-1',
-      role: 'assistant',
-      parts: [{ type: 'step-start' }, { type: 'text', text: answer.text }],
-      metadata: { status: answer.status, createdAt: '2026-01-01T00:00:01.000Z' },
-    },
-  ],
-  approvals: [],
-});
+const stored = (answer: { text: string; status: string }) =>
+  storedExchange({ id: 'th-1', name: 'Long story' }, 'tell me a long story', {
+    parts: [{ type: 'text', text: answer.text }],
+    status: answer.status,
+  });
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -40,6 +40,33 @@ export const threadRow = (id: string, name: string, at = '2026-01-01T00:00:00.00
   updatedAt: at,
 });
 
+/**
+ * A thread as `GET /threads/:id/messages` answers it: the person's question (at the thread's first
+ * second) and the answer after it, with `parts` and its run's `status`.
+ */
+export const storedExchange = (
+  thread: { id: string; name: string },
+  question: string,
+  answer: { parts: unknown[]; status: string },
+) => ({
+  thread: threadRow(thread.id, thread.name),
+  messages: [
+    {
+      id: 'u-1',
+      role: 'user',
+      parts: [{ type: 'text', text: question }],
+      metadata: { status: 'complete', createdAt: '2026-01-01T00:00:00.000Z' },
+    },
+    {
+      id: 'a-1',
+      role: 'assistant',
+      parts: [{ type: 'step-start' }, ...answer.parts],
+      metadata: { status: answer.status, createdAt: '2026-01-01T00:00:01.000Z' },
+    },
+  ],
+  approvals: [],
+});
+
 export const sse = (chunks: unknown[]) =>
   new Response(chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n', {
     headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
