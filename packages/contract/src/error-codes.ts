@@ -84,6 +84,19 @@ export function outageOf(status: number, body: unknown): Outage | undefined {
   return code === undefined || code === 'unavailable' ? 'service' : undefined;
 }
 
+/**
+ * The outage to tell of when several requests wait one out: the database's first, as it says more
+ * (Cadre answers, its database does not); none when none waits.
+ */
+export function mostTellingOutage(outages: Iterable<Outage | undefined>): Outage | undefined {
+  let found: Outage | undefined;
+  for (const outage of outages) {
+    if (outage === 'database') return outage;
+    found ??= outage;
+  }
+  return found;
+}
+
 /** What the web app and the chat frame say while they wait an outage out. */
 export const OUTAGE_NOTICE: Record<Outage, string> = {
   database: 'Cadre cannot reach its database; retrying',

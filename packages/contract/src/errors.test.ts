@@ -7,6 +7,7 @@ import {
   errorCodeOf,
   errorCodeSchema,
   errorSchema,
+  mostTellingOutage,
   outageOf,
   outageRetryDelayMs,
   statusOf,
@@ -76,5 +77,11 @@ describe('outages a client waits out', () => {
     expect(outageRetryDelayMs(4, '5')).toBe(8_000);
     expect(outageRetryDelayMs(9, '5')).toBe(30_000);
     expect(outageRetryDelayMs(1, 'Wed, 21 Oct 2015 07:28:00 GMT')).toBe(1_000);
+  });
+
+  it('tells of the database first when requests wait out different outages', () => {
+    expect(mostTellingOutage([undefined, 'service', 'database', 'service'])).toBe('database');
+    expect(mostTellingOutage([undefined, 'service'])).toBe('service');
+    expect(mostTellingOutage([])).toBeUndefined();
   });
 });

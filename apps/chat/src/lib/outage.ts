@@ -1,4 +1,4 @@
-import { outageOf, outageRetryDelayMs, type Outage } from '@cadre/contract';
+import { mostTellingOutage, outageOf, outageRetryDelayMs, type Outage } from '@cadre/contract';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -18,15 +18,8 @@ function set(id: number, outage: Outage | undefined) {
   for (const listener of listeners) listener();
 }
 
-/** What the frame waits out now, if anything; the database's first, as it says more. */
-function current(): Outage | undefined {
-  let found: Outage | undefined;
-  for (const outage of waiting.values()) {
-    if (outage === 'database') return outage;
-    found = outage;
-  }
-  return found;
-}
+/** What the frame waits out now, if anything (mostTellingOutage picks one). */
+const current = () => mostTellingOutage(waiting.values());
 
 export function useOutage(): Outage | undefined {
   return useSyncExternalStore((onChange) => {

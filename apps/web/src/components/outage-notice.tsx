@@ -1,5 +1,5 @@
 import { Alert, Box, Spinner } from '@chakra-ui/react';
-import { OUTAGE_NOTICE, type Outage } from '@cadre/contract';
+import { mostTellingOutage, OUTAGE_NOTICE, type Outage } from '@cadre/contract';
 import { useQueryClient, type QueryCache } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { outageOfError } from '../api/api-error';
@@ -34,14 +34,11 @@ export function OutageNotice() {
   );
 }
 
-/** The outage a query being fetched last failed with; the database's first, as it says more. */
-function currentOutage(queryCache: QueryCache): Outage | undefined {
-  let found: Outage | undefined;
-  for (const query of queryCache.getAll()) {
-    if (query.state.fetchStatus === 'idle') continue;
-    const outage = outageOfError(query.state.fetchFailureReason);
-    if (outage === 'database') return outage;
-    found ??= outage;
-  }
-  return found;
-}
+/** The outage the queries being fetched last failed with (mostTellingOutage picks one). */
+const currentOutage = (queryCache: QueryCache): Outage | undefined =>
+  mostTellingOutage(
+    queryCache
+      .getAll()
+      .filter((query) => query.state.fetchStatus !== 'idle')
+      .map((query) => outageOfError(query.state.fetchFailureReason)),
+  );
