@@ -9,7 +9,8 @@ import { endChatSessions } from './api/end-chat-sessions';
 import type { AuthClient } from './auth-client';
 import { AuthSessionContext, MOCK_USER, type AuthSession } from './auth-session';
 import { safeReturnPath } from './return-to';
-import { signedInThisTab, signInUrl, userManagerSettings } from './sign-in-request';
+import { signInUrl, userManagerSettings } from './sign-in-request';
+import { signedInThisTab } from './signed-in-this-tab';
 
 /** Sign-in for the router, the API client and the query cache (see AuthClient). */
 export function createAuthClient(config: RuntimeConfig): AuthClient {

@@ -47,5 +47,3 @@ export async function signInUrl(requests: OidcClient, returnTo: string): Promise
   });
   return request.url;
 }
-
-export { signedInThisTab } from './signed-in-this-tab';
