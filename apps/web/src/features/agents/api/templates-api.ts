@@ -2,6 +2,7 @@
  * The agent templates (GET /api/v1/agent-templates/): the server's one list, read by the Info
  * page's example agents and the Agents screen's gallery, and the one-call create from a template.
  */
+import { idempotencyHeaders } from '@cadre/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import {
@@ -36,7 +37,7 @@ export function useStartFromTemplate() {
   const start = (templateId: string) =>
     create.mutate({
       path: { template_id: templateId },
-      headers: { 'idempotency-key': crypto.randomUUID() },
+      headers: idempotencyHeaders(),
     });
   // Pending lasts until onSuccess has navigated, so this is the template until the chat opens.
   const starting = create.isPending ? create.variables.path.template_id : null;
