@@ -10,7 +10,15 @@ import { ASKED, CANCEL, PHRASES } from './phrases.ts';
 import { smallTalkOf, type SmallTalk } from './small-talk.ts';
 import { asTyped, correctSpelling } from './spelling.ts';
 import { referenceSearch } from './references.ts';
-import { bestTool, calculatorTools, nameWords, stem, vocabulary, type ToolLike } from './tools.ts';
+import {
+  bestTool,
+  calculatorTools,
+  firstSentence,
+  nameWords,
+  stem,
+  vocabulary,
+  type ToolLike,
+} from './tools.ts';
 import type { UserClock } from '../../user-clock.ts';
 
 /**
@@ -234,8 +242,7 @@ function smallTalk(kind: SmallTalk, agent: string, tools: ToolLike[]): string {
 export function toolList(tools: ToolLike[]): string {
   return tools
     .map((t) => {
-      const description = (t.description ?? '').split(/(?<=\.)\s/)[0] ?? '';
-      return PHRASES.toolLine(t.name, description, exampleFor(t, tools));
+      return PHRASES.toolLine(t.name, firstSentence(t.description), exampleFor(t, tools));
     })
     .join('\n');
 }
