@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
 import { knowledgeTopic } from './knowledge.ts';
 import { readArithmetic, type Operation } from './arithmetic.ts';
-import { fillArguments, typedFits } from './arguments.ts';
+import { argumentsFor, fillArguments, typedFits } from './arguments.ts';
 import { isIdField } from './fields.ts';
 import { derivedExample, knownExample, type ExampleTool } from './examples.ts';
 import { ASKED, CANCEL, PHRASES } from './phrases.ts';
@@ -83,8 +83,7 @@ function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
     if (call) return { toolCall: call };
   }
 
-  const fill = (tool: ToolLike, text = message) =>
-    fillArguments(text, tool.inputSchema, { clock, toolName: tool.name });
+  const fill = argumentsFor(message, clock);
   // A tool that takes the request's ids, emails, dates and enum words fits it better.
   const tool = bestTool(
     message,

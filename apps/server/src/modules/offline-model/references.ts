@@ -1,6 +1,6 @@
 import type { JSONSchema7, JSONValue } from '@ai-sdk/provider';
 import { ANSWERS } from './answer-phrases.ts';
-import { fillArguments } from './arguments.ts';
+import { argumentsFor } from './arguments.ts';
 import { findDates } from './dates.ts';
 import { isIdField } from './fields.ts';
 import { correctSpelling } from './spelling.ts';
@@ -78,7 +78,7 @@ export function resolveReference(
   result: JSONValue,
 ): { toolCall: Call } | { text: string } | undefined {
   message = correctSpelling(message, tools);
-  const fill = (t: ToolLike) => fillArguments(message, t.inputSchema, { clock, toolName: t.name });
+  const fill = argumentsFor(message, clock);
   const target = rankTools(message, tools, (t) => fill(t).missing.length === 0)[0];
   if (!target) return undefined;
   const { input, missing } = fill(target);
