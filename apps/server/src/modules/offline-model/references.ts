@@ -1,5 +1,6 @@
 import type { JSONSchema7, JSONValue } from '@ai-sdk/provider';
 import { ANSWERS } from './answer-phrases.ts';
+import { listIn } from './answers.ts';
 import { argumentsFor } from './arguments.ts';
 import { findDates } from './dates.ts';
 import { isIdField } from './fields.ts';
@@ -84,10 +85,8 @@ export function resolveReference(
   const { input, missing } = fill(target);
   const search = referenceSearch(message, target, missing, tools, clock);
   if (!search || search.toolName !== searched) return undefined;
-  const list =
-    result && typeof result === 'object' && !Array.isArray(result)
-      ? Object.values(result).find((v): v is JSONValue[] => Array.isArray(v))
-      : undefined;
+  // The list a search result object holds, as the built-in searches return ({ notes: […] }).
+  const list = !Array.isArray(result) ? listIn(result) : undefined;
   if (!list) return undefined;
   const kind = nameWords(target.name).at(-1) ?? 'record';
   const topic = String(Object.values(search.input)[0]);
