@@ -215,11 +215,19 @@ function itemLine(item: JSONValue): string {
   return `- ${head}${facts.length ? ` (${facts.join(', ')})` : ''}`;
 }
 
+/** The records a result lists: the result itself when a list, else its first list ("notes", "items"). */
+export const listIn = (out: JSONValue): JSONValue[] | undefined =>
+  Array.isArray(out)
+    ? out
+    : isObject(out)
+      ? Object.values(out).find((v): v is JSONValue[] => Array.isArray(v))
+      : undefined;
+
 /** A readable summary of any tool's result: the list it holds, else its key facts. */
 export function summary(out: JSONValue): string {
   if (out === null || out === undefined) return ANSWERS.done;
   if (typeof out !== 'object') return scalar(out) ?? ANSWERS.done;
-  const list = Array.isArray(out) ? out : Object.values(out).find((v): v is JSONValue[] => Array.isArray(v));
+  const list = listIn(out);
   if (list) {
     if (list.length === 0) return ANSWERS.nothingFound;
     const shown = list.slice(0, 10).map(itemLine);

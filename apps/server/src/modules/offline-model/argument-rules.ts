@@ -43,17 +43,17 @@ export function cityZone(text: string): Array<{ zone: string; index: number; tex
 }
 
 const UNITS = ['minute', 'hour', 'day', 'week', 'month', 'year'];
+const DURATION = new RegExp(
+  String.raw`\b(?:in\s+)?(-?\d+|[a-z]+(?:[\s-][a-z]+){0,3}?)\s+(${UNITS.join('|')})s?\b(?:\s+(?:from\s+(?:now|today)|later|ahead))?`,
+  'gi',
+);
 
 /**
  * An amount of time ("90 days", "in 3 months", "five days", "2 weeks from now") and the words that
  * said it.
  */
 export function durationIn(text: string): { amount: number; unit: string; text: string } | undefined {
-  const match = new RegExp(
-    String.raw`\b(?:in\s+)?(-?\d+|[a-z]+(?:[\s-][a-z]+){0,3}?)\s+(${UNITS.join('|')})s?\b(?:\s+(?:from\s+(?:now|today)|later|ahead))?`,
-    'gi',
-  );
-  for (const found of text.matchAll(match)) {
+  for (const found of text.matchAll(DURATION)) {
     // The amount as digits or number words ("five", "twenty-one"), the words before it left out
     // ("add five days").
     const words = found[1]!.split(/\s+/);

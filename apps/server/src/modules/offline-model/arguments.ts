@@ -262,6 +262,17 @@ export function fillArguments(
   return { input, missing };
 }
 
+/** The arguments of one request for each tool it is weighed against, read once per tool. */
+export function argumentsFor(message: string, clock: UserClock) {
+  const filled = new Map<string, ReturnType<typeof fillArguments>>();
+  return (tool: { name: string; inputSchema: Schema }) => {
+    const found =
+      filled.get(tool.name) ?? fillArguments(message, tool.inputSchema, { clock, toolName: tool.name });
+    filled.set(tool.name, found);
+    return found;
+  };
+}
+
 /** How many of a tool's non-free-text fields the request fills (ids, emails, dates, enum words). */
 export function typedFits(input: Record<string, unknown>, schema: Schema): number {
   const fields = Object.entries((schema.properties ?? {}) as Record<string, Schema | boolean>).filter(

@@ -124,14 +124,17 @@ const WORD_OPERATORS: Array<[RegExp, string]> = [
 
 const EXPRESSION = /^[\d.\s+\-*/^%(),]*$/;
 
+/** The number words read as digits ("zero" … "thousand", "half"). */
+export const NUMBER_WORDS = Object.keys(WORD_NUMBERS);
+const NUMBER_WORD = NUMBER_WORDS.join('|');
+const NUMBER_RUN = new RegExp(`\\b(?:${NUMBER_WORD})(?:(?:\\s+|-)(?:and\\s+)?(?:${NUMBER_WORD}))*\\b`, 'g');
+
 /**
  * Number words as digits: "twenty five" → 25, "three hundred and forty two" → 342, "twelve" → 12.
  * "and" joins only inside a number ("hundred and five"), so "add nine and three" keeps its two.
  */
 export function numberWords(text: string): string {
-  const word = Object.keys(WORD_NUMBERS).join('|');
-  const run = new RegExp(`\\b(?:${word})(?:(?:\\s+|-)(?:and\\s+)?(?:${word}))*\\b`, 'g');
-  return text.replace(run, (phrase) => {
+  return text.replace(NUMBER_RUN, (phrase) => {
     const parts = phrase.split(/\s+|-/).filter((w) => w !== 'and');
     // "and" joins only after hundred or thousand: "nine and three" is two numbers.
     if (/\band\b/.test(phrase) && !/(?:hundred|thousand)\s+and\b/.test(phrase)) return phrase;
@@ -188,15 +191,18 @@ function normalise(message: string): string {
   return text.trim();
 }
 
+/** "sum of 5, 10 and 15", "add up 12, 8 and 30": every number added. */
+const NUMBER_LIST = new RegExp(
+  `^(?:add(?: up)?|(?:the )?sum(?: of)?|(?:the )?total(?: of)?)\\s+(${NUM}(?:\\s*(?:,|and|\\+|plus)\\s*${NUM}){2,})$`,
+);
+const NUMBERS = new RegExp(NUM, 'g');
+
 /** The expression a message asks to compute, or undefined when it is not arithmetic. */
 export function readArithmetic(message: string): Arithmetic | undefined {
   const text = normalise(message);
   if (!/\d/.test(text) || /\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
-  // "sum of 5, 10 and 15", "add up 12, 8 and 30": every number added.
-  const list = new RegExp(
-    `^(?:add(?: up)?|(?:the )?sum(?: of)?|(?:the )?total(?: of)?)\\s+(${NUM}(?:\\s*(?:,|and|\\+|plus)\\s*${NUM}){2,})$`,
-  ).exec(text);
-  if (list) return { expression: list[1]!.match(new RegExp(NUM, 'g'))!.join(' + ') };
+  const list = NUMBER_LIST.exec(text);
+  if (list) return { expression: list[1]!.match(NUMBERS)!.join(' + ') };
   for (const [pattern, build] of TEMPLATES) {
     const match = pattern.exec(text);
     if (!match) continue;
@@ -229,11 +235,14 @@ function balanced(text: string): boolean {
   return depth === 0;
 }
 
+const TWO_NUMBERS = new RegExp(`^(${NUM}) ([+\\-*/^]) (${NUM})$`);
+const ROOT = new RegExp(`^sqrt\\((${NUM})\\)$`);
+
 /** A written-out single operation of two numbers ("12 * 7"), for tools such as Multiply. */
 function single(expression: string): Operation | undefined {
-  const match = new RegExp(`^(${NUM}) ([+\\-*/^]) (${NUM})$`).exec(expression);
+  const match = TWO_NUMBERS.exec(expression);
   if (!match) {
-    const root = new RegExp(`^sqrt\\((${NUM})\\)$`).exec(expression);
+    const root = ROOT.exec(expression);
     return root ? { op: 'sqrt', x: Number(root[1]) } : undefined;
   }
   const [a, b] = [Number(match[1]), Number(match[3])];

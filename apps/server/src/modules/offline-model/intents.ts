@@ -3,14 +3,22 @@ import { isDeepStrictEqual } from 'node:util';
 import { SEARCH_KNOWLEDGE_TOOL } from '@cadre/contract';
 import { knowledgeTopic } from './knowledge.ts';
 import { readArithmetic, type Operation } from './arithmetic.ts';
-import { fillArguments, typedFits } from './arguments.ts';
+import { argumentsFor, fillArguments, typedFits } from './arguments.ts';
 import { isIdField } from './fields.ts';
 import { derivedExample, knownExample, type ExampleTool } from './examples.ts';
 import { ASKED, CANCEL, PHRASES } from './phrases.ts';
 import { smallTalkOf, type SmallTalk } from './small-talk.ts';
 import { asTyped, correctSpelling } from './spelling.ts';
 import { referenceSearch } from './references.ts';
-import { bestTool, calculatorTools, nameWords, stem, vocabulary, type ToolLike } from './tools.ts';
+import {
+  bestTool,
+  calculatorTools,
+  firstSentence,
+  nameWords,
+  stem,
+  vocabulary,
+  type ToolLike,
+} from './tools.ts';
 import type { UserClock } from '../../user-clock.ts';
 
 /**
@@ -75,8 +83,7 @@ function route(message: string, tools: ToolLike[], clock: UserClock): Routed {
     if (call) return { toolCall: call };
   }
 
-  const fill = (tool: ToolLike, text = message) =>
-    fillArguments(text, tool.inputSchema, { clock, toolName: tool.name });
+  const fill = argumentsFor(message, clock);
   // A tool that takes the request's ids, emails, dates and enum words fits it better.
   const tool = bestTool(
     message,
@@ -234,8 +241,7 @@ function smallTalk(kind: SmallTalk, agent: string, tools: ToolLike[]): string {
 export function toolList(tools: ToolLike[]): string {
   return tools
     .map((t) => {
-      const description = (t.description ?? '').split(/(?<=\.)\s/)[0] ?? '';
-      return PHRASES.toolLine(t.name, description, exampleFor(t, tools));
+      return PHRASES.toolLine(t.name, firstSentence(t.description), exampleFor(t, tools));
     })
     .join('\n');
 }

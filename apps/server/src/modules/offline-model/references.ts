@@ -1,6 +1,7 @@
 import type { JSONSchema7, JSONValue } from '@ai-sdk/provider';
 import { ANSWERS } from './answer-phrases.ts';
-import { fillArguments } from './arguments.ts';
+import { listIn } from './answers.ts';
+import { argumentsFor } from './arguments.ts';
 import { findDates } from './dates.ts';
 import { isIdField } from './fields.ts';
 import { correctSpelling } from './spelling.ts';
@@ -78,16 +79,14 @@ export function resolveReference(
   result: JSONValue,
 ): { toolCall: Call } | { text: string } | undefined {
   message = correctSpelling(message, tools);
-  const fill = (t: ToolLike) => fillArguments(message, t.inputSchema, { clock, toolName: t.name });
+  const fill = argumentsFor(message, clock);
   const target = rankTools(message, tools, (t) => fill(t).missing.length === 0)[0];
   if (!target) return undefined;
   const { input, missing } = fill(target);
   const search = referenceSearch(message, target, missing, tools, clock);
   if (!search || search.toolName !== searched) return undefined;
-  const list =
-    result && typeof result === 'object' && !Array.isArray(result)
-      ? Object.values(result).find((v): v is JSONValue[] => Array.isArray(v))
-      : undefined;
+  // The list a search result object holds, as the built-in searches return ({ notes: […] }).
+  const list = !Array.isArray(result) ? listIn(result) : undefined;
   if (!list) return undefined;
   const kind = nameWords(target.name).at(-1) ?? 'record';
   const topic = String(Object.values(search.input)[0]);

@@ -1,7 +1,6 @@
 import { STOP_WORDS, SYNONYMS } from './phrases.ts';
 import { COMMON_WORDS, FILLER, SMALL_TALK_WORDS, WORDS_READ } from './vocabulary.ts';
-import { stem } from './tools.ts';
-import { nameWords, type ToolLike } from './tools.ts';
+import { nameWords, stem, type ToolLike } from './tools.ts';
 
 /**
  * Typos in the words the offline model reads ("whats 12 tmes 4", "shw my ntoes", "tahnks"): a word
@@ -24,7 +23,14 @@ const KNOWN = new Set<string>([
  * Words a typo is read as: those that decide what a message asks (verbs, calendar and note words,
  * operations, small talk), not every synonym: "report" must not become "record".
  */
-const TARGETS = [...WORDS_READ, ...Object.values(SMALL_TALK_WORDS).flat(), 'what', 'show', 'please', 'tell'];
+const TARGETS = new Set([
+  ...WORDS_READ,
+  ...Object.values(SMALL_TALK_WORDS).flat(),
+  'what',
+  'show',
+  'please',
+  'tell',
+]);
 
 /** Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring). */
 export function editDistance(a: string, b: string, max: number): number {
@@ -66,15 +72,18 @@ function correction(word: string, targets: Set<string>): string | undefined {
 
 /** The message with its mistyped keywords corrected; everything else as typed. */
 export function correctSpelling(message: string, tools: ToolLike[] = []): string {
+  // The agent's tool names are words it reads too: the shared sets are not copied each turn.
   const names = tools.flatMap((t) => nameWords(t.name));
-  const known = new Set([...KNOWN, ...names]);
-  const targets = new Set([...TARGETS, ...names.filter((w) => w.length >= 5)]);
+  const own = new Set(names);
+  const known = (w: string) => KNOWN.has(w) || own.has(w);
+  const long = names.filter((w) => w.length >= 5);
+  const targets = long.length ? new Set([...TARGETS, ...long]) : TARGETS;
   // Whole words only: not inside addresses, ids, paths or numbers ("hello-world", "q3-report").
   return message.replace(
     /(^|\s)([A-Za-z]+)(?=[\s,.!?:;]|$)/g,
     (all, space: string, word: string, at: number) => {
       const lower = word.toLowerCase();
-      if (lower.length < 3 || known.has(lower) || known.has(stem(lower))) return all;
+      if (lower.length < 3 || known(lower) || known(stem(lower))) return all;
       if (at > 0 && /^[A-Z]/.test(word)) return all;
       const fixed = correction(lower, targets);
       return fixed ? `${space}${fixed}` : all;

@@ -97,20 +97,40 @@ export function vocabulary(tool: ToolLike): Set<string> {
   return words;
 }
 
-/** How well a message asks for a tool: naming it wins; name words 3, synonyms 2, description words 1. */
-export function scoreTool(message: string, tool: ToolLike, whole = false): number {
-  // Whole words: "now" is named by "3 months from now" only as part of a date.
-  const command = ` ${asked(message, true).replace(/\s+/g, ' ')} `;
+/** A request as every tool is scored against it: read once per ranking, not once per tool. */
+interface Request {
+  /** The whole request in a tool's words, between spaces: whole words name a tool. */
+  command: string;
+  /** The content words of what it asks, in the order said. */
+  said: Set<string>;
+  /** "book me a table", "find me a flight": something got for the person. */
+  getsMeSomething: boolean;
+}
+
+function readRequest(message: string, whole: boolean): Request {
+  const command = asked(message);
+  const all = asked(message, true);
+  return {
+    // Whole words: "now" is named by "3 months from now" only as part of a date.
+    command: ` ${all.replace(/\s+/g, ' ')} `,
+    said: new Set(contentWords(whole ? all : command)),
+    getsMeSomething: /\b\w+ me (?:a|an|some)\b/.test(command),
+  };
+}
+
+/** The first sentence of a tool's description: what it does. */
+export const firstSentence = (description: string | undefined) =>
+  (description ?? '').split(/(?<=\.)\s/)[0] ?? '';
+
+/** How well a request asks for a tool: naming it wins; name words 3, synonyms 2, description words 1. */
+function scoreTool({ command, said, getsMeSomething }: Request, tool: ToolLike): number {
   const name = tool.name.toLowerCase();
   const named = [name, name.replace(/[_.-]+/g, ' ')].some((n) => command.includes(` ${n} `));
   let score = named ? 10 : 0;
   const names = new Set(nameWords(tool.name));
-  const description = new Set(
-    contentWords((tool.description ?? '').split(/(?<=\.)\s/)[0] ?? '').filter((w) => w.length >= 4),
-  );
+  const description = new Set(contentWords(firstSentence(tool.description)).filter((w) => w.length >= 4));
   const fuse = new Fuse([...names], { threshold: 0.25, includeScore: true, minMatchCharLength: 5 });
   let fromDescription = 0;
-  const said = new Set(contentWords(asked(message, whole)));
   // The head of the name ("refund" of issue_refund, "policy" of get_refund_policy) tells apart
   // tools that share their other words.
   const head = nameWords(tool.name).at(-1);
@@ -135,7 +155,7 @@ export function scoreTool(message: string, tool: ToolLike, whole = false): numbe
   // the command ("save this: …", "remind me to …"), not as another word ("recommend a good book",
   // "buy me a new charger") nor to get the person something ("book me a table", "find me a flight").
   const first = [...said][0]!;
-  return verbSynonyms.includes(first) && !/\b\w+ me (?:a|an|some)\b/.test(asked(message)) ? score : 0;
+  return verbSynonyms.includes(first) && !getsMeSomething ? score : 0;
 }
 
 /** The first words of tool names that say what they do to the rest ("create_note", "list_events"). */
@@ -158,10 +178,12 @@ export function rankTools<T extends ToolLike>(
   satisfied: (tool: T) => boolean = () => true,
   bonus: (tool: T) => number = () => 0,
 ): T[] {
-  const score = (whole: boolean) =>
-    tools
-      .map((tool, index) => ({ tool, index, score: scoreTool(message, tool, whole) }))
+  const score = (whole: boolean) => {
+    const request = readRequest(message, whole);
+    return tools
+      .map((tool, index) => ({ tool, index, score: scoreTool(request, tool) }))
       .filter((e) => e.score >= MIN_SCORE);
+  };
   // "I insist: refund ORD-1002" says what to do after the colon: then read the whole message.
   const scored = score(false);
   return (scored.length > 0 ? scored : score(true))

@@ -1,3 +1,5 @@
+import { NUMBER_WORDS } from './arithmetic.ts';
+
 /** The words the offline model reads as small talk and as keywords (small-talk.ts, spelling.ts). */
 
 /**
@@ -53,18 +55,22 @@ export const FILLER = new Set(
 );
 
 /** Words the offline model reads beyond its synonyms, small talk and stop words (spelling.ts). */
-export const WORDS_READ = (
-  'times plus minus divided divide multiply multiplied subtract calculate compute percent squared cubed ' +
-  'square root power sum total half twice double equals ' +
-  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
-  'sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand ' +
-  'today tomorrow tonight yesterday week weekday weekend month year time date days hours minutes weeks months ' +
-  'years calendar schedule agenda monday tuesday wednesday thursday friday saturday sunday january february ' +
-  'march april june july august september october november december noon midnight ' +
-  'note notes notebook remember remind reminder write jot delete remove rename change event events meeting ' +
-  'meetings appointment search find show list what when where which whats documents files docs doc pdf ' +
-  'policy handbook manual guide contract faq'
-).split(' ');
+export const WORDS_READ = [
+  ...(
+    'times plus minus divided divide multiply multiplied subtract calculate compute percent squared cubed ' +
+    'square root power sum total half twice double equals'
+  ).split(' '),
+  // The number words arithmetic.ts reads as digits.
+  ...NUMBER_WORDS,
+  ...(
+    'today tomorrow tonight yesterday week weekday weekend month year time date days hours minutes weeks months ' +
+    'years calendar schedule agenda monday tuesday wednesday thursday friday saturday sunday january february ' +
+    'march april june july august september october november december noon midnight ' +
+    'note notes notebook remember remind reminder write jot delete remove rename change event events meeting ' +
+    'meetings appointment search find show list what when where which whats documents files docs doc pdf ' +
+    'policy handbook manual guide contract faq'
+  ).split(' '),
+];
 
 /**
  * Common words a typo correction must leave alone, though one letter from a keyword ("last" is not
