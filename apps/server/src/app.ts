@@ -217,7 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     lifecycle,
     log: app.log,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
-    metrics: telemetry.metrics,
+    metrics,
   });
   metrics.watch({ pool: () => db.poolStats(), runningRuns: () => runs.localCount() });
   app.addHook('onClose', () => runs.close());

@@ -44,6 +44,12 @@ export const MIGRATION_NAMES = [
 const load = async (name: string): Promise<unknown> =>
   (await import(`./migrations/${name}.json`, { with: { type: 'json' } })).default;
 
+/** The names of the migrations applied to the database (Kysely's table, outside the Database type). */
+export async function recordedMigrations(db: Db): Promise<Set<string>> {
+  const { rows } = await sql<{ name: string }>`select name from schema_migrations`.execute(db.kysely);
+  return new Set(rows.map((row) => row.name));
+}
+
 /**
  * Whether every migration is recorded already (the usual start of all but the first instance of a
  * deploy): then there is nothing to take the migration lock for. Ten instances starting together
@@ -51,8 +57,7 @@ const load = async (name: string): Promise<unknown> =>
  */
 async function upToDate(db: Db): Promise<boolean> {
   try {
-    const { rows } = await sql<{ name: string }>`select name from schema_migrations`.execute(db.kysely);
-    const recorded = new Set(rows.map((row) => row.name));
+    const recorded = await recordedMigrations(db);
     // Exactly ours: a migration this version does not know is left for the migrator to refuse.
     return recorded.size === MIGRATION_NAMES.length && MIGRATION_NAMES.every((name) => recorded.has(name));
   } catch {

@@ -27,6 +27,28 @@ export const HOUSEKEEPING_EVERY_MS = 15_000;
 const STREAM_KEPT_AFTER_END_MS = 60_000;
 
 /**
+ * Runs `task` every `everyMs` (an unref'd timer, returned for clearInterval), skipping a tick while
+ * the previous run is still going: a database slower than the interval would otherwise get the
+ * same query again and again before it answered the first, each holding a pooled connection.
+ */
+export function repeatUnlessBusy(
+  task: () => Promise<unknown>,
+  everyMs: number,
+  onError: (err: unknown) => void,
+): NodeJS.Timeout {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void task()
+      .catch(onError)
+      .finally(() => (busy = false));
+  }, everyMs);
+  timer.unref();
+  return timer;
+}
+
+/**
  * Ends as interrupted the running runs that are `which` (every run whose lease ran out, those of
  * one thread, or the given ones whatever their lease: a Stop whose holder never answered), keeping
  * what they streamed. Runs of this instance are never released here: it ends its own. Returns the

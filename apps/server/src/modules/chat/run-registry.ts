@@ -10,6 +10,7 @@ import {
   RUN_STOP_POLL_MS,
   housekeeping,
   releaseRuns,
+  repeatUnlessBusy,
 } from './run-lease.ts';
 import { createRunStreams } from './run-streams.ts';
 import { RunAbort, shutdownAbort, type RunRegistry } from './run-types.ts';
@@ -76,7 +77,8 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     if (!controller || controller.signal.aborted) return;
     controller.abort(reason);
     // A Stop waits for the run's row to end: a lease renewed now tells it this instance is alive and
-    // ending the run (its last save may take a while under load), not gone.
+    // ending the run (its last save may take a while under load), not gone. Sent even while a timed
+    // beat is out: that one may have been stamped before the Stop.
     if (reason.why === 'stopped' || reason.why === 'deleted') void beat().catch(() => {});
   };
 
@@ -165,16 +167,16 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
 
   const scheduleBeat = () => {
     if (heartbeat || closed) return;
-    heartbeat = setInterval(() => {
-      beat().catch((err: unknown) => log.warn({ err }, 'run heartbeat failed; retrying'));
-    }, RUN_LEASE_RENEW_MS);
-    heartbeat.unref();
+    heartbeat = repeatUnlessBusy(beat, RUN_LEASE_RENEW_MS, (err) =>
+      log.warn({ err }, 'run heartbeat failed; retrying'),
+    );
     // Its failures are the heartbeat's too, which reports them; five warnings a second would not help.
-    stopPoll = setInterval(() => void pollStops().catch(() => {}), RUN_STOP_POLL_MS);
-    stopPoll.unref();
+    stopPoll = repeatUnlessBusy(pollStops, RUN_STOP_POLL_MS, () => {});
   };
 
-  const sweep = async () => (await release()).length;
+  const releaseLost = async () => (await release()).length;
+  /** Lost runs released, then the housekeeping; how many runs it released. */
+  const sweep = async () => (await Promise.all([releaseLost(), housekeeping(db)]))[0];
 
   // On SIGTERM, runs get SHUTDOWN_TIMEOUT_MS to finish; the rest end as interrupted, with what
   // they streamed saved and an error chunk telling the person why. The deadline is set even when
@@ -196,11 +198,9 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
   };
 
   const sweepWarn = (err: unknown) => log.warn({ err }, 'lost-run sweep failed; retrying');
-  const sweeper = setInterval(() => void sweep().catch(sweepWarn), LEASE_CHECK_EVERY_MS);
-  sweeper.unref();
-  const housekeeper = setInterval(() => void housekeeping(db).catch(sweepWarn), HOUSEKEEPING_EVERY_MS);
-  housekeeper.unref();
-  void Promise.all([sweep(), housekeeping(db)]).catch(sweepWarn);
+  const sweeper = repeatUnlessBusy(releaseLost, LEASE_CHECK_EVERY_MS, sweepWarn);
+  const housekeeper = repeatUnlessBusy(() => housekeeping(db), HOUSEKEEPING_EVERY_MS, sweepWarn);
+  void sweep().catch(sweepWarn);
   const streams = createRunStreams({ db, log });
 
   return {
@@ -282,7 +282,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
 
     localCount: () => local.size,
     streams,
-    sweep: async () => (await Promise.all([sweep(), housekeeping(db)]))[0],
+    sweep,
 
     async close() {
       closed = true;

@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { repeatUnlessBusy } from './run-lease.ts';
 
 /**
  * A running answer can be rejoined (a reload, a second tab, another device) on any instance: the
@@ -106,8 +107,9 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
           });
       }, MIRROR_FLUSH_MS);
     };
+    // Per chunk: no copy of the set, which a resolve does not change (its waiter resumes later).
     const wakeAll = () => {
-      for (const wake of [...tap.wake]) wake();
+      for (const wake of tap.wake) wake();
     };
     const tap: Tap = {
       chunks: [],
@@ -179,10 +181,9 @@ export function createRunStreams({ db, log }: { db: Db; log: FastifyBaseLogger }
     const unsubscribe = db.signals.subscribe('cadre_run_chunks', (id) => {
       if (id === claimId) wake?.();
     });
-    const askForRun = () => void db.signals.publish('cadre_run_watch', claimId).catch(() => {});
-    askForRun();
-    const renew = setInterval(askForRun, WATCH_RENEW_MS);
-    renew.unref();
+    const askForRun = () => db.signals.publish('cadre_run_watch', claimId);
+    void askForRun().catch(() => {});
+    const renew = repeatUnlessBusy(askForRun, WATCH_RENEW_MS, () => {});
     const finish = () => {
       stopped = true;
       clearInterval(renew);

@@ -1,7 +1,6 @@
 import type { Readiness } from '@cadre/contract';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { MIGRATION_NAMES } from '../../db/migrate.ts';
+import { MIGRATION_NAMES, recordedMigrations } from '../../db/migrate.ts';
 import type { Lifecycle } from '../../kernel.ts';
 
 /** The probe's write counts as failed when the database has not answered within this time. */
@@ -30,9 +29,7 @@ export function createReadinessCheck(db: Db, lifecycle: Lifecycle) {
 
   async function probe(): Promise<void> {
     if (!migrationsDone) {
-      // Kysely's migrator table, outside the Database type on purpose.
-      const { rows } = await sql<{ name: string }>`select name from schema_migrations`.execute(db.kysely);
-      const names = new Set(rows.map((row) => row.name));
+      const names = await recordedMigrations(db);
       if (!MIGRATION_NAMES.every((name) => names.has(name))) throw new MigrationsPending();
       migrationsDone = true;
     }

@@ -68,17 +68,23 @@ export async function streamToParts(
   // most half a second of an answer the person saw. The timer runs apart from the stream: a model
   // or a tool that stalls is saved too, yet nothing is written while nothing changed. Saves never
   // overlap (an older snapshot must not land after a newer one), and the last one is awaited
-  // before returning: the run's final save must come after it.
+  // before returning: the run's final save must come after it. A clock save that comes due while
+  // one is being written waits behind it and then writes what streamed meanwhile: on a slow
+  // database at most one waits, rather than one more every SAVE_EVERY_MS.
   let unsaved = false;
   let lastSaveAt: number | undefined;
   let saving: Promise<void> = Promise.resolve();
+  /** The clock's next save: until it is written, text streamed schedules no other. */
   let saveDue: NodeJS.Timeout | undefined;
+  const saveSnapshot = () => {
+    unsaved = false;
+    lastSaveAt = performance.now();
+    return ctx.save();
+  };
   const saveNow = () => {
     clearTimeout(saveDue);
     saveDue = undefined;
-    unsaved = false;
-    lastSaveAt = performance.now();
-    saving = saving.then(ctx.save, ctx.save);
+    saving = saving.then(saveSnapshot, saveSnapshot);
     return saving;
   };
   /** Text streamed: it is saved on the clock, not per token. */
@@ -87,9 +93,17 @@ export async function streamToParts(
     if (saveDue) return;
     const wait =
       lastSaveAt === undefined ? FIRST_SAVE_MS : Math.max(0, lastSaveAt + SAVE_EVERY_MS - performance.now());
-    // A failed save shows in the run's final save, which uses the same connection.
-    saveDue = setTimeout(() => void saveNow().catch(() => {}), wait);
-    saveDue.unref();
+    const due = setTimeout(() => {
+      const onClock = () => {
+        if (saveDue === due) saveDue = undefined;
+        return unsaved ? saveSnapshot() : undefined;
+      };
+      saving = saving.then(onClock, onClock);
+      // A failed save shows in the run's final save, which uses the same connection.
+      saving.catch(() => {});
+    }, wait);
+    due.unref();
+    saveDue = due;
   };
   let firstTextSent = false;
   let textPart: { type: 'text'; text: string } | undefined;
