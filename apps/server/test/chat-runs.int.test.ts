@@ -210,6 +210,9 @@ describe(`chat runs across instances on ${kind}`, () => {
     const threadId = running.threadId();
     // What streamed before the crash was saved on the clock.
     await expect.poll(async () => (await assistantOf(threadId)).text, { timeout: 2_000 }).toContain('tok3 ');
+    const stillRunning = () =>
+      a.t.db.kysely.selectFrom('chat_runs').select('id').where('status', '=', 'running').execute();
+    expect(await stillRunning()).toHaveLength(1);
     // The instance "dies": its run row stops beating (as a killed process's would).
     await a.t.db.kysely
       .updateTable('chat_runs')
@@ -217,20 +220,16 @@ describe(`chat runs across instances on ${kind}`, () => {
       .where('thread_id', '=', threadId)
       .where('status', '=', 'running')
       .execute();
-    const survivors = await a.t.db.kysely
-      .selectFrom('chat_runs')
-      .select('id')
-      .where('status', '=', 'running')
-      .execute();
-    expect(survivors).toHaveLength(1);
-    // Any instance's sweep ends it.
+    // Any instance's sweep ends it: this one, or the lease check every instance runs each second,
+    // which may get there in the moment between the two statements.
     const swept = await runRegistryFor({
       db: b.t.db,
       lifecycle: b.lifecycle,
       log: b.t.app.log,
       shutdownTimeoutMs: 300,
     }).sweep();
-    expect(swept).toBe(1);
+    expect(swept).toBeLessThanOrEqual(1);
+    expect(await stillRunning()).toHaveLength(0);
     const stored = await assistantOf(threadId);
     expect(stored.status).toBe('interrupted');
     expect(stored.text).toContain('tok3 ');

@@ -66,8 +66,9 @@ export interface RunRegistry {
   /** The chunks of the runs streamed here, for rejoins (see RunStreams). */
   streams: RunStreams;
   /**
-   * Ends runs lost with their instance (lease ran out) as interrupted, then the housekeeping
-   * (approvals nobody answered in time marked expired, old rejoin chunks dropped); how many runs.
+   * Ends runs lost with their instance (lease ran out) as interrupted and, alongside, does the
+   * housekeeping (approvals nobody answered in time marked expired, old rejoin chunks dropped);
+   * returns how many runs it ended.
    */
   sweep(): Promise<number>;
   close(): Promise<void>;
