@@ -238,35 +238,49 @@ describe(`chat runs across instances on ${kind}`, () => {
   });
 
   /**
-   * A run held by an instance that then died: claimed through a registry of its own that never
-   * renews the lease, in a thread with a finished answer. `age` is how old its lease is.
+   * A run claimed as another instance would hold it, through a registry of its own on b's
+   * database, in a new thread with a finished answer. The caller closes `registry`.
    */
-  async function deadInstanceRun(age: number) {
+  async function runOfAnotherInstance(messageId: string) {
     const done = await turn(a, 'short answer');
     await done.done;
     const threadId = done.threadId();
-    const ghost = runRegistryFor({
+    const registry = runRegistryFor({
       db: b.t.db,
       lifecycle: createLifecycle(),
       log: b.t.app.log,
       shutdownTimeoutMs: 300,
     });
-    const thread = await a.t.db.kysely
-      .selectFrom('threads')
-      .select('user_id')
-      .where('id', '=', threadId)
-      .executeTakeFirstOrThrow();
-    const claimId = await ghost.claim({
-      runId: crypto.randomUUID(),
-      userId: thread.user_id,
-      threadId,
-      messageId: 'a-lost-answer',
-    });
+    try {
+      const thread = await a.t.db.kysely
+        .selectFrom('threads')
+        .select('user_id')
+        .where('id', '=', threadId)
+        .executeTakeFirstOrThrow();
+      const claimId = (await registry.claim({
+        runId: crypto.randomUUID(),
+        userId: thread.user_id,
+        threadId,
+        messageId,
+      }))!;
+      return { threadId, registry, claimId };
+    } catch (error) {
+      await registry.close();
+      throw error;
+    }
+  }
+
+  /**
+   * A run held by an instance that then died: its registry closed without ending it, so the lease
+   * is never renewed. `age` is how old its lease is.
+   */
+  async function deadInstanceRun(age: number) {
+    const { threadId, registry: ghost, claimId } = await runOfAnotherInstance('a-lost-answer');
     await ghost.close();
     await a.t.db.kysely
       .updateTable('chat_runs')
       .set({ heartbeat_at: new Date(Date.now() - age).toISOString() })
-      .where('id', '=', claimId!)
+      .where('id', '=', claimId)
       .execute();
     return threadId;
   }
@@ -302,27 +316,8 @@ describe(`chat runs across instances on ${kind}`, () => {
   });
 
   it('Stop waits for a live instance that is slow to end its run (it renewed the lease) and says stopped', async () => {
-    const done = await turn(a, 'short answer');
-    await done.done;
-    const threadId = done.threadId();
-    const slow = runRegistryFor({
-      db: b.t.db,
-      lifecycle: createLifecycle(),
-      log: b.t.app.log,
-      shutdownTimeoutMs: 300,
-    });
+    const { threadId, registry: slow, claimId } = await runOfAnotherInstance('a-slow-answer');
     try {
-      const thread = await a.t.db.kysely
-        .selectFrom('threads')
-        .select('user_id')
-        .where('id', '=', threadId)
-        .executeTakeFirstOrThrow();
-      const claimId = (await slow.claim({
-        runId: crypto.randomUUID(),
-        userId: thread.user_id,
-        threadId,
-        messageId: 'a-slow-answer',
-      }))!;
       const controller = new AbortController();
       slow.attach(claimId, controller);
       // Its last save takes twice as long as Stop waits before it takes an instance for gone.
@@ -350,12 +345,8 @@ describe(`chat runs across instances on ${kind}`, () => {
     const res = await fetch(`${node.base}/chainlit/chat/${threadId}/stream`, { headers: headers() });
     if (res.status === 204) return { status: 204, chunks: [] as Record<string, unknown>[] };
     expect(res.status).toBe(200);
-    const text = await res.text();
-    const chunks = text
-      .split('\n\n')
-      .map((event) => event.replace(/^data: /, ''))
-      .filter((data) => data && data !== '[DONE]')
-      .map((data) => JSON.parse(data) as Record<string, unknown>);
+    const chunks: Record<string, unknown>[] = [];
+    await readUiChunks(res, (chunk) => chunks.push(chunk));
     return { status: res.status, chunks };
   }
   const textOf = (chunks: Record<string, unknown>[]) =>

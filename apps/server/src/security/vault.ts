@@ -64,3 +64,13 @@ export function loadOrCreateKeyFile(dataDir: string): Buffer {
   if (!key) throw new VaultError(`${file} does not hold a 32-byte key`);
   return key;
 }
+
+/**
+ * HMAC-SHA-256 (hex) under a key HKDF derives from the vault key `secret` for one purpose
+ * (`purpose`, e.g. `cadre/api-key-hash/v1`): a table can keep what recognises a value without
+ * holding the value, and no second key is kept.
+ */
+export function keyedHasher(secret: Buffer, purpose: string): (text: string) => string {
+  const key = Buffer.from(crypto.hkdfSync('sha256', secret, Buffer.alloc(0), purpose, 32));
+  return (text) => crypto.createHmac('sha256', key).update(text).digest('hex');
+}

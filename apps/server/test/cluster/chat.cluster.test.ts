@@ -124,11 +124,8 @@ describe('chat on three instances behind HAProxy', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-backend')).toBe(pin);
-    const chunks = (await res.text())
-      .split('\n\n')
-      .map((event) => event.replace(/^data: /, ''))
-      .filter((data) => data && data !== '[DONE]')
-      .map((data) => JSON.parse(data) as Record<string, unknown>);
+    const chunks: Record<string, unknown>[] = [];
+    await readUiChunks(res, (chunk) => chunks.push(chunk));
     return chunks;
   }
   const textOf = (chunks: Record<string, unknown>[]) =>

@@ -1,13 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.ts';
-import { endPostgresIn, startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+import {
+  endPostgresIn,
+  freePort,
+  startPostgresCluster,
+  type PostgresCluster,
+} from '../support/postgres-cluster.ts';
 
 /**
  * Several built Cadre servers (`apps/server/dist/main.js`, as production runs them) on one
@@ -57,16 +61,19 @@ export interface Cluster {
 export const printedAccessCode = (instance: Instance) =>
   instance.logs.map((line) => /"Access code: ([A-Z0-9-]+)/.exec(line)?.[1]).find(Boolean);
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+export { freePort };
+
+/**
+ * Asks `ready` every 100 ms until it says yes (a throw counts as not yet); past 10 s, throws what
+ * `failure` says (the process's logs).
+ */
+async function pollUntil(ready: () => Promise<boolean>, failure: () => string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (await ready().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(failure());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function findProxy(proxy: ProxyKind): string {
@@ -189,20 +196,20 @@ async function startPgbouncer(
   const url = new URL(databaseUrl);
   url.host = `127.0.0.1:${port}`;
   url.pathname = '/cadre';
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const probe = new pg.Client({ connectionString: url.href });
-    try {
-      await probe.connect();
-      await probe.query('select 1');
-      await probe.end();
-      return url.href;
-    } catch {
-      await probe.end().catch(() => {});
-    }
-    if (Date.now() > deadline) throw new Error(`pgbouncer did not start:\n${logs.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await pollUntil(
+    async () => {
+      const probe = new pg.Client({ connectionString: url.href });
+      try {
+        await probe.connect();
+        await probe.query('select 1');
+        return true;
+      } finally {
+        await probe.end().catch(() => {});
+      }
+    },
+    () => `pgbouncer did not start:\n${logs.join('')}`,
+  );
+  return url.href;
 }
 
 export async function startCluster(
@@ -400,17 +407,10 @@ async function startProxy(
   const proxyExited = new Promise<void>((resolve) => proxy.once('exit', () => resolve()));
   const proxyLogs: string[] = [];
   proxy.stderr!.on('data', (d: Buffer) => proxyLogs.push(d.toString()));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/backend/api/v1/public/health/live`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${kind} did not start:\n${proxyLogs.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await pollUntil(
+    async () => (await fetch(`http://127.0.0.1:${port}/backend/api/v1/public/health/live`)).ok,
+    () => `${kind} did not start:\n${proxyLogs.join('')}`,
+  );
   return {
     async stop() {
       // A proxy that does not stop in time is killed.

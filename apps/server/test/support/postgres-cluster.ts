@@ -48,7 +48,8 @@ function findBinDir(): string {
   throw new Error(MISSING);
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 free at the moment of asking. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

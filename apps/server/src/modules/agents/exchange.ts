@@ -76,11 +76,17 @@ export function agentExchange(
       user: Saver,
       document: ImportDocument,
       connected: ConnectedServices,
-      files?: StagedFiles,
-      /** Stores the answer for an Idempotency-Key, in the import's transaction. */
-      recordAnswer?: RecordAnswer<AgentImportResult>,
-      /** The agent template the document is, when it is one (its version and audit say so). */
-      template?: string,
+      {
+        files,
+        recordAnswer,
+        template,
+      }: {
+        files?: StagedFiles;
+        /** Stores the answer for an Idempotency-Key, in the import's transaction. */
+        recordAnswer?: RecordAnswer<AgentImportResult>;
+        /** The agent template the document is, when it is one (its version and audit say so). */
+        template?: string;
+      } = {},
     ): Promise<AgentImportResult> {
       const wanted = new Map<string, AgentExportTool>();
       for (const tool of document.agent.tools)

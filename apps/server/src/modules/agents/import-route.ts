@@ -93,7 +93,10 @@ export const agentImportRoute: FastifyPluginAsyncZod<{
             ]);
           // Every file is checked and indexed before anything is written.
           const files = entries && (await archives.prepare(request.body.files, entries));
-          return agents.importDocument(request.user, request.body, connectedServices, files, record);
+          return agents.importDocument(request.user, request.body, connectedServices, {
+            files,
+            recordAnswer: record,
+          });
         },
       );
     },

@@ -65,14 +65,10 @@ export const agentTemplateRoutes: FastifyPluginAsyncZod<{
         const connected = await connectedServices(userId);
         for (const serviceId of await agents.servicesOfTools(userId, document.agent.tools))
           if (!connected.has(serviceId)) await connectNoAuthService(userId, serviceId);
-        return agents.importDocument(
-          request.user,
-          document,
-          connectedServices,
-          undefined,
-          record,
-          request.params.template_id,
-        );
+        return agents.importDocument(request.user, document, connectedServices, {
+          recordAnswer: record,
+          template: request.params.template_id,
+        });
       });
     },
   );

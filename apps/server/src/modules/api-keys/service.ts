@@ -4,7 +4,7 @@ import type { AuthUser } from '../../kernel.ts';
 import type { ApiKeyGrant } from '../../http/auth-ports.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
 import type { RecordAnswer } from '../../http/idempotency.ts';
-import { loadOrCreateKeyFile } from '../../security/vault.ts';
+import { keyedHasher, loadOrCreateKeyFile } from '../../security/vault.ts';
 import type { ApiKeysDeps } from './ports.ts';
 import { createApiKeysRepository, toApiKey } from './repository.ts';
 
@@ -40,12 +40,7 @@ export interface ApiKeysService {
 export const newApiKey = () => `${API_KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
 
 /** What the table keeps of a key: an HMAC-SHA-256 under a key derived from the vault key `secret`. */
-export function apiKeyHasher(secret: Buffer): (key: string) => string {
-  const hmacKey = Buffer.from(
-    crypto.hkdfSync('sha256', secret, Buffer.alloc(0), 'cadre/api-key-hash/v1', 32),
-  );
-  return (key) => crypto.createHmac('sha256', hmacKey).update(key).digest('hex');
-}
+export const apiKeyHasher = (secret: Buffer) => keyedHasher(secret, 'cadre/api-key-hash/v1');
 
 /**
  * Personal API keys (docs/security.md, "API keys"): 32 random bytes, shown once; the table keeps

@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import type { UserExport, UserProfile } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { isTransactionConflict } from '../../db/unavailable.ts';
 import { notFound } from '../../http/errors.ts';
+import { keyedHasher } from '../../security/vault.ts';
 import type { AuditLog, AuthUser, UserDataOwner, UserExportPart, UserIdentity } from '../../kernel.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -74,14 +74,9 @@ const DELETION_LEEWAY_SECONDS = 30;
  * derived from the vault key `secret`, so the table names nobody (the subject is the user's
  * pseudonym at the issuer) yet a token's identity is recognised.
  */
-export function identityHasher(
-  secret: Buffer,
-): (identity: Pick<UserIdentity, 'issuer' | 'subject'>) => string {
-  const key = Buffer.from(
-    crypto.hkdfSync('sha256', secret, Buffer.alloc(0), 'cadre/deleted-identity/v1', 32),
-  );
-  return ({ issuer, subject }) =>
-    crypto.createHmac('sha256', key).update(`${issuer}\n${subject}`).digest('hex');
+function identityHasher(secret: Buffer): (identity: Pick<UserIdentity, 'issuer' | 'subject'>) => string {
+  const hash = keyedHasher(secret, 'cadre/deleted-identity/v1');
+  return ({ issuer, subject }) => hash(`${issuer}\n${subject}`);
 }
 
 /** Whether a token issued at `issuedAt` (seconds) came after a deletion at `deletedAt`. */
