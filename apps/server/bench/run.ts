@@ -126,7 +126,11 @@ async function main() {
     };
     const chatTurn: StreamTarget = {
       url: `${cadre.url}/chainlit/chat`,
-      headers: (connection) => chat.sessions[connection % chat.sessions.length]!,
+      // As the chat frame sends a message: its session, and a key per message (docs/api.md).
+      headers: (connection) => ({
+        ...chat.sessions[connection % chat.sessions.length]!,
+        'idempotency-key': `message-${crypto.randomUUID()}`,
+      }),
       body: question,
       ...tokens,
     };
