@@ -267,4 +267,10 @@ How each figure is taken:
 
 writeBenchSection('## Web', section);
 console.log(section);
-console.log(JSON.stringify({ load, navigation, search }));
+// Which files make each screen's figure (the median load's), for finding what to cut next.
+for (const screen of navigation.screens)
+  console.log(
+    `${screen.name}: ${kb(screen.gzip)}\n${screen.scripts.map((file) => `  ${kb(file.gzip).padStart(9)}  ${file.path}`).join('\n')}`,
+  );
+const { screens, ...timing } = navigation;
+console.log(JSON.stringify({ load, navigation: timing, search }));

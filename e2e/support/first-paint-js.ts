@@ -5,6 +5,8 @@ import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 export interface FirstPaintJs {
   files: number;
   gzip: number;
+  /** Each file's path and gzip size, largest first: where a screen's figure comes from. */
+  scripts: Array<{ path: string; gzip: number }>;
 }
 
 interface Sent {
@@ -90,7 +92,10 @@ export async function firstPaintJs(
     );
     const urls = [...new Set(before.map((script) => script.url))];
     const sizes = await Promise.all(urls.map(gzipSize));
-    return { files: urls.length, gzip: sizes.reduce((sum, size) => sum + size, 0) };
+    const files = urls
+      .map((url, i) => ({ path: new URL(url).pathname, gzip: sizes[i]! }))
+      .sort((a, b) => b.gzip - a.gzip);
+    return { files: urls.length, gzip: sizes.reduce((sum, size) => sum + size, 0), scripts: files };
   } finally {
     await context.close();
   }
