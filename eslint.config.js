@@ -297,6 +297,11 @@ export default tseslint.config(
           selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
           message: 'Raw HTML is never rendered (DESIGN.md section 4; test D4).',
         },
+        {
+          selector: ':matches(AwaitExpression, ForOfStatement[await=true]):not(:function *)',
+          message:
+            'No top-level await: one module with it turns off the bundler\'s chunk optimizations for the whole build (docs/benchmarks.md, "First visit JS").',
+        },
       ],
     },
   },
