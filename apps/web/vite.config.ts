@@ -12,9 +12,16 @@ export default defineConfig({
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
-      // A page's pending display is the page itself in its loading state: one chunk for both.
+      // A page's pending display is the page itself in its loading state: one chunk for both. A
+      // loader is a chunk of its own, fetched alongside the page's: the route tree, which every
+      // first visit loads, then brings none of the API code the loaders use.
       codeSplittingOptions: {
-        defaultBehavior: [['component', 'pendingComponent'], ['errorComponent'], ['notFoundComponent']],
+        defaultBehavior: [
+          ['loader'],
+          ['component', 'pendingComponent'],
+          ['errorComponent'],
+          ['notFoundComponent'],
+        ],
       },
       quoteStyle: 'single',
     }),

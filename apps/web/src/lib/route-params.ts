@@ -8,23 +8,21 @@ export function requireNumericId(id: string) {
 }
 
 /**
- * The options of a route about one object (`$Id`): an id that is not a positive integer is an
- * unknown page, and the object's query is loaded before the page paints, unless the beta gate
- * shows instead.
+ * The loader of a route about one object (`$Id`, whose `beforeLoad` is `requireNumericId`): the
+ * object's query is loaded before the page paints, unless the beta gate shows instead. A route
+ * names it as its `loader`, so that the router plugin moves it, with the API code it brings, out
+ * of the route tree that every first visit loads (vite.config.ts).
  */
-export function objectRoute<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
+export function objectLoader<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
   query: (id: number) => EnsureQueryDataOptions<TQueryFnData, TError, TData, TQueryKey>,
 ) {
-  return {
-    beforeLoad: ({ params }: { params: { Id: string } }) => requireNumericId(params.Id),
-    loader: ({
-      context: { queryClient, accessCodeRequired },
-      params,
-    }: {
-      context: { queryClient: QueryClient; accessCodeRequired: boolean };
-      params: { Id: string };
-    }) => (accessCodeRequired ? undefined : prefetch(queryClient, query(Number(params.Id)))),
-  };
+  return ({
+    context: { queryClient, accessCodeRequired },
+    params,
+  }: {
+    context: { queryClient: QueryClient; accessCodeRequired: boolean };
+    params: { Id: string };
+  }) => (accessCodeRequired ? undefined : prefetch(queryClient, query(Number(params.Id))));
 }
 
 declare module '@tanstack/react-router' {
