@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { configureApiClient } from './api/api-client';
 import { App, createApp } from './app';
-import { ConfigErrorScreen } from './components/config-error-screen';
 import { UiProvider } from './components/ui/provider';
 import type { RuntimeConfigResult } from './config/runtime-config';
 import { loadAnalytics } from './features/analytics/load-analytics';
@@ -16,12 +15,15 @@ import { getAccessToken } from './lib/access-token';
 export function start(result: RuntimeConfigResult) {
   const root = createRoot(document.getElementById('root')!);
   if (!result.ok) {
-    root.render(
-      <StrictMode>
-        <UiProvider>
-          <ConfigErrorScreen problems={result.problems} />
-        </UiProvider>
-      </StrictMode>,
+    // Fetched only for a server whose configuration is broken.
+    void import('./components/config-error-screen').then(({ ConfigErrorScreen }) =>
+      root.render(
+        <StrictMode>
+          <UiProvider>
+            <ConfigErrorScreen problems={result.problems} />
+          </UiProvider>
+        </StrictMode>,
+      ),
     );
     return;
   }

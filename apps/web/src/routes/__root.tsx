@@ -1,8 +1,15 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
+import { usePainted } from '@cadre/ui';
 import { NotFound } from '../components/not-found';
-import { OutageNotice } from '../components/outage-notice';
 import type { RouterContext } from '../router';
+
+// The outage line (with Chakra's alert and its icons) is its own chunk, requested once the first
+// screen has painted, as the toasts are (components/ui/toaster.tsx): no first paint needs it, and
+// it is in the cache before an outage can show it (docs/benchmarks.md, "First visit JS").
+const OutageNotice = lazy(() =>
+  import('../components/outage-notice').then((m) => ({ default: m.OutageNotice })),
+);
 
 // Developer tools are separate chunks, loaded only outside production (spec section 2).
 const RouterDevtools = lazy(() =>
@@ -19,9 +26,14 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function Root() {
   const { config } = Route.useRouteContext();
+  const painted = usePainted();
   return (
     <>
-      <OutageNotice />
+      {painted && (
+        <Suspense fallback={null}>
+          <OutageNotice />
+        </Suspense>
+      )}
       <Outlet />
       {!config.isProduction && (
         <Suspense fallback={null}>
