@@ -78,6 +78,17 @@ test('a new visitor passes the access code, signs up, stays signed in and logs o
   expect(notFound).toEqual([]);
 });
 
+test('a first visit to a deep link comes back to it after the access code and sign-up', async ({ page }) => {
+  // A link someone was sent, opened in a fresh browser: the gate shows in its place.
+  await page.goto('/usage?from=link');
+  await expect(page.getByText('Please enter the code shared with you')).toBeVisible();
+  await enterAccessCode(page, ACCESS_CODE);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await signUpAtProvider(page, { name: 'Linked Person', email: freshEmail('link'), password: TEST_PASSWORD });
+  await expect(page).toHaveURL(/\/usage\?from=link$/);
+  await expect(page.getByRole('heading', { name: 'Usage', level: 1 })).toBeVisible();
+});
+
 test('a returning person signs in with their account; a wrong password is refused with a clear error', async ({
   page,
 }) => {

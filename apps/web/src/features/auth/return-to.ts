@@ -1,9 +1,10 @@
 /**
  * Where to go after sign-in (security test I2): only a relative path inside the app, on the list
- * of the shell's sections. Anything else (`//evil.com`, `/\evil.com`, `https://…`, `javascript:…`,
+ * of the shell's sections (sign-in-first.test.ts checks that every page of the shell is kept) and
+ * the copilot. Anything else (`//evil.com`, `/\evil.com`, `https://…`, `javascript:…`,
  * `%2F%2Fevil.com`) falls back to `/`.
  */
-const ALLOWED_SECTIONS = ['/info', '/agents', '/services', '/debug_info', '/copilot'];
+const ALLOWED_SECTIONS = ['/info', '/agents', '/services', '/usage', '/api-keys', '/debug_info', '/copilot'];
 
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2000) return '/';

@@ -3,6 +3,7 @@ import { createApp } from '../../app';
 import { signedInAuth, testConfig } from '../../test/render';
 import { PASSWORD_SIGNED_IN_KEY } from './access-code';
 import { mayGoToSignInFirst, showsAccessCodeFirst } from './first-visit';
+import { safeReturnPath } from './return-to';
 import { sendToSignInFirst } from './sign-in-first';
 
 const at = (path: string) => {
@@ -59,6 +60,15 @@ describe('going to sign-in before the app loads', () => {
     }
     window.localStorage.setItem(PASSWORD_SIGNED_IN_KEY, 'true');
     expect(showsAccessCodeFirst(at('/agents'))).toBe(false);
+  });
+
+  it("comes back after sign-in to every page of the shell's guard", () => {
+    const { router } = createApp({ config: testConfig, auth: signedInAuth });
+    const guarded = PATHS.filter((path) =>
+      router.matchRoutes(path).some((match) => match.routeId === '/_layout'),
+    );
+    expect(guarded.length).toBeGreaterThan(10);
+    for (const path of guarded) expect(safeReturnPath(path)).toBe(path);
   });
 
   it('leaves the access-code page and a silent sign-in after a reload to the app', () => {

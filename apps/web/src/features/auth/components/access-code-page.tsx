@@ -4,13 +4,18 @@ import { ApiError } from '../../../api/api-error';
 import { toaster } from '../../../components/ui/toaster';
 import { PASSWORD_SIGNED_IN_KEY } from '../access-code';
 import { betaUserSignIn } from '../api/beta-sign-in';
+import { safeReturnPath } from '../return-to';
 import { FieldMessage, FieldRoot } from '../../../components/form-field';
 
 export const WRONG_CODE = 'This code is not right. Codes are case-sensitive: check it and try again.';
 
-/** The beta access-code page: a correct code sets the flag and reloads at `/`. */
+/**
+ * The beta access-code page, shown in place of the page asked for (the address stays): a correct
+ * code sets the flag and reloads that page, so sign-in comes back to it rather than to /info (an
+ * address the app would not return to after sign-in reloads at `/`, as the spec's gate does).
+ */
 export function AccessCodePage({
-  onAccepted = () => window.location.assign('/'),
+  onAccepted = () => window.location.assign(safeReturnPath(pageAskedFor())),
 }: {
   onAccepted?: () => void;
 }) {
@@ -84,3 +89,5 @@ export function AccessCodePage({
     </Center>
   );
 }
+
+const pageAskedFor = () => `${window.location.pathname}${window.location.search}${window.location.hash}`;
