@@ -268,9 +268,9 @@ How each figure is taken:
 writeBenchSection('## Web', section);
 console.log(section);
 // Which files make each screen's figure (the median load's), for finding what to cut next.
-for (const screen of navigation.screens)
+const { screens, ...timing } = navigation;
+for (const screen of screens)
   console.log(
     `${screen.name}: ${kb(screen.gzip)}\n${screen.scripts.map((file) => `  ${kb(file.gzip).padStart(9)}  ${file.path}`).join('\n')}`,
   );
-const { screens, ...timing } = navigation;
 console.log(JSON.stringify({ load, navigation: timing, search }));
