@@ -24,6 +24,8 @@ describe('safeReturnPath (I2)', () => {
     ['/agents/12/edit', '/agents/12/edit'],
     ['/services/?q=mail#top', '/services/?q=mail#top'],
     ['/copilot', '/copilot'],
+    ['/usage', '/usage'],
+    ['/api-keys', '/api-keys'],
   ])('keeps the app path %s', (value, expected) => {
     expect(safeReturnPath(value)).toBe(expected);
   });
