@@ -36,3 +36,13 @@ export async function registerCompression(app: FastifyInstance) {
     globalDecompression: false,
   });
 }
+
+/**
+ * @fastify/static options for a build precompressed by scripts/precompress.mjs: `x.js.br` or
+ * `x.js.gz` goes out for `x.js` when the client accepts it, with Content-Encoding set (so the
+ * plugin above leaves it alone), and the compressed files get no URL of their own.
+ */
+export const PRECOMPRESSED_FILES = { preCompressed: true, globIgnore: ['**/*.br', '**/*.gz'] };
+
+/** The file a static answer stands for (`x.js` for `x.js.br`), for headers chosen by file. */
+export const servedFile = (filePath: string) => filePath.replace(/\.(?:br|gz)$/, '');
