@@ -8,7 +8,18 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 /** Text the browser fetches; images, fonts and archives are compressed formats already. */
-const TEXT = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.json', '.txt', '.xml', '.map', '.webmanifest']);
+const TEXT = new Set([
+  '.js',
+  '.mjs',
+  '.css',
+  '.html',
+  '.svg',
+  '.json',
+  '.txt',
+  '.xml',
+  '.map',
+  '.webmanifest',
+]);
 
 const dirs = process.argv.slice(2);
 if (!dirs.length) {

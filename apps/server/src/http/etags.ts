@@ -25,10 +25,8 @@ export async function withEtags<App extends FastifyInstance>(app: App, routes: (
 export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const opaque = etag.replace(/^W\//, '');
-  return header
-    .split(',')
-    .some((tag) => {
-      const trimmed = tag.trim();
-      return trimmed === '*' || trimmed.replace(/^W\//, '') === opaque;
-    });
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === opaque;
+  });
 }

@@ -69,7 +69,10 @@ export function listAnswerCache(limits: ListCacheLimits) {
         if (!encoded) {
           encoded = compressors[encoding](body);
           encodings.set(encoding, encoded);
-          void encoded.then((bytes) => grow(key, entry, bytes.length), () => encodings.delete(encoding));
+          void encoded.then(
+            (bytes) => grow(key, entry, bytes.length),
+            () => encodings.delete(encoding),
+          );
         }
         return encoded;
       },

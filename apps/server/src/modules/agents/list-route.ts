@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type Agent, agentListSchema, errorSchema, pageQuerySchema, validationErrorSchema } from '@cadre/contract';
+import {
+  type Agent,
+  agentListSchema,
+  errorSchema,
+  pageQuerySchema,
+  validationErrorSchema,
+} from '@cadre/contract';
 import { keyAllows } from '../../http/auth.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../http/compression.ts';
 import { ifNoneMatchNames } from '../../http/etags.ts';
@@ -62,23 +68,30 @@ export const agentListRoute: FastifyPluginAsyncZod<{
       const version = await agents.listVersion(userId);
       const tag = limitTag(limitedTo);
       const etag = `W/"${userId}.${version}.${agents.listShape}${tag}"`;
-      reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
+      reply
+        .header('etag', etag)
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'accept-encoding');
       // Not in the route's schema (as no 304 of the API is): the answer has no body to describe.
       if (ifNoneMatchNames(request.headers['if-none-match'], etag))
         return (reply as FastifyReply).code(304).send();
 
-      const answer = await answers.get(`${userId}${tag}?${limit ?? ''}&${cursor ?? ''}`, version, async () => {
-        const page =
-          limit === undefined && cursor === undefined
-            ? { body: await agents.listJson(userId), nextAfter: null }
-            : await agents.pageJson(userId, Number(cursor ?? 0), limit ?? Number.MAX_SAFE_INTEGER);
-        // Re-serialized only for a limited key, so the database's text goes out as it is otherwise.
-        if (limitedTo)
-          page.body = JSON.stringify(
-            (JSON.parse(page.body) as Agent[]).filter((a) => keyAllows(request.apiKey, a.id)),
-          );
-        return page;
-      });
+      const answer = await answers.get(
+        `${userId}${tag}?${limit ?? ''}&${cursor ?? ''}`,
+        version,
+        async () => {
+          const page =
+            limit === undefined && cursor === undefined
+              ? { body: await agents.listJson(userId), nextAfter: null }
+              : await agents.pageJson(userId, Number(cursor ?? 0), limit ?? Number.MAX_SAFE_INTEGER);
+          // Re-serialized only for a limited key, so the database's text goes out as it is otherwise.
+          if (limitedTo)
+            page.body = JSON.stringify(
+              (JSON.parse(page.body) as Agent[]).filter((a) => keyAllows(request.apiKey, a.id)),
+            );
+          return page;
+        },
+      );
       if (answer.nextAfter !== null && limit !== undefined)
         reply.header('link', nextPageLink(request.url, limit, answer.nextAfter));
       reply.type('application/json');
@@ -89,7 +102,9 @@ export const agentListRoute: FastifyPluginAsyncZod<{
       // Bytes go out as they are: the response schema describes the JSON they hold, which the tests
       // check against agentListSchema on both databases.
       if (!encoding) return reply.send(answer.body as unknown as Agent[]);
-      return reply.header('content-encoding', encoding).send((await answer.encoded(encoding)) as unknown as Agent[]);
+      return reply
+        .header('content-encoding', encoding)
+        .send((await answer.encoded(encoding)) as unknown as Agent[]);
     },
   );
 };
