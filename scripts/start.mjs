@@ -22,8 +22,10 @@ const parts = [
       'apps/web/index.html',
       'apps/web/vite.config.ts',
       'apps/web/package.json',
+      'scripts/precompress.mjs',
     ],
-    output: 'apps/web/dist/index.html',
+    // Written by the build's last step, scripts/precompress.mjs.
+    output: 'apps/web/dist/index.html.br',
   },
   {
     name: 'chat frame and copilot',
@@ -34,8 +36,9 @@ const parts = [
       'apps/chat/vite.config.ts',
       'apps/chat/vite.copilot.config.ts',
       'apps/chat/package.json',
+      'scripts/precompress.mjs',
     ],
-    output: 'apps/chat/dist/copilot/index.js',
+    output: 'apps/chat/dist/copilot/index.js.br',
   },
   {
     name: 'server',

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { BENCHMARKS_FILE, percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
+import { issue28Lines, type ListTargetFigures } from './list-targets.ts';
 import type { FirstTokenPairs, Measured, StreamLoad } from './load.ts';
 import type { ProfileSummary } from './profile.ts';
 
@@ -17,6 +18,8 @@ export interface Figures {
   list: Measured;
   ceiling: Measured;
   listWithKey: Measured;
+  /** Issue 28: the list's 304 beside the bare server's, and the compression checks. */
+  listTargets: ListTargetFigures;
   /** GET /backend/api/v1/models with one credential throughout, and with `credentials` in turn. */
   models: {
     token: Measured;
@@ -45,6 +48,9 @@ const fixed = (n: number | undefined, digits = 1) =>
 const whole = (n: number | undefined) => fixed(n, 0);
 const pct = (a: number, b: number) => `${fixed((100 * a) / b)} %`;
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
+/** The CPU column: Cadre's server CPU per request (or turn), and the reference's when measured. */
+const cpu = (cadre: number | undefined, reference?: number) =>
+  reference === undefined ? `${fixed(cadre, 3)} ms` : `${fixed(cadre, 3)} / ${fixed(reference, 3)} ms`;
 const rate = (m: Measured) => `${whole(m.rps)}/s, ${m.p50} / ${m.p99} ms, ${fixed(m.cpuMsPer, 2)} ms`;
 
 function machine(): string {
@@ -83,7 +89,9 @@ function rows(f: Figures): string[][] {
       pct(list.rps, ceiling.rps),
       '≥ 25 % of the ceiling',
       met(list.rps >= 0.25 * ceiling.rps),
+      cpu(list.cpuMsPer, ceiling.cpuMsPer),
     ],
+    revalidationRow(f),
     [
       'List: p50 / p99',
       `${list.p50} / ${list.p99} ms`,
@@ -91,6 +99,7 @@ function rows(f: Figures): string[][] {
       '',
       'p99 ≤ 10 ms',
       met(list.p99 <= 10),
+      cpu(list.cpuMsPer, ceiling.cpuMsPer),
     ],
     [
       'Errors (non-2xx other than the 429s below, failed streams, timeouts): list and models, chat',
@@ -100,7 +109,15 @@ function rows(f: Figures): string[][] {
       '0',
       met(listErrors + chat10.errors + chat50.errors === 0),
     ],
-    ['List: server CPU per request', `${fixed(list.cpuMsPer, 2)} ms`, '', '', '', ''],
+    [
+      'List: server CPU per request',
+      `${fixed(list.cpuMsPer, 2)} ms`,
+      '',
+      '',
+      '',
+      '',
+      cpu(list.cpuMsPer, ceiling.cpuMsPer),
+    ],
     [
       'List with an API key instead of the sign-in token: req/s, CPU per request',
       `${whole(f.listWithKey.rps)}, ${fixed(f.listWithKey.cpuMsPer, 2)} ms`,
@@ -108,6 +125,7 @@ function rows(f: Figures): string[][] {
       pct(f.listWithKey.cpuMsPer!, list.cpuMsPer!),
       'within 10 % (issue 18)',
       met(Math.abs(f.listWithKey.cpuMsPer! / list.cpuMsPer! - 1) <= 0.1),
+      cpu(f.listWithKey.cpuMsPer, list.cpuMsPer),
     ],
     [
       `Models list (the cheapest signed-in call), c=10, a sign-in token the server has not cached on every request (${whole(models.credentials)} in turn): req/s, p50 / p99, CPU per request`,
@@ -116,6 +134,7 @@ function rows(f: Figures): string[][] {
       `${pct(models.freshToken.cpuMsPer!, models.token.cpuMsPer!)} of the CPU`,
       '',
       '',
+      cpu(models.freshToken.cpuMsPer, models.token.cpuMsPer),
     ],
     [
       `The same with an API key not cached on every request (${whole(models.credentials)} in turn)`,
@@ -124,6 +143,7 @@ function rows(f: Figures): string[][] {
       `${pct(models.freshKey.cpuMsPer!, models.key.cpuMsPer!)} of the CPU`,
       '',
       '',
+      cpu(models.freshKey.cpuMsPer, models.key.cpuMsPer),
     ],
     [
       `Time to first token added over the model alone, p50 / p99 (${ttft.added.length} sequential pairs)`,
@@ -148,6 +168,7 @@ function rows(f: Figures): string[][] {
       pct(chat10.rps, modelAlone.rps),
       '≥ 250 turns/s',
       met(chat10.rps >= 250),
+      cpu(chat10.cpuMsPer),
     ],
     [
       'Chat c=10: turn p50 / p99',
@@ -164,6 +185,7 @@ function rows(f: Figures): string[][] {
       '',
       '≤ 4 ms',
       met((chat10.cpuMsPer ?? Infinity) <= 4),
+      cpu(chat10.cpuMsPer),
     ],
     [
       'Chat at c=50 (default CHAT_MAX_CONCURRENT): answered turns/s, p99; refused',
@@ -172,6 +194,7 @@ function rows(f: Figures): string[][] {
       '',
       '≤ 500 ms p99, or clean 429s with Retry-After',
       met(chat50.errors === 0 && (chat50.p99 <= 500 || cleanRefusals)),
+      cpu(chat50.cpuMsPer),
     ],
     [
       `Cold start to ready, built tree, existing data (median of ${f.coldStart.count}): wall, CPU`,
@@ -189,6 +212,19 @@ function rows(f: Figures): string[][] {
       '≤ 100 / ≤ 250 MiB',
       met(f.idleRssMiB <= 100 && peakListRss <= 250),
     ],
+  ];
+}
+
+/** Issue 28: the list revalidated, against the bare server's 304. */
+function revalidationRow({ listTargets: { revalidation: r, ceilingRevalidation: c } }: Figures): string[] {
+  return [
+    "List revalidated (If-None-Match with the list's ETag → 304), c=10: req/s, p50 / p99",
+    `${whole(r.rps)}/s, ${r.p50} / ${r.p99} ms, ${r.errors} other answers`,
+    `bare Fastify answering 304: ${whole(c.rps)}/s, ${c.p50} / ${c.p99} ms`,
+    `${pct(r.cpuMsPer!, c.cpuMsPer!)} of the CPU`,
+    '≤ 150 % of the CPU (issue 28)',
+    met(r.errors === 0 && r.cpuMsPer! <= 1.5 * c.cpuMsPer!),
+    cpu(r.cpuMsPer, c.cpuMsPer),
   ];
 }
 
@@ -210,11 +246,13 @@ function profileTable(title: string, p: Profile): string[] {
 
 export function writeReport(f: Figures) {
   const table = [
-    '| Measure | Cadre | Reference, same run | Cadre ÷ reference | Target | Met |',
-    '|---|---|---|---|---|---|',
-    ...rows(f).map((r) => `| ${r.join(' | ')} |`),
+    '| Measure | Cadre | Reference, same run | Cadre ÷ reference | Target | Met | Server CPU per request: Cadre / reference |',
+    '|---|---|---|---|---|---|---|',
+    // A row without a CPU figure (latency, start-up, memory) gets a dash in that column.
+    ...rows(f).map((r) => `| ${[...r, ...(r.length < 7 ? ['—'] : [])].join(' | ')} |`),
   ];
-  console.log(`\n${table.join('\n')}\n`);
+  const targets = issue28Lines(f.listTargets);
+  console.log(`\n${table.join('\n')}\n\nIssue 28 targets:\n${targets.join('\n')}\n`);
   const load = (l: number[]) => l.map((v) => v.toFixed(1)).join(' / ');
   const section = [
     '## Side by side (`npm run bench`)',
@@ -240,6 +278,10 @@ export function writeReport(f: Figures) {
       '(apps/server/bench/fresh-credentials.ts).',
     '',
     ...table,
+    '',
+    '### Issue 28 targets',
+    '',
+    ...targets,
     '',
     '### Where the time goes',
     '',

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { percentile } from '../../../scripts/bench-report.ts';
 import { FRESH_CREDENTIALS, freshApiKeys, freshTokens, inTurn } from './fresh-credentials.ts';
 import { firstTokenPairs, getLoad, streamLoad, type StreamTarget } from './load.ts';
+import { compressionChecks, measureRevalidation } from './list-targets.ts';
 import { cpuMs, rssMiB, startCadre, startHelper, type Cadre } from './processes.ts';
 import { monotonicMicros, summarizeProfile } from './profile.ts';
 import { writeReport, type Figures } from './report.ts';
@@ -95,8 +96,16 @@ async function main() {
     await getLoad(listUrl, bearer, 10, WARM_UP_SECONDS);
     await getLoad(ceiling.info.address!, {}, 10, WARM_UP_SECONDS);
     const list = await getLoad(listUrl, bearer, 10, SECONDS, cadre.pid);
-    const ceilingRun = await getLoad(ceiling.info.address!, {}, 10, SECONDS);
+    const ceilingRun = await getLoad(ceiling.info.address!, {}, 10, SECONDS, ceiling.process.pid);
     const listWithKey = await getLoad(listUrl, keyHeader, 10, SECONDS, cadre.pid);
+    console.log('list revalidation (304) and compression…');
+    const { revalidation, ceilingRevalidation } = await measureRevalidation(
+      { listUrl, headers: bearer, pid: cadre.pid },
+      { url: ceiling.info.address!, pid: ceiling.process.pid! },
+      SECONDS,
+      WARM_UP_SECONDS,
+    );
+    const compression = await compressionChecks(listUrl, `${cadre.url}/backend/api/v1/models`, bearer);
 
     console.log('credential checks…');
     const modelsUrl = `${cadre.url}/backend/api/v1/models`;
@@ -189,6 +198,7 @@ async function main() {
       list,
       ceiling: ceilingRun,
       listWithKey,
+      listTargets: { list, ceiling: ceilingRun, revalidation, ceilingRevalidation, compression },
       models: {
         token: modelsToken,
         freshToken: modelsFreshToken,

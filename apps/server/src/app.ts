@@ -8,6 +8,7 @@ import type { Db } from './db/database.ts';
 import type { Lifecycle } from './kernel.ts';
 import { createRemoteKeySource, registerAuth } from './http/auth.ts';
 import { registerCanonicalHost } from './http/canonical-host.ts';
+import { registerCompression } from './http/compression.ts';
 import { frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { idempotencyUserData } from './http/idempotency.ts';
@@ -199,6 +200,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   registerSecurityHeaders(app, config);
   registerCanonicalHost(app, config);
+  // Before any route: it attaches itself to each route as the route is added.
+  await registerCompression(app);
   await registerOpenApi(app);
   const tools = await registerTools(
     app,

@@ -374,6 +374,7 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
         'knowledge_file_contents.file_id',
         'knowledge_files.user_id',
         'knowledge_passages.user_id',
+        'list_versions.user_id',
         'message_feedback.user_id',
         'messages.thread_id',
         'notes.user_id',

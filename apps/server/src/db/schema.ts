@@ -26,6 +26,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
+  list_versions: ListVersionsTable;
   settings: SettingsTable;
   idp_accounts: IdpAccountsTable;
   idp_payloads: IdpPayloadsTable;
@@ -481,6 +482,15 @@ export interface RateLimitsTable {
   key: string;
   window_start: number;
   count: number;
+}
+
+/**
+ * A user's agent list version (migration 0033, `db/list-versions.ts`): raised by every write that
+ * changes what the list shows; no row is version 0.
+ */
+export interface ListVersionsTable {
+  user_id: number;
+  version: number;
 }
 
 export interface SettingsTable {

@@ -17,3 +17,16 @@ export async function withEtags<App extends FastifyInstance>(app: App, routes: (
     routes(scope as App);
   });
 }
+
+/**
+ * Whether an If-None-Match header names `etag` (RFC 9110 13.1.2: a list of entity tags, or `*`,
+ * compared weakly, so `W/"x"` and `"x"` match).
+ */
+export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === opaque;
+  });
+}

@@ -17,6 +17,7 @@ export const SQLITE_ONLY: string[] = [
   'test/chat-host-functions.int.test.ts',
   'test/chat-tabs.int.test.ts',
   'test/chat-time-zone.int.test.ts',
+  'test/compression.int.test.ts',
   'test/identity.int.test.ts',
   'test/llm-failures.int.test.ts',
   'test/log-redaction.int.test.ts',

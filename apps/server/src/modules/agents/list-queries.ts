@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../../db/compiled.ts';
 import type { jsonHelpers } from '../../db/json.ts';
@@ -12,42 +13,45 @@ export function listQueries(
 ) {
   // The list's SQL is the same for every user (the JSON keys are literals, the user id its only
   // parameter), so it is compiled once instead of rebuilt by the query builder on every call.
-  const listQuery = compiledOnce(
-    k,
-    (userId: number) =>
-      k
-        .selectFrom('agents')
-        .select((eb) => json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'))
-        .where('agents.user_id', '=', userId),
-    -1,
-  );
+  const listBuild = (userId: number) =>
+    k
+      .selectFrom('agents')
+      .select((eb) => json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'))
+      .where('agents.user_id', '=', userId);
+  const listQuery = compiledOnce(k, listBuild, -1);
   // A page: the agents after the cursor's id, picked by the (user_id, id) index, so its cost does
   // not grow with the agents before it. The page's last id and size tell whether to name another.
-  const pageQuery = compiledOnce(
-    k,
-    (userId: number, afterId: number, limit: number) =>
-      k
-        .selectFrom('agents')
-        .select((eb) => [
-          json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'),
-          eb.fn.max('agents.id').as('last_id'),
-          eb.fn.countAll().as('size'),
-        ])
-        .where('agents.id', 'in', (eb) =>
-          eb
-            .selectFrom('agents as page')
-            .select('page.id')
-            .where('page.user_id', '=', userId)
-            .where('page.id', '>', afterId)
-            .orderBy('page.id')
-            .limit(limit),
-        ),
-    -1,
-    -2,
-    -3,
-  );
+  const pageBuild = (userId: number, afterId: number, limit: number) =>
+    k
+      .selectFrom('agents')
+      .select((eb) => [
+        json.text(json.arrayAgg(eb, agentJson(eb), 'agents.id')).as('body'),
+        eb.fn.max('agents.id').as('last_id'),
+        eb.fn.countAll().as('size'),
+      ])
+      .where('agents.id', 'in', (eb) =>
+        eb
+          .selectFrom('agents as page')
+          .select('page.id')
+          .where('page.user_id', '=', userId)
+          .where('page.id', '>', afterId)
+          .orderBy('page.id')
+          .limit(limit),
+      );
+  const pageQuery = compiledOnce(k, pageBuild, -1, -2, -3);
 
   return {
+    /**
+     * What shapes the list's JSON on this instance besides the data: the SQL that writes it, with
+     * the offered models in it as literals. It goes into the list's ETag, so an instance with other
+     * settings or another release never answers 304 to a body it would write differently.
+     */
+    shape: createHash('sha256')
+      .update(listBuild(-1).compile().sql)
+      .update(pageBuild(-1, -2, -3).compile().sql)
+      .digest('base64url')
+      .slice(0, 12),
+
     /**
      * The caller's agents with their tools, as the JSON text of the list response, written by the
      * database in one query: the busiest API call forwards it without building a row object per

@@ -3,6 +3,7 @@ import type { Agent } from '@cadre/contract';
 import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 import { jsonHelpers } from '../../db/json.ts';
+import { bumpListVersions, listVersionReader } from '../../db/list-versions.ts';
 import type { Database } from '../../db/schema.ts';
 import type { KnowledgeHistory } from './ports.ts';
 import type { AgentProfile, AgentSummary } from './profile.ts';
@@ -110,6 +111,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
       .returning('id')
       .executeTakeFirstOrThrow();
     await replaceTools(trx, id, tools);
+    await bumpListVersions(trx, [userId]);
     return id;
   };
 
@@ -125,6 +127,8 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
 
   return {
     ...lists,
+    /** The user's list version (db/list-versions.ts); every write below raises it. */
+    listVersion: listVersionReader(k),
 
     get(userId: number, agentId: number): Promise<Agent | undefined> {
       return getWith(k, userId, agentId);
@@ -249,6 +253,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
         if (tools) await replaceTools(trx, agentId, tools);
+        await bumpListVersions(trx, [userId]);
         const version = await versions.record(trx, userId, agentId, note, before);
         await record(trx, agentId, version);
         // Read in the transaction, as for create: a committed update answers with its result.
@@ -264,6 +269,7 @@ export function createAgentsRepository(db: Db, offeredModels: readonly string[],
           .where('id', '=', agentId)
           .executeTakeFirst();
         if (Number(result.numDeletedRows) === 0) return false;
+        await bumpListVersions(trx, [userId]);
         await record(trx, agentId);
         return true;
       });

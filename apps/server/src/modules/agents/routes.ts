@@ -5,7 +5,6 @@ import {
   agentExportDocumentSchema,
   agentExportQuerySchema,
   type AgentExportDocument,
-  agentListSchema,
   agentParamsSchema,
   agentRestoreResultSchema,
   agentSchema,
@@ -14,21 +13,19 @@ import {
   agentVersionParamsSchema,
   errorSchema,
   idempotentCreateHeadersSchema,
-  pageQuerySchema,
   validationErrorSchema,
 } from '@cadre/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { AgentArchives, ConnectNoAuthService } from './ports.ts';
 import { notFound } from '../../http/errors.ts';
-import { withEtags } from '../../http/etags.ts';
 import { keyAllows } from '../../http/auth.ts';
 import { createOnce } from '../../http/idempotency.ts';
 import { objectErrors, operations } from '../../http/openapi.ts';
-import { nextPageLink } from '../../http/paging.ts';
 import type { ConnectedServices } from './exchange.ts';
 import type { AgentsService } from './service.ts';
 import { agentImportRoute, ARCHIVE_TYPE } from './import-route.ts';
+import { agentListRoute } from './list-route.ts';
 import { agentTemplateRoutes } from './template-routes.ts';
 import { toolPermissionRoutes } from './tool-permission-routes.ts';
 
@@ -59,40 +56,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   });
   await app.register(agentImportRoute, { agents, db, connectedServices, archives });
 
-  await withEtags(app, (lists) =>
-    lists.get(
-      '/api/v1/agents/',
-      {
-        config: { apiKeyScope: 'agents:read' },
-        ...op('listAgents', "The caller's agents with their tools, all of them or a page", {
-          querystring: pageQuerySchema,
-          response: { 200: agentListSchema, 401: errorSchema, 422: validationErrorSchema },
-        }),
-      },
-      // The database writes the body, so it goes out as text: Fastify sends a string typed as JSON
-      // without the response serializer. The type provider only knows the parsed shape, hence the
-      // cast; the tests check the body against agentListSchema on both databases.
-      async (request, reply) => {
-        const { limit, cursor } = request.query;
-        let body: string;
-        if (limit === undefined && cursor === undefined) body = await agents.listJson(request.user.id);
-        else {
-          const page = await agents.pageJson(
-            request.user.id,
-            Number(cursor ?? 0),
-            limit ?? Number.MAX_SAFE_INTEGER,
-          );
-          body = page.body;
-          if (page.nextAfter !== null && limit !== undefined)
-            reply.header('link', nextPageLink(request.url, limit, page.nextAfter));
-        }
-        // Re-serialized only for a limited key, so the database's text goes out as it is otherwise.
-        if (request.apiKey?.agentIds)
-          body = JSON.stringify((JSON.parse(body) as Agent[]).filter((a) => keyAllows(request.apiKey, a.id)));
-        return reply.type('application/json').send(body as unknown as Agent[]);
-      },
-    ),
-  );
+  await app.register(agentListRoute, { agents });
 
   app.post(
     '/api/v1/agents/',

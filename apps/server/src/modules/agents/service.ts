@@ -92,6 +92,10 @@ export function createAgentsService(
     listJson: (userId: number): Promise<string> => repo.listJson(userId),
     /** One page of the list (see the repository's `pageJson`). */
     pageJson: (userId: number, afterId: number, limit: number) => repo.pageJson(userId, afterId, limit),
+    /** The user's list version (db/list-versions.ts): it changes with everything the list shows. */
+    listVersion: repo.listVersion,
+    /** What shapes the list's JSON on this instance besides the data (see list-queries.ts). */
+    listShape: repo.shape,
 
     /** Whether the user owns the agent (for other modules that bind something to an agent). */
     exists: (userId: number, agentId: number): Promise<boolean> => repo.exists(userId, agentId),

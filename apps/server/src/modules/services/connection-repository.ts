@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { bumpListVersions, inTransaction } from '../../db/list-versions.ts';
 import type { Database } from '../../db/schema.ts';
 import { providerServiceIds, type ConnectionStore } from '../tools/index.ts';
 
@@ -26,7 +27,9 @@ const ofUser = (userId: number, serviceId: number) => (eb: ExpressionBuilder<Dat
 
 /**
  * The services module's tables: the users' connections to services and the OAuth states of
- * connections in progress. Every per-user query names the owner.
+ * connections in progress. Every per-user query names the owner. A write that can change whether a
+ * connection is active raises its user's agent list version in its transaction (the list says
+ * which tools need reconnecting; db/list-versions.ts).
  */
 function connectionQueries(k: Kysely<Database>) {
   return {
@@ -63,8 +66,8 @@ function connectionQueries(k: Kysely<Database>) {
       record?: InTransaction,
     ) {
       const ts = now();
-      const upsert = (q: Kysely<Database>) =>
-        q
+      await inTransaction(k, async (trx) => {
+        await trx
           .insertInto('connections')
           .values({ user_id: userId, service_id: serviceId, created_at: ts, updated_at: ts, ...values })
           .onConflict((oc) =>
@@ -73,7 +76,9 @@ function connectionQueries(k: Kysely<Database>) {
               .doUpdateSet({ ...values, updated_at: ts, last_error: null, last_error_at: null }),
           )
           .execute();
-      await (record ? recorded(k, record, upsert) : upsert(k));
+        await bumpListVersions(trx, [userId]);
+        await record?.(trx);
+      });
     },
 
     async updateConnection(
@@ -81,11 +86,14 @@ function connectionQueries(k: Kysely<Database>) {
       serviceId: number,
       values: { status?: string; credentials?: string | null },
     ) {
-      await k
-        .updateTable('connections')
-        .set({ ...values, updated_at: now() })
-        .where(ofUser(userId, serviceId))
-        .execute();
+      await inTransaction(k, async (trx) => {
+        await trx
+          .updateTable('connections')
+          .set({ ...values, updated_at: now() })
+          .where(ofUser(userId, serviceId))
+          .execute();
+        if (values.status !== undefined) await bumpListVersions(trx, [userId]);
+      });
     },
 
     /**
@@ -99,32 +107,48 @@ function connectionQueries(k: Kysely<Database>) {
       use: { at: string; error?: string; change?: { status?: string; credentials?: string } },
     ) {
       const { at, error, change } = use;
-      await k
-        .updateTable('connections')
-        .set({
-          last_used_at: at,
-          ...(error !== undefined && { last_error: error, last_error_at: at }),
-          ...(change && { ...change, updated_at: now() }),
-        })
-        .where(ofUser(userId, serviceId))
-        .execute();
+      const write = (q: Kysely<Database>) =>
+        q
+          .updateTable('connections')
+          .set({
+            last_used_at: at,
+            ...(error !== undefined && { last_error: error, last_error_at: at }),
+            ...(change && { ...change, updated_at: now() }),
+          })
+          .where(ofUser(userId, serviceId))
+          .execute();
+      // Most uses change no status: one statement, as before, on the path of every tool call.
+      if (change?.status === undefined) await write(k);
+      else
+        await inTransaction(k, async (trx) => {
+          await write(trx);
+          await bumpListVersions(trx, [userId]);
+        });
     },
 
     async deleteConnection(userId: number, serviceId: number, record: InTransaction) {
       await recorded(k, record, async (trx) => {
         await trx.deleteFrom('connections').where(ofUser(userId, serviceId)).execute();
+        await bumpListVersions(trx, [userId]);
       });
     },
 
     /** Marks connections with a provider's external id (a webhook names the account, not the user). */
     setStatusByExternalId(provider: string, externalId: string, status: string) {
-      return k
-        .updateTable('connections')
-        .set({ status, updated_at: now() })
-        .where('external_id', '=', externalId)
-        .where('service_id', 'in', providerServiceIds(k, provider))
-        .returning(['user_id', 'service_id'])
-        .execute();
+      return inTransaction(k, async (trx) => {
+        const changed = await trx
+          .updateTable('connections')
+          .set({ status, updated_at: now() })
+          .where('external_id', '=', externalId)
+          .where('service_id', 'in', providerServiceIds(trx, provider))
+          .returning(['user_id', 'service_id'])
+          .execute();
+        await bumpListVersions(
+          trx,
+          changed.map((row) => row.user_id),
+        );
+        return changed;
+      });
     },
 
     /** The connections (user and service) that a provider's external account id belongs to. */

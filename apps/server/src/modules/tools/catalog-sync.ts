@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { bumpEveryListVersion } from '../../db/list-versions.ts';
 import type { ActionsTable, Database, ServicesTable } from '../../db/schema.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
 
@@ -44,7 +45,8 @@ const differs = (row: Record<string, unknown>, values: Record<string, unknown>) 
 
 /**
  * Upserts a provider's catalog services (no owner) that are new or changed; returns every listed
- * service's id by key.
+ * service's id by key. A change raises every user's agent list version (the list shows a tool's
+ * service name and logo), in `k`'s transaction.
  */
 export async function syncCatalogServices(
   k: Kysely<Database>,
@@ -101,19 +103,21 @@ export async function syncCatalogServices(
     .map((row) => row.id);
   for (const batch of chunks(gone))
     await k.updateTable('services').set({ enabled: 0, updated_at: ts }).where('id', 'in', batch).execute();
+  if (changed.length) await bumpEveryListVersion(k);
   return ids;
 }
 
 /**
  * Brings the actions of each service in `listed` in line with its definitions: new or changed ones
- * upserted by (service_id, name), ones no longer listed marked deprecated (never deleted).
+ * upserted by (service_id, name), ones no longer listed marked deprecated (never deleted). Answers
+ * whether anything changed, for the caller to raise the agent list versions it affects.
  */
 export async function syncServiceActions(
   k: Kysely<Database>,
   listed: Map<number, ActionDefinition[]>,
   ts: string,
-) {
-  if (listed.size === 0) return;
+): Promise<boolean> {
+  if (listed.size === 0) return false;
   const stored = await k
     .selectFrom('actions')
     .select(['id', 'service_id', 'name', 'display_name', 'description', 'input_schema', 'effect', 'version'])
@@ -155,4 +159,5 @@ export async function syncServiceActions(
     .map((row) => row.id);
   for (const batch of chunks(gone))
     await k.updateTable('actions').set({ deprecated: 1, updated_at: ts }).where('id', 'in', batch).execute();
+  return changed.length > 0 || gone.length > 0;
 }

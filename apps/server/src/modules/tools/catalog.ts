@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { bumpListVersions } from '../../db/list-versions.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
 import { createToolsRepository } from './repository.ts';
@@ -27,7 +28,8 @@ export function createToolCatalog(db: Pick<Db, 'kysely'>) {
 
     /**
      * Creates or updates a service only `ownerUserId` sees (a user's own MCP server, a demo
-     * visitor's copy of a demo) with exactly these live actions, in the caller's transaction.
+     * visitor's copy of a demo) with exactly these live actions, in the caller's transaction,
+     * which also raises the owner's agent list version (the list shows its name, logo and tools).
      * Returns the service id and the actions' ids in the order given.
      */
     async provisionPrivateService(
@@ -40,6 +42,7 @@ export function createToolCatalog(db: Pick<Db, 'kysely'>) {
       const tx = createToolsRepository({ kysely: trx });
       const serviceId = await tx.upsertService(provider, ownerUserId, service);
       await tx.syncActions(serviceId, actions);
+      await bumpListVersions(trx, [ownerUserId]);
       const ids = new Map((await tx.listLiveActions(serviceId)).map((a) => [a.name, a.id]));
       return { serviceId, actionIds: actions.map((a) => ids.get(a.name)!) };
     },

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { bumpEveryListVersion } from '../../db/list-versions.ts';
 import { syncCatalogServices, syncServiceActions } from './catalog-sync.ts';
 import type { ActionDefinition, ServiceRef, ToolProvider } from './provider.ts';
 import { createToolsRepository, type ServiceRow } from './repository.ts';
@@ -60,7 +61,9 @@ export async function syncProvider(db: Db, provider: ToolProvider, log?: Fastify
       );
     }
   }
-  await db.kysely.transaction().execute((trx) => syncServiceActions(trx, listed, ts));
+  await db.kysely.transaction().execute(async (trx) => {
+    if (await syncServiceActions(trx, listed, ts)) await bumpEveryListVersion(trx);
+  });
   return services.length;
 }
 
@@ -91,7 +94,12 @@ export async function liveActions(db: Db, provider: ToolProvider, service: Servi
     const ref = serviceRef(service);
     const syncedAt = Number(ref.metadata.actions_synced_at ?? 0);
     if (Date.now() - syncedAt >= LAZY_ACTIONS_TTL_MS) {
-      await repo.syncActions(service.id, await provider.listActions(ref));
+      const actions = await provider.listActions(ref);
+      // A catalog service's tools show in any user's agent list: a change raises every version.
+      await db.kysely.transaction().execute(async (trx) => {
+        if (await createToolsRepository({ kysely: trx }).syncActions(service.id, actions))
+          await bumpEveryListVersion(trx);
+      });
       await repo.setServiceMetadata(service.id, { ...ref.metadata, actions_synced_at: Date.now() });
     }
   }

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { bumpListVersions, inTransaction } from '../../db/list-versions.ts';
 import type { Database, ServicesTable } from '../../db/schema.ts';
 import { serviceValues, syncServiceActions } from './catalog-sync.ts';
 import type { ActionDefinition, ServiceDefinition } from './provider.ts';
@@ -78,9 +79,12 @@ function catalogQueries(k: Kysely<Database>) {
         .execute();
     },
 
-    /** Upserts a service's actions by (service_id, name); actions no longer listed become deprecated. */
-    async syncActions(serviceId: number, actions: ActionDefinition[]) {
-      await syncServiceActions(k, new Map([[serviceId, actions]]), now());
+    /**
+     * Upserts a service's actions by (service_id, name); actions no longer listed become
+     * deprecated. Answers whether anything changed (the caller raises the list versions).
+     */
+    syncActions(serviceId: number, actions: ActionDefinition[]) {
+      return syncServiceActions(k, new Map([[serviceId, actions]]), now());
     },
 
     /** A service the user may see: a catalog service, or one they own. Disabled ones are hidden. */
@@ -183,12 +187,18 @@ function catalogQueries(k: Kysely<Database>) {
         .execute();
     },
 
-    /** Deletes one of the user's own services; its actions, and connections to it, go with it (cascade). */
+    /**
+     * Deletes one of the user's own services; its actions, their places on agents, and connections
+     * to it go with it (cascade), so the user's agent list version goes up with it.
+     */
     async deleteOwnService(serviceId: number, userId: number) {
-      await k
-        .deleteFrom('services')
-        .where((eb) => eb.and({ id: serviceId, owner_user_id: userId }))
-        .execute();
+      await inTransaction(k, async (trx) => {
+        await trx
+          .deleteFrom('services')
+          .where((eb) => eb.and({ id: serviceId, owner_user_id: userId }))
+          .execute();
+        await bumpListVersions(trx, [userId]);
+      });
     },
 
     async hasProviderServices(provider: string) {

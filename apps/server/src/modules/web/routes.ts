@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RUNTIME_CONFIG_PATH, SILENT_SIGN_IN_PATH, type RuntimeConfig } from '@cadre/contract';
 import { CHAT_FRAME_CSP } from '../../http/security-headers.ts';
 import { notFound } from '../../http/errors.ts';
+import { PRECOMPRESSED_FILES, servedFile } from '../../http/compression.ts';
 import type { Config } from '../../config.ts';
 
 /** Path prefixes owned by server modules; anything under them that no route matches is a JSON 404. */
@@ -53,7 +54,9 @@ export async function registerWebApp(app: FastifyInstance, config: Config, webDi
       root: webDistDir,
       wildcard: false,
       index: false,
-      setHeaders(reply, filePath) {
+      ...PRECOMPRESSED_FILES,
+      setHeaders(reply, sentPath) {
+        const filePath = servedFile(sentPath);
         // Vite puts content hashes in asset names, so they never change under the same URL.
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config.ts';
@@ -20,6 +21,9 @@ describe('chat frame static files', () => {
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("frame")');
     fs.writeFileSync(path.join(dist, 'copilot', 'index.js'), 'window.mountChainlitWidget=()=>{}');
     fs.writeFileSync(path.join(dist, 'secret.txt'), 'not served');
+    // As scripts/precompress.mjs leaves a build.
+    const asset = path.join(dist, 'assets', 'index-abc123.js');
+    fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(fs.readFileSync(asset)));
     app = Fastify();
     registerErrorHandling(app);
     registerSecurityHeaders(
@@ -70,6 +74,18 @@ describe('chat frame static files', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
     expect(asset.body).toBe('console.log("frame")');
+  });
+
+  it('serves an asset precompressed at build, with the same type and caching', async () => {
+    const asset = await app.inject({
+      url: '/chainlit/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(asset.headers['content-encoding']).toBe('br');
+    expect(asset.headers['content-type']).toContain('text/javascript');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(asset.rawPayload).toString()).toBe('console.log("frame")');
+    expect((await app.inject({ url: '/chainlit/assets/index-abc123.js.br' })).statusCode).toBe(404);
   });
 
   it('serves the copilot bundle to host pages of any origin, revalidated', async () => {

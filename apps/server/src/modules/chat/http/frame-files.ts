@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { CHAT_FRAME_CSP } from '../../../http/security-headers.ts';
 import { notFound } from '../../../http/errors.ts';
+import { PRECOMPRESSED_FILES } from '../../../http/compression.ts';
 
 /**
  * Where the built chat frame is (apps/chat/dist): next to the bundled server (dist/main.js) or, when
@@ -21,10 +22,11 @@ export function defaultChatDist(): string {
 // Vite puts content hashes in asset names, so they never change under the same URL.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** JavaScript as RFC 9239 names it (send's MIME table still says application/javascript). */
-const javaScriptType = (reply: FastifyReply, filePath: string) => {
-  if (filePath.endsWith('.js')) reply.header('content-type', 'text/javascript; charset=utf-8');
-};
+/**
+ * JavaScript as RFC 9239 names it: send's MIME table still says application/javascript, and
+ * @fastify/static sets that type from it after `setHeaders` for a precompressed file.
+ */
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
 
 export interface FrameFilesOptions {
   distDir: string;
@@ -51,6 +53,12 @@ export const frameFiles: FastifyPluginAsync<FrameFilesOptions> = async (app, opt
   const built = fs.existsSync(path.join(distDir, 'index.html'));
   const config = { public: true };
   if (!built) app.log.warn({ distDir }, 'the chat frame is not built; it is not served');
+  // This plugin's own routes only (it is not wrapped with fastify-plugin).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (String(reply.getHeader('content-type')).startsWith('application/javascript'))
+      reply.header('content-type', JAVASCRIPT);
+    return payload;
+  });
 
   if (built) {
     // Also decorates `reply.sendFile` for the page. send's own Cache-Control is off: ours is set per file.
@@ -60,8 +68,8 @@ export const frameFiles: FastifyPluginAsync<FrameFilesOptions> = async (app, opt
       wildcard: false,
       index: false,
       cacheControl: false,
+      ...PRECOMPRESSED_FILES,
       setHeaders: (reply, filePath) => {
-        javaScriptType(reply, filePath);
         if (path.dirname(filePath) === assetsDir) reply.header('cache-control', IMMUTABLE);
       },
     });
@@ -74,9 +82,9 @@ export const frameFiles: FastifyPluginAsync<FrameFilesOptions> = async (app, opt
       index: false,
       cacheControl: false,
       decorateReply: false,
+      ...PRECOMPRESSED_FILES,
       // Host pages load the widget from another origin: allow that, and revalidate on each load.
-      setHeaders: (reply, filePath) => {
-        javaScriptType(reply, filePath);
+      setHeaders: (reply) => {
         reply.header('cache-control', 'no-cache').header('cross-origin-resource-policy', 'cross-origin');
       },
     });
