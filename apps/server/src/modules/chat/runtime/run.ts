@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import {
   isStepCount,
+  jsonSchema,
+  Output,
   streamText,
+  type JSONSchema7,
   type ModelMessage,
   type StopCondition,
   type ToolSet,
@@ -37,6 +40,19 @@ export interface RunLimits {
   maxOutputTokens: number;
   /** How long a pending approval stays valid (15 minutes). */
   approvalTtlMs: number;
+}
+
+/**
+ * What a caller from code asks of the model's generation (the OpenAI-compatible API's `max_tokens`,
+ * `stop`, `response_format`): applied to every model call of the run. The agent-api module checks
+ * that the agent's model supports them before it asks.
+ */
+export interface GenerationOptions {
+  /** At most this many tokens per model call (within the server's own `maxOutputTokens`). */
+  maxOutputTokens?: number;
+  stopSequences?: string[];
+  /** JSON answers: any JSON object, or one following `schema`. */
+  responseFormat?: { type: 'json'; schema?: JSONSchema7; name?: string; description?: string };
 }
 
 export interface RunContext {
@@ -81,6 +97,8 @@ export interface RunContext {
   telemetry?: Telemetry;
   /** Where a disconnected service is connected again: the model is given the link. */
   servicesUrl?: string;
+  /** The caller's generation settings (API runs). */
+  generation?: GenerationOptions;
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
@@ -98,6 +116,15 @@ export interface RunOutcome {
   usage?: RunTokens;
   /** Tool calls the model made in this run (approval requests and refusals included). */
   toolCalls?: number;
+  /** Why the model's last call ended (`length`: it reached the output token limit). */
+  finishReason?: string;
+}
+
+/** The AI SDK's output for a requested JSON format. */
+function jsonOutput(format: GenerationOptions['responseFormat']) {
+  if (!format) return undefined;
+  const about = { name: format.name, description: format.description };
+  return format.schema ? Output.object({ schema: jsonSchema(format.schema), ...about }) : Output.json(about);
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
@@ -219,7 +246,9 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
     experimental_refineToolInput: tools.refineInput,
-    maxOutputTokens: limits.maxOutputTokens,
+    maxOutputTokens: Math.min(limits.maxOutputTokens, ctx.generation?.maxOutputTokens ?? Infinity),
+    stopSequences: ctx.generation?.stopSequences,
+    output: jsonOutput(ctx.generation?.responseFormat),
     // The owner's temperature; none leaves the provider's default.
     temperature: ctx.agent.temperature ?? undefined,
     // The single retry layer is `withResilience` around the model (llm/resilient-model.ts).
@@ -271,5 +300,12 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const own = parts.slice(partsBefore);
   const usage = meter.total(own.map((p) => (p.type === 'text' ? p.text : '')).join(''));
   const toolCalls = own.filter((p) => p.type === 'dynamic-tool').length;
-  return finish({ status, errorCategory, pendingApprovals, usage, toolCalls });
+  return finish({
+    status,
+    errorCategory,
+    pendingApprovals,
+    usage,
+    toolCalls,
+    finishReason: lastFinishReason,
+  });
 }
