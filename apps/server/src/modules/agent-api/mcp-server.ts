@@ -64,7 +64,7 @@ function agentServer(
         approvalMinutes: options.approvalMinutes,
       });
       let text = '';
-      const outcome = await ask.answer((piece) => (text += piece));
+      const outcome = await ask.answer({ text: (piece) => (text += piece) });
       if (outcome.failure) text += `${text ? '\n\n' : ''}${outcome.failure.message}`;
       const failed = outcome.failure !== undefined && outcome.failure.category !== 'limit';
       return { content: [{ type: 'text' as const, text }], isError: failed || undefined };
