@@ -470,6 +470,20 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     status: 200,
     noOwnedId: "lists the caller's agents (B1 below checks Bob's list)",
   }),
+  'POST /backend/openai/v1/responses': (alice) => ({
+    as: 'bob',
+    url: '/backend/openai/v1/responses',
+    bodies: [false, true].map((stream) => ({ model: String(alice.agent), input: 'Post memo', stream })),
+    status: 404,
+    json: {
+      error: {
+        message: `The model '${alice.agent}' does not exist or you do not have access to it.`,
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'not_found',
+      },
+    },
+  }),
   'POST /backend/openai/v1/chat/completions': (alice) => ({
     as: 'bob',
     url: '/backend/openai/v1/chat/completions',
