@@ -29,6 +29,7 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
   let sumAgent: number;
   let sumModel: string;
   let fakeAgent: number;
+  let auth: Record<string, string>;
 
   const call = (method: string, url: string, headers: Record<string, string>, payload?: object) =>
     t.app.inject({ method: method as 'GET', url, headers, payload });
@@ -45,7 +46,7 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
       LLM_DEFAULT_MODEL: 'offline',
     });
     const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const { auth } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' });
+    ({ auth } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' }));
     const services = (await call('GET', `${API}/services/`, auth)).json<{ id: number; name: string }[]>();
     const calculator = services.find((s) => s.name === 'Calculator')!.id;
     await call('POST', `${API}/services/${calculator}/register_noauth_service`, auth);
@@ -257,5 +258,75 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
       text: { format: { type: 'json_object' } },
     });
     expect(fake.requests.at(-1)!.body).toMatchObject({ response_format: { type: 'json_object' } });
+  });
+
+  it('answers browsers only from the origins listed on the API key (CORS), and the list can change', async () => {
+    const page = 'https://app.example';
+    const created = await call('POST', `${API}/api-keys`, auth, {
+      name: 'browser',
+      scopes: ['chat'],
+      allowed_origins: [`${page}/`],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, key, allowed_origins } = created.json<{
+      id: number;
+      key: string;
+      allowed_origins: string[];
+    }>();
+    expect(allowed_origins).toEqual([page]);
+    const bearer: Record<string, string> = { authorization: `Bearer ${key}` };
+    const preflight = (origin: string, path = '/backend/openai/v1/chat/completions') =>
+      t.app.inject({
+        method: 'OPTIONS',
+        url: path,
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, x-stainless-os',
+        },
+      });
+    const listed = await preflight(page);
+    expect(listed.statusCode).toBe(204);
+    expect(listed.headers).toMatchObject({
+      'access-control-allow-origin': page,
+      'access-control-allow-headers': 'authorization, content-type, x-stainless-os',
+    });
+    expect(listed.headers['access-control-allow-credentials']).toBeUndefined();
+    expect((await preflight(page, '/backend/mcp/1')).headers['access-control-allow-origin']).toBe(page);
+    expect((await preflight('https://evil.example')).headers['access-control-allow-origin']).toBeUndefined();
+
+    const models = (origin?: string, headers = bearer) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/backend/openai/v1/models',
+        headers: { ...headers, ...(origin && { origin }) },
+      });
+    const fromPage = await models(page);
+    expect(fromPage.statusCode).toBe(200);
+    expect(fromPage.headers['access-control-allow-origin']).toBe(page);
+    expect(fromPage.headers['access-control-expose-headers']).toContain('x-cadre-thread-id');
+    // Another origin, or a key (or sign-in token) that lists none, is refused; code sends no Origin.
+    const refused = await models('https://evil.example');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: { code: 'forbidden', type: 'permission_error' } });
+    expect((await models(page, auth)).statusCode).toBe(403);
+    const fromCode = await models();
+    expect(fromCode.statusCode).toBe(200);
+    expect(fromCode.headers['access-control-allow-origin']).toBeUndefined();
+
+    // The owner changes the list: it holds at once.
+    const bad = await call('PATCH', `${API}/api-keys/${id}`, auth, {
+      allowed_origins: ['https://ok.example', '*'],
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0].loc).toEqual(['body', 'allowed_origins', 1]);
+    const moved = await call('PATCH', `${API}/api-keys/${id}`, auth, {
+      allowed_origins: ['https://other.example'],
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().allowed_origins).toEqual(['https://other.example']);
+    expect((await models(page)).statusCode).toBe(403);
+    expect((await models('https://other.example')).statusCode).toBe(200);
+    expect((await preflight(page)).headers['access-control-allow-origin']).toBeUndefined();
   });
 });

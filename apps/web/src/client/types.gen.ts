@@ -2990,6 +2990,7 @@ export type ListApiKeysResponses = {
         prefix: string;
         scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
         agent_ids: Array<number> | null;
+        allowed_origins: Array<string>;
         created_at: string;
         last_used_at: string | null;
         expires_at: string | null;
@@ -3004,6 +3005,7 @@ export type CreateApiKeyData = {
         scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
         agent_ids?: Array<number> | null;
         expires_at?: string | null;
+        allowed_origins?: Array<string>;
     };
     headers?: {
         /**
@@ -3056,6 +3058,7 @@ export type CreateApiKeyResponses = {
         prefix: string;
         scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
         agent_ids: Array<number> | null;
+        allowed_origins: Array<string>;
         created_at: string;
         last_used_at: string | null;
         expires_at: string | null;
@@ -3119,6 +3122,73 @@ export type RevokeApiKeyResponses = {
 };
 
 export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
+
+export type UpdateApiKeyData = {
+    body: {
+        allowed_origins: Array<string>;
+    };
+    path: {
+        api_key_id: number;
+    };
+    query?: never;
+    url: '/api/v1/api-keys/{api_key_id}';
+};
+
+export type UpdateApiKeyErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type UpdateApiKeyError = UpdateApiKeyErrors[keyof UpdateApiKeyErrors];
+
+export type UpdateApiKeyResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: number;
+        name: string;
+        prefix: string;
+        scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
+        agent_ids: Array<number> | null;
+        allowed_origins: Array<string>;
+        created_at: string;
+        last_used_at: string | null;
+        expires_at: string | null;
+    };
+};
+
+export type UpdateApiKeyResponse = UpdateApiKeyResponses[keyof UpdateApiKeyResponses];
 
 export type OpenAiListModelsData = {
     body?: never;
