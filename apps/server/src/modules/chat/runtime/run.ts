@@ -1,10 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   isStepCount,
-  jsonSchema,
-  Output,
   streamText,
-  type JSONSchema7,
   type ModelMessage,
   type StopCondition,
   type ToolSet,
@@ -25,6 +22,9 @@ import { buildToolSet, type RunMode } from './tool-set.ts';
 import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../../../user-clock.ts';
 import { meterRunTokens, type RunTokens } from './run-usage.ts';
+import { jsonOutput, type GenerationOptions } from './generation.ts';
+
+export type { GenerationOptions } from './generation.ts';
 
 /** The host site's visitor a copilot run answers (not the agent's owner). */
 export interface Visitor {
@@ -40,19 +40,6 @@ export interface RunLimits {
   maxOutputTokens: number;
   /** How long a pending approval stays valid (15 minutes). */
   approvalTtlMs: number;
-}
-
-/**
- * What a caller from code asks of the model's generation (the OpenAI-compatible API's `max_tokens`,
- * `stop`, `response_format`): applied to every model call of the run. The agent-api module checks
- * that the agent's model supports them before it asks.
- */
-export interface GenerationOptions {
-  /** At most this many tokens per model call (within the server's own `maxOutputTokens`). */
-  maxOutputTokens?: number;
-  stopSequences?: string[];
-  /** JSON answers: any JSON object, or one following `schema`. */
-  responseFormat?: { type: 'json'; schema?: JSONSchema7; name?: string; description?: string };
 }
 
 export interface RunContext {
@@ -118,13 +105,6 @@ export interface RunOutcome {
   toolCalls?: number;
   /** Why the model's last call ended (`length`: it reached the output token limit). */
   finishReason?: string;
-}
-
-/** The AI SDK's output for a requested JSON format. */
-function jsonOutput(format: GenerationOptions['responseFormat']) {
-  if (!format) return undefined;
-  const about = { name: format.name, description: format.description };
-  return format.schema ? Output.object({ schema: jsonSchema(format.schema), ...about }) : Output.json(about);
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
