@@ -16,7 +16,7 @@ export interface ApiCorsPolicy {
 }
 
 const METHODS = 'GET, POST, DELETE';
-const EXPOSED = 'x-cadre-thread-id, retry-after, x-request-id';
+const EXPOSED = 'x-cadre-thread-id, retry-after';
 /** Request headers a preflight may ask for: a comma-separated list of header names, nothing else. */
 const HEADER_LIST = /^[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*$/i;
 
