@@ -20,7 +20,7 @@ export function modelIdOf(agent: { id: number; name: string }): string {
  * an id keeps working after the agent is renamed; the bare numeric id is accepted too.
  */
 export function agentIdOf(model: string | number): number | undefined {
-  const match = /^(?:[a-z0-9-]*-)?(\d{1,10})$/.exec(String(model));
+  const match = /^(?:[a-z0-9][a-z0-9-]*-)?(\d{1,10})$/.exec(String(model));
   const id = match ? Number(match[1]) : undefined;
   return id !== undefined && id >= 1 && id <= MAX_ID ? id : undefined;
 }

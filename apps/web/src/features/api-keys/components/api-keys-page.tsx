@@ -175,7 +175,7 @@ function ApiKeyRow({
         <CardLabel>Agents</CardLabel>
         {key.agent_ids === null ? API_KEYS_TEXT.allAgents : key.agent_ids.map(agentName).join(', ')}
       </Table.Cell>
-      <Table.Cell {...CARD_CELL} gridArea="origins">
+      <Table.Cell {...CARD_CELL} gridArea="origins" wordBreak="break-word">
         <CardLabel>Allowed origins</CardLabel>
         {key.allowed_origins.join(', ') || API_KEYS_TEXT.noOrigins}{' '}
         <Button
