@@ -29,6 +29,7 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
   let sumAgent: number;
   let sumModel: string;
   let fakeAgent: number;
+  let openAiAgent: number;
   let auth: Record<string, string>;
 
   const call = (method: string, url: string, headers: Record<string, string>, payload?: object) =>
@@ -42,7 +43,15 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
       CHAT_TURNS_PER_MINUTE: '1000',
       LLM_MODELS: JSON.stringify([
         { id: 'fake', provider: 'openai-compatible', model: 'fake-model', base_url: fake.url },
+        {
+          id: 'fake-openai',
+          provider: 'openai',
+          model: 'gpt-fake',
+          base_url: fake.url,
+          api_key_env: 'FAKE_KEY',
+        },
       ]),
+      FAKE_KEY: 'sk-fake',
       LLM_DEFAULT_MODEL: 'offline',
     });
     const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -61,6 +70,7 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
     sumAgent = await create({ name: 'Sum Helper', description: 'Adds', tool_ids: [add.id] });
     sumModel = `sum-helper-${sumAgent}`;
     fakeAgent = await create({ name: 'Über Fake!', description: 'On a provider', model_id: 'fake' });
+    openAiAgent = await create({ name: 'On OpenAI', description: 'OpenAI', model_id: 'fake-openai' });
     const key = await call('POST', `${API}/api-keys`, auth, { name: 'k', scopes: ['chat', 'agents:read'] });
     client = new OpenAI({
       apiKey: key.json<{ key: string }>().key,
@@ -76,7 +86,7 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
 
   it('lists models by slug, owned by no person, and takes the slug or the numeric id', async () => {
     const models = (await client.models.list()).data;
-    expect(models.map((m) => m.id)).toEqual([sumModel, `uber-fake-${fakeAgent}`]);
+    expect(models.map((m) => m.id)).toEqual([sumModel, `uber-fake-${fakeAgent}`, `on-openai-${openAiAgent}`]);
     expect(models.every((m) => m.owned_by === 'cadre')).toBe(true);
     for (const model of [sumModel, String(sumAgent), `renamed-since-${sumAgent}`]) {
       const completion = await client.chat.completions.create({
@@ -215,6 +225,7 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
         'response_format.json_schema',
       ],
       [{ logprobs: true }, 'logprobs'],
+      [{ top_logprobs: 2 }, 'top_logprobs'],
     ] as const;
     for (const [extra, param] of refused) {
       await expect(
@@ -328,5 +339,39 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
     expect((await models(page)).statusCode).toBe(403);
     expect((await models('https://other.example')).statusCode).toBe(200);
     expect((await preflight(page)).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('relays log probabilities from an OpenAI model, streaming and not', async () => {
+    const completion = await client.chat.completions.create({
+      model: String(openAiAgent),
+      messages: [{ role: 'user', content: 'hello' }],
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    expect(fake.requests.at(-1)!.body).toMatchObject({ logprobs: true, top_logprobs: 2 });
+    const { content, logprobs } = { ...completion.choices[0]!.message, ...completion.choices[0]! };
+    expect(logprobs!.content!.map((t) => t.token).join('')).toBe(content);
+    expect(logprobs!.content![0]).toMatchObject({
+      logprob: -0.5,
+      top_logprobs: [{ token: 'alt0' }, { token: 'alt1' }],
+    });
+
+    const stream = await client.chat.completions.create({
+      model: String(openAiAgent),
+      messages: [{ role: 'user', content: 'hello' }],
+      logprobs: true,
+      stream: true,
+    });
+    const withLogprobs = [];
+    for await (const chunk of stream) if (chunk.choices[0]?.logprobs) withLogprobs.push(chunk.choices[0]);
+    expect(withLogprobs).toHaveLength(1);
+    expect(withLogprobs[0]!.finish_reason).toBe('stop');
+    expect(withLogprobs[0]!.logprobs!.content).toHaveLength(3);
+    // Without asking, none.
+    const plain = await client.chat.completions.create({
+      model: String(openAiAgent),
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    expect(plain.choices[0]!.logprobs).toBeNull();
   });
 });

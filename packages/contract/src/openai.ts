@@ -132,7 +132,8 @@ export const chatCompletionSchema = z.object({
         refusal: z.null(),
       }),
       finish_reason: z.enum(['stop', 'length']),
-      logprobs: z.null(),
+      /** With `logprobs: true` (OpenAI's models): each token of the answer, as OpenAI reports it. */
+      logprobs: z.object({ content: z.array(z.unknown()), refusal: z.null() }).nullable(),
     }),
   ),
   usage: openAiUsageSchema,

@@ -3426,7 +3426,10 @@ export type OpenAiChatCompletionResponses = {
                 refusal: null;
             };
             finish_reason: 'stop' | 'length';
-            logprobs: null;
+            logprobs: {
+                content: Array<unknown>;
+                refusal: null;
+            } | null;
         }>;
         usage: {
             prompt_tokens: number;

@@ -28,6 +28,8 @@ export interface AskOutcome {
   steps: ToolStep[];
   /** `length` when the model reached the caller's token limit, or the agent its step limit. */
   finishReason: 'stop' | 'length';
+  /** The answer's tokens with their log probabilities, as OpenAI gives them, when they were asked for. */
+  logprobs?: unknown[];
 }
 
 /** What a caller is told while the run goes on. */
@@ -144,6 +146,7 @@ export async function startAsk(
                 ? { category: 'write_refused', message: `${API_WRITE_REFUSAL} Refused: ${namesOf(refused)}.` }
                 : undefined,
         steps: steps.all(),
+        logprobs: outcome.logprobs,
         finishReason:
           outcome.finishReason === 'length' ||
           (outcome.status === 'error' && outcome.errorCategory === 'limit')

@@ -14,6 +14,10 @@ export function failureError(outcome: AskOutcome): OpenAiFailure | undefined {
   return new OpenAiFailure(outcome.failure.category, outcome.failure.message);
 }
 
+/** OpenAI's `logprobs` of a choice: the tokens of every model call's text, when they were asked for. */
+const logprobsOf = (outcome: AskOutcome) =>
+  outcome.logprobs ? { content: outcome.logprobs, refusal: null } : null;
+
 /**
  * `POST /chat/completions`: runs the agent as the chat does and answers OpenAI's
  * `chat.completion`, or streams `chat.completion.chunk`s; both carry the agent's tool steps in
@@ -55,7 +59,7 @@ export async function chatCompletion(
           index: 0,
           message: { role: 'assistant' as const, content, refusal: null },
           finish_reason: outcome.finishReason,
-          logprobs: null,
+          logprobs: logprobsOf(outcome),
         },
       ],
       usage: outcome.usage,
@@ -64,13 +68,18 @@ export async function chatCompletion(
   }
 
   const events = eventStream(reply);
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra = {}) =>
+  const chunk = (
+    delta: Record<string, unknown>,
+    finish: string | null = null,
+    extra = {},
+    logprobs: ReturnType<typeof logprobsOf> = null,
+  ) =>
     events.send({
       id,
       object: 'chat.completion.chunk',
       created,
       model,
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs }],
       ...extra,
     });
   void (async () => {
@@ -86,7 +95,8 @@ export async function chatCompletion(
         events.send({ error: openAiErrorBody(failed.code, failed.detail) });
       } else {
         if (outcome.failure) chunk({ content: `\n\n${outcome.failure.message}` });
-        chunk({}, outcome.finishReason);
+        // The log probabilities come with the model's last call: on the last chunk, for all the text.
+        chunk({}, outcome.finishReason, {}, logprobsOf(outcome));
         if (body.stream_options?.include_usage) {
           events.send({
             id,

@@ -59,14 +59,20 @@ describe('generation settings per model', () => {
     );
   });
 
-  it('refuses log probabilities for every model', () => {
-    expect(() => completionGeneration('openai', completion({ logprobs: true }))).toThrow(
-      expect.objectContaining({ param: 'logprobs' }),
-    );
+  it('asks OpenAI’s models for log probabilities, and refuses them elsewhere by name', () => {
+    expect(completionGeneration('openai', completion({ logprobs: true })).logprobs).toBe(0);
+    expect(completionGeneration('openai', completion({ logprobs: true, top_logprobs: 3 })).logprobs).toBe(3);
+    expect(completionGeneration('openai', completion({ logprobs: false })).logprobs).toBeUndefined();
+    for (const provider of ['offline', 'anthropic', 'openai-compatible'] as const) {
+      expect(() => completionGeneration(provider, completion({ logprobs: true }))).toThrow(
+        expect.objectContaining({ param: 'logprobs' }),
+      );
+    }
+    // OpenAI asks for logprobs: true with top_logprobs.
     expect(() => completionGeneration('openai', completion({ top_logprobs: 2 }))).toThrow(
       expect.objectContaining({ param: 'top_logprobs' }),
     );
-    expect(completionGeneration('openai', completion({ logprobs: false })).maxOutputTokens).toBeUndefined();
+    // The Responses route relays none.
     expect(() =>
       responseGeneration('openai', { model: '1', input: 'hi', include: ['message.output_text.logprobs'] }),
     ).toThrow(expect.objectContaining({ param: 'include' }));

@@ -38,18 +38,27 @@ function responseFormat(provider: Provider, format: JsonFormat | undefined, para
   } satisfies GenerationOptions['responseFormat'];
 }
 
-/**
- * Log probabilities are refused for every model: an agent's answer is written over several model
- * calls with tool results between them, and Cadre does not relay per-token data of any of them.
- */
+/** Only OpenAI's own API reports each token's log probability; an agent relays them from it. */
+const LOGPROBS: readonly Provider[] = ['openai'];
+
+function logprobs(provider: Provider, body: ChatCompletionRequest): number | undefined {
+  if (body.logprobs !== true) {
+    if (body.top_logprobs != null) throw refused('top_logprobs', 'needs logprobs: true');
+    return undefined;
+  }
+  if (!LOGPROBS.includes(provider)) {
+    throw refused('logprobs', `this agent's model (${provider}) reports no log probabilities; send none`);
+  }
+  return body.top_logprobs ?? 0;
+}
+
+/** The Responses route relays none: its answer's text is split over items between tool calls. */
 function refuseLogprobs(asked: boolean, param: string) {
-  if (asked) throw refused(param, 'log probabilities are not available from an agent; send none');
+  if (asked) throw refused(param, 'log probabilities are available on chat completions only; send none');
 }
 
 /** A chat completion's generation settings, checked against the agent's model. */
 export function completionGeneration(provider: Provider, body: ChatCompletionRequest): GenerationOptions {
-  refuseLogprobs(body.logprobs === true, 'logprobs');
-  refuseLogprobs(body.top_logprobs != null, 'top_logprobs');
   const limits = [body.max_tokens, body.max_completion_tokens].filter((n): n is number => n != null);
   const format = body.response_format;
   return {
@@ -64,6 +73,7 @@ export function completionGeneration(provider: Provider, body: ChatCompletionReq
           : undefined,
       format?.type === 'json_schema' ? 'response_format.json_schema' : 'response_format',
     ),
+    logprobs: logprobs(provider, body),
   };
 }
 

@@ -22,7 +22,7 @@ import { buildToolSet, type RunMode } from './tool-set.ts';
 import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../../../user-clock.ts';
 import { meterRunTokens, type RunTokens } from './run-usage.ts';
-import { jsonOutput, type GenerationOptions } from './generation.ts';
+import { jsonOutput, providerOptionsFor, type GenerationOptions } from './generation.ts';
 
 export type { GenerationOptions } from './generation.ts';
 
@@ -105,6 +105,8 @@ export interface RunOutcome {
   toolCalls?: number;
   /** Why the model's last call ended (`length`: it reached the output token limit). */
   finishReason?: string;
+  /** The answer's tokens with their log probabilities, when the caller asked (OpenAI's models). */
+  logprobs?: unknown[];
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
@@ -229,6 +231,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     maxOutputTokens: Math.min(limits.maxOutputTokens, ctx.generation?.maxOutputTokens ?? Infinity),
     stopSequences: ctx.generation?.stopSequences,
     output: jsonOutput(ctx.generation?.responseFormat),
+    providerOptions: providerOptionsFor(ctx.generation),
     // The owner's temperature; none leaves the provider's default.
     temperature: ctx.agent.temperature ?? undefined,
     // The single retry layer is `withResilience` around the model (llm/resilient-model.ts).
@@ -236,7 +239,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     abortSignal: ctx.signal,
     onError: () => {},
   });
-  const { lastFinishReason, pendingApprovals } = await streamToParts(
+  const { lastFinishReason, pendingApprovals, logprobs } = await streamToParts(
     {
       ...ctx,
       messageId: message.id,
@@ -287,5 +290,6 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     usage,
     toolCalls,
     finishReason: lastFinishReason,
+    logprobs: ctx.generation?.logprobs === undefined ? undefined : logprobs,
   });
 }
