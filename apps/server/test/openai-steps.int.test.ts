@@ -30,6 +30,7 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
   let sumModel: string;
   let fakeAgent: number;
   let openAiAgent: number;
+  let notesAgent: number;
   let auth: Record<string, string>;
 
   const call = (method: string, url: string, headers: Record<string, string>, payload?: object) =>
@@ -57,20 +58,25 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
     const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     ({ auth } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' }));
     const services = (await call('GET', `${API}/services/`, auth)).json<{ id: number; name: string }[]>();
-    const calculator = services.find((s) => s.name === 'Calculator')!.id;
-    await call('POST', `${API}/services/${calculator}/register_noauth_service`, auth);
-    const add = await t.db.kysely
-      .selectFrom('actions')
-      .select('id')
-      .where('service_id', '=', calculator)
-      .where('name', '=', 'add')
-      .executeTakeFirstOrThrow();
+    const action = async (service: string, name: string) => {
+      const id = services.find((s) => s.name === service)!.id;
+      await call('POST', `${API}/services/${id}/register_noauth_service`, auth);
+      return t.db.kysely
+        .selectFrom('actions')
+        .select('id')
+        .where('service_id', '=', id)
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
+    };
+    const add = await action('Calculator', 'add');
+    const createNote = await action('Notes', 'create_note');
     const create = async (body: object) =>
       (await call('POST', `${API}/agents/`, auth, body)).json<{ id: number }>().id;
     sumAgent = await create({ name: 'Sum Helper', description: 'Adds', tool_ids: [add.id] });
     sumModel = `sum-helper-${sumAgent}`;
     fakeAgent = await create({ name: 'Über Fake!', description: 'On a provider', model_id: 'fake' });
     openAiAgent = await create({ name: 'On OpenAI', description: 'OpenAI', model_id: 'fake-openai' });
+    notesAgent = await create({ name: 'Note Taker', description: 'Notes', tool_ids: [createNote.id] });
     const key = await call('POST', `${API}/api-keys`, auth, { name: 'k', scopes: ['chat', 'agents:read'] });
     client = new OpenAI({
       apiKey: key.json<{ key: string }>().key,
@@ -86,7 +92,12 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
 
   it('lists models by slug, owned by no person, and takes the slug or the numeric id', async () => {
     const models = (await client.models.list()).data;
-    expect(models.map((m) => m.id)).toEqual([sumModel, `uber-fake-${fakeAgent}`, `on-openai-${openAiAgent}`]);
+    expect(models.map((m) => m.id)).toEqual([
+      sumModel,
+      `uber-fake-${fakeAgent}`,
+      `on-openai-${openAiAgent}`,
+      `note-taker-${notesAgent}`,
+    ]);
     expect(models.every((m) => m.owned_by === 'cadre')).toBe(true);
     for (const model of [sumModel, String(sumAgent), `renamed-since-${sumAgent}`]) {
       const completion = await client.chat.completions.create({
@@ -179,6 +190,46 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
       'message',
     ]);
     expect(final.output_text).toContain('42');
+  });
+
+  it('answers a write waiting for approval as an incomplete call and a message with the link', async () => {
+    const response = await client.responses.create({
+      model: String(notesAgent),
+      input: 'note down: call the bank',
+    });
+    expect(response.status).toBe('completed');
+    expect(response.output.map((item) => [item.type, 'status' in item ? item.status : undefined])).toEqual([
+      ['function_call', 'incomplete'],
+      ['message', 'completed'],
+    ]);
+    const waiting = response.output[0] as unknown as { cadre: { tool_step: Step } };
+    expect(waiting.cadre.tool_step).toMatchObject({ name: 'create_note', status: 'awaiting_approval' });
+    expect(response.output_text).toMatch(/^This needs your approval before it runs \(create_note\)/);
+    expect(response.output_text).toContain(`/agents/${notesAgent}/chat/${response.id.replace(/^resp_/, '')}`);
+
+    // Refused by the owner's setting: an error answer, or when streaming a failed response.
+    const patched = await call('PATCH', `${API}/agents/${notesAgent}`, auth, { api_writes: 'refuse' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await expect(
+      client.responses.create({ model: String(notesAgent), input: 'note down: call the bank' }),
+    ).rejects.toMatchObject({ status: 403, code: 'write_refused' });
+    const events = await client.responses.create({
+      model: String(notesAgent),
+      input: 'note down: call the bank',
+      stream: true,
+    });
+    let last: OpenAI.Responses.ResponseStreamEvent | undefined;
+    for await (const event of events) last = event;
+    expect(last).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: 'write_refused' } },
+    });
+    const steps = (last as OpenAI.Responses.ResponseFailedEvent).response.output;
+    expect(steps[0]).toMatchObject({ type: 'function_call', status: 'completed' });
+    expect(steps[1]).toMatchObject({
+      type: 'function_call_output',
+      output: expect.stringMatching(/^refused: /),
+    });
   });
 
   it('honours max_tokens and stop on the offline model, saying finish_reason length or stop', async () => {
