@@ -368,6 +368,20 @@ describe(`what the agent did, for API callers, on ${testDatabaseKind()}`, () => 
     expect(fromPage.headers['access-control-allow-origin']).toBe(page);
     expect(fromPage.headers['access-control-expose-headers']).toContain('x-cadre-thread-id');
     // Another origin, or a key (or sign-in token) that lists none, is refused; code sends no Origin.
+    // The MCP server, whose SDK writes its own answer, carries them too.
+    const mcp = await t.app.inject({
+      method: 'POST',
+      url: `/backend/mcp/${sumAgent}`,
+      headers: { ...bearer, origin: page, accept: 'application/json, text/event-stream' },
+      payload: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+    });
+    expect(mcp.statusCode, mcp.body).toBe(200);
+    expect(mcp.headers['access-control-allow-origin']).toBe(page);
     const refused = await models('https://evil.example');
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: { code: 'forbidden', type: 'permission_error' } });
