@@ -24,7 +24,7 @@ export interface ApiRunInput {
    * that is new to it. When the thread is gone, the whole conversation starts a new one.
    */
   continues?: { threadId: string; from: number };
-  /** The caller's `max_tokens`, `stop` and `response_format`, for every model call of the run. */
+  /** The caller's `max_tokens`, `stop`, `response_format` and `logprobs`, for every model call of the run. */
   generation?: GenerationOptions;
 }
 

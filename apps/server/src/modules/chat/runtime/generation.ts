@@ -2,7 +2,7 @@ import { jsonSchema, Output, type JSONSchema7 } from 'ai';
 
 /**
  * What a caller from code asks of the model's generation (the OpenAI-compatible API's `max_tokens`,
- * `stop`, `response_format`): applied to every model call of the run. The agent-api module checks
+ * `stop`, `response_format`, `logprobs`): applied to every model call of the run. The agent-api module checks
  * that the agent's model supports them before it asks.
  */
 export interface GenerationOptions {
