@@ -306,7 +306,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(apiKeysRoutes, { apiKeys, db, vault });
       // Agents reached from code: the OpenAI-compatible API and an MCP server per agent.
       await api.register(agentApiRoutes, {
-        deps: chatDeps,
+        deps: { ...chatDeps, anyKeyAllowsOrigin: apiKeys.anyAllowsOrigin },
         executor: options.chat?.toolExecutor ?? toolExecutor,
         modelSelection: options.chat?.modelSelection,
       });

@@ -86,15 +86,17 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
 
   it('lists the agents a key allows as models', async () => {
     const all = await openai(chatKey).models.list();
-    expect(all.data.map((m) => m.id)).toEqual([String(calculatorAgent), String(notesAgent)]);
+    expect(all.data.map((m) => m.id)).toEqual([`sum-helper-${calculatorAgent}`, `note-taker-${notesAgent}`]);
     expect(all.data[0]).toMatchObject({
       object: 'model',
-      owned_by: 'alice@example.com',
+      owned_by: 'cadre',
       name: 'Sum Helper',
       description: 'Adds numbers for you',
     });
     expect(all.data[0]!.created).toBeGreaterThan(1_700_000_000);
-    expect((await openai(limitedKey).models.list()).data.map((m) => m.id)).toEqual([String(calculatorAgent)]);
+    expect((await openai(limitedKey).models.list()).data.map((m) => m.id)).toEqual([
+      `sum-helper-${calculatorAgent}`,
+    ]);
     expect((await openai(readKey).models.list()).data).toHaveLength(2);
     // A sign-in token works where a key does.
     const token = alice.authorization.slice('Bearer '.length);
@@ -107,7 +109,8 @@ describe(`agents from code (OpenAI-compatible API, MCP) on ${testDatabaseKind()}
       messages: [{ role: 'user', content: 'add 17 and 25' }],
     });
     expect(completion.object).toBe('chat.completion');
-    expect(completion.model).toBe(String(calculatorAgent));
+    // The numeric id still names the agent; the answer says the model id it is listed by.
+    expect(completion.model).toBe(`sum-helper-${calculatorAgent}`);
     expect(completion.choices[0]!.message.content).toContain('42');
     expect(completion.choices[0]!.finish_reason).toBe('stop');
     expect(completion.usage!.prompt_tokens).toBeGreaterThan(0);

@@ -47,6 +47,7 @@ describe('the OpenAPI document', () => {
       'POST /demos/login',
       'POST /demos/chat',
       'POST /backend/openai/v1/chat/completions',
+      'POST /backend/openai/v1/responses',
       'POST /backend/mcp/{agent_id}',
     ]) {
       expect(keys).toContain(key);

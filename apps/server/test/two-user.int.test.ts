@@ -363,6 +363,13 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
       code: 'validation_failed',
     },
   }),
+  'PATCH /backend/api/v1/api-keys/:api_key_id': (alice) => ({
+    as: 'bob',
+    url: `${API}/api-keys/${alice.apiKey}`,
+    bodies: [{ allowed_origins: ['https://bob.example'] }],
+    status: 404,
+    json: { detail: 'API key not found', code: 'not_found' },
+  }),
   'DELETE /backend/api/v1/api-keys/:api_key_id': (alice) => ({
     as: 'bob',
     url: `${API}/api-keys/${alice.apiKey}`,
@@ -469,6 +476,48 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     url: '/backend/openai/v1/models',
     status: 200,
     noOwnedId: "lists the caller's agents (B1 below checks Bob's list)",
+  }),
+  'OPTIONS /backend/openai/v1/models': () => ({
+    as: 'bob',
+    url: '/backend/openai/v1/models',
+    headers: { origin: 'https://alice-app.example', 'access-control-request-method': 'POST' },
+    status: 204,
+    noOwnedId: 'a CORS preflight names no object; it only says whether some API key lists the origin',
+  }),
+  'OPTIONS /backend/openai/v1/chat/completions': () => ({
+    as: 'bob',
+    url: '/backend/openai/v1/chat/completions',
+    headers: { origin: 'https://alice-app.example', 'access-control-request-method': 'POST' },
+    status: 204,
+    noOwnedId: 'a CORS preflight names no object; it only says whether some API key lists the origin',
+  }),
+  'OPTIONS /backend/openai/v1/responses': () => ({
+    as: 'bob',
+    url: '/backend/openai/v1/responses',
+    headers: { origin: 'https://alice-app.example', 'access-control-request-method': 'POST' },
+    status: 204,
+    noOwnedId: 'a CORS preflight names no object; it only says whether some API key lists the origin',
+  }),
+  'OPTIONS /backend/mcp/:agent_id': (alice) => ({
+    as: 'bob',
+    url: `/backend/mcp/${alice.agent}`,
+    headers: { origin: 'https://alice-app.example', 'access-control-request-method': 'POST' },
+    status: 204,
+    noOwnedId: 'a CORS preflight names no object; it only says whether some API key lists the origin',
+  }),
+  'POST /backend/openai/v1/responses': (alice) => ({
+    as: 'bob',
+    url: '/backend/openai/v1/responses',
+    bodies: [false, true].map((stream) => ({ model: String(alice.agent), input: 'Post memo', stream })),
+    status: 404,
+    json: {
+      error: {
+        message: `The model '${alice.agent}' does not exist or you do not have access to it.`,
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'not_found',
+      },
+    },
   }),
   'POST /backend/openai/v1/chat/completions': (alice) => ({
     as: 'bob',

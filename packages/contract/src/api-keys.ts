@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pathIdSchema } from './agents.ts';
+import { embedOriginsField, pathIdSchema } from './agents.ts';
 
 /** What an API key may do (docs/security.md, "API keys"). */
 export const API_KEY_SCOPES = ['chat', 'copilot:mint', 'agents:read'] as const;
@@ -16,8 +16,17 @@ export const apiKeyCreateSchema = z.strictObject({
   agent_ids: z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(100).nullish(),
   /** When the key stops working (ISO 8601, in the future); null or absent: never. */
   expires_at: z.iso.datetime({ offset: true }).nullish(),
+  /**
+   * Web origins whose pages may call the agent API with this key (CORS); each exactly, no
+   * wildcard; absent or empty: calls from code only (docs/security.md, "API keys").
+   */
+  allowed_origins: embedOriginsField.optional(),
 });
 export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
+
+/** What can change on a key once made: only the origins it may be used from. */
+export const apiKeyUpdateSchema = z.strictObject({ allowed_origins: embedOriginsField });
+export type ApiKeyUpdate = z.infer<typeof apiKeyUpdateSchema>;
 
 export const apiKeySchema = z.object({
   id: z.number(),
@@ -26,6 +35,7 @@ export const apiKeySchema = z.object({
   prefix: z.string(),
   scopes: z.array(apiKeyScopeSchema),
   agent_ids: z.array(z.number()).nullable(),
+  allowed_origins: z.array(z.string()),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   expires_at: z.string().nullable(),

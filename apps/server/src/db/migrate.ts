@@ -38,6 +38,7 @@ export const MIGRATION_NAMES = [
   '0031-deleted-identities',
   '0032-run-streams',
   '0033-list-versions',
+  '0037-api-key-origins',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -157,6 +157,8 @@ export interface ApiKeysTable {
   scopes: string;
   /** JSON array of agent ids the key is limited to; null for all the user's agents. */
   agent_ids: string | null;
+  /** JSON array of the web origins the key may be used from in a browser (migration 0037). */
+  allowed_origins: string;
   expires_at: string | null;
   last_used_at: string | null;
   created_at: string;

@@ -40,6 +40,8 @@ export interface ApiKeyGrant {
   scopes: readonly ApiKeyScope[];
   /** The agents the key is limited to; null for all of the user's agents. */
   agentIds: readonly number[] | null;
+  /** The web origins a browser may call with the key from (CORS on the agent API). */
+  origins: readonly string[];
 }
 
 /** Personal API keys, told apart from sign-in tokens and checked. */

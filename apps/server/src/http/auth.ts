@@ -39,6 +39,11 @@ export const PUBLIC_ROUTES = [
   'GET /backend/openapi.json',
   // Prometheus metrics: registered only with METRICS_SCRAPE_TOKEN, which the route itself checks.
   'GET /backend/metrics',
+  // CORS preflights of the agent API: a browser sends them without credentials (agent-api/api-cors.ts).
+  'OPTIONS /backend/openai/v1/models',
+  'OPTIONS /backend/openai/v1/chat/completions',
+  'OPTIONS /backend/openai/v1/responses',
+  'OPTIONS /backend/mcp/:agent_id',
 ] as const;
 
 /**

@@ -142,7 +142,7 @@ describe('agents from code on three instances', () => {
         defaultHeaders: { 'x-pin-backend': pin },
       });
 
-    expect((await client('cadre1').models.list()).data.map((m) => m.id)).toEqual([String(agent)]);
+    expect((await client('cadre1').models.list()).data.map((m) => m.id)).toEqual([`note-taker-${agent}`]);
     const stream = await client('cadre2').chat.completions.create({
       model: String(agent),
       messages: [{ role: 'user', content: 'hello there' }],

@@ -12,7 +12,8 @@ import type { AddressInfo, Socket } from 'node:net';
  *   (once the tool result comes back) a short text answer;
  * - anything else: `tokens` tokens at once (20 unless configured), each `word` (`tok`) and its number.
  * The usage chunk reports 10 prompt tokens and the completion's tokens; with `reportUsage: false`
- * there is none, as with providers that do not report usage.
+ * there is none, as with providers that do not report usage. Asked for `logprobs`, each token
+ * carries one (-0.5), with `top_logprobs` alternatives as asked.
  * Every request is recorded with the path it came in on, whether the client aborted it, and when.
  */
 export interface FakeOpenAi {
@@ -99,7 +100,13 @@ export async function startFakeOpenAi(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function reply(
-  body: { model: string; messages: Message[]; tools?: { function: { name: string } }[] },
+  body: {
+    model: string;
+    messages: Message[];
+    tools?: { function: { name: string } }[];
+    logprobs?: boolean;
+    top_logprobs?: number;
+  },
   res: http.ServerResponse,
   defaultTokens: number,
   word: string,
@@ -107,13 +114,23 @@ async function reply(
 ) {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
+  const logprobs = (delta: object) => {
+    const token = 'content' in delta && typeof delta.content === 'string' ? delta.content : '';
+    if (!body.logprobs || !token) return {};
+    const alternatives = Array.from({ length: body.top_logprobs ?? 0 }, (_, i) => ({
+      token: `alt${i}`,
+      logprob: -1 - i,
+      bytes: null,
+    }));
+    return { logprobs: { content: [{ token, logprob: -0.5, bytes: null, top_logprobs: alternatives }] } };
+  };
   const chunk = (delta: object, finish: string | null, usage?: object) =>
     `data: ${JSON.stringify({
       id,
       object: 'chat.completion.chunk',
       created,
       model: body.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
+      choices: [{ index: 0, delta, finish_reason: finish, ...logprobs(delta) }],
       ...(usage ? { usage } : {}),
     })}\n\n`;
   const finish = (reason: string, completionTokens: number) => {

@@ -2,7 +2,7 @@
 
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client';
 import { client } from './client.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BackchannelLogoutData, BackchannelLogoutErrors, BackchannelLogoutResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentFromTemplateData, CreateAgentFromTemplateErrors, CreateAgentFromTemplateResponses, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteKnowledgeFileData, DeleteKnowledgeFileErrors, DeleteKnowledgeFileResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DeleteTriggerSecretData, DeleteTriggerSecretErrors, DeleteTriggerSecretResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, DownloadKnowledgeFileData, DownloadKnowledgeFileErrors, DownloadKnowledgeFileResponses, DownloadUsageCsvData, DownloadUsageCsvErrors, DownloadUsageCsvResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, GetTriggerSecretData, GetTriggerSecretErrors, GetTriggerSecretResponses, GetUsageData, GetUsageErrors, GetUsageResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentTemplatesData, ListAgentTemplatesErrors, ListAgentTemplatesResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListKnowledgeFilesData, ListKnowledgeFilesErrors, ListKnowledgeFilesResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, ListTriggerEventsData, ListTriggerEventsErrors, ListTriggerEventsResponses, McpAgentData, McpAgentErrors, McpAgentResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateTriggerSecretData, RotateTriggerSecretErrors, RotateTriggerSecretResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses, UploadKnowledgeFileData, UploadKnowledgeFileErrors, UploadKnowledgeFileResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BackchannelLogoutData, BackchannelLogoutErrors, BackchannelLogoutResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentFromTemplateData, CreateAgentFromTemplateErrors, CreateAgentFromTemplateResponses, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteKnowledgeFileData, DeleteKnowledgeFileErrors, DeleteKnowledgeFileResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DeleteTriggerSecretData, DeleteTriggerSecretErrors, DeleteTriggerSecretResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, DownloadKnowledgeFileData, DownloadKnowledgeFileErrors, DownloadKnowledgeFileResponses, DownloadUsageCsvData, DownloadUsageCsvErrors, DownloadUsageCsvResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, GetTriggerSecretData, GetTriggerSecretErrors, GetTriggerSecretResponses, GetUsageData, GetUsageErrors, GetUsageResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentTemplatesData, ListAgentTemplatesErrors, ListAgentTemplatesResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListKnowledgeFilesData, ListKnowledgeFilesErrors, ListKnowledgeFilesResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, ListTriggerEventsData, ListTriggerEventsErrors, ListTriggerEventsResponses, McpAgentData, McpAgentErrors, McpAgentResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiCreateResponseData, OpenAiCreateResponseErrors, OpenAiCreateResponseResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateTriggerSecretData, RotateTriggerSecretErrors, RotateTriggerSecretResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses, UpdateApiKeyData, UpdateApiKeyErrors, UpdateApiKeyResponses, UploadKnowledgeFileData, UploadKnowledgeFileErrors, UploadKnowledgeFileResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -568,6 +568,20 @@ export const revokeApiKey = <ThrowOnError extends boolean = true>(options: Optio
 });
 
 /**
+ * Sets the web origins one of the caller’s API keys may be used from (CORS)
+ */
+export const updateApiKey = <ThrowOnError extends boolean = true>(options: Options<UpdateApiKeyData, ThrowOnError>) => (options.client ?? client).patch<UpdateApiKeyResponses, UpdateApiKeyErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/api-keys/{api_key_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Lists the caller's agents (those an API key is limited to) as OpenAI models
  */
 export const openAiListModels = <ThrowOnError extends boolean = true>(options?: Options<OpenAiListModelsData, ThrowOnError>) => (options?.client ?? client).get<OpenAiListModelsResponses, OpenAiListModelsErrors, ThrowOnError, 'data'>({
@@ -578,12 +592,26 @@ export const openAiListModels = <ThrowOnError extends boolean = true>(options?: 
 });
 
 /**
- * Runs an agent (`model` = agent id) on the conversation; `stream: true` answers with SSE chunks
+ * Runs an agent (`model` = its model id) on the conversation; `stream: true` answers with SSE chunks
  */
 export const openAiChatCompletion = <ThrowOnError extends boolean = true>(options: Options<OpenAiChatCompletionData, ThrowOnError>) => (options.client ?? client).post<OpenAiChatCompletionResponses, OpenAiChatCompletionErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/openai/v1/chat/completions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Runs an agent (`model` = its model id) on the input; its tool calls are output items; `stream: true` answers with SSE events
+ */
+export const openAiCreateResponse = <ThrowOnError extends boolean = true>(options: Options<OpenAiCreateResponseData, ThrowOnError>) => (options.client ?? client).post<OpenAiCreateResponseResponses, OpenAiCreateResponseErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/openai/v1/responses',
     ...options,
     headers: {
         'Content-Type': 'application/json',

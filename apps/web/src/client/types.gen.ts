@@ -2990,6 +2990,7 @@ export type ListApiKeysResponses = {
         prefix: string;
         scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
         agent_ids: Array<number> | null;
+        allowed_origins: Array<string>;
         created_at: string;
         last_used_at: string | null;
         expires_at: string | null;
@@ -3004,6 +3005,7 @@ export type CreateApiKeyData = {
         scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
         agent_ids?: Array<number> | null;
         expires_at?: string | null;
+        allowed_origins?: Array<string>;
     };
     headers?: {
         /**
@@ -3056,6 +3058,7 @@ export type CreateApiKeyResponses = {
         prefix: string;
         scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
         agent_ids: Array<number> | null;
+        allowed_origins: Array<string>;
         created_at: string;
         last_used_at: string | null;
         expires_at: string | null;
@@ -3119,6 +3122,73 @@ export type RevokeApiKeyResponses = {
 };
 
 export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
+
+export type UpdateApiKeyData = {
+    body: {
+        allowed_origins: Array<string>;
+    };
+    path: {
+        api_key_id: number;
+    };
+    query?: never;
+    url: '/api/v1/api-keys/{api_key_id}';
+};
+
+export type UpdateApiKeyErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type UpdateApiKeyError = UpdateApiKeyErrors[keyof UpdateApiKeyErrors];
+
+export type UpdateApiKeyResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: number;
+        name: string;
+        prefix: string;
+        scopes: Array<'chat' | 'copilot:mint' | 'agents:read'>;
+        agent_ids: Array<number> | null;
+        allowed_origins: Array<string>;
+        created_at: string;
+        last_used_at: string | null;
+        expires_at: string | null;
+    };
+};
+
+export type UpdateApiKeyResponse = UpdateApiKeyResponses[keyof UpdateApiKeyResponses];
 
 export type OpenAiListModelsData = {
     body?: never;
@@ -3237,6 +3307,30 @@ export type OpenAiChatCompletionData = {
         } | null;
         tools?: Array<unknown> | null;
         n?: 1 | null;
+        max_tokens?: number | null;
+        max_completion_tokens?: number | null;
+        stop?: string | Array<string> | null;
+        response_format?: {
+            type: 'text';
+            [key: string]: unknown;
+        } | {
+            type: 'json_object';
+            [key: string]: unknown;
+        } | {
+            type: 'json_schema';
+            json_schema: {
+                name: string;
+                description?: string;
+                schema?: {
+                    [key: string]: unknown;
+                };
+                strict?: boolean | null;
+                [key: string]: unknown;
+            };
+            [key: string]: unknown;
+        } | null;
+        logprobs?: boolean | null;
+        top_logprobs?: number | null;
         [key: string]: unknown;
     };
     path?: never;
@@ -3332,17 +3426,243 @@ export type OpenAiChatCompletionResponses = {
                 refusal: null;
             };
             finish_reason: 'stop' | 'length';
-            logprobs: null;
+            logprobs: {
+                content: Array<unknown>;
+                refusal: null;
+            } | null;
         }>;
         usage: {
             prompt_tokens: number;
             completion_tokens: number;
             total_tokens: number;
         };
+        cadre: {
+            thread_id: string;
+            tool_steps: Array<{
+                id: string;
+                name: string;
+                title: string;
+                arguments: unknown;
+                status: 'running' | 'done' | 'failed' | 'awaiting_approval' | 'refused' | 'denied';
+                result?: unknown;
+                result_truncated?: boolean;
+                error?: string;
+            }>;
+        };
     };
 };
 
 export type OpenAiChatCompletionResponse = OpenAiChatCompletionResponses[keyof OpenAiChatCompletionResponses];
+
+export type OpenAiCreateResponseData = {
+    body: {
+        model: string | number;
+        input: string | Array<{
+            type?: 'message';
+            role: 'system' | 'developer' | 'user' | 'assistant';
+            content: string | Array<{
+                type: 'input_text' | 'output_text' | 'text';
+                text: string;
+                [key: string]: unknown;
+            }>;
+            [key: string]: unknown;
+        } | {
+            type: 'function_call' | 'function_call_output';
+            [key: string]: unknown;
+        }>;
+        instructions?: string | null;
+        stream?: boolean | null;
+        max_output_tokens?: number | null;
+        text?: {
+            format?: {
+                type: 'text';
+                [key: string]: unknown;
+            } | {
+                type: 'json_object';
+                [key: string]: unknown;
+            } | {
+                name: string;
+                description?: string;
+                schema?: {
+                    [key: string]: unknown;
+                };
+                strict?: boolean | null;
+                type: 'json_schema';
+                [key: string]: unknown;
+            };
+            [key: string]: unknown;
+        } | null;
+        tools?: Array<unknown> | null;
+        top_logprobs?: number | null;
+        include?: Array<string> | null;
+        previous_response_id?: null;
+        conversation?: null;
+        background?: false | null;
+        [key: string]: unknown;
+    };
+    path?: never;
+    query?: never;
+    url: '/openai/v1/responses';
+};
+
+export type OpenAiCreateResponseErrors = {
+    /**
+     * Default Response
+     */
+    400: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        };
+    };
+    /**
+     * Default Response
+     */
+    401: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        };
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        };
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        };
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        };
+    };
+    /**
+     * Default Response
+     */
+    429: {
+        error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        };
+    };
+};
+
+export type OpenAiCreateResponseError = OpenAiCreateResponseErrors[keyof OpenAiCreateResponseErrors];
+
+export type OpenAiCreateResponseResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: string;
+        object: 'response';
+        created_at: number;
+        status: 'in_progress' | 'completed' | 'incomplete' | 'failed';
+        model: string;
+        output: Array<{
+            type: 'message';
+            id: string;
+            role: 'assistant';
+            status: 'in_progress' | 'completed' | 'incomplete';
+            content: Array<{
+                type: 'output_text';
+                text: string;
+                annotations: Array<unknown>;
+            }>;
+        } | {
+            type: 'function_call';
+            id: string;
+            call_id: string;
+            name: string;
+            arguments: string;
+            status: 'in_progress' | 'completed' | 'incomplete';
+            cadre: {
+                tool_step: {
+                    id: string;
+                    name: string;
+                    title: string;
+                    arguments: unknown;
+                    status: 'running' | 'done' | 'failed' | 'awaiting_approval' | 'refused' | 'denied';
+                    result?: unknown;
+                    result_truncated?: boolean;
+                    error?: string;
+                };
+            };
+        } | {
+            type: 'function_call_output';
+            id: string;
+            call_id: string;
+            output: string;
+            status: 'in_progress' | 'completed' | 'incomplete';
+        }>;
+        error: {
+            code: string;
+            message: string;
+        } | null;
+        incomplete_details: {
+            reason: 'max_output_tokens';
+        } | null;
+        instructions: string | null;
+        max_output_tokens: number | null;
+        metadata: {
+            [key: string]: string;
+        };
+        parallel_tool_calls: boolean;
+        temperature: null;
+        top_p: null;
+        tool_choice: 'auto';
+        tools: Array<unknown>;
+        text: {
+            format: {
+                type: string;
+                [key: string]: unknown;
+            };
+        };
+        usage: {
+            input_tokens: number;
+            input_tokens_details: {
+                cached_tokens: number;
+            };
+            output_tokens: number;
+            output_tokens_details: {
+                reasoning_tokens: number;
+            };
+            total_tokens: number;
+        } | null;
+        cadre: {
+            thread_id: string;
+        };
+    };
+};
+
+export type OpenAiCreateResponseResponse = OpenAiCreateResponseResponses[keyof OpenAiCreateResponseResponses];
 
 export type McpAgentData = {
     body?: never;

@@ -1,5 +1,6 @@
-import type { ErrorCode } from '@cadre/contract';
+import type { ErrorCode, ToolStep } from '@cadre/contract';
 import { API_WRITE_REFUSAL, type ApiRunInput, type ChatService } from '../chat/index.ts';
+import { toolSteps } from './tool-steps.ts';
 
 /** Tokens as the OpenAI API counts them. */
 interface TokenUsage {
@@ -23,15 +24,29 @@ export interface AskOutcome {
    * `limit` are error codes (docs/api.md, "Errors"), answered with their status.
    */
   failure?: { category: ErrorCode | 'limit'; message: string };
+  /** The tool calls the agent made, in order, as they ended. */
+  steps: ToolStep[];
+  /** `length` when the model reached the caller's token limit, or the agent its step limit. */
+  finishReason: 'stop' | 'length';
+  /** The answer's tokens with their log probabilities, as OpenAI gives them, when they were asked for. */
+  logprobs?: unknown[];
+}
+
+/** What a caller is told while the run goes on. */
+export interface AnswerListener {
+  /** A piece of the answer; text after a tool call begins with a paragraph break. */
+  text(delta: string): void;
+  /** A tool step began, or changed how it stands (its result came). */
+  step?(step: ToolStep): void;
 }
 
 export interface Ask {
   threadId: string;
   /**
-   * Reads the run to its end, handing each piece of the answer to `onText` as it comes (the
-   * approval note last), and resolves with how it ended.
+   * Reads the run to its end, telling `listener` each piece of the answer and each tool step as
+   * they come (the approval note last), and resolves with how it ended.
    */
-  answer(onText: (text: string) => void): Promise<AskOutcome>;
+  answer(listener: AnswerListener): Promise<AskOutcome>;
 }
 
 /** Where the owner decides a pending approval: the agent's chat in Cadre, on the run's thread. */
@@ -71,8 +86,8 @@ export async function startAsk(
   const run = await chat.runForApi(input);
   return {
     threadId: run.threadId,
-    async answer(onText) {
-      const toolNames = new Map<string, string>();
+    async answer(listener) {
+      const steps = toolSteps();
       const approvals: string[] = [];
       const refused: string[] = [];
       let errorText: string | undefined;
@@ -81,15 +96,16 @@ export async function startAsk(
       const emit = (text: string) => {
         if (!text) return;
         wrote = true;
-        onText(text);
+        listener.text(text);
       };
       for await (const chunk of run.stream) {
+        const step = steps.read(chunk);
+        if (step) listener.step?.(step);
         if (chunk.type === 'text-start') {
           // Text after a tool call is a new paragraph of the same answer.
           if (wrote && textId !== chunk.id) emit('\n\n');
           textId = chunk.id;
         } else if (chunk.type === 'text-delta') emit(chunk.delta);
-        else if (chunk.type === 'tool-input-available') toolNames.set(chunk.toolCallId, chunk.toolName);
         else if (chunk.type === 'tool-approval-request') approvals.push(chunk.toolCallId);
         else if (chunk.type === 'tool-output-error' && chunk.errorText === API_WRITE_REFUSAL) {
           refused.push(chunk.toolCallId);
@@ -97,7 +113,7 @@ export async function startAsk(
       }
       const outcome = await run.outcome;
       const namesOf = (ids: string[]) =>
-        [...new Set(ids.map((id) => toolNames.get(id) ?? 'a tool'))].join(', ');
+        [...new Set(ids.map((id) => steps.nameOf(id) ?? 'a tool'))].join(', ');
       if (run.stillWaiting) {
         emit(
           `This still waits for your approval (${run.stillWaiting.join(', ') || 'a tool'}); nothing else was done. ` +
@@ -129,6 +145,13 @@ export async function startAsk(
               : refused.length > 0
                 ? { category: 'write_refused', message: `${API_WRITE_REFUSAL} Refused: ${namesOf(refused)}.` }
                 : undefined,
+        steps: steps.all(),
+        logprobs: outcome.logprobs,
+        finishReason:
+          outcome.finishReason === 'length' ||
+          (outcome.status === 'error' && outcome.errorCategory === 'limit')
+            ? 'length'
+            : 'stop',
       };
     },
   };

@@ -64,7 +64,7 @@ function agentServer(
         approvalMinutes: options.approvalMinutes,
       });
       let text = '';
-      const outcome = await ask.answer((piece) => (text += piece));
+      const outcome = await ask.answer({ text: (piece) => (text += piece) });
       if (outcome.failure) text += `${text ? '\n\n' : ''}${outcome.failure.message}`;
       const failed = outcome.failure !== undefined && outcome.failure.category !== 'limit';
       return { content: [{ type: 'text' as const, text }], isError: failed || undefined };
@@ -85,6 +85,10 @@ export async function answerMcp(
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  // The SDK writes the answer itself: the headers set so far (CORS) go on the raw response first.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
   reply.hijack();
   // Closing the server also aborts a running tool call's signal: a client that goes away stops its run.
   reply.raw.on('close', () => {

@@ -7,6 +7,7 @@ import {
   type ModelSelection,
   type ToolExecutor,
 } from '../chat/index.ts';
+import { checkApiOrigin, registerApiPreflight } from './api-cors.ts';
 import { mcpRoutes } from './mcp-routes.ts';
 import type { AgentApiDeps } from './ports.ts';
 import { openAiRoutes } from './openai-routes.ts';
@@ -35,6 +36,24 @@ export const agentApiRoutes: FastifyPluginAsync<AgentApiPluginOptions> = async (
     approvalMinutes: Math.max(1, Math.round((config.llm.approvalTtlMs ?? APPROVAL_TTL_MS) / 60_000)),
     checkBudget: deps.usage.checkBudget,
   };
-  await app.register(openAiRoutes, { ...routeOptions, prefix: OPENAI_API_PATH });
-  await app.register(mcpRoutes, { ...routeOptions, prefix: MCP_PATH });
+  const cors = {
+    publicOrigin: new URL(config.publicUrl).origin,
+    anyKeyAllowsOrigin: deps.anyKeyAllowsOrigin,
+  };
+  for (const [routes, prefix, paths] of [
+    [openAiRoutes, OPENAI_API_PATH, ['/models', '/chat/completions', '/responses']],
+    [mcpRoutes, MCP_PATH, ['/:agent_id']],
+  ] as const) {
+    await app.register(
+      async (scope) => {
+        // Browsers' CORS: answered for the origins API keys list (api-cors.ts).
+        registerApiPreflight(scope, cors, paths);
+        scope.addHook('preHandler', async (request, reply) =>
+          checkApiOrigin(request, reply, cors.publicOrigin),
+        );
+        await scope.register(routes, routeOptions);
+      },
+      { prefix },
+    );
+  }
 };

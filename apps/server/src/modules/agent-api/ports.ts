@@ -12,6 +12,8 @@ export interface ApiAgents {
 /** The chat service's needs (its runs are chat runs), with the agents this API also lists. */
 export interface AgentApiDeps extends ChatAppDeps {
   agents: ChatAppDeps['agents'] & ApiAgents;
+  /** Whether any API key lists a web origin (the api-keys module): CORS preflights ask it. */
+  anyKeyAllowsOrigin(origin: string): Promise<boolean>;
 }
 
 export type { AgentProfile };

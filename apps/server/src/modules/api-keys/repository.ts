@@ -1,6 +1,7 @@
 import type { ApiKey, ApiKeyScope } from '@cadre/contract';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { containsPattern } from '../../db/like.ts';
 import type { ApiKeysTable, Database } from '../../db/schema.ts';
 
 type Row = Omit<ApiKeysTable, 'id' | 'hash'> & { id: number };
@@ -12,6 +13,7 @@ const PUBLIC_COLUMNS = [
   'prefix',
   'scopes',
   'agent_ids',
+  'allowed_origins',
   'expires_at',
   'last_used_at',
   'created_at',
@@ -23,6 +25,7 @@ export const toApiKey = (row: Row): ApiKey => ({
   prefix: row.prefix,
   scopes: JSON.parse(row.scopes) as ApiKeyScope[],
   agent_ids: row.agent_ids === null ? null : (JSON.parse(row.agent_ids) as number[]),
+  allowed_origins: JSON.parse(row.allowed_origins) as string[],
   created_at: row.created_at,
   last_used_at: row.last_used_at,
   expires_at: row.expires_at,
@@ -54,6 +57,32 @@ export function createApiKeysRepository(db: Db) {
     /** The verifier's one lookup, on the unique hash index. */
     findByHash(hash: string): Promise<Row | undefined> {
       return k.selectFrom('api_keys').select(PUBLIC_COLUMNS).where('hash', '=', hash).executeTakeFirst();
+    },
+
+    /** Sets the origins of the user's key; returns the key and its hash, or undefined if absent. */
+    async setOrigins(userId: number, id: number, origins: string[], trx: Kysely<Database> = k) {
+      const row = await trx
+        .updateTable('api_keys')
+        .set({ allowed_origins: JSON.stringify(origins) })
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .returning([...PUBLIC_COLUMNS, 'hash'])
+        .executeTakeFirst();
+      return row && { key: toApiKey(row), hash: row.hash };
+    },
+
+    /**
+     * Whether any key lists the origin (a preflight carries no key to look at). The origins are
+     * normalised and stored JSON-quoted, so the quoted origin matches only itself.
+     */
+    async anyAllowsOrigin(origin: string): Promise<boolean> {
+      const row = await k
+        .selectFrom('api_keys')
+        .select('id')
+        .where(sql<boolean>`allowed_origins like ${containsPattern(JSON.stringify(origin))} escape '\\'`)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** Deletes the user's key; returns its hash (to drop it from the cache), or undefined if absent. */

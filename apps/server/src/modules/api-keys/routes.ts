@@ -4,6 +4,8 @@ import {
   apiKeyCreateSchema,
   apiKeyListSchema,
   apiKeyParamsSchema,
+  apiKeySchema,
+  apiKeyUpdateSchema,
   errorSchema,
   idempotentCreateHeadersSchema,
   validationErrorSchema,
@@ -51,6 +53,16 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService; db:
         (record) => apiKeys.create(request.user, request.body, record),
       );
     },
+  );
+
+  app.patch(
+    '/api/v1/api-keys/:api_key_id',
+    op('updateApiKey', 'Sets the web origins one of the caller’s API keys may be used from (CORS)', {
+      params: apiKeyParamsSchema,
+      body: apiKeyUpdateSchema,
+      response: { 200: apiKeySchema, 404: errorSchema, ...errors },
+    }),
+    (request) => apiKeys.update(request.user, request.params.api_key_id, request.body),
   );
 
   app.delete(

@@ -1,5 +1,11 @@
 import crypto from 'node:crypto';
-import { API_KEY_PREFIX, type ApiKey, type ApiKeyCreate, type ApiKeyCreated } from '@cadre/contract';
+import {
+  API_KEY_PREFIX,
+  type ApiKey,
+  type ApiKeyCreate,
+  type ApiKeyCreated,
+  type ApiKeyUpdate,
+} from '@cadre/contract';
 import type { AuthUser } from '../../kernel.ts';
 import type { ApiKeyGrant } from '../../http/auth-ports.ts';
 import { notFound, ValidationFailure } from '../../http/errors.ts';
@@ -34,6 +40,10 @@ export interface ApiKeysService {
   /** `record` stores the answer of an idempotent create in the same transaction as the key. */
   create(user: AuthUser, input: ApiKeyCreate, record?: RecordAnswer<ApiKeyCreated>): Promise<ApiKeyCreated>;
   revoke(user: AuthUser, id: number): Promise<void>;
+  /** Sets the web origins the key may be used from; audited, and seen at once on every instance. */
+  update(user: AuthUser, id: number, input: ApiKeyUpdate): Promise<ApiKey>;
+  /** Whether any key allows the origin: a CORS preflight carries no key. */
+  anyAllowsOrigin(origin: string): Promise<boolean>;
 }
 
 /** A new key: the prefix and 32 random bytes. */
@@ -67,7 +77,13 @@ export function createApiKeysService(
     }
     const key = toApiKey(row);
     return {
-      grant: { keyId: key.id, user, scopes: key.scopes, agentIds: key.agent_ids },
+      grant: {
+        keyId: key.id,
+        user,
+        scopes: key.scopes,
+        agentIds: key.agent_ids,
+        origins: key.allowed_origins,
+      },
       expiresAt: key.expires_at === null ? Infinity : Date.parse(key.expires_at),
       until: at + API_KEY_CACHE_MS,
     };
@@ -120,6 +136,7 @@ export function createApiKeysService(
             hash: hashOf(key),
             scopes: JSON.stringify([...new Set(input.scopes)]),
             agent_ids: agentIds === null ? null : JSON.stringify(agentIds),
+            allowed_origins: JSON.stringify([...new Set(input.allowed_origins ?? [])]),
             expires_at: expiresAt?.toISOString() ?? null,
             created_at: new Date(now()).toISOString(),
           },
@@ -131,7 +148,12 @@ export function createApiKeysService(
             action: 'api_key.create',
             objectType: 'api_key',
             objectId: created.id,
-            detail: { name: created.name, scopes: created.scopes, agent_ids: created.agent_ids },
+            detail: {
+              name: created.name,
+              scopes: created.scopes,
+              agent_ids: created.agent_ids,
+              allowed_origins: created.allowed_origins,
+            },
           },
           trx,
         );
@@ -140,6 +162,31 @@ export function createApiKeysService(
         return answer;
       });
     },
+
+    async update(user, id, input) {
+      const origins = [...new Set(input.allowed_origins)];
+      const updated = await deps.db.kysely.transaction().execute(async (trx) => {
+        const row = await repo.setOrigins(user.id, id, origins, trx);
+        if (!row) throw notFound('API key not found');
+        await deps.audit.record(
+          {
+            userId: user.id,
+            action: 'api_key.update',
+            objectType: 'api_key',
+            objectId: id,
+            detail: { allowed_origins: origins },
+          },
+          trx,
+        );
+        return row;
+      });
+      // Every instance drops its cached grant, as on revocation: the next call reads the origins.
+      cache.delete(updated.hash);
+      await deps.db.signals.publish('cadre_api_key_revoked', updated.hash);
+      return updated.key;
+    },
+
+    anyAllowsOrigin: (origin) => repo.anyAllowsOrigin(origin),
 
     async revoke(user, id) {
       const hash = await repo.delete(user.id, id);

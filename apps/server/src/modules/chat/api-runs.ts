@@ -4,7 +4,7 @@ import type { AgentProfile } from './ports.ts';
 import { laterThan, modelFor, streamingAnswer, threadName, type ChatContext } from './context.ts';
 import { lapseApprovals } from './history.ts';
 import type { StoredMessage } from './runtime/messages.ts';
-import type { RunOutcome } from './runtime/run.ts';
+import type { GenerationOptions, RunOutcome } from './runtime/run.ts';
 import { RUN_IN_PROGRESS, streamRun } from './runs.ts';
 import { limitConcurrency, limitTurns } from './turns.ts';
 
@@ -24,6 +24,8 @@ export interface ApiRunInput {
    * that is new to it. When the thread is gone, the whole conversation starts a new one.
    */
   continues?: { threadId: string; from: number };
+  /** The caller's `max_tokens`, `stop`, `response_format` and `logprobs`, for every model call of the run. */
+  generation?: GenerationOptions;
 }
 
 export interface ApiRun {
@@ -129,6 +131,7 @@ export async function startApiRun(ctx: ChatContext, input: ApiRunInput): Promise
     claimId,
     mode: 'api',
     source: input.origin,
+    generation: input.generation,
     onEnd: (ended) => settle(ended ?? { status: 'error', pendingApprovals: [] }),
   });
   return { threadId, stream, outcome };

@@ -10,7 +10,7 @@ export { runRegistryFor, type RunRegistry } from './run-registry.ts';
 export { chatUserData } from './user-data.ts';
 export { endChatSessionsOf } from './sessions.ts';
 export type { ApiRun, ApiRunInput } from './api-runs.ts';
-export type { RunOutcome } from './runtime/run.ts';
+export type { GenerationOptions, RunOutcome } from './runtime/run.ts';
 export { API_WRITE_REFUSAL } from './runtime/refusals.ts';
 export { APPROVAL_TTL_MS } from './context.ts';
 export { chatDepsFrom } from './app-deps.ts';

@@ -6,7 +6,7 @@ import { modelFor, type ChatContext, type ChatVia } from './context.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import { RunAbort, type RunEndStatus } from './run-registry.ts';
 import type { RunTap } from './run-streams.ts';
-import type { RunOutcome, Visitor } from './runtime/run.ts';
+import type { GenerationOptions, RunOutcome, Visitor } from './runtime/run.ts';
 import type { RunMode } from './runtime/tool-set.ts';
 
 export interface StreamRunInput {
@@ -40,6 +40,8 @@ export interface StreamRunInput {
   timeZone?: string;
   /** A host site's visitor, in a copilot chat minted for them (told to the model). */
   visitor?: Visitor;
+  /** The caller's generation settings (API runs). */
+  generation?: GenerationOptions;
   /** Told how the run ended (undefined when it failed before an outcome), after its last save. */
   onEnd?: (outcome: RunOutcome | undefined) => void;
 }
@@ -167,6 +169,7 @@ export async function streamRun(
             hostFunctions: input.via === 'copilot' ? ctx.hostFunctions : undefined,
             telemetry: ctx.telemetry,
             servicesUrl: ctx.servicesUrl,
+            generation: input.generation,
             finalize: async (trx, final) => {
               await ctx.audit.record(
                 {

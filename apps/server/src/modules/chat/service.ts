@@ -1,6 +1,7 @@
+import type { AgentProfile } from './ports.ts';
 import { startApiRun, type ApiRunInput } from './api-runs.ts';
 import { decide, type DecisionInput } from './approvals.ts';
-import { createChatContext, type ChatServiceDeps, type ChatVia } from './context.ts';
+import { createChatContext, modelFor, type ChatServiceDeps, type ChatVia } from './context.ts';
 import { createFeedback } from './feedback.ts';
 import { sessionInfo } from './session-info.ts';
 import { createThreads } from './threads.ts';
@@ -22,6 +23,8 @@ export function createChatService(deps: ChatServiceDeps) {
     decide: (input: DecisionInput) => decide(ctx, input),
     runUnattended: (input: UnattendedInput) => runUnattended(ctx, input),
     runForApi: (input: ApiRunInput) => startApiRun(ctx, input),
+    /** The provider of the model the agent answers with now (what generation settings it can take). */
+    providerFor: (agent: Pick<AgentProfile, 'modelId'>) => modelFor(ctx, agent).selection.provider,
   };
 }
 

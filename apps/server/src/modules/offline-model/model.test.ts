@@ -2,7 +2,7 @@ import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-
 import { describe, expect, it } from 'vitest';
 import { fillArguments } from './arguments.ts';
 import { createOfflineModel, OFFLINE_LABEL } from './index.ts';
-import { tokens } from './model.ts';
+import { tokens } from './output-limits.ts';
 import { bestTool } from './tools.ts';
 import { decideTurn } from './intents.ts';
 

@@ -18,6 +18,7 @@ import { failureAnswer } from './failures.ts';
 import { knowledgeAnswer } from './knowledge.ts';
 import { OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from './names.ts';
 import { PHRASES } from './phrases.ts';
+import { limitOutput, tokens } from './output-limits.ts';
 import { readClock, type UserClock } from '../../user-clock.ts';
 
 /**
@@ -37,7 +38,8 @@ import { readClock, type UserClock } from '../../user-clock.ts';
  */
 
 type Reply =
-  { text: string } | { toolCall: { toolName: string; input: Record<string, unknown> }; text?: string };
+  | { text: string; cut?: 'length' | 'stop' }
+  | { toolCall: { toolName: string; input: Record<string, unknown> }; text?: string };
 
 const usage = (input: number, output: number): LanguageModelV4Usage => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
@@ -57,7 +59,7 @@ export function createModel(): LanguageModelV4 {
       if ('toolCall' in reply) content.push(toolCallContent(reply.toolCall));
       return {
         content,
-        finishReason: { unified: 'toolCall' in reply ? 'tool-calls' : 'stop', raw: undefined },
+        finishReason: finishOf(reply),
         usage: usage(promptSize(options.prompt), tokens(reply.text ?? '').length),
         warnings: [],
       };
@@ -78,7 +80,7 @@ export function createModel(): LanguageModelV4 {
       if ('toolCall' in reply) parts.push(toolCallContent(reply.toolCall));
       parts.push({
         type: 'finish',
-        finishReason: { unified: 'toolCall' in reply ? 'tool-calls' : 'stop', raw: undefined },
+        finishReason: finishOf(reply),
         usage: usage(promptSize(options.prompt), tokens(reply.text ?? '').length),
       });
       const signal = options.abortSignal;
@@ -101,6 +103,16 @@ export function createModel(): LanguageModelV4 {
   };
 }
 
+const finishOf = (reply: Reply) => ({
+  unified:
+    'cut' in reply && reply.cut
+      ? reply.cut
+      : 'toolCall' in reply
+        ? ('tool-calls' as const)
+        : ('stop' as const),
+  raw: undefined,
+});
+
 function toolCallContent(call: { toolName: string; input: Record<string, unknown> }) {
   return {
     type: 'tool-call' as const,
@@ -108,11 +120,6 @@ function toolCallContent(call: { toolName: string; input: Record<string, unknown
     toolName: call.toolName,
     input: JSON.stringify(call.input),
   };
-}
-
-/** Splits text into word-sized deltas (whitespace stays with the word before it). */
-export function tokens(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
 const promptSize = (prompt: LanguageModelV4Prompt) => JSON.stringify(prompt).length >> 2;
@@ -149,7 +156,14 @@ function afterResults(prompt: LanguageModelV4Prompt, tools: LanguageModelV4Funct
   return resolveReference(textOf(prompt[userAt]), tools, clock, found.toolName, found.output.value);
 }
 
+/** The model's reply within the caller's output token limit and stop sequences (output-limits.ts). */
 function decide(options: LanguageModelV4CallOptions): Reply {
+  const reply = decideFully(options);
+  const limited = limitOutput(reply.text ?? '', options);
+  return limited.cut ? limited : reply;
+}
+
+function decideFully(options: LanguageModelV4CallOptions): Reply {
   const tools = functionTools(options);
   const prompt = options.prompt;
   const last = prompt.at(-1);

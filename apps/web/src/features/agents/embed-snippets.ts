@@ -73,7 +73,11 @@ export function embedSnippets(options: {
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '') || `agent-${options.agentId}`;
   const mcpConfig = JSON.stringify(
-    { mcpServers: { [serverName]: { url: mcpUrl, headers: { Authorization: 'Bearer cadre_...' } } } },
+    {
+      mcpServers: {
+        [serverName]: { type: 'http', url: mcpUrl, headers: { Authorization: 'Bearer cadre_...' } },
+      },
+    },
     null,
     2,
   );

@@ -135,6 +135,8 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
           apiKey: llm.apiKey,
           fetch: options.fetch,
           includeUsage: true,
+          // A caller's `response_format: json_schema` goes on as OpenAI's; the chat never sends a format.
+          supportsStructuredOutputs: true,
         })(modelId),
       );
       break;

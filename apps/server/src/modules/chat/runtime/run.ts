@@ -22,6 +22,9 @@ import { buildToolSet, type RunMode } from './tool-set.ts';
 import { hasKnowledge } from './knowledge-tool.ts';
 import { timeLine } from '../../../user-clock.ts';
 import { meterRunTokens, type RunTokens } from './run-usage.ts';
+import { jsonOutput, providerOptionsFor, type GenerationOptions } from './generation.ts';
+
+export type { GenerationOptions } from './generation.ts';
 
 /** The host site's visitor a copilot run answers (not the agent's owner). */
 export interface Visitor {
@@ -81,6 +84,8 @@ export interface RunContext {
   telemetry?: Telemetry;
   /** Where a disconnected service is connected again: the model is given the link. */
   servicesUrl?: string;
+  /** The caller's generation settings (API runs). */
+  generation?: GenerationOptions;
   /** Runs in the transaction of the run's last save (the run's audit events): one commit. */
   finalize?: (trx: Kysely<Database>, outcome: RunOutcome) => Promise<void>;
 }
@@ -98,6 +103,10 @@ export interface RunOutcome {
   usage?: RunTokens;
   /** Tool calls the model made in this run (approval requests and refusals included). */
   toolCalls?: number;
+  /** Why the model's last call ended (`length`: it reached the output token limit). */
+  finishReason?: string;
+  /** The answer's tokens with their log probabilities, when the caller asked (OpenAI's models). */
+  logprobs?: unknown[];
 }
 
 const LIMIT_MESSAGE = (steps: number, calls: number) =>
@@ -219,7 +228,10 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     tools: tools.tools,
     stopWhen: [isStepCount(limits.maxSteps), tooManyToolCalls],
     experimental_refineToolInput: tools.refineInput,
-    maxOutputTokens: limits.maxOutputTokens,
+    maxOutputTokens: Math.min(limits.maxOutputTokens, ctx.generation?.maxOutputTokens ?? Infinity),
+    stopSequences: ctx.generation?.stopSequences,
+    output: jsonOutput(ctx.generation?.responseFormat),
+    providerOptions: providerOptionsFor(ctx.generation),
     // The owner's temperature; none leaves the provider's default.
     temperature: ctx.agent.temperature ?? undefined,
     // The single retry layer is `withResilience` around the model (llm/resilient-model.ts).
@@ -227,7 +239,7 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
     abortSignal: ctx.signal,
     onError: () => {},
   });
-  const { lastFinishReason, pendingApprovals } = await streamToParts(
+  const { lastFinishReason, pendingApprovals, logprobs } = await streamToParts(
     {
       ...ctx,
       messageId: message.id,
@@ -271,5 +283,13 @@ export async function runAgent(ctx: RunContext): Promise<RunOutcome> {
   const own = parts.slice(partsBefore);
   const usage = meter.total(own.map((p) => (p.type === 'text' ? p.text : '')).join(''));
   const toolCalls = own.filter((p) => p.type === 'dynamic-tool').length;
-  return finish({ status, errorCategory, pendingApprovals, usage, toolCalls });
+  return finish({
+    status,
+    errorCategory,
+    pendingApprovals,
+    usage,
+    toolCalls,
+    finishReason: lastFinishReason,
+    logprobs: ctx.generation?.logprobs === undefined ? undefined : logprobs,
+  });
 }

@@ -4,6 +4,7 @@ import { toLlmError, type LlmErrorCategory } from '../llm/errors.ts';
 import { requestApproval, type ApprovalRequestContext } from './approval-request.ts';
 import type { StoredPart, ToolPart } from './messages.ts';
 import { toolErrorText, type RunTools } from './tool-set.ts';
+import { logprobsOf } from './generation.ts';
 
 export interface StreamContext extends ApprovalRequestContext {
   audit: AuditLog;
@@ -36,6 +37,8 @@ export interface StreamResult {
   /** The finish reason of the last step ('tool-calls' when the loop guard stopped the model). */
   lastFinishReason?: string;
   pendingApprovals: string[];
+  /** The answer's tokens with their log probabilities, over every step, when they were asked for. */
+  logprobs: unknown[];
 }
 
 /**
@@ -50,7 +53,7 @@ export async function streamToParts(
   stream: AsyncIterable<TextStreamPart<ToolSet>>,
 ): Promise<StreamResult> {
   const { parts, write } = ctx;
-  const result: StreamResult = { pendingApprovals: [] };
+  const result: StreamResult = { pendingApprovals: [], logprobs: [] };
   const findTool = (toolCallId: string) =>
     parts.find((p): p is ToolPart => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
   /** The audit event of a tool call's outcome, naming the run and the call. */
@@ -239,6 +242,7 @@ export async function streamToParts(
       }
       case 'finish-step':
         result.lastFinishReason = part.finishReason;
+        result.logprobs.push(...logprobsOf(part.providerMetadata));
         write({ type: 'finish-step' });
         break;
       case 'error': {

@@ -68,6 +68,7 @@ describe('the agent editor’s Embed section (/agents/:id/edit)', () => {
     expect(JSON.parse(within(section).getByLabelText('MCP clients').textContent!)).toEqual({
       mcpServers: {
         'shop-helper': {
+          type: 'http',
           url: expect.stringMatching(/\/mcp\/7$/),
           headers: { Authorization: 'Bearer cadre_...' },
         },

@@ -14,6 +14,7 @@ export {
   listApiKeysOptions,
   listApiKeysQueryKey,
   revokeApiKeyMutation,
+  updateApiKeyMutation,
 } from '../../../client/@tanstack/react-query.gen';
 
 /** The scopes a key can have, with what each lets the key's holder do. */

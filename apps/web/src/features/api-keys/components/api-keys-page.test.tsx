@@ -12,6 +12,7 @@ const KEY: ApiKey = {
   prefix: 'cadre_AbCdEf',
   scopes: ['agents:read', 'chat'],
   agent_ids: [1],
+  allowed_origins: [],
   created_at: '2026-01-02T03:04:05.000Z',
   last_used_at: null,
   expires_at: null,
@@ -122,6 +123,47 @@ describe('the API keys page (/api-keys)', () => {
     // What is about no field is said once, below the fields.
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Too many keys');
     expect(api.sent('POST /api/v1/api-keys')).toHaveLength(1);
+  });
+
+  it('edits the origins a key may be used from in a browser, and marks one the API refuses', async () => {
+    let keys = [KEY];
+    const api = installFakeApi({
+      'GET /api/v1/api-keys': () => json(keys),
+      'GET /api/v1/agents/': () => json(AGENTS),
+      'PATCH /api/v1/api-keys/:api_key_id': (request) => {
+        const origins = (request.body as { allowed_origins: string[] }).allowed_origins;
+        if (origins.includes('*')) {
+          return json(
+            {
+              detail: [{ loc: ['body', 'allowed_origins', 1], msg: 'must be an origin', type: 'custom' }],
+              code: 'validation_failed',
+            },
+            422,
+          );
+        }
+        keys = [{ ...KEY, allowed_origins: origins }];
+        return json(keys[0]);
+      },
+    });
+    const { user } = renderApp('/api-keys');
+    const row = await screen.findByRole('row', { name: 'CI deploy' });
+    expect(row).toHaveTextContent('None (code only)');
+    await user.click(within(row).getByRole('button', { name: 'Edit allowed origins of CI deploy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Allowed origins of "CI deploy"' });
+    const origins = within(dialog).getByRole('textbox', { name: /Origins/ });
+    await user.type(origins, 'https://app.example{Enter}*');
+    await user.click(within(dialog).getByRole('button', { name: 'Save origins' }));
+    expect(await within(dialog).findByText('must be an origin')).toBeInTheDocument();
+    expect(origins).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(origins);
+    await user.type(origins, ' https://app.example {Enter}{Enter}https://b.example');
+    await user.click(within(dialog).getByRole('button', { name: 'Save origins' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.sent('PATCH /api/v1/api-keys/:api_key_id').map((r) => r.body)).toEqual([
+      { allowed_origins: ['https://app.example', '*'] },
+      { allowed_origins: ['https://app.example', 'https://b.example'] },
+    ]);
+    await waitFor(() => expect(row).toHaveTextContent('https://app.example, https://b.example'));
   });
 
   it('revokes a key after confirmation', async () => {

@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Center, Code, HStack, Stack, Table, Text, Wrap } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { FiKey, FiPlus, FiTrash2 } from 'react-icons/fi';
+import { FiEdit2, FiKey, FiPlus, FiTrash2 } from 'react-icons/fi';
 import { PageHeader } from '../../../components/page-header';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { CARD_CELL, CARD_ROW, CardTable, type CardColumn } from '../../../components/card-table';
@@ -14,6 +14,7 @@ import {
   type ApiKey,
 } from '../api/api-keys-api';
 import { toaster } from '../../../components/ui/toaster';
+import { ApiKeyOriginsDialog } from './api-key-origins-dialog';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 
 export const API_KEYS_TEXT = {
@@ -28,6 +29,8 @@ export const API_KEYS_TEXT = {
   revokeFailed: 'Revoke failed',
   revokeFailedDetail: (name: string) => `The key "${name}" was not revoked; it still works. Try again.`,
   allAgents: 'All agents',
+  noOrigins: 'None (code only)',
+  editOrigins: 'Edit',
   never: 'Never',
   revoke: 'Revoke',
   revokeTitle: 'Revoke API key',
@@ -38,7 +41,9 @@ export const API_KEYS_TEXT = {
 const date = (iso: string | null, fallback: string) => (iso ? new Date(iso).toLocaleString() : fallback);
 
 const COLUMNS: readonly CardColumn[] = [
-  ...['Name', 'Key', 'Scopes', 'Agents', 'Created', 'Last used', 'Expires'].map((label) => ({ label })),
+  ...['Name', 'Key', 'Scopes', 'Agents', 'Allowed origins', 'Created', 'Last used', 'Expires'].map(
+    (label) => ({ label }),
+  ),
   { label: 'Actions', w: '24', textAlign: 'end' },
 ];
 
@@ -57,6 +62,7 @@ export function ApiKeysPage() {
   const agents = useQuery(listAgentsOptions());
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [editingOrigins, setEditingOrigins] = useState<ApiKey | null>(null);
   const queryClient = useQueryClient();
   const revoke = useMutation({
     ...revokeApiKeyMutation(),
@@ -84,60 +90,13 @@ export function ApiKeysPage() {
     body = <StateRow>{API_KEYS_TEXT.empty}</StateRow>;
   } else {
     body = keys.data.map((key) => (
-      <Table.Row
+      <ApiKeyRow
         key={key.id}
-        aria-label={key.name}
-        {...CARD_ROW}
-        // A card on a phone: the name and Revoke, then one line per value with its label.
-        gridTemplateColumns="minmax(0, 1fr) auto"
-        gridTemplateAreas={`"name revoke" "key key" "scopes scopes" "agents agents" "created created" "used used" "expires expires"`}
-        gap="1.5"
-      >
-        <Table.Cell {...CARD_CELL} gridArea="name" fontWeight="medium" wordBreak="break-word">
-          {key.name}
-        </Table.Cell>
-        <Table.Cell {...CARD_CELL} gridArea="key">
-          <CardLabel>Key</CardLabel>
-          <Code>{key.prefix}…</Code>
-        </Table.Cell>
-        <Table.Cell {...CARD_CELL} gridArea="scopes">
-          <HStack gap="1" wrap="wrap">
-            <CardLabel>Scopes</CardLabel>
-            <Wrap gap="1">
-              {key.scopes.map((scope) => (
-                <Badge key={scope}>{scope}</Badge>
-              ))}
-            </Wrap>
-          </HStack>
-        </Table.Cell>
-        <Table.Cell {...CARD_CELL} gridArea="agents">
-          <CardLabel>Agents</CardLabel>
-          {key.agent_ids === null ? API_KEYS_TEXT.allAgents : key.agent_ids.map(agentName).join(', ')}
-        </Table.Cell>
-        <Table.Cell {...CARD_CELL} gridArea="created">
-          <CardLabel>Created</CardLabel>
-          {date(key.created_at, '')}
-        </Table.Cell>
-        <Table.Cell {...CARD_CELL} gridArea="used">
-          <CardLabel>Last used</CardLabel>
-          {date(key.last_used_at, API_KEYS_TEXT.never)}
-        </Table.Cell>
-        <Table.Cell {...CARD_CELL} gridArea="expires">
-          <CardLabel>Expires</CardLabel>
-          {date(key.expires_at, API_KEYS_TEXT.never)}
-        </Table.Cell>
-        <Table.Cell {...CARD_CELL} gridArea="revoke" textAlign="end">
-          <Button
-            size="xs"
-            variant="outline"
-            colorPalette="red"
-            aria-label={`${API_KEYS_TEXT.revoke} ${key.name}`}
-            onClick={() => setRevoking(key)}
-          >
-            <FiTrash2 aria-hidden="true" /> {API_KEYS_TEXT.revoke}
-          </Button>
-        </Table.Cell>
-      </Table.Row>
+        apiKey={key}
+        agentName={agentName}
+        onOrigins={() => setEditingOrigins(key)}
+        onRevoke={() => setRevoking(key)}
+      />
     ));
   }
 
@@ -160,6 +119,7 @@ export function ApiKeysPage() {
         {body}
       </CardTable>
       <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
+      <ApiKeyOriginsDialog apiKey={editingOrigins} onClose={() => setEditingOrigins(null)} />
       <ConfirmDialog
         open={revoking !== null}
         title={API_KEYS_TEXT.revokeTitle}
@@ -170,6 +130,87 @@ export function ApiKeysPage() {
         onCancel={() => setRevoking(null)}
       />
     </Stack>
+  );
+}
+
+/** One key: its values, a way to edit its allowed origins, and Revoke. */
+function ApiKeyRow({
+  apiKey: key,
+  agentName,
+  onOrigins,
+  onRevoke,
+}: {
+  apiKey: ApiKey;
+  agentName: (id: number) => string;
+  onOrigins: () => void;
+  onRevoke: () => void;
+}) {
+  return (
+    <Table.Row
+      aria-label={key.name}
+      {...CARD_ROW}
+      // A card on a phone: the name and Revoke, then one line per value with its label.
+      gridTemplateColumns="minmax(0, 1fr) auto"
+      gridTemplateAreas={`"name revoke" "key key" "scopes scopes" "agents agents" "origins origins" "created created" "used used" "expires expires"`}
+      gap="1.5"
+    >
+      <Table.Cell {...CARD_CELL} gridArea="name" fontWeight="medium" wordBreak="break-word">
+        {key.name}
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="key">
+        <CardLabel>Key</CardLabel>
+        <Code>{key.prefix}…</Code>
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="scopes">
+        <HStack gap="1" wrap="wrap">
+          <CardLabel>Scopes</CardLabel>
+          <Wrap gap="1">
+            {key.scopes.map((scope) => (
+              <Badge key={scope}>{scope}</Badge>
+            ))}
+          </Wrap>
+        </HStack>
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="agents">
+        <CardLabel>Agents</CardLabel>
+        {key.agent_ids === null ? API_KEYS_TEXT.allAgents : key.agent_ids.map(agentName).join(', ')}
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="origins" wordBreak="break-word">
+        <CardLabel>Allowed origins</CardLabel>
+        {key.allowed_origins.join(', ') || API_KEYS_TEXT.noOrigins}{' '}
+        <Button
+          size="2xs"
+          variant="ghost"
+          aria-label={`Edit allowed origins of ${key.name}`}
+          onClick={onOrigins}
+        >
+          <FiEdit2 aria-hidden="true" /> {API_KEYS_TEXT.editOrigins}
+        </Button>
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="created">
+        <CardLabel>Created</CardLabel>
+        {date(key.created_at, '')}
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="used">
+        <CardLabel>Last used</CardLabel>
+        {date(key.last_used_at, API_KEYS_TEXT.never)}
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="expires">
+        <CardLabel>Expires</CardLabel>
+        {date(key.expires_at, API_KEYS_TEXT.never)}
+      </Table.Cell>
+      <Table.Cell {...CARD_CELL} gridArea="revoke" textAlign="end">
+        <Button
+          size="xs"
+          variant="outline"
+          colorPalette="red"
+          aria-label={`${API_KEYS_TEXT.revoke} ${key.name}`}
+          onClick={onRevoke}
+        >
+          <FiTrash2 aria-hidden="true" /> {API_KEYS_TEXT.revoke}
+        </Button>
+      </Table.Cell>
+    </Table.Row>
   );
 }
 
