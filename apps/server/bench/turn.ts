@@ -41,6 +41,8 @@ async function main() {
       LLM_MODEL: 'fake-model',
       LLM_BASE_URL: model.info.url!,
       CHAT_TURNS_PER_MINUTE: '10000',
+      // Unset: the default, as `npm run bench` measures it; set: to compare limits at c=50.
+      ...(process.env.CHAT_MAX_CONCURRENT && { CHAT_MAX_CONCURRENT: process.env.CHAT_MAX_CONCURRENT }),
     };
     const profileDir = path.join(work, 'profile');
     const cadre = await startCadre(dataDir, env, {
