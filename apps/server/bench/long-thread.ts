@@ -115,3 +115,17 @@ export async function longThreadTurns(
   });
   return { turns, long: figures(sides.long), short: figures(sides.short) };
 }
+
+/** The row `npm run bench` writes for it in docs/benchmarks.md (report.ts). */
+export function longThreadReportRow({ turns, long, short }: LongThreadRow): string[] {
+  const ratio = long.cpuMs / short.cpuMs;
+  const ms = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 1 });
+  return [
+    `A turn in a ${LONG_THREAD_MESSAGES.toLocaleString('en')}-message thread (${turns} turns, one at a time): server CPU per turn, p50`,
+    `${ms(long.cpuMs)} ms CPU, p50 ${ms(long.p50)} ms`,
+    `a ${SHORT_THREAD_MESSAGES}-message thread sending the model the same bytes: ${ms(short.cpuMs)} ms CPU, p50 ${ms(short.p50)} ms`,
+    `${ratio.toFixed(2)}×`,
+    '≤ 1.2× (issue 28)',
+    ratio <= 1.2 ? 'yes' : '**no**',
+  ];
+}

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { BENCHMARKS_FILE, percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
 import type { FirstTokenPairs, Measured, StreamLoad } from './load.ts';
+import { longThreadReportRow, type LongThreadRow } from './long-thread.ts';
 import type { ProfileSummary } from './profile.ts';
 
 type Profile = ProfileSummary & { rps: number; cpuMsPer: number };
@@ -30,6 +31,8 @@ export interface Figures {
   modelAlone: StreamLoad;
   chat10: StreamLoad;
   chat50: StreamLoad;
+  /** The long-thread row (long-thread.ts). */
+  longThread?: LongThreadRow;
   coldStart: { ms: number; cpuMs: number; medianMs: number; medianCpuMs: number; count: number };
   idleRssMiB: number;
   idleSeconds: number;
@@ -173,6 +176,7 @@ function rows(f: Figures): string[][] {
       '≤ 500 ms p99, or clean 429s with Retry-After',
       met(chat50.errors === 0 && (chat50.p99 <= 500 || cleanRefusals)),
     ],
+    ...(f.longThread ? [longThreadReportRow(f.longThread)] : []),
     [
       `Cold start to ready, built tree, existing data (median of ${f.coldStart.count}): wall, CPU`,
       `${whole(f.coldStart.medianMs)} ms, ${whole(f.coldStart.medianCpuMs)} ms CPU`,

@@ -7,7 +7,7 @@
  * - with BENCH_TURN_PROFILE=1, Cadre under `--cpu-prof` for sequential turns: the self time of the
  *   samples between a turn's request and its first token (on the profile's clock), per function and
  *   per package, and the turn's stages by inclusive time.
- * Prints JSON; writes nothing. BENCH_TURN_ONLY (ttft,c10,c50,long) picks parts. BENCH_SECONDS (10), BENCH_TTFT_SAMPLES (200), BENCH_TURNS (300).
+ * Prints JSON; writes nothing (BENCH_TURN_PROFILE_OUT: where to keep the profile). BENCH_TURN_ONLY (ttft,key,c10,c50,long) picks parts. BENCH_SECONDS (10), BENCH_TTFT_SAMPLES (200), BENCH_TURNS (300).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -46,7 +46,7 @@ async function main() {
     };
     const profileDir = path.join(work, 'profile');
     const cadre = await startCadre(dataDir, env, {
-      nodeFlags: PROFILE ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profileDir}`] : [],
+      nodeFlags: PROFILE ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profileDir}`] : [],
     });
     stops.push(() => cadre.stop());
     const chat = await seedChatters(cadre.url, 4);
@@ -61,11 +61,11 @@ async function main() {
       }),
       ...tokens,
     };
-    const turnIn = (threadId?: string): StreamTarget => ({
+    const turnIn = (threadId?: string, withKey = true): StreamTarget => ({
       url: `${cadre.url}/chainlit/chat`,
       headers: (connection) => ({
         ...chat.sessions[connection % chat.sessions.length]!,
-        'idempotency-key': `message-${crypto.randomUUID()}`,
+        ...(withKey && { 'idempotency-key': `message-${crypto.randomUUID()}` }),
       }),
       body: JSON.stringify({ text: 'hello', ...(threadId && { threadId }) }),
       ...tokens,
@@ -88,6 +88,7 @@ async function main() {
         profileDir,
         fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!,
       );
+      if (process.env.BENCH_TURN_PROFILE_OUT) fs.copyFileSync(file, process.env.BENCH_TURN_PROFILE_OUT);
       console.log(JSON.stringify(beforeFirstToken(file, windows), null, 1));
       return;
     }
@@ -95,6 +96,10 @@ async function main() {
     const only = process.env.BENCH_TURN_ONLY;
     const wanted = (part: string) => only === undefined || only.split(',').includes(part);
     const ttft = wanted('ttft') ? await firstTokenPairs(direct, chatTurn, TTFT_SAMPLES, 20) : undefined;
+    // What the message's Idempotency-Key adds to the first token: turns without one, then with one.
+    const keyCost = wanted('key')
+      ? await firstTokenPairs(turnIn(undefined, false), chatTurn, TTFT_SAMPLES, 20)
+      : undefined;
     if (wanted('c10') || wanted('c50')) await streamLoad(chatTurn, 10, 3);
     const chat10 = wanted('c10') ? await streamLoad(chatTurn, 10, SECONDS, cadre.pid) : undefined;
     const chat50 = wanted('c50') ? await streamLoad(chatTurn, 50, SECONDS, cadre.pid) : undefined;
@@ -108,6 +113,7 @@ async function main() {
           load: os.loadavg(),
           ttftAdded: ttft && { p50: percentile(ttft.added, 50), p99: percentile(ttft.added, 99) },
           ttftDirect: ttft && percentile(ttft.direct, 50),
+          keyAdded: keyCost && { p50: percentile(keyCost.added, 50), p99: percentile(keyCost.added, 99) },
           chat10,
           chat50,
           longThread: longThread && { ...longThread, ratio: longThread.long.cpuMs / longThread.short.cpuMs },

@@ -13,6 +13,7 @@ import {
   repeatUnlessBusy,
 } from './run-lease.ts';
 import { createRunStreams } from './run-streams.ts';
+import { runRowStatements, type ClaimRow } from './turn-statements.ts';
 import { RunAbort, shutdownAbort, type RunRegistry } from './run-types.ts';
 
 export { RUN_LEASE_MS };
@@ -64,6 +65,7 @@ export function runRegistryFor(deps: RunRegistryDeps): RunRegistry {
 function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: RunRegistryDeps): RunRegistry {
   const k = db.kysely;
   const instanceId = lifecycle.instanceId;
+  const { insertClaim, updateEnd } = runRowStatements(k);
   const local = new Map<string, AbortController>();
   let heartbeat: NodeJS.Timeout | undefined;
   let stopPoll: NodeJS.Timeout | undefined;
@@ -207,24 +209,21 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     async claim(run, trx) {
       const id = crypto.randomUUID();
       const now = nowIso();
-      const row = await (trx ?? k)
-        .insertInto('chat_runs')
-        .values({
+      const { rows } = await insertClaim(
+        trx ?? k,
+        ...([
           id,
-          run_id: run.runId,
-          thread_id: run.threadId,
-          user_id: run.userId,
-          message_id: run.messageId,
-          instance_id: instanceId,
-          status: 'running',
-          started_at: now,
-          heartbeat_at: now,
-        })
-        // The one-running-run-per-thread index refuses a second run, on any instance.
-        .onConflict((oc) => oc.doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      return row?.id;
+          run.runId,
+          run.threadId,
+          run.userId,
+          run.messageId,
+          instanceId,
+          'running',
+          now,
+          now,
+        ] as ClaimRow),
+      );
+      return rows[0]?.id;
     },
 
     attach(claimId, controller) {
@@ -238,12 +237,7 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     async end(claimId, status, trx) {
       // Forgotten first: a stop poll must not read the ended row as gone and abort a finishing run.
       local.delete(claimId);
-      await (trx ?? k)
-        .updateTable('chat_runs')
-        .set({ status, ended_at: nowIso() })
-        .where('id', '=', claimId)
-        .where('status', '=', 'running')
-        .execute();
+      await updateEnd(trx ?? k, status, nowIso(), claimId, 'running');
     },
 
     runningIn,
