@@ -1,8 +1,9 @@
 /**
  * What a CPU profile (`node --cpu-prof`) of sequential chat turns says about the work before each
  * turn's first token: only the samples inside the given windows (a turn's request to its first
- * token, on the profile's monotonic clock) count. Self time per function and per package, and
- * inclusive time under the turn's stages (the innermost named stage on a sample's stack).
+ * token, on the profile's monotonic clock) count. Self time per function and per package (a
+ * sample's stack does not say which stage of the turn it belongs to: after an `await` it holds only
+ * the continuation).
  */
 import fs from 'node:fs';
 
@@ -16,23 +17,6 @@ interface CpuProfile {
   samples: number[];
   timeDeltas: number[];
 }
-
-/** The turn's stages, by the Cadre or library function whose frame is on the stack. */
-const STAGES: [string, RegExp][] = [
-  ['idempotency key (read, and write in the commit)', /^(idempotencyFor|record)$/],
-  ['rate limit', /^(hitRateLimit|limitTurns)$/],
-  ['agent profile', /^(requireAgent|profile)$/],
-  ['monthly budget', /^checkBudget$/],
-  [
-    'thread and history reads',
-    /^(findThread|listMessages|listRecentMessages|messageIdExists|threadIdExists|runningIn)$/,
-  ],
-  ['the turn commit', /^insertTurn$/],
-  ['tools and knowledge reads', /^(listAgentTools|hasKnowledge)$/],
-  ['model messages and budget', /^(toModelMessages|fitToBudget|systemPrompt)$/],
-  ['AI SDK: streamText and the provider', /^(streamText|doStream)$/],
-  ['request parsing and auth', /^(preValidation|preHandler|principalOf|sessionOf|onRequest)$/],
-];
 
 const packageOf = (url: string) => {
   if (!url) return '(native / V8)';
@@ -48,25 +32,8 @@ export function beforeFirstToken(file: string, windows: { from: number; to: numb
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-  const stageOf = new Map<number, string>();
-  const stage = (id: number): string => {
-    const known = stageOf.get(id);
-    if (known) return known;
-    let found = 'other';
-    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
-      const name = byId.get(at)!.callFrame.functionName;
-      const match = STAGES.find(([, pattern]) => pattern.test(name));
-      if (match) {
-        found = match[0];
-        break;
-      }
-    }
-    stageOf.set(id, found);
-    return found;
-  };
   const self = new Map<string, number>();
   const packages = new Map<string, number>();
-  const stages = new Map<string, number>();
   let busy = 0;
   let t = profile.startTime;
   let w = 0;
@@ -91,8 +58,6 @@ export function beforeFirstToken(file: string, windows: { from: number; to: numb
       }
     }
     packages.set(pkg, (packages.get(pkg) ?? 0) + us);
-    const s = stage(id);
-    stages.set(s, (stages.get(s) ?? 0) + us);
   }
   const perTurn = (us: number) => Math.round((us / windows.length) * 10) / 10000;
   const rank = (m: Map<string, number>, n: number) =>
@@ -103,7 +68,6 @@ export function beforeFirstToken(file: string, windows: { from: number; to: numb
   return {
     turns: windows.length,
     busyMsPerTurn: perTurn(busy),
-    stages: rank(stages, 20),
     packages: rank(packages, 12),
     top: rank(self, 30),
   };

@@ -6,8 +6,10 @@
  * - the long-thread row (long-thread.ts);
  * - with BENCH_TURN_PROFILE=1, Cadre under `--cpu-prof` for sequential turns: the self time of the
  *   samples between a turn's request and its first token (on the profile's clock), per function and
- *   per package, and the turn's stages by inclusive time.
- * Prints JSON; writes nothing (BENCH_TURN_PROFILE_OUT: where to keep the profile). BENCH_TURN_ONLY (ttft,key,c10,c50,long) picks parts. BENCH_SECONDS (10), BENCH_TTFT_SAMPLES (200), BENCH_TURNS (300).
+ *   per package (turn-profile.ts); BENCH_TURN_PROFILE_OUT keeps the profile;
+ * - with BENCH_TURN_AB=<main.js>,<main.js>, two builds side by side (compareBuilds).
+ * Prints JSON; writes nothing. BENCH_TURN_ONLY (ttft,key,c10,c50,long) picks parts; BENCH_TURN_MAIN
+ * runs another build; BENCH_SECONDS (10), BENCH_TTFT_SAMPLES (200), BENCH_TURNS (300).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -46,6 +48,8 @@ async function main() {
     };
     const profileDir = path.join(work, 'profile');
     const cadre = await startCadre(dataDir, env, {
+      // BENCH_TURN_MAIN: another build's main.js than the tree's.
+      main: process.env.BENCH_TURN_MAIN,
       nodeFlags: PROFILE ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profileDir}`] : [],
     });
     stops.push(() => cadre.stop());
@@ -71,6 +75,11 @@ async function main() {
       ...tokens,
     });
     const chatTurn = turnIn();
+
+    if (process.env.BENCH_TURN_AB) {
+      await compareBuilds(process.env.BENCH_TURN_AB.split(','), work, env, direct);
+      return;
+    }
 
     if (PROFILE) {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -125,6 +134,64 @@ async function main() {
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * BENCH_TURN_AB=<main.js>,<main.js>: two builds of the server side by side, on the same load, each
+ * with its own data and chatters: time to first token in sequential triples (the model alone, one
+ * build, the other), then CPU per turn at c=10 in alternating rounds of BENCH_SECONDS.
+ */
+async function compareBuilds(
+  mains: string[],
+  work: string,
+  env: Record<string, string>,
+  direct: StreamTarget,
+) {
+  const sides = [];
+  for (const [i, main] of mains.entries()) {
+    const cadre = await startCadre(path.join(work, `ab-${i}`), env, { main });
+    const chat = await seedChatters(cadre.url, 4);
+    const target: StreamTarget = {
+      url: `${cadre.url}/chainlit/chat`,
+      headers: (connection) => ({
+        ...chat.sessions[connection % chat.sessions.length]!,
+        'idempotency-key': `message-${crypto.randomUUID()}`,
+      }),
+      body: JSON.stringify({ text: 'hello' }),
+      firstToken: direct.firstToken,
+      lastToken: direct.lastToken,
+    };
+    sides.push({ main, cadre, target, added: [] as number[], cpu: [] as number[] });
+  }
+  try {
+    const agents = [direct, ...sides].map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+    for (let i = 0; i < TTFT_SAMPLES + 20; i++) {
+      const alone = await streamOnce(direct, agents[0]!);
+      for (const [s, side] of sides.entries()) {
+        const through = await streamOnce(side.target, agents[s + 1]!);
+        if (i >= 20) side.added.push(through.ttftMs! - alone.ttftMs!);
+      }
+    }
+    for (const agent of agents) agent.destroy();
+    for (const side of sides) await streamLoad(side.target, 10, 3);
+    for (let round = 0; round < 3; round++)
+      for (const side of sides)
+        side.cpu.push((await streamLoad(side.target, 10, SECONDS, side.cadre.pid)).cpuMsPer!);
+    console.log(
+      JSON.stringify(
+        sides.map((side) => ({
+          main: side.main,
+          ttftAddedP50: percentile(side.added, 50),
+          ttftAddedP99: percentile(side.added, 99),
+          cpuMsPerTurn: side.cpu,
+        })),
+        null,
+        1,
+      ),
+    );
+  } finally {
+    for (const side of sides) await side.cadre.stop();
   }
 }
 

@@ -1,42 +1,21 @@
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
-
-/**
- * The SQL of `build(...standIns)`, checked to take exactly its arguments as parameters, each once
- * and in order (so a literal in the SQL can never be one of them).
- */
-function compileWith<Row, Args extends unknown[]>(build: (...args: Args) => Compilable<Row>, standIns: Args) {
-  const { sql, parameters } = build(...standIns).compile();
-  if (parameters.length !== standIns.length || parameters.some((value, i) => value !== standIns[i]))
-    throw new Error(`A query compiled once must take exactly its arguments as parameters: ${sql}`);
-  return sql;
-}
 
 /**
  * A hot query built and compiled by Kysely once, then run with new values: Kysely otherwise builds
  * its tree and writes the SQL again on every call, which costs the busiest routes (the token check
  * of every request, the list calls) more than the database does. `build` is called once with
- * `standIns`, which must come out as the query's parameters, each once and in order; the returned
- * function runs the same SQL with its own arguments in their place.
+ * `standIns`, which must come out as the query's parameters, each once and in order (so a literal
+ * in the SQL can never be one of them); the returned function runs the same SQL with its own
+ * arguments in their place.
  */
 export function compiledOnce<Row, Args extends unknown[]>(
   kysely: Kysely<Database>,
   build: (...args: Args) => Compilable<Row>,
   ...standIns: Args
 ): (...args: Args) => Promise<Row[]> {
-  const sql = compileWith(build, standIns);
+  const { sql, parameters } = build(...standIns).compile();
+  if (parameters.length !== standIns.length || parameters.some((value, i) => value !== standIns[i]))
+    throw new Error(`A query compiled once must take exactly its arguments as parameters: ${sql}`);
   return async (...args) => (await kysely.executeQuery<Row>(CompiledQuery.raw(sql, args))).rows;
-}
-
-/**
- * As `compiledOnce`, for a write that also runs inside a caller's transaction (a chat turn's
- * commit): `build` (on the database's own Kysely, so in its dialect) is compiled once, and the
- * statement runs on `on`, the database or one of its transactions.
- */
-export function compiledStatement<Row, Args extends unknown[]>(
-  build: (...args: Args) => Compilable<Row>,
-  ...standIns: Args
-): (on: Kysely<Database>, ...args: Args) => Promise<QueryResult<Row>> {
-  const sql = compileWith(build, standIns);
-  return (on, ...args) => on.executeQuery<Row>(CompiledQuery.raw(sql, args));
 }

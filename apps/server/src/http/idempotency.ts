@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { compiledOnce, compiledStatement } from '../db/compiled.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { UserDataOwner } from '../kernel.ts';
@@ -75,63 +74,6 @@ function withSealedFields(body: unknown, sealed: IdempotencyOptions['sealed'], t
   return copy;
 }
 
-/** When the keys still answered were stored from. */
-const ttlStart = () => new Date(Date.now() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000).toISOString();
-
-/** The key's statements, compiled once per database (every chat message sends a key). */
-const statementsByDb = new WeakMap<Db, ReturnType<typeof keyStatements>>();
-const statementsOf = (db: Db) => {
-  let statements = statementsByDb.get(db);
-  if (!statements) statementsByDb.set(db, (statements = keyStatements(db.kysely)));
-  return statements;
-};
-
-function keyStatements(k: Kysely<Database>) {
-  return {
-    find: compiledOnce(
-      k,
-      (userId: number, key: string, since: string) =>
-        k
-          .selectFrom('idempotency_keys')
-          .select(['request_hash', 'status', 'response'])
-          .where('user_id', '=', userId)
-          .where('key', '=', key)
-          .where('created_at', '>', since),
-      -1,
-      'key',
-      'since',
-    ),
-    dropExpired: compiledStatement(
-      (userId: number, key: string, before: string) =>
-        k
-          .deleteFrom('idempotency_keys')
-          .where('user_id', '=', userId)
-          .where('key', '=', key)
-          .where('created_at', '<=', before),
-      -1,
-      'key',
-      'before',
-    ),
-    insert: compiledStatement(
-      (userId: number, key: string, requestHash: string, status: number, response: string, at: string) =>
-        k.insertInto('idempotency_keys').values({
-          user_id: userId,
-          key,
-          request_hash: requestHash,
-          status,
-          response,
-          created_at: at,
-        }),
-      -1,
-      'key',
-      'hash',
-      -2,
-      'response',
-      'at',
-    ),
-  };
-}
-
 /**
  * `Idempotency-Key` for create endpoints (IETF draft-ietf-httpapi-idempotency-key-header): a retry
  * with the same key and the same request gets the first answer; the same key with another request
@@ -155,9 +97,14 @@ export async function idempotencyFor<T>(
   if (typeof given !== 'string') return { winner: async () => undefined };
   const key = options.scope === undefined ? given : `${options.scope}:${given}`;
   const requestHash = hashOf(request, options.secretFields ?? [], options.content);
-  const statements = statementsOf(db);
   const stored = async () => {
-    const [row] = await statements.find(userId, key, ttlStart());
+    const row = await db.kysely
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'status', 'response'])
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .where('created_at', '>', new Date(Date.now() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000).toISOString())
+      .executeTakeFirst();
     if (!row) return undefined;
     if (row.request_hash !== requestHash) {
       throw new ValidationFailure([
@@ -179,9 +126,23 @@ export async function idempotencyFor<T>(
     record: async (trx, body) => {
       const now = new Date().toISOString();
       // A key older than the TTL may be taken again: drop the expired row first.
-      await statements.dropExpired(trx, userId, key, ttlStart());
-      const response = JSON.stringify(withSealedFields(body, options.sealed, 'seal'));
-      await statements.insert(trx, userId, key, requestHash, status, response, now);
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', userId)
+        .where('key', '=', key)
+        .where('created_at', '<=', new Date(Date.now() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000).toISOString())
+        .execute();
+      await trx
+        .insertInto('idempotency_keys')
+        .values({
+          user_id: userId,
+          key,
+          request_hash: requestHash,
+          status,
+          response: JSON.stringify(withSealedFields(body, options.sealed, 'seal')),
+          created_at: now,
+        })
+        .execute();
     },
     winner: () => stored().catch(() => undefined),
   };

@@ -3,7 +3,6 @@ import type { Db } from '../../db/database.ts';
 import { containsPattern } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { messageReads } from './message-reads.ts';
-import { turnStatements } from './turn-statements.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 
 /**
@@ -40,8 +39,6 @@ export function createChatRepository(db: Db) {
   /** The thread's id if the user owns it, else nothing: a write through it touches no row. */
   const ownedThread = (userId: number, threadId: string) =>
     k.selectFrom('threads').select('id').where('id', '=', threadId).where('user_id', '=', userId);
-  const { insertThread, insertMessages, touchThread, saveAnswer, saveOwnedMessage } = turnStatements(k);
-
   /**
    * A turn's new rows in one transaction (one commit: on SQLite every commit is a blocking fsync
    * before the first token): the thread when it is new, then the messages.
@@ -67,35 +64,26 @@ export function createChatRepository(db: Db) {
       updated_at: at,
     };
     await k.transaction().execute(async (trx) => {
-      if (thread) {
-        const { id, user_id, agent_id, name, origin, created_at, updated_at } = thread;
-        await insertThread(
-          trx,
-          id,
-          user_id,
-          agent_id,
-          name,
-          origin,
-          created_at,
-          updated_at,
-          newThread!.endUser,
-          '{}',
-        );
-      }
-      if (messages.length > 0) {
-        await insertMessages(
-          trx,
-          ...messages.flatMap((message) => [
-            message.id,
-            threadId,
-            message.role,
-            JSON.stringify(message.parts),
-            message.status,
-            message.createdAt,
-            message.model ?? null,
-          ]),
-        );
-      }
+      if (thread)
+        await trx
+          .insertInto('threads')
+          .values({ ...thread, end_user: newThread!.endUser, metadata: '{}' })
+          .execute();
+      if (messages.length > 0)
+        await trx
+          .insertInto('messages')
+          .values(
+            messages.map((message) => ({
+              id: message.id,
+              thread_id: threadId,
+              role: message.role,
+              parts: JSON.stringify(message.parts),
+              status: message.status,
+              created_at: message.createdAt,
+              model: message.model ?? null,
+            })),
+          )
+          .execute();
       await within?.(trx, thread);
     });
     return thread;
@@ -232,9 +220,19 @@ export function createChatRepository(db: Db) {
     ) {
       await k.transaction().execute(async (trx) => {
         await within?.(trx);
-        const touched = await touchThread(trx, nowIso(), threadId, userId);
-        if (Number(touched.numAffectedRows) !== 1) return;
-        await saveAnswer(trx, JSON.stringify(message.parts), message.status, message.id, threadId);
+        const touched = await trx
+          .updateTable('threads')
+          .set({ updated_at: nowIso() })
+          .where('id', '=', threadId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (Number(touched.numUpdatedRows) !== 1) return;
+        await trx
+          .updateTable('messages')
+          .set({ parts: JSON.stringify(message.parts), status: message.status })
+          .where('id', '=', message.id)
+          .where('thread_id', '=', threadId)
+          .execute();
       });
     },
 
@@ -263,7 +261,12 @@ export function createChatRepository(db: Db) {
       threadId: string,
       message: Pick<StoredMessage, 'id' | 'parts' | 'status'>,
     ) {
-      await saveOwnedMessage(k, JSON.stringify(message.parts), message.status, message.id, threadId, userId);
+      await k
+        .updateTable('messages')
+        .set({ parts: JSON.stringify(message.parts), status: message.status })
+        .where('id', '=', message.id)
+        .where('thread_id', 'in', ownedThread(userId, threadId))
+        .execute();
     },
 
     async deleteMessages(userId: number, threadId: string, ids: string[]) {

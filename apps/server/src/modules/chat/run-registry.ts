@@ -13,7 +13,6 @@ import {
   repeatUnlessBusy,
 } from './run-lease.ts';
 import { createRunStreams } from './run-streams.ts';
-import { runRowStatements, type ClaimRow } from './turn-statements.ts';
 import { RunAbort, shutdownAbort, type RunRegistry } from './run-types.ts';
 
 export { RUN_LEASE_MS };
@@ -65,7 +64,6 @@ export function runRegistryFor(deps: RunRegistryDeps): RunRegistry {
 function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: RunRegistryDeps): RunRegistry {
   const k = db.kysely;
   const instanceId = lifecycle.instanceId;
-  const { insertClaim, updateEnd } = runRowStatements(k);
   const local = new Map<string, AbortController>();
   let heartbeat: NodeJS.Timeout | undefined;
   let stopPoll: NodeJS.Timeout | undefined;
@@ -209,21 +207,24 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     async claim(run, trx) {
       const id = crypto.randomUUID();
       const now = nowIso();
-      const { rows } = await insertClaim(
-        trx ?? k,
-        ...([
+      const row = await (trx ?? k)
+        .insertInto('chat_runs')
+        .values({
           id,
-          run.runId,
-          run.threadId,
-          run.userId,
-          run.messageId,
-          instanceId,
-          'running',
-          now,
-          now,
-        ] as ClaimRow),
-      );
-      return rows[0]?.id;
+          run_id: run.runId,
+          thread_id: run.threadId,
+          user_id: run.userId,
+          message_id: run.messageId,
+          instance_id: instanceId,
+          status: 'running',
+          started_at: now,
+          heartbeat_at: now,
+        })
+        // The one-running-run-per-thread index refuses a second run, on any instance.
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return row?.id;
     },
 
     attach(claimId, controller) {
@@ -237,7 +238,12 @@ function createRunRegistry({ db, lifecycle, log, shutdownTimeoutMs, metrics }: R
     async end(claimId, status, trx) {
       // Forgotten first: a stop poll must not read the ended row as gone and abort a finishing run.
       local.delete(claimId);
-      await updateEnd(trx ?? k, status, nowIso(), claimId, 'running');
+      await (trx ?? k)
+        .updateTable('chat_runs')
+        .set({ status, ended_at: nowIso() })
+        .where('id', '=', claimId)
+        .where('status', '=', 'running')
+        .execute();
     },
 
     runningIn,
