@@ -18,11 +18,23 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+/** Node's own code by what it does for a turn. */
+const nodeAreaOf = (url: string) =>
+  url.includes('/webstreams/')
+    ? 'web streams'
+    : url.includes('undici')
+      ? 'undici (the request to the model)'
+      : /_http_|node:http/.test(url)
+        ? 'http'
+        : /node:net|streams\/|node:stream/.test(url)
+          ? 'sockets and Node streams'
+          : 'other';
+
 const packageOf = (url: string) => {
   if (!url) return '(native / V8)';
   const modules = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/g);
   if (modules) return modules.at(-1)!.replace('node_modules/', '');
-  if (url.startsWith('node:')) return 'node core';
+  if (url.startsWith('node:')) return `node core: ${nodeAreaOf(url)}`;
   if (url.includes('/apps/server/dist/')) return 'cadre';
   return url.split('/').slice(-2).join('/');
 };
