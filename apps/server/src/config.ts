@@ -424,7 +424,6 @@ export interface Config {
   };
 }
 
-
 /**
  * Chat turns an instance runs at once by default, per core (`os.availableParallelism()`). With a
  * model that answers at once a turn costs 5 to 10 ms of the event loop's CPU, so about this many

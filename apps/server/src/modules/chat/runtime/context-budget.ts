@@ -46,7 +46,9 @@ const withResultsCut =
     return {
       ...message,
       content: message.content.map((part) =>
-        part.type === 'tool-result' ? { ...part, output: truncatedOutput(part.output, maxResultChars) } : part,
+        part.type === 'tool-result'
+          ? { ...part, output: truncatedOutput(part.output, maxResultChars) }
+          : part,
       ),
     };
   };
