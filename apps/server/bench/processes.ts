@@ -93,15 +93,17 @@ export interface Cadre extends Child {
 export async function startCadre(
   dataDir: string,
   env: Record<string, string>,
-  options: { port?: number; nodeFlags?: string[] } = {},
+  /** `main`: another build of the server than the tree's (to compare two builds side by side). */
+  options: { port?: number; nodeFlags?: string[]; main?: string } = {},
 ): Promise<Cadre> {
-  if (!fs.existsSync(CADRE_MAIN)) throw new Error(`${CADRE_MAIN} is missing: run \`npm run build\` first.`);
+  const main = options.main ?? CADRE_MAIN;
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first.`);
   fs.mkdirSync(dataDir, { recursive: true });
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), CADRE_MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), main], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

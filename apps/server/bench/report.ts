@@ -8,6 +8,7 @@ import os from 'node:os';
 import { BENCHMARKS_FILE, percentile, writeBenchSection } from '../../../scripts/bench-report.ts';
 import { issue28Lines, type ListTargetFigures } from './list-targets.ts';
 import type { FirstTokenPairs, Measured, StreamLoad } from './load.ts';
+import { longThreadReportRow, type LongThreadRow } from './long-thread.ts';
 import type { ProfileSummary } from './profile.ts';
 
 type Profile = ProfileSummary & { rps: number; cpuMsPer: number };
@@ -33,6 +34,8 @@ export interface Figures {
   modelAlone: StreamLoad;
   chat10: StreamLoad;
   chat50: StreamLoad;
+  /** The long-thread row (long-thread.ts). */
+  longThread?: LongThreadRow;
   coldStart: { ms: number; cpuMs: number; medianMs: number; medianCpuMs: number; count: number };
   idleRssMiB: number;
   idleSeconds: number;
@@ -196,6 +199,7 @@ function rows(f: Figures): string[][] {
       met(chat50.errors === 0 && (chat50.p99 <= 500 || cleanRefusals)),
       cpu(chat50.cpuMsPer),
     ],
+    ...(f.longThread ? [longThreadReportRow(f.longThread)] : []),
     [
       `Cold start to ready, built tree, existing data (median of ${f.coldStart.count}): wall, CPU`,
       `${whole(f.coldStart.medianMs)} ms, ${whole(f.coldStart.medianCpuMs)} ms CPU`,

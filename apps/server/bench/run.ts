@@ -8,7 +8,8 @@
  * list response (the list's ceiling). This process is the load generator. The cheapest signed-in
  * call is also measured with one credential and with a new one each request (fresh-credentials.ts),
  * for what checking one costs when the server's cache cannot answer. Then Cadre again under
- * `--cpu-prof` for the top frames of a list call, a chat turn and that call with fresh tokens.
+ * `--cpu-prof` for the top frames of a list call, a chat turn and that call with fresh tokens. The
+ * long-thread row (long-thread.ts) times turns in a 10,000- and a 600-message thread.
  *
  * BENCH_SECONDS (15) per measured run, BENCH_TTFT_SAMPLES (200) first-token pairs, BENCH_STARTS
  * (5) cold starts, BENCH_IDLE_SECONDS (10) before the idle RSS is read.
@@ -20,6 +21,7 @@ import { percentile } from '../../../scripts/bench-report.ts';
 import { FRESH_CREDENTIALS, freshApiKeys, freshTokens, inTurn } from './fresh-credentials.ts';
 import { firstTokenPairs, getLoad, streamLoad, type StreamTarget } from './load.ts';
 import { compressionChecks, measureRevalidation } from './list-targets.ts';
+import { longThreadTurns, seedLongThreads } from './long-thread.ts';
 import { cpuMs, rssMiB, startCadre, startHelper, type Cadre } from './processes.ts';
 import { monotonicMicros, summarizeProfile } from './profile.ts';
 import { writeReport, type Figures } from './report.ts';
@@ -161,6 +163,13 @@ async function main() {
     const modelAlone = await streamLoad(direct, 10, SECONDS);
     const chat10 = await streamLoad(chatTurn, 10, SECONDS, cadre.pid);
     const chat50 = await streamLoad(chatTurn, 50, SECONDS, cadre.pid);
+    console.log('long thread…');
+    const threads = await seedLongThreads(dataDir, 'chat0@bench.example', chat.agentId);
+    const inThread = (threadId: string) => ({
+      ...chatTurn,
+      body: JSON.stringify({ text: 'hello', threadId }),
+    });
+    const longThread = await longThreadTurns(inThread, threads, cadre.pid);
     await cadre.stop();
 
     console.log('profiles…');
@@ -211,6 +220,7 @@ async function main() {
       modelAlone,
       chat10,
       chat50,
+      longThread,
       coldStart: {
         ...freshStart,
         medianMs: median(starts.map((s) => s.ms)),

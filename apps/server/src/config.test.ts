@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.ts';
+import { CONFIG_VARIABLES, ConfigError, TURNS_PER_CORE, loadConfig } from './config.ts';
 
 const problemsOf = (env: Record<string, string>) => {
   try {
@@ -28,6 +29,11 @@ describe('loadConfig', () => {
       audience: 'http://localhost:8080/backend',
       builtInIssuer: true,
     });
+  });
+
+  it("admits chat turns by the machine's cores unless CHAT_MAX_CONCURRENT says otherwise", () => {
+    expect(loadConfig({}).llm.maxConcurrentTurns).toBe(TURNS_PER_CORE * os.availableParallelism());
+    expect(loadConfig({ CHAT_MAX_CONCURRENT: '500' }).llm.maxConcurrentTurns).toBe(500);
   });
 
   it('R11: bounds what clients and MCP servers may send, by default', () => {

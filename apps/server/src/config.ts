@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretsKey } from './security/vault.ts';
@@ -156,7 +157,8 @@ const envSchema = z
     MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
     CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
     // Turns one instance streams at once; past it a new turn gets 429 instead of slowing every turn.
-    CHAT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100_000).default(100),
+    // Unset: TURNS_PER_CORE per core of the machine (defaultMaxConcurrentTurns).
+    CHAT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100_000).optional(),
     // How long an approval card can be answered; after it the card shows "Expired — ask again".
     CHAT_APPROVAL_TTL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
     // Runs of one trigger event in all: a run lost with its instance is retried up to this.
@@ -422,6 +424,18 @@ export interface Config {
   };
 }
 
+/**
+ * Chat turns an instance runs at once by default, per core (`os.availableParallelism()`). With a
+ * model that answers at once a turn costs 5 to 10 ms of the event loop's CPU, so about this many
+ * keep the turns admitted answering in a few hundred milliseconds on a quiet machine, and the rest
+ * are refused at once with 429 and Retry-After instead of slowing every turn (measured at c=50 on
+ * 2 cores: docs/benchmarks.md, "Chat turn, second push"). Turns that wait seconds on a remote model
+ * use little CPU meanwhile: such an instance is given a higher CHAT_MAX_CONCURRENT.
+ */
+export const TURNS_PER_CORE = 10;
+
+export const defaultMaxConcurrentTurns = () => TURNS_PER_CORE * os.availableParallelism();
+
 export interface LlmConfig {
   /** The models on offer, the built-in offline model last (LLM_MODELS or the single-model settings). */
   models: LlmModelConfig[];
@@ -572,7 +586,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxToolCallsPerTurn: env.LLM_MAX_TOOL_CALLS_PER_TURN,
       maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
       turnsPerMinute: env.CHAT_TURNS_PER_MINUTE,
-      maxConcurrentTurns: env.CHAT_MAX_CONCURRENT,
+      maxConcurrentTurns: env.CHAT_MAX_CONCURRENT ?? defaultMaxConcurrentTurns(),
       approvalTtlMs: env.CHAT_APPROVAL_TTL_SECONDS * 1000,
     },
     tools: {

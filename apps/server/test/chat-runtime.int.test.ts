@@ -22,8 +22,10 @@ import {
 import { createUser } from './support/users.ts';
 import { fixedCatalog } from '../src/modules/chat/llm/model-catalog.ts';
 import { createOfflineModel } from '../src/modules/offline-model/index.ts';
-import { argsHash } from '../src/modules/chat/runtime/messages.ts';
+import { argsHash, toModelMessages } from '../src/modules/chat/runtime/messages.ts';
 import { RUN_REJOIN_GRACE_MS } from '../src/modules/chat/runs.ts';
+import { createChatRepository } from '../src/modules/chat/repository.ts';
+import { fitToBudget } from '../src/modules/chat/runtime/context-budget.ts';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { createChatService, runRegistryFor } from '../src/modules/chat/index.ts';
 import { createAgentsService } from '../src/modules/agents/index.ts';
@@ -561,6 +563,42 @@ describe('chat runtime', () => {
       expect(sent).toContain('Earlier messages of this conversation were left out');
       // The stored thread keeps every message.
       expect((await messages(threadId, bobHeaders)).messages).toHaveLength(6);
+    } finally {
+      delete h.model.selection.contextBudget;
+    }
+  });
+
+  it('a turn in a long thread reads it backwards only as far as the budget reaches, and sends the model the same', async () => {
+    h.model.slot.model = scriptedModel(() => [...textParts('noted'), finishPart('stop')]);
+    h.model.selection.contextBudget = 2000;
+    try {
+      const first = await turn({ text: 'the newest question' }, bobHeaders);
+      const threadId = first.headers['x-thread-id'] as string;
+      // 400 older messages of varied sizes, two by two at the same instant (the id orders them).
+      await h.db.kysely
+        .insertInto('messages')
+        .values(
+          Array.from({ length: 400 }, (_, n) => ({
+            id: `older-${String(n).padStart(3, '0')}`,
+            thread_id: threadId,
+            role: n % 2 ? 'assistant' : 'user',
+            parts: JSON.stringify([{ type: 'text', text: `message ${n} ${'y'.repeat((n * 37) % 300)}` }]),
+            status: 'complete',
+            created_at: new Date(Date.UTC(2020, 0, 1) + Math.floor(n / 2) * 1000).toISOString(),
+          })),
+        )
+        .execute();
+      expect((await turn({ id: threadId, text: 'and one more' }, bobHeaders)).statusCode).toBe(200);
+
+      const stored = await createChatRepository(h.db).listMessages(bob, threadId);
+      const expected = fitToBudget(toModelMessages(stored.slice(0, -1)), 2000);
+      const texts = (messages: { role: string; content: unknown }[]) =>
+        messages
+          .filter((m) => m.role !== 'system')
+          .map((m) => `${m.role}: ${(m.content as { text?: string }[]).map((p) => p.text ?? '').join('|')}`);
+      const calls = (h.model.slot.model as MockLanguageModelV4).doStreamCalls;
+      expect(texts(calls.at(-1)!.prompt)).toEqual(texts(expected));
+      expect(texts(expected)[0]).toContain('Earlier messages of this conversation were left out');
     } finally {
       delete h.model.selection.contextBudget;
     }

@@ -78,6 +78,10 @@ describe(`knowledge files on ${testDatabaseKind()}`, () => {
   const ask = (text: string) => askAgent(t, alice, agentId, text);
 
   it('finds a Markdown and a PDF file by a question and cites the file and passage on the offline model', async () => {
+    // With no file attached the agent is not offered the search.
+    const unfiled = await ask('According to my documents, how many days of holiday does an employee get?');
+    expect(unfiled.some((c) => 'toolName' in c && c.toolName === SEARCH_KNOWLEDGE_TOOL)).toBe(false);
+
     const markdown = await upload([
       { field: 'file', name: 'handbook.md', bytes: HANDBOOK, type: 'text/markdown' },
     ]);

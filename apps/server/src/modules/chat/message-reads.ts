@@ -47,6 +47,30 @@ export function messageReads(k: Kysely<Database>) {
     },
 
     /**
+     * The newest `limit` messages older than `before` (its creation time and id; from the newest
+     * without it), NEWEST FIRST, picked by the (thread_id, created_at) index: a thread read
+     * backwards a page at a time, for as far back as the caller needs.
+     */
+    async listMessagesNewestFirst(
+      userId: number,
+      threadId: string,
+      limit: number,
+      before?: Pick<StoredMessage, 'createdAt' | 'id'>,
+    ): Promise<StoredMessage[]> {
+      let query = ownedMessages(userId, threadId);
+      if (before !== undefined)
+        query = query.where(
+          sql<boolean>`(messages.created_at, messages.id) < (${before.createdAt}, ${before.id})`,
+        );
+      const rows = await query
+        .orderBy('messages.created_at', 'desc')
+        .orderBy('messages.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(storedMessage);
+    },
+
+    /**
      * The newest `limit` messages older than the message `beforeId` (from the newest without it),
      * oldest first, picked by the (thread_id, created_at) index; `nextCursor` names the oldest of
      * them when there are older ones still.

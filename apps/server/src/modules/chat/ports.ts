@@ -35,8 +35,8 @@ export interface AgentDirectory {
 
 /** The knowledge module as the chat sees it: an agent's files, searched by "Search knowledge". */
 export interface KnowledgeBase {
-  /** The agent's attached files (only whether there are any matters here). */
-  files(userId: number, agentId: number): Promise<unknown[]>;
+  /** Whether the agent has files attached (a turn reads no more of them: its tool searches them). */
+  hasFiles(userId: number, agentId: number): Promise<boolean>;
   /** The passages of the user's agent's files that best answer `query`, best first. */
   search(userId: number, agentId: number, query: string, limit?: number): Promise<KnowledgeHit[]>;
 }

@@ -12,6 +12,7 @@ import {
   type ChatVia,
 } from './context.ts';
 import { dropLastAnswer, editLastUserMessage, lapseApprovals, newUserMessage } from './history.ts';
+import { historyWindow } from './history-window.ts';
 import type { NewThread } from './repository.ts';
 import type { StoredMessage } from './runtime/messages.ts';
 import type { Visitor } from './runtime/run.ts';
@@ -132,7 +133,10 @@ export async function startTurn(
   const countFirst = existing !== undefined && !(plainAppend && lapsed.length === 0);
   if (countFirst) await limitTurns(ctx, userId);
 
-  let history = existing ? await repo.listMessages(userId, threadId) : [];
+  // Only the newest messages the model can be sent are read, but where approvals lapse (which
+  // changes messages older than the newest turn: rare, one answer's pending calls).
+  const budget = lapsed.length > 0 ? undefined : modelFor(ctx, agent).selection.contextBudget;
+  let history = existing ? await historyWindow(repo, userId, threadId, budget) : [];
   const rows: StoredMessage[] = [];
   if (lapsed.length > 0) await lapseApprovals(ctx, userId, threadId, history, lapsed);
   if (input.regenerate) {

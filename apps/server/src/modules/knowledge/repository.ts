@@ -70,6 +70,11 @@ export function createKnowledgeRepository(db: Db) {
         .execute();
     },
 
+    /** Whether the agent has any file attached: one row read at most. */
+    async hasAny(userId: number, agentId: number): Promise<boolean> {
+      return (await ofAgent(k, userId, agentId).select('id').limit(1).executeTakeFirst()) !== undefined;
+    },
+
     async count(userId: number, agentId: number): Promise<number> {
       const row = await ofAgent(k, userId, agentId)
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -112,6 +112,9 @@ export function createKnowledgeService({ db, audit, agents, settings, embedder, 
     files: (userId: number, agentId: number, executor?: Kysely<Database>) =>
       repo.list(userId, agentId, executor),
 
+    /** Whether the agent has files attached, for every chat turn (which reads none of them). */
+    hasFiles: (userId: number, agentId: number) => repo.hasAny(userId, agentId),
+
     /** The passages of the user's agent's files that best answer `query`, best first. */
     async search(
       userId: number,

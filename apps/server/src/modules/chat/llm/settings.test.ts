@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../config.ts';
 import { retryAfterMs } from './resilient-model.ts';
@@ -24,7 +25,8 @@ describe('LLM settings', () => {
       maxToolCallsPerTurn: 10,
       maxOutputTokens: 4096,
       turnsPerMinute: 30,
-      maxConcurrentTurns: 100,
+      // Ten per core (docs/configuration.md).
+      maxConcurrentTurns: 10 * os.availableParallelism(),
       approvalTtlMs: 900_000,
     });
   });

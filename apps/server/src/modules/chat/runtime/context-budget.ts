@@ -37,15 +37,12 @@ function truncatedOutput(output: ToolResultOutput['output'], maxChars: number): 
 const estimatedTokens = (message: ModelMessage) =>
   Math.ceil(JSON.stringify(message.content).length / CHARS_PER_TOKEN);
 
-/**
- * The messages that fit `budgetTokens`: every tool result cut to a quarter of the budget, then the
- * oldest turns (a user message and the answers to it, so no tool call loses its result) left out
- * until the rest fits, with a note in the first one kept. The newest turn is always kept whole.
- */
-export function fitToBudget(messages: ModelMessage[], budgetTokens: number): ModelMessage[] {
-  const maxResultChars = Math.floor((budgetTokens * CHARS_PER_TOKEN) / 4);
-  const cut = messages.map((message): ModelMessage => {
+/** The message with every tool result cut to a quarter of the budget. */
+const withResultsCut =
+  (budgetTokens: number) =>
+  (message: ModelMessage): ModelMessage => {
     if (message.role !== 'tool') return message;
+    const maxResultChars = Math.floor((budgetTokens * CHARS_PER_TOKEN) / 4);
     return {
       ...message,
       content: message.content.map((part) =>
@@ -54,8 +51,19 @@ export function fitToBudget(messages: ModelMessage[], budgetTokens: number): Mod
           : part,
       ),
     };
-  });
+  };
 
+/** What `messages` count against `budgetTokens` in `fitToBudget` (tool results cut as it cuts them). */
+export const budgetedTokens = (messages: ModelMessage[], budgetTokens: number): number =>
+  messages.reduce((sum, message) => sum + estimatedTokens(withResultsCut(budgetTokens)(message)), 0);
+
+/**
+ * The messages that fit `budgetTokens`: every tool result cut to a quarter of the budget, then the
+ * oldest turns (a user message and the answers to it, so no tool call loses its result) left out
+ * until the rest fits, with a note in the first one kept. The newest turn is always kept whole.
+ */
+export function fitToBudget(messages: ModelMessage[], budgetTokens: number): ModelMessage[] {
+  const cut = messages.map(withResultsCut(budgetTokens));
   const tokens = cut.map(estimatedTokens);
   const turnStarts = cut.flatMap((m, i) => (m.role === 'user' && i > 0 ? [i] : []));
   let total = tokens.reduce((sum, n) => sum + n, 0);

@@ -39,4 +39,4 @@ export function knowledgeTool(knowledge: KnowledgeBase, userId: number, agentId:
 
 /** Whether the agent has files, so the run offers the tool. */
 export const hasKnowledge = async (knowledge: KnowledgeBase | undefined, userId: number, agentId: number) =>
-  knowledge !== undefined && (await knowledge.files(userId, agentId)).length > 0;
+  knowledge !== undefined && (await knowledge.hasFiles(userId, agentId));
