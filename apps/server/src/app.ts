@@ -207,7 +207,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   registerSecurityHeaders(app, config);
   registerCanonicalHost(app, config);
-  await registerOpenApi(app);
+  registerOpenApi(app);
   const tools = await registerTools(
     app,
     { config, db, vault, telemetry },
