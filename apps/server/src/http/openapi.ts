@@ -130,12 +130,19 @@ export function openApiDocument(app: FastifyInstance): Promise<unknown> {
   return recorded.document;
 }
 
+const notCompiled = (): never => {
+  throw new Error('The OpenAPI reader compiles no schema');
+};
+
 /** The routes as @fastify/swagger sees them: their method, URL, schema and config (never run). */
 async function documentOf(routes: RouteOptions[]) {
   const { default: swagger } = await import('@fastify/swagger');
   // HEAD routes are among those recorded (Fastify adds one per GET): none is added twice.
-  const reader = Fastify({ exposeHeadRoutes: false });
-  // The schemas are read, never compiled.
+  // The schemas are read, never compiled (so Fastify's default compilers are not loaded either).
+  const reader = Fastify({
+    exposeHeadRoutes: false,
+    schemaController: { compilersFactory: { buildValidator: notCompiled, buildSerializer: notCompiled } },
+  });
   reader.setValidatorCompiler(() => () => true);
   reader.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await reader.register(swagger, SWAGGER_OPTIONS);
