@@ -96,7 +96,7 @@ export interface AppOptions {
   chat?: ChatModuleOptions;
   /** The demos' collaborators (clock, model); see modules/demos/routes.ts. */
   demos?: DemoModuleOptions;
-  /** The process's shutdown state; `main.ts` passes the one it drains on SIGTERM. */
+  /** The process's shutdown state; `start.ts` passes the one it drains on SIGTERM. */
   lifecycle?: Lifecycle;
   /** The built-in identity provider's clock and wait; see modules/identity/service.ts. */
   identity?: IdentityOptions;
@@ -118,7 +118,7 @@ const notZod = (): never => {
 const defaultWebDist = () => fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /**
- * Builds the whole server without listening: `main.ts` listens, tests call `inject`. One process
+ * Builds the whole server without listening: `start.ts` listens, tests call `inject`. One process
  * serves the web app at `/`, the API at `/backend`, and the chat (`/chainlit`), demo (`/demos`) and
  * identity (`/idp`) modules.
  */
