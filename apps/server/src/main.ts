@@ -1,98 +1,29 @@
-import fs from 'node:fs';
-import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { createLifecycle } from './http/lifecycle.ts';
-import { logsAsText } from './http/logging.ts';
-import { formatBanner, startupReport } from './startup-report.ts';
-import { startTracing, type StartedTracing } from './telemetry/index.ts';
+import v8 from 'node:v8';
 
-/** Time past SHUTDOWN_TIMEOUT_MS for ended runs to save before the process is stopped anyway. */
-const SHUTDOWN_MARGIN_MS = 5_000;
+/**
+ * The process entry (`node apps/server/dist/main.js`, and `npm start` in its own process).
+ *
+ * Nearly everything a start allocates (the modules' code, the routes, their schemas) lives as long
+ * as the process. V8 grows its young generation whenever a scavenge finds that much survived, so
+ * by the time the server listens it has grown it from 1 to 16 MiB per semi-space; those pages stay
+ * resident while the server idles (about 15 MiB of its idle RSS, docs/benchmarks.md). While
+ * starting, the young generation is held at its initial size, which only promotes those long-lived
+ * objects to the old generation sooner; once listening, V8's own sizing (a growth factor of 2,
+ * V8's default) applies again, so the server under load is sized as before. An operator's own
+ * `--semi-space-growth-factor` (NODE_OPTIONS) is left alone.
+ */
+const GROWTH_FLAG = '--semi-space-growth-factor';
+const operatorSetGrowth = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
+  arg.includes(GROWTH_FLAG),
+);
+if (!operatorSetGrowth) v8.setFlagsFromString(`${GROWTH_FLAG}=1`);
 
-/** The process entry: configuration, database, migrations, listen, graceful shutdown. */
-async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`Cadre cannot start. ${err.message}\nSee docs/configuration.md.\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  // Before the database opens, so its statements are traced too; not loaded at all when unset.
-  let tracing: StartedTracing | undefined;
-  if (config.telemetry.otlpEndpoint)
-    tracing = await startTracing({ serviceName: config.telemetry.serviceName });
-  const db = openDatabase(config.database);
-  const applied = await migrateToLatest(db);
-  const lifecycle = createLifecycle();
-  const app = await buildApp({ config, db, lifecycle });
-  if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
-
-  // R12: a rejected promise nobody awaited is a bug to log and count (the count is on every such
-  // line and in /health/live), not a reason to cut every open stream on this instance. An uncaught
-  // exception still ends the process (gracefully).
-  process.on('unhandledRejection', (reason) => {
-    const unhandledRejections = lifecycle.countUnhandledRejection();
-    app.log.error({ err: reason, unhandledRejections }, 'unhandled promise rejection');
-  });
-
-  closeWithGrace(
-    {
-      delay: config.shutdownDrainDelayMs + config.shutdownTimeoutMs + SHUTDOWN_MARGIN_MS,
-      skip: ['unhandledRejection'],
-      logger: { error: (message: unknown) => app.log.error(String(message)) },
-    },
-    async ({ signal, err }) => {
-      if (err) app.log.error({ err }, 'shutting down after an uncaught exception');
-      else app.log.info({ signal }, 'shutting down: draining, then finishing in-flight requests');
-      // Readiness turns 503 and connections close after their response; runs get until
-      // SHUTDOWN_TIMEOUT_MS to finish, then end as interrupted with what they streamed saved.
-      await lifecycle.beginDraining();
-      // A deploy's SIGTERM: go on serving until the load balancer has seen readiness fail and
-      // stopped routing here, so no request meets a closing listener. Ctrl-C need not wait.
-      if (signal === 'SIGTERM' && config.shutdownDrainDelayMs > 0) {
-        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainDelayMs));
-      }
-      // Stops accepting connections, waits for in-flight requests, runs onClose hooks.
-      await app.close();
-      await db.close();
-      // The spans still buffered go out before the process ends.
-      await tracing?.shutdown();
-    },
-  );
-
-  // Fastify logs a URL for every interface address, but sign-in works only at PUBLIC_URL, so its
-  // lines are held back and the report below names the one address to open.
-  const level = app.log.level;
-  app.log.level = 'warn';
-  try {
-    await app.listen({ host: config.host, port: config.port });
-  } finally {
-    app.log.level = level;
-  }
-  const address = app.server.address();
-  const listeningOn =
-    address && typeof address === 'object'
-      ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-      : undefined;
-  const report = startupReport(config, await app.generatedAccessCode(), listeningOn);
-  if (logsAsText(config)) process.stdout.write(formatBanner(report));
-  else {
-    app.log.info(report, `Cadre is running at ${report.url}`);
-    // Its own line too, for whoever looks for it in a log collector (and the cluster tests).
-    app.log.info(`Access code: ${report.accessCode}`);
-  }
-}
-
-main().catch((err: unknown) => {
+try {
+  // Loaded only now, so the flag above applies while its modules load.
+  const { start } = await import('./start.ts');
+  await start();
+} catch (err: unknown) {
   process.stderr.write(`Cadre failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
-});
+}
+if (!operatorSetGrowth) v8.setFlagsFromString(`${GROWTH_FLAG}=2`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from './app.ts';
+import { openApiDocument } from './http/openapi.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -19,7 +20,7 @@ export async function generateOpenApiDocument(): Promise<unknown> {
   const app = await buildApp({ config, db, webDistDir: path.join(dataDir, 'no-web') });
   try {
     await app.ready();
-    return app.swagger();
+    return await openApiDocument(app);
   } finally {
     await app.close();
     await db.close();

@@ -2,6 +2,7 @@ import { AGENT_LIMITS, errorCodeOf, statusOf } from '@cadre/contract';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../src/http/openapi.ts';
 import { seedService, tableCounts } from './support/seed.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { signInAs, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -111,8 +112,10 @@ describe(`random input on ${testDatabaseKind()}`, () => {
   const routes = () => t.app.routeInventory.filter((r) => r.method !== 'HEAD');
 
   /** The chat's and the demos' operations (outside /backend, so not in the route inventory). */
-  const chatRoutes = () =>
-    Object.entries((t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths)
+  const chatRoutes = async () =>
+    Object.entries(
+      ((await openApiDocument(t.app)) as { paths: Record<string, Record<string, unknown>> }).paths,
+    )
       .filter(([path]) => path.startsWith('/chainlit/') || path.startsWith('/demos/'))
       .flatMap(([path, item]) =>
         Object.keys(item)
@@ -130,7 +133,7 @@ describe(`random input on ${testDatabaseKind()}`, () => {
       ['application/x-www-form-urlencoded', '%%%'],
     ];
     const chatOrigin = { origin: 'http://cadre.test', 'x-requested-with': 'cadre-chat' };
-    for (const route of [...routes().filter((r) => r.method !== 'GET'), ...chatRoutes()]) {
+    for (const route of [...routes().filter((r) => r.method !== 'GET'), ...(await chatRoutes())]) {
       const url = route.url.replace(/:(\w+)/g, String(aliceAgentId));
       for (const [contentType, payload] of bodies) {
         for (const headers of [

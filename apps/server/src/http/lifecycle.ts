@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Lifecycle } from '../kernel.ts';
 
 /**
- * The process's shutdown state. `main.ts` starts draining on SIGTERM; from then on readiness
+ * The process's shutdown state. `start.ts` starts draining on SIGTERM; from then on readiness
  * answers 503 (so a load balancer stops routing here) and every response asks the client to close
  * its connection, so no keep-alive request races the server closing its sockets. It also counts
- * the unhandled rejections `main.ts` logs.
+ * the unhandled rejections `start.ts` logs.
  */
 export function createLifecycle(): Lifecycle & { beginDraining(): Promise<void> } {
   let draining = false;

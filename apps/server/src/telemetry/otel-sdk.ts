@@ -14,7 +14,7 @@ export interface StartedTracing {
 
 /**
  * Starts OpenTelemetry's Node SDK: the one place that loads it, and only when the operator set
- * OTEL_EXPORTER_OTLP_ENDPOINT (`main.ts`), so a server without tracing never loads the SDK or its
+ * OTEL_EXPORTER_OTLP_ENDPOINT (`start.ts`), so a server without tracing never loads the SDK or its
  * exporters. Spans go over OTLP as the standard OTEL_* variables say (protocol, headers, sampler:
  * the SDK reads them itself); no automatic instrumentation is loaded: Cadre makes its own HTTP,
  * database, model and tool spans (`tracing.ts`). Metrics go to Prometheus, not through the SDK.

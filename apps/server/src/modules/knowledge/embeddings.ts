@@ -1,5 +1,4 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { embed, embedMany, type EmbeddingModel } from 'ai';
+import type * as Ai from 'ai';
 import type { KnowledgeConfig } from '../../config.ts';
 
 /**
@@ -14,24 +13,34 @@ export interface Embedder {
   query(text: string, signal?: AbortSignal): Promise<Float32Array>;
 }
 
+/** The AI SDK and the provider are loaded on the first embedding, not at start (as the chat's models). */
 export function createEmbedder(
   settings: NonNullable<KnowledgeConfig['embedding']>,
   options: { fetch?: typeof fetch } = {},
 ): Embedder {
-  const model: EmbeddingModel = createOpenAICompatible({
-    name: 'knowledge-embeddings',
-    baseURL: settings.baseUrl,
-    apiKey: settings.apiKey,
-    fetch: options.fetch,
-  }).embeddingModel(settings.model);
+  let loading: Promise<{ ai: typeof Ai; model: Ai.EmbeddingModel }> | undefined;
+  const load = () =>
+    (loading ??= Promise.all([import('ai'), import('@ai-sdk/openai-compatible')]).then(([ai, provider]) => ({
+      ai,
+      model: provider
+        .createOpenAICompatible({
+          name: 'knowledge-embeddings',
+          baseURL: settings.baseUrl,
+          apiKey: settings.apiKey,
+          fetch: options.fetch,
+        })
+        .embeddingModel(settings.model),
+    })));
   return {
     model: settings.model,
     async passages(texts, signal) {
-      const { embeddings } = await embedMany({ model, values: texts, maxRetries: 1, abortSignal: signal });
+      const { ai, model } = await load();
+      const { embeddings } = await ai.embedMany({ model, values: texts, maxRetries: 1, abortSignal: signal });
       return embeddings.map((vector) => Buffer.from(new Float32Array(vector).buffer));
     },
     async query(text, signal) {
-      const { embedding } = await embed({ model, value: text, maxRetries: 1, abortSignal: signal });
+      const { ai, model } = await load();
+      const { embedding } = await ai.embed({ model, value: text, maxRetries: 1, abortSignal: signal });
       return new Float32Array(embedding);
     },
   };

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { HttpError } from '../../http/errors.ts';
 
 /** The kinds of file an agent's knowledge takes, and how each is recognised. */
@@ -85,6 +84,8 @@ export async function sniffKind(
 ): Promise<KnowledgeKind> {
   const byName = extensionKind(name);
   const byHeader = declaredType ? BY_MEDIA_TYPE[declaredType.split(';')[0]!.trim().toLowerCase()] : undefined;
+  // Loaded on the first upload, not at start (33 modules).
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(bytes);
   let sniffed: KnowledgeKind;
   if (detected?.ext === 'pdf') sniffed = 'pdf';

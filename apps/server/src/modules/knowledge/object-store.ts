@@ -1,10 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { KnowledgeConfig } from '../../config.ts';
 
 /**
@@ -23,8 +17,46 @@ export interface ObjectStore {
   close(): void;
 }
 
+/**
+ * The SDK (some 6 MiB of heap) is loaded with the client on the store's first call, not at start:
+ * most instances keep their files in the database and never need it.
+ */
 export function createS3Store(settings: NonNullable<KnowledgeConfig['bucket']>): ObjectStore {
-  const client = new S3Client({
+  let loading: Promise<{ sdk: typeof S3Sdk; client: S3Sdk.S3Client }> | undefined;
+  const connect = () =>
+    (loading ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: newClient(sdk, settings) })));
+  const Bucket = settings.bucket;
+  return {
+    async put(key, bytes, mediaType) {
+      const { sdk, client } = await connect();
+      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: mediaType }));
+    },
+    async get(key) {
+      const { sdk, client } = await connect();
+      try {
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
+        return object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
+      } catch (error) {
+        if (error instanceof sdk.NoSuchKey) return undefined;
+        throw error;
+      }
+    },
+    async delete(key) {
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    close() {
+      // A store never called has no client to close.
+      void loading?.then(
+        ({ client }) => client.destroy(),
+        () => {},
+      );
+    },
+  };
+}
+
+function newClient(sdk: typeof S3Sdk, settings: NonNullable<KnowledgeConfig['bucket']>): S3Sdk.S3Client {
+  return new sdk.S3Client({
     region: settings.region,
     endpoint: settings.endpoint,
     forcePathStyle: settings.pathStyle,
@@ -35,23 +67,4 @@ export function createS3Store(settings: NonNullable<KnowledgeConfig['bucket']>):
     maxAttempts: 3,
     requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
   });
-  const Bucket = settings.bucket;
-  return {
-    async put(key, bytes, mediaType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: mediaType }));
-    },
-    async get(key) {
-      try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
-        return object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
-      } catch (error) {
-        if (error instanceof NoSuchKey) return undefined;
-        throw error;
-      }
-    },
-    async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
-    },
-    close: () => client.destroy(),
-  };
 }

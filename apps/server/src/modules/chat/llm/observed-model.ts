@@ -5,7 +5,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+import type { LanguageModelMiddleware } from 'ai';
 import type { SpanAttributes, SpanHandle, Telemetry } from '../../../kernel.ts';
 import { toLlmError } from './errors.ts';
 
@@ -21,13 +21,15 @@ export interface ObservedModelInfo {
  * requested and responding model, input and output tokens, finish reasons, the error category)
  * and as metrics (calls, duration to the end of the answer, tokens). The prompt and the answer go
  * on the span only when the operator opted in (`gen_ai.input.messages`, `gen_ai.output.messages`).
- * It wraps the retrying model, so a span is one call however many attempts it took.
+ * It wraps the retrying model, so a span is one call however many attempts it took. Called on the
+ * model's first call: the AI SDK is not loaded at start.
  */
-export function observedModel(
+export async function observedModel(
   model: LanguageModelV4,
   info: ObservedModelInfo,
   telemetry: Telemetry,
-): LanguageModelV4 {
+): Promise<LanguageModelV4> {
+  const { wrapLanguageModel } = await import('ai');
   const begin = (options: LanguageModelV4CallOptions) => {
     const attributes: SpanAttributes = {
       'gen_ai.operation.name': 'chat',

@@ -91,7 +91,9 @@ export function selectModel(llm: ModelSettings, options: SelectModelOptions = {}
   const callable = (model: LanguageModelV4) => {
     const resilient = withResilience(model, resilience);
     return telemetry?.active
-      ? observedModel(resilient, { id: llm.id, provider: llm.provider }, telemetry)
+      ? loadedOnFirstCall(resilient.provider, resilient.modelId, () =>
+          observedModel(resilient, { id: llm.id, provider: llm.provider }, telemetry),
+        )
       : resilient;
   };
   if (llm.provider === 'offline') {
