@@ -19,6 +19,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import {
   createIdentity,
   identityRoutes,
+  endAccountSessions,
   identityUserData,
   type IdentityOptions,
 } from './modules/identity/index.ts';
@@ -31,7 +32,7 @@ import {
   type ChatAppDeps,
   type ChatModuleOptions,
 } from './modules/chat/index.ts';
-import { demosUserData } from './modules/demos/index.ts';
+import { DEMO_ISSUER, demosUserData } from './modules/demos/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools, toolsUserData } from './modules/tools/index.ts';
 import {
@@ -70,7 +71,13 @@ import {
   servicesRoutes,
   servicesUserData,
 } from './modules/services/index.ts';
-import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import {
+  adminRoutes,
+  createGroupsAdmin,
+  createPeopleAdmin,
+  createUsersService,
+  usersRoutes,
+} from './modules/users/index.ts';
 import { createUsageService, usageRoutes, usageUserData } from './modules/usage/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
 import { createTelemetry, registerHttpTelemetry, registerMetricsRoute } from './telemetry/index.ts';
@@ -123,7 +130,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const secret = config.secretsKey ?? loadOrCreateKeyFile(config.dataDir);
   const vault = createVault(secret);
   const audit = createAuditLog(db);
-  const users = createUsersService(db, audit, { secret });
+  const users = createUsersService(db, audit, {
+    secret,
+    signIn: {
+      adminEmails: config.auth.adminEmails,
+      roleClaim: config.auth.roleClaim,
+      groupsClaim: config.auth.groupsClaim,
+    },
+    hiddenIssuers: [DEMO_ISSUER],
+  });
   const agents = createAgentsService(db, audit, {
     offeredModels: config.llm.models.map((m) => m.id),
     knowledgeHistory,
@@ -223,6 +238,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => runs.close());
   // A user being deleted has their runs stopped wherever they run, before their rows go.
   users.beforeUserDelete.push((user) => runs.stopUser(user.id));
+  // A disabled account's chat sessions, copilot tokens and runs end on every instance (its access
+  // tokens and API keys are refused by the token check itself).
+  users.onDisable.push(
+    (user) => endChatSessionsOf(db, { userId: user.id }),
+    (user) => runs.stopUser(user.id),
+  );
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   // The beta access-code gate: beta-user-signin issues its proof; sign-up and the API ask for it.
@@ -255,6 +276,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (user) await endChatSessionsOf(db, { userId: user.id, sid });
     });
     await app.register(identityRoutes, { config, users, identity });
+    // Disabling an account of the built-in provider also ends its provider sessions and refresh
+    // tokens, so it cannot sign in silently either.
+    users.onDisable.push(async (user) => {
+      if (user.issuer === config.auth.issuer) await endAccountSessions(db.kysely, user.subject);
+    });
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
@@ -274,6 +300,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(publicRoutes, { db, lifecycle });
       await api.register(accessCodeRoutes, { gate });
       await api.register(usersRoutes, { users });
+      await api.register(adminRoutes, {
+        people: createPeopleAdmin({ db, audit, users, usage, hiddenIssuers: [DEMO_ISSUER] }),
+        groups: createGroupsAdmin({ db, audit, hiddenIssuers: [DEMO_ISSUER] }),
+      });
       await api.register(agentsRoutes, {
         agents,
         db,

@@ -37,6 +37,8 @@ export const MIGRATION_NAMES = [
   '0030-idp-session-logout',
   '0031-deleted-identities',
   '0032-run-streams',
+  '0034-roles',
+  '0035-groups',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -1,6 +1,6 @@
 import type { AgentVersion } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
-import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
+import { deleteUserRows, moveUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../kernel.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 import { VERSION_COLUMNS } from './versions.ts';
@@ -58,6 +58,11 @@ export function agentsUserData(db: Db): UserDataOwner {
       // agent_tools has no user_id: its rows are found through the user's agents, before they go.
       await trx.deleteFrom('agent_tools').where('agent_id', 'in', agentIds).execute();
       await deleteUserRows(trx, user.id, ['agents']);
+    },
+
+    async transferAgents(from, to, trx) {
+      // The versions move too: a version's user is the agent's owner, who may restore it.
+      await moveUserRows(trx, from.id, to.id, ['agents', 'agent_versions', 'tool_permissions']);
     },
   };
 }

@@ -34,13 +34,16 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService; db:
 
   app.post(
     '/api/v1/api-keys',
-    op('createApiKey', 'Creates an API key; the answer is the only time the key is shown', {
-      description:
-        'With `Idempotency-Key`, a retry gets the first answer, key included, for 24 hours: the stored answer keeps the key sealed by the vault.',
-      headers: idempotentCreateHeadersSchema,
-      body: apiKeyCreateSchema,
-      response: { 201: apiKeyCreatedSchema, ...errors },
-    }),
+    {
+      config: { permission: 'create_api_keys' },
+      ...op('createApiKey', 'Creates an API key; the answer is the only time the key is shown', {
+        description:
+          'With `Idempotency-Key`, a retry gets the first answer, key included, for 24 hours: the stored answer keeps the key sealed by the vault.',
+        headers: idempotentCreateHeadersSchema,
+        body: apiKeyCreateSchema,
+        response: { 201: apiKeyCreatedSchema, ...errors },
+      }),
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return createOnce<ApiKeyCreated>(
