@@ -15,6 +15,7 @@ import {
 } from '../api/api-keys-api';
 import { toaster } from '../../../components/ui/toaster';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
+import { useCan } from '../../../lib/role';
 
 export const API_KEYS_TEXT = {
   title: 'API keys',
@@ -56,6 +57,7 @@ export function ApiKeysPage() {
   const keys = useQuery(listApiKeysOptions());
   const agents = useQuery(listAgentsOptions());
   const [creating, setCreating] = useState(false);
+  const canCreate = useCan('create_api_keys');
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const queryClient = useQueryClient();
   const revoke = useMutation({
@@ -144,9 +146,11 @@ export function ApiKeysPage() {
   return (
     <Stack gap="6" pb="10">
       <PageHeader icon={FiKey} title={API_KEYS_TEXT.title} intro={API_KEYS_TEXT.intro}>
-        <Button colorPalette="brand" onClick={() => setCreating(true)}>
-          <FiPlus aria-hidden="true" /> {API_KEYS_TEXT.create}
-        </Button>
+        {canCreate && (
+          <Button colorPalette="brand" onClick={() => setCreating(true)}>
+            <FiPlus aria-hidden="true" /> {API_KEYS_TEXT.create}
+          </Button>
+        )}
       </PageHeader>
       {keys.isError && (
         <LoadError

@@ -1,0 +1,136 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toaster } from '../../../components/ui/toaster';
+import { BUILDER_PROFILE, installFakeApi, json, pagedList } from '../../../test/fake-api';
+import { renderApp } from '../../../test/render';
+import type { Person } from '../api/admin-api';
+
+const ADMIN = { ...BUILDER_PROFILE, role: 'admin' } as const;
+const person = (id: number, name: string, extra: Partial<Person> = {}): Person => ({
+  id,
+  email: `${name.toLowerCase()}@example.com`,
+  name,
+  picture: null,
+  role: 'builder',
+  disabled_at: null,
+  created_at: '2026-01-01T00:00:00Z',
+  last_active_at: null,
+  groups: [],
+  month_tokens: 1234,
+  month_cost: 0.5,
+  ...extra,
+});
+
+afterEach(() => toaster.remove());
+
+describe('the admin console (/admin)', () => {
+  it('lists people with role, groups and usage; an admin changes a role and disables an account', async () => {
+    let people = [
+      person(1, 'Ada', { role: 'admin' }),
+      person(2, 'Bob', { groups: [{ id: 3, name: 'Sales', source: 'oidc' }] }),
+    ];
+    const api = installFakeApi({
+      'GET /api/v1/users/me': () => json(ADMIN),
+      'GET /api/v1/admin/people': pagedList(() => people),
+      'PATCH /api/v1/admin/people/:user_id': ({ params, body }) => {
+        const change = body as { role?: Person['role']; disabled?: boolean };
+        people = people.map((p) =>
+          p.id === Number(params.user_id)
+            ? {
+                ...p,
+                ...(change.role && { role: change.role }),
+                ...(change.disabled !== undefined && {
+                  disabled_at: change.disabled ? '2026-02-01T00:00:00Z' : null,
+                }),
+              }
+            : p,
+        );
+        return json(people.find((p) => p.id === Number(params.user_id)));
+      },
+    });
+    const { user } = renderApp('/admin');
+    const bob = await screen.findByRole('row', { name: 'Bob' });
+    expect(bob).toHaveTextContent('Sales');
+    expect(bob).toHaveTextContent('1,234 tokens · $0.50');
+    expect(bob).toHaveTextContent('Never');
+
+    await user.selectOptions(within(bob).getByRole('combobox', { name: 'Role of Bob' }), 'Member');
+    await waitFor(() =>
+      expect(api.sent('PATCH /api/v1/admin/people/:user_id')[0]?.body).toEqual({ role: 'member' }),
+    );
+
+    await user.click(within(bob).getByRole('button', { name: 'Disable Bob' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Disable account' });
+    await user.click(within(dialog).getByRole('button', { name: 'Disable' }));
+    await waitFor(() => expect(screen.getByRole('row', { name: 'Bob' })).toHaveTextContent('Disabled'));
+    expect(api.sent('PATCH /api/v1/admin/people/:user_id')[1]?.body).toEqual({ disabled: true });
+    expect(screen.getByRole('button', { name: 'Enable Bob' })).toBeInTheDocument();
+  });
+
+  it('says when the list cannot load, with a retry', async () => {
+    installFakeApi({
+      'GET /api/v1/users/me': () => json(ADMIN),
+      'GET /api/v1/admin/people': () => json({ detail: 'boom', code: 'internal_error' }, 500),
+    });
+    renderApp('/admin');
+    expect(await screen.findByText('Error loading people.')).toBeInTheDocument();
+  });
+
+  it('deletes a person only once their email is typed, giving their agents to someone', async () => {
+    const people = [person(1, 'Ada', { role: 'admin' }), person(2, 'Bob')];
+    const api = installFakeApi({
+      'GET /api/v1/users/me': () => json(ADMIN),
+      'GET /api/v1/admin/people': pagedList(() => people),
+      'DELETE /api/v1/admin/people/:user_id': () => json(null, 204),
+    });
+    const { user } = renderApp('/admin');
+    await user.click(await screen.findByRole('button', { name: 'Delete Bob' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete account' });
+    const confirm = within(dialog).getByRole('button', { name: 'Delete' });
+    expect(confirm).toBeDisabled();
+    await user.selectOptions(
+      await within(dialog).findByRole('combobox', { name: 'Their agents' }),
+      'Give them to Ada',
+    );
+    await user.type(within(dialog).getByRole('textbox'), 'bob@example.com');
+    await user.click(confirm);
+    await waitFor(() =>
+      expect(api.sent('DELETE /api/v1/admin/people/:user_id')[0]?.body).toEqual({
+        confirmation: 'bob@example.com',
+        agents_to: 1,
+      }),
+    );
+  });
+
+  it('shows Admin in the sidebar to admins only', async () => {
+    installFakeApi({ 'GET /api/v1/users/me': () => json(ADMIN), 'GET /api/v1/admin/people': () => json([]) });
+    const admin = renderApp('/admin');
+    expect((await screen.findAllByRole('link', { name: 'Admin', hidden: true })).length).toBeGreaterThan(0);
+    admin.unmount();
+    installFakeApi({ 'GET /api/v1/agents/': () => json([]) });
+    renderApp('/agents');
+    expect(await screen.findByRole('heading', { name: 'Agents' })).toBeInTheDocument();
+    // The sidebar is there (hidden at jsdom's width), without the Admin link.
+    expect(screen.getAllByRole('link', { name: 'Agents', hidden: true }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('link', { name: 'Admin', hidden: true })).not.toBeInTheDocument();
+  });
+});
+
+describe('a member', () => {
+  it('sees no way to build: no New agent, templates or import; no Create API key', async () => {
+    installFakeApi({
+      'GET /api/v1/users/me': () => json({ ...BUILDER_PROFILE, role: 'member' }),
+      'GET /api/v1/agents/': () => json([]),
+      'GET /api/v1/api-keys': () => json([]),
+    });
+    const { unmount } = renderApp('/agents');
+    expect(
+      await screen.findByText('No agents yet. Agents shared with you will be listed here.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Create New Agent|Create an agent/ })).not.toBeInTheDocument();
+    unmount();
+    renderApp('/api-keys');
+    expect(await screen.findByText('You have no API keys.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create API key' })).not.toBeInTheDocument();
+  });
+});

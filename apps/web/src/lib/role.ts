@@ -1,0 +1,15 @@
+import { roleCan, type Permission } from '@cadre/contract';
+import { useQuery } from '@tanstack/react-query';
+import { getMeOptions } from '../client/@tanstack/react-query.gen';
+
+/** The signed-in account's profile with its role (`GET /users/me`); a role change shows within a minute. */
+export const useMe = () => useQuery({ ...getMeOptions(), staleTime: 60_000 });
+
+/**
+ * Whether the signed-in account's role allows this (the contract's table, which the server
+ * enforces). False until the role is known, so nothing shows that the server would refuse.
+ */
+export function useCan(permission: Permission): boolean {
+  const role = useMe().data?.role;
+  return role !== undefined && roleCan(role, permission);
+}
