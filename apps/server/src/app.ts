@@ -325,6 +325,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         audit,
         agents,
         usage: usage.ledger,
+        owners: { isActive: async (userId) => (await users.byId(userId)) !== undefined },
         ...options.triggers,
       });
       await api.register(servicesRoutes, { config, db, services, tools });

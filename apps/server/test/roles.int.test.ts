@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DISABLED_DETAIL } from '../src/http/auth.ts';
 import { LAST_ADMIN_DETAIL } from '../src/security/policy.ts';
+import { signWebhook, webhookKey } from '../src/security/standard-webhooks.ts';
 import { chatSessionCookie, seedAgent } from './support/chat-fixtures.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { admit, bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
@@ -220,6 +221,23 @@ describe(`roles, groups and the admin API on ${testDatabaseKind()}`, () => {
       await call('POST', '/auth/chainlit-copilot-login', bob.auth, { agent_id: agentId })
     ).json().copilot_auth_token as string;
     const cookie = await chatSessionCookie(t, bob.auth, agentId);
+    const secret = (await call('POST', `/agents/${agentId}/trigger-secret`, bob.auth)).json()
+      .secret as string;
+    const triggerSigned = (id: string) => {
+      const timestamp = Math.floor(Date.now() / 1000);
+      return t.app.inject({
+        method: 'POST',
+        url: `${API}/agents/${agentId}/triggers/order`,
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook(webhookKey(secret), id, timestamp, '{}'),
+        },
+        payload: '{}',
+      });
+    };
+    expect((await triggerSigned('msg_before')).statusCode).toBe(202);
     const second = await createTestApp({}, {}, { sameDatabaseAs: t });
     try {
       // Warm both instances' caches with the key.
@@ -246,6 +264,10 @@ describe(`roles, groups and the admin API on ${testDatabaseKind()}`, () => {
         t.app.inject({ method: 'GET', url: '/chainlit/threads', headers });
       expect((await threads({ cookie })).statusCode).toBe(401);
       expect((await threads({ authorization: `Bearer ${copilot}` })).statusCode).toBe(401);
+      // A call signed with the agent's trigger secret acts as the owner: refused too.
+      const signedCall = await triggerSigned('msg_disabled');
+      expect(signedCall.statusCode).toBe(403);
+      expect(signedCall.json().code).toBe('account_disabled');
       const opened = await t.app.inject({
         method: 'POST',
         url: '/chainlit/auth/header',

@@ -1,4 +1,5 @@
-import { roleCan, type Permission } from '@cadre/contract';
+import { errorCodeOf, roleCan, type Permission } from '@cadre/contract';
+import { ApiError } from '../api/api-error';
 import { useQuery } from '@tanstack/react-query';
 import { getMeOptions } from '../client/@tanstack/react-query.gen';
 
@@ -12,4 +13,10 @@ export const useMe = () => useQuery({ ...getMeOptions(), staleTime: 60_000 });
 export function useCan(permission: Permission): boolean {
   const role = useMe().data?.role;
   return role !== undefined && roleCan(role, permission);
+}
+
+/** Whether the API refused the signed-in account because an admin disabled it. */
+export function useAccountDisabled(): boolean {
+  const error = useMe().error;
+  return error instanceof ApiError && errorCodeOf(error.body) === 'account_disabled';
 }

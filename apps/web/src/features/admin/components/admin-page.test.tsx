@@ -133,4 +133,17 @@ describe('a member', () => {
     expect(await screen.findByText('You have no API keys.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create API key' })).not.toBeInTheDocument();
   });
+
+  it('is told when an admin disabled the account', async () => {
+    const refused = {
+      detail: 'This account has been disabled by an administrator',
+      code: 'account_disabled',
+    };
+    installFakeApi({
+      'GET /api/v1/users/me': () => json(refused, 403),
+      'GET /api/v1/agents/': () => json(refused, 403),
+    });
+    renderApp('/agents');
+    expect(await screen.findByText('This account is disabled')).toBeInTheDocument();
+  });
 });
