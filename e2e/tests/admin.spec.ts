@@ -24,8 +24,8 @@ async function signUpInNewBrowser(browser: Browser, name: string, email: string)
 test('an admin makes a person a member, then disables them: the person can no longer build, then nothing works', async ({
   browser,
 }) => {
-  // The admin signs up first: on a fresh server the first account is an admin anyway, and Pat,
-  // after it, gets the default role (builder) whichever tests ran before.
+  // ADMIN_EMAILS names the e2e server's admin (so no account is made admin by signing up first):
+  // its sign-in makes it one. Pat gets the default role, builder.
   const admin = await signUpInNewBrowser(browser, 'E2E Admin', E2E_ADMIN_EMAIL);
   const name = `Pat ${Date.now()}`;
   const email = freshEmail('pat');

@@ -3,6 +3,7 @@ import { DISABLED_DETAIL } from '../src/http/auth.ts';
 import { LAST_ADMIN_DETAIL } from '../src/security/policy.ts';
 import { signWebhook, webhookKey } from '../src/security/standard-webhooks.ts';
 import { chatSessionCookie, seedAgent } from './support/chat-fixtures.ts';
+import { addFile, createAgent, filesOf, versionsOf } from './support/knowledge-api.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './support/test-app.ts';
 import { admit, bearer, startTestIssuer, type TestIssuer } from './support/test-issuer.ts';
 
@@ -28,7 +29,6 @@ describe(`roles, groups and the admin API on ${testDatabaseKind()}`, () => {
       ...issuer.env,
       OIDC_ROLE_CLAIM: ROLE_CLAIM,
       OIDC_GROUPS_CLAIM: 'groups',
-      ADMIN_EMAILS: 'Boss@Example.com',
     });
   });
   afterEach(async () => {
@@ -71,12 +71,6 @@ describe(`roles, groups and the admin API on ${testDatabaseKind()}`, () => {
     expect((await signIn('dave', { [ROLE_CLAIM]: ['member', 'builder'] })).me.role).toBe('builder');
     expect((await signIn('dave', { [ROLE_CLAIM]: 'member' })).me.role).toBe('member');
     expect((await signIn('dave', { [ROLE_CLAIM]: 'superuser' })).me.role).toBe('member');
-    // ADMIN_EMAILS, compared in any case, unless the issuer says the email is unverified.
-    expect((await signIn('erin', { email: 'boss@example.com', email_verified: false })).me.role).toBe(
-      'member',
-    );
-    expect((await signIn('erin', { email: 'BOSS@example.com' })).me.role).toBe('admin');
-
     const changes = await t.db.kysely
       .selectFrom('audit_events')
       .select(['action', 'detail'])
@@ -86,8 +80,17 @@ describe(`roles, groups and the admin API on ${testDatabaseKind()}`, () => {
       'workspace.settings_change',
       'user.role_change',
       'user.role_change',
-      'user.role_change',
     ]);
+  });
+
+  it('with ADMIN_EMAILS, makes admins of the named emails only (in any case, unless unverified), not of the first account', async () => {
+    await t.close();
+    t = await createTestApp({ ...issuer.env, ADMIN_EMAILS: 'Boss@Example.com' });
+    expect((await signIn('first')).me.role).toBe('builder');
+    expect((await signIn('erin', { email: 'boss@example.com', email_verified: false })).me.role).toBe(
+      'builder',
+    );
+    expect((await signIn('erin', { email: 'BOSS@example.com' })).me.role).toBe('admin');
   });
 
   it('keeps the groups of the claim in sync at sign-in; they are marked and cannot be changed by hand', async () => {
@@ -298,7 +301,12 @@ describe(`roles, groups and the admin API on ${testDatabaseKind()}`, () => {
     const admin = await signIn('admin');
     const bob = await signIn('bob');
     const carol = await signIn('carol');
-    const bobsAgent = await seedAgent(t.db, bob.me.id, 'Bobs');
+    // Bob's agent with a version, a knowledge file and a trigger secret, all made through the API.
+    const bobsAgent = await createAgent(t, bob.auth, 'Bobs');
+    await addFile(t, bob.auth, bobsAgent, 'notes.md', '# Notes\n\nThe launch is on Tuesday.');
+    expect((await call('POST', `/agents/${bobsAgent}/trigger-secret`, bob.auth)).statusCode).toBe(201);
+    const versions = (await versionsOf(t, bob.auth, bobsAgent)).length;
+    expect(versions).toBeGreaterThan(0);
     const carolsAgent = await seedAgent(t.db, carol.me.id, 'Carols');
     const wrong = await call('DELETE', `/admin/people/${bob.me.id}`, admin.auth, {
       confirmation: 'bob',
@@ -319,6 +327,14 @@ describe(`roles, groups and the admin API on ${testDatabaseKind()}`, () => {
     expect(handed.statusCode).toBe(204);
     const mine = (await call('GET', '/agents/', admin.auth)).json<{ id: number }[]>();
     expect(mine.map((a) => a.id)).toEqual([bobsAgent]);
+    // The agent came with its versions, files (still searchable) and trigger secret.
+    const handedOver = await versionsOf(t, admin.auth, bobsAgent);
+    expect(handedOver).toHaveLength(versions);
+    expect(handedOver.map((v) => v.author)).toEqual(handedOver.map(() => 'a deleted account'));
+    expect((await filesOf(t, admin.auth, bobsAgent)).map((f) => f.name)).toEqual(['notes.md']);
+    expect(
+      (await call('GET', `/agents/${bobsAgent}/trigger-secret`, admin.auth)).json().created_at,
+    ).not.toBeNull();
     expect((await call('GET', '/agents/', bob.auth)).statusCode).toBe(401);
 
     await call('DELETE', `/admin/people/${carol.me.id}`, admin.auth, {

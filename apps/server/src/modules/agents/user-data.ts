@@ -5,6 +5,9 @@ import type { UserDataOwner } from '../../kernel.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 import { VERSION_COLUMNS } from './versions.ts';
 
+/** Who a version handed on with a deleted account's agents says saved it. */
+export const DELETED_AUTHOR = 'a deleted account';
+
 /** The user's agents with the tools attached to them, in order, their versions and tool permissions (P1). */
 export function agentsUserData(db: Db): UserDataOwner {
   const k = db.kysely;
@@ -63,6 +66,13 @@ export function agentsUserData(db: Db): UserDataOwner {
     async transferAgents(from, to, trx) {
       // The versions move too: a version's user is the agent's owner, who may restore it.
       await moveUserRows(trx, from.id, to.id, ['agents', 'agent_versions', 'tool_permissions']);
+      // Who saved a version goes with the account (saved_by would take the version along, by its
+      // cascade): the history keeps the save, naming nobody.
+      await trx
+        .updateTable('agent_versions')
+        .set({ saved_by: null, author: DELETED_AUTHOR })
+        .where('saved_by', '=', from.id)
+        .execute();
     },
   };
 }

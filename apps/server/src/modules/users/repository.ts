@@ -64,16 +64,23 @@ export function createUsersRepository(db: Db) {
      * Inserts the user unless another request created it first; either way returns the row.
      * `previousDeletionAt`: when an earlier account of the identity was deleted (see service.ts).
      */
-    async insertIfMissing(identity: UserIdentity, role: Role, previousDeletionAt: string | null = null) {
+    async insertIfMissing(
+      identity: UserIdentity,
+      role: Role,
+      {
+        firstIsAdmin,
+        previousDeletionAt = null,
+      }: { firstIsAdmin: boolean; previousDeletionAt?: string | null },
+    ) {
       const inserted = await k
         .insertInto('users')
         .values({ ...newUserRow(identity, role), previous_deletion_at: previousDeletionAt })
         .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
         .returning('id')
         .executeTakeFirst();
-      // The first account of the issuer runs the install (a fresh one, or one whose users are all
-      // demo visitors or gone): it becomes the admin while nobody is.
-      if (inserted) {
+      // The first account runs the install (a fresh one, or one whose users are all demo visitors
+      // or gone): it becomes the admin while nobody is, unless the operator names the admins.
+      if (inserted && firstIsAdmin) {
         await k
           .updateTable('users')
           .set({ role: 'admin' })

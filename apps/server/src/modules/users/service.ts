@@ -115,6 +115,8 @@ export function createUsersService(
   const people = createPeopleRepository(db, hiddenIssuers);
   const hashOf = identityHasher(secret);
   const defaultRole = () => defaultRoleOf(db);
+  // With ADMIN_EMAILS the operator names the admins: whoever signs up first is not made one.
+  const firstIsAdmin = signIn.adminEmails.length === 0;
   const beforeUserDelete: BeforeUserDelete[] = [];
   const onDisable: UsersService['onDisable'] = [];
   const dataOwners: UserDataOwner[] = [];
@@ -141,7 +143,7 @@ export function createUsersService(
     resolved(
       identity,
       (await repo.findByIdentity(identity.issuer, identity.subject)) ??
-        (await repo.insertIfMissing(identity, await defaultRole())),
+        (await repo.insertIfMissing(identity, await defaultRole(), { firstIsAdmin })),
     );
 
   /** Records the request as the user's activity, unless it was recorded within the hour. */
@@ -177,20 +179,19 @@ export function createUsersService(
       // one transaction, so once the row is gone the record is there to read.
       const deletedAt = await repo.deletedAt(hashOf(identity));
       if (deletedAt !== undefined && !issuedAfter(deletedAt, issuedAt)) return undefined;
-      return accepted(await repo.insertIfMissing(identity, await defaultRole(), deletedAt ?? null));
+      return accepted(
+        await repo.insertIfMissing(identity, await defaultRole(), {
+          firstIsAdmin,
+          previousDeletionAt: deletedAt ?? null,
+        }),
+      );
     },
 
     async find(identity) {
       const found = await repo.findByIdentity(identity.issuer, identity.subject);
       if (!found) return undefined;
-      const {
-        admitted_at: _admitted,
-        previous_deletion_at: _p,
-        disabled_at: _d,
-        last_active_at: _a,
-        ...row
-      } = found;
-      return { ...row, issuer: identity.issuer, subject: identity.subject };
+      const { admitted: _admitted, disabled: _disabled, ...user } = resolved(identity, found);
+      return user;
     },
 
     async admit(identity) {
