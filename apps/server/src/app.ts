@@ -43,7 +43,13 @@ import {
   type TriggerOptions,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
-import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
+import {
+  accessCodeAdminRoutes,
+  accessCodeRoutes,
+  createAccessCodesAdmin,
+  createAccessGate,
+  generatedAccessCode,
+} from './modules/access-code/index.ts';
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
 import {
@@ -303,6 +309,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(adminRoutes, {
         people: createPeopleAdmin({ db, audit, users, usage, hiddenIssuers: [DEMO_ISSUER] }),
         groups: createGroupsAdmin({ db, audit, hiddenIssuers: [DEMO_ISSUER] }),
+      });
+      await api.register(accessCodeAdminRoutes, {
+        codes: createAccessCodesAdmin({ config, db, vault, audit }),
       });
       await api.register(agentsRoutes, {
         agents,

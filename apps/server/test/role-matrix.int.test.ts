@@ -93,6 +93,9 @@ const ROWS: Record<string, Access> = {
   'PUT /backend/api/v1/admin/groups/:group_id/members/:user_id': 'administer',
   'DELETE /backend/api/v1/admin/groups/:group_id/members/:user_id': 'administer',
   'GET /backend/api/v1/admin/settings': 'administer',
+  'GET /backend/api/v1/admin/access-codes': 'administer',
+  'POST /backend/api/v1/admin/access-codes': 'administer',
+  'DELETE /backend/api/v1/admin/access-codes/:code_id': 'administer',
   'PATCH /backend/api/v1/admin/settings': 'administer',
 };
 

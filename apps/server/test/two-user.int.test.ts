@@ -139,9 +139,12 @@ const ADMIN_ROWS: Record<string, () => Row> = Object.fromEntries(
       ['DELETE', '/admin/groups/1/members/1', undefined],
       ['GET', '/admin/settings', undefined],
       ['PATCH', '/admin/settings', { default_role: 'member' }],
+      ['GET', '/admin/access-codes', undefined],
+      ['POST', '/admin/access-codes', { label: 'x' }],
+      ['DELETE', '/admin/access-codes/1', undefined],
     ] as const
   ).map(([method, url, body]) => [
-    `${method} /backend/api/v1${url.replace('/people/1', '/people/:user_id').replace('/groups/1', '/groups/:group_id').replace('/members/1', '/members/:user_id')}`,
+    `${method} /backend/api/v1${url.replace('/people/1', '/people/:user_id').replace('/groups/1', '/groups/:group_id').replace('/members/1', '/members/:user_id').replace('/access-codes/1', '/access-codes/:code_id')}`,
     () => ({
       as: 'bob',
       url: `${API}${url}`,

@@ -95,3 +95,37 @@ export const groupMemberParamsSchema = z.strictObject({ group_id: pathIdSchema, 
 
 /** People listed per page when the call names no `limit`. */
 export const PEOPLE_PAGE_DEFAULT = 50;
+
+/** Where an access code comes from: made here, BETA_ACCESS_CODES, or generated at first start. */
+export const ACCESS_CODE_SOURCES = ['admin', 'environment', 'generated'] as const;
+
+export const accessCodeSchema = z.object({
+  /** Null for the codes of the environment and the generated one, which cannot be revoked here. */
+  id: z.number().nullable(),
+  source: z.enum(ACCESS_CODE_SOURCES),
+  label: z.string(),
+  /** The whole code for the environment's and the generated one; null for one made here (shown once). */
+  code: z.string().nullable(),
+  /** The code's last four characters. */
+  hint: z.string(),
+  expires_at: z.string().nullable(),
+  max_uses: z.number().nullable(),
+  /** Correct entries of the code so far (null where they are not counted: the environment's). */
+  uses: z.number().nullable(),
+  revoked_at: z.string().nullable(),
+  created_at: z.string().nullable(),
+});
+export type AccessCode = z.infer<typeof accessCodeSchema>;
+export const accessCodeListSchema = z.array(accessCodeSchema);
+
+export const accessCodeCreateSchema = z.strictObject({
+  label: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  /** When the code stops working (ISO 8601, in the future); null or absent: never. */
+  expires_at: z.iso.datetime({ offset: true }).nullish(),
+  /** How many times the code may be entered; null or absent: any number. */
+  max_uses: z.number().int().min(1).max(1_000_000).nullish(),
+});
+export type AccessCodeCreate = z.infer<typeof accessCodeCreateSchema>;
+/** The answer to making a code: the only time a code made here is shown whole. */
+export const accessCodeCreatedSchema = accessCodeSchema.extend({ code: z.string() });
+export const accessCodeParamsSchema = z.strictObject({ code_id: pathIdSchema });

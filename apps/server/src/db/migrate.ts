@@ -39,6 +39,7 @@ export const MIGRATION_NAMES = [
   '0032-run-streams',
   '0034-roles',
   '0035-groups',
+  '0036-access-codes',
 ];
 
 // A template import that esbuild bundles whole (every file it can match), so the built server

@@ -56,6 +56,7 @@ export interface Database {
   knowledge_object_deletions: KnowledgeObjectDeletionsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  access_codes: AccessCodesTable;
 }
 
 /** A file attached to an agent (migration 0022, knowledge module). */
@@ -262,6 +263,22 @@ export interface GroupsTable {
   source: Generated<'manual' | 'oidc'>;
   created_at: string;
   updated_at: string;
+}
+
+/** Access codes made by an admin (migration 0036); BETA_ACCESS_CODES are not stored. */
+export interface AccessCodesTable {
+  id: Generated<number>;
+  label: string;
+  /** HMAC-SHA-256 (hex) of the code under a key derived from the vault key. */
+  code_hash: string;
+  /** The code's last four characters. */
+  hint: string;
+  expires_at: string | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  revoked_at: Generated<string | null>;
+  created_by: number | null;
+  created_at: string;
 }
 
 export interface GroupMembersTable {

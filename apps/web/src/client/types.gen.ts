@@ -1394,6 +1394,193 @@ export type UpdateWorkspaceSettingsResponses = {
 
 export type UpdateWorkspaceSettingsResponse = UpdateWorkspaceSettingsResponses[keyof UpdateWorkspaceSettingsResponses];
 
+export type ListAccessCodesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/access-codes';
+};
+
+export type ListAccessCodesErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type ListAccessCodesError = ListAccessCodesErrors[keyof ListAccessCodesErrors];
+
+export type ListAccessCodesResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number | null;
+        source: 'admin' | 'environment' | 'generated';
+        label: string;
+        code: string | null;
+        hint: string;
+        expires_at: string | null;
+        max_uses: number | null;
+        uses: number | null;
+        revoked_at: string | null;
+        created_at: string | null;
+    }>;
+};
+
+export type ListAccessCodesResponse = ListAccessCodesResponses[keyof ListAccessCodesResponses];
+
+export type CreateAccessCodeData = {
+    body: {
+        label: string;
+        expires_at?: string | null;
+        max_uses?: number | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/access-codes';
+};
+
+export type CreateAccessCodeErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type CreateAccessCodeError = CreateAccessCodeErrors[keyof CreateAccessCodeErrors];
+
+export type CreateAccessCodeResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: number | null;
+        source: 'admin' | 'environment' | 'generated';
+        label: string;
+        code: string;
+        hint: string;
+        expires_at: string | null;
+        max_uses: number | null;
+        uses: number | null;
+        revoked_at: string | null;
+        created_at: string | null;
+    };
+};
+
+export type CreateAccessCodeResponse = CreateAccessCodeResponses[keyof CreateAccessCodeResponses];
+
+export type RevokeAccessCodeData = {
+    body?: never;
+    path: {
+        code_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/access-codes/{code_id}';
+};
+
+export type RevokeAccessCodeErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type RevokeAccessCodeError = RevokeAccessCodeErrors[keyof RevokeAccessCodeErrors];
+
+export type RevokeAccessCodeResponses = {
+    /**
+     * Revoked
+     */
+    204: void;
+};
+
+export type RevokeAccessCodeResponse = RevokeAccessCodeResponses[keyof RevokeAccessCodeResponses];
+
 export type ListToolPermissionsData = {
     body?: never;
     path: {

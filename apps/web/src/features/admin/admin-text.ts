@@ -7,6 +7,7 @@ export const ADMIN_TEXT = {
   people: 'People',
   groups: 'Groups',
   settings: 'Settings',
+  accessCodes: 'Access codes',
   search: 'Search by name or email',
   anyRole: 'Any role',
   loadingPeople: 'Loading people...',

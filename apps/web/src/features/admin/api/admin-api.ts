@@ -5,15 +5,26 @@
 import type { QueryClient } from '@tanstack/react-query';
 import * as sdk from '../../../client/sdk.gen';
 import { listPeopleInfiniteQueryKey } from '../../../client/@tanstack/react-query.gen';
-import type { ListGroupsResponse, ListPeopleData, ListPeopleResponse } from '../../../client/types.gen';
+import type {
+  ListAccessCodesResponse,
+  ListGroupsResponse,
+  ListPeopleData,
+  ListPeopleResponse,
+} from '../../../client/types.gen';
 import { LIST_PAGE_SIZE, pagedListOptions } from '../../../lib/paged-list';
 
 export type Person = ListPeopleResponse[number];
 export type Group = ListGroupsResponse[number];
 export type PeopleFilter = Omit<NonNullable<ListPeopleData['query']>, 'limit' | 'cursor'>;
 
+export type AccessCode = ListAccessCodesResponse[number];
+
 export {
   addGroupMemberMutation,
+  createAccessCodeMutation,
+  listAccessCodesOptions,
+  listAccessCodesQueryKey,
+  revokeAccessCodeMutation,
   createGroupMutation,
   deleteGroupMutation,
   deletePersonMutation,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
 import { BUILDER_PROFILE, installFakeApi, json, pagedList } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
-import type { Person } from '../api/admin-api';
+import type { AccessCode, Person } from '../api/admin-api';
 
 const ADMIN = { ...BUILDER_PROFILE, role: 'admin' } as const;
 const person = (id: number, name: string, extra: Partial<Person> = {}): Person => ({
@@ -113,6 +113,71 @@ describe('the admin console (/admin)', () => {
     // The sidebar is there (hidden at jsdom's width), without the Admin link.
     expect(screen.getAllByRole('link', { name: 'Agents', hidden: true }).length).toBeGreaterThan(0);
     expect(screen.queryByRole('link', { name: 'Admin', hidden: true })).not.toBeInTheDocument();
+  });
+});
+
+describe('the Access codes section', () => {
+  it('lists the server’s codes read only, makes a code shown once, and revokes one', async () => {
+    let codes: AccessCode[] = [
+      {
+        id: null,
+        source: 'environment',
+        label: 'BETA_ACCESS_CODES',
+        code: 'env-code',
+        hint: 'code',
+        expires_at: null,
+        max_uses: null,
+        uses: null,
+        revoked_at: null,
+        created_at: null,
+      },
+    ];
+    const api = installFakeApi({
+      'GET /api/v1/users/me': () => json(ADMIN),
+      'GET /api/v1/admin/people': () => json([]),
+      'GET /api/v1/admin/access-codes': () => json(codes),
+      'POST /api/v1/admin/access-codes': () => {
+        const made: AccessCode = {
+          id: 4,
+          source: 'admin',
+          label: 'Sales',
+          code: null,
+          hint: 'WXYZ',
+          expires_at: null,
+          max_uses: 5,
+          uses: 0,
+          revoked_at: null,
+          created_at: '2026-02-01T00:00:00Z',
+        };
+        codes = [...codes, made];
+        return json({ ...made, code: 'ABCD-EFGH-JKMN-WXYZ' }, 201);
+      },
+      'DELETE /api/v1/admin/access-codes/:code_id': () => {
+        codes = codes.map((c) => (c.id === 4 ? { ...c, revoked_at: '2026-02-02T00:00:00Z' } : c));
+        return json(null, 204);
+      },
+    });
+    const { user } = renderApp('/admin');
+    await user.click(await screen.findByRole('tab', { name: 'Access codes' }));
+    const env = await screen.findByRole('row', { name: 'BETA_ACCESS_CODES' });
+    expect(env).toHaveTextContent('env-code');
+    expect(env).toHaveTextContent('Set by the server (read only)');
+
+    await user.type(screen.getByRole('textbox', { name: 'Label' }), 'Sales');
+    await user.type(screen.getByRole('spinbutton', { name: 'Maximum uses (empty: any)' }), '5');
+    await user.click(screen.getByRole('button', { name: 'Create code' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('ABCD-EFGH-JKMN-WXYZ');
+    expect(api.sent('POST /api/v1/admin/access-codes')[0]?.body).toEqual({ label: 'Sales', max_uses: 5 });
+    const sales = await screen.findByRole('row', { name: 'Sales' });
+    expect(sales).toHaveTextContent('0 of 5');
+
+    await user.click(within(sales).getByRole('button', { name: 'Revoke Sales' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog', { name: 'Revoke access code' })).getByRole('button', {
+        name: 'Revoke',
+      }),
+    );
+    await waitFor(() => expect(screen.getByRole('row', { name: 'Sales' })).toHaveTextContent('Revoked'));
   });
 });
 
