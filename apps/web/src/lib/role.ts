@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { getMeOptions } from '../client/@tanstack/react-query.gen';
 
 /** The signed-in account's profile with its role (`GET /users/me`); a role change shows within a minute. */
-export const useMe = () => useQuery({ ...getMeOptions(), staleTime: 60_000 });
+export const useMe = (enabled = true) => useQuery({ ...getMeOptions(), staleTime: 60_000, enabled });
 
 /**
  * Whether the signed-in account's role allows this (the contract's table, which the server
@@ -15,8 +15,11 @@ export function useCan(permission: Permission): boolean {
   return role !== undefined && roleCan(role, permission);
 }
 
-/** Whether the API refused the signed-in account because an admin disabled it. */
-export function useAccountDisabled(): boolean {
-  const error = useMe().error;
+/**
+ * Whether the API refused the signed-in account because an admin disabled it; asks only when
+ * `enabled` (nothing is loaded behind the access-code page).
+ */
+export function useAccountDisabled(enabled: boolean): boolean {
+  const error = useMe(enabled).error;
   return error instanceof ApiError && errorCodeOf(error.body) === 'account_disabled';
 }

@@ -36,7 +36,7 @@ function Layout() {
   const accessCodeRequired = Route.useRouteContext({ select: (context) => context.accessCodeRequired });
   const fullBleed = useMatches({ select: (matches) => matches.some((m) => m.staticData?.fullBleed) });
   const session = useAuthSession();
-  const disabled = useAccountDisabled();
+  const disabled = useAccountDisabled(!accessCodeRequired);
   if (accessCodeRequired) return <AccessCodePage />;
   const account = <UserMenu user={session.user ?? {}} onSignOut={session.signOut} />;
   return (
