@@ -158,7 +158,7 @@ describe('the Access codes section', () => {
       },
     });
     const { user } = renderApp('/admin');
-    await user.click(await screen.findByRole('tab', { name: 'Access codes' }));
+    await user.click(await screen.findByRole('button', { name: 'Access codes' }));
     const env = await screen.findByRole('row', { name: 'BETA_ACCESS_CODES' });
     expect(env).toHaveTextContent('env-code');
     expect(env).toHaveTextContent('Set by the server (read only)');
