@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './support/chromium.ts';
+import { E2E_ADMIN_EMAIL } from './support/sign-in.ts';
 
 /**
  * End-to-end tests run in Debian's Chromium against the built server (`npm run build`), started on
@@ -72,6 +73,8 @@ export default defineConfig({
             PUBLIC_URL: baseURL,
             DATA_DIR: process.env.E2E_DATA_DIR,
             BETA_ACCESS_CODES: process.env.E2E_ACCESS_CODE,
+            // The account tests/admin.spec.ts signs up as, made admin at its sign-in.
+            ADMIN_EMAILS: E2E_ADMIN_EMAIL,
             // Every test signs up a fresh account from 127.0.0.1; the default allows 10 an hour.
             IDP_SIGNUPS_PER_HOUR: '1000',
             // ...and enters the access code first: more than the default 10 a minute on a fast run.

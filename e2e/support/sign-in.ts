@@ -3,6 +3,9 @@ import { expect, type Page } from '@playwright/test';
 /** The beta access code the server under test accepts (see playwright.config.ts). */
 export const ACCESS_CODE = process.env.E2E_ACCESS_CODE ?? 'e2e-access-code';
 
+/** The one account the server makes admin at sign-in (ADMIN_EMAILS); only tests/admin.spec.ts uses it. */
+export const E2E_ADMIN_EMAIL = 'admin-e2e@example.com';
+
 /** A password the built-in provider accepts. */
 export const TEST_PASSWORD = 'a long enough password';
 

@@ -20,6 +20,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import {
   createIdentity,
   identityRoutes,
+  endAccountSessions,
   identityUserData,
   type IdentityOptions,
 } from './modules/identity/index.ts';
@@ -32,7 +33,7 @@ import {
   type ChatAppDeps,
   type ChatModuleOptions,
 } from './modules/chat/index.ts';
-import { demosUserData } from './modules/demos/index.ts';
+import { DEMO_ISSUER, demosUserData } from './modules/demos/index.ts';
 import { demoRoutes, type DemoModuleOptions } from './modules/demos/routes.ts';
 import { registerTools, toolsUserData } from './modules/tools/index.ts';
 import {
@@ -43,7 +44,13 @@ import {
   type TriggerOptions,
   type TriggerWorker,
 } from './modules/triggers/index.ts';
-import { accessCodeRoutes, createAccessGate, generatedAccessCode } from './modules/access-code/index.ts';
+import {
+  accessCodeAdminRoutes,
+  accessCodeRoutes,
+  createAccessCodesAdmin,
+  createAccessGate,
+  generatedAccessCode,
+} from './modules/access-code/index.ts';
 import { agentApiRoutes } from './modules/agent-api/index.ts';
 import { agentsRoutes, agentsUserData, createAgentsService } from './modules/agents/index.ts';
 import {
@@ -71,7 +78,13 @@ import {
   servicesRoutes,
   servicesUserData,
 } from './modules/services/index.ts';
-import { createUsersService, usersRoutes } from './modules/users/index.ts';
+import {
+  adminRoutes,
+  createGroupsAdmin,
+  createPeopleAdmin,
+  createUsersService,
+  usersRoutes,
+} from './modules/users/index.ts';
 import { createUsageService, usageRoutes, usageUserData } from './modules/usage/index.ts';
 import { registerWebApp } from './modules/web/index.ts';
 import { createTelemetry, registerHttpTelemetry, registerMetricsRoute } from './telemetry/index.ts';
@@ -128,7 +141,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const secret = config.secretsKey ?? loadOrCreateKeyFile(config.dataDir);
   const vault = createVault(secret);
   const audit = createAuditLog(db);
-  const users = createUsersService(db, audit, { secret });
+  const users = createUsersService(db, audit, {
+    secret,
+    signIn: {
+      adminEmails: config.auth.adminEmails,
+      roleClaim: config.auth.roleClaim,
+      groupsClaim: config.auth.groupsClaim,
+    },
+    hiddenIssuers: [DEMO_ISSUER],
+  });
   const agents = createAgentsService(db, audit, {
     offeredModels: config.llm.models.map((m) => m.id),
     knowledgeHistory,
@@ -234,6 +255,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => runs.close());
   // A user being deleted has their runs stopped wherever they run, before their rows go.
   users.beforeUserDelete.push((user) => runs.stopUser(user.id));
+  // A disabled account's chat sessions, copilot tokens and runs end on every instance (its access
+  // tokens and API keys are refused by the token check itself).
+  users.onDisable.push(
+    (user) => endChatSessionsOf(db, { userId: user.id }),
+    (user) => runs.stopUser(user.id),
+  );
 
   // The built-in OpenID Connect provider at /idp, unless another issuer is configured.
   // The beta access-code gate: beta-user-signin issues its proof; sign-up and the API ask for it.
@@ -266,6 +293,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (user) await endChatSessionsOf(db, { userId: user.id, sid });
     });
     await app.register(identityRoutes, { config, users, identity });
+    // Disabling an account of the built-in provider also ends its provider sessions and refresh
+    // tokens, so it cannot sign in silently either.
+    users.onDisable.push(async (user) => {
+      if (user.issuer === config.auth.issuer) await endAccountSessions(db.kysely, user.subject);
+    });
   }
   // Before any route: the token check attaches itself to every private route under /backend.
   // `apiTokens.userForToken` is what the chat module's `verifyAccessToken` option wants.
@@ -285,6 +317,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(publicRoutes, { db, lifecycle });
       await api.register(accessCodeRoutes, { gate });
       await api.register(usersRoutes, { users });
+      await api.register(adminRoutes, {
+        people: createPeopleAdmin({ db, audit, users, usage, hiddenIssuers: [DEMO_ISSUER] }),
+        groups: createGroupsAdmin({ db, audit, hiddenIssuers: [DEMO_ISSUER] }),
+      });
+      await api.register(accessCodeAdminRoutes, {
+        codes: createAccessCodesAdmin({ config, db, vault, audit }),
+      });
       await api.register(agentsRoutes, {
         agents,
         db,
@@ -306,6 +345,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         audit,
         agents,
         usage: usage.ledger,
+        owners: { isActive: async (userId) => (await users.byId(userId)) !== undefined },
         ...options.triggers,
       });
       await api.register(servicesRoutes, { config, db, services, tools });

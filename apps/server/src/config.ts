@@ -23,6 +23,11 @@ const optionalString = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+/** The name of a top-level claim of the access token. */
+const claimName = z
+  .string()
+  .regex(/^[\w:./-]{1,200}$/, 'must be a claim name (letters, digits and _ : . / -)')
+  .optional();
 
 const optionalUrl = optionalString.pipe(z.url().optional());
 
@@ -84,6 +89,11 @@ const envSchema = z
     OIDC_AUDIENCE: optionalString,
     OIDC_REDIRECT_URI: optionalUrl,
     OIDC_LOGOUT_REDIRECT_URI: optionalUrl,
+    // Roles (docs/security.md, "Roles"): emails made admin at sign-in, and, with an external issuer,
+    // the access-token claims that carry a role and group names.
+    ADMIN_EMAILS: z.string().optional(),
+    OIDC_ROLE_CLAIM: optionalString.pipe(claimName),
+    OIDC_GROUPS_CLAIM: optionalString.pipe(claimName),
     // Accounts the built-in provider lets one client address create per hour.
     IDP_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     // The beta access-code gate: comma-separated codes; none means one is generated and kept in the database.
@@ -253,6 +263,17 @@ const envSchema = z
         });
       }
     }
+    for (const claim of ['OIDC_ROLE_CLAIM', 'OIDC_GROUPS_CLAIM'] as const) {
+      if (env[claim] && !env.OIDC_ISSUER) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [claim],
+          message:
+            'is set without OIDC_ISSUER: the built-in provider sends no role or group claims; ' +
+            'set roles and groups in the admin console instead',
+        });
+      }
+    }
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -348,6 +369,12 @@ export interface Config {
     builtInIssuer: boolean;
     /** Sign-ups at the built-in provider allowed per client address per hour (IDP_SIGNUPS_PER_HOUR). */
     signUpsPerHour: number;
+    /** Lower-cased emails made admin when they sign in (ADMIN_EMAILS). */
+    adminEmails: string[];
+    /** The access-token claim naming the account's role (OIDC_ROLE_CLAIM; external issuer only). */
+    roleClaim?: string;
+    /** The access-token claim listing the account's groups (OIDC_GROUPS_CLAIM; external issuer only). */
+    groupsClaim?: string;
   };
   /**
    * Codes the access-code gate accepts (BETA_ACCESS_CODES). Empty means none is configured: the
@@ -547,6 +574,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       logoutRedirectUri: env.OIDC_LOGOUT_REDIRECT_URI ?? publicUrl,
       builtInIssuer: env.OIDC_ISSUER === undefined,
       signUpsPerHour: env.IDP_SIGNUPS_PER_HOUR,
+      adminEmails: (env.ADMIN_EMAILS ?? '')
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+      roleClaim: env.OIDC_ROLE_CLAIM,
+      groupsClaim: env.OIDC_GROUPS_CLAIM,
     },
     accessCodeAttemptsPerMinute: env.ACCESS_CODE_ATTEMPTS_PER_MINUTE,
     accessCodes: (env.BETA_ACCESS_CODES ?? '')

@@ -59,6 +59,12 @@ export interface UserDataOwner {
   readonly name: string;
   exportFor(user: AuthUser): Promise<UserExportPart>;
   deleteFor(user: AuthUser, trx: Kysely<Database>): Promise<void>;
+  /**
+   * An admin deletes the user but hands their agents to `to`: before any `deleteFor` runs, in the
+   * same transaction, the module gives `to` the rows that belong with the agents (the agents, their
+   * versions, files, tool settings and trigger secret), so `deleteFor` leaves them alone.
+   */
+  transferAgents?(from: AuthUser, to: AuthUser, trx: Kysely<Database>): Promise<void>;
   /** Once the deletion has committed: what the module keeps outside the database goes too. */
   afterDelete?(): Promise<void>;
 }

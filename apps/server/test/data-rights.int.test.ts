@@ -98,8 +98,9 @@ describe(`P1: export and delete are complete, on ${testDatabaseKind()}`, () => {
   it('P1: a user who used every feature exports each kind of data; deletion leaves no trace in any table and the old refresh token fails', async () => {
     const tag = crypto.randomUUID().slice(0, 8);
     const email = `zelda-${tag}@example.com`;
-    const alice = await signUp(`Zelda ${tag}`, email);
+    // Bob's account comes first, so he is the workspace's admin and Zelda may delete her own.
     const bob = await signUp('Bob', `bob-${tag}@example.com`);
+    const alice = await signUp(`Zelda ${tag}`, email);
 
     // A failed sign-in leaves counters keyed by the account.
     const stranger = new Browser(t.app, new URL(t.config.publicUrl).host, '10.9.8.7');

@@ -28,6 +28,8 @@ describe(`knowledge files in an S3-compatible bucket on ${testDatabaseKind()}`, 
     issuer = await startTestIssuer();
     s3 = await startFakeS3();
     t = await createTestApp({ ...issuer.env, ...s3.env });
+    // The workspace's admin is someone else, so Alice and Bob may delete their own accounts.
+    await signInAs(t, issuer, { sub: 'admin' });
     ({ auth: alice } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.com' }));
     ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.com' }));
     agentId = await createAgent(t, alice, 'Bucketed');

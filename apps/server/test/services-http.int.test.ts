@@ -107,6 +107,8 @@ describe(`services over HTTP on ${testDatabaseKind()}`, () => {
       COMPOSIO_BASE_URL: composio.url,
       COMPOSIO_WEBHOOK_SECRET: WEBHOOK_SECRET,
     });
+    // The workspace's admin is someone else, so Alice and Bob may delete their own accounts.
+    await signInAs(t, issuer, { sub: 'admin' });
     ({ auth: alice } = await signInAs(t, issuer, { sub: 'alice', email: 'alice@example.test' }));
     ({ auth: bob } = await signInAs(t, issuer, { sub: 'bob', email: 'bob@example.test' }));
   });

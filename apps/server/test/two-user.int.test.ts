@@ -115,6 +115,47 @@ const noCorsGrant = (res: LightMyRequestResponse) => {
 const noCode = (res: LightMyRequestResponse) =>
   expect(String(res.headers.location ?? '')).not.toMatch(/[?&#]code=/);
 
+/**
+ * The admin console's routes: Bob is a builder (Alice's account came first and is the admin), so
+ * each is refused before anything is read; role-matrix.int.test.ts covers them for every role.
+ */
+const adminRefusal = {
+  detail: 'The admin console needs the admin role; this account is a builder',
+  code: 'forbidden',
+};
+const ADMIN_ROWS: Record<string, () => Row> = Object.fromEntries(
+  (
+    [
+      ['GET', '/admin/people', undefined],
+      ['GET', '/admin/people/1', undefined],
+      ['PATCH', '/admin/people/1', { role: 'member' }],
+      ['DELETE', '/admin/people/1', { confirmation: 'alice@example.com', agents_to: null }],
+      ['GET', '/admin/groups', undefined],
+      ['POST', '/admin/groups', { name: 'g' }],
+      ['PATCH', '/admin/groups/1', { name: 'g' }],
+      ['DELETE', '/admin/groups/1', undefined],
+      ['GET', '/admin/groups/1/members', undefined],
+      ['PUT', '/admin/groups/1/members/1', undefined],
+      ['DELETE', '/admin/groups/1/members/1', undefined],
+      ['GET', '/admin/settings', undefined],
+      ['PATCH', '/admin/settings', { default_role: 'member' }],
+      ['GET', '/admin/access-codes', undefined],
+      ['POST', '/admin/access-codes', { label: 'x' }],
+      ['DELETE', '/admin/access-codes/1', undefined],
+    ] as const
+  ).map(([method, url, body]) => [
+    `${method} /backend/api/v1${url.replace('/people/1', '/people/:user_id').replace('/groups/1', '/groups/:group_id').replace('/members/1', '/members/:user_id').replace('/access-codes/1', '/access-codes/:code_id')}`,
+    () => ({
+      as: 'bob',
+      url: `${API}${url}`,
+      ...(body && { bodies: [body] }),
+      status: 403,
+      json: adminRefusal,
+      noOwnedId: 'an admin route, refused to a builder before anything is read',
+    }),
+  ]),
+);
+
 /** One row per route and method (HEAD is checked with its GET). */
 const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Promise<Row>> = {
   // ---- /backend: Bob's access token
@@ -149,6 +190,13 @@ const ROWS: Record<string, (alice: Objects, app: { config: Config }) => Row | Pr
     status: 200,
     noOwnedId: 'acts on the caller named by the token',
   }),
+  'GET /backend/api/v1/users/me': () => ({
+    as: 'bob',
+    url: `${API}/users/me`,
+    status: 200,
+    noOwnedId: "the caller's own profile",
+  }),
+  ...ADMIN_ROWS,
   'GET /backend/api/v1/users/me/export': () => ({
     as: 'bob',
     url: `${API}/users/me/export`,

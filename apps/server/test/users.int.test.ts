@@ -107,8 +107,9 @@ describe(`users on ${testDatabaseKind()}`, () => {
   it('exports everything about the user without credentials, then deletes all of it', async () => {
     const aliceAuth = bearer(await issuer.token({ sub: 'alice', name: 'Alice' }));
     const bobAuth = bearer(await issuer.token({ sub: 'bob', name: 'Bob' }));
-    const alice = (await admit(t, aliceAuth)).json();
+    // Bob's account comes first, so he is the workspace's admin and Alice may delete her own.
     const bob = (await admit(t, bobAuth)).json();
+    const alice = (await admit(t, aliceAuth)).json();
 
     const catalog = await seedService(t.db, { name: 'Gmail', actions: 2 });
     const own = await seedService(t.db, { name: 'AliceMcp', ownerUserId: alice.id, actions: 1 });

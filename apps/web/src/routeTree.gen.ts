@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as LayoutRouteImport } from './routes/_layout'
 import { Route as CopilotRouteImport } from './routes/copilot'
+import { Route as LayoutAdminRouteImport } from './routes/_layout/admin'
 import { Route as LayoutApiKeysRouteImport } from './routes/_layout/api-keys'
 import { Route as LayoutDebug_infoRouteImport } from './routes/_layout/debug_info'
 import { Route as LayoutInfoRouteImport } from './routes/_layout/info'
@@ -37,6 +38,11 @@ const CopilotRoute = CopilotRouteImport.update({
   id: '/copilot',
   path: '/copilot',
   getParentRoute: () => rootRouteImport,
+} as any)
+const LayoutAdminRoute = LayoutAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => LayoutRoute,
 } as any)
 const LayoutApiKeysRoute = LayoutApiKeysRouteImport.update({
   id: '/api-keys',
@@ -98,6 +104,7 @@ const LayoutAgentsIdChatChar123ThreadIdChar125Route =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/copilot': typeof CopilotRoute
+  '/admin': typeof LayoutAdminRoute
   '/api-keys': typeof LayoutApiKeysRoute
   '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
@@ -113,6 +120,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/copilot': typeof CopilotRoute
+  '/admin': typeof LayoutAdminRoute
   '/api-keys': typeof LayoutApiKeysRoute
   '/debug_info': typeof LayoutDebug_infoRoute
   '/info': typeof LayoutInfoRoute
@@ -130,6 +138,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_layout': typeof LayoutRouteWithChildren
   '/copilot': typeof CopilotRoute
+  '/_layout/admin': typeof LayoutAdminRoute
   '/_layout/api-keys': typeof LayoutApiKeysRoute
   '/_layout/debug_info': typeof LayoutDebug_infoRoute
   '/_layout/info': typeof LayoutInfoRoute
@@ -147,6 +156,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/copilot'
+    | '/admin'
     | '/api-keys'
     | '/debug_info'
     | '/info'
@@ -162,6 +172,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/copilot'
+    | '/admin'
     | '/api-keys'
     | '/debug_info'
     | '/info'
@@ -178,6 +189,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_layout'
     | '/copilot'
+    | '/_layout/admin'
     | '/_layout/api-keys'
     | '/_layout/debug_info'
     | '/_layout/info'
@@ -220,6 +232,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/copilot'
       preLoaderRoute: typeof CopilotRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_layout/admin': {
+      id: '/_layout/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof LayoutAdminRouteImport
+      parentRoute: typeof LayoutRoute
     }
     '/_layout/api-keys': {
       id: '/_layout/api-keys'
@@ -302,6 +321,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface LayoutRouteChildren {
+  LayoutAdminRoute: typeof LayoutAdminRoute
   LayoutApiKeysRoute: typeof LayoutApiKeysRoute
   LayoutDebug_infoRoute: typeof LayoutDebug_infoRoute
   LayoutInfoRoute: typeof LayoutInfoRoute
@@ -315,6 +335,7 @@ interface LayoutRouteChildren {
 }
 
 const LayoutRouteChildren: LayoutRouteChildren = {
+  LayoutAdminRoute: LayoutAdminRoute,
   LayoutApiKeysRoute: LayoutApiKeysRoute,
   LayoutDebug_infoRoute: LayoutDebug_infoRoute,
   LayoutInfoRoute: LayoutInfoRoute,

@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** Apart from `forbidden`: an admin disabled the account, so every call is refused until re-enabled. */
+  account_disabled: 403,
   /** The agent's write tools are refused for calls from code (OpenAI-compatible API). */
   write_refused: 403,
   not_found: 404,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentVersionSchema } from './agent-versions.ts';
 import { agentFieldsSchema } from './agents.ts';
 import { knowledgeFileSchema } from './knowledge.ts';
+import { roleSchema } from './roles.ts';
 
 export const userProfileSchema = z.object({
   id: z.number(),
@@ -10,6 +11,8 @@ export const userProfileSchema = z.object({
   email: z.string().nullable(),
   name: z.string().nullable(),
   picture: z.string().nullable(),
+  /** What the account may do (see roles.ts); set by an admin, ADMIN_EMAILS or the issuer's claim. */
+  role: roleSchema,
   created_at: z.string(),
   updated_at: z.string(),
 });

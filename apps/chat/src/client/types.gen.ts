@@ -17,14 +17,14 @@ export type ChatAuthHeaderErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -54,14 +54,14 @@ export type ChatLogoutErrors = {
      */
     400: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -95,21 +95,21 @@ export type ChatFunctionResultErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     410: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -137,7 +137,7 @@ export type ChatSessionErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -196,7 +196,7 @@ export type ChatListThreadsErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -241,7 +241,7 @@ export type ChatCreateThreadErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -277,7 +277,7 @@ export type ChatDeleteThreadErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -309,7 +309,7 @@ export type ChatRenameThreadErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -348,7 +348,7 @@ export type ChatThreadMessagesErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -408,7 +408,7 @@ export type ChatClearRatingErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -441,7 +441,7 @@ export type ChatRateMessageErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -488,7 +488,7 @@ export type ChatTurnErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -516,7 +516,7 @@ export type ChatRejoinErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -550,7 +550,7 @@ export type ChatStopErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -597,7 +597,7 @@ export type ChatApproveErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -628,7 +628,7 @@ export type ChatDenyErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 

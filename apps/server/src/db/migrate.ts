@@ -38,6 +38,9 @@ export const MIGRATION_NAMES = [
   '0031-deleted-identities',
   '0032-run-streams',
   '0033-list-versions',
+  '0034-roles',
+  '0035-groups',
+  '0036-access-codes',
   '0037-api-key-origins',
 ];
 

@@ -55,6 +55,9 @@ export interface Database {
   knowledge_passages: KnowledgePassagesTable;
   knowledge_file_spans: KnowledgeFileSpansTable;
   knowledge_object_deletions: KnowledgeObjectDeletionsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  access_codes: AccessCodesTable;
 }
 
 /** A file attached to an agent (migration 0022, knowledge module). */
@@ -246,8 +249,45 @@ export interface UsersTable {
    * it; access tokens issued until then are refused (see DeletedIdentitiesTable).
    */
   previous_deletion_at: Generated<string | null>;
+  /** admin | builder | member (the contract's `Role`); see migration 0034. */
+  role: Generated<'admin' | 'builder' | 'member'>;
+  /** When an admin disabled the account; every request of it is refused while set. */
+  disabled_at: Generated<string | null>;
+  /** The account's last request, written at most once an hour. */
+  last_active_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
+}
+
+/** Groups of accounts, made by an admin or synced from the issuer's groups claim (migration 0035). */
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  source: Generated<'manual' | 'oidc'>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Access codes made by an admin (migration 0036); BETA_ACCESS_CODES are not stored. */
+export interface AccessCodesTable {
+  id: Generated<number>;
+  label: string;
+  /** HMAC-SHA-256 (hex) of the code under a key derived from the vault key. */
+  code_hash: string;
+  /** The code's last four characters. */
+  hint: string;
+  expires_at: string | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  revoked_at: Generated<string | null>;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+  created_at: string;
 }
 
 export interface AgentsTable {

@@ -28,7 +28,8 @@ export type SignalChannel =
   | 'cadre_run_watch'
   | 'cadre_run_chunks'
   | 'cadre_host_call_result'
-  | 'cadre_api_key_revoked';
+  | 'cadre_api_key_revoked'
+  | 'cadre_user_disabled';
 
 export function inProcessSignals(): Signals {
   const emitter = new EventEmitter();

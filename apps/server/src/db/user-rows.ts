@@ -24,3 +24,19 @@ export function selectUserRows<T extends UserTable>(
   // caller's own table so its columns keep their types.
   return k.selectFrom(table as UserTable).where('user_id', '=', userId) as never;
 }
+
+/** Gives `to` the rows of `from` in each table (an account's agents handed over before its deletion). */
+export async function moveUserRows(
+  trx: Kysely<Database>,
+  from: number,
+  to: number,
+  tables: readonly UserTable[],
+) {
+  for (const table of tables) {
+    await trx
+      .updateTable(table as 'agents')
+      .set({ user_id: to })
+      .where('user_id', '=', from)
+      .execute();
+  }
+}

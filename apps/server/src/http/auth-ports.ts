@@ -7,9 +7,10 @@ import type { AuthUser, UserIdentity } from '../kernel.ts';
  * users, access-code and api-keys modules, which fit these shapes.
  */
 
-/** A user as sign-in finds them, with whether they passed the beta access-code gate. */
+/** A user as sign-in finds them: whether they passed the beta access-code gate, and are disabled. */
 export interface ResolvedUser extends AuthUser {
   admitted: boolean;
+  disabled: boolean;
 }
 
 /** The users a token names. */

@@ -10,6 +10,7 @@ import type {
   ResolvedUser,
   SignInDirectory,
 } from './auth-ports.ts';
+import { authorize, type Permission } from '../security/policy.ts';
 import { HttpError } from './errors.ts';
 import { API_PREFIX } from './openapi.ts';
 
@@ -107,6 +108,11 @@ declare module 'fastify' {
     apiKeyScope?: ApiKeyScope | readonly ApiKeyScope[];
     /** Also answers a Standard Webhooks signed call without a token; see SIGNED_ROUTES. */
     signedCalls?: boolean;
+    /**
+     * What the caller's role must grant (security/policy.ts); without one, every role may call
+     * the route. Checked right after the token, before the body is read.
+     */
+    permission?: Permission;
   }
   interface FastifyRequest {
     /** The signed-in caller; set on every route that is not public. */
@@ -126,6 +132,11 @@ declare module 'fastify' {
 
 const unauthenticated = () =>
   new HttpError('unauthorized', 'Not authenticated', { 'www-authenticate': 'Bearer' });
+
+/** The API's answer to every request of an account an admin disabled. */
+export const DISABLED_DETAIL =
+  'This account has been disabled by an administrator: ask them to enable it again';
+const accountDisabled = () => new HttpError('account_disabled', DISABLED_DETAIL);
 
 /** The API's answer to a signed-in user who never entered the beta access code. */
 export const NOT_ADMITTED_DETAIL =
@@ -215,6 +226,10 @@ export const keyAllows = (grant: ApiKeyGrant | null | undefined, agentId: number
 
 const stringClaim = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/** The caller as routes see it: what sign-in needed to know (gate, disabled) is left out. */
+const withoutSignInState = ({ admitted: _admitted, disabled: _disabled, ...user }: ResolvedUser): AuthUser =>
+  user;
+
 /**
  * Installs the token check on the root instance, before any module registers routes: an
  * `onRoute` hook puts it first in the `onRequest` hooks of every private route under `/backend`
@@ -273,11 +288,22 @@ export function registerAuth(
     return true;
   };
 
+  /** The route's permission, asked of the policy once the caller is known. */
+  const permitted = (request: FastifyRequest) => {
+    const permission = request.routeOptions.config.permission;
+    if (permission) authorize(request.user, permission);
+  };
+
   const authenticate: onRequestAsyncHookHandler = async (request) => {
+    await identify(request);
+    if (!isSignedCall(request)) permitted(request);
+  };
+
+  const identify = async (request: FastifyRequest) => {
     // The route verifies the signature itself (it needs the raw body, read after this hook).
     if (isSignedCall(request)) return;
     if (config.auth.disabled) {
-      request.user = await users.resolve(MOCK_USER_IDENTITY);
+      request.user = withoutSignInState(await users.resolve(MOCK_USER_IDENTITY));
       request.tokenClaims = {
         iss: MOCK_USER_IDENTITY.issuer,
         sub: MOCK_USER_IDENTITY.subject,
@@ -332,16 +358,20 @@ export function registerAuth(
       );
       throw unauthenticated();
     }
+    if (user.disabled) {
+      request.log.info({ userId: user.id }, 'user refused: the account is disabled');
+      throw accountDisabled();
+    }
     if (!(await admitted(user, request.headers.cookie))) {
       request.log.info({ userId: user.id }, 'user refused: never passed the access-code gate');
       throw new HttpError('forbidden', NOT_ADMITTED_DETAIL);
     }
-    request.user = user;
+    request.user = withoutSignInState(user);
   };
 
   const verifier: ApiTokenVerifier = {
     async userForToken(token, agentId) {
-      if (config.auth.disabled) return users.resolve(MOCK_USER_IDENTITY);
+      if (config.auth.disabled) return withoutSignInState(await users.resolve(MOCK_USER_IDENTITY));
       if (apiKeys?.isApiKey(token)) {
         const grant = await apiKeys.verify(token);
         if (!grant?.scopes.includes('chat')) return null;
@@ -349,8 +379,9 @@ export function registerAuth(
       }
       try {
         const claims = await verifyCached(token);
-        const user = await users.forToken({ issuer: claims.iss, subject: claims.sub }, claims.iat);
-        if (!user || (!user.admitted && gate.enabled)) return null;
+        const found = await users.forToken({ issuer: claims.iss, subject: claims.sub }, claims.iat);
+        if (!found || found.disabled || (!found.admitted && gate.enabled)) return null;
+        const user = withoutSignInState(found);
         const sid = stringClaim(claims.sid);
         const sessionExp = claims.session_exp;
         return {

@@ -2,7 +2,7 @@
 
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client';
 import { client } from './client.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, BackchannelLogoutData, BackchannelLogoutErrors, BackchannelLogoutResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAgentData, CreateAgentErrors, CreateAgentFromTemplateData, CreateAgentFromTemplateErrors, CreateAgentFromTemplateResponses, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteKnowledgeFileData, DeleteKnowledgeFileErrors, DeleteKnowledgeFileResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DeleteTriggerSecretData, DeleteTriggerSecretErrors, DeleteTriggerSecretResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, DownloadKnowledgeFileData, DownloadKnowledgeFileErrors, DownloadKnowledgeFileResponses, DownloadUsageCsvData, DownloadUsageCsvErrors, DownloadUsageCsvResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, GetTriggerSecretData, GetTriggerSecretErrors, GetTriggerSecretResponses, GetUsageData, GetUsageErrors, GetUsageResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentTemplatesData, ListAgentTemplatesErrors, ListAgentTemplatesResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListKnowledgeFilesData, ListKnowledgeFilesErrors, ListKnowledgeFilesResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, ListTriggerEventsData, ListTriggerEventsErrors, ListTriggerEventsResponses, McpAgentData, McpAgentErrors, McpAgentResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiCreateResponseData, OpenAiCreateResponseErrors, OpenAiCreateResponseResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateTriggerSecretData, RotateTriggerSecretErrors, RotateTriggerSecretResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses, UpdateApiKeyData, UpdateApiKeyErrors, UpdateApiKeyResponses, UploadKnowledgeFileData, UploadKnowledgeFileErrors, UploadKnowledgeFileResponses } from './types.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerErrors, AddCustomMcpServerResponses, AddGroupMemberData, AddGroupMemberErrors, AddGroupMemberResponses, BackchannelLogoutData, BackchannelLogoutErrors, BackchannelLogoutResponses, BetaUserSigninData, BetaUserSigninErrors, BetaUserSigninResponses, ChainlitCopilotLoginData, ChainlitCopilotLoginErrors, ChainlitCopilotLoginResponses, CheckUserData, CheckUserErrors, CheckUserResponses, ComposioAuthRedirectData, ComposioAuthRedirectErrors, ComposioWebhookData, ComposioWebhookErrors, ComposioWebhookResponses, CreateAccessCodeData, CreateAccessCodeErrors, CreateAccessCodeResponses, CreateAgentData, CreateAgentErrors, CreateAgentFromTemplateData, CreateAgentFromTemplateErrors, CreateAgentFromTemplateResponses, CreateAgentResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateGroupData, CreateGroupErrors, CreateGroupResponses, DeleteAgentData, DeleteAgentErrors, DeleteAgentResponses, DeleteGroupData, DeleteGroupErrors, DeleteGroupResponses, DeleteKnowledgeFileData, DeleteKnowledgeFileErrors, DeleteKnowledgeFileResponses, DeleteMyDataData, DeleteMyDataErrors, DeleteMyDataResponses, DeletePersonData, DeletePersonErrors, DeletePersonResponses, DeleteTriggerSecretData, DeleteTriggerSecretErrors, DeleteTriggerSecretResponses, DisconnectServiceData, DisconnectServiceErrors, DisconnectServiceResponses, DownloadKnowledgeFileData, DownloadKnowledgeFileErrors, DownloadKnowledgeFileResponses, DownloadUsageCsvData, DownloadUsageCsvErrors, DownloadUsageCsvResponses, ExportAgentData, ExportAgentErrors, ExportAgentResponses, ExportMyDataData, ExportMyDataErrors, ExportMyDataResponses, GetAgentData, GetAgentErrors, GetAgentResponses, GetMeData, GetMeErrors, GetMeResponses, GetPersonData, GetPersonErrors, GetPersonResponses, GetTriggerSecretData, GetTriggerSecretErrors, GetTriggerSecretResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceSettingsData, GetWorkspaceSettingsErrors, GetWorkspaceSettingsResponses, HealthcheckData, HealthcheckErrors, HealthcheckResponses, HealthLiveData, HealthLiveResponses, HealthReadyData, HealthReadyErrors, HealthReadyResponses, ImportAgentData, ImportAgentErrors, ImportAgentResponses, ListAccessCodesData, ListAccessCodesErrors, ListAccessCodesResponses, ListActiveServicesData, ListActiveServicesErrors, ListActiveServicesResponses, ListAgentsData, ListAgentsErrors, ListAgentsResponses, ListAgentTemplatesData, ListAgentTemplatesErrors, ListAgentTemplatesResponses, ListAgentVersionsData, ListAgentVersionsErrors, ListAgentVersionsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListGroupMembersData, ListGroupMembersErrors, ListGroupMembersResponses, ListGroupsData, ListGroupsErrors, ListGroupsResponses, ListKnowledgeFilesData, ListKnowledgeFilesErrors, ListKnowledgeFilesResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListPeopleData, ListPeopleErrors, ListPeopleResponses, ListServiceActionsData, ListServiceActionsErrors, ListServiceActionsResponses, ListServicesData, ListServicesErrors, ListServicesResponses, ListToolPermissionsData, ListToolPermissionsErrors, ListToolPermissionsResponses, ListTriggerEventsData, ListTriggerEventsErrors, ListTriggerEventsResponses, McpAgentData, McpAgentErrors, McpAgentResponses, Oauth2CallbackData, Oauth2CallbackErrors, OpenAiChatCompletionData, OpenAiChatCompletionErrors, OpenAiChatCompletionResponses, OpenAiCreateResponseData, OpenAiCreateResponseErrors, OpenAiCreateResponseResponses, OpenAiListModelsData, OpenAiListModelsErrors, OpenAiListModelsResponses, RegisterApiServiceData, RegisterApiServiceErrors, RegisterApiServiceResponses, RegisterAuthServiceData, RegisterAuthServiceErrors, RegisterAuthServiceResponses, RegisterNoauthServiceData, RegisterNoauthServiceErrors, RegisterNoauthServiceResponses, RemoveCustomServiceData, RemoveCustomServiceErrors, RemoveCustomServiceResponses, RemoveGroupMemberData, RemoveGroupMemberErrors, RemoveGroupMemberResponses, RenameGroupData, RenameGroupErrors, RenameGroupResponses, RestoreAgentVersionData, RestoreAgentVersionErrors, RestoreAgentVersionResponses, RevokeAccessCodeData, RevokeAccessCodeErrors, RevokeAccessCodeResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateTriggerSecretData, RotateTriggerSecretErrors, RotateTriggerSecretResponses, ServiceLogoData, ServiceLogoErrors, ServiceLogoResponses, SetToolPermissionData, SetToolPermissionErrors, SetToolPermissionResponses, TriggerAgentData, TriggerAgentErrors, TriggerAgentResponses, UpdateAgentData, UpdateAgentErrors, UpdateAgentResponses, UpdateApiKeyData, UpdateApiKeyErrors, UpdateApiKeyResponses, UpdatePersonData, UpdatePersonErrors, UpdatePersonResponses, UpdateWorkspaceSettingsData, UpdateWorkspaceSettingsErrors, UpdateWorkspaceSettingsResponses, UploadKnowledgeFileData, UploadKnowledgeFileErrors, UploadKnowledgeFileResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -71,6 +71,26 @@ export const checkUser = <ThrowOnError extends boolean = true>(options?: Options
 });
 
 /**
+ * Deletes everything stored about the signed-in user and revokes their connections
+ */
+export const deleteMyData = <ThrowOnError extends boolean = true>(options?: Options<DeleteMyDataData, ThrowOnError>) => (options?.client ?? client).delete<DeleteMyDataResponses, DeleteMyDataErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/users/me',
+    ...options
+});
+
+/**
+ * The signed-in user's profile, with their role
+ */
+export const getMe = <ThrowOnError extends boolean = true>(options?: Options<GetMeData, ThrowOnError>) => (options?.client ?? client).get<GetMeResponses, GetMeErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/users/me',
+    ...options
+});
+
+/**
  * Everything Cadre stores about the signed-in user, without credentials
  */
 export const exportMyData = <ThrowOnError extends boolean = true>(options?: Options<ExportMyDataData, ThrowOnError>) => (options?.client ?? client).get<ExportMyDataResponses, ExportMyDataErrors, ThrowOnError, 'data'>({
@@ -81,12 +101,186 @@ export const exportMyData = <ThrowOnError extends boolean = true>(options?: Opti
 });
 
 /**
- * Deletes everything stored about the signed-in user and revokes their connections
+ * Accounts with role, groups, last activity and this month’s usage, a page at a time
  */
-export const deleteMyData = <ThrowOnError extends boolean = true>(options?: Options<DeleteMyDataData, ThrowOnError>) => (options?.client ?? client).delete<DeleteMyDataResponses, DeleteMyDataErrors, ThrowOnError, 'data'>({
+export const listPeople = <ThrowOnError extends boolean = true>(options?: Options<ListPeopleData, ThrowOnError>) => (options?.client ?? client).get<ListPeopleResponses, ListPeopleErrors, ThrowOnError, 'data'>({
     responseStyle: 'data',
     security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/users/me',
+    url: '/api/v1/admin/people',
+    ...options
+});
+
+/**
+ * Deletes an account, handing its agents to another or deleting them too
+ */
+export const deletePerson = <ThrowOnError extends boolean = true>(options: Options<DeletePersonData, ThrowOnError>) => (options.client ?? client).delete<DeletePersonResponses, DeletePersonErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/people/{user_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * One account
+ */
+export const getPerson = <ThrowOnError extends boolean = true>(options: Options<GetPersonData, ThrowOnError>) => (options.client ?? client).get<GetPersonResponses, GetPersonErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/people/{user_id}',
+    ...options
+});
+
+/**
+ * Changes an account’s role, or disables or enables it
+ */
+export const updatePerson = <ThrowOnError extends boolean = true>(options: Options<UpdatePersonData, ThrowOnError>) => (options.client ?? client).patch<UpdatePersonResponses, UpdatePersonErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/people/{user_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Every group, by name
+ */
+export const listGroups = <ThrowOnError extends boolean = true>(options?: Options<ListGroupsData, ThrowOnError>) => (options?.client ?? client).get<ListGroupsResponses, ListGroupsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/groups',
+    ...options
+});
+
+/**
+ * Creates a group
+ */
+export const createGroup = <ThrowOnError extends boolean = true>(options: Options<CreateGroupData, ThrowOnError>) => (options.client ?? client).post<CreateGroupResponses, CreateGroupErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/groups',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Deletes a group made here
+ */
+export const deleteGroup = <ThrowOnError extends boolean = true>(options: Options<DeleteGroupData, ThrowOnError>) => (options.client ?? client).delete<DeleteGroupResponses, DeleteGroupErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/groups/{group_id}',
+    ...options
+});
+
+/**
+ * Renames a group made here
+ */
+export const renameGroup = <ThrowOnError extends boolean = true>(options: Options<RenameGroupData, ThrowOnError>) => (options.client ?? client).patch<RenameGroupResponses, RenameGroupErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/groups/{group_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The people in a group
+ */
+export const listGroupMembers = <ThrowOnError extends boolean = true>(options: Options<ListGroupMembersData, ThrowOnError>) => (options.client ?? client).get<ListGroupMembersResponses, ListGroupMembersErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/groups/{group_id}/members',
+    ...options
+});
+
+/**
+ * Removes a person from a group made here
+ */
+export const removeGroupMember = <ThrowOnError extends boolean = true>(options: Options<RemoveGroupMemberData, ThrowOnError>) => (options.client ?? client).delete<RemoveGroupMemberResponses, RemoveGroupMemberErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/groups/{group_id}/members/{user_id}',
+    ...options
+});
+
+/**
+ * Adds a person to a group made here
+ */
+export const addGroupMember = <ThrowOnError extends boolean = true>(options: Options<AddGroupMemberData, ThrowOnError>) => (options.client ?? client).put<AddGroupMemberResponses, AddGroupMemberErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/groups/{group_id}/members/{user_id}',
+    ...options
+});
+
+/**
+ * The workspace’s settings
+ */
+export const getWorkspaceSettings = <ThrowOnError extends boolean = true>(options?: Options<GetWorkspaceSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetWorkspaceSettingsResponses, GetWorkspaceSettingsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/settings',
+    ...options
+});
+
+/**
+ * Changes the workspace’s settings
+ */
+export const updateWorkspaceSettings = <ThrowOnError extends boolean = true>(options: Options<UpdateWorkspaceSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateWorkspaceSettingsResponses, UpdateWorkspaceSettingsErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/settings',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The access codes: those of the environment (read only) and those made here
+ */
+export const listAccessCodes = <ThrowOnError extends boolean = true>(options?: Options<ListAccessCodesData, ThrowOnError>) => (options?.client ?? client).get<ListAccessCodesResponses, ListAccessCodesErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/access-codes',
+    ...options
+});
+
+/**
+ * Makes an access code; the answer is the only time it is shown whole
+ */
+export const createAccessCode = <ThrowOnError extends boolean = true>(options: Options<CreateAccessCodeData, ThrowOnError>) => (options.client ?? client).post<CreateAccessCodeResponses, CreateAccessCodeErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/access-codes',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revokes an access code made here (it stays listed, with its uses)
+ */
+export const revokeAccessCode = <ThrowOnError extends boolean = true>(options: Options<RevokeAccessCodeData, ThrowOnError>) => (options.client ?? client).delete<RevokeAccessCodeResponses, RevokeAccessCodeErrors, ThrowOnError, 'data'>({
+    responseStyle: 'data',
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/admin/access-codes/{code_id}',
     ...options
 });
 

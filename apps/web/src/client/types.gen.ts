@@ -107,7 +107,7 @@ export type BetaUserSigninErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -125,7 +125,7 @@ export type BetaUserSigninErrors = {
      */
     429: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -155,7 +155,7 @@ export type CheckUserErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -172,12 +172,86 @@ export type CheckUserResponses = {
         email: string | null;
         name: string | null;
         picture: string | null;
+        role: 'admin' | 'builder' | 'member';
         created_at: string;
         updated_at: string;
     };
 };
 
 export type CheckUserResponse = CheckUserResponses[keyof CheckUserResponses];
+
+export type DeleteMyDataData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/users/me';
+};
+
+export type DeleteMyDataErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+};
+
+export type DeleteMyDataError = DeleteMyDataErrors[keyof DeleteMyDataErrors];
+
+export type DeleteMyDataResponses = {
+    /**
+     * Deleted
+     */
+    204: void;
+};
+
+export type DeleteMyDataResponse = DeleteMyDataResponses[keyof DeleteMyDataResponses];
+
+export type GetMeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/users/me';
+};
+
+export type GetMeErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+};
+
+export type GetMeError = GetMeErrors[keyof GetMeErrors];
+
+export type GetMeResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: number;
+        issuer: string;
+        subject: string;
+        email: string | null;
+        name: string | null;
+        picture: string | null;
+        role: 'admin' | 'builder' | 'member';
+        created_at: string;
+        updated_at: string;
+    };
+};
+
+export type GetMeResponse = GetMeResponses[keyof GetMeResponses];
 
 export type ExportMyDataData = {
     body?: never;
@@ -192,7 +266,7 @@ export type ExportMyDataErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -211,6 +285,7 @@ export type ExportMyDataResponses = {
             email: string | null;
             name: string | null;
             picture: string | null;
+            role: 'admin' | 'builder' | 'member';
             created_at: string;
             updated_at: string;
         } | null;
@@ -429,33 +504,1082 @@ export type ExportMyDataResponses = {
 
 export type ExportMyDataResponse = ExportMyDataResponses[keyof ExportMyDataResponses];
 
-export type DeleteMyDataData = {
+export type ListPeopleData = {
     body?: never;
     path?: never;
-    query?: never;
-    url: '/api/v1/users/me';
+    query?: {
+        q?: string;
+        role?: 'admin' | 'builder' | 'member';
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/v1/admin/people';
 };
 
-export type DeleteMyDataErrors = {
+export type ListPeopleErrors = {
     /**
      * Default Response
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
     };
 };
 
-export type DeleteMyDataError = DeleteMyDataErrors[keyof DeleteMyDataErrors];
+export type ListPeopleError = ListPeopleErrors[keyof ListPeopleErrors];
 
-export type DeleteMyDataResponses = {
+export type ListPeopleResponses = {
     /**
-     * Deleted
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        email: string | null;
+        name: string | null;
+        picture: string | null;
+        role: 'admin' | 'builder' | 'member';
+        disabled_at: string | null;
+        created_at: string;
+        last_active_at: string | null;
+        groups: Array<{
+            id: number;
+            name: string;
+            source: 'manual' | 'oidc';
+        }>;
+        month_tokens: number;
+        month_cost: number | null;
+    }>;
+};
+
+export type ListPeopleResponse = ListPeopleResponses[keyof ListPeopleResponses];
+
+export type DeletePersonData = {
+    body: {
+        confirmation: string;
+        agents_to: number | null;
+    };
+    path: {
+        user_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/people/{user_id}';
+};
+
+export type DeletePersonErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type DeletePersonError = DeletePersonErrors[keyof DeletePersonErrors];
+
+export type DeletePersonResponses = {
+    /**
+     * Done
      */
     204: void;
 };
 
-export type DeleteMyDataResponse = DeleteMyDataResponses[keyof DeleteMyDataResponses];
+export type DeletePersonResponse = DeletePersonResponses[keyof DeletePersonResponses];
+
+export type GetPersonData = {
+    body?: never;
+    path: {
+        user_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/people/{user_id}';
+};
+
+export type GetPersonErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type GetPersonError = GetPersonErrors[keyof GetPersonErrors];
+
+export type GetPersonResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: number;
+        email: string | null;
+        name: string | null;
+        picture: string | null;
+        role: 'admin' | 'builder' | 'member';
+        disabled_at: string | null;
+        created_at: string;
+        last_active_at: string | null;
+        groups: Array<{
+            id: number;
+            name: string;
+            source: 'manual' | 'oidc';
+        }>;
+        month_tokens: number;
+        month_cost: number | null;
+    };
+};
+
+export type GetPersonResponse = GetPersonResponses[keyof GetPersonResponses];
+
+export type UpdatePersonData = {
+    body: {
+        role?: 'admin' | 'builder' | 'member';
+        disabled?: boolean;
+    };
+    path: {
+        user_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/people/{user_id}';
+};
+
+export type UpdatePersonErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type UpdatePersonError = UpdatePersonErrors[keyof UpdatePersonErrors];
+
+export type UpdatePersonResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: number;
+        email: string | null;
+        name: string | null;
+        picture: string | null;
+        role: 'admin' | 'builder' | 'member';
+        disabled_at: string | null;
+        created_at: string;
+        last_active_at: string | null;
+        groups: Array<{
+            id: number;
+            name: string;
+            source: 'manual' | 'oidc';
+        }>;
+        month_tokens: number;
+        month_cost: number | null;
+    };
+};
+
+export type UpdatePersonResponse = UpdatePersonResponses[keyof UpdatePersonResponses];
+
+export type ListGroupsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/groups';
+};
+
+export type ListGroupsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type ListGroupsError = ListGroupsErrors[keyof ListGroupsErrors];
+
+export type ListGroupsResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        name: string;
+        source: 'manual' | 'oidc';
+        member_count: number;
+        created_at: string;
+        updated_at: string;
+    }>;
+};
+
+export type ListGroupsResponse = ListGroupsResponses[keyof ListGroupsResponses];
+
+export type CreateGroupData = {
+    body: {
+        name: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/groups';
+};
+
+export type CreateGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type CreateGroupError = CreateGroupErrors[keyof CreateGroupErrors];
+
+export type CreateGroupResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: number;
+        name: string;
+        source: 'manual' | 'oidc';
+        member_count: number;
+        created_at: string;
+        updated_at: string;
+    };
+};
+
+export type CreateGroupResponse = CreateGroupResponses[keyof CreateGroupResponses];
+
+export type DeleteGroupData = {
+    body?: never;
+    path: {
+        group_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/groups/{group_id}';
+};
+
+export type DeleteGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type DeleteGroupError = DeleteGroupErrors[keyof DeleteGroupErrors];
+
+export type DeleteGroupResponses = {
+    /**
+     * Done
+     */
+    204: void;
+};
+
+export type DeleteGroupResponse = DeleteGroupResponses[keyof DeleteGroupResponses];
+
+export type RenameGroupData = {
+    body: {
+        name: string;
+    };
+    path: {
+        group_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/groups/{group_id}';
+};
+
+export type RenameGroupErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type RenameGroupError = RenameGroupErrors[keyof RenameGroupErrors];
+
+export type RenameGroupResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: number;
+        name: string;
+        source: 'manual' | 'oidc';
+        member_count: number;
+        created_at: string;
+        updated_at: string;
+    };
+};
+
+export type RenameGroupResponse = RenameGroupResponses[keyof RenameGroupResponses];
+
+export type ListGroupMembersData = {
+    body?: never;
+    path: {
+        group_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/groups/{group_id}/members';
+};
+
+export type ListGroupMembersErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type ListGroupMembersError = ListGroupMembersErrors[keyof ListGroupMembersErrors];
+
+export type ListGroupMembersResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number;
+        email: string | null;
+        name: string | null;
+        picture: string | null;
+        role: 'admin' | 'builder' | 'member';
+        disabled_at: string | null;
+        created_at: string;
+        last_active_at: string | null;
+        groups: Array<{
+            id: number;
+            name: string;
+            source: 'manual' | 'oidc';
+        }>;
+        month_tokens: number;
+        month_cost: number | null;
+    }>;
+};
+
+export type ListGroupMembersResponse = ListGroupMembersResponses[keyof ListGroupMembersResponses];
+
+export type RemoveGroupMemberData = {
+    body?: never;
+    path: {
+        group_id: number;
+        user_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/groups/{group_id}/members/{user_id}';
+};
+
+export type RemoveGroupMemberErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type RemoveGroupMemberError = RemoveGroupMemberErrors[keyof RemoveGroupMemberErrors];
+
+export type RemoveGroupMemberResponses = {
+    /**
+     * Done
+     */
+    204: void;
+};
+
+export type RemoveGroupMemberResponse = RemoveGroupMemberResponses[keyof RemoveGroupMemberResponses];
+
+export type AddGroupMemberData = {
+    body?: never;
+    path: {
+        group_id: number;
+        user_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/groups/{group_id}/members/{user_id}';
+};
+
+export type AddGroupMemberErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type AddGroupMemberError = AddGroupMemberErrors[keyof AddGroupMemberErrors];
+
+export type AddGroupMemberResponses = {
+    /**
+     * Done
+     */
+    204: void;
+};
+
+export type AddGroupMemberResponse = AddGroupMemberResponses[keyof AddGroupMemberResponses];
+
+export type GetWorkspaceSettingsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/settings';
+};
+
+export type GetWorkspaceSettingsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type GetWorkspaceSettingsError = GetWorkspaceSettingsErrors[keyof GetWorkspaceSettingsErrors];
+
+export type GetWorkspaceSettingsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        default_role: 'admin' | 'builder' | 'member';
+    };
+};
+
+export type GetWorkspaceSettingsResponse = GetWorkspaceSettingsResponses[keyof GetWorkspaceSettingsResponses];
+
+export type UpdateWorkspaceSettingsData = {
+    body: {
+        default_role?: 'admin' | 'builder' | 'member';
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/settings';
+};
+
+export type UpdateWorkspaceSettingsErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    409: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type UpdateWorkspaceSettingsError = UpdateWorkspaceSettingsErrors[keyof UpdateWorkspaceSettingsErrors];
+
+export type UpdateWorkspaceSettingsResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        default_role: 'admin' | 'builder' | 'member';
+    };
+};
+
+export type UpdateWorkspaceSettingsResponse = UpdateWorkspaceSettingsResponses[keyof UpdateWorkspaceSettingsResponses];
+
+export type ListAccessCodesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/access-codes';
+};
+
+export type ListAccessCodesErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type ListAccessCodesError = ListAccessCodesErrors[keyof ListAccessCodesErrors];
+
+export type ListAccessCodesResponses = {
+    /**
+     * Default Response
+     */
+    200: Array<{
+        id: number | null;
+        source: 'admin' | 'environment' | 'generated';
+        label: string;
+        code: string | null;
+        hint: string;
+        expires_at: string | null;
+        max_uses: number | null;
+        uses: number | null;
+        revoked_at: string | null;
+        created_at: string | null;
+    }>;
+};
+
+export type ListAccessCodesResponse = ListAccessCodesResponses[keyof ListAccessCodesResponses];
+
+export type CreateAccessCodeData = {
+    body: {
+        label: string;
+        expires_at?: string | null;
+        max_uses?: number | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/access-codes';
+};
+
+export type CreateAccessCodeErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type CreateAccessCodeError = CreateAccessCodeErrors[keyof CreateAccessCodeErrors];
+
+export type CreateAccessCodeResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: number | null;
+        source: 'admin' | 'environment' | 'generated';
+        label: string;
+        code: string;
+        hint: string;
+        expires_at: string | null;
+        max_uses: number | null;
+        uses: number | null;
+        revoked_at: string | null;
+        created_at: string | null;
+    };
+};
+
+export type CreateAccessCodeResponse = CreateAccessCodeResponses[keyof CreateAccessCodeResponses];
+
+export type RevokeAccessCodeData = {
+    body?: never;
+    path: {
+        code_id: number;
+    };
+    query?: never;
+    url: '/api/v1/admin/access-codes/{code_id}';
+};
+
+export type RevokeAccessCodeErrors = {
+    /**
+     * Default Response
+     */
+    401: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    403: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    404: {
+        detail: string;
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+    };
+    /**
+     * Default Response
+     */
+    422: {
+        detail: Array<{
+            loc: Array<string | number>;
+            msg: string;
+            type: string;
+        }>;
+        code: 'validation_failed';
+    };
+};
+
+export type RevokeAccessCodeError = RevokeAccessCodeErrors[keyof RevokeAccessCodeErrors];
+
+export type RevokeAccessCodeResponses = {
+    /**
+     * Revoked
+     */
+    204: void;
+};
+
+export type RevokeAccessCodeResponse = RevokeAccessCodeResponses[keyof RevokeAccessCodeResponses];
 
 export type ListToolPermissionsData = {
     body?: never;
@@ -472,14 +1596,14 @@ export type ListToolPermissionsErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -533,14 +1657,14 @@ export type SetToolPermissionErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -587,7 +1711,7 @@ export type ListAgentTemplatesErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -634,14 +1758,14 @@ export type CreateAgentFromTemplateErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -763,21 +1887,21 @@ export type ImportAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     413: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -791,7 +1915,7 @@ export type ImportAgentErrors = {
         code: 'validation_failed';
     } | {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -871,7 +1995,7 @@ export type ListAgentsErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -954,14 +2078,14 @@ export type CreateAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1026,14 +2150,14 @@ export type GetAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1098,14 +2222,14 @@ export type DeleteAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1159,14 +2283,14 @@ export type UpdateAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1231,14 +2355,14 @@ export type ListAgentVersionsErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1312,14 +2436,14 @@ export type RestoreAgentVersionErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1402,14 +2526,14 @@ export type ExportAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1423,7 +2547,7 @@ export type ExportAgentErrors = {
         code: 'validation_failed';
     } | {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -1481,14 +2605,14 @@ export type ListKnowledgeFilesErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1549,35 +2673,35 @@ export type UploadKnowledgeFileErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     409: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     413: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     415: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1591,7 +2715,7 @@ export type UploadKnowledgeFileErrors = {
         code: 'validation_failed';
     } | {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -1632,14 +2756,14 @@ export type DownloadKnowledgeFileErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1681,14 +2805,14 @@ export type DeleteKnowledgeFileErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1727,7 +2851,7 @@ export type ListModelsErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -1767,7 +2891,7 @@ export type GetUsageErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1843,7 +2967,7 @@ export type DownloadUsageCsvErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1893,21 +3017,21 @@ export type TriggerAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     413: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -1925,7 +3049,7 @@ export type TriggerAgentErrors = {
      */
     429: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -1957,14 +3081,14 @@ export type ListTriggerEventsErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2013,14 +3137,14 @@ export type DeleteTriggerSecretErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2061,14 +3185,14 @@ export type GetTriggerSecretErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2111,14 +3235,14 @@ export type RotateTriggerSecretErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2162,7 +3286,7 @@ export type ServiceLogoErrors = {
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2193,7 +3317,7 @@ export type ListServicesErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2244,7 +3368,7 @@ export type ListActiveServicesErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2286,14 +3410,14 @@ export type ListServiceActionsErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2311,14 +3435,14 @@ export type ListServiceActionsErrors = {
      */
     502: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     503: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2355,14 +3479,14 @@ export type RegisterAuthServiceErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2380,14 +3504,14 @@ export type RegisterAuthServiceErrors = {
      */
     502: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     503: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2422,14 +3546,14 @@ export type RegisterApiServiceErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2447,14 +3571,14 @@ export type RegisterApiServiceErrors = {
      */
     502: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     503: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2487,14 +3611,14 @@ export type RegisterNoauthServiceErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2512,14 +3636,14 @@ export type RegisterNoauthServiceErrors = {
      */
     502: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     503: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2552,14 +3676,14 @@ export type DisconnectServiceErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2577,14 +3701,14 @@ export type DisconnectServiceErrors = {
      */
     502: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     503: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2649,14 +3773,14 @@ export type AddCustomMcpServerErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2709,14 +3833,14 @@ export type RemoveCustomServiceErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2821,28 +3945,28 @@ export type ComposioWebhookErrors = {
      */
     400: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     413: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     503: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -2879,21 +4003,21 @@ export type ChainlitCopilotLoginErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     403: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -2967,14 +4091,14 @@ export type ListApiKeysErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     403: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 
@@ -3024,14 +4148,14 @@ export type CreateApiKeyErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     403: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -3083,21 +4207,21 @@ export type RevokeApiKeyErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     403: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -3140,21 +4264,21 @@ export type UpdateApiKeyErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     403: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -3206,7 +4330,7 @@ export type OpenAiListModelsErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3217,7 +4341,7 @@ export type OpenAiListModelsErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3228,7 +4352,7 @@ export type OpenAiListModelsErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3239,7 +4363,7 @@ export type OpenAiListModelsErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3250,7 +4374,7 @@ export type OpenAiListModelsErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3261,7 +4385,7 @@ export type OpenAiListModelsErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
 };
@@ -3347,7 +4471,7 @@ export type OpenAiChatCompletionErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3358,7 +4482,7 @@ export type OpenAiChatCompletionErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3369,7 +4493,7 @@ export type OpenAiChatCompletionErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3380,7 +4504,7 @@ export type OpenAiChatCompletionErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3391,7 +4515,7 @@ export type OpenAiChatCompletionErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3402,7 +4526,7 @@ export type OpenAiChatCompletionErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
 };
@@ -3514,7 +4638,7 @@ export type OpenAiCreateResponseErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3525,7 +4649,7 @@ export type OpenAiCreateResponseErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3536,7 +4660,7 @@ export type OpenAiCreateResponseErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3547,7 +4671,7 @@ export type OpenAiCreateResponseErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3558,7 +4682,7 @@ export type OpenAiCreateResponseErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
     /**
@@ -3569,7 +4693,7 @@ export type OpenAiCreateResponseErrors = {
             message: string;
             type: string;
             param: string | null;
-            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+            code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
         };
     };
 };
@@ -3690,21 +4814,21 @@ export type McpAgentErrors = {
      */
     401: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     403: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
      */
     404: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
     /**
      * Default Response
@@ -3722,7 +4846,7 @@ export type McpAgentErrors = {
      */
     429: {
         detail: string;
-        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
+        code: 'bad_request' | 'unauthorized' | 'forbidden' | 'account_disabled' | 'write_refused' | 'not_found' | 'conflict' | 'run_in_progress' | 'approval_closed' | 'expired' | 'payload_too_large' | 'unsupported_media_type' | 'validation_failed' | 'unprocessable_content' | 'rate_limited' | 'budget_exceeded' | 'spend_limit' | 'internal_error' | 'provider_error' | 'db_unavailable' | 'unavailable' | 'no_model' | 'provider_down' | 'interrupted' | 'timeout';
     };
 };
 

@@ -10,6 +10,8 @@ import {
 } from '../features/auth';
 import { DesktopHeader } from '../features/shell/components/desktop-header';
 import { Sidebar } from '../features/shell/components/sidebar';
+import { AccountDisabledNotice } from '../components/account-disabled-notice';
+import { useAccountDisabled } from '../lib/role';
 
 /**
  * The protected shell (spec section 2): the beta access-code page until the code was accepted,
@@ -34,6 +36,7 @@ function Layout() {
   const accessCodeRequired = Route.useRouteContext({ select: (context) => context.accessCodeRequired });
   const fullBleed = useMatches({ select: (matches) => matches.some((m) => m.staticData?.fullBleed) });
   const session = useAuthSession();
+  const disabled = useAccountDisabled(!accessCodeRequired);
   if (accessCodeRequired) return <AccessCodePage />;
   const account = <UserMenu user={session.user ?? {}} onSignOut={session.signOut} />;
   return (
@@ -48,6 +51,7 @@ function Layout() {
           px={fullBleed ? '0' : { base: '4', md: '8' }}
           py={fullBleed ? '0' : { base: '4', md: '8' }}
         >
+          {disabled && <AccountDisabledNotice />}
           <Outlet />
         </Box>
       </Flex>

@@ -16,6 +16,19 @@ export interface ApiRequest {
   body: unknown;
 }
 
+/** The signed-in account of the tests, a builder (as every account of a single-person install). */
+export const BUILDER_PROFILE = {
+  id: 1,
+  issuer: 'https://issuer.test/',
+  subject: 'test-user',
+  email: 'test@example.com',
+  name: 'Test User',
+  picture: null,
+  role: 'builder',
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+} as const;
+
 export type ApiHandler = (request: ApiRequest) => Response | Promise<Response>;
 
 export const json = (body: unknown, status = 200) =>
@@ -53,7 +66,11 @@ function match(pattern: string, path: string): Record<string, string> | undefine
  * `requests`). Routes can be added or replaced during a test with `answer`.
  */
 export function installFakeApi(routes: Record<string, ApiHandler> = {}) {
-  const table = { ...routes };
+  // Every screen asks who is signed in; a builder unless the test says otherwise.
+  const table: Record<string, ApiHandler> = {
+    'GET /api/v1/users/me': () => json(BUILDER_PROFILE),
+    ...routes,
+  };
   const requests: ApiRequest[] = [];
   configureApiClient({ baseUrl: API_URL, getAccessToken: () => TEST_TOKEN });
   client.setConfig({

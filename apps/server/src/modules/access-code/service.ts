@@ -7,7 +7,8 @@ import type { AuditLog } from '../../kernel.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hitRateLimit } from '../../security/rate-limit.ts';
 import { loadOrCreateSealedSetting } from '../../security/sealed-setting.ts';
-import type { Vault } from '../../security/vault.ts';
+import { keyedHasher, loadOrCreateKeyFile, type Vault } from '../../security/vault.ts';
+import { createAccessCodesRepository } from './repository.ts';
 
 /** The settings row (sealed by the vault) holding the generated code. */
 export const GENERATED_CODE_SETTING = 'access_code.generated';
@@ -16,7 +17,7 @@ const LEGACY_FILE_NAME = 'access-code';
 // No 0/O or 1/I/L: the code is read off a terminal and typed by hand.
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
-function generateCode() {
+export function generateCode() {
   const chars = Array.from({ length: 16 }, () => ALPHABET[crypto.randomInt(ALPHABET.length)]);
   return [0, 4, 8, 12].map((i) => chars.slice(i, i + 4).join('')).join('-');
 }
@@ -67,9 +68,14 @@ function matchesAny(candidate: string, codes: Buffer[]) {
   return match;
 }
 
+/** The key of the HMAC `access_codes` keeps of a code made in the console. */
+export const accessCodeHasher = (secret: Buffer) => keyedHasher(secret, 'cadre/access-code/v1');
+
 export async function createAccessCodeService(deps: AccessCodeDeps & { audit: AuditLog }) {
   const generated = await generatedAccessCode(deps);
   const codes = (generated ? [generated] : deps.config.accessCodes).map(digest);
+  const stored = createAccessCodesRepository(deps.db);
+  const hashOf = accessCodeHasher(deps.config.secretsKey ?? loadOrCreateKeyFile(deps.config.dataDir));
 
   return {
     /** Whether `code` is one of the codes; throws the 429 when the address has tried too often. */
@@ -83,11 +89,18 @@ export async function createAccessCodeService(deps: AccessCodeDeps & { audit: Au
           'retry-after': String(limit.retryAfterSeconds),
         });
       }
-      const ok = matchesAny(code, codes);
+      // The configured codes first (always compared, in constant time); then the console's, whose
+      // use is counted only when none of those matched.
+      const configured = matchesAny(code, codes);
+      const madeHere =
+        configured || code.length > 200
+          ? undefined
+          : await stored.use(hashOf(code), new Date().toISOString());
+      const ok = configured || madeHere !== undefined;
       await deps.audit.record({
         userId: null,
         action: ok ? 'access_code.success' : 'access_code.failure',
-        detail: { client: clientAddress },
+        detail: { client: clientAddress, ...(madeHere !== undefined && { code_id: madeHere }) },
       });
       return ok;
     },

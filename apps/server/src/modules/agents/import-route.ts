@@ -57,6 +57,7 @@ export const agentImportRoute: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/agents/import',
     {
+      config: { permission: 'build_agents' },
       schema: {
         operationId: 'importAgent',
         tags: ['agents'],

@@ -61,6 +61,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/agents/',
     {
+      config: { permission: 'build_agents' },
       // Spelled out: a replayed answer's status is the stored one, which the typed helper would
       // narrow to the declared codes.
       schema: {
@@ -98,20 +99,26 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
   // `tool_ids` replaces the whole tool list; `guidelines: null` or blank clears the guidelines.
   app.patch(
     '/api/v1/agents/:agent_id',
-    op('updateAgent', 'Updates one of the caller’s agents', {
-      params: agentParamsSchema,
-      body: agentUpdateSchema,
-      response: { 200: agentSchema, ...objectErrors },
-    }),
+    {
+      config: { permission: 'build_agents' },
+      ...op('updateAgent', 'Updates one of the caller’s agents', {
+        params: agentParamsSchema,
+        body: agentUpdateSchema,
+        response: { 200: agentSchema, ...objectErrors },
+      }),
+    },
     async (request) => agents.update(request.user, request.params.agent_id, request.body),
   );
 
   app.delete(
     '/api/v1/agents/:agent_id',
-    op('deleteAgent', 'Deletes one of the caller’s agents', {
-      params: agentParamsSchema,
-      response: { 204: z.null().describe('Deleted'), ...objectErrors },
-    }),
+    {
+      config: { permission: 'build_agents' },
+      ...op('deleteAgent', 'Deletes one of the caller’s agents', {
+        params: agentParamsSchema,
+        response: { 204: z.null().describe('Deleted'), ...objectErrors },
+      }),
+    },
     async (request, reply) => {
       await agents.delete(request.user.id, request.params.agent_id);
       return reply.code(204).send(null);
@@ -129,10 +136,17 @@ export const agentsRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/v1/agents/:agent_id/versions/:number/restore',
-    op('restoreAgentVersion', 'Puts the agent back as a version was; the restore is saved as a new version', {
-      params: agentVersionParamsSchema,
-      response: { 200: agentRestoreResultSchema, ...objectErrors },
-    }),
+    {
+      config: { permission: 'build_agents' },
+      ...op(
+        'restoreAgentVersion',
+        'Puts the agent back as a version was; the restore is saved as a new version',
+        {
+          params: agentVersionParamsSchema,
+          response: { 200: agentRestoreResultSchema, ...objectErrors },
+        },
+      ),
+    },
     async (request) => agents.restore(request.user, request.params.agent_id, request.params.number),
   );
 

@@ -47,6 +47,7 @@ export const agentTemplateRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/agent-templates/:template_id/agents',
     {
+      config: { permission: 'build_agents' },
       schema: {
         operationId: 'createAgentFromTemplate',
         tags: ['agents'],

@@ -27,15 +27,18 @@ export const toolPermissionRoutes: FastifyPluginAsyncZod<{ agents: AgentsService
 
   app.put(
     '/api/v1/agents/:agent_id/tool-permissions/:action_id',
-    op(
-      'setToolPermission',
-      'Sets whether one write or send tool of the agent asks before it runs (audited)',
-      {
-        params: toolPermissionParamsSchema,
-        body: toolPermissionUpdateSchema,
-        response: { 200: toolPermissionSchema, ...objectErrors },
-      },
-    ),
+    {
+      config: { permission: 'build_agents' },
+      ...op(
+        'setToolPermission',
+        'Sets whether one write or send tool of the agent asks before it runs (audited)',
+        {
+          params: toolPermissionParamsSchema,
+          body: toolPermissionUpdateSchema,
+          response: { 200: toolPermissionSchema, ...objectErrors },
+        },
+      ),
+    },
     async (request) =>
       agents.setToolPermission(
         request.user.id,

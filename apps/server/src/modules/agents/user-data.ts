@@ -1,9 +1,12 @@
 import type { AgentVersion } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
-import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
+import { deleteUserRows, moveUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../kernel.ts';
 import { AGENT_FIELD_COLUMNS, agentFieldsOf } from './stored-fields.ts';
 import { VERSION_COLUMNS } from './versions.ts';
+
+/** Who a version handed on with a deleted account's agents says saved it. */
+export const DELETED_AUTHOR = 'a deleted account';
 
 /** The user's agents with the tools attached to them, in order, their versions and tool permissions (P1). */
 export function agentsUserData(db: Db): UserDataOwner {
@@ -58,6 +61,18 @@ export function agentsUserData(db: Db): UserDataOwner {
       // agent_tools has no user_id: its rows are found through the user's agents, before they go.
       await trx.deleteFrom('agent_tools').where('agent_id', 'in', agentIds).execute();
       await deleteUserRows(trx, user.id, ['agents']);
+    },
+
+    async transferAgents(from, to, trx) {
+      // The versions move too: a version's user is the agent's owner, who may restore it.
+      await moveUserRows(trx, from.id, to.id, ['agents', 'agent_versions', 'tool_permissions']);
+      // Who saved a version goes with the account (saved_by would take the version along, by its
+      // cascade): the history keeps the save, naming nobody.
+      await trx
+        .updateTable('agent_versions')
+        .set({ saved_by: null, author: DELETED_AUTHOR })
+        .where('saved_by', '=', from.id)
+        .execute();
     },
   };
 }

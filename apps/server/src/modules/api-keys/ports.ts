@@ -7,7 +7,7 @@ export interface ApiKeysDeps {
   config: Pick<Config, 'secretsKey' | 'dataDir'>;
   db: Db;
   audit: AuditLog;
-  /** A key acts as its owner: the owner as they are now, or undefined once deleted. */
+  /** A key acts as its owner: the owner as they are now, or undefined once deleted or while disabled. */
   users: { byId(id: number): Promise<AuthUser | undefined> };
   /** A key limited to agents may name only the owner's own. */
   agents: { summaries(userId: number): Promise<{ id: number }[]> };

@@ -36,13 +36,16 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService; db:
 
   app.post(
     '/api/v1/api-keys',
-    op('createApiKey', 'Creates an API key; the answer is the only time the key is shown', {
-      description:
-        'With `Idempotency-Key`, a retry gets the first answer, key included, for 24 hours: the stored answer keeps the key sealed by the vault.',
-      headers: idempotentCreateHeadersSchema,
-      body: apiKeyCreateSchema,
-      response: { 201: apiKeyCreatedSchema, ...errors },
-    }),
+    {
+      config: { permission: 'create_api_keys' },
+      ...op('createApiKey', 'Creates an API key; the answer is the only time the key is shown', {
+        description:
+          'With `Idempotency-Key`, a retry gets the first answer, key included, for 24 hours: the stored answer keeps the key sealed by the vault.',
+        headers: idempotentCreateHeadersSchema,
+        body: apiKeyCreateSchema,
+        response: { 201: apiKeyCreatedSchema, ...errors },
+      }),
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return createOnce<ApiKeyCreated>(
@@ -57,11 +60,15 @@ export const apiKeysRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeysService; db:
 
   app.patch(
     '/api/v1/api-keys/:api_key_id',
-    op('updateApiKey', 'Sets the web origins one of the caller’s API keys may be used from (CORS)', {
-      params: apiKeyParamsSchema,
-      body: apiKeyUpdateSchema,
-      response: { 200: apiKeySchema, 404: errorSchema, ...errors },
-    }),
+    {
+      // Widening where a key may be used from is making a key do more: the creators' permission.
+      config: { permission: 'create_api_keys' },
+      ...op('updateApiKey', 'Sets the web origins one of the caller’s API keys may be used from (CORS)', {
+        params: apiKeyParamsSchema,
+        body: apiKeyUpdateSchema,
+        response: { 200: apiKeySchema, 404: errorSchema, ...errors },
+      }),
+    },
     (request) => apiKeys.update(request.user, request.params.api_key_id, request.body),
   );
 

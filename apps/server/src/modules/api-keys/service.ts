@@ -65,6 +65,10 @@ export function createApiKeysService(
   const hashOf = apiKeyHasher(deps.config.secretsKey ?? loadOrCreateKeyFile(deps.config.dataDir));
   const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number; until: number }>();
   deps.db.signals.subscribe('cadre_api_key_revoked', (hash) => cache.delete(hash));
+  // A disabled account's keys are refused from the next call (the lookup reads only active users).
+  deps.db.signals.subscribe('cadre_user_disabled', (userId) => {
+    for (const [hash, entry] of cache) if (String(entry.grant.user.id) === userId) cache.delete(hash);
+  });
 
   const lookup = async (hash: string) => {
     const row = await repo.findByHash(hash);

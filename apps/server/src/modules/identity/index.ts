@@ -7,4 +7,4 @@ export {
 } from './provider.ts';
 export { identityRoutes, IDP_PREFIX } from './routes.ts';
 export { addSigningKey, loadIdentityKeys, promoteNewestSigningKey, retireSigningKeys } from './keys.ts';
-export { identityUserData } from './user-data.ts';
+export { endAccountSessions, identityUserData } from './user-data.ts';

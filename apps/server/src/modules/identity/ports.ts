@@ -17,4 +17,6 @@ export interface SignUpGate {
 export interface IdentityUsers {
   /** Records that the user passed the access-code gate, creating the user first when needed. */
   admit(identity: UserIdentity): Promise<void>;
+  /** Whether an admin disabled the account of this identity (it may not sign in). */
+  isDisabled(identity: Pick<UserIdentity, 'issuer' | 'subject'>): Promise<boolean>;
 }

@@ -8,7 +8,10 @@ import { interactionErrors } from './outage.ts';
 import type { IdentityRouteOptions } from './provider.ts';
 import { signUpRoutes } from './sign-up-routes.ts';
 import { userinfoRoutes } from './userinfo.ts';
-import { escapeHtml, sendPage, signInPage, THEME_SCRIPT } from './views.ts';
+import { escapeHtml, messagePage, sendPage, signInPage, THEME_SCRIPT } from './views.ts';
+
+const DISABLED_MESSAGE =
+  'An administrator has disabled this account, so it cannot sign in. Ask them to enable it again.';
 
 export const IDP_PREFIX = '/idp';
 
@@ -90,7 +93,7 @@ export function withResourceFromAudience(url: string): string {
 }
 
 const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, options) => {
-  const { identity, config } = options;
+  const { identity, config, users } = options;
   interactionErrors(app);
   await app.register(formBody, { bodyLimit: 16_384 });
   await app.register(signUpRoutes, options);
@@ -155,6 +158,10 @@ const interactionRoutes: FastifyPluginAsync<IdentityRouteOptions> = async (app, 
         401,
         signInPage({ uid: details.uid, email, error: 'The email or password is incorrect.' }),
       );
+    }
+    // The password was right, so saying the account is disabled tells nothing to a guesser.
+    if (await users.isDisabled({ issuer: config.auth.issuer, subject: result.account.subject })) {
+      return sendPage(reply, 403, messagePage('Account disabled', DISABLED_MESSAGE, { alert: true }));
     }
     return finish(request, reply, { login: { accountId: result.account.subject } });
   });

@@ -59,6 +59,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/agents/:agent_id/files',
     {
+      config: { permission: 'build_agents' },
       // Refused on its declared length before a byte of the body is read.
       onRequest: async (request) => {
         const length = Number(request.headers['content-length']);
@@ -162,11 +163,14 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{
 
   app.delete(
     '/api/v1/agents/:agent_id/files/:file_id',
-    op('deleteKnowledgeFile', 'Deletes one knowledge file of one of the caller’s agents', {
-      params: knowledgeFileParamsSchema,
-      querystring: knowledgeDeleteQuerySchema,
-      response: { 204: z.null().describe('Deleted'), ...errors },
-    }),
+    {
+      config: { permission: 'build_agents' },
+      ...op('deleteKnowledgeFile', 'Deletes one knowledge file of one of the caller’s agents', {
+        params: knowledgeFileParamsSchema,
+        querystring: knowledgeDeleteQuerySchema,
+        response: { 204: z.null().describe('Deleted'), ...errors },
+      }),
+    },
     async (request, reply) => {
       await knowledge.delete(
         request.user,

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
+import { deleteUserRows, moveUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../kernel.ts';
 import { createKnowledgeRepository, FILE_COLUMNS } from './repository.ts';
 
@@ -48,6 +48,15 @@ export function knowledgeUserData(db: Db, sweep: () => Promise<void>): UserDataO
       await trx.deleteFrom('knowledge_file_contents').where('file_id', 'in', files).execute();
       await deleteUserRows(trx, user.id, ['knowledge_file_spans', 'knowledge_passages', 'knowledge_files']);
       await repo.compactIndex(trx);
+    },
+
+    async transferAgents(from, to, trx) {
+      // Every knowledge row belongs to one of the user's agents, and goes with it.
+      await moveUserRows(trx, from.id, to.id, [
+        'knowledge_files',
+        'knowledge_passages',
+        'knowledge_file_spans',
+      ]);
     },
 
     afterDelete: sweep,

@@ -166,17 +166,20 @@ export const servicesRoutes: FastifyPluginAsyncZod<ServicesRouteOptions> = async
 
   app.post(
     '/api/v1/services/custom_mcp',
-    op(
-      'addCustomMcpServer',
-      'Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see',
-      {
-        description:
-          'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
-        headers: idempotentCreateHeadersSchema,
-        body: customMcpServerBodySchema,
-        response: { 201: serviceSchema, ...objectErrors },
-      },
-    ),
+    {
+      config: { permission: 'register_services' },
+      ...op(
+        'addCustomMcpServer',
+        'Adds the caller’s own remote MCP server (Streamable HTTP) as a service only they see',
+        {
+          description:
+            'By URL only: `command`, `args`, `env`, `stdio` and `transport` answer 422. The URL goes through the egress guard; an optional bearer token or header is kept in the vault.',
+          headers: idempotentCreateHeadersSchema,
+          body: customMcpServerBodySchema,
+          response: { 201: serviceSchema, ...objectErrors },
+        },
+      ),
+    },
     async (request, reply) => {
       return createOnce<Service>(
         db,

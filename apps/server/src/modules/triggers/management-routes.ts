@@ -37,20 +37,30 @@ export const triggerManagementRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/v1/agents/:agent_id/trigger-secret',
-    op('rotateTriggerSecret', 'Makes a new trigger secret (the old one stops at once); shown this once', {
-      params: agentParamsSchema,
-      response: { 201: triggerSecretCreatedSchema, ...objectErrors },
-    }),
+    {
+      config: { permission: 'manage_triggers' },
+      ...op(
+        'rotateTriggerSecret',
+        'Makes a new trigger secret (the old one stops at once); shown this once',
+        {
+          params: agentParamsSchema,
+          response: { 201: triggerSecretCreatedSchema, ...objectErrors },
+        },
+      ),
+    },
     async (request, reply) =>
       reply.code(201).send(await secrets.rotate(request.user.id, request.params.agent_id)),
   );
 
   app.delete(
     '/api/v1/agents/:agent_id/trigger-secret',
-    op('deleteTriggerSecret', 'Turns signed trigger calls off for the agent', {
-      params: agentParamsSchema,
-      response: { 204: z.null().describe('Deleted'), ...objectErrors },
-    }),
+    {
+      config: { permission: 'manage_triggers' },
+      ...op('deleteTriggerSecret', 'Turns signed trigger calls off for the agent', {
+        params: agentParamsSchema,
+        response: { 204: z.null().describe('Deleted'), ...objectErrors },
+      }),
+    },
     async (request, reply) => {
       await secrets.remove(request.user.id, request.params.agent_id);
       return reply.code(204).send(null);

@@ -20,4 +20,6 @@ export interface TriggerRouteDeps {
   agents: Pick<TriggerAgents, 'exists'>;
   /** 429 once the owner used the month's token budget (the usage module). */
   usage: { checkBudget(userId: number): Promise<void> };
+  /** Whether the owner may act: a signed call of an account an admin disabled is refused (the users module). */
+  owners: { isActive(userId: number): Promise<boolean> };
 }

@@ -11,7 +11,7 @@ import {
   triggerParamsSchema,
 } from '@cadre/contract';
 import { objectErrors } from '../../http/openapi.ts';
-import { isSignedCall } from '../../http/auth.ts';
+import { DISABLED_DETAIL, isSignedCall } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { createOnce } from '../../http/idempotency.ts';
 import { triggerSecrets } from './secrets.ts';
@@ -69,6 +69,10 @@ export const triggerRoutes: FastifyPluginAsyncZod<TriggerRouteDeps & TriggerOpti
         if (!verdict.ok) {
           request.log.info({ reason: verdict.reason }, 'signed trigger call refused');
           throw new HttpError('unauthorized', verdict.reason);
+        }
+        // A signed call acts as the agent's owner, so it stops with the owner's account.
+        if (!(await deps.owners.isActive(verdict.userId))) {
+          throw new HttpError('account_disabled', DISABLED_DETAIL);
         }
         signedBy.set(request, verdict);
       },

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { deleteUserRows, selectUserRows } from '../../db/user-rows.ts';
+import { deleteUserRows, moveUserRows, selectUserRows } from '../../db/user-rows.ts';
 import type { UserDataOwner } from '../../kernel.ts';
 import { resetRateLimitsStartingWith } from '../../security/rate-limit.ts';
 import { triggerRateKeyPrefix } from './service.ts';
@@ -23,6 +23,12 @@ export function triggersUserData(db: Db): UserDataOwner {
     async deleteFor(user, trx) {
       await deleteUserRows(trx, user.id, ['trigger_events', 'trigger_secrets']);
       await resetRateLimitsStartingWith({ kysely: trx }, triggerRateKeyPrefix(user.id));
+    },
+
+    async transferAgents(from, to, trx) {
+      // An agent keeps its trigger secret, so the systems that call it keep working; events not
+      // yet run were the old owner's and go with them.
+      await moveUserRows(trx, from.id, to.id, ['trigger_secrets']);
     },
   };
 }

@@ -88,6 +88,23 @@ export function createUsageRepository(db: Db) {
       return { ...row, cost: row.cost === null ? null : Number(row.cost) };
     },
 
+    /** Tokens and cost per user over `[from, until)`, for these users (none: no query). */
+    async totalsPerUser(userIds: number[], from: string, until: string) {
+      if (userIds.length === 0) return [];
+      return db.kysely
+        .selectFrom('turn_usage')
+        .select([
+          'user_id',
+          sql<number>`coalesce(sum(input_tokens + output_tokens), 0)`.as('tokens'),
+          sql<number | null>`sum(cost)`.as('cost'),
+        ])
+        .where('user_id', 'in', userIds)
+        .where('created_at', '>=', from)
+        .where('created_at', '<', until)
+        .groupBy('user_id')
+        .execute();
+    },
+
     /** Every row of the user, oldest first (their export). */
     list(userId: number) {
       return db.kysely

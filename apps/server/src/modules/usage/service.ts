@@ -173,6 +173,21 @@ export function createUsageService(db: Db, options: UsageServiceOptions) {
       }));
     },
 
+    /** Each of these users' tokens and cost this UTC month (the admin console's People list). */
+    async monthTotals(userIds: number[]): Promise<Map<number, { tokens: number; cost: number | null }>> {
+      const { start, next } = monthOf(now());
+      const rows = await repo.totalsPerUser(userIds, start.toISOString(), next.toISOString());
+      return new Map(
+        rows.map((r) => [
+          r.user_id,
+          {
+            tokens: Number(r.tokens),
+            cost: r.cost === null ? null : Math.round(Number(r.cost) * 1e12) / 1e12,
+          },
+        ]),
+      );
+    },
+
     today: () => now().toISOString().slice(0, 10),
   };
 }

@@ -3,6 +3,7 @@ import { compiledOnce } from '../../db/compiled.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { UserIdentity } from '../../kernel.ts';
+import { DEFAULT_ROLE, type Role } from '@cadre/contract';
 
 const USER_COLUMNS = [
   'id',
@@ -11,12 +12,13 @@ const USER_COLUMNS = [
   'email',
   'name',
   'picture',
+  'role',
   'created_at',
   'updated_at',
 ] as const;
 
 /** A user's row as first stored, from the identity a token or sign-up named. */
-function newUserRow(identity: UserIdentity) {
+function newUserRow(identity: UserIdentity, role: Role = DEFAULT_ROLE) {
   const now = new Date().toISOString();
   return {
     issuer: identity.issuer,
@@ -24,6 +26,7 @@ function newUserRow(identity: UserIdentity) {
     email: identity.email ?? null,
     name: identity.name ?? null,
     picture: identity.picture ?? null,
+    role,
     created_at: now,
     updated_at: now,
   };
@@ -37,7 +40,17 @@ export function createUsersRepository(db: Db) {
     (issuer: string, subject: string) =>
       k
         .selectFrom('users')
-        .select(['id', 'email', 'name', 'picture', 'admitted_at', 'previous_deletion_at'])
+        .select([
+          'id',
+          'email',
+          'name',
+          'picture',
+          'role',
+          'disabled_at',
+          'last_active_at',
+          'admitted_at',
+          'previous_deletion_at',
+        ])
         .where('issuer', '=', issuer)
         .where('subject', '=', subject),
     'issuer',
@@ -51,13 +64,38 @@ export function createUsersRepository(db: Db) {
      * Inserts the user unless another request created it first; either way returns the row.
      * `previousDeletionAt`: when an earlier account of the identity was deleted (see service.ts).
      */
-    async insertIfMissing(identity: UserIdentity, previousDeletionAt: string | null = null) {
-      await k
+    async insertIfMissing(
+      identity: UserIdentity,
+      role: Role,
+      {
+        firstIsAdmin,
+        previousDeletionAt = null,
+      }: { firstIsAdmin: boolean; previousDeletionAt?: string | null },
+    ) {
+      const inserted = await k
         .insertInto('users')
-        .values({ ...newUserRow(identity), previous_deletion_at: previousDeletionAt })
+        .values({ ...newUserRow(identity, role), previous_deletion_at: previousDeletionAt })
         .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
-        .execute();
+        .returning('id')
+        .executeTakeFirst();
+      // The first account runs the install (a fresh one, or one whose users are all demo visitors
+      // or gone): it becomes the admin while nobody is, unless the operator names the admins.
+      if (inserted && firstIsAdmin) {
+        await k
+          .updateTable('users')
+          .set({ role: 'admin' })
+          .where('id', '=', inserted.id)
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('users').select('id').where('role', '=', 'admin'))),
+          )
+          .execute();
+      }
       return (await findByIdentity(identity.issuer, identity.subject))!;
+    },
+
+    /** Records the user's activity (the caller writes it at most once an hour). */
+    async touch(id: number, at: string) {
+      await k.updateTable('users').set({ last_active_at: at }).where('id', '=', id).execute();
     },
 
     /** Inserts a user in the caller's transaction and returns its id. */
@@ -104,10 +142,20 @@ export function createUsersRepository(db: Db) {
       return k.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
+    /** The profile of an account that may act (not disabled): an API key's owner. */
+    getActiveProfile(id: number) {
+      return k
+        .selectFrom('users')
+        .select(USER_COLUMNS)
+        .where('id', '=', id)
+        .where('disabled_at', 'is', null)
+        .executeTakeFirst();
+    },
+
     /** `record` runs in the update's transaction (the audit record), so both commit or neither does. */
     async updateProfile(
       id: number,
-      fields: { email: string | null; name: string | null; picture: string | null },
+      fields: { email: string | null; name: string | null; picture: string | null; role: Role },
       record: (trx: Kysely<Database>) => Promise<void>,
     ) {
       await k.transaction().execute(async (trx) => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, userExportSchema, userProfileSchema } from '@cadre/contract';
 import { z } from 'zod';
+import { notFound } from '../../http/errors.ts';
 import { operations } from '../../http/openapi.ts';
 import type { UsersService } from './service.ts';
 
@@ -17,11 +18,28 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     }),
     async (request) => {
       const claims = request.tokenClaims;
-      return users.checkUser(request.user, {
-        email: claimText(claims.email, 320),
-        name: claimText(claims.name, 200),
-        picture: claimText(claims.picture, 2000),
-      });
+      return users.checkUser(
+        request.user,
+        {
+          email: claimText(claims.email, 320),
+          name: claimText(claims.name, 200),
+          picture: claimText(claims.picture, 2000),
+        },
+        claims,
+      );
+    },
+  );
+
+  app.get(
+    '/api/v1/users/me',
+    op('getMe', "The signed-in user's profile, with their role", {
+      response: { 200: userProfileSchema, 401: errorSchema },
+    }),
+    async (request, reply) => {
+      const profile = await users.profile(request.user.id);
+      if (!profile) throw notFound();
+      reply.header('cache-control', 'no-store');
+      return profile;
     },
   );
 
@@ -39,10 +57,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.delete(
     '/api/v1/users/me',
     op('deleteMyData', 'Deletes everything stored about the signed-in user and revokes their connections', {
-      response: { 204: z.null().describe('Deleted'), 401: errorSchema },
+      response: { 204: z.null().describe('Deleted'), 401: errorSchema, 409: errorSchema },
     }),
     async (request, reply) => {
-      await users.deleteData(request.user);
+      await users.deleteOwnAccount(request.user);
       return reply.code(204).send(null);
     },
   );

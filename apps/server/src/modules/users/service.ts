@@ -1,17 +1,19 @@
 import type { UserExport, UserProfile } from '@cadre/contract';
 import type { Db } from '../../db/database.ts';
 import { isTransactionConflict } from '../../db/unavailable.ts';
-import { notFound } from '../../http/errors.ts';
-import { keyedHasher } from '../../security/vault.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import { LAST_ADMIN_DETAIL } from '../../security/policy.ts';
+import { createPeopleRepository } from './people-repository.ts';
+import { identityHasher, issuedAfter } from './deleted-identities.ts';
+import type { ResolvedUser } from '../../http/auth-ports.ts';
 import type { AuditLog, AuthUser, UserDataOwner, UserExportPart, UserIdentity } from '../../kernel.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { defaultRoleOf } from './default-role.ts';
+import { mergeParts } from './export-parts.ts';
+import { createGroupsRepository, syncClaimedGroups } from './groups-repository.ts';
 import { createUsersRepository } from './repository.ts';
-
-/** A user as sign-in finds them, with whether they passed the beta access-code gate. */
-export interface ResolvedUser extends AuthUser {
-  admitted: boolean;
-}
+import { claimedGroups, signInRole, type SignInRules } from './sign-in-claims.ts';
 
 /**
  * Runs before a user's rows are deleted. Modules that hold something for the user outside the
@@ -38,6 +40,14 @@ export interface UsersService {
    * creating the user first when no token has named them yet (a sign-up at the built-in provider).
    */
   admit(identity: UserIdentity): Promise<void>;
+  /** Whether an admin disabled the account of this identity. */
+  isDisabled(identity: Pick<UserIdentity, 'issuer' | 'subject'>): Promise<boolean>;
+  /**
+   * Run when an admin disables an account, after it is marked: each ends something of theirs that
+   * lives on (chat sessions, runs, the provider's sessions). A hook that throws fails the request;
+   * the account stays disabled, and disabling it again runs them again.
+   */
+  readonly onDisable: ((user: AuthUser) => Promise<void>)[];
   /** The user of an identity, if a token ever named it (never creates one). */
   find(identity: Pick<UserIdentity, 'issuer' | 'subject'>): Promise<AuthUser | undefined>;
   /** Extension point for other modules; see {@link BeforeUserDelete}. */
@@ -54,127 +64,134 @@ export interface UsersService {
    * with every row they own. Returns how many went.
    */
   deleteIssuedBy(issuer: string, ids: number[]): Promise<number>;
-  /** The user with this id, or undefined once deleted (an API key's owner). */
+  /** The profile of the user with this id (`GET /users/me`). */
+  profile(id: number): Promise<UserProfile | undefined>;
+  /** The user with this id, or undefined once deleted or while disabled (an API key's owner). */
   byId(id: number): Promise<AuthUser | undefined>;
-  /** Stores the claims' name, email and picture and returns the profile (sign-in). */
-  checkUser(user: AuthUser, claims: Omit<UserIdentity, 'issuer' | 'subject'>): Promise<UserProfile>;
+  /**
+   * Sign-in: stores the claims' name, email and picture, applies ADMIN_EMAILS and the configured
+   * role and groups claims of the access token (`tokenClaims`), and returns the profile.
+   */
+  checkUser(
+    user: AuthUser,
+    claims: Omit<UserIdentity, 'issuer' | 'subject'>,
+    tokenClaims?: Record<string, unknown>,
+  ): Promise<UserProfile>;
   exportData(user: AuthUser): Promise<UserExport>;
-  deleteData(user: AuthUser): Promise<void>;
+  /**
+   * Deletes the user and everything stored about them; `agentsTo` (an admin's deletion) receives
+   * their agents instead, in the same transaction.
+   */
+  deleteData(user: AuthUser, options?: { agentsTo?: AuthUser }): Promise<void>;
+  /**
+   * `DELETE /users/me`: as deleteData, but the last active admin of a workspace with other accounts
+   * is refused (409), so it never lies without an admin.
+   */
+  deleteOwnAccount(user: AuthUser): Promise<void>;
 }
-
-/**
- * A token counts as issued before a deletion unless its `iat` is more than this after it: the
- * leeway the token checks allow for an issuer's clock (http/auth.ts), so a token an issuer with a
- * fast clock signed just before the deletion is still refused.
- */
-const DELETION_LEEWAY_SECONDS = 30;
-
-/**
- * What `deleted_identities` keeps of an identity: an HMAC-SHA-256 of issuer and subject under a key
- * derived from the vault key `secret`, so the table names nobody (the subject is the user's
- * pseudonym at the issuer) yet a token's identity is recognised.
- */
-function identityHasher(secret: Buffer): (identity: Pick<UserIdentity, 'issuer' | 'subject'>) => string {
-  const hash = keyedHasher(secret, 'cadre/deleted-identity/v1');
-  return ({ issuer, subject }) => hash(`${issuer}\n${subject}`);
-}
-
-/** Whether a token issued at `issuedAt` (seconds) came after a deletion at `deletedAt`. */
-const issuedAfter = (deletedAt: string, issuedAt: number | undefined) =>
-  issuedAt !== undefined && issuedAt > Date.parse(deletedAt) / 1000 + DELETION_LEEWAY_SECONDS;
 
 /** How many times a deletion that lost to a concurrent transaction is run (see deleteData). */
 const DELETE_ATTEMPTS = 3;
 
-/** What an export holds when no module contributes to a key. */
-const EMPTY_EXPORT: Required<UserExportPart> = {
-  agents: [],
-  agent_versions: [],
-  knowledge_files: [],
-  knowledge_passages: [],
-  knowledge_file_spans: [],
-  tool_permissions: [],
-  services: [],
-  connections: [],
-  threads: [],
-  messages: [],
-  tool_calls: [],
-  approvals: [],
-  chat_runs: [],
-  host_calls: [],
-  tool_executions: [],
-  notes: [],
-  calendar_events: [],
-  trigger_events: [],
-  trigger_secrets: [],
-  audit_events: [],
-  sessions: [],
-  identity_account: null,
-  api_keys: [],
-  usage: [],
-};
+/** A user's activity is written at most this often (`last_active_at`, for the People list). */
+const ACTIVITY_WRITE_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Lists from several modules under one key (sessions) are joined; anything else is taken as is. */
-function mergeParts(parts: UserExportPart[]): Required<UserExportPart> {
-  const merged: Record<string, unknown> = { ...EMPTY_EXPORT };
-  for (const part of parts) {
-    for (const [key, value] of Object.entries(part)) {
-      const current = merged[key];
-      merged[key] = Array.isArray(current) && Array.isArray(value) ? [...current, ...value] : value;
-    }
-  }
-  return merged as Required<UserExportPart>;
+export interface UsersOptions {
+  /** The vault key (SECRETS_KEY or the data folder's key file); {@link identityHasher}'s key comes from it. */
+  secret: Buffer;
+  /** ADMIN_EMAILS and the issuer's role and groups claims. */
+  signIn?: SignInRules;
+  /** Issuers of users nobody signs in as (demo visitors): they never count as accounts. */
+  hiddenIssuers?: readonly string[];
 }
 
-/**
- * `secret`: the vault key (SECRETS_KEY or the data folder's key file), from which the key of
- * {@link identityHasher} is derived.
- */
-export function createUsersService(db: Db, audit: AuditLog, { secret }: { secret: Buffer }): UsersService {
+export function createUsersService(
+  db: Db,
+  audit: AuditLog,
+  { secret, signIn = { adminEmails: [] }, hiddenIssuers = [] }: UsersOptions,
+): UsersService {
   const repo = createUsersRepository(db);
+  const groups = createGroupsRepository(db);
+  const people = createPeopleRepository(db, hiddenIssuers);
   const hashOf = identityHasher(secret);
+  const defaultRole = () => defaultRoleOf(db);
+  // With ADMIN_EMAILS the operator names the admins: whoever signs up first is not made one.
+  const firstIsAdmin = signIn.adminEmails.length === 0;
   const beforeUserDelete: BeforeUserDelete[] = [];
+  const onDisable: UsersService['onDisable'] = [];
   const dataOwners: UserDataOwner[] = [];
 
   type Row = NonNullable<Awaited<ReturnType<typeof repo.findByIdentity>>>;
   const resolved = (identity: UserIdentity, found: Row): ResolvedUser => {
-    const { admitted_at, previous_deletion_at: _previous, ...row } = found;
-    return { ...row, issuer: identity.issuer, subject: identity.subject, admitted: admitted_at !== null };
+    const {
+      admitted_at,
+      previous_deletion_at: _previous,
+      disabled_at,
+      last_active_at: _active,
+      ...row
+    } = found;
+    return {
+      ...row,
+      issuer: identity.issuer,
+      subject: identity.subject,
+      admitted: admitted_at !== null,
+      disabled: disabled_at !== null,
+    };
   };
 
   const resolve: UsersService['resolve'] = async (identity) =>
     resolved(
       identity,
       (await repo.findByIdentity(identity.issuer, identity.subject)) ??
-        (await repo.insertIfMissing(identity)),
+        (await repo.insertIfMissing(identity, await defaultRole(), { firstIsAdmin })),
     );
+
+  /** Records the request as the user's activity, unless it was recorded within the hour. */
+  const touch = async (row: Row) => {
+    const at = Date.now();
+    if (row.last_active_at === null || Date.parse(row.last_active_at) <= at - ACTIVITY_WRITE_INTERVAL_MS) {
+      await repo.touch(row.id, new Date(at).toISOString());
+    }
+  };
 
   return {
     beforeUserDelete,
     dataOwners,
+    onDisable,
+
+    async isDisabled(identity) {
+      const found = await repo.findByIdentity(identity.issuer, identity.subject);
+      return found?.disabled_at != null;
+    },
 
     resolve,
 
     async forToken(identity, issuedAt) {
       // A user made again after a deletion refuses the tokens issued before it.
-      const accepted = (row: Row) =>
-        row.previous_deletion_at === null || issuedAfter(row.previous_deletion_at, issuedAt)
-          ? resolved(identity, row)
-          : undefined;
+      const accepted = async (row: Row) => {
+        if (row.previous_deletion_at !== null && !issuedAfter(row.previous_deletion_at, issuedAt)) return;
+        await touch(row);
+        return resolved(identity, row);
+      };
       const found = await repo.findByIdentity(identity.issuer, identity.subject);
       if (found) return accepted(found);
       // Only a user with no row may have been deleted: the row and the record of its deletion go in
       // one transaction, so once the row is gone the record is there to read.
       const deletedAt = await repo.deletedAt(hashOf(identity));
       if (deletedAt !== undefined && !issuedAfter(deletedAt, issuedAt)) return undefined;
-      return accepted(await repo.insertIfMissing(identity, deletedAt ?? null));
+      return accepted(
+        await repo.insertIfMissing(identity, await defaultRole(), {
+          firstIsAdmin,
+          previousDeletionAt: deletedAt ?? null,
+        }),
+      );
     },
 
     async find(identity) {
       const found = await repo.findByIdentity(identity.issuer, identity.subject);
       if (!found) return undefined;
-      const { admitted_at: _admitted, ...row } = found;
-      return { ...row, issuer: identity.issuer, subject: identity.subject };
+      const { admitted: _admitted, disabled: _disabled, ...user } = resolved(identity, found);
+      return user;
     },
 
     async admit(identity) {
@@ -189,22 +206,36 @@ export function createUsersService(db: Db, audit: AuditLog, { secret }: { secret
 
     deleteIssuedBy: (issuer, ids) => repo.deleteIssuedBy(issuer, ids),
 
-    byId: (id) => repo.getProfile(id),
+    byId: (id) => repo.getActiveProfile(id),
 
-    async checkUser(user, claims) {
+    profile: (id) => repo.getProfile(id),
+
+    async checkUser(user, claims, tokenClaims = {}) {
+      const email = claims.email ?? user.email;
+      const role = signInRole(signIn, user.role, email, tokenClaims);
       await repo.updateProfile(
         user.id,
-        {
-          email: claims.email ?? user.email,
-          name: claims.name ?? user.name,
-          picture: claims.picture ?? user.picture,
-        },
-        (trx) =>
-          audit.record(
+        { email, name: claims.name ?? user.name, picture: claims.picture ?? user.picture, role },
+        async (trx) => {
+          await audit.record(
             { userId: user.id, action: 'user.sign_in', objectType: 'user', objectId: user.id },
             trx,
-          ),
+          );
+          if (role !== user.role) {
+            await audit.record(
+              {
+                userId: user.id,
+                action: 'user.role_change',
+                objectType: 'user',
+                objectId: user.id,
+                detail: { from: user.role, to: role, by: 'sign_in' },
+              },
+              trx,
+            );
+          }
+        },
       );
+      await syncClaimedGroups({ groups, audit }, user.id, claimedGroups(signIn, tokenClaims));
       const profile = await repo.getProfile(user.id);
       if (!profile) throw notFound();
       return profile;
@@ -230,7 +261,18 @@ export function createUsersService(db: Db, audit: AuditLog, { secret }: { secret
      * own in one transaction, then empties SQLite's write-ahead log so no copy stays readable
      * there (free pages of the file are the operator's VACUUM; docs/security.md).
      */
-    async deleteData(user) {
+    async deleteOwnAccount(user) {
+      if (
+        user.role === 'admin' &&
+        (await people.othersExist(user.id)) &&
+        (await db.kysely.transaction().execute((trx) => people.otherActiveAdmins(user.id, trx))) === 0
+      ) {
+        throw new HttpError('conflict', LAST_ADMIN_DETAIL);
+      }
+      await this.deleteData(user);
+    },
+
+    async deleteData(user, { agentsTo } = {}) {
       for (const hook of beforeUserDelete) await hook(user);
       // A run of the user's still ending on another instance writes its last save meanwhile; on
       // PostgreSQL the two transactions can deadlock, and the loser is rolled back whole. The
@@ -238,6 +280,7 @@ export function createUsersService(db: Db, audit: AuditLog, { secret }: { secret
       for (let attempt = 1; ; attempt += 1) {
         try {
           await db.kysely.transaction().execute(async (trx) => {
+            if (agentsTo) for (const owner of dataOwners) await owner.transferAgents?.(user, agentsTo, trx);
             for (const owner of dataOwners) await owner.deleteFor(user, trx);
             await repo.deleteUser(user.id, hashOf(user), trx);
           });

@@ -3,8 +3,8 @@
 import { type DefaultError, type InfiniteData, infiniteQueryOptions, queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { addCustomMcpServer, backchannelLogout, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAgent, createAgentFromTemplate, createApiKey, deleteAgent, deleteKnowledgeFile, deleteMyData, deleteTriggerSecret, disconnectService, downloadKnowledgeFile, downloadUsageCsv, exportAgent, exportMyData, getAgent, getTriggerSecret, getUsage, healthcheck, healthLive, healthReady, importAgent, listActiveServices, listAgents, listAgentTemplates, listAgentVersions, listApiKeys, listKnowledgeFiles, listModels, listServiceActions, listServices, listToolPermissions, listTriggerEvents, mcpAgent, oauth2Callback, openAiChatCompletion, openAiCreateResponse, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, restoreAgentVersion, revokeApiKey, rotateTriggerSecret, serviceLogo, setToolPermission, triggerAgent, updateAgent, updateApiKey, uploadKnowledgeFile } from '../sdk.gen';
-import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, BackchannelLogoutData, BackchannelLogoutError, BackchannelLogoutResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAgentData, CreateAgentError, CreateAgentFromTemplateData, CreateAgentFromTemplateError, CreateAgentFromTemplateResponse, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteKnowledgeFileData, DeleteKnowledgeFileError, DeleteKnowledgeFileResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DeleteTriggerSecretData, DeleteTriggerSecretError, DeleteTriggerSecretResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, DownloadKnowledgeFileData, DownloadKnowledgeFileError, DownloadUsageCsvData, DownloadUsageCsvError, DownloadUsageCsvResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, GetTriggerSecretData, GetTriggerSecretError, GetTriggerSecretResponse, GetUsageData, GetUsageError, GetUsageResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentTemplatesData, ListAgentTemplatesError, ListAgentTemplatesResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListKnowledgeFilesData, ListKnowledgeFilesError, ListKnowledgeFilesResponse, ListModelsData, ListModelsError, ListModelsResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, ListTriggerEventsData, ListTriggerEventsError, ListTriggerEventsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiCreateResponseData, OpenAiCreateResponseError, OpenAiCreateResponseResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, RotateTriggerSecretData, RotateTriggerSecretError, RotateTriggerSecretResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse, UpdateApiKeyData, UpdateApiKeyError, UpdateApiKeyResponse, UploadKnowledgeFileData, UploadKnowledgeFileError, UploadKnowledgeFileResponse } from '../types.gen';
+import { addCustomMcpServer, addGroupMember, backchannelLogout, betaUserSignin, chainlitCopilotLogin, checkUser, composioAuthRedirect, composioWebhook, createAccessCode, createAgent, createAgentFromTemplate, createApiKey, createGroup, deleteAgent, deleteGroup, deleteKnowledgeFile, deleteMyData, deletePerson, deleteTriggerSecret, disconnectService, downloadKnowledgeFile, downloadUsageCsv, exportAgent, exportMyData, getAgent, getMe, getPerson, getTriggerSecret, getUsage, getWorkspaceSettings, healthcheck, healthLive, healthReady, importAgent, listAccessCodes, listActiveServices, listAgents, listAgentTemplates, listAgentVersions, listApiKeys, listGroupMembers, listGroups, listKnowledgeFiles, listModels, listPeople, listServiceActions, listServices, listToolPermissions, listTriggerEvents, mcpAgent, oauth2Callback, openAiChatCompletion, openAiCreateResponse, openAiListModels, type Options, registerApiService, registerAuthService, registerNoauthService, removeCustomService, removeGroupMember, renameGroup, restoreAgentVersion, revokeAccessCode, revokeApiKey, rotateTriggerSecret, serviceLogo, setToolPermission, triggerAgent, updateAgent, updateApiKey, updatePerson, updateWorkspaceSettings, uploadKnowledgeFile } from '../sdk.gen';
+import type { AddCustomMcpServerData, AddCustomMcpServerError, AddCustomMcpServerResponse, AddGroupMemberData, AddGroupMemberError, AddGroupMemberResponse, BackchannelLogoutData, BackchannelLogoutError, BackchannelLogoutResponse, BetaUserSigninData, BetaUserSigninError, BetaUserSigninResponse, ChainlitCopilotLoginData, ChainlitCopilotLoginError, ChainlitCopilotLoginResponse, CheckUserData, CheckUserError, CheckUserResponse, ComposioAuthRedirectData, ComposioAuthRedirectError, ComposioWebhookData, ComposioWebhookError, ComposioWebhookResponse, CreateAccessCodeData, CreateAccessCodeError, CreateAccessCodeResponse, CreateAgentData, CreateAgentError, CreateAgentFromTemplateData, CreateAgentFromTemplateError, CreateAgentFromTemplateResponse, CreateAgentResponse, CreateApiKeyData, CreateApiKeyError, CreateApiKeyResponse, CreateGroupData, CreateGroupError, CreateGroupResponse, DeleteAgentData, DeleteAgentError, DeleteAgentResponse, DeleteGroupData, DeleteGroupError, DeleteGroupResponse, DeleteKnowledgeFileData, DeleteKnowledgeFileError, DeleteKnowledgeFileResponse, DeleteMyDataData, DeleteMyDataError, DeleteMyDataResponse, DeletePersonData, DeletePersonError, DeletePersonResponse, DeleteTriggerSecretData, DeleteTriggerSecretError, DeleteTriggerSecretResponse, DisconnectServiceData, DisconnectServiceError, DisconnectServiceResponse, DownloadKnowledgeFileData, DownloadKnowledgeFileError, DownloadUsageCsvData, DownloadUsageCsvError, DownloadUsageCsvResponse, ExportAgentData, ExportAgentError, ExportAgentResponse, ExportMyDataData, ExportMyDataError, ExportMyDataResponse, GetAgentData, GetAgentError, GetAgentResponse, GetMeData, GetMeError, GetMeResponse, GetPersonData, GetPersonError, GetPersonResponse, GetTriggerSecretData, GetTriggerSecretError, GetTriggerSecretResponse, GetUsageData, GetUsageError, GetUsageResponse, GetWorkspaceSettingsData, GetWorkspaceSettingsError, GetWorkspaceSettingsResponse, HealthcheckData, HealthcheckError, HealthcheckResponse, HealthLiveData, HealthLiveResponse, HealthReadyData, HealthReadyError, HealthReadyResponse, ImportAgentData, ImportAgentError, ImportAgentResponse, ListAccessCodesData, ListAccessCodesError, ListAccessCodesResponse, ListActiveServicesData, ListActiveServicesError, ListActiveServicesResponse, ListAgentsData, ListAgentsError, ListAgentsResponse, ListAgentTemplatesData, ListAgentTemplatesError, ListAgentTemplatesResponse, ListAgentVersionsData, ListAgentVersionsError, ListAgentVersionsResponse, ListApiKeysData, ListApiKeysError, ListApiKeysResponse, ListGroupMembersData, ListGroupMembersError, ListGroupMembersResponse, ListGroupsData, ListGroupsError, ListGroupsResponse, ListKnowledgeFilesData, ListKnowledgeFilesError, ListKnowledgeFilesResponse, ListModelsData, ListModelsError, ListModelsResponse, ListPeopleData, ListPeopleError, ListPeopleResponse, ListServiceActionsData, ListServiceActionsError, ListServiceActionsResponse, ListServicesData, ListServicesError, ListServicesResponse, ListToolPermissionsData, ListToolPermissionsError, ListToolPermissionsResponse, ListTriggerEventsData, ListTriggerEventsError, ListTriggerEventsResponse, McpAgentData, McpAgentError, Oauth2CallbackData, Oauth2CallbackError, OpenAiChatCompletionData, OpenAiChatCompletionError, OpenAiChatCompletionResponse, OpenAiCreateResponseData, OpenAiCreateResponseError, OpenAiCreateResponseResponse, OpenAiListModelsData, OpenAiListModelsError, OpenAiListModelsResponse, RegisterApiServiceData, RegisterApiServiceError, RegisterApiServiceResponse, RegisterAuthServiceData, RegisterAuthServiceError, RegisterAuthServiceResponse, RegisterNoauthServiceData, RegisterNoauthServiceError, RegisterNoauthServiceResponse, RemoveCustomServiceData, RemoveCustomServiceError, RemoveCustomServiceResponse, RemoveGroupMemberData, RemoveGroupMemberError, RemoveGroupMemberResponse, RenameGroupData, RenameGroupError, RenameGroupResponse, RestoreAgentVersionData, RestoreAgentVersionError, RestoreAgentVersionResponse, RevokeAccessCodeData, RevokeAccessCodeError, RevokeAccessCodeResponse, RevokeApiKeyData, RevokeApiKeyError, RevokeApiKeyResponse, RotateTriggerSecretData, RotateTriggerSecretError, RotateTriggerSecretResponse, ServiceLogoData, ServiceLogoError, ServiceLogoResponse, SetToolPermissionData, SetToolPermissionError, SetToolPermissionResponse, TriggerAgentData, TriggerAgentError, TriggerAgentResponse, UpdateAgentData, UpdateAgentError, UpdateAgentResponse, UpdateApiKeyData, UpdateApiKeyError, UpdateApiKeyResponse, UpdatePersonData, UpdatePersonError, UpdatePersonResponse, UpdateWorkspaceSettingsData, UpdateWorkspaceSettingsError, UpdateWorkspaceSettingsResponse, UploadKnowledgeFileData, UploadKnowledgeFileError, UploadKnowledgeFileResponse } from '../types.gen';
 
 export type QueryKey<TOptions extends Options> = [
     Pick<TOptions, 'baseUrl' | 'body' | 'headers' | 'path' | 'query'> & {
@@ -114,6 +114,35 @@ export const checkUserMutation = (options?: Partial<Options<CheckUserData>>): Us
     return mutationOptions;
 };
 
+/**
+ * Deletes everything stored about the signed-in user and revokes their connections
+ */
+export const deleteMyDataMutation = (options?: Partial<Options<DeleteMyDataData>>): UseMutationOptions<DeleteMyDataResponse, DeleteMyDataError, Options<DeleteMyDataData>> => {
+    const mutationOptions: UseMutationOptions<DeleteMyDataResponse, DeleteMyDataError, Options<DeleteMyDataData>> = {
+        mutationFn: async (fnOptions) => await deleteMyData({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const getMeQueryKey = (options?: Options<GetMeData>) => createQueryKey('getMe', options);
+
+/**
+ * The signed-in user's profile, with their role
+ */
+export const getMeOptions = (options?: Options<GetMeData>) => queryOptions<GetMeResponse, GetMeError, GetMeResponse, ReturnType<typeof getMeQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await getMe({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: getMeQueryKey(options)
+});
+
 export const exportMyDataQueryKey = (options?: Options<ExportMyDataData>) => createQueryKey('exportMyData', options);
 
 /**
@@ -129,12 +158,283 @@ export const exportMyDataOptions = (options?: Options<ExportMyDataData>) => quer
     queryKey: exportMyDataQueryKey(options)
 });
 
+export const listPeopleQueryKey = (options?: Options<ListPeopleData>) => createQueryKey('listPeople', options);
+
 /**
- * Deletes everything stored about the signed-in user and revokes their connections
+ * Accounts with role, groups, last activity and this month’s usage, a page at a time
  */
-export const deleteMyDataMutation = (options?: Partial<Options<DeleteMyDataData>>): UseMutationOptions<DeleteMyDataResponse, DeleteMyDataError, Options<DeleteMyDataData>> => {
-    const mutationOptions: UseMutationOptions<DeleteMyDataResponse, DeleteMyDataError, Options<DeleteMyDataData>> = {
-        mutationFn: async (fnOptions) => await deleteMyData({
+export const listPeopleOptions = (options?: Options<ListPeopleData>) => queryOptions<ListPeopleResponse, ListPeopleError, ListPeopleResponse, ReturnType<typeof listPeopleQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listPeople({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listPeopleQueryKey(options)
+});
+
+const createInfiniteParams = <K extends Pick<QueryKey<Options>[0], 'body' | 'headers' | 'path' | 'query'>>(queryKey: QueryKey<Options>, page: K) => {
+    const params = { ...queryKey[0] };
+    if (page.body) {
+        params.body = {
+            ...queryKey[0].body as any,
+            ...page.body as any
+        };
+    }
+    if (page.headers) {
+        params.headers = {
+            ...queryKey[0].headers,
+            ...page.headers
+        };
+    }
+    if (page.path) {
+        params.path = {
+            ...queryKey[0].path as any,
+            ...page.path as any
+        };
+    }
+    if (page.query) {
+        params.query = {
+            ...queryKey[0].query as any,
+            ...page.query as any
+        };
+    }
+    return params as unknown as typeof page;
+};
+
+export const listPeopleInfiniteQueryKey = (options?: Options<ListPeopleData>): QueryKey<Options<ListPeopleData>> => createQueryKey('listPeople', options, true);
+
+/**
+ * Accounts with role, groups, last activity and this month’s usage, a page at a time
+ */
+export const listPeopleInfiniteOptions = (options?: Options<ListPeopleData>) => infiniteQueryOptions<ListPeopleResponse, ListPeopleError, InfiniteData<ListPeopleResponse>, QueryKey<Options<ListPeopleData>>, string | Pick<QueryKey<Options<ListPeopleData>>[0], 'body' | 'headers' | 'path' | 'query'>>(
+// @ts-ignore
+{
+    queryFn: async ({ pageParam, queryKey, signal }) => {
+        // @ts-ignore
+        const page: Pick<QueryKey<Options<ListPeopleData>>[0], 'body' | 'headers' | 'path' | 'query'> = typeof pageParam === 'object' ? pageParam : {
+            query: {
+                cursor: pageParam
+            }
+        };
+        const params = createInfiniteParams(queryKey, page);
+        return await listPeople({
+            ...options,
+            ...params,
+            signal,
+            throwOnError: true
+        });
+    },
+    queryKey: listPeopleInfiniteQueryKey(options)
+});
+
+/**
+ * Deletes an account, handing its agents to another or deleting them too
+ */
+export const deletePersonMutation = (options?: Partial<Options<DeletePersonData>>): UseMutationOptions<DeletePersonResponse, DeletePersonError, Options<DeletePersonData>> => {
+    const mutationOptions: UseMutationOptions<DeletePersonResponse, DeletePersonError, Options<DeletePersonData>> = {
+        mutationFn: async (fnOptions) => await deletePerson({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const getPersonQueryKey = (options: Options<GetPersonData>) => createQueryKey('getPerson', options);
+
+/**
+ * One account
+ */
+export const getPersonOptions = (options: Options<GetPersonData>) => queryOptions<GetPersonResponse, GetPersonError, GetPersonResponse, ReturnType<typeof getPersonQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await getPerson({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: getPersonQueryKey(options)
+});
+
+/**
+ * Changes an account’s role, or disables or enables it
+ */
+export const updatePersonMutation = (options?: Partial<Options<UpdatePersonData>>): UseMutationOptions<UpdatePersonResponse, UpdatePersonError, Options<UpdatePersonData>> => {
+    const mutationOptions: UseMutationOptions<UpdatePersonResponse, UpdatePersonError, Options<UpdatePersonData>> = {
+        mutationFn: async (fnOptions) => await updatePerson({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const listGroupsQueryKey = (options?: Options<ListGroupsData>) => createQueryKey('listGroups', options);
+
+/**
+ * Every group, by name
+ */
+export const listGroupsOptions = (options?: Options<ListGroupsData>) => queryOptions<ListGroupsResponse, ListGroupsError, ListGroupsResponse, ReturnType<typeof listGroupsQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listGroups({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listGroupsQueryKey(options)
+});
+
+/**
+ * Creates a group
+ */
+export const createGroupMutation = (options?: Partial<Options<CreateGroupData>>): UseMutationOptions<CreateGroupResponse, CreateGroupError, Options<CreateGroupData>> => {
+    const mutationOptions: UseMutationOptions<CreateGroupResponse, CreateGroupError, Options<CreateGroupData>> = {
+        mutationFn: async (fnOptions) => await createGroup({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Deletes a group made here
+ */
+export const deleteGroupMutation = (options?: Partial<Options<DeleteGroupData>>): UseMutationOptions<DeleteGroupResponse, DeleteGroupError, Options<DeleteGroupData>> => {
+    const mutationOptions: UseMutationOptions<DeleteGroupResponse, DeleteGroupError, Options<DeleteGroupData>> = {
+        mutationFn: async (fnOptions) => await deleteGroup({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Renames a group made here
+ */
+export const renameGroupMutation = (options?: Partial<Options<RenameGroupData>>): UseMutationOptions<RenameGroupResponse, RenameGroupError, Options<RenameGroupData>> => {
+    const mutationOptions: UseMutationOptions<RenameGroupResponse, RenameGroupError, Options<RenameGroupData>> = {
+        mutationFn: async (fnOptions) => await renameGroup({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const listGroupMembersQueryKey = (options: Options<ListGroupMembersData>) => createQueryKey('listGroupMembers', options);
+
+/**
+ * The people in a group
+ */
+export const listGroupMembersOptions = (options: Options<ListGroupMembersData>) => queryOptions<ListGroupMembersResponse, ListGroupMembersError, ListGroupMembersResponse, ReturnType<typeof listGroupMembersQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listGroupMembers({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listGroupMembersQueryKey(options)
+});
+
+/**
+ * Removes a person from a group made here
+ */
+export const removeGroupMemberMutation = (options?: Partial<Options<RemoveGroupMemberData>>): UseMutationOptions<RemoveGroupMemberResponse, RemoveGroupMemberError, Options<RemoveGroupMemberData>> => {
+    const mutationOptions: UseMutationOptions<RemoveGroupMemberResponse, RemoveGroupMemberError, Options<RemoveGroupMemberData>> = {
+        mutationFn: async (fnOptions) => await removeGroupMember({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Adds a person to a group made here
+ */
+export const addGroupMemberMutation = (options?: Partial<Options<AddGroupMemberData>>): UseMutationOptions<AddGroupMemberResponse, AddGroupMemberError, Options<AddGroupMemberData>> => {
+    const mutationOptions: UseMutationOptions<AddGroupMemberResponse, AddGroupMemberError, Options<AddGroupMemberData>> = {
+        mutationFn: async (fnOptions) => await addGroupMember({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const getWorkspaceSettingsQueryKey = (options?: Options<GetWorkspaceSettingsData>) => createQueryKey('getWorkspaceSettings', options);
+
+/**
+ * The workspace’s settings
+ */
+export const getWorkspaceSettingsOptions = (options?: Options<GetWorkspaceSettingsData>) => queryOptions<GetWorkspaceSettingsResponse, GetWorkspaceSettingsError, GetWorkspaceSettingsResponse, ReturnType<typeof getWorkspaceSettingsQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await getWorkspaceSettings({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: getWorkspaceSettingsQueryKey(options)
+});
+
+/**
+ * Changes the workspace’s settings
+ */
+export const updateWorkspaceSettingsMutation = (options?: Partial<Options<UpdateWorkspaceSettingsData>>): UseMutationOptions<UpdateWorkspaceSettingsResponse, UpdateWorkspaceSettingsError, Options<UpdateWorkspaceSettingsData>> => {
+    const mutationOptions: UseMutationOptions<UpdateWorkspaceSettingsResponse, UpdateWorkspaceSettingsError, Options<UpdateWorkspaceSettingsData>> = {
+        mutationFn: async (fnOptions) => await updateWorkspaceSettings({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+export const listAccessCodesQueryKey = (options?: Options<ListAccessCodesData>) => createQueryKey('listAccessCodes', options);
+
+/**
+ * The access codes: those of the environment (read only) and those made here
+ */
+export const listAccessCodesOptions = (options?: Options<ListAccessCodesData>) => queryOptions<ListAccessCodesResponse, ListAccessCodesError, ListAccessCodesResponse, ReturnType<typeof listAccessCodesQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => await listAccessCodes({
+        ...options,
+        ...queryKey[0],
+        signal,
+        throwOnError: true
+    }),
+    queryKey: listAccessCodesQueryKey(options)
+});
+
+/**
+ * Makes an access code; the answer is the only time it is shown whole
+ */
+export const createAccessCodeMutation = (options?: Partial<Options<CreateAccessCodeData>>): UseMutationOptions<CreateAccessCodeResponse, CreateAccessCodeError, Options<CreateAccessCodeData>> => {
+    const mutationOptions: UseMutationOptions<CreateAccessCodeResponse, CreateAccessCodeError, Options<CreateAccessCodeData>> = {
+        mutationFn: async (fnOptions) => await createAccessCode({
+            ...options,
+            ...fnOptions,
+            throwOnError: true
+        })
+    };
+    return mutationOptions;
+};
+
+/**
+ * Revokes an access code made here (it stays listed, with its uses)
+ */
+export const revokeAccessCodeMutation = (options?: Partial<Options<RevokeAccessCodeData>>): UseMutationOptions<RevokeAccessCodeResponse, RevokeAccessCodeError, Options<RevokeAccessCodeData>> => {
+    const mutationOptions: UseMutationOptions<RevokeAccessCodeResponse, RevokeAccessCodeError, Options<RevokeAccessCodeData>> = {
+        mutationFn: async (fnOptions) => await revokeAccessCode({
             ...options,
             ...fnOptions,
             throwOnError: true
@@ -229,35 +529,6 @@ export const listAgentsOptions = (options?: Options<ListAgentsData>) => queryOpt
     }),
     queryKey: listAgentsQueryKey(options)
 });
-
-const createInfiniteParams = <K extends Pick<QueryKey<Options>[0], 'body' | 'headers' | 'path' | 'query'>>(queryKey: QueryKey<Options>, page: K) => {
-    const params = { ...queryKey[0] };
-    if (page.body) {
-        params.body = {
-            ...queryKey[0].body as any,
-            ...page.body as any
-        };
-    }
-    if (page.headers) {
-        params.headers = {
-            ...queryKey[0].headers,
-            ...page.headers
-        };
-    }
-    if (page.path) {
-        params.path = {
-            ...queryKey[0].path as any,
-            ...page.path as any
-        };
-    }
-    if (page.query) {
-        params.query = {
-            ...queryKey[0].query as any,
-            ...page.query as any
-        };
-    }
-    return params as unknown as typeof page;
-};
 
 export const listAgentsInfiniteQueryKey = (options?: Options<ListAgentsData>): QueryKey<Options<ListAgentsData>> => createQueryKey('listAgents', options, true);
 

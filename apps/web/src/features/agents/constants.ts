@@ -11,6 +11,7 @@ export const AGENT_TEXT = {
   loading: 'Loading agents...',
   loadError: 'Error loading agents.',
   empty: 'No agents found.',
+  emptyForMember: 'No agents yet. Agents shared with you will be listed here.',
   createFirst: 'Create an agent!',
   createNew: 'Create New Agent',
   start: 'Start',

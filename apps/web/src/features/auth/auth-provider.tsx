@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { OidcClient, UserManager, type User } from 'oidc-client-ts';
 import { useMemo, type ReactNode } from 'react';
 import { AuthProvider as OidcProvider, useAuth } from 'react-oidc-context';
@@ -128,6 +129,7 @@ export function AuthProvider({
   navigate: (path: string) => void;
 }) {
   const config = useRuntimeConfig();
+  const queryClient = useQueryClient();
   if (!auth.userManager) {
     return (
       <AuthSessionContext.Provider value={mockSession(config.auth0LogoutRedirect)}>
@@ -143,7 +145,7 @@ export function AuthProvider({
         const target = safeReturnPath(state.returnTo);
         window.history.replaceState(window.history.state, '', target);
         navigate(target);
-        void checkUser();
+        void checkUser(queryClient);
       }}
     >
       <OidcSessionBridge>{children}</OidcSessionBridge>

@@ -1,9 +1,11 @@
-import { Avatar, Box, Menu, Portal, Text } from '@chakra-ui/react';
+import { Avatar, Badge, Box, Menu, Portal, Text } from '@chakra-ui/react';
+import { ROLE_LABELS } from '@cadre/contract';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { FiBarChart2, FiDatabase, FiKey, FiLogOut, FiMonitor, FiMoon, FiSun } from 'react-icons/fi';
 import { setColorModePreference, useColorModePreference, type ColorModePreference } from '@cadre/ui';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useMe } from '../../../lib/role';
 import { YourDataDialog } from './your-data-dialog';
 
 export interface MenuUser {
@@ -30,6 +32,7 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
   const [dataOpen, setDataOpen] = useState(false);
   const [signingOut, setSigningOut] = useState<'asking' | 'pending' | null>(null);
   const label = user.name || user.email || 'Your account';
+  const role = useMe().data?.role;
 
   async function signOut() {
     setSigningOut('pending');
@@ -74,6 +77,11 @@ export function UserMenu({ user, onSignOut }: { user: MenuUser; onSignOut: () =>
                   <Text fontSize="sm" color="fg.muted" truncate>
                     {user.email}
                   </Text>
+                )}
+                {role && (
+                  <Badge mt="1" size="sm" data-testid="user-menu-role">
+                    {ROLE_LABELS[role]}
+                  </Badge>
                 )}
               </Box>
               <Menu.Separator />

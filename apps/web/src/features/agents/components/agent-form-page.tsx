@@ -1,10 +1,12 @@
 import { Box, Button, Grid, Heading, HStack, Skeleton, Stack } from '@chakra-ui/react';
+import { roleCan } from '@cadre/contract';
 import { AgentAvatar } from '@cadre/ui';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { ApiError } from '../../../api/api-error';
 import { LoadError } from '../../../components/load-error';
 import { usePageQuery } from '../../../lib/page-query';
+import { useMe } from '../../../lib/role';
 import { agentOptions } from '../api/agents-api';
 import { AgentEmbed } from './agent-embed';
 import { AgentFiles } from './agent-files';
@@ -28,8 +30,30 @@ export function AgentFormPage({
   toolPicker: ToolPicker;
   section?: EditorSection;
 }) {
+  const role = useMe().data?.role;
+  // Reached by a typed or old link: say why instead of a form the server would refuse to save.
+  if (role !== undefined && !roleCan(role, 'build_agents')) return <CannotBuild role={role} />;
   if (agentId === undefined) return <AgentForm toolPicker={toolPicker} />;
   return <EditAgent agentId={agentId} toolPicker={toolPicker} section={section} />;
+}
+
+function CannotBuild({ role }: { role: string }) {
+  return (
+    <Stack gap="6">
+      <Heading as="h1" size="2xl">
+        Agents
+      </Heading>
+      <LoadError
+        status="warning"
+        title="Creating or changing agents needs the builder or admin role."
+        description={`This account is a ${role}. Ask an admin of this workspace for the builder role.`}
+      >
+        <Button variant="outline" asChild>
+          <Link to="/agents">Back to agents</Link>
+        </Button>
+      </LoadError>
+    </Stack>
+  );
 }
 
 function EditAgent({

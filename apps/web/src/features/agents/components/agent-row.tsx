@@ -33,6 +33,7 @@ export function AgentRow({
   onDuplicate,
   onExport,
   onDelete,
+  canBuild,
   duplicating,
   exporting,
 }: {
@@ -41,6 +42,8 @@ export function AgentRow({
   onDuplicate: () => void;
   onExport: () => void;
   onDelete: () => void;
+  /** The role may change agents: Edit, Duplicate and Delete are offered (Export always is). */
+  canBuild: boolean;
   duplicating: boolean;
   exporting: boolean;
 }) {
@@ -122,23 +125,39 @@ export function AgentRow({
           <Portal>
             <Menu.Positioner>
               <Menu.Content>
-                <Menu.Item value="edit">
-                  <FiEdit2 aria-hidden="true" /> {AGENT_TEXT.edit}
-                </Menu.Item>
-                <Menu.Item value="duplicate" disabled={duplicating}>
-                  <FiCopy aria-hidden="true" /> {AGENT_TEXT.duplicate}
-                </Menu.Item>
-                <Menu.Item value="export" disabled={exporting}>
-                  <FiDownload aria-hidden="true" /> {EXCHANGE_TEXT.export}
-                </Menu.Item>
-                <Menu.Item value="delete" color={{ _light: 'red.700', _dark: 'red.300' }}>
-                  <FiTrash2 aria-hidden="true" /> {AGENT_TEXT.delete}
-                </Menu.Item>
+                <AgentMenuItems canBuild={canBuild} duplicating={duplicating} exporting={exporting} />
               </Menu.Content>
             </Menu.Positioner>
           </Portal>
         </Menu.Root>
       </Table.Cell>
     </Table.Row>
+  );
+}
+
+/** The agent menu's items: Export for everyone, Edit, Duplicate and Delete when the role may build. */
+function AgentMenuItems(props: { canBuild: boolean; duplicating: boolean; exporting: boolean }) {
+  const { canBuild, duplicating, exporting } = props;
+  return (
+    <>
+      {canBuild && (
+        <>
+          <Menu.Item value="edit">
+            <FiEdit2 aria-hidden="true" /> {AGENT_TEXT.edit}
+          </Menu.Item>
+          <Menu.Item value="duplicate" disabled={duplicating}>
+            <FiCopy aria-hidden="true" /> {AGENT_TEXT.duplicate}
+          </Menu.Item>
+        </>
+      )}
+      <Menu.Item value="export" disabled={exporting}>
+        <FiDownload aria-hidden="true" /> {EXCHANGE_TEXT.export}
+      </Menu.Item>
+      {canBuild && (
+        <Menu.Item value="delete" color={{ _light: 'red.700', _dark: 'red.300' }}>
+          <FiTrash2 aria-hidden="true" /> {AGENT_TEXT.delete}
+        </Menu.Item>
+      )}
+    </>
   );
 }

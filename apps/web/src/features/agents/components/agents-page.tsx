@@ -26,6 +26,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { CardTable, type CardColumn } from '../../../components/card-table';
 import { usePageInfiniteQuery } from '../../../lib/page-query';
 import { LoadMore, useRestLoadedWhile } from '../../../components/load-more';
+import { useCan } from '../../../lib/role';
 
 const COLUMNS: readonly CardColumn[] = [
   { label: 'Chat', w: '24' },
@@ -38,6 +39,7 @@ const COLUMNS: readonly CardColumn[] = [
 /** The agent list (spec section 2). */
 export function AgentsPage() {
   const agents = usePageInfiniteQuery(agentPagesOptions());
+  const canBuild = useCan('build_agents');
   const queryClient = useQueryClient();
   const [query, setQuery] = useState('');
   // The search matches in the browser, over the agents loaded, and the API has no search of its
@@ -92,10 +94,12 @@ export function AgentsPage() {
     body = (
       <StateRow>
         <Stack align="center" gap="2">
-          <Text>{AGENT_TEXT.empty}</Text>
-          <Button asChild variant="outline" size="sm">
-            <Link to="/agents/create">{AGENT_TEXT.createFirst}</Link>
-          </Button>
+          <Text>{canBuild ? AGENT_TEXT.empty : AGENT_TEXT.emptyForMember}</Text>
+          {canBuild && (
+            <Button asChild variant="outline" size="sm">
+              <Link to="/agents/create">{AGENT_TEXT.createFirst}</Link>
+            </Button>
+          )}
         </Stack>
       </StateRow>
     );
@@ -108,6 +112,7 @@ export function AgentsPage() {
         onDuplicate={() => duplicate.mutate({ body: duplicateBody(agent) })}
         onExport={() => exportAgent.mutate(agent)}
         onDelete={() => setDeleting(agent)}
+        canBuild={canBuild}
         duplicating={duplicate.isPending}
         exporting={exportAgent.isPending}
       />
@@ -116,28 +121,36 @@ export function AgentsPage() {
 
   return (
     <Stack gap="6" pb="20">
-      <PageHeader title="Agents">
-        <AgentImport />
-      </PageHeader>
+      <PageHeader title="Agents">{canBuild && <AgentImport />}</PageHeader>
       <SearchInput placeholder={AGENT_TEXT.search} value={query} onChange={setQuery} />
       {/* On a phone the rows are stacked cards; the roles keep it a table for assistive technology. */}
       <CardTable label="Agents" busy={agents.isPending} columns={COLUMNS}>
         {body}
       </CardTable>
       {agents.data && <LoadMore query={agents} noun="agents" />}
-      <Stack as="section" aria-labelledby="templates-heading" gap="3">
-        <Heading as="h2" size="lg" id="templates-heading">
-          {TEMPLATE_TEXT.galleryTitle}
-        </Heading>
-        <TemplateGallery />
-      </Stack>
-      <Box position="fixed" bottom={{ base: '4', md: '8' }} right={{ base: '4', md: '8' }} zIndex="docked">
-        <Button asChild colorPalette="brand" size="lg" shadow="lg">
-          <Link to="/agents/create">
-            <FiPlus aria-hidden="true" /> {AGENT_TEXT.createNew}
-          </Link>
-        </Button>
-      </Box>
+      {/* A member builds nothing: no templates, import or New agent (the server would refuse them). */}
+      {canBuild && (
+        <>
+          <Stack as="section" aria-labelledby="templates-heading" gap="3">
+            <Heading as="h2" size="lg" id="templates-heading">
+              {TEMPLATE_TEXT.galleryTitle}
+            </Heading>
+            <TemplateGallery />
+          </Stack>
+          <Box
+            position="fixed"
+            bottom={{ base: '4', md: '8' }}
+            right={{ base: '4', md: '8' }}
+            zIndex="docked"
+          >
+            <Button asChild colorPalette="brand" size="lg" shadow="lg">
+              <Link to="/agents/create">
+                <FiPlus aria-hidden="true" /> {AGENT_TEXT.createNew}
+              </Link>
+            </Button>
+          </Box>
+        </>
+      )}
       <AgentToolsDialog agent={toolsOf} onClose={() => setToolsOf(null)} />
       <ConfirmDialog
         open={deleting !== null}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toaster } from '../../../components/ui/toaster';
-import { installFakeApi, json } from '../../../test/fake-api';
+import { BUILDER_PROFILE, installFakeApi, json } from '../../../test/fake-api';
 import { pickMenuItem } from '../../../test/menus';
 import { renderApp } from '../../../test/render';
 import type { ApiKey } from '../api/api-keys-api';
@@ -44,6 +44,19 @@ describe('the API keys page (/api-keys)', () => {
     expect(row).toHaveTextContent('chat');
     await waitFor(() => expect(row).toHaveTextContent('Mail Sorter'));
     expect(row).toHaveTextContent('Never');
+  });
+
+  it("shows a member's key kept from before with its origins and Revoke, but no way to widen it", async () => {
+    installFakeApi({
+      'GET /api/v1/users/me': () => json({ ...BUILDER_PROFILE, role: 'member' }),
+      'GET /api/v1/api-keys': () => json([{ ...KEY, allowed_origins: ['https://app.example'] }]),
+      'GET /api/v1/agents/': () => json(AGENTS),
+    });
+    renderApp('/api-keys');
+    const row = await screen.findByRole('row', { name: 'CI deploy' });
+    expect(row).toHaveTextContent('https://app.example');
+    expect(within(row).getByRole('button', { name: 'Revoke CI deploy' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Edit allowed origins of CI deploy' })).toBeNull();
   });
 
   it('creates a key with the chosen scopes and agents and shows it once with a copy button', async () => {

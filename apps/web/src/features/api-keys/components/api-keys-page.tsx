@@ -16,6 +16,7 @@ import {
 import { toaster } from '../../../components/ui/toaster';
 import { ApiKeyOriginsDialog } from './api-key-origins-dialog';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
+import { useCan } from '../../../lib/role';
 
 export const API_KEYS_TEXT = {
   title: 'API keys',
@@ -61,6 +62,7 @@ export function ApiKeysPage() {
   const keys = useQuery(listApiKeysOptions());
   const agents = useQuery(listAgentsOptions());
   const [creating, setCreating] = useState(false);
+  const canCreate = useCan('create_api_keys');
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [editingOrigins, setEditingOrigins] = useState<ApiKey | null>(null);
   const queryClient = useQueryClient();
@@ -94,7 +96,8 @@ export function ApiKeysPage() {
         key={key.id}
         apiKey={key}
         agentName={agentName}
-        onOrigins={() => setEditingOrigins(key)}
+        // Changing where a key may be used from is the key creators' permission, as on the server.
+        onOrigins={canCreate ? () => setEditingOrigins(key) : undefined}
         onRevoke={() => setRevoking(key)}
       />
     ));
@@ -103,9 +106,11 @@ export function ApiKeysPage() {
   return (
     <Stack gap="6" pb="10">
       <PageHeader icon={FiKey} title={API_KEYS_TEXT.title} intro={API_KEYS_TEXT.intro}>
-        <Button colorPalette="brand" onClick={() => setCreating(true)}>
-          <FiPlus aria-hidden="true" /> {API_KEYS_TEXT.create}
-        </Button>
+        {canCreate && (
+          <Button colorPalette="brand" onClick={() => setCreating(true)}>
+            <FiPlus aria-hidden="true" /> {API_KEYS_TEXT.create}
+          </Button>
+        )}
       </PageHeader>
       {keys.isError && (
         <LoadError
@@ -142,7 +147,8 @@ function ApiKeyRow({
 }: {
   apiKey: ApiKey;
   agentName: (id: number) => string;
-  onOrigins: () => void;
+  /** Absent for a role that may not change a key: the origins are shown without Edit. */
+  onOrigins: (() => void) | undefined;
   onRevoke: () => void;
 }) {
   return (
@@ -178,14 +184,16 @@ function ApiKeyRow({
       <Table.Cell {...CARD_CELL} gridArea="origins" wordBreak="break-word">
         <CardLabel>Allowed origins</CardLabel>
         {key.allowed_origins.join(', ') || API_KEYS_TEXT.noOrigins}{' '}
-        <Button
-          size="2xs"
-          variant="ghost"
-          aria-label={`Edit allowed origins of ${key.name}`}
-          onClick={onOrigins}
-        >
-          <FiEdit2 aria-hidden="true" /> {API_KEYS_TEXT.editOrigins}
-        </Button>
+        {onOrigins && (
+          <Button
+            size="2xs"
+            variant="ghost"
+            aria-label={`Edit allowed origins of ${key.name}`}
+            onClick={onOrigins}
+          >
+            <FiEdit2 aria-hidden="true" /> {API_KEYS_TEXT.editOrigins}
+          </Button>
+        )}
       </Table.Cell>
       <Table.Cell {...CARD_CELL} gridArea="created">
         <CardLabel>Created</CardLabel>

@@ -29,6 +29,7 @@ import { CUSTOM_MCP_TEXT, CustomMcpDialog } from './custom-mcp-dialog';
 import { DisconnectDialog } from './disconnect-dialog';
 import { usePageInfiniteQuery } from '../../../lib/page-query';
 import { LoadMore, useRestLoadedWhile } from '../../../components/load-more';
+import { useCan } from '../../../lib/role';
 
 /** The service list (spec section 2): search, cards, register and disconnect. */
 export function ServicesPage() {
@@ -37,6 +38,7 @@ export function ServicesPage() {
   const [query, setQuery] = useState('');
   const [apiKeyFor, setApiKeyFor] = useState<Service | null>(null);
   const [addingMcp, setAddingMcp] = useState(false);
+  const canRegister = useCan('register_services');
   // The OAuth callback sends the browser back here with the reason when a connection failed.
   const [connectError, setConnectError] = useState(() =>
     typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('connect_error'),
@@ -85,9 +87,11 @@ export function ServicesPage() {
         <Heading as="h1" size="2xl" flex="1">
           Services
         </Heading>
-        <Button variant="outline" size="sm" onClick={() => setAddingMcp(true)}>
-          {CUSTOM_MCP_TEXT.open}
-        </Button>
+        {canRegister && (
+          <Button variant="outline" size="sm" onClick={() => setAddingMcp(true)}>
+            {CUSTOM_MCP_TEXT.open}
+          </Button>
+        )}
       </Flex>
       {connectError && <ConnectError message={connectError} onDismiss={() => setConnectError(null)} />}
       <SearchInput placeholder={SERVICE_TEXT.searchServices} value={query} onChange={setQuery} />

@@ -1,9 +1,19 @@
 import { Box, CloseButton, Drawer, Flex, IconButton, Portal, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
-import { FiCpu, FiExternalLink, FiInfo, FiLayers, FiMenu, FiMessageCircle, FiTool } from 'react-icons/fi';
+import {
+  FiCpu,
+  FiExternalLink,
+  FiInfo,
+  FiLayers,
+  FiMenu,
+  FiMessageCircle,
+  FiShield,
+  FiTool,
+} from 'react-icons/fi';
 import { useRuntimeConfig } from '../../../config/runtime-config-context';
 import { usePreloadScreens } from '../../../lib/preload-screens';
+import { useCan } from '../../../lib/role';
 import { SHELL_BAR_HEIGHT } from './desktop-header';
 
 /** Width of the sidebar, and the maximum width of the mobile drawer (spec section 9). */
@@ -11,7 +21,7 @@ export const SIDEBAR_WIDTH = '250px';
 
 interface NavItem {
   label: string;
-  to: '/info' | '/agents' | '/services' | '/debug_info';
+  to: '/info' | '/agents' | '/services' | '/debug_info' | '/admin';
   icon: ReactNode;
 }
 
@@ -23,9 +33,14 @@ const NAV_ITEMS: NavItem[] = [
 
 const DEBUG_ITEM: NavItem = { label: 'Debug', to: '/debug_info', icon: <FiTool aria-hidden="true" /> };
 
-/** The sidebar links of spec section 2: Debug only in development, Feedback only when configured. */
-export function navItems(config: { isDevelopment: boolean }): NavItem[] {
-  return config.isDevelopment ? [...NAV_ITEMS, DEBUG_ITEM] : NAV_ITEMS;
+const ADMIN_ITEM: NavItem = { label: 'Admin', to: '/admin', icon: <FiShield aria-hidden="true" /> };
+
+/**
+ * The sidebar links of spec section 2: Admin only for admins, Debug only in development, Feedback
+ * only when configured.
+ */
+export function navItems(config: { isDevelopment: boolean }, admin = false): NavItem[] {
+  return [...NAV_ITEMS, ...(admin ? [ADMIN_ITEM] : []), ...(config.isDevelopment ? [DEBUG_ITEM] : [])];
 }
 
 const linkRow = {
@@ -39,7 +54,7 @@ const linkRow = {
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const config = useRuntimeConfig();
-  const items = navItems(config);
+  const items = navItems(config, useCan('administer'));
   usePreloadScreens(items.map((item) => item.to));
   return (
     <Stack as="nav" aria-label="Main" gap="1">
