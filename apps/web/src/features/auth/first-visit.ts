@@ -9,7 +9,7 @@ import { signedInThisTab } from './signed-in-this-tab';
  * against the router's own matching.
  */
 const GUARDED_PATH =
-  /^\/(info|agents(\/create|\/[^/]+\/edit|\/[^/]+\/chat(\/[^/]+)?)?|services(\/[^/]+\/actions)?|usage|api-keys|debug_info)\/?$/;
+  /^\/(info|agents(\/create|\/[^/]+\/edit|\/[^/]+\/chat(\/[^/]+)?)?|services(\/[^/]+\/actions)?|usage|api-keys|admin|debug_info)\/?$/;
 
 /**
  * Whether this visit will probably go straight to the identity provider: a guarded page, the

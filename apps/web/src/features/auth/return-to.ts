@@ -4,7 +4,16 @@
  * the copilot. Anything else (`//evil.com`, `/\evil.com`, `https://…`, `javascript:…`,
  * `%2F%2Fevil.com`) falls back to `/`.
  */
-const ALLOWED_SECTIONS = ['/info', '/agents', '/services', '/usage', '/api-keys', '/debug_info', '/copilot'];
+const ALLOWED_SECTIONS = [
+  '/info',
+  '/agents',
+  '/services',
+  '/usage',
+  '/api-keys',
+  '/admin',
+  '/debug_info',
+  '/copilot',
+];
 
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2000) return '/';

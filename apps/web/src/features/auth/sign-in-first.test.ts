@@ -33,15 +33,27 @@ describe('going to sign-in before the app loads', () => {
     '/agents/7/chat',
     '/agents/7/chat/thread-1',
     '/services',
-    '/services/3/actions',
+    '/services/7/actions',
     '/usage',
     '/api-keys',
+    '/admin',
     '/debug_info',
     '/copilot',
     '/public/demosRedirect',
     '/no-such-page',
     '/agents/7/no-such-page',
   ];
+
+  it('names every page of the route tree, so a new page is checked by the tests below', () => {
+    const { router } = createApp({ config: testConfig, auth: signedInAuth });
+    const pages = Object.keys(router.routesByPath)
+      // `$id` a path parameter, `{-$id}` an optional one.
+      .map((path) =>
+        path.replace(/\{-\$[a-zA-Z]+\}|\$[a-zA-Z]+/g, (p) => (p.includes('thread') ? 'thread-1' : '7')),
+      )
+      .map((path) => (path.length > 1 ? path.replace(/\/$/, '') : path));
+    for (const page of pages) expect(PATHS, `${page} is missing from PATHS`).toContain(page);
+  });
 
   it("covers exactly the paths the shell's guard covers, by the router's own matching", () => {
     window.localStorage.setItem(PASSWORD_SIGNED_IN_KEY, 'true');
