@@ -6,6 +6,7 @@ export * from './chat-frame.ts';
 export * from './agents.ts';
 export * from './agent-versions.ts';
 export * from './tool-permissions.ts';
+export * from './role-table.ts';
 export * from './roles.ts';
 export * from './users.ts';
 export * from './admin.ts';
