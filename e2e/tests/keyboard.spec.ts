@@ -122,11 +122,16 @@ test('an agent with one tool is created with the keyboard in at most 40 Tabs, an
       window.history.pushState({}, '', to);
       window.dispatchEvent(new PopStateEvent('popstate'));
     }, path);
-    // The chat page shows its frame, whose heading and composer are inside.
+    // The chat page shows its frame, whose heading and composer are inside. The screen shown
+    // before stays until the new one's chunks arrive, so wait for what this path shows: the chat's
+    // composer, or a heading with no frame left on the page (the chat page was shown before /services).
     const main = page.getByRole('main');
-    await main.locator('h1, iframe').first().waitFor();
-    if (await main.locator('iframe').count())
+    if (path.endsWith('/chat')) {
       await page.frameLocator('main iframe').getByRole('textbox', { name: 'Message' }).waitFor();
+    } else {
+      await expect(main.locator('iframe')).toHaveCount(0);
+      await main.locator('h1').first().waitFor();
+    }
     await page
       .locator('[aria-busy="true"]')
       .first()
