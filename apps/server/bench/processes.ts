@@ -146,3 +146,24 @@ export async function startCadre(
     stop: stopper(child),
   };
 }
+
+/** Tokens in every answer of the fake model the benches start; the first and last as streamed. */
+export const MODEL_TOKENS = 50;
+export const MODEL_STREAM_ENDS = { firstToken: 'tok1 ', lastToken: `tok${MODEL_TOKENS} ` };
+
+/**
+ * The fake OpenAI-compatible model (fake-model.ts) and the settings that point a Cadre at it with
+ * the chat rate limit at its maximum, as every chat bench measures it.
+ */
+export async function startFakeModel() {
+  const model = await startHelper('./fake-model.ts', [String(MODEL_TOKENS)]);
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    BETA_ACCESS_CODES: 'bench',
+    LLM_PROVIDER: 'openai-compatible',
+    LLM_MODEL: 'fake-model',
+    LLM_BASE_URL: model.info.url!,
+    CHAT_TURNS_PER_MINUTE: '10000',
+  };
+  return { model, env };
+}

@@ -22,7 +22,15 @@ import { FRESH_CREDENTIALS, freshApiKeys, freshTokens, inTurn } from './fresh-cr
 import { firstTokenPairs, getLoad, streamLoad, type StreamTarget } from './load.ts';
 import { compressionChecks, measureRevalidation } from './list-targets.ts';
 import { longThreadTurns, seedLongThreads } from './long-thread.ts';
-import { cpuMs, rssMiB, startCadre, startHelper, type Cadre } from './processes.ts';
+import {
+  cpuMs,
+  MODEL_STREAM_ENDS,
+  rssMiB,
+  startCadre,
+  startFakeModel,
+  startHelper,
+  type Cadre,
+} from './processes.ts';
 import { monotonicMicros, summarizeProfile } from './profile.ts';
 import { writeReport, type Figures } from './report.ts';
 import { seedChatters, seedListOwner } from './seed.ts';
@@ -35,7 +43,6 @@ const PROFILE_SECONDS = 10;
 const WARM_UP_SECONDS = 3;
 /** People chatting: CHAT_TURNS_PER_MINUTE (at most 10,000) counts per person. */
 const CHATTERS = 4;
-const TOKENS = 50;
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 const median = (values: number[]) => percentile(values, 50);
@@ -56,16 +63,8 @@ async function main() {
   const dataDir = path.join(work, 'cadre');
   const stops: (() => Promise<void>)[] = [];
   try {
-    const model = await startHelper('./fake-model.ts', [String(TOKENS)]);
+    const { model, env } = await startFakeModel();
     stops.push(model.stop);
-    const env = {
-      NODE_ENV: 'production',
-      BETA_ACCESS_CODES: 'bench',
-      LLM_PROVIDER: 'openai-compatible',
-      LLM_MODEL: 'fake-model',
-      LLM_BASE_URL: model.info.url!,
-      CHAT_TURNS_PER_MINUTE: '10000',
-    };
 
     console.log('cold starts…');
     let cadre: Cadre = await startCadre(dataDir, env);
@@ -124,7 +123,7 @@ async function main() {
     const modelsFreshKey = await getLoad(modelsUrl, inTurn(apiKeys), 10, SECONDS, cadre.pid);
 
     const question = JSON.stringify({ text: 'hello' });
-    const tokens = { firstToken: 'tok1 ', lastToken: `tok${TOKENS} ` };
+    const tokens = MODEL_STREAM_ENDS;
     const direct: StreamTarget = {
       url: `${model.info.url}/chat/completions`,
       headers: () => ({}),

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { percentile } from '../../../scripts/bench-report.ts';
 import { firstTokenPairs, streamLoad, streamOnce, type StreamTarget } from './load.ts';
 import { longThreadTurns, seedLongThreads } from './long-thread.ts';
-import { startCadre, startHelper } from './processes.ts';
+import { MODEL_STREAM_ENDS, startCadre, startFakeModel } from './processes.ts';
 import { monotonicMicros } from './profile.ts';
 import { seedChatters } from './seed.ts';
 import { beforeFirstToken } from './turn-profile.ts';
@@ -27,22 +27,16 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TTFT_SAMPLES = Number(process.env.BENCH_TTFT_SAMPLES ?? 200);
 const PROFILE_TURNS = Number(process.env.BENCH_TURNS ?? 300);
 const PROFILE = process.env.BENCH_TURN_PROFILE === '1';
-const TOKENS = 50;
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-bench-turn-'));
   const dataDir = path.join(work, 'cadre');
   const stops: (() => Promise<void>)[] = [];
   try {
-    const model = await startHelper('./fake-model.ts', [String(TOKENS)]);
+    const { model, env: modelEnv } = await startFakeModel();
     stops.push(model.stop);
     const env = {
-      NODE_ENV: 'production',
-      BETA_ACCESS_CODES: 'bench',
-      LLM_PROVIDER: 'openai-compatible',
-      LLM_MODEL: 'fake-model',
-      LLM_BASE_URL: model.info.url!,
-      CHAT_TURNS_PER_MINUTE: '10000',
+      ...modelEnv,
       // Unset: the default, as `npm run bench` measures it; set: to compare limits at c=50.
       ...(process.env.CHAT_MAX_CONCURRENT && { CHAT_MAX_CONCURRENT: process.env.CHAT_MAX_CONCURRENT }),
     };
@@ -54,7 +48,7 @@ async function main() {
     });
     stops.push(() => cadre.stop());
     const chat = await seedChatters(cadre.url, 4);
-    const tokens = { firstToken: 'tok1 ', lastToken: `tok${TOKENS} ` };
+    const tokens = MODEL_STREAM_ENDS;
     const direct: StreamTarget = {
       url: `${model.info.url}/chat/completions`,
       headers: () => ({}),
